@@ -1,0 +1,205 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { OutgoingHttpHeaders } from 'node:http';
+import compress from 'koa-compress';
+import type { Context } from 'koa';
+import { MESSAGES, REMOTES, ROUTES, type RouteDef, type ServiceName } from '@dme/contracts';
+import {
+  createHttpApp,
+  forbidden,
+  HttpProblem,
+  IDENTITY_HEADERS,
+  IDENTITY_HEADER_PREFIX,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+  type Logger,
+} from '@dme/platform';
+import type { GatewayConfig } from './config';
+import { accessDecision, compileRoutes, matchRoute } from './routing';
+import { RateLimiter } from './rate-limit';
+import { resolvePrincipal, SESSION_COOKIE, type Principal } from './session';
+import { proxyTo, readBody } from './upstream';
+import { StaticFolder } from './static';
+import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  routes?: Record<string, RouteDef>;
+}
+
+const STRIP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'te', 'trailer']);
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(self), microphone=(), geolocation=()',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "media-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** The gateway: static bundles, OpenAPI docs, and /api → authenticate → authorize → proxy. */
+export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
+  const compiled = compileRoutes(routes);
+  const upstreams: Record<ServiceName, URL> = {
+    identity: new URL(config.IDENTITY_URL),
+    catalog: new URL(config.CATALOG_URL),
+    order: new URL(config.ORDER_URL),
+    payment: new URL(config.PAYMENT_URL),
+    reporting: new URL(config.REPORTING_URL),
+  };
+  const loginWindow = config.LOGIN_WINDOW_MINUTES * 60_000;
+  const limits = {
+    loginAccount: new RateLimiter(config.LOGIN_MAX_FAILURES_PER_ACCOUNT, loginWindow),
+    loginIp: new RateLimiter(config.LOGIN_MAX_PER_IP, loginWindow),
+    register: new RateLimiter(config.REGISTER_MAX_PER_IP, 3600_000),
+    upload: new RateLimiter(config.UPLOAD_ANON_MAX_PER_IP, 3600_000),
+  };
+  const shell = new StaticFolder(join(config.STATIC_ROOT, 'shell', 'dist'));
+  const remotes = new Map(REMOTES.map((r) => [r, new StaticFolder(join(config.STATIC_ROOT, r, 'dist'))]));
+  const require = createRequire(import.meta.url);
+  const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+  const swagger = new StaticFolder(swaggerDir);
+  let openapi: string | undefined;
+
+  const app = createHttpApp({ name: 'gateway', logger, parseJson: false });
+
+  app.use(async (ctx, next) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);
+    await next();
+  });
+  app.use(compress({ threshold: 1024, br: false, filter: (type) => /json/.test(type) }));
+
+  app.use(async (ctx, next) => {
+    const path = ctx.path;
+    if (path === '/api/openapi.json') {
+      openapi ??= JSON.stringify(buildOpenApi(routes));
+      ctx.type = 'application/json';
+      ctx.body = openapi;
+      return;
+    }
+    if (path === '/api/docs' || path === '/api/docs/') {
+      ctx.set('Content-Security-Policy', CSP);
+      ctx.type = 'text/html';
+      ctx.body = DOCS_HTML;
+      return;
+    }
+    if (path === '/api/docs/init.js') {
+      ctx.type = 'text/javascript';
+      ctx.body = DOCS_INIT_JS;
+      return;
+    }
+    if (path.startsWith('/api/docs/assets/')) {
+      const name = path.slice('/api/docs/assets/'.length);
+      if (!/^swagger-ui(-bundle)?\.(js|css)$/.test(name) || !(await swagger.serve(ctx, name))) throw notFound();
+      return;
+    }
+    if (path === '/api' || path.startsWith('/api/')) return api(ctx);
+    await next();
+  });
+
+  // Static: each remote at /remotes/<name>/, the shell at / with the SPA fallback.
+  app.use(async (ctx) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new HttpProblem(405, 'Method not allowed.');
+    const m = /^\/remotes\/([a-z-]+)\/(.*)$/.exec(ctx.path);
+    if (m) {
+      const folder = remotes.get(m[1] as (typeof REMOTES)[number]);
+      if (!folder || !(await folder.serve(ctx, m[2] || 'index.html'))) throw notFound();
+      ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+      return;
+    }
+    if (ctx.path !== '/' && (await shell.serve(ctx, ctx.path))) return;
+    // Anything else is a screen of the single-page app (or a missing asset).
+    if (/\.[a-z0-9]{1,5}$/i.test(ctx.path) && ctx.path !== '/') throw notFound();
+    ctx.set('Content-Security-Policy', CSP);
+    if (!(await shell.serve(ctx, 'index.html'))) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The web app is not built yet. Run `npm run build` (npm start does it for you).';
+    }
+  });
+
+  async function api(ctx: Context): Promise<void> {
+    const match = matchRoute(compiled, ctx.method, ctx.path);
+    if (!match) throw notFound('There is no such API route.');
+    if ('methodNotAllowed' in match) throw new HttpProblem(405, 'Method not allowed.');
+    const { def } = match.route;
+
+    const principal = await resolvePrincipal(upstreams.identity, config.INTERNAL_TOKEN, ctx.cookies.get(SESSION_COOKIE));
+    const decision = accessDecision(def, principal?.userType);
+    if (decision === 'unauthenticated') throw unauthorized();
+    if (decision === 'forbidden') throw forbidden();
+
+    const length = Number(ctx.get('content-length') || 0);
+    if (length > config.MAX_BODY_BYTES) throw new HttpProblem(413, 'The request body is too large.');
+
+    const ip = ctx.ip;
+    let body: Buffer | undefined;
+    let loginAccount: string | undefined;
+    if (def.rateLimit === 'login') {
+      body = await readBody(ctx, 16 * 1024);
+      loginAccount = usernameOf(body);
+      const wait = Math.max(limits.loginIp.blockedFor(ip), loginAccount ? limits.loginAccount.blockedFor(loginAccount) : 0);
+      if (wait > 0) throw tooManyRequests(MESSAGES.login.tooMany, wait / 1000);
+      limits.loginIp.hit(ip);
+    } else if (def.rateLimit === 'register' || (def.rateLimit === 'upload' && !principal)) {
+      const limiter = def.rateLimit === 'register' ? limits.register : limits.upload;
+      const wait = limiter.blockedFor(ip);
+      if (wait > 0) throw tooManyRequests('Too many requests from your address. Please try again later.', wait / 1000);
+      limiter.hit(ip);
+    }
+
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(ctx.headers)) {
+      if (value === undefined || STRIP_REQUEST.has(name) || name.startsWith(IDENTITY_HEADER_PREFIX)) continue;
+      headers[name] = value;
+    }
+    headers[IDENTITY_HEADERS.internalToken] = config.INTERNAL_TOKEN;
+    headers[IDENTITY_HEADERS.clientIp] = ip;
+    headers['x-request-id'] = ctx.state.requestId as string;
+    headers['x-forwarded-for'] = ip;
+    headers['x-forwarded-proto'] = ctx.protocol;
+    if (principal) setIdentity(headers, principal);
+    if (body !== undefined) headers['content-length'] = String(body.length);
+
+    await proxyTo(ctx, upstreams[def.service], headers, body);
+
+    if (def.rateLimit === 'login' && loginAccount) {
+      if (ctx.status === 401) limits.loginAccount.hit(loginAccount);
+      else if (ctx.status === 200) limits.loginAccount.reset(loginAccount);
+    }
+  }
+
+  return app;
+}
+
+function setIdentity(headers: OutgoingHttpHeaders, p: Principal): void {
+  headers[IDENTITY_HEADERS.userId] = p.userId;
+  headers[IDENTITY_HEADERS.userType] = p.userType;
+  headers[IDENTITY_HEADERS.username] = p.username;
+  headers[IDENTITY_HEADERS.sessionId] = p.sessionId;
+}
+
+function usernameOf(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { username?: unknown };
+    return typeof parsed.username === 'string' ? parsed.username.trim().toLowerCase().slice(0, 200) : undefined;
+  } catch {
+    return undefined;
+  }
+}

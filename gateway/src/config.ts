@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { portSchema } from '@dme/platform';
+
+const url = z.string().url();
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+export const GatewayEnv = z.object({
+  PORT: portSchema.default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  INTERNAL_TOKEN: z.string().min(16, { error: 'must be at least 16 characters (shared by gateway and services)' }),
+  IDENTITY_URL: url.default('http://127.0.0.1:4101'),
+  CATALOG_URL: url.default('http://127.0.0.1:4102'),
+  ORDER_URL: url.default('http://127.0.0.1:4103'),
+  PAYMENT_URL: url.default('http://127.0.0.1:4104'),
+  REPORTING_URL: url.default('http://127.0.0.1:4105'),
+  /** Folder that holds shell/dist and each remote dist folder. */
+  STATIC_ROOT: z.string().default(repoRoot).transform((p) => resolve(p)),
+  /** Largest request body the gateway forwards (uploads included). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(6 * 1024 * 1024),
+  /** Failed sign-ins allowed per account in LOGIN_WINDOW_MINUTES. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  /** Sign-in attempts allowed per client address in LOGIN_WINDOW_MINUTES. */
+  LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Registrations and anonymous uploads allowed per client address per hour. */
+  REGISTER_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
+  UPLOAD_ANON_MAX_PER_IP: z.coerce.number().int().min(1).default(60),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+export type GatewayConfig = z.output<typeof GatewayEnv>;

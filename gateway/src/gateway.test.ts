@@ -1,0 +1,354 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAllowed, MESSAGES, ROUTES, type RouteDef } from '@dme/contracts';
+import { createLogger, createOrm, migrate, type Orm } from '@dme/platform';
+import { createTestDatabase, listen, TEST_INTERNAL_TOKEN, TINY_PNG, validPerson, type TestServer } from '@dme/testing';
+import {
+  createApp as createIdentity,
+  createEmployee,
+  IdentityEnv,
+  migrations as identityMigrations,
+  SessionEntity,
+  UserEntity,
+} from '@dme/identity';
+import { CatalogEnv, createApp as createCatalog, entities as catalogEntities, migrations as catalogMigrations } from '@dme/catalog';
+import { GatewayEnv } from './config';
+import { createApp } from './app';
+import { validateRouteTable } from './routing';
+
+const logger = createLogger('gateway-test', 'silent');
+const UUID = '7f1a1f40-0000-4000-8000-00000000abcd';
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let identityOrm: Orm;
+let catalogOrm: Orm;
+let identity: TestServer;
+let catalog: TestServer;
+let gateway: TestServer;
+let staticRoot: string;
+let uploadDir: string;
+
+function gatewayConfig(overrides: Record<string, string> = {}) {
+  return GatewayEnv.parse({
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    IDENTITY_URL: identity.url,
+    CATALOG_URL: catalog.url,
+    STATIC_ROOT: staticRoot,
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+    LOGIN_MAX_PER_IP: '1000',
+    UPLOAD_ANON_MAX_PER_IP: '1000',
+    MAX_BODY_BYTES: '65536',
+    ...overrides,
+  });
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('gateway');
+  staticRoot = await mkdtemp(join(tmpdir(), 'static-'));
+  uploadDir = join(staticRoot, 'uploads');
+  await mkdir(join(staticRoot, 'shell', 'dist'), { recursive: true });
+  await mkdir(join(staticRoot, 'mf-shop', 'dist'), { recursive: true });
+  await writeFile(join(staticRoot, 'shell', 'dist', 'index.html'), '<!doctype html><title>DME</title><div id="root"></div>');
+  await writeFile(join(staticRoot, 'shell', 'dist', 'main.0123abcd.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
+  await writeFile(join(staticRoot, 'mf-shop', 'dist', 'remoteEntry.js'), `var mf_shop = ${JSON.stringify('y'.repeat(3000))};`);
+  await writeFile(join(staticRoot, 'mf-shop', 'dist', 'mf-manifest.json'), '{"id":"mf_shop"}');
+  await writeFile(join(staticRoot, 'mf-shop', 'dist', '123.abcdef12.js'), 'export {}');
+
+  identityOrm = await createOrm({ url: db.url, schema: 'identity', entities: [UserEntity, SessionEntity], migrations: identityMigrations });
+  await migrate(identityOrm, 'identity', db.url);
+  identity = await listen(
+    createIdentity({ orm: identityOrm, logger, config: IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN }) }),
+  );
+  catalogOrm = await createOrm({ url: db.url, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations });
+  await migrate(catalogOrm, 'catalog', db.url);
+  catalog = await listen(
+    createCatalog({ orm: catalogOrm, logger, config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir }) }),
+  );
+  gateway = await listen(createApp({ config: gatewayConfig(), logger }));
+  await createEmployee(identityOrm.em.fork(), { ...validPerson({ username: 'admin1', password: 'admin-pass-1' }), userType: 'SUPERADMIN', position: 'Owner' } as never);
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await identity?.close();
+  await catalog?.close();
+  await identityOrm?.close();
+  await catalogOrm?.close();
+  await db?.drop();
+  await rm(staticRoot, { recursive: true, force: true });
+});
+
+interface Res {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+async function call(method: string, path: string, opts: { cookie?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Res> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${gateway.url}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, headers: res.headers, body: json };
+}
+
+async function login(username: string, password: string): Promise<string> {
+  const res = await call('POST', '/api/auth/login', { body: { username, password } });
+  expect(res.status).toBe(200);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+async function registerCustomer(): Promise<{ cookie: string; id: string; username: string; password: string }> {
+  const person = validPerson();
+  const reg = await call('POST', '/api/auth/register', { body: person });
+  expect(reg.status).toBe(201);
+  return { cookie: await login(person.username, person.password), id: reg.body.user.id, username: person.username, password: person.password };
+}
+
+const concretePath = (r: RouteDef) => r.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => (name === 'name' ? 'x.png' : UUID));
+const routes = Object.entries(ROUTES) as Array<[string, RouteDef]>;
+
+describe('every route declares its permission', () => {
+  it('the route table passes the check the gateway runs at start', () => {
+    expect(() => validateRouteTable(ROUTES)).not.toThrow();
+    for (const [id, r] of routes) expect(r.access, id).toBeTruthy();
+  });
+
+  it('a route without a permission fails the check, and the gateway refuses to start with it', () => {
+    const broken = { ...ROUTES, sneaky: { method: 'GET', path: '/api/sneaky', service: 'identity', summary: 'x', tag: 'x' } } as never;
+    expect(() => validateRouteTable(broken)).toThrow(/sneaky: no valid access rule/);
+    expect(() => createApp({ config: gatewayConfig(), logger, routes: broken })).toThrow(/sneaky/);
+    const typo = { ...ROUTES, typo: { ...ROUTES.usersList, path: '/api/typo', access: 'users:read' } } as never;
+    expect(() => validateRouteTable(typo)).toThrow(/typo/);
+  });
+});
+
+describe('authentication and authorization at the gateway', () => {
+  it('answers 401 (problem+json) to anonymous callers on every non-public route', async () => {
+    const closed = routes.filter(([, r]) => r.access !== 'public');
+    expect(closed.length).toBeGreaterThan(5);
+    for (const [id, r] of closed) {
+      const res = await call(r.method, concretePath(r), r.method === 'GET' || r.method === 'DELETE' ? {} : { body: {} });
+      expect(res.status, `${id} ${r.method} ${r.path}`).toBe(401);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+  });
+
+  it('answers 403 to a customer on every staff route', async () => {
+    const { cookie } = await registerCustomer();
+    const staff = routes.filter(([, r]) => r.access !== 'public' && r.access !== 'authenticated' && !isAllowed(r.access, 'CUSTOMER'));
+    expect(staff.length).toBeGreaterThan(5);
+    for (const [id, r] of staff) {
+      const res = await call(r.method, concretePath(r), { cookie, ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { body: {} }) });
+      expect(res.status, `${id} ${r.method} ${r.path}`).toBe(403);
+    }
+  });
+
+  it('ignores identity headers sent by a client', async () => {
+    const spoof = {
+      'x-dme-user-id': UUID,
+      'x-dme-user-type': 'SUPERADMIN',
+      'x-dme-username': 'admin1',
+      'x-dme-internal-token': TEST_INTERNAL_TOKEN,
+    };
+    expect((await call('GET', '/api/users', { headers: spoof })).status).toBe(401);
+    const customer = await registerCustomer();
+    expect((await call('GET', '/api/users', { cookie: customer.cookie, headers: spoof })).status).toBe(403);
+    const me = await call('GET', '/api/auth/me', { cookie: customer.cookie, headers: spoof });
+    expect(me.status).toBe(200);
+    expect(me.body.user.id).toBe(customer.id);
+    expect(me.body.user.userType).toBe('CUSTOMER');
+  });
+
+  it('a forged or unknown session cookie is anonymous', async () => {
+    expect((await call('GET', '/api/auth/me', { cookie: 'dme_session=forged-token' })).status).toBe(401);
+  });
+
+  it('lets the superadmin through to the service', async () => {
+    const cookie = await login('admin1', 'admin-pass-1');
+    const res = await call('GET', '/api/users?userType=CUSTOMER', { cookie });
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body.items)).toBe(true);
+  });
+
+  it("refuses a deactivated customer's open session at once, and their sign-in", async () => {
+    const admin = await login('admin1', 'admin-pass-1');
+    const c = await registerCustomer();
+    expect((await call('GET', '/api/auth/me', { cookie: c.cookie })).status).toBe(200);
+    expect((await call('PATCH', `/api/users/${c.id}/status`, { cookie: admin, body: { status: 'DEACTIVATED' } })).status).toBe(200);
+    expect((await call('GET', '/api/auth/me', { cookie: c.cookie })).status).toBe(401);
+    const again = await call('POST', '/api/auth/login', { body: { username: c.username, password: c.password } });
+    expect(again.status).toBe(403);
+    expect(again.body.detail).toBe(MESSAGES.login.deactivated);
+  });
+
+  it('logout through the gateway ends the session', async () => {
+    const c = await registerCustomer();
+    const out = await call('POST', '/api/auth/logout', { cookie: c.cookie });
+    expect(out.status).toBe(204);
+    expect((await call('GET', '/api/auth/me', { cookie: c.cookie })).status).toBe(401);
+  });
+
+  it('rate-limits failed sign-ins per account with 429 and Retry-After', async () => {
+    const c = await registerCustomer();
+    for (let i = 0; i < 3; i++) {
+      expect((await call('POST', '/api/auth/login', { body: { username: c.username, password: 'wrong-pass-x' } })).status).toBe(401);
+    }
+    const blocked = await call('POST', '/api/auth/login', { body: { username: c.username.toUpperCase(), password: c.password } });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.body.detail).toBe(MESSAGES.login.tooMany);
+    // Another account from the same address is not blocked.
+    const other = await registerCustomer();
+    expect(other.cookie).toMatch(/^dme_session=/);
+  });
+
+  it('rate-limits sign-in attempts per address', async () => {
+    const strict = await listen(createApp({ config: gatewayConfig({ LOGIN_MAX_PER_IP: '2' }), logger }));
+    try {
+      const attempt = () =>
+        fetch(`${strict.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `u${Math.random()}`, password: 'x-x-x-x-x' }) });
+      expect((await attempt()).status).toBe(401);
+      expect((await attempt()).status).toBe(401);
+      expect((await attempt()).status).toBe(429);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('proxying and errors', () => {
+  it('uploads through the gateway and serves the image back', async () => {
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'me.png');
+    const res = await fetch(`${gateway.url}/api/uploads`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    const { imagePath } = (await res.json()) as { imagePath: string };
+    const img = await fetch(`${gateway.url}${imagePath}`);
+    expect(img.status).toBe(200);
+    expect(Buffer.from(await img.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+  });
+
+  it('rate-limits anonymous uploads per address', async () => {
+    const strict = await listen(createApp({ config: gatewayConfig({ UPLOAD_ANON_MAX_PER_IP: '1' }), logger }));
+    try {
+      const send = () => {
+        const form = new FormData();
+        form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'me.png');
+        return fetch(`${strict.url}/api/uploads`, { method: 'POST', body: form });
+      };
+      expect((await send()).status).toBe(201);
+      expect((await send()).status).toBe(429);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses a body over the limit with 413 before it reaches a service', async () => {
+    const res = await call('POST', '/api/auth/register', { body: { ...validPerson(), firstName: 'x'.repeat(70_000) } });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers unknown API routes with 404 and wrong methods with 405, as problem+json', async () => {
+    const missing = await call('GET', '/api/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('application/problem+json');
+    expect((await call('PUT', '/api/users')).status).toBe(405);
+  });
+
+  it('answers 503 (not 500) when a service is down', async () => {
+    const down = await listen(createApp({ config: gatewayConfig({ IDENTITY_URL: 'http://127.0.0.1:9' }), logger }));
+    try {
+      const res = await fetch(`${down.url}/api/auth/me`, { headers: { cookie: 'dme_session=abc' } });
+      expect(res.status).toBe(503);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('survives a client that disconnects in the middle of a large answer (STACK P19)', async () => {
+    const name = 'ffffffffffffffffffffffffffffffff.png';
+    await mkdir(uploadDir, { recursive: true });
+    await writeFile(join(uploadDir, name), Buffer.concat([TINY_PNG, Buffer.alloc(8 * 1024 * 1024)]));
+    for (let i = 0; i < 3; i++) {
+      const ac = new AbortController();
+      const res = await fetch(`${gateway.url}/api/uploads/${name}`, { signal: ac.signal });
+      const reader = res.body!.getReader();
+      await reader.read();
+      ac.abort();
+      await reader.read().catch(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await call('GET', '/api/auth/me')).status).toBe(401);
+  });
+});
+
+describe('OpenAPI and docs', () => {
+  it('documents every route with its access rule, generated from the contracts', async () => {
+    const res = await call('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    for (const [id, r] of routes) {
+      const op = res.body.paths[r.path.replace(/:([A-Za-z]+)/g, '{$1}')]?.[r.method.toLowerCase()];
+      expect(op, id).toBeDefined();
+      expect(op['x-access']).toBe(r.access);
+      expect(op.operationId).toBe(id);
+    }
+    const register = res.body.paths['/api/auth/register'].post;
+    expect(register.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['username', 'address', 'zipcode']));
+  });
+
+  it('serves a docs page', async () => {
+    const res = await call('GET', '/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(String(res.body)).toContain('swagger-ui');
+    expect(String((await call('GET', '/api/docs/init.js')).body)).toContain('/api/openapi.json');
+    expect((await call('GET', '/api/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+  });
+});
+
+describe('static bundles', () => {
+  it('serves the shell for app routes (SPA fallback) without caching index.html', async () => {
+    for (const path of ['/', '/dashboard', '/admin/users/123']) {
+      const res = await call('GET', path);
+      expect(res.status).toBe(200);
+      expect(String(res.body)).toContain('<div id="root">');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+    expect((await call('GET', '/missing.0123abcd.js')).status).toBe(404);
+  });
+
+  it('caches hashed assets for a year and compresses them', async () => {
+    const res = await fetch(`${gateway.url}/main.0123abcd.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(Number(res.headers.get('content-length'))).toBeLessThan(1000);
+    const raw = await fetch(`${gateway.url}/main.0123abcd.js`, { headers: { 'accept-encoding': 'identity' } });
+    expect((await raw.text()).length).toBeGreaterThan(4000);
+    // fetch decodes the gzip body for us: what arrives is the original script.
+    expect(await res.text()).toContain('console.log');
+  });
+
+  it('serves each remote under /remotes/<name>/ and revalidates its entry files', async () => {
+    const entry = await fetch(`${gateway.url}/remotes/mf-shop/remoteEntry.js`);
+    expect(entry.status).toBe(200);
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${gateway.url}/remotes/mf-shop/mf-manifest.json`)).headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${gateway.url}/remotes/mf-shop/123.abcdef12.js`)).headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${gateway.url}/remotes/mf-nope/remoteEntry.js`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/remotes/mf-shop/..%2F..%2Fshell%2Fdist%2Findex.html`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Problem, ROUTES, type RouteDef } from '@dme/contracts';
+
+const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function schemaOf(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const json = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+function parametersOf(def: RouteDef): unknown[] {
+  const params: unknown[] = [];
+  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+    if (!schema) continue;
+    const json = schemaOf(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, prop] of Object.entries(json.properties ?? {})) {
+      params.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
+    }
+  }
+  return params;
+}
+
+/** The OpenAPI 3 document, generated from the contract route table (never written by hand). */
+export function buildOpenApi(routes: Record<string, RouteDef> = ROUTES) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [id, def] of Object.entries(routes)) {
+    const path = toOpenApiPath(def.path);
+    const okStatus = String(def.status ?? 200);
+    const responses: Record<string, unknown> = {
+      [okStatus]: def.binary
+        ? { description: 'File', content: { [def.binary]: { schema: { type: 'string', format: 'binary' } } } }
+        : def.response
+          ? { description: 'Success', content: { 'application/json': { schema: schemaOf(def.response, 'output') } } }
+          : { description: 'Success, no content' },
+      default: { description: 'Problem', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    };
+    const op: Record<string, unknown> = {
+      operationId: id,
+      summary: def.summary,
+      tags: [def.tag],
+      'x-access': def.access,
+      parameters: parametersOf(def),
+      responses,
+      ...(def.access === 'public' ? { security: [] } : {}),
+    };
+    if (def.body) {
+      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(def.body, 'input') } } };
+    } else if (def.rawBody === 'multipart') {
+      op.requestBody = {
+        required: true,
+        content: { 'multipart/form-data': { schema: { type: 'object', properties: { image: { type: 'string', format: 'binary' } }, required: ['image'] } } },
+      };
+    }
+    (paths[path] ??= {})[def.method.toLowerCase()] = op;
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'DME shop API',
+      version: '0.1.0',
+      description: 'Every route of the gateway. `x-access` names who may call it: public, any signed-in user, or a permission.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'dme_session' } },
+      schemas: { Problem: schemaOf(Problem, 'output') },
+    },
+    security: [{ session: [] }],
+    paths,
+  };
+}
+
+export const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>DME shop API</title>
+<link rel="stylesheet" href="/api/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/api/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/api/docs/init.js"></script></body></html>`;
+
+export const DOCS_INIT_JS = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#swagger-ui' });`;

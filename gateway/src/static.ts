@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import type { Context } from 'koa';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt']);
+
+/** Files whose names carry a content hash can be cached for a year; the rest must revalidate. */
+const HASHED = /[.-][0-9a-f]{8,}\.(js|mjs|css|png|jpg|svg|woff2)$/;
+const NEVER_CACHE = new Set(['index.html', 'mf-manifest.json', 'remoteEntry.js', 'mf-stats.json']);
+
+interface Entry {
+  mtimeMs: number;
+  raw: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+  etag: string;
+  type: string;
+  cacheControl: string;
+}
+
+/**
+ * Serves a built folder from memory, compressed once per file (gzip and brotli), with long
+ * caching for hashed assets.
+ */
+export class StaticFolder {
+  private readonly cache = new Map<string, Entry>();
+
+  constructor(readonly root: string) {}
+
+  /** Serves `relPath` from the folder; returns false when there is no such file. */
+  async serve(ctx: Context, relPath: string): Promise<boolean> {
+    const entry = await this.load(relPath);
+    if (!entry) return false;
+    ctx.set('Cache-Control', entry.cacheControl);
+    ctx.set('ETag', entry.etag);
+    ctx.set('Vary', 'Accept-Encoding');
+    ctx.type = entry.type;
+    if (ctx.get('if-none-match') === entry.etag) {
+      ctx.status = 304;
+      return true;
+    }
+    const accept = ctx.get('accept-encoding');
+    let body = entry.raw;
+    if (entry.br && /\bbr\b/.test(accept)) {
+      body = entry.br;
+      ctx.set('Content-Encoding', 'br');
+    } else if (entry.gzip && /\bgzip\b/.test(accept)) {
+      body = entry.gzip;
+      ctx.set('Content-Encoding', 'gzip');
+    }
+    ctx.status = 200;
+    ctx.body = ctx.method === 'HEAD' ? null : body;
+    ctx.set('Content-Length', String(body.length));
+    return true;
+  }
+
+  private async load(relPath: string): Promise<Entry | undefined> {
+    const clean = normalize(relPath).replace(/^([/\\])+/, '');
+    if (clean.startsWith('..') || clean.includes(`${sep}..`)) return undefined;
+    const full = join(this.root, clean);
+    if (!full.startsWith(this.root)) return undefined;
+    const info = await stat(full).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    const cached = this.cache.get(full);
+    if (cached && cached.mtimeMs === info.mtimeMs) return cached;
+    const raw = await readFile(full);
+    const ext = extname(full).toLowerCase();
+    const name = full.slice(full.lastIndexOf(sep) + 1);
+    const entry: Entry = {
+      mtimeMs: info.mtimeMs,
+      raw,
+      etag: `"${createHash('sha1').update(raw).digest('base64url').slice(0, 20)}"`,
+      type: TYPES[ext] ?? 'application/octet-stream',
+      cacheControl: NEVER_CACHE.has(name) || !HASHED.test(name) ? 'no-cache' : 'public, max-age=31536000, immutable',
+    };
+    if (COMPRESSIBLE.has(ext) && raw.length > 512) {
+      entry.gzip = gzipSync(raw, { level: 9 });
+      entry.br = brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } });
+    }
+    this.cache.set(full, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,174 @@
+/** Enumerations of the product (SPEC §3, §4, §6). Values are the wire values. */
+
+export const USER_TYPES = [
+  'CUSTOMER',
+  'SUPERADMIN',
+  'WAREHOUSE_ADMIN',
+  'WAREHOUSE_STAFF',
+  'ACCOUNTING_ADMIN',
+  'DRIVER',
+  'SUPPORT',
+] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+/** The user-type filter of the users list (SPEC §6): every type but SUPPORT. */
+export const USER_TYPE_FILTER_VALUES = [
+  'CUSTOMER',
+  'SUPERADMIN',
+  'WAREHOUSE_ADMIN',
+  'WAREHOUSE_STAFF',
+  'ACCOUNTING_ADMIN',
+  'DRIVER',
+] as const satisfies readonly UserType[];
+
+/** Types an employee can have (the employee form lists SUPPORT too). */
+export const EMPLOYEE_TYPES = [
+  'SUPERADMIN',
+  'WAREHOUSE_ADMIN',
+  'WAREHOUSE_STAFF',
+  'ACCOUNTING_ADMIN',
+  'DRIVER',
+  'SUPPORT',
+] as const satisfies readonly UserType[];
+export type EmployeeType = (typeof EMPLOYEE_TYPES)[number];
+
+export const USER_TYPE_LABELS: Record<UserType, string> = {
+  CUSTOMER: 'Customer',
+  SUPERADMIN: 'Super Admin',
+  WAREHOUSE_ADMIN: 'Warehouse Admin',
+  WAREHOUSE_STAFF: 'Warehouse Staff',
+  ACCOUNTING_ADMIN: 'Accounting Admin',
+  DRIVER: 'Driver',
+  SUPPORT: 'Support',
+};
+
+export const USER_STATUSES = ['ACTIVE', 'DEACTIVATED'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const GENDERS = ['MALE', 'FEMALE'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export const PRODUCT_TYPES = ['FOR_RENT', 'FOR_SALE'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export const CART_TYPES = ['RENT', 'BUY'] as const;
+export type CartType = (typeof CART_TYPES)[number];
+
+/** Order type: BUY is labelled PURCHASED in the UI. */
+export const ORDER_TYPES = ['BUY', 'RENT'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const PURCHASE_ORDER_STATUSES = [
+  'PENDING',
+  'FOR_PAYMENT',
+  'PREPARING',
+  'TO_SHIP',
+  'OUT_FOR_DELIVERY',
+  'DELIVERED',
+] as const;
+
+export const RENTAL_ORDER_STATUSES = [
+  ...PURCHASE_ORDER_STATUSES,
+  'FOR_RETURN',
+  'FOR_PICK_UP',
+  'FOR_FULL_PAYMENT',
+  'COMPLETED',
+] as const;
+
+/** CANCELLED is not in the spec; DESIGN §5 adds it. */
+export const ORDER_STATUSES = [...RENTAL_ORDER_STATUSES, 'CANCELLED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PAYMENT_TYPES = ['PARTIAL', 'FULL'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+export const REQUEST_TYPES = ['FIX', 'REPLACE'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+export const REQUEST_STATUSES = ['PENDING', 'ON_PROGRESS', 'DONE'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const STOCK_STATUSES = ['AVAILABLE', 'RENTED', 'DAMAGED', 'SOLD'] as const;
+export type StockStatus = (typeof STOCK_STATUSES)[number];
+
+export const RETURN_STATUSES = ['OK', 'LOST', 'DAMAGED'] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+
+export const INVENTORY_TYPES = ['IN', 'OUT'] as const;
+export type InventoryType = (typeof INVENTORY_TYPES)[number];
+
+/** antd Tag colour names (SPEC §4). */
+export type TagColor =
+  | 'blue'
+  | 'geekblue'
+  | 'orange'
+  | 'lime'
+  | 'cyan'
+  | 'green'
+  | 'red'
+  | 'magenta'
+  | 'volcano'
+  | 'gold';
+
+const ORDER_STATUS_COLORS: Partial<Record<string, TagColor>> = {
+  PENDING: 'blue',
+  FOR_PAYMENT: 'geekblue',
+  FOR_FULL_PAYMENT: 'geekblue',
+  PREPARING: 'orange',
+  FOR_RETURN: 'orange',
+  TO_SHIP: 'lime',
+  FOR_PICK_UP: 'lime',
+  OUT_FOR_DELIVERY: 'cyan',
+  DELIVERED: 'green',
+  COMPLETED: 'green',
+};
+
+/** Order status tag colour; anything else (CANCELLED included) is red. */
+export function orderStatusColor(status: string): TagColor {
+  return ORDER_STATUS_COLORS[status] ?? 'red';
+}
+
+const STOCK_STATUS_COLORS: Partial<Record<string, TagColor>> = {
+  AVAILABLE: 'green',
+  RENTED: 'magenta',
+  DAMAGED: 'volcano',
+  SOLD: 'gold',
+};
+
+/** Stock status tag colour; any other is red. */
+export function stockStatusColor(status: string): TagColor {
+  return STOCK_STATUS_COLORS[status] ?? 'red';
+}
+
+const REQUEST_STATUS_COLORS: Partial<Record<string, TagColor>> = {
+  PENDING: 'blue',
+  ON_PROGRESS: 'orange',
+  DONE: 'green',
+};
+
+/** Request status tag colour; any other is red (SPEC §4). */
+export function requestStatusColor(status: string): TagColor {
+  return REQUEST_STATUS_COLORS[status] ?? 'red';
+}
+
+const PAYMENT_STATUS_COLORS: Partial<Record<string, TagColor>> = {
+  PENDING: 'blue',
+  INITIAL_PAYMENT: 'orange',
+  FOR_FULL_PAYMENT: 'geekblue',
+  PAID: 'green',
+};
+
+export function paymentStatusColor(status: string): TagColor {
+  return PAYMENT_STATUS_COLORS[status] ?? 'red';
+}
+
+const USER_STATUS_COLORS: Partial<Record<string, TagColor>> = {
+  ACTIVE: 'green',
+};
+
+export function userStatusColor(status: string): TagColor {
+  return USER_STATUS_COLORS[status] ?? 'red';
+}

@@ -1,0 +1,106 @@
+import type { UserType } from './enums';
+
+/** Where each role lands after sign-in (SPEC §2). */
+export const ROLE_HOME: Partial<Record<UserType, string>> = {
+  CUSTOMER: '/dashboard',
+  SUPERADMIN: '/admin/users',
+  ACCOUNTING_ADMIN: '/admin/payments',
+  DRIVER: '/admin/for-delivery',
+  WAREHOUSE_ADMIN: '/admin/warehouse-bins',
+  WAREHOUSE_STAFF: '/admin/warehouse-bins',
+};
+
+export const REMOTES = ['mf-shop', 'mf-warehouse', 'mf-accounting', 'mf-driver'] as const;
+export type RemoteName = (typeof REMOTES)[number];
+
+/** The Module Federation name of a remote (a JS identifier, STACK P7). */
+export function federationName(remote: RemoteName): string {
+  return remote.replace('-', '_');
+}
+
+/** The remote each role loads at sign-in. SUPERADMIN loads one only when it opens its screens. */
+export const ROLE_REMOTE: Partial<Record<UserType, RemoteName>> = {
+  CUSTOMER: 'mf-shop',
+  WAREHOUSE_ADMIN: 'mf-warehouse',
+  WAREHOUSE_STAFF: 'mf-warehouse',
+  ACCOUNTING_ADMIN: 'mf-accounting',
+  DRIVER: 'mf-driver',
+};
+
+export function homeOf(userType: string | undefined): string | undefined {
+  return userType ? (ROLE_HOME as Record<string, string | undefined>)[userType] : undefined;
+}
+
+/** Which remote serves which screens (path prefixes). The shell owns everything else. */
+export const REMOTE_PATHS: Record<RemoteName, readonly string[]> = {
+  'mf-shop': ['/dashboard', '/product-description', '/cart', '/bulk-order-rental', '/bulk-order-purchased', '/orders'],
+  'mf-warehouse': ['/admin/warehouse-bins', '/admin/products', '/admin/orders', '/admin/ongoing-rentals'],
+  'mf-accounting': ['/admin/payments', '/admin/reports'],
+  'mf-driver': ['/admin/for-delivery', '/admin/for-pickup'],
+};
+
+/** The remote that serves a path, if any. */
+export function remoteForPath(pathname: string): RemoteName | undefined {
+  for (const [remote, prefixes] of Object.entries(REMOTE_PATHS) as Array<[RemoteName, readonly string[]]>) {
+    if (prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return remote;
+  }
+  return undefined;
+}
+
+export interface MenuItem {
+  key: string;
+  label: string;
+  path?: string;
+  children?: MenuItem[];
+}
+
+const ORDERS_MENU = (base: string): MenuItem => ({
+  key: `${base}`,
+  label: 'Orders',
+  children: [
+    { key: `${base}/purchased`, label: 'Purchased', path: `${base}/purchased` },
+    { key: `${base}/rentals`, label: 'Rentals', path: `${base}/rentals` },
+  ],
+});
+
+/** Side menu per role (SPEC §2). An unknown user type gets an empty menu. */
+export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
+  CUSTOMER: [
+    { key: '/dashboard', label: 'Products', path: '/dashboard' },
+    { key: '/cart', label: 'Cart', path: '/cart' },
+    { key: '/bulk-order-purchased', label: 'Create Bulk Purchased Order', path: '/bulk-order-purchased' },
+    { key: '/bulk-order-rental', label: 'Create Bulk Rental Order', path: '/bulk-order-rental' },
+    ORDERS_MENU('/orders'),
+  ],
+  SUPERADMIN: [
+    { key: '/admin/users', label: 'Users', path: '/admin/users' },
+    { key: '/admin/employees', label: 'Employees', path: '/admin/employees' },
+    { key: '/admin/warehouse-bins', label: 'Warehouse Bins', path: '/admin/warehouse-bins' },
+    { key: '/admin/products', label: 'Products', path: '/admin/products' },
+    ORDERS_MENU('/admin/orders'),
+    { key: '/admin/for-delivery', label: 'For Delivery', path: '/admin/for-delivery' },
+    { key: '/admin/for-pickup', label: 'For Pickup', path: '/admin/for-pickup' },
+    { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
+    { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
+    { key: '/admin/reports', label: 'Reports', path: '/admin/reports' },
+  ],
+  WAREHOUSE_ADMIN: [
+    { key: '/admin/warehouse-bins', label: 'Warehouse Bins', path: '/admin/warehouse-bins' },
+    { key: '/admin/products', label: 'Products', path: '/admin/products' },
+    ORDERS_MENU('/admin/orders'),
+  ],
+  WAREHOUSE_STAFF: [
+    { key: '/admin/warehouse-bins', label: 'Warehouse Bins', path: '/admin/warehouse-bins' },
+    { key: '/admin/products', label: 'Products', path: '/admin/products' },
+    ORDERS_MENU('/admin/orders'),
+  ],
+  ACCOUNTING_ADMIN: [{ key: '/admin/payments', label: 'Payments', path: '/admin/payments' }],
+  DRIVER: [
+    { key: '/admin/for-delivery', label: 'For Delivery', path: '/admin/for-delivery' },
+    { key: '/admin/for-pickup', label: 'For Pickup', path: '/admin/for-pickup' },
+  ],
+};
+
+export function menuOf(userType: string | undefined): MenuItem[] {
+  return userType ? ((ROLE_MENUS as Record<string, MenuItem[] | undefined>)[userType] ?? []) : [];
+}

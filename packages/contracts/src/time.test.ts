@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, ageOn, isIsoDate, manilaDate } from './time';
+import { computeAge } from './identity';
+
+describe('Manila business dates', () => {
+  it('takes the calendar date in Asia/Manila, not UTC', () => {
+    // 16:30 UTC is 00:30 the next day in Manila (UTC+8)
+    expect(manilaDate(new Date('2026-03-31T16:30:00Z'))).toBe('2026-04-01');
+    expect(manilaDate(new Date('2026-03-31T15:59:59Z'))).toBe('2026-03-31');
+  });
+
+  it('adds days across month and year ends', () => {
+    expect(addDays('2026-01-31', 1)).toBe('2026-02-01');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-03-01', 30)).toBe('2026-03-31');
+  });
+
+  it('knows real calendar dates', () => {
+    expect(isIsoDate('2026-02-29')).toBe(false);
+    expect(isIsoDate('2028-02-29')).toBe(true);
+    expect(isIsoDate('2026-13-01')).toBe(false);
+    expect(isIsoDate('26-01-01')).toBe(false);
+  });
+});
+
+describe('age in whole years', () => {
+  it('counts a birthday only once it is reached', () => {
+    expect(ageOn('1990-05-17', '2026-05-16')).toBe(35);
+    expect(ageOn('1990-05-17', '2026-05-17')).toBe(36);
+    expect(ageOn('1990-05-17', '2026-12-31')).toBe(36);
+  });
+
+  it('handles 29 February birthdays', () => {
+    expect(ageOn('2000-02-29', '2026-02-28')).toBe(25);
+    expect(ageOn('2000-02-29', '2026-03-01')).toBe(26);
+    expect(ageOn('2000-02-29', '2028-02-29')).toBe(28);
+  });
+
+  it('computeAge is empty for missing, invalid or future dates', () => {
+    expect(computeAge(undefined)).toBeUndefined();
+    expect(computeAge('not-a-date')).toBeUndefined();
+    expect(computeAge('2999-01-01')).toBeUndefined();
+    expect(computeAge(addDays(manilaDate(), -366 * 20))).toBe(20);
+  });
+});

@@ -1,0 +1,57 @@
+/** Business dates are computed in Asia/Manila (DESIGN §5). */
+export const BUSINESS_TIME_ZONE = 'Asia/Manila';
+
+const dateFormatter = new Intl.DateTimeFormat('en-CA', {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The Manila calendar date of an instant, as "YYYY-MM-DD". */
+export function manilaDate(instant: Date = new Date()): string {
+  const parts = dateFormatter.formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when the text is a real calendar date "YYYY-MM-DD". */
+export function isIsoDate(text: string): boolean {
+  const m = ISO_DATE_RE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}
+
+function parts(date: string): [number, number, number] {
+  const m = ISO_DATE_RE.exec(date);
+  if (!m || !isIsoDate(date)) throw new RangeError(`Not a date: ${date}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/**
+ * Age in whole years on a given day (default: today in Manila). A person born on 29 February
+ * turns a year older on 1 March in common years.
+ */
+export function ageOn(birthDate: string, today: string = manilaDate()): number {
+  const [by, bm, bd] = parts(birthDate);
+  const [ty, tm, td] = parts(today);
+  let age = ty - by;
+  if (tm < bm || (tm === bm && td < bd)) age -= 1;
+  return age;
+}
+
+/** Adds whole days to a calendar date: addDays("2026-01-31", 1) = "2026-02-01". */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = parts(date);
+  const dt = new Date(Date.UTC(y, m - 1, d + days));
+  return dt.toISOString().slice(0, 10);
+}
+
+/** Compares calendar dates; negative when a is before b. */
+export function compareDates(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,110 @@
+import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/postgresql';
+import { Migrator, Migration } from '@mikro-orm/migrations';
+import pg from 'pg';
+import type { Logger } from './logger';
+import { InboxEntity, OutboxEntity, PlatformTablesMigration } from './outbox-tables';
+
+export { MikroORM, Migration };
+export type Orm = MikroORM;
+
+type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
+
+export interface DbOptions {
+  url: string;
+  /** The service's own schema (DESIGN §2: one schema per service). */
+  schema: string;
+  entities: EntitySchema<any, any>[];
+  /** The service's migrations, in order; the platform's outbox/inbox tables come first. */
+  migrations: Array<{ name: string; class: MigrationClass }>;
+  logger?: Logger;
+  poolMax?: number;
+}
+
+/** Opens MikroORM on one schema (no glob discovery: entities are passed in, STACK P1). */
+export async function createOrm(opts: DbOptions): Promise<MikroORM> {
+  const config: Options = {
+    clientUrl: opts.url,
+    schema: opts.schema,
+    entities: [...opts.entities, OutboxEntity, InboxEntity],
+    extensions: [Migrator],
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      migrationsList: [{ name: '0000_platform_tables', class: PlatformTablesMigration }, ...opts.migrations],
+    },
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: false,
+    discovery: { warnWhenNoEntities: false },
+    ensureDatabase: false,
+  };
+  return MikroORM.init(config);
+}
+
+/**
+ * Creates the schema if needed and runs pending migrations, holding a PostgreSQL advisory lock
+ * so that replicas starting together migrate one at a time.
+ */
+export async function migrate(orm: MikroORM, schema: string, url: string): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await lock.query(`create schema if not exists "${schema}"`);
+    const done = await orm.getMigrator().up();
+    return done.map((m) => m.name);
+  } finally {
+    await lock.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => undefined);
+    await lock.end();
+  }
+}
+
+/** Creates a database if it does not exist (used by the launcher and tests). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`Unsupported database name: ${name}`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`create database "${name}"`);
+      } catch (err) {
+        // Two processes may race to create it; the loser sees duplicate_database.
+        if ((err as { code?: string }).code !== '42P04') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** True when the error is PostgreSQL's unique_violation (optionally on a given constraint). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: unknown };
+  if (e?.code === '23505') return constraint ? e.constraint === constraint : true;
+  if (e?.cause) return isUniqueViolation(e.cause, constraint);
+  return false;
+}

@@ -1,0 +1,12 @@
+export * from './config';
+export * from './logger';
+export * from './errors';
+export * from './principal';
+export * from './http';
+export * from './routes';
+export * from './db';
+export * from './nats';
+export * from './outbox';
+export * from './consumer';
+export { OutboxEntity, InboxEntity } from './outbox-tables';
+export * from './service';

@@ -1,0 +1,42 @@
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { EVENT_STREAM, EVENT_SUBJECTS } from '@dme/contracts';
+
+export type { NatsConnection };
+
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  return connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+}
+
+/**
+ * Makes sure the domain-event stream exists. Messages are kept (limits retention) so a consumer
+ * that starts later still gets every event; duplicates by message id are dropped for 2 minutes.
+ */
+export async function ensureEventStream(nc: NatsConnection, stream = EVENT_STREAM, subjects = EVENT_SUBJECTS): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const config = {
+    name: stream,
+    subjects,
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    duplicate_window: nanos(120_000),
+    max_age: nanos(30 * 24 * 3600 * 1000),
+  };
+  try {
+    await jsm.streams.info(stream);
+    await jsm.streams.update(stream, { subjects, duplicate_window: config.duplicate_window, max_age: config.max_age });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    try {
+      await jsm.streams.add(config);
+    } catch (addErr) {
+      // Another process created it first.
+      if (!String((addErr as Error).message).includes('already in use')) throw addErr;
+    }
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  const msg = String((err as Error)?.message ?? err);
+  return msg.includes('not found') || (err as { code?: number })?.code === 404;
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { EVENT_DATA, type EventEnvelope, type EventType, type EventData } from '@dme/contracts';
+import type { NatsConnection } from './nats';
+import type { Logger } from './logger';
+import { OutboxEntity } from './outbox-tables';
+
+export interface NewEvent<T extends EventType> {
+  type: T;
+  aggregateId: string;
+  data: EventData<T>;
+}
+
+/**
+ * Adds a domain event to the outbox in the caller's unit of work: it is written in the same
+ * transaction as the change it describes, or not at all.
+ */
+export function recordEvent<T extends EventType>(em: EntityManager, source: string, event: NewEvent<T>): EventEnvelope<EventData<T>> {
+  const schema = EVENT_DATA[event.type];
+  const data = schema.parse(event.data) as EventData<T>;
+  const envelope: EventEnvelope<EventData<T>> = {
+    id: randomUUID(),
+    type: event.type,
+    occurredAt: new Date().toISOString(),
+    source,
+    aggregateId: event.aggregateId,
+    data,
+    version: 1,
+  };
+  em.persist(
+    em.create(OutboxEntity, {
+      id: envelope.id,
+      subject: event.type,
+      payload: envelope as unknown as Record<string, unknown>,
+      createdAt: new Date(),
+      publishedAt: null,
+    }),
+  );
+  return envelope;
+}
+
+export interface RelayOptions {
+  em: EntityManager;
+  nc: NatsConnection;
+  logger: Logger;
+  /** Poll interval when idle (ms). A commit can also kick() the relay at once. */
+  intervalMs?: number;
+  batchSize?: number;
+  /** Test hook: runs after each publish, before the row is marked published. */
+  afterPublish?: (eventId: string) => void | Promise<void>;
+}
+
+/**
+ * Publishes pending outbox rows to JetStream with message id = event id (the stream drops
+ * duplicates), then marks them published. Rows are claimed with SKIP LOCKED so several
+ * replicas can run relays. If the relay dies between publish and mark, the row is published
+ * again later; the stream's dedupe and the consumers' inbox make that harmless.
+ */
+export class OutboxRelay {
+  private readonly js: JetStreamClient;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: RelayOptions) {
+    this.js = jetstream(opts.nc);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.idle;
+  }
+
+  /** Publish now (called after a commit that recorded events). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped || this.running) return;
+    this.running = true;
+    let published = 0;
+    this.idle = (async () => {
+      try {
+        published = await this.runOnce();
+      } catch (err) {
+        this.opts.logger.warn({ err }, 'outbox relay: publish failed, will retry');
+      }
+    })();
+    await this.idle;
+    this.running = false;
+    if (this.stopped) return;
+    const more = this.again || published >= (this.opts.batchSize ?? 100);
+    this.again = false;
+    this.schedule(more ? 0 : (this.opts.intervalMs ?? 500));
+  }
+
+  /** Publishes one batch; returns how many events went out. */
+  async runOnce(): Promise<number> {
+    const batch = this.opts.batchSize ?? 100;
+    const em = this.opts.em.fork();
+    const t = qualified(em, 'outbox');
+    return em.transactional(async (tem) => {
+      const rows = await tem.execute<Array<{ id: string; subject: string; payload: unknown }>>(
+        `select id, subject, payload from ${t} where published_at is null order by seq limit ? for update skip locked`,
+        [batch],
+      );
+      if (rows.length === 0) return 0;
+      for (const row of rows) {
+        const payload = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+        await this.js.publish(row.subject, payload, { msgID: row.id });
+        await this.opts.afterPublish?.(row.id);
+      }
+      await tem.execute(`update ${t} set published_at = now() where id in (${rows.map(() => '?').join(',')})`, rows.map((r) => r.id));
+      return rows.length;
+    });
+  }
+}
+
+/** A table name qualified with the ORM's schema, for raw SQL. */
+export function qualified(em: EntityManager, table: string): string {
+  const schema = em.config.get('schema');
+  return schema ? `"${schema}"."${table}"` : `"${table}"`;
+}

@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { isAllowed, routesOf, type RouteDef, type RouteId, ROUTES, type ServiceName } from '@dme/contracts';
+import { forbidden, fromZodError, HttpProblem, unauthorized } from './errors';
+import { principalFromHeaders, type Principal } from './principal';
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteInput<R extends RouteDef> {
+  body: Out<R['body']>;
+  query: Out<R['query']>;
+  params: Out<R['params']>;
+  /** The signed-in caller; always set on routes that are not public. */
+  principal: R['access'] extends 'public' ? Principal | undefined : Principal;
+}
+
+export type RouteHandler<R extends RouteDef> = (ctx: Context, input: RouteInput<R>) => Promise<unknown> | unknown;
+
+export type RouteIdOf<S extends ServiceName> = {
+  [K in RouteId]: (typeof ROUTES)[K]['service'] extends S ? K : never;
+}[RouteId];
+
+export type HandlersOf<S extends ServiceName> = { [K in RouteIdOf<S>]: RouteHandler<(typeof ROUTES)[K]> };
+
+/**
+ * Mounts a service's handlers on the paths of the contract route table. Every route of the
+ * service must have a handler (the type says so). Each request is checked again here: it must
+ * come through the gateway (internal token), and the route's access rule must hold.
+ */
+export function mountRoutes<S extends ServiceName>(
+  service: S,
+  handlers: HandlersOf<S>,
+  internalToken: string,
+): Router {
+  const router = new Router();
+  for (const [id, route] of routesOf(service)) {
+    const handler = (handlers as unknown as Record<string, RouteHandler<RouteDef>>)[id];
+    if (!handler) throw new Error(`No handler for route ${id} (${route.method} ${route.path})`);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, async (ctx: Context) => {
+      const { trusted, principal } = principalFromHeaders(ctx.headers, internalToken);
+      if (!trusted) throw new HttpProblem(403, 'Requests must come through the gateway.');
+      if (route.access !== 'public') {
+        if (!principal) throw unauthorized();
+        if (!isAllowed(route.access, principal.userType)) throw forbidden();
+      }
+      const input = {
+        principal,
+        params: parse(route.params, ctx.params, 'params'),
+        query: parse(route.query, ctx.query, 'query'),
+        body: route.rawBody ? undefined : parse(route.body, (ctx.request as { body?: unknown }).body ?? {}, 'body'),
+      };
+      const result = await handler(ctx, input as RouteInput<RouteDef>);
+      if (ctx.body === undefined || ctx.body === null) {
+        if (result === undefined) {
+          ctx.status = route.status ?? 204;
+        } else {
+          ctx.status = route.status ?? 200;
+          ctx.body = result;
+        }
+      }
+      if (!route.binary) ctx.set('Cache-Control', 'no-store');
+    });
+  }
+  return router;
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, where: 'body' | 'query' | 'params'): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    // A malformed id in a path is simply an unknown object.
+    if (where === 'params') throw new HttpProblem(404, 'Not found.');
+    throw fromZodError(result.error, where);
+  }
+  return result.data;
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+import { dropDatabase, ensureDatabase, IDENTITY_HEADERS } from '@dme/platform';
+import type { UserType } from '@dme/contracts';
+
+/** The PostgreSQL server tests use (the test runner sets TEST_DATABASE_URL). */
+export function testServerUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+export function testNatsUrl(): string {
+  return process.env.TEST_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+}
+
+export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
+
+/** A fresh database for one test file; drop() removes it. */
+export async function createTestDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${prefix.replace(/[^a-z0-9]/gi, '').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(testServerUrl());
+  url.pathname = `/${name}`;
+  await ensureDatabase(url.toString());
+  return { url: url.toString(), drop: () => dropDatabase(url.toString()) };
+}
+
+export interface TestServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+export async function listen(app: Koa<any, any>): Promise<TestServer> {
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Caller {
+  userId: string;
+  userType: UserType;
+  username?: string;
+}
+
+/**
+ * Calls a service as the gateway would: with the internal token and, when a caller is given,
+ * the identity headers.
+ */
+export function serviceClient(baseUrl: string, token = TEST_INTERNAL_TOKEN) {
+  async function call(method: string, path: string, opts: { as?: Caller; body?: unknown; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { [IDENTITY_HEADERS.internalToken]: token, ...opts.headers };
+    if (opts.as) {
+      headers[IDENTITY_HEADERS.userId] = opts.as.userId;
+      headers[IDENTITY_HEADERS.userType] = opts.as.userType;
+      headers[IDENTITY_HEADERS.username] = opts.as.username ?? 'tester';
+    }
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: json, text };
+  }
+  return {
+    call,
+    get: (path: string, opts?: Parameters<typeof call>[2]) => call('GET', path, opts),
+    post: (path: string, body?: unknown, opts?: Parameters<typeof call>[2]) => call('POST', path, { ...opts, body }),
+    patch: (path: string, body?: unknown, opts?: Parameters<typeof call>[2]) => call('PATCH', path, { ...opts, body }),
+    del: (path: string, opts?: Parameters<typeof call>[2]) => call('DELETE', path, opts),
+  };
+}
+
+/** Waits until check() returns a truthy value or the time runs out. */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000, stepMs = 50): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > until) throw new Error(`eventually: timed out${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+/** A tiny valid PNG (1×1) and JPEG, for upload tests. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+export const TINY_JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  'base64',
+);
+
+/** A person's fields that pass every register rule. */
+export function validPerson(overrides: Record<string, unknown> = {}) {
+  const n = randomBytes(3).toString('hex');
+  return {
+    username: `user_${n}`,
+    password: 'correct-horse-9',
+    firstName: 'Maria',
+    middleName: '',
+    lastName: 'Santos',
+    suffix: '',
+    birthDate: '1990-05-17',
+    gender: 'FEMALE',
+    contactNumber: '+63 917 555 0101',
+    email: `maria.${n}@example.com`,
+    address: '12 Rizal St',
+    city: 'Makati',
+    state: 'Metro Manila',
+    zipcode: '121000',
+    image: '/api/uploads/a1b2c3d4e5f6.png',
+    ...overrides,
+  };
+}

@@ -1,0 +1,46 @@
+import { createOrm } from '@dme/platform';
+import { SessionEntity, UserEntity, migrations as identityMigrations } from '@dme/identity';
+import { DEMO_ACCOUNTS, seedAccounts, type SeedAccount } from '@dme/identity/seed';
+import { avatarFor } from './stack';
+
+export const DEFAULT_DEMO_PASSWORD = 'demo-pass-2026';
+
+export interface SeedOptions {
+  databaseUrl: string;
+  uploadDir: string;
+  demo: boolean;
+  demoPassword: string;
+  /** A first superadmin for a real installation (when demo accounts are off). */
+  admin?: { username: string; password: string };
+}
+
+/**
+ * Seeds what the product needs to be used: the demo accounts (unless turned off) and/or a first
+ * superadmin. Idempotent: existing usernames are left alone. Runs after the services migrated.
+ */
+export async function seed(opts: SeedOptions): Promise<string[]> {
+  const orm = await createOrm({
+    url: opts.databaseUrl,
+    schema: 'identity',
+    entities: [UserEntity, SessionEntity],
+    migrations: identityMigrations,
+    poolMax: 2,
+  });
+  try {
+    const accounts: Array<{ list: SeedAccount[]; password: string }> = [];
+    if (opts.demo) accounts.push({ list: DEMO_ACCOUNTS, password: opts.demoPassword });
+    if (opts.admin) {
+      accounts.push({
+        list: [{ username: opts.admin.username, userType: 'SUPERADMIN', firstName: 'Shop', lastName: 'Administrator', position: 'Administrator', gender: 'FEMALE', birthDate: '1980-01-01' }],
+        password: opts.admin.password,
+      });
+    }
+    const created: string[] = [];
+    for (const { list, password } of accounts) {
+      created.push(...(await seedAccounts(orm.em.fork(), list, password, (u) => avatarFor(opts.uploadDir, u))));
+    }
+    return created;
+  } finally {
+    await orm.close();
+  }
+}

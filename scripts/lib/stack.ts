@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SERVICES, type ServiceName } from '@dme/contracts';
+import { waitFor } from './infra';
+import { avatarPng } from './png';
+
+const SERVICE_OFFSET: Record<ServiceName, number> = { identity: 1, catalog: 2, order: 3, payment: 4, reporting: 5 };
+
+export interface StackOptions {
+  root: string;
+  databaseUrl: string;
+  natsUrl: string;
+  gatewayPort: number;
+  gatewayHost?: string;
+  /** identity listens on base+1, catalog on base+2, ... */
+  servicePortBase: number;
+  internalToken: string;
+  uploadDir: string;
+  logLevel?: string;
+  /** Extra environment for every process (e.g. relaxed rate limits in tests). */
+  extraEnv?: Record<string, string>;
+  /** Receives one formatted line per log record. */
+  log: (line: string) => void;
+  /** Lowest pino level printed (30 = info, 40 = warn). */
+  printLevel?: number;
+}
+
+export interface RunningStack {
+  url: string;
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  stop: () => Promise<void>;
+}
+
+/** The services that exist in this checkout (a service appears once its main.ts does). */
+export function presentServices(root: string): ServiceName[] {
+  return SERVICES.filter((s) => existsSync(join(root, 'services', s, 'src', 'main.ts')));
+}
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+function pipeLogs(child: ChildProcess, name: string, opts: StackOptions, tail: string[]): void {
+  const onData = (stream: 'out' | 'err') => {
+    let buffer = '';
+    return (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (!line.trim()) continue;
+        tail.push(line);
+        if (tail.length > 40) tail.shift();
+        let level = stream === 'err' ? 50 : 30;
+        let text = line;
+        try {
+          const rec = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+          level = rec.level ?? level;
+          text = `${LEVELS[level] ?? level} ${rec.msg ?? ''}${rec.err?.message ? ` (${rec.err.message})` : ''}`;
+        } catch {
+          /* not JSON: print as is */
+        }
+        if (level >= (opts.printLevel ?? 30)) opts.log(`[${name}] ${text}`);
+      }
+    };
+  };
+  child.stdout?.on('data', onData('out'));
+  child.stderr?.on('data', onData('err'));
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts every present service and then the gateway, each as its own process. */
+export async function startStack(opts: StackOptions): Promise<RunningStack> {
+  const children: Array<{ name: string; child: ChildProcess; tail: string[] }> = [];
+  const serviceUrls: Partial<Record<ServiceName, string>> = {};
+  const commonEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: opts.logLevel ?? 'info',
+    DATABASE_URL: opts.databaseUrl,
+    NATS_URL: opts.natsUrl,
+    INTERNAL_TOKEN: opts.internalToken,
+    UPLOAD_DIR: opts.uploadDir,
+    ...opts.extraEnv,
+  };
+  const spawnOne = (name: string, cwd: string, env: Record<string, string>) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd,
+      env: { ...commonEnv, ...env, EXIT_WITH_PARENT: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const tail: string[] = [];
+    pipeLogs(child, name, opts, tail);
+    children.push({ name, child, tail });
+    return { child, tail };
+  };
+  const stop = async () => {
+    await Promise.all(
+      [...children].reverse().map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          }),
+      ),
+    );
+  };
+  const started = async (name: string, url: string, child: ChildProcess, tail: string[]) => {
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    await waitFor(async () => {
+      if (exited) throw new Error(`${name} exited during start:\n${tail.slice(-15).join('\n')}`);
+      return healthy(url);
+    }, 60_000, `${name} at ${url}`);
+  };
+
+  try {
+    mkdirSync(opts.uploadDir, { recursive: true });
+    const launched = presentServices(opts.root).map((name) => {
+      const port = opts.servicePortBase + SERVICE_OFFSET[name];
+      const url = `http://127.0.0.1:${port}`;
+      serviceUrls[name] = url;
+      const { child, tail } = spawnOne(name, join(opts.root, 'services', name), { PORT: String(port), HOST: '127.0.0.1' });
+      return started(name, url, child, tail);
+    });
+    await Promise.all(launched);
+    const gatewayEnv: Record<string, string> = {
+      PORT: String(opts.gatewayPort),
+      HOST: opts.gatewayHost ?? '0.0.0.0',
+      STATIC_ROOT: opts.root,
+    };
+    for (const s of SERVICES) {
+      gatewayEnv[`${s.toUpperCase()}_URL`] = `http://127.0.0.1:${opts.servicePortBase + SERVICE_OFFSET[s]}`;
+    }
+    const gw = spawnOne('gateway', join(opts.root, 'gateway'), gatewayEnv);
+    const url = `http://localhost:${opts.gatewayPort}`;
+    await started('gateway', `http://127.0.0.1:${opts.gatewayPort}`, gw.child, gw.tail);
+    return { url, serviceUrls, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** A stable uploaded-image path for a seeded record (same name every run: idempotent). */
+export function seedImage(uploadDir: string, key: string, png: () => Buffer): string {
+  const name = `${createHash('sha256').update(`seed:${key}`).digest('hex').slice(0, 32)}.png`;
+  const path = join(uploadDir, name);
+  if (!existsSync(path)) {
+    mkdirSync(uploadDir, { recursive: true });
+    writeFileSync(path, png());
+  }
+  return `/api/uploads/${name}`;
+}
+
+export function avatarFor(uploadDir: string, username: string): string {
+  const hue = parseInt(createHash('md5').update(username).digest('hex').slice(0, 4), 16) % 360;
+  return seedImage(uploadDir, `avatar:${username}`, () => avatarPng(hue));
+}

@@ -1,0 +1,95 @@
+/**
+ * `npm start`: builds what is stale, starts PostgreSQL (DATABASE_URL or embedded) and NATS
+ * (NATS_URL, a local server, or nats-server started here), starts every service and the
+ * gateway (each service migrates its own schema), seeds demo data once, prints the URL.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDatabase } from '@dme/platform';
+import { ensureNats, MissingPrerequisite, startEmbeddedPostgres, withDatabase, type PostgresHandle } from './lib/infra';
+import { startStack } from './lib/stack';
+import { DEFAULT_DEMO_PASSWORD, seed } from './lib/seed';
+import { DEMO_ACCOUNTS } from '@dme/identity/seed';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const dataDir = resolve(process.env.DATA_DIR ?? join(root, '.data'));
+const log = (m: string) => console.log(m);
+
+async function main() {
+  if (process.env.SKIP_BUILD !== 'true') {
+    log('Building the web apps (turbo skips what is up to date)...');
+    const r = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('The build failed (see above).');
+  }
+
+  let pgHandle: PostgresHandle | undefined;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    log('PostgreSQL: DATABASE_URL');
+  } else {
+    const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+    pgHandle = await startEmbeddedPostgres(join(dataDir, 'pg'), port, log);
+    databaseUrl = withDatabase(pgHandle.serverUrl, 'dme');
+  }
+  await ensureDatabase(databaseUrl);
+  const nats = await ensureNats(dataDir, log);
+
+  const gatewayPort = Number(process.env.PORT ?? 8080);
+  const uploadDir = resolve(process.env.UPLOAD_DIR ?? join(dataDir, 'uploads'));
+  const stack = await startStack({
+    root,
+    databaseUrl,
+    natsUrl: nats.url,
+    gatewayPort,
+    servicePortBase: Number(process.env.SERVICE_PORT_BASE ?? 4100),
+    internalToken: process.env.INTERNAL_TOKEN ?? randomBytes(24).toString('hex'),
+    uploadDir,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    printLevel: process.env.LOG_LEVEL === 'debug' ? 20 : 40,
+    log,
+    extraEnv: passThrough(['SESSION_IDLE_MINUTES', 'SESSION_ABSOLUTE_HOURS', 'COOKIE_SECURE', 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 'LOGIN_MAX_PER_IP', 'LOGIN_WINDOW_MINUTES', 'REGISTER_MAX_PER_IP', 'UPLOAD_ANON_MAX_PER_IP', 'UPLOAD_MAX_BYTES', 'UPLOAD_ANON_MAX_BYTES']),
+  });
+
+  const demo = process.env.SEED_DEMO !== 'false';
+  const demoPassword = process.env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD;
+  const admin = process.env.ADMIN_USERNAME && process.env.ADMIN_PASSWORD ? { username: process.env.ADMIN_USERNAME, password: process.env.ADMIN_PASSWORD } : undefined;
+  const created = await seed({ databaseUrl, uploadDir, demo, demoPassword, ...(admin ? { admin } : {}) });
+  if (created.length) log(`Seeded: ${created.join(', ')}`);
+
+  log('');
+  log(`DME shop is running at ${stack.url}`);
+  log(`API docs: ${stack.url}/api/docs`);
+  if (demo) {
+    log(`Demo accounts (password: ${process.env.DEMO_PASSWORD ? '$DEMO_PASSWORD' : DEFAULT_DEMO_PASSWORD}):`);
+    for (const a of DEMO_ACCOUNTS) log(`  ${a.username.padEnd(16)} ${a.userType}`);
+  }
+  log('Press Ctrl-C to stop.');
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    log('\nStopping...');
+    await stack.stop();
+    await nats.stop();
+    await pgHandle?.stop();
+    log('Stopped. Data is kept in .data/.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+function passThrough(names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) if (process.env[n] !== undefined) out[n] = process.env[n]!;
+  return out;
+}
+
+main().catch((err) => {
+  if (err instanceof MissingPrerequisite) console.error(err.message);
+  else console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

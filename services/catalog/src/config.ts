@@ -1,0 +1,15 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { portSchema, serviceEnv } from '@dme/platform';
+
+export const CatalogEnv = z.object({
+  ...serviceEnv,
+  PORT: portSchema.default(4102),
+  /** Where uploaded images are stored (a local folder; default .data/uploads). */
+  UPLOAD_DIR: z.string().min(1).default('.data/uploads').transform((p) => resolve(p)),
+  /** Largest image a signed-in user may upload. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** Largest image an anonymous visitor (registration) may upload. */
+  UPLOAD_ANON_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+});
+export type CatalogConfig = z.output<typeof CatalogEnv>;

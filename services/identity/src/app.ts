@@ -1,0 +1,40 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createHttpApp, mountRoutes, type Logger } from '@dme/platform';
+import type { IdentityConfig } from './config';
+import { authHandlers } from './modules/auth/auth.routes';
+import { userHandlers } from './modules/users/user.routes';
+import { internalSessionRouter } from './modules/sessions/session.routes';
+
+export interface IdentityDeps {
+  orm: MikroORM;
+  config: IdentityConfig;
+  logger: Logger;
+  /** Called after a transaction that recorded events committed (kicks the outbox relay). */
+  afterCommit?: () => void;
+}
+
+/** The identity service's HTTP app (no listen: tests use it directly). */
+export function createApp(deps: IdentityDeps) {
+  const app = createHttpApp({ name: 'identity', logger: deps.logger });
+  const afterCommit = deps.afterCommit ?? (() => undefined);
+  app.use(async (ctx, next) => {
+    ctx.state.em = deps.orm.em.fork();
+    await next();
+  });
+  const policy = { idleMinutes: deps.config.SESSION_IDLE_MINUTES, absoluteHours: deps.config.SESSION_ABSOLUTE_HOURS };
+  const api = mountRoutes(
+    'identity',
+    { ...authHandlers(deps.config, afterCommit), ...userHandlers(afterCommit) },
+    deps.config.INTERNAL_TOKEN,
+  );
+  const internal = internalSessionRouter(deps.config.INTERNAL_TOKEN, policy);
+  app.use(api.routes()).use(api.allowedMethods());
+  app.use(internal.routes());
+  return app;
+}
+
+export { migrations } from './migrations/0001_identity';
+export { UserEntity } from './modules/users/user.entity';
+export { SessionEntity } from './modules/sessions/session.entity';
+export { IdentityEnv } from './config';
+export { createEmployee } from './modules/users/user.service';

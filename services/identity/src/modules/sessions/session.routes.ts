@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { fromZodError, HttpProblem, tokensEqual, IDENTITY_HEADERS, unauthorized } from '@dme/platform';
+import { em } from '../auth/auth.routes';
+import { resolveSession, type SessionPolicy } from './session.service';
+
+const ResolveBody = z.object({ token: z.string().min(1).max(200) });
+
+/** Internal: the gateway resolves a session cookie here. Not reachable through /api. */
+export function internalSessionRouter(internalToken: string, policy: SessionPolicy): Router {
+  const router = new Router({ prefix: '/internal' });
+  router.post('/sessions/resolve', async (ctx) => {
+    if (!tokensEqual(ctx.get(IDENTITY_HEADERS.internalToken) || undefined, internalToken)) {
+      throw new HttpProblem(403, 'Internal route.');
+    }
+    const parsed = ResolveBody.safeParse((ctx.request as { body?: unknown }).body);
+    if (!parsed.success) throw fromZodError(parsed.error);
+    const principal = await resolveSession(em(ctx), parsed.data.token, policy);
+    if (!principal) throw unauthorized('Your session has ended. Please sign in again.');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { principal };
+  });
+  return router;
+}

@@ -1,0 +1,78 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SessionPrincipal } from '@dme/contracts';
+import { qualified } from '@dme/platform';
+import { SessionEntity } from './session.entity';
+
+export const SESSION_COOKIE = 'dme_session';
+
+export interface SessionPolicy {
+  idleMinutes: number;
+  absoluteHours: number;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Opens a session: a random 256-bit token for the cookie; only its hash is stored. */
+export async function openSession(
+  em: EntityManager,
+  userId: string,
+  policy: SessionPolicy,
+  meta: { ip: string; userAgent: string },
+): Promise<{ token: string; expiresAt: Date; id: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + policy.absoluteHours * 3600_000);
+  const session = em.create(SessionEntity, {
+    id: randomUUID(),
+    tokenHash: hashToken(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+    ip: meta.ip.slice(0, 64),
+    userAgent: meta.userAgent.slice(0, 300),
+  });
+  await em.persist(session).flush();
+  return { token, expiresAt, id: session.id };
+}
+
+/**
+ * Resolves a cookie token to the signed-in user, or undefined when the session is unknown,
+ * idle too long, past its absolute end, or its user is deactivated or deleted.
+ */
+export async function resolveSession(em: EntityManager, token: string, policy: SessionPolicy): Promise<(SessionPrincipal & { sessionId: string }) | undefined> {
+  if (!token || token.length > 200) return undefined;
+  const rows = await em.execute<Array<{ session_id: string; user_id: string; user_type: string; username: string; stale: boolean }>>(
+    `select s.id as session_id, u.id as user_id, u.user_type, u.username,
+            s.last_seen_at < now() - interval '1 minute' as stale
+       from ${qualified(em, 'sessions')} s
+       join ${qualified(em, 'users')} u on u.id = s.user_id
+      where s.token_hash = ?
+        and s.expires_at > now()
+        and s.last_seen_at > now() - make_interval(mins => ?)
+        and u.status = 'ACTIVE' and u.deleted_at is null`,
+    [hashToken(token), policy.idleMinutes],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  if (row.stale) {
+    // Sliding idle timeout, written at most once a minute per session.
+    await em.execute(`update ${qualified(em, 'sessions')} set last_seen_at = now() where id = ?`, [row.session_id], 'run');
+  }
+  return { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, sessionId: row.session_id };
+}
+
+export async function closeSession(em: EntityManager, token: string): Promise<void> {
+  await em.nativeDelete(SessionEntity, { tokenHash: hashToken(token) });
+}
+
+/** Removes sessions past their end; run now and then. */
+export async function purgeExpiredSessions(em: EntityManager, policy: SessionPolicy): Promise<number> {
+  const res = await em.execute<{ affectedRows: number }>(
+    `delete from ${qualified(em, 'sessions')} where expires_at <= now() or last_seen_at <= now() - make_interval(mins => ?)`,
+    [policy.idleMinutes],
+    'run',
+  );
+  return res.affectedRows;
+}

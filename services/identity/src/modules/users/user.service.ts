@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  ageOn,
+  EmployeeCreateRequest,
+  EmployeeUpdateRequest,
+  EMPLOYEE_TYPES,
+  EVENTS,
+  MESSAGES,
+  RegisterRequest,
+  type User,
+  type UserSnapshot,
+  type UserStatus,
+  type UserType,
+} from '@dme/contracts';
+import { conflict, isUniqueViolation, notFound, qualified, recordEvent } from '@dme/platform';
+import type { z } from 'zod';
+import { UserEntity, type UserRow } from './user.entity';
+import { hashPassword } from './password';
+import { SessionEntity } from '../sessions/session.entity';
+
+export const SOURCE = 'identity';
+
+type Register = z.output<typeof RegisterRequest>;
+type EmployeeCreate = z.output<typeof EmployeeCreateRequest>;
+type EmployeeUpdate = z.output<typeof EmployeeUpdateRequest>;
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    idNumber: row.idNumber,
+    username: row.username,
+    firstName: row.firstName,
+    middleName: row.middleName,
+    lastName: row.lastName,
+    suffix: row.suffix,
+    birthDate: row.birthDate,
+    age: Math.max(0, ageOn(row.birthDate)),
+    gender: row.gender,
+    contactNumber: row.contactNumber,
+    email: row.email,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zipcode: row.zipcode,
+    image: row.image,
+    status: row.status,
+    userType: row.userType,
+    position: row.position,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toSnapshot(row: UserRow): UserSnapshot {
+  return {
+    id: row.id,
+    idNumber: row.idNumber,
+    username: row.username,
+    firstName: row.firstName,
+    middleName: row.middleName,
+    lastName: row.lastName,
+    suffix: row.suffix,
+    email: row.email,
+    contactNumber: row.contactNumber,
+    userType: row.userType,
+    status: row.status,
+  };
+}
+
+const isEmployeeType = (t: string) => (EMPLOYEE_TYPES as readonly string[]).includes(t);
+
+async function nextAccountNumber(em: EntityManager, kind: 'customer' | 'employee'): Promise<string> {
+  const seq = qualified(em, `${kind}_number_seq`);
+  const rows = await em.execute<Array<{ n: string }>>(`select nextval('${seq}') as n`);
+  const n = String(rows[0]!.n).padStart(6, '0');
+  return kind === 'customer' ? `CUS-${n}` : `EMP-${n}`;
+}
+
+async function assertUsernameFree(em: EntityManager, username: string): Promise<void> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    `select id from ${qualified(em, 'users')} where lower(username) = lower(?) limit 1`,
+    [username],
+  );
+  if (rows.length > 0) throw conflict(MESSAGES.common.usernameTaken);
+}
+
+type PersonInput = Omit<Register, 'username' | 'password' | 'age'>;
+
+function personFields(input: PersonInput) {
+  return {
+    firstName: input.firstName,
+    middleName: input.middleName,
+    lastName: input.lastName,
+    suffix: input.suffix,
+    birthDate: input.birthDate,
+    gender: input.gender,
+    contactNumber: input.contactNumber,
+    email: input.email,
+    address: input.address,
+    city: input.city,
+    state: input.state,
+    zipcode: input.zipcode,
+    image: input.image,
+  };
+}
+
+async function createUser(
+  em: EntityManager,
+  input: PersonInput & { username: string; password: string },
+  userType: UserType,
+  position: string,
+): Promise<UserRow> {
+  const passwordHash = await hashPassword(input.password);
+  return em.transactional(async (tem) => {
+    await assertUsernameFree(tem, input.username);
+    const kind = userType === 'CUSTOMER' ? 'customer' : 'employee';
+    const now = new Date();
+    const user = tem.create(UserEntity, {
+      id: randomUUID(),
+      idNumber: await nextAccountNumber(tem, kind),
+      username: input.username,
+      passwordHash,
+      ...personFields(input),
+      status: 'ACTIVE',
+      userType,
+      position,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    tem.persist(user);
+    recordEvent(tem, SOURCE, {
+      type: userType === 'CUSTOMER' ? EVENTS.identity.userRegistered : EVENTS.identity.employeeCreated,
+      aggregateId: user.id,
+      data: toSnapshot(user),
+    });
+    try {
+      await tem.flush();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(MESSAGES.common.usernameTaken);
+      throw err;
+    }
+    return user;
+  });
+}
+
+/** A visitor registers: always an ACTIVE customer (SPEC §4). */
+export function registerCustomer(em: EntityManager, input: Register): Promise<UserRow> {
+  return createUser(em, input, 'CUSTOMER', '');
+}
+
+export function createEmployee(em: EntityManager, input: EmployeeCreate): Promise<UserRow> {
+  return createUser(em, input, input.userType, input.position);
+}
+
+export async function findUser(em: EntityManager, id: string, scope: 'any' | 'employee' = 'any'): Promise<UserRow> {
+  const user = await em.findOne(UserEntity, { id, deletedAt: null });
+  if (!user || (scope === 'employee' && !isEmployeeType(user.userType))) throw notFound('User not found.');
+  return user;
+}
+
+export async function updateEmployee(em: EntityManager, id: string, input: EmployeeUpdate, actorId: string): Promise<UserRow> {
+  return em.transactional(async (tem) => {
+    const user = await findUser(tem, id, 'employee');
+    if (user.id === actorId && user.userType !== input.userType) {
+      throw conflict('You cannot change your own user type.');
+    }
+    tem.assign(user, { ...personFields(input), userType: input.userType, position: input.position, updatedAt: new Date() });
+    recordEvent(tem, SOURCE, { type: EVENTS.identity.userUpdated, aggregateId: user.id, data: toSnapshot(user) });
+    await tem.flush();
+    return user;
+  });
+}
+
+export interface ListFilter {
+  userTypes?: readonly string[];
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listUsers(em: EntityManager, f: ListFilter): Promise<{ items: UserRow[]; total: number }> {
+  const where: Record<string, unknown> = { deletedAt: null };
+  if (f.userTypes) where.userType = { $in: [...f.userTypes] };
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.$or = [
+      { username: { $ilike: like } },
+      { firstName: { $ilike: like } },
+      { lastName: { $ilike: like } },
+      { idNumber: { $ilike: like } },
+    ];
+  }
+  const [items, total] = await em.findAndCount(UserEntity, where, {
+    orderBy: { createdAt: 'desc', id: 'asc' },
+    limit: f.limit,
+    offset: f.offset,
+  });
+  return { items, total };
+}
+
+/**
+ * Activates or deactivates a user. Deactivation ends every session of the user in the same
+ * transaction, so their next request is refused at once (DESIGN §9).
+ */
+export async function setStatus(
+  em: EntityManager,
+  id: string,
+  status: UserStatus,
+  actorId: string,
+  scope: 'any' | 'employee' = 'any',
+): Promise<UserRow> {
+  if (id === actorId) throw conflict(MESSAGES.user.cannotChangeSelf);
+  return em.transactional(async (tem) => {
+    const user = await findUser(tem, id, scope);
+    const previous = user.status;
+    if (previous === status) return user;
+    user.status = status;
+    user.updatedAt = new Date();
+    if (status === 'DEACTIVATED') await tem.nativeDelete(SessionEntity, { userId: user.id });
+    recordEvent(tem, SOURCE, {
+      type: EVENTS.identity.userStatusChanged,
+      aggregateId: user.id,
+      data: { userId: user.id, status, previousStatus: previous, changedBy: actorId },
+    });
+    await tem.flush();
+    return user;
+  });
+}
+
+/**
+ * Deletes a user account (docs/decisions.md): the account is closed, not erased. It disappears
+ * from lists and lookups, cannot sign in, its sessions end, and its username stays reserved,
+ * because orders, payments and reports keep referring to it.
+ */
+export async function deleteUser(em: EntityManager, id: string, actorId: string, scope: 'any' | 'employee' = 'any'): Promise<void> {
+  if (id === actorId) throw conflict(MESSAGES.user.cannotChangeSelf);
+  await em.transactional(async (tem) => {
+    const user = await findUser(tem, id, scope);
+    user.deletedAt = new Date();
+    user.status = 'DEACTIVATED';
+    user.updatedAt = new Date();
+    await tem.nativeDelete(SessionEntity, { userId: user.id });
+    recordEvent(tem, SOURCE, { type: EVENTS.identity.userDeleted, aggregateId: user.id, data: { userId: user.id, deletedBy: actorId } });
+    await tem.flush();
+  });
+}
+
