@@ -4,27 +4,12 @@
  * one line what is missing. Ends with "N passed, M failed".
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dropDatabase, ensureDatabase } from '@dme/platform';
-import {
-  canConnectPg,
-  findBinary,
-  MissingPrerequisite,
-  NATS_INSTALL_HINT,
-  portOpen,
-  startEmbeddedPostgres,
-  startNatsServer,
-  withDatabase,
-  type NatsHandle,
-  type PostgresHandle,
-} from './lib/infra';
-import { startStack, type RunningStack } from './lib/stack';
-import { DEFAULT_DEMO_PASSWORD, seed } from './lib/seed';
+import { MissingPrerequisite } from './lib/infra';
+import { chromiumPath, startTestStack, testNats, testPostgres } from './lib/testenv';
+import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const resultsDir = join(root, '.data', 'test-results');
@@ -43,59 +28,6 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
     const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-    srv.on('error', fail);
-  });
-}
-
-async function freeRange(start: number, size: number): Promise<number> {
-  for (let base = start; base < start + 2000; base += 100) {
-    const taken = await Promise.all(Array.from({ length: size }, (_, i) => portOpen(base + i + 1, '127.0.0.1', 200)));
-    if (!taken.some(Boolean)) return base;
-  }
-  throw new Error('No free port range for the services');
-}
-
-function chromiumPath(): string {
-  const path = process.env.CHROMIUM_PATH ?? findBinary('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser']);
-  if (!path || !existsSync(path)) {
-    throw new MissingPrerequisite('Chromium is missing: install it with `apt-get install -y chromium` (as root), or set CHROMIUM_PATH.');
-  }
-  return path;
-}
-
-async function testPostgres(): Promise<PostgresHandle> {
-  if (process.env.TEST_DATABASE_URL) return { serverUrl: process.env.TEST_DATABASE_URL, kind: 'external', stop: async () => undefined };
-  const system = 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (await canConnectPg(system)) {
-    log('PostgreSQL: the local server on 127.0.0.1:5432');
-    return { serverUrl: system, kind: 'system', stop: async () => undefined };
-  }
-  return startEmbeddedPostgres(join(root, '.data', 'test-pg'), Number(process.env.TEST_EMBEDDED_PG_PORT ?? 54339), log);
-}
-
-async function testNats(): Promise<NatsHandle> {
-  if (process.env.TEST_NATS_URL) return { url: process.env.TEST_NATS_URL, kind: 'external', stop: async () => undefined };
-  // A private nats-server per run: tests start from an empty stream and cannot disturb `npm start`.
-  if (findBinary('nats-server', ['/usr/sbin/nats-server', '/usr/bin/nats-server'])) {
-    const store = join(tmpdir(), `dme-test-nats-${randomBytes(4).toString('hex')}`);
-    const handle = await startNatsServer(await freePort(), store);
-    log(`NATS: a private nats-server -js for this run (${handle.url})`);
-    return { ...handle, stop: async () => { await handle.stop(); rmSync(store, { recursive: true, force: true }); } };
-  }
-  if (await portOpen(4222)) {
-    log('NATS: the local server on 127.0.0.1:4222');
-    return { url: 'nats://127.0.0.1:4222', kind: 'local', stop: async () => undefined };
-  }
-  throw new MissingPrerequisite(NATS_INSTALL_HINT);
 }
 
 function readVitest(file: string): SuiteResult {
@@ -124,9 +56,9 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
 
   const chromium = want('e2e') ? chromiumPath() : '';
-  const pgHandle = await testPostgres();
+  const pgHandle = await testPostgres(root, log);
   cleanups.push(() => pgHandle.stop());
-  const nats = await testNats();
+  const nats = await testNats(log);
   cleanups.push(() => nats.stop());
 
   if (want('static')) {
@@ -154,41 +86,19 @@ async function main(): Promise<void> {
       results.push({ suite: 'build', passed: 0, failed: 1 });
     } else {
       log('\n== end-to-end (Playwright in Chromium, against the started stack) ==');
-      const dbName = `dme_e2e_${randomBytes(4).toString('hex')}`;
-      const databaseUrl = withDatabase(pgHandle.serverUrl, dbName);
-      await ensureDatabase(databaseUrl);
-      cleanups.push(() => dropDatabase(databaseUrl));
-      const uploadDir = join(tmpdir(), `${dbName}-uploads`);
-      cleanups.push(async () => rmSync(uploadDir, { recursive: true, force: true }));
-      const gatewayPort = await freePort();
-      let stack: RunningStack | undefined;
+      const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log);
       try {
-        stack = await startStack({
-          root,
-          databaseUrl,
-          natsUrl: nats.url,
-          gatewayPort,
-          gatewayHost: '127.0.0.1',
-          servicePortBase: await freeRange(4300, 5),
-          internalToken: randomBytes(24).toString('hex'),
-          uploadDir,
-          logLevel: 'warn',
-          printLevel: 50,
-          log: (l) => log(`  ${l}`),
-          extraEnv: { LOGIN_MAX_PER_IP: '10000', REGISTER_MAX_PER_IP: '10000', UPLOAD_ANON_MAX_PER_IP: '10000' },
-        });
-        await seed({ databaseUrl, uploadDir, demo: true, demoPassword: DEFAULT_DEMO_PASSWORD });
         const out = join(resultsDir, 'playwright.json');
         rmSync(out, { force: true });
         await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-          E2E_BASE_URL: `http://localhost:${gatewayPort}`,
+          E2E_BASE_URL: stack.url,
           E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
           CHROMIUM_PATH: chromium,
           PLAYWRIGHT_JSON_OUTPUT_NAME: out,
         });
         results.push(readPlaywright(out));
       } finally {
-        await stack?.stop();
+        await stack.stop();
       }
     }
   }
