@@ -77,7 +77,7 @@ export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
   const swagger = new StaticFolder(swaggerDir);
   let openapi: string | undefined;
 
-  const app = createHttpApp({ name: 'gateway', logger, parseJson: false });
+  const app = createHttpApp({ name: 'gateway', logger, parseJson: false, trustProxy: config.TRUST_PROXY });
 
   app.use(async (ctx, next) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);

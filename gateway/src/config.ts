@@ -27,6 +27,8 @@ export const GatewayEnv = z.object({
   /** Registrations and anonymous uploads allowed per client address per hour. */
   REGISTER_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
   UPLOAD_ANON_MAX_PER_IP: z.coerce.number().int().min(1).default(60),
+  /** Set true only when a load balancer in front of the gateway sets X-Forwarded-For. */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });

@@ -223,6 +223,13 @@ describe('authentication and authorization at the gateway', () => {
       expect((await attempt()).status).toBe(401);
       expect((await attempt()).status).toBe(401);
       expect((await attempt()).status).toBe(429);
+      // A client cannot dodge the limit by claiming another address.
+      const spoofed = await fetch(`${strict.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+        body: JSON.stringify({ username: 'someone', password: 'x-x-x-x-x' }),
+      });
+      expect(spoofed.status).toBe(429);
     } finally {
       await strict.close();
     }

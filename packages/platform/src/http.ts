@@ -39,12 +39,17 @@ export interface HttpAppOptions {
   jsonLimit?: string;
   /** Parse JSON bodies (default true; the gateway streams bodies instead). */
   parseJson?: boolean;
+  /**
+   * Trust X-Forwarded-* headers (default true: services sit behind the gateway). The gateway is
+   * the edge and trusts them only when TRUST_PROXY says a load balancer sits in front of it.
+   */
+  trustProxy?: boolean;
 }
 
 /** A Koa app with request ids, problem+json errors, security headers and a JSON body parser. */
-export function createHttpApp({ name, logger, jsonLimit = '100kb', parseJson = true }: HttpAppOptions): Koa<AppState> {
+export function createHttpApp({ name, logger, jsonLimit = '100kb', parseJson = true, trustProxy = true }: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  app.proxy = trustProxy;
   app.silent = true;
 
   app.use(async (ctx: Context, next: Next) => {
