@@ -104,3 +104,26 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
 export function menuOf(userType: string | undefined): MenuItem[] {
   return userType ? ((ROLE_MENUS as Record<string, MenuItem[] | undefined>)[userType] ?? []) : [];
 }
+
+/**
+ * The remotes a role may load. SUPERADMIN opens the staff remotes' screens (never the shop's);
+ * every other role has exactly its own; an unknown type has none.
+ */
+export function allowedRemotes(userType: string | undefined): RemoteName[] {
+  if (userType === 'SUPERADMIN') return ['mf-warehouse', 'mf-accounting', 'mf-driver'];
+  const own = userType ? (ROLE_REMOTE as Record<string, RemoteName | undefined>)[userType] : undefined;
+  return own ? [own] : [];
+}
+
+/** The remote to load for a path, or undefined when the path is not this role's. */
+export function remoteFor(userType: string | undefined, pathname: string): RemoteName | undefined {
+  const remote = remoteForPath(pathname);
+  return remote && allowedRemotes(userType).includes(remote) ? remote : undefined;
+}
+
+/** Shell screens only the superadmin has (users and employees). */
+export const SUPERADMIN_SHELL_PATHS = ['/admin/users', '/admin/employees'] as const;
+
+export function isSuperadminShellPath(pathname: string): boolean {
+  return SUPERADMIN_SHELL_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}

@@ -1,0 +1,10 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConfig } from '../rspack.base.mjs';
+
+export default createConfig({
+  dir: dirname(fileURLToPath(import.meta.url)),
+  kind: 'remote',
+  name: 'mf_accounting',
+  publicPath: '/remotes/mf-accounting/',
+});

@@ -1,0 +1,10 @@
+import { PageHeader, EmptyState } from '@dme/ui';
+
+export function ForDeliveryPage() {
+  return (
+    <section>
+      <PageHeader title="For Delivery" />
+      <EmptyState description="No orders out for delivery." />
+    </section>
+  );
+}

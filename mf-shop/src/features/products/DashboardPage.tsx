@@ -1,0 +1,10 @@
+import { PageHeader, EmptyState } from '@dme/ui';
+
+export function DashboardPage() {
+  return (
+    <section>
+      <PageHeader title="Products" />
+      <EmptyState description="No products to show yet." />
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { problemMessage } from '@dme/contracts';
+
+/** Fired on any 401: the session ended (logout elsewhere, expiry, deactivation). The shell listens. */
+export const UNAUTHORIZED_EVENT = 'dme:unauthorized';
+
+const rawBaseQuery = fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' });
+
+export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  const result = await rawBaseQuery(args, api, extra);
+  if (result.error?.status === 401 && typeof window !== 'undefined') {
+    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT));
+  }
+  return result;
+};
+
+/**
+ * The RTK Query base API. Every app (the shell and each remote) bundles its own copy and its own
+ * store, and injects its endpoints with list and item tags so that lists refresh at once after a
+ * change.
+ */
+export const baseApi = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['User', 'Employee', 'Me', 'Bin', 'Product', 'Stock', 'Cart', 'Order', 'Payment', 'Report'],
+  endpoints: () => ({}),
+});
+
+/** The message to show for a failed call: the server's problem detail or field messages. */
+export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  if (!error || typeof error !== 'object') return fallback;
+  const e = error as { status?: unknown; data?: unknown; error?: unknown };
+  if (e.status === 'FETCH_ERROR') return 'The server cannot be reached. Check your connection and try again.';
+  if (e.data !== undefined) return problemMessage(e.data, fallback);
+  if (typeof e.error === 'string') return e.error;
+  return fallback;
+}
+
+/** Field errors of a 400 answer, shaped for antd's form.setFields. */
+export function fieldErrors(error: unknown): Array<{ name: string; errors: string[] }> {
+  const data = (error as { data?: { errors?: Array<{ field: string; message: string }> } } | undefined)?.data;
+  const byField = new Map<string, string[]>();
+  for (const e of data?.errors ?? []) byField.set(e.field, [...(byField.get(e.field) ?? []), e.message]);
+  return [...byField].map(([name, errors]) => ({ name, errors }));
+}

@@ -1,0 +1,59 @@
+import { App as AntApp, Button, Popconfirm, Space } from 'antd';
+import type { User, UserStatus } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { MESSAGES } from '@dme/contracts';
+
+/** Activate / deactivate and delete, each behind a confirm. */
+export function UserActions({
+  user,
+  setStatus,
+  remove,
+  busy,
+}: {
+  user: User;
+  setStatus: (args: { id: string; status: UserStatus }) => { unwrap: () => Promise<unknown> };
+  remove: (id: string) => { unwrap: () => Promise<unknown> };
+  busy?: boolean;
+}) {
+  const { message, notification } = AntApp.useApp();
+  const active = user.status === 'ACTIVE';
+  const next: UserStatus = active ? 'DEACTIVATED' : 'ACTIVE';
+  const name = `${user.firstName} ${user.lastName}`;
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    try {
+      await action();
+      message.success(done);
+    } catch (err) {
+      notification.error({ message: MESSAGES.employee.updateErrorTitle, description: errorMessage(err) });
+    }
+  };
+
+  return (
+    <Space wrap>
+      <Popconfirm
+        title={active ? `Deactivate ${name}?` : `Activate ${name}?`}
+        description={active ? 'They will be signed out at once and cannot sign in.' : 'They will be able to sign in again.'}
+        okText="Yes"
+        cancelText="No"
+        onConfirm={() => run(() => setStatus({ id: user.id, status: next }).unwrap(), active ? 'User deactivated.' : 'User activated.')}
+      >
+        <Button size="small" danger={active} disabled={busy}>
+          {active ? 'Deactivate' : 'Activate'}
+        </Button>
+      </Popconfirm>
+      <Popconfirm
+        title={`Delete ${name}?`}
+        description="The account is closed for good; its order history is kept."
+        okText="Delete"
+        okButtonProps={{ danger: true }}
+        cancelText="Cancel"
+        onConfirm={() => run(() => remove(user.id).unwrap(), 'User deleted.')}
+      >
+        <Button size="small" danger disabled={busy}>
+          Delete
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+}

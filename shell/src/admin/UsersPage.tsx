@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Select, Space, Table } from 'antd';
+import { USER_TYPE_FILTER_VALUES, USER_TYPE_LABELS, type User } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, ErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { useDeleteUserMutation, useSetUserStatusMutation, useUsersQuery } from '../api';
+import { UserActions } from './UserActions';
+
+const PAGE = 20;
+
+export function UsersPage() {
+  const [userType, setUserType] = useState<string>('CUSTOMER');
+  const [page, setPage] = useState(1);
+  const { data, isLoading, isFetching, error, refetch } = useUsersQuery({ userType, limit: PAGE, offset: (page - 1) * PAGE });
+  const [setStatus, statusState] = useSetUserStatusMutation();
+  const [remove, removeState] = useDeleteUserMutation();
+
+  return (
+    <section>
+      <PageHeader
+        title="Users"
+        extra={
+          <Select
+            aria-label="User type"
+            style={{ width: 220 }}
+            value={userType}
+            onChange={(v) => {
+              setUserType(v);
+              setPage(1);
+            }}
+            options={USER_TYPE_FILTER_VALUES.map((t) => ({ value: t, label: USER_TYPE_LABELS[t] }))}
+          />
+        }
+      />
+      {error ? (
+        <ErrorState message={errorMessage(error)} onRetry={refetch} />
+      ) : (
+        <Table<User>
+          rowKey="id"
+          loading={isLoading || isFetching}
+          dataSource={data?.items ?? []}
+          locale={{ emptyText: <EmptyState description="No users of this type yet." /> }}
+          pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+          scroll={{ x: true }}
+          columns={[
+            { title: 'Account Number', dataIndex: 'idNumber' },
+            { title: 'Username', dataIndex: 'username' },
+            { title: 'First Name', dataIndex: 'firstName' },
+            { title: 'Middle Name', dataIndex: 'middleName' },
+            { title: 'Last Name', dataIndex: 'lastName' },
+            { title: 'Suffix', dataIndex: 'suffix' },
+            { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="user" status={s} /> },
+            {
+              title: 'Actions',
+              key: 'actions',
+              render: (_: unknown, u: User) => (
+                <Space wrap>
+                  <Link to={`/admin/users/${u.id}`}>View</Link>
+                  <UserActions user={u} setStatus={setStatus} remove={remove} busy={statusState.isLoading || removeState.isLoading} />
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+    </section>
+  );
+}

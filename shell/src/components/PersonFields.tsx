@@ -1,0 +1,159 @@
+import { useEffect } from 'react';
+import { Col, Form, Input, Row, Select, type FormInstance } from 'antd';
+import { ADDRESS_MAX, computeAge, GENDERS, MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
+import { ImageUpload } from './ImageUpload';
+
+export type PersonMessages = {
+  firstName: string;
+  lastName: string;
+  birthDate: string;
+  age: string;
+  gender: string;
+  contactNumber: string;
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zipcode: string;
+  image: string;
+};
+
+const required = (message: string) => [{ required: true, whitespace: true, message }];
+
+/**
+ * The person fields shared by registration and the employee form (SPEC §5): age is read-only and
+ * computed in whole years from the birth date; address at most 12 characters; zipcode at least 6.
+ */
+export function PersonFields({ form, messages }: { form: FormInstance; messages: PersonMessages }) {
+  const birthDate = Form.useWatch('birthDate', form) as string | undefined;
+  useEffect(() => {
+    form.setFieldValue('age', computeAge(birthDate));
+  }, [birthDate, form]);
+
+  return (
+    <>
+      <Row gutter={16}>
+        <Col xs={24} md={8}>
+          <Form.Item label="First Name" name="firstName" rules={required(messages.firstName)}>
+            <Input autoComplete="given-name" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item label="Middle Name" name="middleName">
+            <Input autoComplete="additional-name" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item label="Last Name" name="lastName" rules={required(messages.lastName)}>
+            <Input autoComplete="family-name" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col xs={24} md={6}>
+          <Form.Item label="Suffix" name="suffix">
+            <Input placeholder="Jr., III" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={6}>
+          <Form.Item label="Date of Birth" name="birthDate" rules={required(messages.birthDate)}>
+            <Input type="date" autoComplete="bday" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={4}>
+          <Form.Item label="Age" name="age" rules={[{ required: true, message: messages.age }]}>
+            <Input readOnly tabIndex={-1} />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item label="Gender" name="gender" rules={[{ required: true, message: messages.gender }]}>
+            <Select
+              placeholder="Select"
+              options={GENDERS.map((g) => ({ value: g, label: g === 'MALE' ? 'Male' : 'Female' }))}
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item label="Contact Number" name="contactNumber" rules={required(messages.contactNumber)}>
+            <Input autoComplete="tel" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item label="Email" name="email" rules={required(messages.email)}>
+            <Input type="email" autoComplete="email" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col xs={24} md={6}>
+          <Form.Item
+            label="Address"
+            name="address"
+            rules={[...required(messages.address), { max: ADDRESS_MAX, message: MESSAGES.common.addressMax }]}
+          >
+            <Input autoComplete="street-address" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={6}>
+          <Form.Item label="City" name="city" rules={required(messages.city)}>
+            <Input autoComplete="address-level2" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={6}>
+          <Form.Item label="State" name="state" rules={required(messages.state)}>
+            <Input autoComplete="address-level1" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={6}>
+          <Form.Item
+            label="Zipcode"
+            name="zipcode"
+            rules={[...required(messages.zipcode), { min: ZIPCODE_MIN, message: MESSAGES.common.zipcodeMin }]}
+          >
+            <Input autoComplete="postal-code" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item label="Profile Image" name="image" rules={[{ required: true, message: messages.image }]}>
+        <ImageUpload />
+      </Form.Item>
+    </>
+  );
+}
+
+export interface PersonValues {
+  firstName: string;
+  middleName?: string;
+  lastName: string;
+  suffix?: string;
+  birthDate: string;
+  gender: 'MALE' | 'FEMALE';
+  contactNumber: string;
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zipcode: string;
+  image: string;
+}
+
+/** What is sent: optional names as empty strings (SPEC §5); the age is never sent. */
+export function personBody(v: PersonValues) {
+  return {
+    firstName: v.firstName,
+    middleName: v.middleName ?? '',
+    lastName: v.lastName,
+    suffix: v.suffix ?? '',
+    birthDate: v.birthDate,
+    gender: v.gender,
+    contactNumber: v.contactNumber,
+    email: v.email,
+    address: v.address,
+    city: v.city,
+    state: v.state,
+    zipcode: v.zipcode,
+    image: v.image,
+  };
+}

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { App as AntApp, Button, Card, Form, Input, Typography } from 'antd';
+import { homeOf, MESSAGES, type LoginRequest } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { useLoginMutation } from '../../api';
+import { useSession } from '../../session/session';
+import { AuthFrame } from './AuthFrame';
+
+export default function LoginPage() {
+  const [login, { isLoading }] = useLoginMutation();
+  const { user, signedIn } = useSession();
+  const navigate = useNavigate();
+  const { notification } = AntApp.useApp();
+
+  useEffect(() => {
+    if (user) navigate(homeOf(user.userType) ?? '/home', { replace: true });
+  }, [user, navigate]);
+
+  const onFinish = async (values: LoginRequest) => {
+    try {
+      const res = await login(values).unwrap();
+      signedIn(res.user);
+      navigate(homeOf(res.user.userType) ?? '/home', { replace: true });
+    } catch (err) {
+      notification.error({ message: MESSAGES.login.errorTitle, description: errorMessage(err) });
+    }
+  };
+
+  return (
+    <AuthFrame>
+      <Card style={{ width: '100%', maxWidth: 400 }}>
+        <Typography.Title level={3} style={{ marginTop: 0 }}>
+          Sign in
+        </Typography.Title>
+        <Form layout="vertical" name="login" onFinish={onFinish} requiredMark={false}>
+          <Form.Item label="Username" name="username" rules={[{ required: true, whitespace: true, message: MESSAGES.login.username }]}>
+            <Input autoComplete="username" autoFocus />
+          </Form.Item>
+          <Form.Item label="Password" name="password" rules={[{ required: true, message: MESSAGES.login.password }]}>
+            <Input.Password autoComplete="current-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={isLoading}>
+            Log in
+          </Button>
+        </Form>
+        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+          No account yet? <Link to="/register">Register now</Link>
+        </Typography.Paragraph>
+      </Card>
+    </AuthFrame>
+  );
+}

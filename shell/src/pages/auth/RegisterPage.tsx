@@ -1,0 +1,59 @@
+import { Link, useNavigate } from 'react-router-dom';
+import { App as AntApp, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
+import { MESSAGES } from '@dme/contracts';
+import { errorMessage, fieldErrors } from '@dme/api-client';
+import { useRegisterMutation } from '../../api';
+import { PersonFields, personBody, type PersonValues } from '../../components/PersonFields';
+import { AuthFrame } from './AuthFrame';
+
+type Values = PersonValues & { username: string; password: string };
+
+export default function RegisterPage() {
+  const [form] = Form.useForm<Values>();
+  const [register, { isLoading, isSuccess }] = useRegisterMutation();
+  const navigate = useNavigate();
+  const { message, notification } = AntApp.useApp();
+
+  const onFinish = async (v: Values) => {
+    try {
+      await register({ username: v.username, password: v.password, ...personBody(v) }).unwrap();
+      message.success(MESSAGES.register.success);
+      setTimeout(() => navigate('/login'), 1000);
+    } catch (err) {
+      const fields = fieldErrors(err);
+      if (fields.length) form.setFields(fields as never);
+      notification.error({ message: MESSAGES.register.errorTitle, description: errorMessage(err) });
+    }
+  };
+
+  return (
+    <AuthFrame>
+      <Card style={{ width: '100%', maxWidth: 860 }}>
+        <Typography.Title level={3} style={{ marginTop: 0 }}>
+          Create your account
+        </Typography.Title>
+        <Form form={form} layout="vertical" name="register" onFinish={onFinish} scrollToFirstError>
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item label="Username" name="username" rules={[{ required: true, whitespace: true, message: MESSAGES.register.username }]}>
+                <Input autoComplete="username" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item label="Password" name="password" rules={[{ required: true, message: MESSAGES.register.password }]}>
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+            </Col>
+          </Row>
+          <PersonFields form={form} messages={MESSAGES.register} />
+          <Button type="primary" htmlType="submit" loading={isLoading} disabled={isSuccess}>
+            Register
+          </Button>
+        </Form>
+        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </Typography.Paragraph>
+      </Card>
+    </AuthFrame>
+  );
+}
