@@ -30,8 +30,6 @@ test.describe('landing page (SPEC §1)', () => {
     await expect(header).toHaveAttribute('data-scrolled', 'false');
     const bg = () => header.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(await bg()).toBe('rgba(0, 0, 0, 0)');
-    await page.mouse.wheel(0, 60);
-    await page.waitForTimeout(100);
     await page.evaluate(() => window.scrollTo(0, 70));
     await expect(header).toHaveAttribute('data-scrolled', 'false');
     await page.evaluate(() => window.scrollTo(0, 200));

@@ -4,7 +4,7 @@ import { Button, Empty, Result, Spin } from 'antd';
 export function Loading({ label = 'Loading...' }: { label?: string }) {
   return (
     <div role="status" aria-live="polite" style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
-      <Spin tip={label}>
+      <Spin description={label}>
         <div style={{ width: 120, height: 40 }} />
       </Spin>
     </div>
