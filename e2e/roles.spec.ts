@@ -48,6 +48,7 @@ test.describe('each role lands on its home and downloads only its own remote (SP
 
   test("a customer who opens a staff page gets 'Not available' and no staff code", async ({ page, requests }) => {
     await signInAs(page, 'customer', undefined, '/dashboard');
+    await expect(page.getByRole('heading', { level: 3, name: 'Products' })).toBeVisible();
     await page.goto('/admin/users');
     await expect(page.getByText('Not available', { exact: true })).toBeVisible();
     await page.goto('/admin/warehouse-bins');
