@@ -81,6 +81,8 @@ export function createConfig({ dir, kind, name, publicPath }) {
         shared: sharedModules(isHost),
         manifest: isHost ? false : { fileName: 'mf-manifest.json' },
         dts: false,
+        // The host provides the federation runtime; remotes use it instead of bundling their own.
+        experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true },
       }),
       ...(isHost
         ? [new rspack.HtmlRspackPlugin({ template: './src/index.html', inject: 'body', scriptLoading: 'defer', minify: production })]

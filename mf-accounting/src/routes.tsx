@@ -1,12 +1,15 @@
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { PageNotFound, type RemoteAppProps } from '@dme/ui';
+import { LazyPageNotFound, Loading } from '@dme/ui';
 import { PaymentsPage } from './features/payments/PaymentsPage';
 
-export function AppRoutes(_props: RemoteAppProps) {
+export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/admin/payments" element={<PaymentsPage />} />
-      <Route path="*" element={<PageNotFound />} />
-    </Routes>
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/admin/payments" element={<PaymentsPage />} />
+        <Route path="*" element={<LazyPageNotFound />} />
+      </Routes>
+    </Suspense>
   );
 }

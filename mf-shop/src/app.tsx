@@ -1,5 +1,5 @@
 import { Provider } from 'react-redux';
-import { ThemeProvider, type RemoteAppProps } from '@dme/ui';
+import { ShellContextProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
 import { store } from './store';
 import { AppRoutes } from './routes';
 
@@ -8,7 +8,9 @@ export default function App(props: RemoteAppProps) {
   return (
     <Provider store={store}>
       <ThemeProvider>
-        <AppRoutes {...props} />
+        <ShellContextProvider {...props}>
+          <AppRoutes />
+        </ShellContextProvider>
       </ThemeProvider>
     </Provider>
   );

@@ -1,12 +1,15 @@
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { PageNotFound, type RemoteAppProps } from '@dme/ui';
+import { LazyPageNotFound, Loading } from '@dme/ui';
 import { DashboardPage } from './features/products/DashboardPage';
 
-export function AppRoutes(_props: RemoteAppProps) {
+export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/dashboard" element={<DashboardPage />} />
-      <Route path="*" element={<PageNotFound />} />
-    </Routes>
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/dashboard" element={<DashboardPage />} />
+        <Route path="*" element={<LazyPageNotFound />} />
+      </Routes>
+    </Suspense>
   );
 }

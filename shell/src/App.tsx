@@ -1,8 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { Result } from 'antd';
 import { homeOf, isSuperadminShellPath, remoteFor } from '@dme/contracts';
-import { Loading, NotAvailable } from '@dme/ui';
+import { LazyInfoResult, LazyNotAvailable, Loading } from '@dme/ui';
 import { useSession } from './session/session';
 import { useMeQuery } from './api';
 import { AppLayout } from './layout/AppLayout';
@@ -65,9 +64,9 @@ export function RoleContent() {
   if (userType === 'SUPERADMIN' && isSuperadminShellPath(pathname)) return <AdminRoutes />;
   const remote = remoteFor(userType, pathname);
   if (remote) return <RemoteOutlet key={remote} remote={remote} user={user} />;
-  return <NotAvailable />;
+  return <LazyNotAvailable />;
 }
 
 function NoRoutes() {
-  return <Result status="info" title="No pages are available for your account yet." subTitle="Please contact your administrator." />;
+  return <LazyInfoResult title="No pages are available for your account yet." subTitle="Please contact your administrator." />;
 }

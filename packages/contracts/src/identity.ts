@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { EMPLOYEE_TYPES, GENDERS, USER_STATUSES, USER_TYPES, USER_TYPE_FILTER_VALUES } from './enums';
 import { MESSAGES } from './messages';
-import { ageOn, isIsoDate, manilaDate } from './time';
+import { isIsoDate, manilaDate } from './time';
+import { ADDRESS_MAX, NAME_MAX, PASSWORD_MIN, ZIPCODE_MIN } from './limits';
 
-export const ADDRESS_MAX = 12;
-export const ZIPCODE_MIN = 6;
-export const PASSWORD_MIN = 8;
-export const NAME_MAX = 60;
 
 /** A required text: missing, not a string or blank all give the same message. */
 export const requiredText = (message: string, max = 120) =>
@@ -167,13 +164,6 @@ export const EmployeeListQuery = Pagination.extend({
 });
 
 export const IdParams = z.object({ id: z.string().uuid({ error: 'Not found.' }) });
-
-/** The age shown read-only in forms: whole years from the birth date, in Manila. */
-export function computeAge(birthDate: string | undefined | null): number | undefined {
-  if (!birthDate || !isIsoDate(birthDate)) return undefined;
-  const age = ageOn(birthDate);
-  return age >= 0 ? age : undefined;
-}
 
 /** What the gateway learns about the caller from identity. */
 export const SessionPrincipal = z.object({

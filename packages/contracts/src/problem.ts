@@ -31,12 +31,3 @@ export const PROBLEM_TITLES: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
-
-/** Reads the best human message from a problem body (for toasts). */
-export function problemMessage(body: unknown, fallback = 'Something went wrong.'): string {
-  const parsed = Problem.safeParse(body);
-  if (!parsed.success) return fallback;
-  const p = parsed.data;
-  if (p.errors && p.errors.length > 0) return p.errors.map((e) => e.message).join(' ');
-  return p.detail ?? p.title ?? fallback;
-}

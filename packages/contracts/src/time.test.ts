@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, ageOn, isIsoDate, manilaDate } from './time';
-import { computeAge } from './identity';
+import { addDays, ageOn, computeAge, isIsoDate, manilaDate } from './time';
 
 describe('Manila business dates', () => {
   it('takes the calendar date in Asia/Manila, not UTC', () => {

@@ -55,3 +55,10 @@ export function addDays(date: string, days: number): string {
 export function compareDates(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The age shown read-only in forms: whole years from the birth date, in Manila. */
+export function computeAge(birthDate: string | undefined | null): number | undefined {
+  if (!birthDate || !isIsoDate(birthDate)) return undefined;
+  const age = ageOn(birthDate);
+  return age >= 0 ? age : undefined;
+}

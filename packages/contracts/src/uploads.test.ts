@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffImageType } from './uploads';
+import { sniffImageType } from './images';
 
 describe('image type by content', () => {
   it('recognises PNG and JPEG by their first bytes only', () => {

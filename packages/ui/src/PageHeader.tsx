@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
-import { Flex, Typography } from 'antd';
 
+/** A page title with actions on the right (plain elements: antd Typography is heavy). */
 export function PageHeader({ title, extra }: { title: ReactNode; extra?: ReactNode }) {
   return (
-    <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {title}
-      </Typography.Title>
+    <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 12, marginBottom: 16 }}>
+      <h3 style={{ margin: 0, fontSize: 24, fontWeight: 600, lineHeight: 1.35, color: 'rgba(0,0,0,0.88)' }}>{title}</h3>
       {extra}
-    </Flex>
+    </div>
   );
 }

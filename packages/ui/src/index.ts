@@ -1,6 +1,10 @@
 export { ThemeProvider, theme } from './theme';
-export { Loading, ErrorState, EmptyState, NotAvailable, PageNotFound } from './states';
+export { Loading, EmptyState } from './states';
+export { ErrorState, NotAvailable, PageNotFound, InfoResult } from './results';
+export { LazyErrorState, LazyNotAvailable, LazyPageNotFound, LazyInfoResult } from './lazy-states';
 export { PageHeader } from './PageHeader';
 export { StatusTag } from './StatusTag';
 export { Money } from './Money';
-export type { RemoteAppProps } from './remote';
+export { ShellContextProvider, useCurrentUser } from './shell-context';
+export { createFeedback, FeedbackProvider, useFeedback } from './feedback';
+export type { RemoteAppProps, ShellServices } from './remote';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { App, ConfigProvider, type ThemeConfig } from 'antd';
+import { ConfigProvider, type ThemeConfig } from 'antd';
 
 export const theme: ThemeConfig = {
   token: {
@@ -13,14 +13,8 @@ export const theme: ThemeConfig = {
 
 /**
  * The same look in the shell and every remote: each app wraps itself in this (antd is not a
- * shared module, STACK P9). Notifications appear 120 px from the top (SPEC §9).
+ * shared module, STACK P9). Toasts and confirms come from useFeedback().
  */
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  return (
-    <ConfigProvider theme={theme}>
-      <App notification={{ top: 120, placement: 'topRight' }} message={{ top: 120 }}>
-        {children}
-      </App>
-    </ConfigProvider>
-  );
+  return <ConfigProvider theme={theme}>{children}</ConfigProvider>;
 }

@@ -1,8 +1,8 @@
 import { useNavigate, useParams } from 'react-router-dom';
-import { App as AntApp, Button, Col, Form, Input, Row, Select, Space } from 'antd';
+import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
 import { EMPLOYEE_TYPES, MESSAGES, USER_TYPE_LABELS, type EmployeeType } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
-import { ErrorState, Loading, PageHeader } from '@dme/ui';
+import { ErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useCreateEmployeeMutation, useEmployeeQuery, useUpdateEmployeeMutation } from '../api';
 import { PersonFields, personBody, type PersonValues } from '../components/PersonFields';
 
@@ -13,7 +13,7 @@ const required = (message: string) => [{ required: true, whitespace: true, messa
 export function EmployeeFormPage({ mode }: { mode: 'add' | 'edit' }) {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { message, notification } = AntApp.useApp();
+  const { notify } = useFeedback();
   const [form] = Form.useForm<Values>();
   const existing = useEmployeeQuery(id, { skip: mode !== 'edit' });
   const [create, createState] = useCreateEmployeeMutation();
@@ -29,19 +29,16 @@ export function EmployeeFormPage({ mode }: { mode: 'add' | 'edit' }) {
     try {
       if (mode === 'add') {
         await create({ ...body, username: v.username ?? '', password: v.password ?? '' }).unwrap();
-        message.success(MESSAGES.employee.created);
+        notify.success(MESSAGES.employee.created);
       } else {
         await update({ id, body }).unwrap();
-        message.success(MESSAGES.employee.updated);
+        notify.success(MESSAGES.employee.updated);
       }
       setTimeout(() => navigate('/admin/employees'), 1000);
     } catch (err) {
       const fields = fieldErrors(err);
       if (fields.length) form.setFields(fields as never);
-      notification.error({
-        message: mode === 'add' ? MESSAGES.employee.createErrorTitle : MESSAGES.employee.updateErrorTitle,
-        description: errorMessage(err),
-      });
+      notify.error(mode === 'add' ? MESSAGES.employee.createErrorTitle : MESSAGES.employee.updateErrorTitle, errorMessage(err));
     }
   };
 

@@ -1,4 +1,5 @@
-import { App as AntApp, Button, Popconfirm, Space } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
+import { useFeedback } from '@dme/ui';
 import type { User, UserStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { MESSAGES } from '@dme/contracts';
@@ -15,7 +16,7 @@ export function UserActions({
   remove: (id: string) => { unwrap: () => Promise<unknown> };
   busy?: boolean;
 }) {
-  const { message, notification } = AntApp.useApp();
+  const { notify } = useFeedback();
   const active = user.status === 'ACTIVE';
   const next: UserStatus = active ? 'DEACTIVATED' : 'ACTIVE';
   const name = `${user.firstName} ${user.lastName}`;
@@ -23,9 +24,9 @@ export function UserActions({
   const run = async (action: () => Promise<unknown>, done: string) => {
     try {
       await action();
-      message.success(done);
+      notify.success(done);
     } catch (err) {
-      notification.error({ message: MESSAGES.employee.updateErrorTitle, description: errorMessage(err) });
+      notify.error(MESSAGES.employee.updateErrorTitle, errorMessage(err));
     }
   };
 

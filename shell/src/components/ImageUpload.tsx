@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { App as AntApp, Button, Upload, type UploadFile } from 'antd';
+import { Button, Upload, type UploadFile } from 'antd';
+import { useFeedback } from '@dme/ui';
 import { IMAGE_MIME_TYPES, MESSAGES, problemMessage } from '@dme/contracts';
 
 /** True for the image types the shop accepts (the server checks the content again). */
@@ -11,7 +12,7 @@ export function isAcceptedImage(file: { type?: string }): boolean {
  * One JPG or PNG, uploaded at once to /api/uploads; the form value is the returned image path.
  */
 export function ImageUpload({ value, onChange, id }: { value?: string; onChange?: (path: string | undefined) => void; id?: string }) {
-  const { message } = AntApp.useApp();
+  const { notify } = useFeedback();
   const [files, setFiles] = useState<UploadFile[]>(() =>
     value ? [{ uid: 'current', name: value.split('/').pop() ?? 'image', status: 'done', url: value, thumbUrl: value }] : [],
   );
@@ -27,7 +28,7 @@ export function ImageUpload({ value, onChange, id }: { value?: string; onChange?
       fileList={files}
       beforeUpload={(file) => {
         if (!isAcceptedImage(file)) {
-          message.error(MESSAGES.upload.onlyJpgPng);
+          notify.error(MESSAGES.upload.onlyJpgPng);
           return Upload.LIST_IGNORE;
         }
         return true;
@@ -41,7 +42,7 @@ export function ImageUpload({ value, onChange, id }: { value?: string; onChange?
             onChange?.(path);
           }
         } else if (file.status === 'error') {
-          message.error(problemMessage(file.response, MESSAGES.upload.onlyJpgPng));
+          notify.error(problemMessage(file.response, MESSAGES.upload.onlyJpgPng));
           setFiles([]);
           onChange?.(undefined);
         } else if (file.status === 'removed') {

@@ -1,8 +1,9 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { App as AntApp, Avatar, Button, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
+import { Avatar, Button, Flex, Layout, Menu, type MenuProps } from 'antd';
 import { menuOf, MESSAGES, type MenuItem, type User } from '@dme/contracts';
 import { useLogoutMutation } from '../api';
+import { useFeedback } from '@dme/ui';
 import { useSession } from '../session/session';
 
 function toAntItems(items: MenuItem[]): MenuProps['items'] {
@@ -31,24 +32,18 @@ function selectedKey(items: MenuItem[], pathname: string): string[] {
 export function AppLayout({ user, children }: { user: User; children: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const { modal } = AntApp.useApp();
+  const { confirm } = useFeedback();
   const { forget } = useSession();
   const [logout] = useLogoutMutation();
   const [collapsed, setCollapsed] = useState(false);
   const menu = useMemo(() => menuOf(user.userType), [user.userType]);
   const openKeys = menu.filter((m) => m.children?.some((c) => c.path && pathname.startsWith(c.path))).map((m) => m.key);
 
-  const confirmLogout = () => {
-    modal.confirm({
-      title: MESSAGES.logout.confirm,
-      okText: 'Yes',
-      cancelText: 'No',
-      onOk: async () => {
-        await logout().unwrap().catch(() => undefined); // the session may already be gone
-        forget();
-        navigate('/login', { replace: true });
-      },
-    });
+  const confirmLogout = async () => {
+    if (!(await confirm({ title: MESSAGES.logout.confirm, okText: 'Yes', cancelText: 'No' }))) return;
+    await logout().unwrap().catch(() => undefined); // the session may already be gone
+    forget();
+    navigate('/login', { replace: true });
   };
 
   return (
@@ -77,10 +72,10 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
               {user.firstName.slice(0, 1)}
             </Avatar>
             <Flex vertical style={{ lineHeight: 1.3 }} data-testid="current-user">
-              <Typography.Text strong>
+              <strong>
                 {user.firstName} {user.lastName}
-              </Typography.Text>
-              <Typography.Text type="secondary">@{user.username}</Typography.Text>
+              </strong>
+              <span style={{ color: 'rgba(0,0,0,0.45)' }}>@{user.username}</span>
             </Flex>
             <Button onClick={confirmLogout}>Logout</Button>
           </Flex>

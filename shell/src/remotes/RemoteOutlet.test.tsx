@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import type { User } from '@dme/contracts';
+import { createFeedback, FeedbackProvider } from '@dme/ui';
 import { RemoteOutlet } from './RemoteOutlet';
 import { loadRemoteApp, type FederationRuntime } from './loader';
 
@@ -12,7 +13,11 @@ describe('RemoteOutlet', () => {
       .fn()
       .mockRejectedValueOnce(new Error('network down'))
       .mockResolvedValueOnce(() => <p>driver screens</p>);
-    render(<RemoteOutlet remote="mf-driver" user={user} load={load} />);
+    render(
+      <FeedbackProvider value={createFeedback()}>
+        <RemoteOutlet remote="mf-driver" user={user} load={load} />
+      </FeedbackProvider>,
+    );
     expect(await screen.findByText('This page could not be loaded')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('driver screens')).toBeInTheDocument();

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState, type ComponentType } from 'react';
+import { Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { RemoteName, User } from '@dme/contracts';
-import { ErrorState, Loading, type RemoteAppProps } from '@dme/ui';
+import { LazyErrorState, Loading, useFeedback, type RemoteAppProps } from '@dme/ui';
 import { loadRemoteApp } from './loader';
 
 type State =
@@ -38,16 +38,15 @@ export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: R
   }, [remote, attempt, load]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const shell = useFeedback();
 
   if (state.status === 'loading') return <Loading label="Loading the page..." />;
   if (state.status === 'error') {
     return (
-      <ErrorState
-        title="This page could not be loaded"
-        message="Check your connection and try again."
-        onRetry={retry}
-      />
+      <Suspense fallback={<Loading />}>
+        <LazyErrorState title="This page could not be loaded" message="Check your connection and try again." onRetry={retry} />
+      </Suspense>
     );
   }
-  return <state.App user={user} />;
+  return <state.App user={user} shell={shell} />;
 }

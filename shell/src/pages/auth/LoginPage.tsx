@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { App as AntApp, Button, Card, Form, Input, Typography } from 'antd';
+import { Button, Card, Form, Input, Typography } from 'antd';
+import { useFeedback } from '@dme/ui';
 import { homeOf, MESSAGES, type LoginRequest } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useLoginMutation } from '../../api';
@@ -11,7 +12,7 @@ export default function LoginPage() {
   const [login, { isLoading }] = useLoginMutation();
   const { user, signedIn } = useSession();
   const navigate = useNavigate();
-  const { notification } = AntApp.useApp();
+  const { notify } = useFeedback();
 
   useEffect(() => {
     if (user) navigate(homeOf(user.userType) ?? '/home', { replace: true });
@@ -23,7 +24,7 @@ export default function LoginPage() {
       signedIn(res.user);
       navigate(homeOf(res.user.userType) ?? '/home', { replace: true });
     } catch (err) {
-      notification.error({ message: MESSAGES.login.errorTitle, description: errorMessage(err) });
+      notify.error(MESSAGES.login.errorTitle, errorMessage(err));
     }
   };
 

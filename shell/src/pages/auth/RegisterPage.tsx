@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { App as AntApp, Button, Card, Col, Form, Input, Row, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Typography } from 'antd';
+import { useFeedback } from '@dme/ui';
 import { MESSAGES } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useRegisterMutation } from '../../api';
@@ -12,17 +13,17 @@ export default function RegisterPage() {
   const [form] = Form.useForm<Values>();
   const [register, { isLoading, isSuccess }] = useRegisterMutation();
   const navigate = useNavigate();
-  const { message, notification } = AntApp.useApp();
+  const { notify } = useFeedback();
 
   const onFinish = async (v: Values) => {
     try {
       await register({ username: v.username, password: v.password, ...personBody(v) }).unwrap();
-      message.success(MESSAGES.register.success);
+      notify.success(MESSAGES.register.success);
       setTimeout(() => navigate('/login'), 1000);
     } catch (err) {
       const fields = fieldErrors(err);
       if (fields.length) form.setFields(fields as never);
-      notification.error({ message: MESSAGES.register.errorTitle, description: errorMessage(err) });
+      notify.error(MESSAGES.register.errorTitle, errorMessage(err));
     }
   };
 
