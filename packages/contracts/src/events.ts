@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER_STATUSES, USER_TYPES } from './enums';
+import { PRODUCT_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
 /** The envelope every domain event travels in (DESIGN §7). */
 export const EventEnvelope = z.object({
@@ -25,6 +25,13 @@ export const EVENTS = {
     userStatusChanged: 'dme.identity.user_status_changed',
     userDeleted: 'dme.identity.user_deleted',
   },
+  catalog: {
+    productCreated: 'dme.catalog.product_created',
+    productUpdated: 'dme.catalog.product_updated',
+    productArchived: 'dme.catalog.product_archived',
+    productDeleted: 'dme.catalog.product_deleted',
+    stockAdded: 'dme.catalog.stock_added',
+  },
 } as const;
 
 const UserSnapshot = z.object({
@@ -41,6 +48,25 @@ const UserSnapshot = z.object({
   status: z.enum(USER_STATUSES),
 });
 
+/** What other services learn about a product (names and prices for read models). */
+const ProductSnapshot = z.object({
+  productId: z.string().uuid(),
+  name: z.string(),
+  brand: z.string(),
+  type: z.enum(PRODUCT_TYPES),
+  price: z.string(),
+  damageCharges: z.string(),
+  variants: z.array(
+    z.object({
+      id: z.string().uuid(),
+      name: z.string(),
+      price: z.string().nullable(),
+      damageCharges: z.string().nullable(),
+      subVariants: z.array(z.object({ id: z.string().uuid(), name: z.string(), price: z.string(), damageCharges: z.string() })),
+    }),
+  ),
+});
+
 export const EVENT_DATA = {
   [EVENTS.identity.userRegistered]: UserSnapshot,
   [EVENTS.identity.employeeCreated]: UserSnapshot,
@@ -52,6 +78,19 @@ export const EVENT_DATA = {
     changedBy: z.string().uuid().nullable(),
   }),
   [EVENTS.identity.userDeleted]: z.object({ userId: z.string().uuid(), deletedBy: z.string().uuid().nullable() }),
+  [EVENTS.catalog.productCreated]: ProductSnapshot,
+  [EVENTS.catalog.productUpdated]: ProductSnapshot,
+  [EVENTS.catalog.productArchived]: z.object({ productId: z.string().uuid() }),
+  [EVENTS.catalog.productDeleted]: z.object({ productId: z.string().uuid() }),
+  [EVENTS.catalog.stockAdded]: z.object({
+    batchId: z.string().uuid(),
+    productId: z.string().uuid(),
+    variantId: z.string().uuid().nullable(),
+    subVariantId: z.string().uuid().nullable(),
+    warehouseBinId: z.string().uuid(),
+    quantity: z.number().int().min(1),
+    serialCodes: z.array(z.string()),
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

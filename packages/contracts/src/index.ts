@@ -9,6 +9,7 @@ export * from './images';
 export * from './messages';
 export * from './identity';
 export * from './uploads';
+export * from './catalog';
 export * from './events';
 export * from './routes';
 export * from './navigation';

@@ -14,6 +14,24 @@ import {
   UserResponse,
 } from './identity';
 import { UploadNameParams, UploadResponse } from './uploads';
+import {
+  AddStockRequest,
+  AddStockResponse,
+  AdminProductListQuery,
+  BinListQuery,
+  BinListResponse,
+  BinRequest,
+  BinResponse,
+  ProductCardListResponse,
+  ProductDeleteResponse,
+  ProductListQuery,
+  ProductListResponse,
+  ProductRequest,
+  ProductResponse,
+  QrQuery,
+  StockListQuery,
+  StockListResponse,
+} from './catalog';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -125,6 +143,83 @@ export const ROUTES = {
   uploadsGet: {
     method: 'GET', path: '/api/uploads/:name', service: 'catalog', access: 'public', tag: 'uploads',
     summary: 'An uploaded image', params: UploadNameParams, binary: 'image/*',
+  },
+  // ---- catalog: warehouse bins
+  binsList: {
+    method: 'GET', path: '/api/warehouse-bins', service: 'catalog', access: 'bin:read', tag: 'warehouse-bins',
+    summary: 'List warehouse bins with their stock count', query: BinListQuery, response: BinListResponse,
+  },
+  binsCreate: {
+    method: 'POST', path: '/api/warehouse-bins', service: 'catalog', access: 'bin:manage', tag: 'warehouse-bins',
+    summary: 'Create a warehouse bin', body: BinRequest, response: BinResponse, status: 201,
+  },
+  binsGet: {
+    method: 'GET', path: '/api/warehouse-bins/:id', service: 'catalog', access: 'bin:read', tag: 'warehouse-bins',
+    summary: 'One warehouse bin', params: IdParams, response: BinResponse,
+  },
+  binsUpdate: {
+    method: 'PATCH', path: '/api/warehouse-bins/:id', service: 'catalog', access: 'bin:manage', tag: 'warehouse-bins',
+    summary: 'Edit a warehouse bin', params: IdParams, body: BinRequest, response: BinResponse,
+  },
+  binsDelete: {
+    method: 'DELETE', path: '/api/warehouse-bins/:id', service: 'catalog', access: 'bin:manage', tag: 'warehouse-bins',
+    summary: 'Delete an empty warehouse bin (409 when it holds stock)', params: IdParams, status: 204,
+  },
+  binsStocks: {
+    method: 'GET', path: '/api/warehouse-bins/:id/stocks', service: 'catalog', access: 'stock:read', tag: 'warehouse-bins',
+    summary: 'Stock items in a bin', params: IdParams, query: StockListQuery, response: StockListResponse,
+  },
+  // ---- catalog: products (reads are public)
+  productsList: {
+    method: 'GET', path: '/api/products', service: 'catalog', access: 'public', tag: 'products',
+    summary: 'Shop list: products by type with price range, availability and sold quantity',
+    query: ProductListQuery, response: ProductCardListResponse,
+  },
+  productsGet: {
+    method: 'GET', path: '/api/products/:id', service: 'catalog', access: 'public', tag: 'products',
+    summary: 'A product with its variants, sub-variants, prices and counts', params: IdParams, response: ProductResponse,
+  },
+  productsCreate: {
+    method: 'POST', path: '/api/products', service: 'catalog', access: 'product:manage', tag: 'products',
+    summary: 'Create a product with optional variants and sub-variants', body: ProductRequest, response: ProductResponse,
+    status: 201,
+  },
+  productsUpdate: {
+    method: 'PATCH', path: '/api/products/:id', service: 'catalog', access: 'product:manage', tag: 'products',
+    summary: 'Edit a product (variants keep their ids; the first variant cannot be renamed)', params: IdParams,
+    body: ProductRequest, response: ProductResponse,
+  },
+  productsDelete: {
+    method: 'DELETE', path: '/api/products/:id', service: 'catalog', access: 'product:manage', tag: 'products',
+    summary: 'Delete a product, or archive it when it has stock (history is kept)', params: IdParams,
+    response: ProductDeleteResponse,
+  },
+  adminProductsList: {
+    method: 'GET', path: '/api/admin/products', service: 'catalog', access: 'product:manage', tag: 'products',
+    summary: 'Staff list of products with counts per variant and sub-variant (archived on request)',
+    query: AdminProductListQuery, response: ProductListResponse,
+  },
+  adminProductsGet: {
+    method: 'GET', path: '/api/admin/products/:id', service: 'catalog', access: 'product:manage', tag: 'products',
+    summary: 'A product for staff (archived included)', params: IdParams, response: ProductResponse,
+  },
+  // ---- catalog: stock
+  stocksList: {
+    method: 'GET', path: '/api/stocks', service: 'catalog', access: 'stock:read', tag: 'stocks',
+    summary: 'Stock items by product, variant, sub-variant, bin or status', query: StockListQuery, response: StockListResponse,
+  },
+  stocksCreate: {
+    method: 'POST', path: '/api/stocks', service: 'catalog', access: 'stock:create', tag: 'stocks',
+    summary: 'Add stock: creates serial-coded items (quantities cannot be changed afterwards)', body: AddStockRequest,
+    response: AddStockResponse, status: 201,
+  },
+  stocksQr: {
+    method: 'GET', path: '/api/stocks/:id/qr.png', service: 'catalog', access: 'stock:read', tag: 'stocks',
+    summary: 'QR label of a stock item as a PNG (QR_Code.png)', params: IdParams, query: QrQuery, binary: 'image/png',
+  },
+  stockBatchLabels: {
+    method: 'GET', path: '/api/stock-batches/:id/labels.pdf', service: 'catalog', access: 'stock:read', tag: 'stocks',
+    summary: 'A printable A4 sheet of QR labels for one Add Stock batch', params: IdParams, binary: 'application/pdf',
   },
 } as const satisfies Record<string, RouteDef>;
 

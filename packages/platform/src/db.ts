@@ -108,3 +108,10 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   if (e?.cause) return isUniqueViolation(e.cause, constraint);
   return false;
 }
+
+/** True when the error is PostgreSQL's foreign_key_violation. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: unknown };
+  if (e?.code === '23503') return true;
+  return e?.cause ? isForeignKeyViolation(e.cause) : false;
+}

@@ -2,26 +2,38 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { createHttpApp, mountRoutes, type Logger } from '@dme/platform';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
+import { binHandlers } from './modules/bins/bin.routes';
+import { productHandlers } from './modules/products/product.routes';
+import { stockHandlers } from './modules/stock/stock.routes';
+import { BinEntity } from './modules/bins/bin.entity';
+import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
+import { StockBatchEntity, StockItemEntity } from './modules/stock/stock.entity';
 
 export interface CatalogDeps {
   orm: MikroORM;
   config: CatalogConfig;
   logger: Logger;
+  /** Called after a transaction that recorded events committed (kicks the outbox relay). */
   afterCommit?: () => void;
 }
 
 /** The catalog service's HTTP app (no listen: tests use it directly). */
 export function createApp(deps: CatalogDeps) {
   const app = createHttpApp({ name: 'catalog', logger: deps.logger });
+  const afterCommit = deps.afterCommit ?? (() => undefined);
   app.use(async (ctx, next) => {
     ctx.state.em = deps.orm.em.fork();
     await next();
   });
-  const api = mountRoutes('catalog', { ...mediaHandlers(deps.config) }, deps.config.INTERNAL_TOKEN);
+  const api = mountRoutes(
+    'catalog',
+    { ...mediaHandlers(deps.config), ...binHandlers(), ...productHandlers(afterCommit), ...stockHandlers(afterCommit) },
+    deps.config.INTERNAL_TOKEN,
+  );
   app.use(api.routes()).use(api.allowedMethods());
   return app;
 }
 
-export const entities = [];
-export const migrations = [];
+export const entities = [BinEntity, ProductEntity, VariantEntity, SubVariantEntity, StockBatchEntity, StockItemEntity];
+export { migrations } from './migrations/0001_catalog';
 export { CatalogEnv } from './config';

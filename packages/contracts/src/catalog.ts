@@ -1,0 +1,279 @@
+import { z } from 'zod';
+import { PRODUCT_TYPES, STOCK_STATUSES, INVENTORY_TYPES } from './enums';
+import { isMoneyString, toCents } from './money';
+import { imagePathField, Pagination, requiredText } from './identity';
+
+/** Texts of SPEC §5/§8 for the catalog, verbatim, and ours where the spec is silent. */
+export const CATALOG_MESSAGES = {
+  bin: {
+    name: 'Please input Bin Name!',
+    description: 'Please input Description!',
+    created: 'Warehouse Bin created successfully!',
+    updated: 'Warehouse Bin updated successfully!',
+    errorTitle: 'Create Warehouse Bin Error',
+    nameTaken: 'A warehouse bin with this name already exists.',
+    holdsStock: 'This warehouse bin holds stock and cannot be deleted. Move or use up its stock first.',
+  },
+  product: {
+    image: 'Please upload image',
+    brand: 'Please input Brand!',
+    name: 'Please input Product Name!',
+    description: 'Please input Description!',
+    type: 'Please input Type!',
+    price: 'Please input Price!',
+    damageCharges: 'Please input Damage of Lost Fee!',
+    created: 'Product created successfully!',
+    updated: 'Product updated successfully!',
+    createErrorTitle: 'Create Product Error',
+    updateErrorTitle: 'Update Product Error',
+    variantName: 'Please input Variant Name!',
+    subVariantName: 'Please input Sub-variant Name!',
+    variantNamesUnique: 'Variant names must be unique.',
+    subVariantNamesUnique: 'Sub-variant names must be unique within a variant.',
+    firstVariantRename: 'The first variant cannot be renamed.',
+    variantPrice: 'Each variant needs a price and a damage or lost fee.',
+    subVariantPrice: 'Each sub-variant needs a price and a damage or lost fee.',
+    variantHasStock: 'A variant or sub-variant that has stock cannot be removed.',
+    badMoney: 'Enter an amount with at most two decimals, like 25.00.',
+    archived: 'The product has stock or orders, so it was archived: it is hidden from the shop and its history is kept.',
+    deleted: 'Product deleted.',
+  },
+  stock: {
+    bin: 'Please select Warehouse Bin!',
+    quantity: 'Please input Quantity!',
+    quantityRange: 'Quantity must be a whole number from 1 to 500.',
+    added: 'Add product stock added successfully!',
+    errorTitle: 'Adding of stock Error',
+    warning: 'Stock quantity cannot be deleted or modified after submission.',
+    levelVariant: 'Choose a variant: this product has variants, so stock is added to a variant.',
+    levelSubVariant: 'Choose a sub-variant: this variant has sub-variants, so stock is added to a sub-variant.',
+    levelNone: 'This product has no variants: add stock to the product itself.',
+    unknownVariant: 'The variant does not belong to this product.',
+    unknownBin: 'The warehouse bin does not exist.',
+    archivedProduct: 'Stock cannot be added to an archived product.',
+  },
+} as const;
+
+/** A money amount on the wire: "25.00" (also accepts a number with ≤ 2 decimals). */
+export const moneyField = (required: string) =>
+  z
+    .union([z.string(), z.number()], { error: required })
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .refine((v) => v.length > 0, { error: required, abort: true })
+    .refine((v) => isMoneyString(v) && toCents(v) >= 0 && toCents(v) <= 99_999_999, { error: CATALOG_MESSAGES.product.badMoney })
+    .transform((v) => toCents(v));
+
+const NAME_MAX = 100;
+
+// ---- warehouse bins
+export const BinRequest = z.object({
+  name: requiredText(CATALOG_MESSAGES.bin.name, NAME_MAX),
+  description: requiredText(CATALOG_MESSAGES.bin.description, 500),
+});
+export type BinRequest = z.input<typeof BinRequest>;
+
+export const Bin = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  description: z.string(),
+  stockCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Bin = z.infer<typeof Bin>;
+export const BinResponse = z.object({ bin: Bin });
+export const BinListQuery = Pagination.extend({ search: z.string().trim().max(100).optional() });
+export const BinListResponse = z.object({ items: z.array(Bin), total: z.number().int() });
+export type BinListResponse = z.infer<typeof BinListResponse>;
+
+// ---- products
+const SubVariantInput = z.object({
+  id: z.string().uuid().optional(),
+  name: requiredText(CATALOG_MESSAGES.product.subVariantName, NAME_MAX),
+  price: moneyField(CATALOG_MESSAGES.product.subVariantPrice),
+  damageCharges: moneyField(CATALOG_MESSAGES.product.subVariantPrice),
+});
+
+const VariantInput = z.object({
+  id: z.string().uuid().optional(),
+  name: requiredText(CATALOG_MESSAGES.product.variantName, NAME_MAX),
+  /** Required unless the variant has sub-variants (then each sub-variant carries its price). */
+  price: moneyField(CATALOG_MESSAGES.product.variantPrice).optional(),
+  damageCharges: moneyField(CATALOG_MESSAGES.product.variantPrice).optional(),
+  subVariants: z.array(SubVariantInput).max(50).default([]),
+});
+
+function uniqueNames(list: Array<{ name: string }>): boolean {
+  const seen = new Set<string>();
+  for (const { name } of list) {
+    const k = name.trim().toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+  }
+  return true;
+}
+
+export const ProductRequest = z
+  .object({
+    brand: requiredText(CATALOG_MESSAGES.product.brand, NAME_MAX),
+    name: requiredText(CATALOG_MESSAGES.product.name, NAME_MAX),
+    description: requiredText(CATALOG_MESSAGES.product.description, 4000),
+    type: z.enum(PRODUCT_TYPES, { error: CATALOG_MESSAGES.product.type }),
+    image: imagePathField(CATALOG_MESSAGES.product.image),
+    price: moneyField(CATALOG_MESSAGES.product.price),
+    damageCharges: moneyField(CATALOG_MESSAGES.product.damageCharges),
+    variants: z.array(VariantInput).max(50).default([]),
+  })
+  .superRefine((p, ctx) => {
+    if (!uniqueNames(p.variants)) ctx.addIssue({ code: 'custom', path: ['variants'], message: CATALOG_MESSAGES.product.variantNamesUnique });
+    p.variants.forEach((v, i) => {
+      if (!uniqueNames(v.subVariants)) {
+        ctx.addIssue({ code: 'custom', path: ['variants', i, 'subVariants'], message: CATALOG_MESSAGES.product.subVariantNamesUnique });
+      }
+      if (v.subVariants.length === 0 && (v.price === undefined || v.damageCharges === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['variants', i, 'price'], message: CATALOG_MESSAGES.product.variantPrice });
+      }
+    });
+  });
+export type ProductRequest = z.input<typeof ProductRequest>;
+export type ProductInput = z.output<typeof ProductRequest>;
+
+export const StockCounts = z.object({
+  quantity: z.number().int(),
+  availableQuantity: z.number().int(),
+  rentedQuantity: z.number().int(),
+  damagedQuantity: z.number().int(),
+  lostQuantity: z.number().int(),
+  soldQuantity: z.number().int(),
+});
+export type StockCounts = z.infer<typeof StockCounts>;
+
+export const SubVariant = StockCounts.extend({
+  id: z.string().uuid(),
+  name: z.string(),
+  price: z.string(),
+  damageCharges: z.string(),
+});
+export type SubVariant = z.infer<typeof SubVariant>;
+
+export const Variant = StockCounts.extend({
+  id: z.string().uuid(),
+  productID: z.string().uuid(),
+  name: z.string(),
+  /** null when the variant's sub-variants carry the prices. */
+  price: z.string().nullable(),
+  damageCharges: z.string().nullable(),
+  subVariants: z.array(SubVariant),
+});
+export type Variant = z.infer<typeof Variant>;
+
+export const Product = StockCounts.extend({
+  id: z.string().uuid(),
+  name: z.string(),
+  brand: z.string(),
+  description: z.string(),
+  type: z.enum(PRODUCT_TYPES),
+  image: z.string(),
+  price: z.string(),
+  damageCharges: z.string(),
+  /** Lowest and highest price the customer can pick (per day for rent). */
+  priceMin: z.string(),
+  priceMax: z.string(),
+  archived: z.boolean(),
+  variants: z.array(Variant),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Product = z.infer<typeof Product>;
+export const ProductResponse = z.object({ product: Product });
+
+/** A card of the shop grid. */
+export const ProductCard = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  brand: z.string(),
+  image: z.string(),
+  type: z.enum(PRODUCT_TYPES),
+  priceMin: z.string(),
+  priceMax: z.string(),
+  availableQuantity: z.number().int(),
+  soldQuantity: z.number().int(),
+  inStock: z.boolean(),
+});
+export type ProductCard = z.infer<typeof ProductCard>;
+
+export const ProductListQuery = Pagination.extend({
+  type: z.enum(PRODUCT_TYPES).optional(),
+  search: z.string().trim().max(100).optional(),
+});
+export const ProductCardListResponse = z.object({ items: z.array(ProductCard), total: z.number().int() });
+export type ProductCardListResponse = z.infer<typeof ProductCardListResponse>;
+
+export const AdminProductListQuery = ProductListQuery.extend({
+  includeArchived: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+export const ProductListResponse = z.object({ items: z.array(Product), total: z.number().int() });
+export type ProductListResponse = z.infer<typeof ProductListResponse>;
+
+export const ProductDeleteResponse = z.object({ result: z.enum(['deleted', 'archived']), message: z.string() });
+
+// ---- stock
+export const AddStockRequest = z.object({
+  productID: z.string({ error: 'Please choose a product.' }).uuid({ error: 'Please choose a product.' }),
+  warehouseBinID: z.string({ error: CATALOG_MESSAGES.stock.bin }).uuid({ error: CATALOG_MESSAGES.stock.bin }),
+  quantity: z
+    .union([z.number(), z.string()], { error: CATALOG_MESSAGES.stock.quantity })
+    .refine((v) => v !== '', { error: CATALOG_MESSAGES.stock.quantity, abort: true })
+    .transform((v) => Number(v))
+    .refine((n) => Number.isInteger(n) && n >= 1 && n <= 500, { error: CATALOG_MESSAGES.stock.quantityRange }),
+  productVariantID: z.string().uuid().nullish(),
+  productSubVariantID: z.string().uuid().nullish(),
+});
+export type AddStockRequest = z.input<typeof AddStockRequest>;
+
+export const StockItem = z.object({
+  id: z.string().uuid(),
+  serialCode: z.string(),
+  status: z.enum([...STOCK_STATUSES, 'LOST']),
+  inventoryType: z.enum(INVENTORY_TYPES),
+  productID: z.string().uuid(),
+  productName: z.string(),
+  productVariantID: z.string().uuid().nullable(),
+  variantName: z.string().nullable(),
+  productSubVariantID: z.string().uuid().nullable(),
+  subVariantName: z.string().nullable(),
+  warehouseBinID: z.string().uuid(),
+  warehouseBin: z.object({ name: z.string() }),
+  batchID: z.string().uuid(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StockItem = z.infer<typeof StockItem>;
+
+export const AddStockResponse = z.object({ batchID: z.string().uuid(), items: z.array(StockItem) });
+export type AddStockResponse = z.infer<typeof AddStockResponse>;
+
+export const StockListQuery = Pagination.extend({
+  productID: z.string().uuid().optional(),
+  productVariantID: z.string().uuid().optional(),
+  productSubVariantID: z.string().uuid().optional(),
+  warehouseBinID: z.string().uuid().optional(),
+  status: z.enum([...STOCK_STATUSES, 'LOST']).optional(),
+});
+export const StockListResponse = z.object({ items: z.array(StockItem), total: z.number().int() });
+export type StockListResponse = z.infer<typeof StockListResponse>;
+
+export const QrQuery = z.object({
+  /** serial: {"productID","serialCode"} (SPEC §3); id: {"stockID"} (bin stock list). */
+  payload: z.enum(['serial', 'id']).default('serial'),
+});
+
+/** The QR payload of a stock item (SPEC §3). */
+export function stockQrPayload(item: { productID: string; serialCode: string }): string {
+  return JSON.stringify({ productID: item.productID, serialCode: item.serialCode });
+}
+
+/** The QR payload on the bin stock list: the stock id. */
+export function binStockQrPayload(item: { id: string }): string {
+  return JSON.stringify({ stockID: item.id });
+}

@@ -1,0 +1,80 @@
+import { Migration } from '@dme/platform';
+
+export class CatalogInitial extends Migration {
+  override async up(): Promise<void> {
+    const s = this.config.get('schema');
+    this.addSql(`create sequence "${s}"."serial_seq" start 1`);
+    this.addSql(`create table "${s}"."warehouse_bins" (
+      "id" uuid primary key,
+      "name" varchar(100) not null,
+      "description" varchar(500) not null,
+      "created_at" timestamptz not null default now(),
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create unique index "warehouse_bins_name_uq" on "${s}"."warehouse_bins" (lower("name"))`);
+    this.addSql(`create table "${s}"."products" (
+      "id" uuid primary key,
+      "name" varchar(100) not null,
+      "brand" varchar(100) not null,
+      "description" varchar(4000) not null,
+      "type" varchar(10) not null check ("type" in ('FOR_RENT','FOR_SALE')),
+      "image" varchar(300) not null,
+      "price" numeric(12,2) not null check ("price" >= 0),
+      "damage_charges" numeric(12,2) not null check ("damage_charges" >= 0),
+      "archived_at" timestamptz null,
+      "created_at" timestamptz not null default now(),
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create index "products_shop_idx" on "${s}"."products" ("type", lower("name")) where "archived_at" is null`);
+    this.addSql(`create table "${s}"."variants" (
+      "id" uuid primary key,
+      "product_id" uuid not null references "${s}"."products" ("id") on delete cascade deferrable initially deferred,
+      "name" varchar(100) not null,
+      "position" int not null,
+      "price" numeric(12,2) null check ("price" >= 0),
+      "damage_charges" numeric(12,2) null check ("damage_charges" >= 0),
+      "created_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create unique index "variants_name_uq" on "${s}"."variants" ("product_id", lower("name"))`);
+    this.addSql(`create table "${s}"."sub_variants" (
+      "id" uuid primary key,
+      "variant_id" uuid not null references "${s}"."variants" ("id") on delete cascade deferrable initially deferred,
+      "name" varchar(100) not null,
+      "position" int not null,
+      "price" numeric(12,2) not null check ("price" >= 0),
+      "damage_charges" numeric(12,2) not null check ("damage_charges" >= 0),
+      "created_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create unique index "sub_variants_name_uq" on "${s}"."sub_variants" ("variant_id", lower("name"))`);
+    this.addSql(`create table "${s}"."stock_batches" (
+      "id" uuid primary key,
+      "product_id" uuid not null references "${s}"."products" ("id") deferrable initially deferred,
+      "variant_id" uuid null references "${s}"."variants" ("id") deferrable initially deferred,
+      "sub_variant_id" uuid null references "${s}"."sub_variants" ("id") deferrable initially deferred,
+      "warehouse_bin_id" uuid not null references "${s}"."warehouse_bins" ("id") deferrable initially deferred,
+      "quantity" int not null check ("quantity" between 1 and 500),
+      "created_by" uuid null,
+      "created_at" timestamptz not null default now()
+    )`);
+    // Foreign keys are checked at commit (deferred), so rows of one transaction can be written in
+    // any order. Stock items keep their product, variant and bin for good: no cascade, history is kept.
+    this.addSql(`create table "${s}"."stock_items" (
+      "id" uuid primary key,
+      "serial_code" varchar(40) not null unique,
+      "product_id" uuid not null references "${s}"."products" ("id") deferrable initially deferred,
+      "variant_id" uuid null references "${s}"."variants" ("id") deferrable initially deferred,
+      "sub_variant_id" uuid null references "${s}"."sub_variants" ("id") deferrable initially deferred,
+      "warehouse_bin_id" uuid not null references "${s}"."warehouse_bins" ("id") deferrable initially deferred,
+      "batch_id" uuid not null references "${s}"."stock_batches" ("id") deferrable initially deferred,
+      "status" varchar(12) not null check ("status" in ('AVAILABLE','RENTED','DAMAGED','SOLD','LOST')),
+      "inventory_type" varchar(3) not null check ("inventory_type" in ('IN','OUT')),
+      "created_at" timestamptz not null default now(),
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create index "stock_items_level_idx" on "${s}"."stock_items" ("product_id", "variant_id", "sub_variant_id", "status")`);
+    this.addSql(`create index "stock_items_bin_idx" on "${s}"."stock_items" ("warehouse_bin_id", "created_at" desc)`);
+    this.addSql(`create index "stock_items_batch_idx" on "${s}"."stock_items" ("batch_id")`);
+  }
+}
+
+export const migrations = [{ name: '0001_catalog', class: CatalogInitial }];

@@ -1,0 +1,52 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { ProductType } from '@dme/contracts';
+
+/** Money columns are numeric(12,2), read and written as decimal strings ("25.00"). */
+export const ProductEntity = defineEntity({
+  name: 'Product',
+  tableName: 'products',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    name: p.string().length(100),
+    brand: p.string().length(100),
+    description: p.string().length(4000),
+    type: p.string().length(10).$type<ProductType>(),
+    image: p.string().length(300),
+    price: p.decimal('string').precision(12).scale(2),
+    damageCharges: p.decimal('string').precision(12).scale(2),
+    archivedAt: p.datetime().columnType('timestamptz').nullable(),
+    createdAt: p.datetime().columnType('timestamptz'),
+    updatedAt: p.datetime().columnType('timestamptz'),
+  }),
+});
+export type ProductRow = InferEntity<typeof ProductEntity>;
+
+export const VariantEntity = defineEntity({
+  name: 'Variant',
+  tableName: 'variants',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    productId: p.uuid(),
+    name: p.string().length(100),
+    position: p.integer(),
+    price: p.decimal('string').precision(12).scale(2).nullable(),
+    damageCharges: p.decimal('string').precision(12).scale(2).nullable(),
+    createdAt: p.datetime().columnType('timestamptz'),
+  }),
+});
+export type VariantRow = InferEntity<typeof VariantEntity>;
+
+export const SubVariantEntity = defineEntity({
+  name: 'SubVariant',
+  tableName: 'sub_variants',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    variantId: p.uuid(),
+    name: p.string().length(100),
+    position: p.integer(),
+    price: p.decimal('string').precision(12).scale(2),
+    damageCharges: p.decimal('string').precision(12).scale(2),
+    createdAt: p.datetime().columnType('timestamptz'),
+  }),
+});
+export type SubVariantRow = InferEntity<typeof SubVariantEntity>;

@@ -1,0 +1,39 @@
+import { CATALOG_MESSAGES } from '@dme/contracts';
+import type { HandlersOf } from '@dme/platform';
+import { em } from '../bins/bin.routes';
+import { createProduct, deleteProduct, getProduct, listProductCards, listProducts, updateProduct } from './product.service';
+
+type ProductHandlers = Pick<
+  HandlersOf<'catalog'>,
+  'productsList' | 'productsGet' | 'productsCreate' | 'productsUpdate' | 'productsDelete' | 'adminProductsList' | 'adminProductsGet'
+>;
+
+export function productHandlers(afterCommit: () => void): ProductHandlers {
+  const filter = (q: { type?: 'FOR_RENT' | 'FOR_SALE'; search?: string; limit: number; offset: number }) => ({
+    ...(q.type ? { type: q.type } : {}),
+    ...(q.search ? { search: q.search } : {}),
+    limit: q.limit,
+    offset: q.offset,
+  });
+  return {
+    productsList: (ctx, { query }) => listProductCards(em(ctx), filter(query)),
+    productsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: false }) }),
+    adminProductsList: (ctx, { query }) => listProducts(em(ctx), { ...filter(query), includeArchived: query.includeArchived }),
+    adminProductsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: true }) }),
+    async productsCreate(ctx, { body }) {
+      const product = await createProduct(em(ctx), body);
+      afterCommit();
+      return { product };
+    },
+    async productsUpdate(ctx, { params, body }) {
+      const product = await updateProduct(em(ctx), params.id, body);
+      afterCommit();
+      return { product };
+    },
+    async productsDelete(ctx, { params }) {
+      const result = await deleteProduct(em(ctx), params.id);
+      afterCommit();
+      return { result, message: result === 'archived' ? CATALOG_MESSAGES.product.archived : CATALOG_MESSAGES.product.deleted };
+    },
+  };
+}

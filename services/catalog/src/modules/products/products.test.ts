@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_MESSAGES } from '@dme/contracts';
+import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
+
+let h: CatalogHarness;
+let binId: string;
+beforeAll(async () => {
+  h = await startCatalog();
+  binId = (await h.api.post('/api/warehouse-bins', { name: 'Main', description: 'Main bin' }, { as: h.staff })).body.bin.id;
+});
+afterAll(() => h?.close());
+
+const productCount = async () => (await h.orm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from catalog.products'))[0]!.n;
+const create = async (body: Record<string, unknown>) => h.api.post('/api/products', body, { as: h.staff });
+
+describe('create products', () => {
+  it('creates a rental product with 2 variants × 2 sub-variants, each with its own price and fee', async () => {
+    const res = await create(wheelchair());
+    expect(res.status).toBe(201);
+    const p = res.body.product;
+    expect(p).toMatchObject({ type: 'FOR_RENT', price: '15.00', damageCharges: '120.00', priceMin: '15.00', priceMax: '24.00', archived: false });
+    expect(p.variants.map((v: { name: string }) => v.name)).toEqual(['Standard', 'Heavy-duty']);
+    expect(p.variants[0].price).toBeNull();
+    expect(p.variants[1].subVariants.map((s: { name: string; price: string }) => [s.name, s.price])).toEqual([
+      ['20 in', '22.00'],
+      ['22 in', '24.00'],
+    ]);
+    const events = await h.orm.em.fork().execute<Array<{ subject: string }>>(`select subject from catalog.outbox where payload->>'aggregateId' = ?`, [p.id]);
+    expect(events.map((e) => e.subject)).toEqual(['dme.catalog.product_created']);
+  });
+
+  it.each([
+    ['brand', 'Please input Brand!'],
+    ['name', 'Please input Product Name!'],
+    ['description', 'Please input Description!'],
+    ['type', 'Please input Type!'],
+    ['image', 'Please upload image'],
+    ['price', 'Please input Price!'],
+    ['damageCharges', 'Please input Damage of Lost Fee!'],
+  ])('%s is required: 400 with its message, nothing created', async (field, message) => {
+    const before = await productCount();
+    const { [field as 'brand']: _drop, ...rest } = simpleProduct();
+    const res = await create(rest);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({ field, message });
+    expect(await productCount()).toBe(before);
+  });
+
+  it('refuses amounts with more than two decimals or below zero', async () => {
+    for (const price of ['12.999', '-1.00', 'abc']) {
+      const res = await create(simpleProduct({ price }));
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toContainEqual({ field: 'price', message: CATALOG_MESSAGES.product.badMoney });
+    }
+  });
+
+  it('variant names are unique (case-insensitive), sub-variant names unique within their variant', async () => {
+    const before = await productCount();
+    const dupVariants = await create(wheelchair({ variants: [{ name: 'Std', price: '1.00', damageCharges: '1.00' }, { name: 'STD', price: '1.00', damageCharges: '1.00' }] }));
+    expect(dupVariants.status).toBe(400);
+    expect(dupVariants.body.errors).toContainEqual({ field: 'variants', message: CATALOG_MESSAGES.product.variantNamesUnique });
+    const dupSubs = await create(
+      wheelchair({ variants: [{ name: 'A', subVariants: [{ name: 'x', price: '1', damageCharges: '1' }, { name: 'X ', price: '1', damageCharges: '1' }] }] }),
+    );
+    expect(dupSubs.status).toBe(400);
+    expect(dupSubs.body.errors).toContainEqual({ field: 'variants.0.subVariants', message: CATALOG_MESSAGES.product.subVariantNamesUnique });
+    // The same sub-variant name under two variants is fine.
+    const ok = await create(wheelchair({ variants: [{ name: 'A', subVariants: [{ name: 'x', price: '1', damageCharges: '1' }] }, { name: 'B', subVariants: [{ name: 'x', price: '2', damageCharges: '1' }] }] }));
+    expect(ok.status).toBe(201);
+    expect(await productCount()).toBe(before + 1);
+  });
+
+  it('a variant without sub-variants needs its own price and fee', async () => {
+    const res = await create(wheelchair({ variants: [{ name: 'Only', subVariants: [] }] }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({ field: 'variants.0.price', message: CATALOG_MESSAGES.product.variantPrice });
+  });
+});
+
+describe('edit products', () => {
+  it('keeps variant ids, adds new ones, renames later ones and swaps names', async () => {
+    const p = (await create(wheelchair({ variants: [
+      { name: 'One', price: '1.00', damageCharges: '1.00' },
+      { name: 'Two', price: '2.00', damageCharges: '1.00' },
+      { name: 'Three', price: '3.00', damageCharges: '1.00' },
+    ] }))).body.product;
+    const [one, two, three] = p.variants;
+    const res = await h.api.patch(`/api/products/${p.id}`, {
+      ...wheelchair({ name: p.name }),
+      variants: [
+        { id: one.id, name: 'One', price: '1.50', damageCharges: '1.00' },
+        { id: two.id, name: 'Three', price: '2.00', damageCharges: '1.00' },
+        { id: three.id, name: 'Two', price: '3.00', damageCharges: '1.00' },
+        { name: 'Four', price: '4.00', damageCharges: '2.00' },
+      ],
+    }, { as: h.staff });
+    expect(res.status).toBe(200);
+    const v = res.body.product.variants;
+    expect(v.map((x: { id: string; name: string }) => [x.id, x.name])).toEqual([
+      [one.id, 'One'],
+      [two.id, 'Three'],
+      [three.id, 'Two'],
+      [expect.any(String), 'Four'],
+    ]);
+    expect(v[0].price).toBe('1.50');
+    expect(res.body.product.priceMax).toBe('4.00');
+  });
+
+  it('the first variant cannot be renamed', async () => {
+    const p = (await create(wheelchair())).body.product;
+    const variants = p.variants.map((v: { id: string; name: string; subVariants: Array<{ id: string; name: string; price: string; damageCharges: string }> }) => ({
+      id: v.id, name: v.name, subVariants: v.subVariants.map((s) => ({ id: s.id, name: s.name, price: s.price, damageCharges: s.damageCharges })),
+    }));
+    variants[0].name = 'Renamed';
+    const res = await h.api.patch(`/api/products/${p.id}`, { ...wheelchair({ name: p.name }), variants }, { as: h.staff });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe(CATALOG_MESSAGES.product.firstVariantRename);
+    expect((await h.api.get(`/api/products/${p.id}`)).body.product.variants[0].name).toBe('Standard');
+  });
+
+  it('a variant with stock cannot be removed (409); without stock it can', async () => {
+    const p = (await create(wheelchair())).body.product;
+    const [standard, heavy] = p.variants;
+    await h.api.post('/api/stocks', { productID: p.id, warehouseBinID: binId, quantity: 1, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[0].id }, { as: h.staff });
+    const keepStandardOnly = { ...wheelchair({ name: p.name }), variants: [{ id: standard.id, name: 'Standard', subVariants: standard.subVariants.map((s: { id: string; name: string }) => ({ id: s.id, name: s.name, price: '15.00', damageCharges: '120.00' })) }] };
+    const refused = await h.api.patch(`/api/products/${p.id}`, keepStandardOnly, { as: h.staff });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(CATALOG_MESSAGES.product.variantHasStock);
+    expect((await h.api.get(`/api/products/${p.id}`)).body.product.variants).toHaveLength(2);
+    const keepHeavyOnly = { ...wheelchair({ name: p.name }), variants: [{ id: heavy.id, name: 'Heavy-duty', subVariants: heavy.subVariants.map((s: { id: string; name: string }) => ({ id: s.id, name: s.name, price: '22.00', damageCharges: '180.00' })) }] };
+    // The first variant (Standard) goes away; Heavy-duty is kept with its stock.
+    const ok = await h.api.patch(`/api/products/${p.id}`, keepHeavyOnly, { as: h.staff });
+    expect(ok.status).toBe(200);
+    expect(ok.body.product.variants.map((v: { id: string }) => v.id)).toEqual([heavy.id]);
+    expect(ok.body.product.quantity).toBe(1);
+  });
+
+  it('an unknown product is 404, and a bad body changes nothing', async () => {
+    expect((await h.api.patch('/api/products/7f1a1f40-0000-4000-8000-000000000000', simpleProduct(), { as: h.staff })).status).toBe(404);
+    const p = (await create(simpleProduct())).body.product;
+    expect((await h.api.patch(`/api/products/${p.id}`, { ...simpleProduct(), price: '' }, { as: h.staff })).status).toBe(400);
+    expect((await h.api.get(`/api/products/${p.id}`)).body.product.price).toBe('12.99');
+  });
+});
+
+describe('delete products', () => {
+  it('deletes a product without stock', async () => {
+    const p = (await create(simpleProduct())).body.product;
+    const res = await h.api.del(`/api/products/${p.id}`, { as: h.staff });
+    expect(res.body.result).toBe('deleted');
+    expect((await h.api.get(`/api/admin/products/${p.id}`, { as: h.staff })).status).toBe(404);
+  });
+
+  it('archives a product with stock: hidden from the shop, kept for staff, no new stock', async () => {
+    const p = (await create(simpleProduct({ name: 'Archive me' }))).body.product;
+    await h.api.post('/api/stocks', { productID: p.id, warehouseBinID: binId, quantity: 3 }, { as: h.staff });
+    const res = await h.api.del(`/api/products/${p.id}`, { as: h.staff });
+    expect(res.body).toEqual({ result: 'archived', message: CATALOG_MESSAGES.product.archived });
+    expect((await h.api.get(`/api/products/${p.id}`)).status).toBe(404);
+    expect((await h.api.get('/api/products?search=Archive%20me')).body.items).toHaveLength(0);
+    const staff = await h.api.get(`/api/admin/products/${p.id}`, { as: h.staff });
+    expect(staff.body.product).toMatchObject({ archived: true, quantity: 3 });
+    expect((await h.api.get('/api/admin/products?search=Archive%20me', { as: h.staff })).body.items).toHaveLength(0);
+    expect((await h.api.get('/api/admin/products?search=Archive%20me&includeArchived=true', { as: h.staff })).body.items).toHaveLength(1);
+    const more = await h.api.post('/api/stocks', { productID: p.id, warehouseBinID: binId, quantity: 1 }, { as: h.staff });
+    expect(more.status).toBe(409);
+    const stock = await h.api.get(`/api/stocks?productID=${p.id}`, { as: h.staff });
+    expect(stock.body.total).toBe(3);
+  });
+});
+
+describe('shop reads (public)', () => {
+  it('lists by type with price ranges, In-Stock / Sold-Out and sold quantity; searches name or brand; pages', async () => {
+    const brand = `Acme${Date.now()}`;
+    const chair = (await create(wheelchair({ brand }))).body.product;
+    const kit = (await create(simpleProduct({ brand, name: 'Gloves box' }))).body.product;
+    const leaf = chair.variants[1].subVariants[1];
+    await h.api.post('/api/stocks', { productID: chair.id, warehouseBinID: binId, quantity: 2, productVariantID: chair.variants[1].id, productSubVariantID: leaf.id }, { as: h.staff });
+
+    const rent = await h.api.get(`/api/products?type=FOR_RENT&search=${brand.toLowerCase()}`);
+    expect(rent.status).toBe(200);
+    expect(rent.body.items).toEqual([
+      { id: chair.id, name: chair.name, brand, image: chair.image, type: 'FOR_RENT', priceMin: '15.00', priceMax: '24.00', availableQuantity: 2, soldQuantity: 0, inStock: true },
+    ]);
+    const sale = await h.api.get(`/api/products?type=FOR_SALE&search=${brand}`);
+    expect(sale.body.items).toEqual([expect.objectContaining({ id: kit.id, priceMin: '12.99', priceMax: '12.99', inStock: false, availableQuantity: 0 })]);
+    expect((await h.api.get('/api/products?search=gloves%20BOX')).body.items.map((p: { id: string }) => p.id)).toContain(kit.id);
+
+    const page1 = await h.api.get(`/api/products?search=${brand}&limit=1&offset=0`);
+    const page2 = await h.api.get(`/api/products?search=${brand}&limit=1&offset=1`);
+    expect(page1.body.total).toBe(2);
+    expect(page1.body.items[0].id).not.toBe(page2.body.items[0].id);
+    expect((await h.api.get('/api/products?limit=101')).status).toBe(400);
+  });
+
+  it('the detail has variants, sub-variants and their counts; an unknown id is 404', async () => {
+    const p = (await create(wheelchair())).body.product;
+    const res = await h.api.get(`/api/products/${p.id}`);
+    expect(res.body.product.variants[0].subVariants[0]).toMatchObject({ name: '16 in', price: '15.00', availableQuantity: 0 });
+    expect((await h.api.get('/api/products/7f1a1f40-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe('permissions', () => {
+  it('customers and accounting cannot write the catalog; staff and the superadmin can; anonymous reads the shop only', async () => {
+    const p = (await create(simpleProduct())).body.product;
+    for (const as of [h.customer, h.accounting]) {
+      expect((await h.api.post('/api/products', simpleProduct(), { as })).status).toBe(403);
+      expect((await h.api.patch(`/api/products/${p.id}`, simpleProduct(), { as })).status).toBe(403);
+      expect((await h.api.del(`/api/products/${p.id}`, { as })).status).toBe(403);
+      expect((await h.api.post('/api/stocks', { productID: p.id, warehouseBinID: binId, quantity: 1 }, { as })).status).toBe(403);
+      expect((await h.api.get('/api/admin/products', { as })).status).toBe(403);
+    }
+    expect((await h.api.post('/api/products', simpleProduct(), { as: h.admin })).status).toBe(201);
+    expect((await h.api.get('/api/products')).status).toBe(200);
+    expect((await h.api.get(`/api/products/${p.id}`)).status).toBe(200);
+    expect((await h.api.get('/api/admin/products')).status).toBe(401);
+    expect((await h.api.get('/api/stocks')).status).toBe(401);
+    expect((await h.api.post('/api/products', simpleProduct())).status).toBe(401);
+  });
+});

@@ -1,0 +1,70 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import QRCode from 'qrcode';
+import { binStockQrPayload, stockQrPayload, type StockItem } from '@dme/contracts';
+
+/** A stock item's QR code as a PNG (payload per SPEC §3). */
+export function qrPng(item: StockItem, payload: 'serial' | 'id'): Promise<Buffer> {
+  const text = payload === 'id' ? binStockQrPayload(item) : stockQrPayload(item);
+  return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
+}
+
+const require = createRequire(import.meta.url);
+type PdfMake = {
+  addFonts: (fonts: unknown) => void;
+  setUrlAccessPolicy: (cb: (url: string) => boolean) => void;
+  setLocalAccessPolicy: (cb: (path: string) => boolean) => void;
+  createPdf: (doc: unknown) => { getBuffer: () => Promise<Buffer> };
+};
+let pdfmake: PdfMake | undefined;
+
+function printer(): PdfMake {
+  if (pdfmake) return pdfmake;
+  const pm = require('pdfmake') as PdfMake;
+  const fontsFile = require.resolve('pdfmake/fonts/Roboto.js');
+  const fontDir = `${dirname(fontsFile)}/Roboto`;
+  pm.addFonts(require(fontsFile));
+  // STACK P14: no network access, and local files only from the font folder.
+  pm.setUrlAccessPolicy(() => false);
+  pm.setLocalAccessPolicy((path) => path.startsWith(fontDir));
+  pdfmake = pm;
+  return pm;
+}
+
+const COLUMNS = 3;
+
+/**
+ * A printable A4 sheet of labels for one Add Stock batch: QR (serial payload) + serial code +
+ * product name (+ variant / sub-variant), three per row.
+ */
+export async function labelSheetPdf(items: StockItem[]): Promise<Buffer> {
+  const cells = items.map((item) => ({
+    stack: [
+      { qr: stockQrPayload(item), fit: 110, alignment: 'center', eccLevel: 'M' },
+      { text: item.serialCode, bold: true, fontSize: 11, alignment: 'center', margin: [0, 6, 0, 0] },
+      { text: item.productName, fontSize: 9, alignment: 'center' },
+      ...(item.variantName
+        ? [{ text: [item.variantName, item.subVariantName].filter(Boolean).join(' / '), fontSize: 8, color: '#555', alignment: 'center' }]
+        : []),
+    ],
+    margin: [4, 10, 4, 10],
+    unbreakable: true,
+  }));
+  const rows: unknown[][] = [];
+  for (let i = 0; i < cells.length; i += COLUMNS) {
+    const row: unknown[] = cells.slice(i, i + COLUMNS);
+    while (row.length < COLUMNS) row.push({ text: '' });
+    rows.push(row);
+  }
+  const doc = {
+    pageSize: 'A4',
+    pageMargins: [24, 28, 24, 28],
+    info: { title: `Stock labels ${items[0]?.batchID ?? ''}`, keywords: items.map((i) => i.serialCode).join(' ') },
+    defaultStyle: { font: 'Roboto' },
+    content: [
+      { text: `${items[0]?.productName ?? ''} — ${items.length} label${items.length === 1 ? '' : 's'}`, fontSize: 12, bold: true, margin: [0, 0, 0, 8] },
+      { table: { widths: Array(COLUMNS).fill('*'), body: rows, dontBreakRows: true }, layout: { hLineColor: () => '#ccc', vLineColor: () => '#ccc' } },
+    ],
+  };
+  return printer().createPdf(doc).getBuffer();
+}

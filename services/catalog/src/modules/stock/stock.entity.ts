@@ -1,0 +1,39 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { InventoryType, StockStatus } from '@dme/contracts';
+
+export type StockItemStatus = StockStatus | 'LOST';
+
+export const StockBatchEntity = defineEntity({
+  name: 'StockBatch',
+  tableName: 'stock_batches',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    productId: p.uuid(),
+    variantId: p.uuid().nullable(),
+    subVariantId: p.uuid().nullable(),
+    warehouseBinId: p.uuid(),
+    quantity: p.integer(),
+    createdBy: p.uuid().nullable(),
+    createdAt: p.datetime().columnType('timestamptz'),
+  }),
+});
+export type StockBatchRow = InferEntity<typeof StockBatchEntity>;
+
+export const StockItemEntity = defineEntity({
+  name: 'StockItem',
+  tableName: 'stock_items',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    serialCode: p.string().length(40),
+    productId: p.uuid(),
+    variantId: p.uuid().nullable(),
+    subVariantId: p.uuid().nullable(),
+    warehouseBinId: p.uuid(),
+    batchId: p.uuid(),
+    status: p.string().length(12).$type<StockItemStatus>(),
+    inventoryType: p.string().length(3).$type<InventoryType>(),
+    createdAt: p.datetime().columnType('timestamptz'),
+    updatedAt: p.datetime().columnType('timestamptz'),
+  }),
+});
+export type StockItemRow = InferEntity<typeof StockItemEntity>;

@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CATALOG_MESSAGES, EVENTS, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
+import { badRequest, conflict, notFound, qualified, recordEvent } from '@dme/platform';
+import type { z } from 'zod';
+import { ProductEntity, SubVariantEntity, VariantEntity } from '../products/product.entity';
+import { BinEntity } from '../bins/bin.entity';
+import { StockBatchEntity, StockItemEntity } from './stock.entity';
+import { SOURCE } from '../products/product.service';
+
+type AddStock = z.output<typeof AddStockSchema>;
+const M = CATALOG_MESSAGES.stock;
+
+/** A readable serial-code prefix from the product name ("Wheelchair" → "WHE"). */
+export function serialPrefix(productName: string): string {
+  const letters = productName.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return (letters + 'XXX').slice(0, 3);
+}
+
+/**
+ * Add Stock: creates `quantity` items at the leaf level of the product, each with a unique serial
+ * code from a PostgreSQL sequence (safe under concurrent requests), status AVAILABLE, inventory
+ * IN, in one transaction with the batch and its event. Quantities cannot be changed afterwards.
+ */
+export async function addStock(em: EntityManager, input: AddStock, actorId: string | null): Promise<{ batchID: string; items: StockItem[] }> {
+  return em.transactional(async (tem) => {
+    const product = await tem.findOne(ProductEntity, { id: input.productID });
+    if (!product) throw notFound('Product not found.');
+    if (product.archivedAt) throw conflict(M.archivedProduct);
+    const bin = await tem.findOne(BinEntity, { id: input.warehouseBinID });
+    if (!bin) throw badRequest(M.unknownBin, [{ field: 'warehouseBinID', message: M.unknownBin }]);
+
+    const variants = await tem.find(VariantEntity, { productId: product.id });
+    let variantId: string | null = null;
+    let subVariantId: string | null = null;
+    let variantName: string | null = null;
+    let subVariantName: string | null = null;
+    if (variants.length === 0) {
+      if (input.productVariantID || input.productSubVariantID) throw badRequest(M.levelNone, [{ field: 'productVariantID', message: M.levelNone }]);
+    } else {
+      const variant = variants.find((v) => v.id === input.productVariantID);
+      if (!input.productVariantID) throw badRequest(M.levelVariant, [{ field: 'productVariantID', message: M.levelVariant }]);
+      if (!variant) throw badRequest(M.unknownVariant, [{ field: 'productVariantID', message: M.unknownVariant }]);
+      variantId = variant.id;
+      variantName = variant.name;
+      const subs = await tem.find(SubVariantEntity, { variantId: variant.id });
+      if (subs.length === 0) {
+        if (input.productSubVariantID) throw badRequest(M.unknownVariant, [{ field: 'productSubVariantID', message: M.unknownVariant }]);
+      } else {
+        if (!input.productSubVariantID) throw badRequest(M.levelSubVariant, [{ field: 'productSubVariantID', message: M.levelSubVariant }]);
+        const sub = subs.find((s) => s.id === input.productSubVariantID);
+        if (!sub) throw badRequest(M.unknownVariant, [{ field: 'productSubVariantID', message: M.unknownVariant }]);
+        subVariantId = sub.id;
+        subVariantName = sub.name;
+      }
+    }
+
+    const seq = qualified(tem, 'serial_seq');
+    const numbers = await tem.execute<Array<{ n: string }>>(`select nextval('${seq}') as n from generate_series(1, ?)`, [input.quantity]);
+    const prefix = serialPrefix(product.name);
+    const now = new Date();
+    const batch = tem.create(StockBatchEntity, {
+      id: randomUUID(),
+      productId: product.id,
+      variantId,
+      subVariantId,
+      warehouseBinId: bin.id,
+      quantity: input.quantity,
+      createdBy: actorId,
+      createdAt: now,
+    });
+    tem.persist(batch);
+    const items = numbers.map((r) => {
+      const item = tem.create(StockItemEntity, {
+        id: randomUUID(),
+        serialCode: `${prefix}-${String(r.n).padStart(7, '0')}`,
+        productId: product.id,
+        variantId,
+        subVariantId,
+        warehouseBinId: bin.id,
+        batchId: batch.id,
+        status: 'AVAILABLE',
+        inventoryType: 'IN',
+        createdAt: now,
+        updatedAt: now,
+      });
+      tem.persist(item);
+      return item;
+    });
+    recordEvent(tem, SOURCE, {
+      type: EVENTS.catalog.stockAdded,
+      aggregateId: product.id,
+      data: {
+        batchId: batch.id,
+        productId: product.id,
+        variantId,
+        subVariantId,
+        warehouseBinId: bin.id,
+        quantity: input.quantity,
+        serialCodes: items.map((i) => i.serialCode),
+      },
+    });
+    await tem.flush();
+    return {
+      batchID: batch.id,
+      items: items.map((i) => ({
+        id: i.id,
+        serialCode: i.serialCode,
+        status: i.status,
+        inventoryType: i.inventoryType,
+        productID: product.id,
+        productName: product.name,
+        productVariantID: variantId,
+        variantName,
+        productSubVariantID: subVariantId,
+        subVariantName,
+        warehouseBinID: bin.id,
+        warehouseBin: { name: bin.name },
+        batchID: batch.id,
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      })),
+    };
+  });
+}
+
+export interface StockFilter {
+  id?: string;
+  productID?: string;
+  productVariantID?: string;
+  productSubVariantID?: string;
+  warehouseBinID?: string;
+  batchID?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+type Row = {
+  id: string;
+  serial_code: string;
+  status: StockItem['status'];
+  inventory_type: StockItem['inventoryType'];
+  product_id: string;
+  product_name: string;
+  variant_id: string | null;
+  variant_name: string | null;
+  sub_variant_id: string | null;
+  sub_variant_name: string | null;
+  warehouse_bin_id: string;
+  bin_name: string;
+  batch_id: string;
+  created_at: string;
+  updated_at: string;
+  total: number;
+};
+
+/** Stock items with their product, variant, sub-variant and bin names; newest first. */
+export async function listStock(em: EntityManager, f: StockFilter): Promise<{ items: StockItem[]; total: number }> {
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  const eq = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    conds.push(`${col} = ?`);
+    params.push(v);
+  };
+  eq('s.id', f.id);
+  eq('s.product_id', f.productID);
+  eq('s.variant_id', f.productVariantID);
+  eq('s.sub_variant_id', f.productSubVariantID);
+  eq('s.warehouse_bin_id', f.warehouseBinID);
+  eq('s.batch_id', f.batchID);
+  eq('s.status', f.status);
+  const rows = await em.execute<Row[]>(
+    `select s.id, s.serial_code, s.status, s.inventory_type, s.product_id, p.name as product_name,
+            s.variant_id, v.name as variant_name, s.sub_variant_id, sv.name as sub_variant_name,
+            s.warehouse_bin_id, b.name as bin_name, s.batch_id, s.created_at, s.updated_at,
+            count(*) over ()::int as total
+       from ${qualified(em, 'stock_items')} s
+       join ${qualified(em, 'products')} p on p.id = s.product_id
+       join ${qualified(em, 'warehouse_bins')} b on b.id = s.warehouse_bin_id
+       left join ${qualified(em, 'variants')} v on v.id = s.variant_id
+       left join ${qualified(em, 'sub_variants')} sv on sv.id = s.sub_variant_id
+      ${conds.length ? `where ${conds.join(' and ')}` : ''}
+      order by s.created_at desc, s.serial_code desc
+      limit ? offset ?`,
+    [...params, f.limit, f.offset],
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && f.offset > 0) {
+    const c = await em.execute<Array<{ n: number }>>(
+      `select count(*)::int as n from ${qualified(em, 'stock_items')} s ${conds.length ? `where ${conds.join(' and ')}` : ''}`,
+      params,
+    );
+    total = c[0]?.n ?? 0;
+  }
+  return {
+    total,
+    items: rows.map((r) => ({
+      id: r.id,
+      serialCode: r.serial_code,
+      status: r.status,
+      inventoryType: r.inventory_type,
+      productID: r.product_id,
+      productName: r.product_name,
+      productVariantID: r.variant_id,
+      variantName: r.variant_name,
+      productSubVariantID: r.sub_variant_id,
+      subVariantName: r.sub_variant_name,
+      warehouseBinID: r.warehouse_bin_id,
+      warehouseBin: { name: r.bin_name },
+      batchID: r.batch_id,
+      createdAt: new Date(r.created_at).toISOString(),
+      updatedAt: new Date(r.updated_at).toISOString(),
+    })),
+  };
+}
+
+export async function getStockItem(em: EntityManager, id: string): Promise<StockItem> {
+  const { items } = await listStock(em, { id, limit: 1, offset: 0 });
+  if (!items[0]) throw notFound('Stock item not found.');
+  return items[0];
+}
