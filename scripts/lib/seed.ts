@@ -1,7 +1,10 @@
 import { createOrm } from '@dme/platform';
 import { SessionEntity, UserEntity, migrations as identityMigrations } from '@dme/identity';
 import { DEMO_ACCOUNTS, seedAccounts, type SeedAccount } from '@dme/identity/seed';
-import { avatarFor } from './stack';
+import { entities as catalogEntities, migrations as catalogMigrations } from '@dme/catalog';
+import { seedCatalog } from '@dme/catalog/seed';
+import { avatarFor, seedImage } from './stack';
+import { productPng } from './png';
 
 export const DEFAULT_DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -39,7 +42,21 @@ export async function seed(opts: SeedOptions): Promise<string[]> {
     for (const { list, password } of accounts) {
       created.push(...(await seedAccounts(orm.em.fork(), list, password, (u) => avatarFor(opts.uploadDir, u))));
     }
+    if (opts.demo) created.push(...(await seedDemoCatalog(opts)));
     return created;
+  } finally {
+    await orm.close();
+  }
+}
+
+/** The demo catalog (bins, products, stock), through the catalog service's domain functions. */
+async function seedDemoCatalog(opts: SeedOptions): Promise<string[]> {
+  const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations, poolMax: 2 });
+  try {
+    let hue = 170;
+    return await seedCatalog(orm.em.fork(), {
+      imageFor: (key, shape) => seedImage(opts.uploadDir, key, () => productPng(shape, (hue += 29) % 360)),
+    });
   } finally {
     await orm.close();
   }
