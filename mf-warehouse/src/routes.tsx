@@ -1,13 +1,31 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { LazyPageNotFound, Loading } from '@dme/ui';
 import { BinsPage } from './features/bins/BinsPage';
 
+const BinFormPage = lazy(() => import('./features/bins/BinFormPage'));
+const BinStocksPage = lazy(() => import('./features/bins/BinStocksPage'));
+const ProductsPage = lazy(() => import('./features/products/ProductsPage'));
+const ProductFormPage = lazy(() => import('./features/products/ProductFormPage'));
+const ProductViewPage = lazy(() => import('./features/products/ProductViewPage'));
+const ProductStocksPage = lazy(() => import('./features/stock/ProductStocksPage'));
+
+/** Warehouse screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/admin/warehouse-bins" element={<BinsPage />} />
+        <Route path="/admin/warehouse-bins/add" element={<BinFormPage mode="add" />} />
+        <Route path="/admin/warehouse-bins/:id/edit" element={<BinFormPage mode="edit" />} />
+        <Route path="/admin/warehouse-bins/:id/stocks" element={<BinStocksPage />} />
+        <Route path="/admin/products" element={<ProductsPage />} />
+        <Route path="/admin/products/add" element={<ProductFormPage mode="add" />} />
+        <Route path="/admin/products/:id" element={<ProductViewPage />} />
+        <Route path="/admin/products/:id/edit" element={<ProductFormPage mode="edit" />} />
+        <Route path="/admin/products/:id/stocks" element={<ProductStocksPage level="product" />} />
+        <Route path="/admin/products/:id/stocks-variant/:variantID" element={<ProductStocksPage level="variant" />} />
+        <Route path="/admin/products/:id/stocks-variant/:variantID/sub-variant/:subVariantID" element={<ProductStocksPage level="subVariant" />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

@@ -8,3 +8,4 @@ export { Money } from './Money';
 export { ShellContextProvider, useCurrentUser } from './shell-context';
 export { createFeedback, FeedbackProvider, useFeedback } from './feedback';
 export type { RemoteAppProps, ShellServices } from './remote';
+export { ImageUpload, isAcceptedImage } from './ImageUpload';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Col, Form, Input, Row, Select, type FormInstance } from 'antd';
 import { ADDRESS_MAX, computeAge, GENDERS, MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
-import { ImageUpload } from './ImageUpload';
+import { ImageUpload } from '@dme/ui';
 
 export type PersonMessages = {
   firstName: string;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Upload, type UploadFile } from 'antd';
-import { useFeedback } from '@dme/ui';
+import { useFeedback } from './feedback';
 import { IMAGE_MIME_TYPES, MESSAGES, problemMessage } from '@dme/contracts';
 
 /** True for the image types the shop accepts (the server checks the content again). */

@@ -1,0 +1,73 @@
+import { Space, Table } from 'antd';
+import { BUSINESS_TIME_ZONE, type StockItem, type StockListResponse } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, LazyErrorState, StatusTag } from '@dme/ui';
+import { Truncated } from '../../lib/Truncated';
+
+const when = new Intl.DateTimeFormat('en-PH', { timeZone: BUSINESS_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
+
+interface QueryLike {
+  data?: StockListResponse;
+  isLoading: boolean;
+  isFetching: boolean;
+  error?: unknown;
+  refetch: () => unknown;
+}
+
+/** Stock items with status tags (SPEC §4), a QR download (QR_Code.png) and the batch's label sheet. */
+export function StockTable({
+  query,
+  page,
+  pageSize,
+  onPage,
+  qrPayload = 'serial',
+  showProduct = false,
+}: {
+  query: QueryLike;
+  page: number;
+  pageSize: number;
+  onPage: (p: number) => void;
+  qrPayload?: 'serial' | 'id';
+  showProduct?: boolean;
+}) {
+  if (query.error) return <LazyErrorState message={errorMessage(query.error)} onRetry={() => query.refetch()} />;
+  return (
+    <Table<StockItem>
+      rowKey="id"
+      size="middle"
+      loading={query.isLoading || query.isFetching}
+      dataSource={query.data?.items ?? []}
+      locale={{ emptyText: <EmptyState description="No stock yet." /> }}
+      pagination={{ current: page, pageSize, total: query.data?.total ?? 0, onChange: onPage, showSizeChanger: false }}
+      scroll={{ x: true }}
+      columns={[
+        { title: 'Serial Code', dataIndex: 'serialCode', render: (s: string) => <code>{s}</code> },
+        ...(showProduct ? [{ title: 'Product', dataIndex: 'productName', render: (n: string) => <Truncated text={n} /> }] : []),
+        {
+          title: 'Variant',
+          key: 'variant',
+          render: (_: unknown, s: StockItem) =>
+            s.variantName ? <Truncated text={[s.variantName, s.subVariantName].filter(Boolean).join(' / ')} max={40} /> : '—',
+        },
+        { title: 'Warehouse Bin', key: 'bin', render: (_: unknown, s: StockItem) => s.warehouseBin.name },
+        { title: 'Status', dataIndex: 'status', render: (st: string) => <StatusTag kind="stock" status={st} /> },
+        { title: 'Inventory', dataIndex: 'inventoryType' },
+        { title: 'Added', dataIndex: 'createdAt', render: (d: string) => when.format(new Date(d)) },
+        {
+          title: 'QR',
+          key: 'qr',
+          render: (_: unknown, s: StockItem) => (
+            <Space>
+              <a href={`/api/stocks/${s.id}/qr.png${qrPayload === 'id' ? '?payload=id' : ''}`} download="QR_Code.png" aria-label={`Download QR of ${s.serialCode}`}>
+                Download QR
+              </a>
+              <a href={`/api/stock-batches/${s.batchID}/labels.pdf`} target="_blank" rel="noreferrer">
+                Labels
+              </a>
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}
