@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_TYPES, USER_STATUSES, USER_TYPES } from './enums';
+import { ORDER_STATUSES, PRODUCT_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
 /** The envelope every domain event travels in (DESIGN §7). */
 export const EventEnvelope = z.object({
@@ -32,6 +32,10 @@ export const EVENTS = {
     productDeleted: 'dme.catalog.product_deleted',
     stockAdded: 'dme.catalog.stock_added',
   },
+  order: {
+    placed: 'dme.order.placed',
+    statusChanged: 'dme.order.status_changed',
+  },
 } as const;
 
 const UserSnapshot = z.object({
@@ -54,6 +58,7 @@ const ProductSnapshot = z.object({
   name: z.string(),
   brand: z.string(),
   type: z.enum(PRODUCT_TYPES),
+  image: z.string().default(''),
   price: z.string(),
   damageCharges: z.string(),
   variants: z.array(
@@ -90,6 +95,34 @@ export const EVENT_DATA = {
     warehouseBinId: z.string().uuid(),
     quantity: z.number().int().min(1),
     serialCodes: z.array(z.string()),
+  }),
+  [EVENTS.order.placed]: z.object({
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    type: z.enum(['BUY', 'RENT']),
+    typeOfOrder: z.enum(['BULK']).nullable(),
+    totalAmount: z.string(),
+    lines: z.array(
+      z.object({
+        productId: z.string().uuid(),
+        variantId: z.string().uuid().nullable(),
+        subVariantId: z.string().uuid().nullable(),
+        quantity: z.number().int(),
+        noOfRentalDays: z.number().int().nullable(),
+        unitPrice: z.string(),
+        lineTotal: z.string(),
+      }),
+    ),
+  }),
+  [EVENTS.order.statusChanged]: z.object({
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    type: z.enum(['BUY', 'RENT']),
+    from: z.enum(ORDER_STATUSES),
+    to: z.enum(ORDER_STATUSES),
+    by: z.string().uuid().nullable(),
   }),
 } as const;
 

@@ -10,6 +10,8 @@ export * from './messages';
 export * from './identity';
 export * from './uploads';
 export * from './catalog';
+export * from './ordering';
+export * from './process';
 export * from './events';
 export * from './routes';
 export * from './navigation';

@@ -32,6 +32,18 @@ import {
   StockListQuery,
   StockListResponse,
 } from './catalog';
+import {
+  CartAddRequest,
+  CartItemResponse,
+  CartQuery,
+  CartResponse,
+  CartUpdateRequest,
+  MyOrderListQuery,
+  OrderListResponse,
+  OrderResponse,
+  PlaceOrderRequest,
+  TransitionRequest,
+} from './ordering';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -220,6 +232,46 @@ export const ROUTES = {
   stockBatchLabels: {
     method: 'GET', path: '/api/stock-batches/:id/labels.pdf', service: 'catalog', access: 'stock:read', tag: 'stocks',
     summary: 'A printable A4 sheet of QR labels for one Add Stock batch', params: IdParams, binary: 'application/pdf',
+  },
+  // ---- order: cart (the customer's own)
+  cartList: {
+    method: 'GET', path: '/api/cart', service: 'order', access: 'cart:own', tag: 'cart',
+    summary: 'My cart lines of one type (RENT or BUY) with current prices and the total', query: CartQuery,
+    response: CartResponse,
+  },
+  cartAdd: {
+    method: 'POST', path: '/api/cart', service: 'order', access: 'cart:own', tag: 'cart',
+    summary: 'Add a product (at its variant / sub-variant) to my cart; the same line adds up', body: CartAddRequest,
+    response: CartItemResponse, status: 201,
+  },
+  cartUpdate: {
+    method: 'PATCH', path: '/api/cart/:id', service: 'order', access: 'cart:own', tag: 'cart',
+    summary: 'Change quantity or rental days of my cart line', params: IdParams, body: CartUpdateRequest,
+    response: CartItemResponse,
+  },
+  cartRemove: {
+    method: 'DELETE', path: '/api/cart/:id', service: 'order', access: 'cart:own', tag: 'cart',
+    summary: 'Remove a line from my cart', params: IdParams, status: 204,
+  },
+  // ---- order: orders
+  ordersPlace: {
+    method: 'POST', path: '/api/orders', service: 'order', access: 'order:place', tag: 'orders',
+    summary: 'Place an order (Idempotency-Key header): reserves stock atomically, totals computed by the server',
+    body: PlaceOrderRequest, response: OrderResponse, status: 201,
+  },
+  myOrdersList: {
+    method: 'GET', path: '/api/my/orders', service: 'order', access: 'order:read-own', tag: 'orders',
+    summary: 'My orders, by type and status', query: MyOrderListQuery, response: OrderListResponse,
+  },
+  myOrdersGet: {
+    method: 'GET', path: '/api/my/orders/:id', service: 'order', access: 'order:read-own', tag: 'orders',
+    summary: 'One of my orders with lines, tracker, shipping and payment summary', params: IdParams,
+    response: OrderResponse,
+  },
+  ordersTransition: {
+    method: 'POST', path: '/api/orders/:id/transitions', service: 'order', access: 'authenticated', tag: 'orders',
+    summary: 'Move an order to another status, as the process table allows the caller (e.g. cancel)',
+    params: IdParams, body: TransitionRequest, response: OrderResponse,
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -12,7 +12,8 @@ export interface ConsumerOptions {
   logger: Logger;
   /** Durable consumer name, shared by every replica of the service. */
   durable: string;
-  subjects: string[];
+  /** One subject (wildcards allowed): nats-server 2.9 has no multi-subject filters. */
+  subjects: [string];
   /** The effect; runs in the same transaction as the inbox record, so it happens once. */
   handle: (em: EntityManager, event: EventEnvelope) => Promise<void>;
   stream?: string;
@@ -38,7 +39,7 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
     deliver_policy: DeliverPolicy.All,
     ack_wait: nanos(30_000),
     max_deliver: -1,
-    ...(opts.subjects.length === 1 ? { filter_subject: opts.subjects[0] } : { filter_subjects: opts.subjects }),
+    filter_subject: opts.subjects[0],
   };
   try {
     await jsm.consumers.info(stream, opts.durable);

@@ -10,3 +10,4 @@ export * from './outbox';
 export * from './consumer';
 export { OutboxEntity, InboxEntity } from './outbox-tables';
 export * from './service';
+export * from './rpc';

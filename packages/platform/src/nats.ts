@@ -9,8 +9,9 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
 }
 
 /**
- * Makes sure the domain-event stream exists. Messages are kept (limits retention) so a consumer
- * that starts later still gets every event; duplicates by message id are dropped for 2 minutes.
+ * Makes sure the domain-event stream exists. Messages are kept (limits retention, no age limit)
+ * so a consumer that starts later still gets every event; duplicates by message id are dropped
+ * for 2 minutes.
  */
 export async function ensureEventStream(nc: NatsConnection, stream = EVENT_STREAM, subjects = EVENT_SUBJECTS): Promise<void> {
   const jsm = await jetstreamManager(nc);
@@ -20,7 +21,8 @@ export async function ensureEventStream(nc: NatsConnection, stream = EVENT_STREA
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     duplicate_window: nanos(120_000),
-    max_age: nanos(30 * 24 * 3600 * 1000),
+    // Kept without an age limit: read models of new services are built by replaying the stream.
+    max_age: 0,
   };
   try {
     await jsm.streams.info(stream);

@@ -37,3 +37,5 @@ export function createApp(deps: CatalogDeps) {
 export const entities = [BinEntity, ProductEntity, VariantEntity, SubVariantEntity, StockBatchEntity, StockItemEntity];
 export { migrations } from './migrations/0001_catalog';
 export { CatalogEnv } from './config';
+export { reserve, release, confirm, expireHeld } from './modules/reservations/reservation.service';
+export { startOrderConsumer } from './consumers/orders';

@@ -77,4 +77,9 @@ export class CatalogInitial extends Migration {
   }
 }
 
-export const migrations = [{ name: '0001_catalog', class: CatalogInitial }];
+import { CatalogReservations } from './0002_reservations';
+
+export const migrations = [
+  { name: '0001_catalog', class: CatalogInitial },
+  { name: '0002_reservations', class: CatalogReservations },
+];

@@ -92,6 +92,7 @@ function snapshot(tree: ProductTree) {
     name: p.name,
     brand: p.brand,
     type: p.type,
+    image: p.image,
     price: money(toCents(p.price)),
     damageCharges: money(toCents(p.damageCharges)),
     variants: tree.variants.map(({ variant: v, subVariants }) => ({

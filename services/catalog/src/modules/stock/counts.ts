@@ -5,7 +5,8 @@ import { qualified } from '@dme/platform';
 /**
  * Stock counts derived from the stock items: the ONE place they are computed. A product's counts
  * are the sum over its variants, a variant's the sum over its sub-variants, so every level agrees.
- * (Issue #4: reservations are subtracted from `availableQuantity` here.)
+ * `availableQuantity` is what can still be ordered: AVAILABLE items minus what active
+ * reservations (orders placed, not yet packed) hold.
  */
 export const ZERO: StockCounts = {
   quantity: 0,
@@ -55,6 +56,23 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
       add(products, r.product_id, r.status, r.n);
       if (r.variant_id) add(variants, r.variant_id, r.status, r.n);
       if (r.sub_variant_id) add(subs, r.sub_variant_id, r.status, r.n);
+    }
+    const held = await em.execute<Array<{ product_id: string; variant_id: string | null; sub_variant_id: string | null; n: number }>>(
+      `select product_id, variant_id, sub_variant_id, sum(quantity)::int as n
+         from ${qualified(em, 'reservations')}
+        where product_id = any(?::uuid[]) and status in ('HELD', 'CONFIRMED')
+        group by 1, 2, 3`,
+      [`{${productIds.join(',')}}`],
+    );
+    const reserve = (m: Map<string, StockCounts>, key: string, n: number) => {
+      const c = m.get(key) ?? { ...ZERO };
+      c.availableQuantity -= n;
+      m.set(key, c);
+    };
+    for (const r of held) {
+      reserve(products, r.product_id, r.n);
+      if (r.variant_id) reserve(variants, r.variant_id, r.n);
+      if (r.sub_variant_id) reserve(subs, r.sub_variant_id, r.n);
     }
   }
   const get = (m: Map<string, StockCounts>) => (id: string) => m.get(id) ?? { ...ZERO };

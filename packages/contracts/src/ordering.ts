@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES } from './enums';
+import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
+import { optionalText, Pagination, requiredText } from './identity';
+
+/** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
+export const ORDER_MESSAGES = {
+  address: 'Please input your Address!',
+  city: 'Please input your City!',
+  state: 'Please input your State!',
+  zipcode: 'Please input your Zipcode!',
+  addressMax: 'Address must be at most 12 characters.',
+  zipcodeMin: 'Zipcode must be at least 6 characters.',
+  maxStock: 'The item has reached the maximum stock! Please adjust the quantity according to its availability.',
+  addedToCart: 'Added to cart!',
+  removeConfirm: 'Are you sure to delete this product?',
+  submitted: 'Order submitted successfully!',
+  quantityMin: 'Quantity must be at least 1.',
+  daysMin: 'Rental days must be at least 1.',
+  emptyOrder: 'Add at least one product to the order.',
+  wrongType: 'This product cannot be ordered this way: rent items go in rental orders, sale items in purchase orders.',
+  unknownProduct: 'This product is no longer available.',
+  chooseVariant: 'Please choose a variant.',
+  chooseSubVariant: 'Please choose a sub-variant.',
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different order.',
+  idempotencyInProgress: 'This order is already being placed. Please wait a moment.',
+  idempotencyMissing: 'An Idempotency-Key header is required to place an order.',
+  cannotCancel: 'This order can no longer be cancelled.',
+  cancelled: 'Order cancelled.',
+} as const;
+
+export const MAX_QUANTITY = 500;
+export const MAX_RENTAL_DAYS = 365;
+
+const quantity = z.coerce
+  .number({ error: ORDER_MESSAGES.quantityMin })
+  .int({ error: ORDER_MESSAGES.quantityMin })
+  .min(1, { error: ORDER_MESSAGES.quantityMin })
+  .max(MAX_QUANTITY, { error: `Quantity must be at most ${MAX_QUANTITY}.` });
+const days = z.coerce
+  .number({ error: ORDER_MESSAGES.daysMin })
+  .int({ error: ORDER_MESSAGES.daysMin })
+  .min(1, { error: ORDER_MESSAGES.daysMin })
+  .max(MAX_RENTAL_DAYS, { error: `Rental days must be at most ${MAX_RENTAL_DAYS}.` });
+
+/** The delivery address form of an order (SPEC §5). */
+export const AddressFields = {
+  deliveryAddress: requiredText(ORDER_MESSAGES.address, 300).pipe(z.string().max(ADDRESS_MAX, { error: ORDER_MESSAGES.addressMax })),
+  deliveryCity: requiredText(ORDER_MESSAGES.city, 80),
+  deliveryState: requiredText(ORDER_MESSAGES.state, 80),
+  deliveryZipcode: requiredText(ORDER_MESSAGES.zipcode, 20).pipe(z.string().min(ZIPCODE_MIN, { error: ORDER_MESSAGES.zipcodeMin })),
+  note: optionalText(500),
+};
+
+/** What is being ordered: a product at its leaf level. */
+export const LineRef = z.object({
+  productID: z.string({ error: ORDER_MESSAGES.unknownProduct }).uuid({ error: ORDER_MESSAGES.unknownProduct }),
+  productVariantID: z.string().uuid().nullish().transform((v) => v ?? null),
+  productSubVariantID: z.string().uuid().nullish().transform((v) => v ?? null),
+});
+
+export const CartAddRequest = LineRef.extend({
+  type: z.enum(CART_TYPES, { error: 'Please choose rent or buy.' }),
+  quantity,
+  noOfRentalDays: days.optional(),
+}).refine((c) => c.type === 'BUY' || c.noOfRentalDays !== undefined, { error: ORDER_MESSAGES.daysMin, path: ['noOfRentalDays'] });
+export type CartAddRequest = z.input<typeof CartAddRequest>;
+
+export const CartUpdateRequest = z.object({ quantity, noOfRentalDays: days.optional() });
+export type CartUpdateRequest = z.input<typeof CartUpdateRequest>;
+
+export const CartItem = z.object({
+  id: z.string().uuid(),
+  type: z.enum(CART_TYPES),
+  productID: z.string().uuid(),
+  productVariantID: z.string().uuid().nullable(),
+  productSubVariantID: z.string().uuid().nullable(),
+  name: z.string(),
+  brand: z.string(),
+  image: z.string(),
+  variant: z.object({ name: z.string(), price: z.string().nullable() }).nullable(),
+  subVariant: z.object({ name: z.string(), price: z.string() }).nullable(),
+  /** Current unit price (per day for rent); the order takes its own snapshot at checkout. */
+  price: z.string(),
+  quantity: z.number().int(),
+  noOfRentalDays: z.number().int().nullable(),
+  lineTotal: z.string(),
+  /** False when the product was archived or its variant removed since it was added. */
+  available: z.boolean(),
+  createdAt: z.string(),
+});
+export type CartItem = z.infer<typeof CartItem>;
+
+export const CartQuery = z.object({ type: z.enum(CART_TYPES, { error: 'Please choose rent or buy.' }) });
+export const CartResponse = z.object({ items: z.array(CartItem), total: z.string() });
+export type CartResponse = z.infer<typeof CartResponse>;
+export const CartItemResponse = z.object({ item: CartItem });
+
+export const BulkLine = LineRef.extend({ quantity, noOfRentalDays: days.optional() });
+
+/**
+ * Place an order: from the customer's cart lines of that type (cartItemIDs, or all of them), or a
+ * BULK order entered line by line. Totals sent by a client are ignored: the server computes them.
+ */
+export const PlaceOrderRequest = z
+  .object({
+    type: z.enum(ORDER_TYPES, { error: 'Please choose rent or buy.' }),
+    typeOfOrder: z.enum(['BULK']).nullish(),
+    cartItemIDs: z.array(z.string().uuid()).max(100).optional(),
+    lines: z.array(BulkLine).max(100).optional(),
+    ...AddressFields,
+  })
+  .superRefine((o, ctx) => {
+    if (o.typeOfOrder === 'BULK') {
+      if (!o.lines || o.lines.length === 0) ctx.addIssue({ code: 'custom', path: ['lines'], message: ORDER_MESSAGES.emptyOrder });
+      if (o.type === 'RENT') {
+        o.lines?.forEach((l, i) => {
+          if (l.noOfRentalDays === undefined) ctx.addIssue({ code: 'custom', path: ['lines', i, 'noOfRentalDays'], message: ORDER_MESSAGES.daysMin });
+        });
+      }
+    } else if (o.lines) {
+      ctx.addIssue({ code: 'custom', path: ['lines'], message: 'Lines are only for bulk orders; other orders come from the cart.' });
+    }
+  });
+export type PlaceOrderRequest = z.input<typeof PlaceOrderRequest>;
+export type PlaceOrderInput = z.output<typeof PlaceOrderRequest>;
+
+export const OrderLine = z.object({
+  id: z.string().uuid(),
+  productID: z.string().uuid(),
+  productName: z.string(),
+  productImage: z.string(),
+  productVariantID: z.string().uuid().nullable(),
+  productSubVariantID: z.string().uuid().nullable(),
+  variant: z.object({ name: z.string(), price: z.string().nullable() }).nullable(),
+  subVariant: z.object({ name: z.string(), price: z.string() }).nullable(),
+  quantity: z.number().int(),
+  noOfRentalDays: z.number().int().nullable(),
+  /** Unit price snapshot (per day for rent). */
+  productAmount: z.string(),
+  productDamageCharges: z.string(),
+  lineTotal: z.string(),
+  serialCodes: z.array(z.object({ serialCode: z.string(), status: z.string().nullable() })),
+});
+export type OrderLine = z.infer<typeof OrderLine>;
+
+export const TrackerEntry = z.object({ title: z.string(), status: z.enum(ORDER_STATUSES), createdAt: z.string() });
+
+export const OrderSummary = z.object({
+  id: z.string().uuid(),
+  orderNumber: z.string(),
+  createdAt: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  type: z.enum(ORDER_TYPES),
+  typeOfOrder: z.enum(['BULK']).nullable(),
+  totalAmount: z.string(),
+  customerID: z.string().uuid(),
+});
+export type OrderSummary = z.infer<typeof OrderSummary>;
+
+export const Order = OrderSummary.extend({
+  deliveryAddress: z.string(),
+  deliveryCity: z.string(),
+  deliveryState: z.string(),
+  deliveryZipcode: z.string(),
+  note: z.string(),
+  /** First (partial) payment of a rental: the first day's rental total (DESIGN §5). */
+  partialPayment: z.string().nullable(),
+  payment: z.object({ status: z.string(), totalOrderPayment: z.string(), totalPartialPayment: z.string().nullable() }),
+  orderTracker: z.array(TrackerEntry),
+  products: z.array(OrderLine),
+  customer: z
+    .object({
+      idNumber: z.string(),
+      firstName: z.string(),
+      middleName: z.string(),
+      lastName: z.string(),
+      suffix: z.string(),
+      email: z.string(),
+      contactNumber: z.string(),
+    })
+    .nullable(),
+  /** The transitions the caller may make now (from the process table). */
+  allowedTransitions: z.array(z.enum(ORDER_STATUSES)),
+});
+export type Order = z.infer<typeof Order>;
+export const OrderResponse = z.object({ order: Order });
+export type OrderResponse = z.infer<typeof OrderResponse>;
+
+export const MyOrderListQuery = Pagination.extend({
+  type: z.enum(ORDER_TYPES).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+});
+export const OrderListResponse = z.object({ items: z.array(OrderSummary), total: z.number().int() });
+export type OrderListResponse = z.infer<typeof OrderListResponse>;
+
+export const TransitionRequest = z.object({ to: z.enum(ORDER_STATUSES, { error: 'Unknown status.' }) });
+
+/** The reply of a stock reservation request (catalog, over NATS request/reply). */
+export const ReserveLineReply = z.object({
+  ref: z.number().int(),
+  productName: z.string(),
+  productImage: z.string(),
+  productType: z.enum(['FOR_RENT', 'FOR_SALE']),
+  variantName: z.string().nullable(),
+  variantPrice: z.string().nullable(),
+  subVariantName: z.string().nullable(),
+  subVariantPrice: z.string().nullable(),
+  unitPrice: z.string(),
+  damageCharges: z.string(),
+});
+export type ReserveLineReply = z.infer<typeof ReserveLineReply>;
+export const ReserveRequest = z.object({
+  orderId: z.string().uuid(),
+  orderType: z.enum(ORDER_TYPES),
+  lines: z.array(LineRef.extend({ ref: z.number().int(), quantity: z.number().int().min(1) })).min(1),
+});
+export type ReserveRequest = z.input<typeof ReserveRequest>;
+export const RPC = {
+  reserve: 'rpc.catalog.reserve',
+  release: 'rpc.catalog.release',
+} as const;

@@ -1,0 +1,35 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { RPC } from '@dme/contracts';
+import { createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@dme/platform';
+import type { OrderConfig } from './config';
+import { cartHandlers } from './modules/cart/cart.routes';
+import { orderHandlers } from './modules/orders/order.routes';
+
+export interface OrderDeps {
+  orm: MikroORM;
+  config: OrderConfig;
+  logger: Logger;
+  /** NATS: stock reservation in the catalog is a request/reply at checkout. */
+  nc: NatsConnection;
+  /** The reservation subjects (tests give each run its own). */
+  rpcSubjects?: { reserve: string; release: string };
+  afterCommit?: () => void;
+}
+
+/** The order service's HTTP app (no listen: tests use it directly). */
+export function createApp(deps: OrderDeps) {
+  const app = createHttpApp({ name: 'order', logger: deps.logger });
+  const afterCommit = deps.afterCommit ?? (() => undefined);
+  app.use(async (ctx, next) => {
+    ctx.state.em = deps.orm.em.fork();
+    await next();
+  });
+  const api = mountRoutes('order', { ...cartHandlers(), ...orderHandlers({ nc: deps.nc, subjects: deps.rpcSubjects ?? RPC }, afterCommit) }, deps.config.INTERNAL_TOKEN);
+  app.use(api.routes()).use(api.allowedMethods());
+  return app;
+}
+
+export const entities = [];
+export { migrations } from './migrations/0001_ordering';
+export { OrderEnv } from './config';
+export { startReadModelConsumers } from './consumers/readmodels';

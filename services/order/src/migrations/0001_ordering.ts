@@ -1,0 +1,109 @@
+import { Migration } from '@dme/platform';
+
+export class OrderingInitial extends Migration {
+  override async up(): Promise<void> {
+    const s = this.config.get('schema');
+    this.addSql(`create sequence "${s}"."order_number_seq" start 1`);
+    // Read models fed by events (DESIGN §2: services never read each other's tables).
+    this.addSql(`create table "${s}"."customers" (
+      "id" uuid primary key,
+      "id_number" varchar(20) not null,
+      "username" varchar(50) not null,
+      "first_name" varchar(60) not null,
+      "middle_name" varchar(60) not null,
+      "last_name" varchar(60) not null,
+      "suffix" varchar(20) not null,
+      "email" varchar(254) not null,
+      "contact_number" varchar(30) not null,
+      "user_type" varchar(30) not null,
+      "status" varchar(20) not null,
+      "deleted" boolean not null default false,
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create table "${s}"."products" (
+      "id" uuid primary key,
+      "name" varchar(100) not null,
+      "brand" varchar(100) not null,
+      "image" varchar(300) not null,
+      "type" varchar(10) not null,
+      "price" numeric(12,2) not null,
+      "damage_charges" numeric(12,2) not null,
+      "variants" jsonb not null,
+      "archived" boolean not null default false,
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create table "${s}"."cart_items" (
+      "id" uuid primary key,
+      "customer_id" uuid not null,
+      "type" varchar(4) not null check ("type" in ('RENT','BUY')),
+      "product_id" uuid not null,
+      "variant_id" uuid null,
+      "sub_variant_id" uuid null,
+      "quantity" int not null check ("quantity" > 0),
+      "no_of_rental_days" int null check ("no_of_rental_days" > 0),
+      "created_at" timestamptz not null default now(),
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create unique index "cart_items_line_uq" on "${s}"."cart_items" ("customer_id", "type", "product_id", coalesce("variant_id", '00000000-0000-0000-0000-000000000000'), coalesce("sub_variant_id", '00000000-0000-0000-0000-000000000000'))`);
+    this.addSql(`create table "${s}"."orders" (
+      "id" uuid primary key,
+      "order_number" varchar(30) not null unique,
+      "customer_id" uuid not null,
+      "type" varchar(4) not null check ("type" in ('RENT','BUY')),
+      "type_of_order" varchar(4) null check ("type_of_order" in ('BULK')),
+      "status" varchar(20) not null,
+      "total_amount" numeric(12,2) not null check ("total_amount" >= 0),
+      "partial_payment" numeric(12,2) null,
+      "delivery_address" varchar(12) not null,
+      "delivery_city" varchar(80) not null,
+      "delivery_state" varchar(80) not null,
+      "delivery_zipcode" varchar(20) not null,
+      "note" varchar(500) not null default '',
+      "driver_id" uuid null,
+      "created_at" timestamptz not null default now(),
+      "updated_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create index "orders_customer_idx" on "${s}"."orders" ("customer_id", "type", "created_at" desc)`);
+    this.addSql(`create index "orders_status_idx" on "${s}"."orders" ("type", "status", "created_at" desc)`);
+    this.addSql(`create table "${s}"."order_lines" (
+      "id" uuid primary key,
+      "order_id" uuid not null references "${s}"."orders" ("id") on delete cascade deferrable initially deferred,
+      "position" int not null,
+      "product_id" uuid not null,
+      "product_name" varchar(100) not null,
+      "product_image" varchar(300) not null,
+      "variant_id" uuid null,
+      "variant_name" varchar(100) null,
+      "variant_price" numeric(12,2) null,
+      "sub_variant_id" uuid null,
+      "sub_variant_name" varchar(100) null,
+      "sub_variant_price" numeric(12,2) null,
+      "quantity" int not null check ("quantity" > 0),
+      "no_of_rental_days" int null,
+      "unit_price" numeric(12,2) not null,
+      "damage_charges" numeric(12,2) not null,
+      "line_total" numeric(12,2) not null
+    )`);
+    this.addSql(`create index "order_lines_order_idx" on "${s}"."order_lines" ("order_id", "position")`);
+    this.addSql(`create table "${s}"."order_tracker" (
+      "id" uuid primary key,
+      "order_id" uuid not null references "${s}"."orders" ("id") on delete cascade deferrable initially deferred,
+      "title" varchar(120) not null,
+      "status" varchar(20) not null,
+      "created_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create index "order_tracker_order_idx" on "${s}"."order_tracker" ("order_id", "created_at")`);
+    this.addSql(`create table "${s}"."idempotency_keys" (
+      "customer_id" uuid not null,
+      "key" varchar(200) not null,
+      "request_hash" char(64) not null,
+      "state" varchar(12) not null check ("state" in ('IN_PROGRESS','DONE')),
+      "response_status" int null,
+      "response_body" jsonb null,
+      "created_at" timestamptz not null default now(),
+      primary key ("customer_id", "key")
+    )`);
+  }
+}
+
+export const migrations = [{ name: '0001_ordering', class: OrderingInitial }];

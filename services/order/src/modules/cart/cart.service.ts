@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { centsToString, ORDER_MESSAGES, sumCents, toCents, type CartItem, type CartType } from '@dme/contracts';
+import { badRequest, notFound, qualified } from '@dme/platform';
+import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
+
+interface CartRow {
+  id: string;
+  customer_id: string;
+  type: CartType;
+  product_id: string;
+  variant_id: string | null;
+  sub_variant_id: string | null;
+  quantity: number;
+  no_of_rental_days: number | null;
+  created_at: string;
+}
+
+function toItem(row: CartRow, p: ProductModel | undefined): CartItem {
+  const leaf = leafOf(p, row.variant_id, row.sub_variant_id);
+  return {
+    id: row.id,
+    type: row.type,
+    productID: row.product_id,
+    productVariantID: row.variant_id,
+    productSubVariantID: row.sub_variant_id,
+    name: p?.name ?? 'Product no longer available',
+    brand: p?.brand ?? '',
+    image: p?.image ?? '',
+    variant: leaf.variant,
+    subVariant: leaf.subVariant,
+    price: leaf.unitPrice,
+    quantity: row.quantity,
+    noOfRentalDays: row.no_of_rental_days,
+    lineTotal: leaf.ok ? lineAmount(leaf.unitPrice, row.quantity, row.type === 'RENT' ? row.no_of_rental_days : null) : '0.00',
+    available: leaf.ok,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export async function listCart(em: EntityManager, customerId: string, type: CartType): Promise<{ items: CartItem[]; total: string }> {
+  const rows = await em.execute<CartRow[]>(
+    `select * from ${qualified(em, 'cart_items')} where customer_id = ? and type = ? order by created_at, id`,
+    [customerId, type],
+  );
+  const products = await productsById(em, rows.map((r) => r.product_id));
+  const items = rows.map((r) => toItem(r, products.get(r.product_id)));
+  return { items, total: centsToString(sumCents(items.map((i) => toCents(i.lineTotal)))) };
+}
+
+async function ownRow(em: EntityManager, customerId: string, id: string): Promise<CartRow> {
+  const [row] = await em.execute<CartRow[]>(`select * from ${qualified(em, 'cart_items')} where id = ? and customer_id = ?`, [id, customerId]);
+  // Another customer's line does not exist for this one.
+  if (!row) throw notFound('Cart item not found.');
+  return row;
+}
+
+export interface CartAdd {
+  type: CartType;
+  productID: string;
+  productVariantID: string | null;
+  productSubVariantID: string | null;
+  quantity: number;
+  noOfRentalDays?: number | undefined;
+}
+
+/** Adds a line; the same product at the same variant adds up (the days take the latest choice). */
+export async function addToCart(em: EntityManager, customerId: string, input: CartAdd): Promise<CartItem> {
+  const p = (await productsById(em, [input.productID])).get(input.productID);
+  const leaf = leafOf(p, input.productVariantID, input.productSubVariantID);
+  const field = (f: string, m: string) => badRequest(m, [{ field: f, message: m }]);
+  if (!p || leaf.problem === 'unknown') throw field('productID', ORDER_MESSAGES.unknownProduct);
+  if ((input.type === 'RENT') !== (p.type === 'FOR_RENT')) throw field('type', ORDER_MESSAGES.wrongType);
+  if (leaf.problem === 'variant') throw field('productVariantID', ORDER_MESSAGES.chooseVariant);
+  if (leaf.problem === 'subVariant') throw field('productSubVariantID', ORDER_MESSAGES.chooseSubVariant);
+  const days = input.type === 'RENT' ? (input.noOfRentalDays ?? 1) : null;
+  const t = qualified(em, 'cart_items');
+  const [row] = await em.execute<CartRow[]>(
+    `insert into ${t} (id, customer_id, type, product_id, variant_id, sub_variant_id, quantity, no_of_rental_days)
+     values (?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (customer_id, type, product_id, coalesce(variant_id, '00000000-0000-0000-0000-000000000000'), coalesce(sub_variant_id, '00000000-0000-0000-0000-000000000000'))
+     do update set quantity = least(${t}.quantity + excluded.quantity, 500), no_of_rental_days = excluded.no_of_rental_days, updated_at = now()
+     returning *`,
+    [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days],
+  );
+  return toItem(row!, p);
+}
+
+export async function updateCartItem(em: EntityManager, customerId: string, id: string, input: { quantity: number; noOfRentalDays?: number | undefined }): Promise<CartItem> {
+  const row = await ownRow(em, customerId, id);
+  const days = row.type === 'RENT' ? (input.noOfRentalDays ?? row.no_of_rental_days) : null;
+  const [updated] = await em.execute<CartRow[]>(
+    `update ${qualified(em, 'cart_items')} set quantity = ?, no_of_rental_days = ?, updated_at = now() where id = ? and customer_id = ? returning *`,
+    [input.quantity, days, id, customerId],
+  );
+  const p = (await productsById(em, [row.product_id])).get(row.product_id);
+  return toItem(updated!, p);
+}
+
+export async function removeCartItem(em: EntityManager, customerId: string, id: string): Promise<void> {
+  await ownRow(em, customerId, id);
+  await em.execute(`delete from ${qualified(em, 'cart_items')} where id = ? and customer_id = ?`, [id, customerId]);
+}
+
+export type { CartRow };

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jetstream, jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
+import { EVENT_STREAM, ORDER_MESSAGES } from '@dme/contracts';
+import { eventually } from '@dme/testing';
+import { ADDRESS, place, startOrdering, type OrderHarness } from '../../test/harness';
+
+let h: OrderHarness;
+beforeAll(async () => {
+  h = await startOrdering();
+});
+afterAll(() => h?.close());
+
+const rental = (extra: Record<string, unknown> = {}) =>
+  h.product({
+    brand: 'Drive',
+    name: `Chair ${randomUUID().slice(0, 6)}`,
+    type: 'FOR_RENT',
+    price: '15.00',
+    variants: [
+      { name: 'Standard', price: '15.00', damageCharges: '250.00' },
+      { name: 'Heavy', subVariants: [{ name: '20 in', price: '22.50', damageCharges: '350.00' }] },
+    ],
+    ...extra,
+  });
+const sale = (price = '19.99') => h.product({ brand: 'Braun', name: `Thermo ${randomUUID().slice(0, 6)}`, type: 'FOR_SALE', price, damageCharges: '0.00' });
+
+describe('placing orders', () => {
+  it('a rental from the cart: server totals (qty × price × days), PENDING tracker, cart emptied, first-day partial', async () => {
+    const p = await rental();
+    await h.addStock({ productID: p.id, productVariantID: p.variants[0].id, quantity: 5 });
+    await h.addStock({ productID: p.id, productVariantID: p.variants[1].id, productSubVariantID: p.variants[1].subVariants[0].id, quantity: 5 });
+    const c = h.customer();
+    await h.order.post('/api/cart', { type: 'RENT', productID: p.id, productVariantID: p.variants[0].id, quantity: 2, noOfRentalDays: 7 }, { as: c });
+    await h.order.post('/api/cart', { type: 'RENT', productID: p.id, productVariantID: p.variants[1].id, productSubVariantID: p.variants[1].subVariants[0].id, quantity: 1, noOfRentalDays: 3 }, { as: c });
+    // A client-sent total is ignored: the server computes it.
+    const res = await place(h, c, { type: 'RENT', totalAmount: '0.01' });
+    expect(res.status).toBe(201);
+    const o = res.body.order;
+    // 2 × 15.00 × 7 = 210.00 and 1 × 22.50 × 3 = 67.50
+    expect(o.totalAmount).toBe('277.50');
+    expect(o.partialPayment).toBe('52.50');
+    expect(o).toMatchObject({ status: 'PENDING', type: 'RENT', typeOfOrder: null, deliveryAddress: ADDRESS.deliveryAddress, payment: { status: 'UNPAID', totalOrderPayment: '277.50' } });
+    expect(o.orderNumber).toMatch(/^ORD-\d{8}-\d{6}$/);
+    expect(o.orderTracker).toEqual([{ title: 'Order placed', status: 'PENDING', createdAt: expect.any(String) }]);
+    expect(o.products.map((l: { lineTotal: string; productAmount: string; noOfRentalDays: number }) => [l.productAmount, l.noOfRentalDays, l.lineTotal])).toEqual([
+      ['15.00', 7, '210.00'],
+      ['22.50', 3, '67.50'],
+    ]);
+    expect(o.allowedTransitions).toEqual(['CANCELLED']);
+    const [stored] = await h.orderOrm.em.fork().execute<Array<{ total_amount: string }>>('select total_amount from ordering.orders where id = ?', [o.id]);
+    expect(stored!.total_amount).toBe('277.50');
+    expect((await h.order.get('/api/cart?type=RENT', { as: c })).body.items).toHaveLength(0);
+    const after = await h.available(p.id);
+    expect(after.variants.map((v: { availableQuantity: number }) => v.availableQuantity)).toEqual([3, 4]);
+  });
+
+  it('a bulk purchase order line by line; the price snapshot stays when the catalog price changes later', async () => {
+    const p = await sale('19.99');
+    await h.addStock({ productID: p.id, quantity: 10 });
+    const c = h.customer();
+    const res = await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 3 }] });
+    expect(res.status).toBe(201);
+    expect(res.body.order).toMatchObject({ typeOfOrder: 'BULK', totalAmount: '59.97', partialPayment: null });
+    await h.catalog.patch(`/api/products/${p.id}`, { brand: 'Braun', name: p.name, description: 'x', type: 'FOR_SALE', image: p.image, price: '25.00', damageCharges: '0.00' }, { as: h.staff });
+    const again = await h.order.get(`/api/my/orders/${res.body.order.id}`, { as: c });
+    expect(again.body.order.products[0].productAmount).toBe('19.99');
+    expect(again.body.order.totalAmount).toBe('59.97');
+  });
+
+  it('refuses what cannot be ordered, reserving nothing: no stock (409 naming the line), wrong type, missing variant, empty cart, bad address', async () => {
+    const p = await rental();
+    const c = h.customer();
+    const none = await place(h, c, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: p.id, productVariantID: p.variants[0].id, quantity: 1, noOfRentalDays: 2 }] });
+    expect(none.status).toBe(409);
+    expect(none.body.detail).toContain(`${p.name} / Standard is sold out.`);
+    const s = await sale();
+    await h.addStock({ productID: s.id, quantity: 2 });
+    const wrongType = await place(h, c, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: s.id, quantity: 1, noOfRentalDays: 1 }] });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.detail).toBe(ORDER_MESSAGES.wrongType);
+    const noVariant = await place(h, c, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1, noOfRentalDays: 1 }] });
+    expect(noVariant.body.detail).toBe(ORDER_MESSAGES.chooseVariant);
+    const empty = await place(h, c, { type: 'BUY' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.detail).toBe(ORDER_MESSAGES.emptyOrder);
+    const badAddress = await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: s.id, quantity: 1 }], deliveryAddress: '1234567890123', deliveryZipcode: '123', deliveryCity: '' });
+    expect(badAddress.status).toBe(400);
+    expect(badAddress.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'deliveryAddress', message: 'Address must be at most 12 characters.' },
+        { field: 'deliveryZipcode', message: 'Zipcode must be at least 6 characters.' },
+        { field: 'deliveryCity', message: 'Please input your City!' },
+      ]),
+    );
+    expect((await h.available(s.id)).availableQuantity).toBe(2);
+    const orders = await h.orderOrm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from ordering.orders where customer_id = ?', [c.userId]);
+    expect(orders[0]!.n).toBe(0);
+  });
+
+  it('needs an Idempotency-Key', async () => {
+    const res = await h.order.post('/api/orders', { ...ADDRESS, type: 'BUY' }, { as: h.customer() });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe(ORDER_MESSAGES.idempotencyMissing);
+  });
+});
+
+describe('no oversell under concurrency', () => {
+  it('50 customers order the last 5 units of one variant at once: exactly 5 orders, 45 answers of 409', async () => {
+    const p = await rental();
+    const variantID = p.variants[0].id;
+    await h.addStock({ productID: p.id, productVariantID: variantID, quantity: 5 });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: p.id, productVariantID: variantID, quantity: 1, noOfRentalDays: 2 }] }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(45);
+    const after = await h.available(p.id);
+    expect(after.variants[0].availableQuantity).toBe(0);
+    const held = await h.catalogOrm.em.fork().execute<Array<{ n: number }>>(
+      `select coalesce(sum(quantity), 0)::int as n from catalog.reservations where leaf_id = ? and status in ('HELD','CONFIRMED')`,
+      [variantID],
+    );
+    expect(held[0]!.n).toBe(5);
+  });
+
+  it('carts with several items in different orders: no deadlock, no oversell', async () => {
+    const a = await sale('5.00');
+    const b = await sale('7.00');
+    await h.addStock({ productID: a.id, quantity: 10 });
+    await h.addStock({ productID: b.id, quantity: 10 });
+    const customers = Array.from({ length: 30 }, () => h.customer());
+    for (const [i, c] of customers.entries()) {
+      const first = i % 2 === 0 ? a : b;
+      const second = i % 2 === 0 ? b : a;
+      await h.order.post('/api/cart', { type: 'BUY', productID: first.id, quantity: 1 }, { as: c });
+      await h.order.post('/api/cart', { type: 'BUY', productID: second.id, quantity: 1 }, { as: c });
+    }
+    const results = await Promise.all(customers.map((c) => place(h, c, { type: 'BUY' })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect((await h.available(a.id)).availableQuantity).toBe(0);
+    expect((await h.available(b.id)).availableQuantity).toBe(0);
+    // The refused customers keep their carts.
+    const refused = customers.filter((_, i) => statuses[i] === 409);
+    expect((await h.order.get('/api/cart?type=BUY', { as: refused[0]! })).body.items).toHaveLength(2);
+  });
+});
+
+describe('idempotency', () => {
+  it('the same key and body give the same answer and one order; the same key with another body is 422', async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 5 });
+    const c = h.customer();
+    const key = randomUUID();
+    const body = { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] };
+    const first = await place(h, c, body, key);
+    const second = await place(h, c, body, key);
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    const other = await place(h, c, { ...body, lines: [{ productID: p.id, quantity: 2 }] }, key);
+    expect(other.status).toBe(422);
+    expect(other.body.detail).toBe(ORDER_MESSAGES.idempotencyMismatch);
+    const mine = await h.order.get('/api/my/orders', { as: c });
+    expect(mine.body.total).toBe(1);
+    expect((await h.available(p.id)).availableQuantity).toBe(4);
+  });
+
+  it('the same key sent twice at once still makes one order', async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 5 });
+    const c = h.customer();
+    const key = randomUUID();
+    const body = { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] };
+    const results = await Promise.all([place(h, c, body, key), place(h, c, body, key), place(h, c, body, key)]);
+    expect(results.filter((r) => r.status === 201).length).toBeGreaterThanOrEqual(1);
+    expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    expect((await h.order.get('/api/my/orders', { as: c })).body.total).toBe(1);
+    expect((await h.available(p.id)).availableQuantity).toBe(4);
+  });
+
+  it('a refused order answers the same way again for the same key', async () => {
+    const p = await sale();
+    const c = h.customer();
+    const key = randomUUID();
+    const body = { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] };
+    const first = await place(h, c, body, key);
+    expect(first.status).toBe(409);
+    await h.addStock({ productID: p.id, quantity: 5 });
+    const again = await place(h, c, body, key);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(first.body);
+    expect((await place(h, c, body)).status).toBe(201);
+  });
+});
+
+describe('customers see only their own orders and carts', () => {
+  it("customer B gets 404 for A's order, cart line and cancel; B's list never shows A's orders", async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 5 });
+    const a = h.customer();
+    const b = h.customer();
+    const order = (await place(h, a, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] })).body.order;
+    const line = (await h.order.post('/api/cart', { type: 'BUY', productID: p.id, quantity: 1 }, { as: a })).body.item;
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: b })).status).toBe(404);
+    expect((await h.order.patch(`/api/cart/${line.id}`, { quantity: 3 }, { as: b })).status).toBe(404);
+    expect((await h.order.del(`/api/cart/${line.id}`, { as: b })).status).toBe(404);
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: b })).status).toBe(404);
+    const listB = await h.order.get(`/api/my/orders?customerID=${a.userId}&customerId=${a.userId}`, { as: b });
+    expect(listB.body.items.map((o: { id: string }) => o.id)).not.toContain(order.id);
+    // A's things are untouched.
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: a })).body.order.status).toBe('PENDING');
+    expect((await h.order.get('/api/cart?type=BUY', { as: a })).body.items[0].quantity).toBe(1);
+    // Staff routes stay closed to customers.
+    expect((await h.order.get('/api/my/orders', { as: h.staff })).status).toBe(403);
+  });
+});
+
+describe('cancel', () => {
+  it('the owner cancels a PENDING order: CANCELLED, tracker entry, reservation released; not twice', async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 3 });
+    const c = h.customer();
+    const order = (await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 2 }] })).body.order;
+    expect((await h.available(p.id)).availableQuantity).toBe(1);
+    const res = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: c });
+    expect(res.status).toBe(200);
+    expect(res.body.order.status).toBe('CANCELLED');
+    expect(res.body.order.orderTracker.map((t: { status: string }) => t.status)).toEqual(['PENDING', 'CANCELLED']);
+    expect(res.body.order.allowedTransitions).toEqual([]);
+    await eventually(async () => (await h.available(p.id)).availableQuantity === 3, 10_000);
+    const again = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: c });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(ORDER_MESSAGES.cannotCancel);
+  });
+
+  it('staff may cancel; a customer may not move an order elsewhere', async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 3 });
+    const c = h.customer();
+    const order = (await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] })).body.order;
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'FOR_PAYMENT' }, { as: c })).status).toBe(403);
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'DELIVERED' }, { as: c })).status).toBe(409);
+    const res = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: h.staff });
+    expect(res.body.order.status).toBe('CANCELLED');
+  });
+});
+
+describe('events', () => {
+  it('dme.order.placed reaches a JetStream consumer once', async () => {
+    const jsm = await jetstreamManager(h.nc);
+    const durable = `probe-${randomUUID().slice(0, 8)}`;
+    await jsm.consumers.add(EVENT_STREAM, { durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, filter_subject: 'dme.order.placed' });
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 2 });
+    const c = h.customer();
+    const key = randomUUID();
+    const body = { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] };
+    const order = (await place(h, c, body, key)).body.order;
+    await place(h, c, body, key); // a retry must not publish again
+    const consumer = await jetstream(h.nc).consumers.get(EVENT_STREAM, durable);
+    const seen: string[] = [];
+    await eventually(async () => {
+      const batch = await consumer.fetch({ max_messages: 50, expires: 1000 });
+      for await (const m of batch) {
+        const e = m.json<{ data: { orderId: string; totalAmount: string } }>();
+        if (e.data.orderId === order.id) seen.push(e.data.totalAmount);
+        m.ack();
+      }
+      return seen.length > 0;
+    }, 10_000);
+    await new Promise((r) => setTimeout(r, 700));
+    const late = await consumer.fetch({ max_messages: 50, expires: 1000 });
+    for await (const m of late) {
+      if (m.json<{ data: { orderId: string } }>().data.orderId === order.id) seen.push('again');
+      m.ack();
+    }
+    expect(seen).toEqual([order.totalAmount]);
+    await jsm.consumers.delete(EVENT_STREAM, durable);
+  });
+});
