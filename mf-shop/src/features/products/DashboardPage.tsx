@@ -1,10 +1,95 @@
-import { PageHeader, EmptyState } from '@dme/ui';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import type { ProductCard } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, LazyErrorState, Loading, PageHeader } from '@dme/ui';
+import { useProductCardsQuery } from '../../api';
+import { priceRange } from '../../lib/money';
+
+/*
+ * The customer's home, kept light on purpose (DESIGN §12: the whole dashboard within 350 KB):
+ * plain elements and CSS grid instead of antd's Card/Row/Input.
+ */
+
+const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 16 } as const;
+const card = { border: '1px solid #f0f0f0', borderRadius: 8, overflow: 'hidden', background: '#fff', display: 'flex', flexDirection: 'column' } as const;
+
+function Card({ p }: { p: ProductCard }) {
+  const rent = p.type === 'FOR_RENT';
+  return (
+    <article style={card} data-testid="product-card">
+      <Link to={`/product-description/${p.id}`} tabIndex={-1} aria-hidden="true">
+        <img src={p.image} alt="" width={200} height={150} style={{ width: '100%', height: 150, objectFit: 'cover', display: 'block', background: '#f5f5f5' }} loading="lazy" />
+      </Link>
+      <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 4, flex: 1 }}>
+        <Link to={`/product-description/${p.id}`} style={{ fontWeight: 600, fontSize: 15 }}>
+          {p.name}
+        </Link>
+        <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.brand}</span>
+        <span style={{ color: p.inStock ? '#389e0d' : '#cf1322', fontWeight: 500 }}>{p.inStock ? 'In-Stock' : 'Sold-Out'}</span>
+        <span style={{ fontWeight: 600 }}>{priceRange(p.priceMin, p.priceMax, rent)}</span>
+        {!rent && <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.soldQuantity} sold</span>}
+      </div>
+    </article>
+  );
+}
+
+function Grid({ title, type, search }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string }) {
+  const q = useProductCardsQuery({ type, ...(search ? { search } : {}) });
+  return (
+    <section aria-labelledby={`${type}-title`} style={{ marginBottom: 32 }}>
+      <h4 id={`${type}-title`} style={{ fontSize: 18, margin: '8px 0 12px' }}>
+        {title}
+      </h4>
+      {q.isLoading ? (
+        <Loading />
+      ) : q.error ? (
+        <LazyErrorState message={errorMessage(q.error)} onRetry={q.refetch} />
+      ) : (q.data?.items.length ?? 0) === 0 ? (
+        <EmptyState description={search ? `No ${type === 'FOR_RENT' ? 'rental' : 'sale'} items match “${search}”.` : 'No items yet.'} />
+      ) : (
+        <div style={grid}>
+          {q.data!.items.map((p) => (
+            <Card key={p.id} p={p} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
 
 export function DashboardPage() {
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSearch(text.trim());
+  };
   return (
-    <section>
-      <PageHeader title="Products" />
-      <EmptyState description="No products to show yet." />
-    </section>
+    <div>
+      <PageHeader
+        title="Products"
+        extra={
+          <form role="search" onSubmit={submit} style={{ display: 'flex', gap: 8 }}>
+            <input
+              type="search"
+              aria-label="Search by name or brand"
+              placeholder="Search by name or brand"
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (e.target.value === '') setSearch('');
+              }}
+              style={{ padding: '6px 11px', border: '1px solid #d9d9d9', borderRadius: 8, width: 260, fontSize: 14 }}
+            />
+            <button type="submit" style={{ padding: '6px 15px', borderRadius: 8, border: 'none', background: '#0b6e79', color: '#fff', cursor: 'pointer' }}>
+              Search
+            </button>
+          </form>
+        }
+      />
+      <Grid title="For Rental Items" type="FOR_RENT" search={search} />
+      <Grid title="For Sale Items" type="FOR_SALE" search={search} />
+    </div>
   );
 }

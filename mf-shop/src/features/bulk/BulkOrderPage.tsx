@@ -1,0 +1,186 @@
+import { useEffect, useState } from 'react';
+import { Button, InputNumber, Select, Space, Table } from 'antd';
+import { centsToString, lineTotal, ORDER_MESSAGES, toCents, type Product } from '@dme/contracts';
+import { PageHeader } from '@dme/ui';
+import { useProductCardsQuery, useProductQuery } from '../../api';
+import { money } from '../../lib/money';
+import { AddressDialog } from '../cart/AddressDialog';
+import { useCheckout } from '../cart/useCheckout';
+
+interface Line {
+  key: number;
+  productID?: string;
+  variantID?: string;
+  subVariantID?: string;
+  quantity: number;
+  days: number;
+  /** Known once the product is loaded: unit price and availability of the chosen level. */
+  price?: string;
+  available?: number;
+  complete: boolean;
+}
+
+function leafOf(p: Product | undefined, l: Line) {
+  if (!p) return { complete: false, price: undefined, available: undefined };
+  if (p.variants.length === 0) return { complete: true, price: p.price, available: p.availableQuantity };
+  const v = p.variants.find((x) => x.id === l.variantID);
+  if (!v) return { complete: false, price: undefined, available: undefined };
+  if (v.subVariants.length === 0) return { complete: true, price: v.price ?? p.price, available: v.availableQuantity };
+  const s = v.subVariants.find((x) => x.id === l.subVariantID);
+  return s ? { complete: true, price: s.price, available: s.availableQuantity } : { complete: false, price: undefined, available: undefined };
+}
+
+/** One editable line; its product's variants come from the product itself. */
+function useLineProduct(line: Line, update: (patch: Partial<Line>) => void) {
+  const q = useProductQuery(line.productID ?? '', { skip: !line.productID });
+  const product = line.productID ? q.data?.product : undefined;
+  const leaf = leafOf(product, line);
+  useEffect(() => {
+    if (leaf.complete !== line.complete || leaf.price !== line.price || leaf.available !== line.available) {
+      update({ complete: leaf.complete, price: leaf.price, available: leaf.available });
+    }
+  }, [leaf.complete, leaf.price, leaf.available, line.complete, line.price, line.available, update]);
+  return product;
+}
+
+function VariantCell({ line, update }: { line: Line; update: (patch: Partial<Line>) => void }) {
+  const product = useLineProduct(line, update);
+  const variant = product?.variants.find((v) => v.id === line.variantID);
+  if (!product || product.variants.length === 0) return <span>—</span>;
+  return (
+    <Space direction="vertical" size={4}>
+      <Select
+        aria-label="Variant"
+        placeholder="Variant"
+        style={{ width: 160 }}
+        value={line.variantID}
+        onChange={(v) => update({ variantID: v, subVariantID: undefined })}
+        options={product.variants.map((v) => ({ value: v.id, label: v.name }))}
+      />
+      {variant && variant.subVariants.length > 0 && (
+        <Select
+          aria-label="Sub-variant"
+          placeholder="Sub-variant"
+          style={{ width: 160 }}
+          value={line.subVariantID}
+          onChange={(v) => update({ subVariantID: v })}
+          options={variant.subVariants.map((s) => ({ value: s.id, label: s.name }))}
+        />
+      )}
+    </Space>
+  );
+}
+
+let nextKey = 1;
+const emptyLine = (): Line => ({ key: nextKey++, quantity: 1, days: 1, complete: false });
+
+/** Bulk rental or purchase order, entered line by line with live totals (SPEC §2). */
+export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
+  const rent = type === 'RENT';
+  const cards = useProductCardsQuery({ type: rent ? 'FOR_RENT' : 'FOR_SALE' });
+  const [lines, setLines] = useState<Line[]>(() => [emptyLine()]);
+  const checkout = useCheckout(type);
+  const update = (key: number) => (patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
+  const over = (l: Line) => l.available !== undefined && l.quantity > l.available;
+  const lineCents = (l: Line) => (l.complete && l.price ? lineTotal(toCents(l.price), l.quantity, rent ? l.days : 1) : 0);
+  const total = lines.reduce((a, l) => a + lineCents(l), 0);
+  const ready = lines.length > 0 && lines.every((l) => l.complete && !over(l));
+
+  return (
+    <div>
+      <PageHeader title={rent ? 'Create Bulk Rental Order' : 'Create Bulk Purchased Order'} />
+      <Table<Line>
+        rowKey="key"
+        dataSource={lines}
+        pagination={false}
+        scroll={{ x: true }}
+        columns={[
+          {
+            title: 'Product',
+            key: 'product',
+            render: (_: unknown, l: Line) => (
+              <Select
+                aria-label={`Product of line ${lines.indexOf(l) + 1}`}
+                showSearch
+                optionFilterProp="label"
+                placeholder={rent ? 'For Rental Items' : 'For Sale Items'}
+                style={{ width: 240 }}
+                loading={cards.isLoading}
+                value={l.productID}
+                onChange={(v) => update(l.key)({ productID: v, variantID: undefined, subVariantID: undefined, complete: false, price: undefined, available: undefined })}
+                options={(cards.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.brand})`, disabled: !p.inStock }))}
+              />
+            ),
+          },
+          { title: 'Variant', key: 'variant', render: (_: unknown, l: Line) => <VariantCell line={l} update={update(l.key)} /> },
+          {
+            title: 'Quantity',
+            key: 'quantity',
+            render: (_: unknown, l: Line) => (
+              <div>
+                <InputNumber aria-label="Quantity" min={1} precision={0} value={l.quantity} onChange={(v) => update(l.key)({ quantity: Math.max(1, Number(v ?? 1)) })} />
+                {l.available !== undefined && <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{l.available} available</div>}
+                {over(l) && (
+                  <div role="alert" style={{ color: '#cf1322', fontSize: 12, maxWidth: 240 }}>
+                    {ORDER_MESSAGES.maxStock}
+                  </div>
+                )}
+              </div>
+            ),
+          },
+          ...(rent
+            ? [{
+                title: 'Rental days',
+                key: 'days',
+                render: (_: unknown, l: Line) => (
+                  <InputNumber aria-label="Rental days" min={1} precision={0} value={l.days} onChange={(v) => update(l.key)({ days: Math.max(1, Number(v ?? 1)) })} />
+                ),
+              }]
+            : []),
+          { title: rent ? 'Price / day' : 'Price', key: 'price', align: 'right' as const, render: (_: unknown, l: Line) => (l.price ? money(l.price) : '—') },
+          { title: 'Total', key: 'total', align: 'right' as const, render: (_: unknown, l: Line) => (l.complete ? money(centsToString(lineCents(l))) : '—') },
+          {
+            title: '',
+            key: 'remove',
+            render: (_: unknown, l: Line) => (
+              <Button danger size="small" disabled={lines.length === 1} onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}>
+                Remove
+              </Button>
+            ),
+          },
+        ]}
+      />
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginTop: 12, gap: 16, flexWrap: 'wrap' }}>
+        <Button onClick={() => setLines((ls) => [...ls, emptyLine()])}>Add line</Button>
+        <Space size={16}>
+          <span style={{ fontSize: 16 }}>
+            Total: <strong data-testid="bulk-total">{money(centsToString(total))}</strong>
+          </span>
+          <Button type="primary" size="large" disabled={!ready} onClick={() => checkout.setOpen(true)}>
+            Place Order
+          </Button>
+        </Space>
+      </div>
+      <AddressDialog
+        open={checkout.open}
+        loading={checkout.placing}
+        onCancel={() => checkout.setOpen(false)}
+        onConfirm={(address) =>
+          void checkout.submit(
+            {
+              typeOfOrder: 'BULK',
+              lines: lines.map((l) => ({
+                productID: l.productID!,
+                productVariantID: l.variantID ?? null,
+                productSubVariantID: l.subVariantID ?? null,
+                quantity: l.quantity,
+                ...(rent ? { noOfRentalDays: l.days } : {}),
+              })),
+            },
+            address,
+          )
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { Link } from 'react-router-dom';
+import { Button, Image, Popconfirm, Space, Table, Tag } from 'antd';
+import { ORDER_MESSAGES, type CartItem, type CartType } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, LazyErrorState, PageHeader, useFeedback } from '@dme/ui';
+import { useCartQuery, useRemoveFromCartMutation } from '../../api';
+import { days, money } from '../../lib/money';
+import { AddressDialog } from './AddressDialog';
+import { useCheckout } from './useCheckout';
+
+function CartTable({ type }: { type: CartType }) {
+  const rent = type === 'RENT';
+  const { notify } = useFeedback();
+  const q = useCartQuery(type);
+  const [remove] = useRemoveFromCartMutation();
+  const checkout = useCheckout(type);
+  const items = q.data?.items ?? [];
+  const blocked = items.some((i) => !i.available);
+  const title = rent ? 'To Rent Products' : 'To Purchase Products';
+
+  return (
+    <section aria-label={title} style={{ marginBottom: 32 }}>
+      <h4 style={{ fontSize: 18 }}>{title}</h4>
+      {q.error ? (
+        <LazyErrorState message={errorMessage(q.error)} onRetry={q.refetch} />
+      ) : (
+        <Table<CartItem>
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={items}
+          pagination={false}
+          scroll={{ x: true }}
+          locale={{ emptyText: <EmptyState description={rent ? 'No items to rent yet.' : 'No items to buy yet.'} /> }}
+          columns={[
+            { title: 'Image', dataIndex: 'image', render: (src: string, i: CartItem) => <Image src={src} alt={i.name} width={56} preview={false} /> },
+            { title: 'Brand', dataIndex: 'brand' },
+            {
+              title: 'Name',
+              key: 'name',
+              render: (_: unknown, i: CartItem) => (
+                <Space wrap size={4}>
+                  <Link to={`/product-description/${i.productID}`}>{i.name}</Link>
+                  {i.variant && <Tag>{i.variant.name}</Tag>}
+                  {i.subVariant && <Tag>{i.subVariant.name}</Tag>}
+                  {!i.available && <Tag color="red">No longer available</Tag>}
+                </Space>
+              ),
+            },
+            { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
+            ...(rent ? [{ title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) }] : []),
+            { title: rent ? 'Price / day' : 'Price', dataIndex: 'price', align: 'right' as const, render: (v: string) => money(v) },
+            { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+            {
+              title: 'Remove',
+              key: 'remove',
+              render: (_: unknown, i: CartItem) => (
+                <Popconfirm
+                  title={ORDER_MESSAGES.removeConfirm}
+                  okText="Yes"
+                  cancelText="No"
+                  onConfirm={async () => {
+                    try {
+                      await remove({ id: i.id, type }).unwrap();
+                    } catch (err) {
+                      notify.error('Remove Error', errorMessage(err));
+                    }
+                  }}
+                >
+                  <Button danger size="small">
+                    Remove
+                  </Button>
+                </Popconfirm>
+              ),
+            },
+          ]}
+        />
+      )}
+      <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 16, marginTop: 12 }}>
+        {blocked && <span style={{ color: '#cf1322' }}>Remove the items that are no longer available to continue.</span>}
+        <span style={{ fontSize: 16 }}>
+          Total: <strong data-testid={`${type}-total`}>{money(q.data?.total ?? '0')}</strong>
+        </span>
+        <Button type="primary" size="large" disabled={items.length === 0 || blocked} onClick={() => checkout.setOpen(true)}>
+          {rent ? 'Rent Now' : 'Buy Now'}
+        </Button>
+      </div>
+      <AddressDialog
+        open={checkout.open}
+        loading={checkout.placing}
+        onCancel={() => checkout.setOpen(false)}
+        onConfirm={(address) => void checkout.submit({ cartItemIDs: items.map((i) => i.id) }, address)}
+      />
+    </section>
+  );
+}
+
+export default function CartPage() {
+  return (
+    <div>
+      <PageHeader title="Cart" />
+      <CartTable type="RENT" />
+      <CartTable type="BUY" />
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useNavigate, useParams } from 'react-router-dom';
+import { Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
+import { ORDER_MESSAGES, type OrderLine } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
+import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
+import { days, money } from '../../lib/money';
+import { orderDate } from './OrdersPage';
+
+/** One of my orders: tracker, shipping, products and payment information; cancel where allowed. */
+export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { notify, confirm } = useFeedback();
+  const q = useMyOrderQuery(id);
+  const [cancel, cancelling] = useCancelOrderMutation();
+  const back = type === 'RENT' ? '/orders/rentals' : '/orders/purchased';
+  if (q.isLoading) return <Loading />;
+  if (q.error || !q.data) return <LazyErrorState title="This order could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  const o = q.data.order;
+  const rent = o.type === 'RENT';
+  const unpaid = o.status === 'PENDING' || o.status === 'FOR_PAYMENT';
+
+  const onCancel = async () => {
+    if (!(await confirm({ title: 'Cancel this order?', content: 'The items go back to the shop.', okText: 'Yes, cancel', cancelText: 'No', danger: true }))) return;
+    try {
+      await cancel(o.id).unwrap();
+      notify.success(ORDER_MESSAGES.cancelled);
+    } catch (err) {
+      notify.error('Cancel Order Error', errorMessage(err));
+    }
+  };
+
+  return (
+    <article>
+      <PageHeader
+        title={`Order ${o.orderNumber}`}
+        extra={
+          <Space>
+            {o.allowedTransitions.includes('CANCELLED') && (
+              <Button danger onClick={() => void onCancel()} loading={cancelling.isLoading}>
+                Cancel Order
+              </Button>
+            )}
+            <Button onClick={() => navigate(back)}>Back</Button>
+          </Space>
+        }
+      />
+      <Space size={16} style={{ marginBottom: 16 }} wrap>
+        <span>{orderDate.format(new Date(o.createdAt))}</span>
+        <StatusTag kind="order" status={o.status} />
+        {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
+      </Space>
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
+        <section aria-label="Order Tracker">
+          <h4>Order Tracker</h4>
+          <Timeline
+            items={o.orderTracker.map((t) => ({
+              children: (
+                <div>
+                  <strong>{t.title}</strong>
+                  <div style={{ color: 'rgba(0,0,0,0.55)' }}>{orderDate.format(new Date(t.createdAt))}</div>
+                </div>
+              ),
+              color: t.status === 'CANCELLED' ? 'red' : 'blue',
+            }))}
+          />
+        </section>
+        <section aria-label="Shipping Information">
+          <h4>Shipping Information</h4>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="Address">{o.deliveryAddress}</Descriptions.Item>
+            <Descriptions.Item label="City">{o.deliveryCity}</Descriptions.Item>
+            <Descriptions.Item label="State">{o.deliveryState}</Descriptions.Item>
+            <Descriptions.Item label="Zipcode">{o.deliveryZipcode}</Descriptions.Item>
+            <Descriptions.Item label="Note">{o.note || '—'}</Descriptions.Item>
+          </Descriptions>
+        </section>
+        <section aria-label="Payment Information">
+          <h4>Payment Information</h4>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="Order Total">
+              <strong data-testid="order-total">{money(o.totalAmount)}</strong>
+            </Descriptions.Item>
+            {rent && o.partialPayment && <Descriptions.Item label="Partial Payment (first day)">{money(o.partialPayment)}</Descriptions.Item>}
+            <Descriptions.Item label="Status">{unpaid ? <Tag color="red">UNPAID</Tag> : <Tag>{o.payment.status}</Tag>}</Descriptions.Item>
+          </Descriptions>
+        </section>
+      </div>
+      <section aria-label="Products">
+        <h4>Products</h4>
+        <Table<OrderLine>
+          rowKey="id"
+          pagination={false}
+          dataSource={o.products}
+          scroll={{ x: true }}
+          columns={[
+            { title: 'Image', dataIndex: 'productImage', render: (src: string, l: OrderLine) => <Image src={src} alt={l.productName} width={48} preview={false} /> },
+            {
+              title: 'Name',
+              key: 'name',
+              render: (_: unknown, l: OrderLine) => (
+                <Space wrap size={4}>
+                  {l.productName}
+                  {l.variant && <Tag>{l.variant.name}</Tag>}
+                  {l.subVariant && <Tag>{l.subVariant.name}</Tag>}
+                </Space>
+              ),
+            },
+            { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
+            ...(rent ? [{ title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) }] : []),
+            { title: rent ? 'Price / day' : 'Price', dataIndex: 'productAmount', align: 'right' as const, render: (v: string) => money(v) },
+            { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+          ]}
+        />
+      </section>
+    </article>
+  );
+}

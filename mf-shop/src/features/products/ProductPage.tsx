@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
+import { ORDER_MESSAGES, type Product, type StockCounts } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { LazyErrorState, Loading, useFeedback } from '@dme/ui';
+import { useAddToCartMutation, useProductQuery } from '../../api';
+import { money, priceRange } from '../../lib/money';
+import { Stepper } from '../../lib/Stepper';
+
+/** The level the customer picks (SPEC §5: quantity is capped at that level's availability). */
+function chosen(p: Product, variantId?: string, subId?: string) {
+  const variant = p.variants.find((v) => v.id === variantId);
+  const sub = variant?.subVariants.find((s) => s.id === subId);
+  const complete = p.variants.length === 0 || (variant !== undefined && (variant.subVariants.length === 0 || sub !== undefined));
+  const level: StockCounts & { price?: string | null; damageCharges?: string | null } = sub ?? variant ?? p;
+  const price = sub?.price ?? variant?.price ?? (p.variants.length === 0 ? p.price : null);
+  const damage = sub?.damageCharges ?? variant?.damageCharges ?? (p.variants.length === 0 ? p.damageCharges : null);
+  return { variant, sub, complete, available: level.availableQuantity, price, damage };
+}
+
+export default function ProductPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { notify } = useFeedback();
+  const q = useProductQuery(id);
+  const [variantId, setVariantId] = useState<string>();
+  const [subId, setSubId] = useState<string>();
+  const [quantity, setQuantity] = useState(1);
+  const [days, setDays] = useState(1);
+  const [limitHit, setLimitHit] = useState(false);
+  const [add, adding] = useAddToCartMutation();
+
+  if (q.isLoading) return <Loading />;
+  if (q.error || !q.data) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  const p = q.data.product;
+  const rent = p.type === 'FOR_RENT';
+  const c = chosen(p, variantId, subId);
+
+  const setQty = (n: number) => {
+    if (c.complete && n > c.available) {
+      setLimitHit(true);
+      setQuantity(Math.max(1, c.available));
+      return;
+    }
+    setLimitHit(false);
+    setQuantity(n);
+  };
+
+  const onAdd = async () => {
+    if (!c.complete) return;
+    if (quantity > c.available) {
+      setLimitHit(true);
+      return;
+    }
+    try {
+      await add({
+        type: rent ? 'RENT' : 'BUY',
+        productID: p.id,
+        productVariantID: c.variant?.id ?? null,
+        productSubVariantID: c.sub?.id ?? null,
+        quantity,
+        ...(rent ? { noOfRentalDays: days } : {}),
+      }).unwrap();
+      notify.success(ORDER_MESSAGES.addedToCart);
+    } catch (err) {
+      notify.error('Add to Cart Error', errorMessage(err));
+    }
+  };
+
+  return (
+    <article>
+      <Space align="start" size={32} wrap>
+        <Image src={p.image} alt={p.name} width={320} />
+        <div style={{ minWidth: 300, maxWidth: 560 }}>
+          <h3 style={{ fontSize: 26, margin: '0 0 4px' }}>{p.name}</h3>
+          <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>{p.brand}</div>
+          <Space style={{ marginBottom: 12 }}>
+            <Tag color={rent ? 'blue' : 'green'}>{rent ? 'For Rent' : 'For Sale'}</Tag>
+            <span data-testid="stock">{c.complete ? `${c.available} in stock` : `${p.availableQuantity} in stock`}</span>
+          </Space>
+          {p.variants.length > 0 && (
+            <div style={{ marginBottom: 12 }}>
+              <div style={{ fontWeight: 500, marginBottom: 4 }} id="variant-label">
+                Variant
+              </div>
+              <Radio.Group
+                aria-labelledby="variant-label"
+                optionType="button"
+                value={variantId}
+                onChange={(e) => {
+                  setVariantId(e.target.value as string);
+                  setSubId(undefined);
+                  setQuantity(1);
+                  setLimitHit(false);
+                }}
+                options={p.variants.map((v) => ({ value: v.id, label: v.name }))}
+              />
+            </div>
+          )}
+          {c.variant && c.variant.subVariants.length > 0 && (
+            <div style={{ marginBottom: 12 }}>
+              <div style={{ fontWeight: 500, marginBottom: 4 }} id="sub-label">
+                Sub-variant
+              </div>
+              <Radio.Group
+                aria-labelledby="sub-label"
+                optionType="button"
+                value={subId}
+                onChange={(e) => {
+                  setSubId(e.target.value as string);
+                  setQuantity(1);
+                  setLimitHit(false);
+                }}
+                options={c.variant.subVariants.map((s) => ({ value: s.id, label: s.name }))}
+              />
+            </div>
+          )}
+          <Descriptions column={1} size="small" style={{ marginBottom: 12 }}>
+            <Descriptions.Item label="Price">
+              <strong data-testid="price">{c.price ? `${money(c.price)}${rent ? ' / day' : ''}` : priceRange(p.priceMin, p.priceMax, rent)}</strong>
+            </Descriptions.Item>
+            {rent && <Descriptions.Item label="Damage or Lost Penalty">{c.damage ? money(c.damage) : '—'}</Descriptions.Item>}
+          </Descriptions>
+          <Space size={24} wrap style={{ marginBottom: 8 }}>
+            <Stepper label="Quantity" value={quantity} onChange={setQty} min={1} />
+            {rent && <Stepper label="Rental days" value={days} onChange={(n) => setDays(Math.max(1, n))} min={1} />}
+          </Space>
+          {limitHit && (
+            <div role="alert" style={{ color: '#cf1322', marginBottom: 8 }}>
+              {ORDER_MESSAGES.maxStock}
+            </div>
+          )}
+          {!c.complete && <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>Choose a {c.variant ? 'sub-variant' : 'variant'} to add this item.</div>}
+          <Space>
+            <Button type="primary" size="large" onClick={() => void onAdd()} disabled={!c.complete || c.available < 1} loading={adding.isLoading}>
+              {c.complete && c.available < 1 ? 'Sold-Out' : 'Add to Cart'}
+            </Button>
+            <Button size="large" onClick={() => navigate('/cart')}>
+              Go to Cart
+            </Button>
+          </Space>
+          <p style={{ marginTop: 24, whiteSpace: 'pre-line' }}>{p.description}</p>
+        </div>
+      </Space>
+    </article>
+  );
+}
