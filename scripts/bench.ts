@@ -81,16 +81,16 @@ function timedGet(url: URL, headers: http.OutgoingHttpHeaders, agent: http.Agent
   });
 }
 
-async function latency(url: string, headers: http.OutgoingHttpHeaders, total: number, concurrency: number) {
+async function latency(url: string | ((i: number) => string), headers: http.OutgoingHttpHeaders, total: number, concurrency: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const target = new URL(url);
-  for (let i = 0; i < 200; i++) await timedGet(target, headers, agent); // warm-up
+  const urlOf = (i: number) => new URL(typeof url === 'string' ? url : url(i));
+  for (let i = 0; i < 200; i++) await timedGet(urlOf(i), headers, agent); // warm-up
   const times: number[] = [];
   let next = 0;
   const t0 = Date.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next++ < total) times.push(await timedGet(target, headers, agent));
+      while (next < total) times.push(await timedGet(urlOf(next++), headers, agent));
     }),
   );
   const secs = (Date.now() - t0) / 1000;
@@ -244,11 +244,19 @@ async function productList(stack: TestStack): Promise<void> {
   }
   const base = stack.url.replace('localhost', '127.0.0.1');
   log('\n### Product list through the gateway: GET /api/products?limit=20 (about 1,000 products)\n');
-  log('| concurrency | requests | p50 ms | p99 ms | req/s |');
-  log('|---|---|---|---|---|');
-  for (const concurrency of [1, 50]) {
-    const r = await latency(`${base}/api/products?type=FOR_SALE&limit=20&offset=40`, {}, concurrency === 1 ? 500 : 5000, concurrency);
-    log(`| ${concurrency} | ${concurrency === 1 ? 500 : 5000} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.rps.toFixed(0)} |`);
+  log('| path | concurrency | requests | p50 ms | p99 ms | req/s |');
+  log('|---|---|---|---|---|---|');
+  const hot = () => '/api/products?type=FOR_SALE&limit=20';
+  // Random pages and types: most requests miss the one-second micro-cache.
+  const spread = (i: number) => `/api/products?type=${i % 2 ? 'FOR_RENT' : 'FOR_SALE'}&limit=20&offset=${20 * ((i * 7919) % 25)}`;
+  for (const [label, path] of [['first page', hot], ['random pages', spread]] as const) {
+    for (const concurrency of [1, 50]) {
+      const n = concurrency === 1 ? 500 : 5000;
+      const viaGateway = await latency((i) => `${base}${path(i)}`, {}, n, concurrency);
+      const direct = await latency((i) => `${stack.serviceUrls.catalog}${path(i)}`, { [IDENTITY_HEADERS.internalToken]: stack.internalToken }, n, concurrency);
+      log(`| ${label}: gateway → catalog | ${concurrency} | ${n} | ${viaGateway.p50.toFixed(2)} | ${viaGateway.p99.toFixed(2)} | ${viaGateway.rps.toFixed(0)} |`);
+      log(`| ${label}: catalog directly | ${concurrency} | ${n} | ${direct.p50.toFixed(2)} | ${direct.p99.toFixed(2)} | ${direct.rps.toFixed(0)} |`);
+    }
   }
 }
 

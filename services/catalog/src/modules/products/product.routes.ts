@@ -2,6 +2,10 @@ import { CATALOG_MESSAGES } from '@dme/contracts';
 import type { HandlersOf } from '@dme/platform';
 import { em } from '../bins/bin.routes';
 import { createProduct, deleteProduct, getProduct, listProductCards, listProducts, updateProduct } from './product.service';
+import { MicroCache } from './card-cache';
+
+/** The shop list's micro-cache (cleared by every catalog write in this process). */
+export const cardCache = new MicroCache<Awaited<ReturnType<typeof listProductCards>>>();
 
 type ProductHandlers = Pick<
   HandlersOf<'catalog'>,
@@ -9,6 +13,10 @@ type ProductHandlers = Pick<
 >;
 
 export function productHandlers(afterCommit: () => void): ProductHandlers {
+  const changed = () => {
+    cardCache.clear();
+    afterCommit();
+  };
   const filter = (q: { type?: 'FOR_RENT' | 'FOR_SALE'; search?: string; limit: number; offset: number }) => ({
     ...(q.type ? { type: q.type } : {}),
     ...(q.search ? { search: q.search } : {}),
@@ -16,23 +24,26 @@ export function productHandlers(afterCommit: () => void): ProductHandlers {
     offset: q.offset,
   });
   return {
-    productsList: (ctx, { query }) => listProductCards(em(ctx), filter(query)),
+    productsList: (ctx, { query }) => {
+      const f = filter(query);
+      return cardCache.get(JSON.stringify(f), () => listProductCards(em(ctx), f));
+    },
     productsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: false }) }),
     adminProductsList: (ctx, { query }) => listProducts(em(ctx), { ...filter(query), includeArchived: query.includeArchived }),
     adminProductsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: true }) }),
     async productsCreate(ctx, { body }) {
       const product = await createProduct(em(ctx), body);
-      afterCommit();
+      changed();
       return { product };
     },
     async productsUpdate(ctx, { params, body }) {
       const product = await updateProduct(em(ctx), params.id, body);
-      afterCommit();
+      changed();
       return { product };
     },
     async productsDelete(ctx, { params }) {
       const result = await deleteProduct(em(ctx), params.id);
-      afterCommit();
+      changed();
       return { result, message: result === 'archived' ? CATALOG_MESSAGES.product.archived : CATALOG_MESSAGES.product.deleted };
     },
   };

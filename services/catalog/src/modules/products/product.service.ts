@@ -13,7 +13,7 @@ import {
 } from '@dme/contracts';
 import { badRequest, conflict, notFound, qualified, recordEvent } from '@dme/platform';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow, type SubVariantRow, type VariantRow } from './product.entity';
-import { countsFor, type CountIndex } from '../stock/counts';
+import { countsFor, productAvailabilitySql, type CountIndex } from '../stock/counts';
 
 export const SOURCE = 'catalog';
 const M = CATALOG_MESSAGES.product;
@@ -325,28 +325,66 @@ export async function listProducts(em: EntityManager, f: ProductFilter): Promise
   return { items: trees.map((t) => toProduct(t, counts)), total };
 }
 
-/** Shop list: cards with price range, availability and sold quantity. */
+/**
+ * Shop list: cards with price range (over the leaves a customer can pick), availability and sold
+ * quantity, in one query (DESIGN §12: the product list is the shop's hottest read).
+ */
 export async function listProductCards(em: EntityManager, f: ProductFilter): Promise<{ items: ProductCard[]; total: number }> {
-  const { rows, total } = await findProducts(em, { ...f, includeArchived: false });
-  const trees = await loadTrees(em, rows);
-  const counts = await countsFor(em, rows.map((r) => r.id));
+  const conds = ['p.archived_at is null'];
+  const params: unknown[] = [];
+  if (f.type) {
+    conds.push('p.type = ?');
+    params.push(f.type);
+  }
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push('(p.name ilike ? or p.brand ilike ?)');
+    params.push(like, like);
+  }
+  const v = qualified(em, 'variants');
+  const sv = qualified(em, 'sub_variants');
+  const counts = productAvailabilitySql(em);
+  const rows = await em.execute<Array<{ id: string; name: string; brand: string; image: string; type: ProductType; min: string; max: string; available: number; sold: number; total: number }>>(
+    `with page as (
+       select p.id, p.name, p.brand, p.image, p.type, p.price, count(*) over ()::int as total
+         from ${qualified(em, 'products')} p
+        where ${conds.join(' and ')}
+        order by p.name, p.id
+        limit ? offset ?
+     )
+     select p.id, p.name, p.brand, p.image, p.type, p.total,
+            coalesce(l.min, p.price) as min, coalesce(l.max, p.price) as max,
+            ${counts.available} as available, ${counts.sold} as sold
+       from page p
+       left join lateral (
+         select min(x.price) as min, max(x.price) as max from (
+           select s.price from ${v} vv join ${sv} s on s.variant_id = vv.id where vv.product_id = p.id
+           union all
+           select coalesce(vv.price, p.price) from ${v} vv
+            where vv.product_id = p.id and not exists (select 1 from ${sv} s where s.variant_id = vv.id)
+         ) x
+       ) l on true
+      order by p.name, p.id`,
+    [...params, f.limit, f.offset],
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && f.offset > 0) {
+    const c = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${qualified(em, 'products')} p where ${conds.join(' and ')}`, params);
+    total = c[0]?.n ?? 0;
+  }
   return {
-    items: trees.map((t) => {
-      const prices = leafPrices(t);
-      const c = counts.product(t.product.id);
-      return {
-        id: t.product.id,
-        name: t.product.name,
-        brand: t.product.brand,
-        image: t.product.image,
-        type: t.product.type,
-        priceMin: money(Math.min(...prices)),
-        priceMax: money(Math.max(...prices)),
-        availableQuantity: c.availableQuantity,
-        soldQuantity: c.soldQuantity,
-        inStock: c.availableQuantity > 0,
-      };
-    }),
     total,
+    items: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      brand: r.brand,
+      image: r.image,
+      type: r.type,
+      priceMin: money(toCents(String(r.min))),
+      priceMax: money(toCents(String(r.max))),
+      availableQuantity: r.available,
+      soldQuantity: r.sold,
+      inStock: r.available > 0,
+    })),
   };
 }

@@ -78,3 +78,17 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
   const get = (m: Map<string, StockCounts>) => (id: string) => m.get(id) ?? { ...ZERO };
   return { product: get(products), variant: get(variants), subVariant: get(subs) };
 }
+
+/**
+ * The same rule as countsFor, as SQL for one product row (alias `p`), for lists that compute
+ * everything in one query: AVAILABLE items minus active reservations, and SOLD items.
+ */
+export function productAvailabilitySql(em: EntityManager): { available: string; sold: string } {
+  const items = qualified(em, 'stock_items');
+  const reservations = qualified(em, 'reservations');
+  return {
+    available: `((select count(*) from ${items} si where si.product_id = p.id and si.status = 'AVAILABLE')
+      - (select coalesce(sum(r.quantity), 0) from ${reservations} r where r.product_id = p.id and r.status in ('HELD', 'CONFIRMED')))::int`,
+    sold: `(select count(*) from ${items} si where si.product_id = p.id and si.status = 'SOLD')::int`,
+  };
+}

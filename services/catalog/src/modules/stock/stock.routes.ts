@@ -3,6 +3,7 @@ import { notFound } from '@dme/platform';
 import { em } from '../bins/bin.routes';
 import { addStock, getStockItem, listStock } from './stock.service';
 import { labelSheetPdf, qrPng } from './labels';
+import { cardCache } from '../products/product.routes';
 
 type StockHandlers = Pick<HandlersOf<'catalog'>, 'stocksList' | 'stocksCreate' | 'stocksQr' | 'stockBatchLabels'>;
 
@@ -11,6 +12,7 @@ export function stockHandlers(afterCommit: () => void): StockHandlers {
     stocksList: (ctx, { query }) => listStock(em(ctx), query),
     async stocksCreate(ctx, { body, principal }) {
       const result = await addStock(em(ctx), body, principal.userId);
+      cardCache.clear();
       afterCommit();
       return result;
     },

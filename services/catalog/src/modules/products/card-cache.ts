@@ -1,0 +1,31 @@
+/**
+ * A one-second micro-cache for the shop's public product list, with request coalescing: under
+ * load every visitor of the dashboard asks for the same first pages, and they share one query a
+ * second. Catalog writes in this process clear it at once; reservations do not (a card's
+ * availability may be up to a second old; the product page and checkout read live counts).
+ */
+export class MicroCache<T> {
+  private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
+
+  constructor(
+    private readonly ttlMs = 1000,
+    private readonly maxEntries = 500,
+  ) {}
+
+  get(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const value = load();
+    this.entries.set(key, { at: now, value });
+    // A failed load is not kept.
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
