@@ -148,4 +148,24 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await expect(page.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0);
     await expect.poll(async () => (await (await page.request.get(`/api/products/${product.id}`)).json()).product.availableQuantity).toBe(product.availableQuantity);
   });
+
+  test("removing a cart line asks 'Are you sure to delete this product?'", async ({ page }) => {
+    const c = await registerByApi(page.request);
+    const product = (await (await page.request.get('/api/products?type=FOR_SALE&search=Glass%20Mask')).json()).items[0];
+    await signInAs(page, c.username, c.password, '/dashboard');
+    await page.goto(`/product-description/${product.id}`);
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByText('Added to cart!')).toBeVisible();
+    await page.getByRole('menuitem', { name: 'Cart' }).click();
+    const row = page.getByRole('region', { name: 'To Purchase Products' }).getByRole('row', { name: /Glass Mask/ });
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('Are you sure to delete this product?')).toBeVisible();
+    await page.getByRole('button', { name: 'No', exact: true }).click();
+    await expect(row).toBeVisible();
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Yes', exact: true }).click();
+    await expect(row).toHaveCount(0);
+    await expect(page.getByTestId('BUY-total')).toHaveText('$0.00');
+    await expect(page.getByRole('region', { name: 'To Purchase Products' }).getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+  });
 });
