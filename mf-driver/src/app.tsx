@@ -1,19 +1,16 @@
 import { Provider } from 'react-redux';
-import { CurrentUserProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
+import { ShellContextProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
 import { store } from './store';
 import { AppRoutes } from './routes';
 
-/**
- * Exposed as `./app`: the shell renders it inside its BrowserRouter for this remote's paths.
- * It brings its own store (RTK Query cache) and its own antd, themed like the shell.
- */
-export default function App({ user }: RemoteAppProps) {
+/** Exposed as `./app`: rendered by the shell inside its router for this remote's paths. */
+export default function App(props: RemoteAppProps) {
   return (
     <Provider store={store}>
       <ThemeProvider>
-        <CurrentUserProvider user={user}>
+        <ShellContextProvider {...props}>
           <AppRoutes />
-        </CurrentUserProvider>
+        </ShellContextProvider>
       </ThemeProvider>
     </Provider>
   );

@@ -8,9 +8,7 @@ const rawBaseQuery = fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin
 
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const result = await rawBaseQuery(args, api, extra);
-  const url = typeof args === 'string' ? args : args.url;
-  // A failed sign-in is a 401 too, but it does not end a session.
-  if (result.error?.status === 401 && !url.startsWith('/auth/login') && typeof window !== 'undefined') {
+  if (result.error?.status === 401 && typeof window !== 'undefined') {
     window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT));
   }
   return result;

@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useState, type ComponentType } from 'react';
+import { Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { RemoteName, User } from '@dme/contracts';
-import { PlainLoading, type RemoteAppProps } from '@dme/ui';
-import { RemoteErrorPage } from '../states/lazy';
+import { LazyErrorState, Loading, useFeedback, type RemoteAppProps } from '@dme/ui';
 import { loadRemoteApp } from './loader';
 
 type State =
@@ -11,10 +10,7 @@ type State =
 
 const cache = new Map<RemoteName, ComponentType<RemoteAppProps>>();
 
-/**
- * Renders a remote's app. A remote that fails to load shows an error with Retry (which really
- * loads it again), not a blank page. Render inside Suspense (the error screen is lazy).
- */
+/** Renders a remote's app; a remote that fails to load shows an error with Retry, not a blank page. */
 export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: RemoteName; user: User; load?: typeof loadRemoteApp }) {
   const cached = cache.get(remote);
   const [state, setState] = useState<State>(cached ? { status: 'ready', App: cached } : { status: 'loading' });
@@ -34,7 +30,6 @@ export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: R
         if (alive) setState({ status: 'ready', App });
       })
       .catch((err: unknown) => {
-        console.error(`Loading ${remote} failed`, err);
         if (alive) setState({ status: 'error', message: err instanceof Error ? err.message : String(err) });
       });
     return () => {
@@ -43,8 +38,15 @@ export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: R
   }, [remote, attempt, load]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const shell = useFeedback();
 
-  if (state.status === 'loading') return <PlainLoading label="Loading the page..." />;
-  if (state.status === 'error') return <RemoteErrorPage onRetry={retry} />;
-  return <state.App user={user} />;
+  if (state.status === 'loading') return <Loading label="Loading the page..." />;
+  if (state.status === 'error') {
+    return (
+      <Suspense fallback={<Loading />}>
+        <LazyErrorState title="This page could not be loaded" message="Check your connection and try again." onRetry={retry} />
+      </Suspense>
+    );
+  }
+  return <state.App user={user} shell={shell} />;
 }
