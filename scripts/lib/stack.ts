@@ -55,9 +55,10 @@ function pipeLogs(child: ChildProcess, name: string, opts: StackOptions, tail: s
         let level = stream === 'err' ? 50 : 30;
         let text = line;
         try {
-          const rec = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+          const rec = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string }; method?: string; path?: string };
           level = rec.level ?? level;
-          text = `${LEVELS[level] ?? level} ${rec.msg ?? ''}${rec.err?.message ? ` (${rec.err.message})` : ''}`;
+          const where = rec.method && rec.path ? ` [${rec.method} ${rec.path}]` : '';
+          text = `${LEVELS[level] ?? level} ${rec.msg ?? ''}${where}${rec.err?.message ? ` (${rec.err.message})` : ''}`;
         } catch {
           /* not JSON: print as is */
         }
