@@ -300,6 +300,7 @@ describe('proxying and errors', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect((await call('GET', '/api/auth/me')).status).toBe(401);
   });
+
 });
 
 describe('OpenAPI and docs', () => {

@@ -25,6 +25,8 @@ const unavailable = () => new HttpProblem(503, 'The service is not available rig
 export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeaders, body?: Buffer): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
+    // The client went away before the answer: there is no one to answer, and no error to report.
+    let clientGone = false;
     const upstream = http.request(
       { hostname: base.hostname, port: base.port, method: ctx.method, path: ctx.url, headers, agent },
       (res) => {
@@ -47,11 +49,19 @@ export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeade
     upstream.on('error', () => {
       if (!settled) {
         settled = true;
-        reject(unavailable());
+        if (clientGone) resolve();
+        else reject(unavailable());
       }
     });
+    const abandon = () => {
+      clientGone = true;
+      if (!upstream.destroyed) upstream.destroy();
+    };
     ctx.req.on('close', () => {
-      if (!ctx.req.complete && !upstream.destroyed) upstream.destroy();
+      if (!ctx.req.complete) abandon();
+    });
+    ctx.res.on('close', () => {
+      if (!ctx.res.writableFinished) abandon();
     });
     if (body !== undefined) upstream.end(body);
     else if (ctx.req.readableEnded) upstream.end();
