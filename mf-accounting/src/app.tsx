@@ -1,16 +1,22 @@
 import { Provider } from 'react-redux';
-import { ShellContextProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
+import { useResetApiOnLeave } from '@dme/api-client';
+import { CurrentUserProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
 import { store } from './store';
 import { AppRoutes } from './routes';
 
-/** Exposed as `./app`: rendered by the shell inside its router for this remote's paths. */
-export default function App(props: RemoteAppProps) {
+/**
+ * Exposed as `./app`: the shell renders it inside its BrowserRouter for this remote's paths.
+ * It brings its own store (RTK Query cache, dropped when the user leaves) and its own antd,
+ * themed like the shell.
+ */
+export default function App({ user }: RemoteAppProps) {
+  useResetApiOnLeave(store, user.id);
   return (
     <Provider store={store}>
       <ThemeProvider>
-        <ShellContextProvider {...props}>
+        <CurrentUserProvider user={user}>
           <AppRoutes />
-        </ShellContextProvider>
+        </CurrentUserProvider>
       </ThemeProvider>
     </Provider>
   );

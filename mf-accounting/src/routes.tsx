@@ -1,13 +1,17 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { LazyPageNotFound, Loading } from '@dme/ui';
 import { PaymentsPage } from './features/payments/PaymentsPage';
 
+const ReportsPage = lazy(() => import('./features/reports/ReportsPage'));
+
+/** Payments (accounting admin and superadmin) and reports (superadmin): SPEC §2. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/admin/payments" element={<PaymentsPage />} />
+        <Route path="/admin/reports" element={<ReportsPage />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

@@ -1,12 +1,16 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { homeOf, isSuperadminShellPath, remoteFor } from '@dme/contracts';
-import { LazyInfoResult, LazyNotAvailable, Loading } from '@dme/ui';
+import { PlainLoading } from '@dme/ui';
 import { useSession } from './session/session';
 import { useMeQuery } from './api';
 import { AppLayout } from './layout/AppLayout';
 import { RemoteOutlet } from './remotes/RemoteOutlet';
+import { NoRoutesPage, NotAvailablePage } from './states/lazy';
+import { ChunkBoundary } from './states/ChunkBoundary';
 
+// Each is a chunk of its own; the public area brings antd and the theme for its pages.
+const PublicArea = lazy(() => import('./pages/PublicArea'));
 const LandingPage = lazy(() => import('./pages/landing/LandingPage'));
 const LoginPage = lazy(() => import('./pages/auth/LoginPage'));
 const RegisterPage = lazy(() => import('./pages/auth/RegisterPage'));
@@ -14,38 +18,53 @@ const RegisterPage = lazy(() => import('./pages/auth/RegisterPage'));
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 
 export function App() {
+  const { pathname } = useLocation();
   return (
-    <Suspense fallback={<Loading />}>
-      <Routes>
-        <Route path="/" element={<LandingPage />} />
-        <Route path="/about" element={<LandingPage />} />
-        <Route path="/login" element={<LoginPage />} />
-        <Route path="/register" element={<RegisterPage />} />
-        <Route path="*" element={<SignedInArea />} />
-      </Routes>
-    </Suspense>
+    <ChunkBoundary resetKey={pathname}>
+      <Suspense fallback={<PlainLoading />}>
+        <Routes>
+          <Route element={<PublicArea />}>
+            <Route path="/" element={<LandingPage />} />
+            <Route path="/about" element={<LandingPage />} />
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/register" element={<RegisterPage />} />
+          </Route>
+          <Route path="*" element={<SignedInArea />} />
+        </Routes>
+      </Suspense>
+    </ChunkBoundary>
   );
 }
 
 /** Everything behind sign-in: the layout of the user's role and the screen for the path. */
-function SignedInArea() {
+export function SignedInArea() {
   const { user } = useSession();
   const { pathname } = useLocation();
   if (!user) return <Navigate to="/login" replace state={{ from: pathname }} />;
   return (
     <AppLayout user={user}>
       <SessionCheck />
-      <RoleContent />
+      <Suspense fallback={<PlainLoading />}>
+        <RoleContent />
+      </Suspense>
     </AppLayout>
   );
 }
 
-/** Confirms with the server that the stored session is still alive (a 401 sends us to /login). */
+/**
+ * Confirms with the server that the stored session is still alive: a 401 sends us to /login
+ * (through `dme:unauthorized`); a changed profile replaces the stored one.
+ */
 function SessionCheck() {
-  useMeQuery(undefined, { refetchOnMountOrArgChange: true });
+  const { user, signedIn } = useSession();
+  const { data } = useMeQuery(undefined, { refetchOnMountOrArgChange: true });
+  useEffect(() => {
+    if (data?.user && user && JSON.stringify(data.user) !== JSON.stringify(user)) signedIn(data.user);
+  }, [data, user, signedIn]);
   return null;
 }
 
+/** The screen for the path: the shell's admin screens, the role's remote, or 'not available'. */
 export function RoleContent() {
   const { user } = useSession();
   const { pathname } = useLocation();
@@ -57,16 +76,10 @@ export function RoleContent() {
   }, [pathname]);
 
   if (!user) return null;
-  if (pathname === '/home') {
-    return home ? <Navigate to={home} replace /> : <NoRoutes />;
-  }
-  if (!home) return <NoRoutes />;
+  if (!home) return <NoRoutesPage />;
+  if (pathname === '/home') return <Navigate to={home} replace />;
   if (userType === 'SUPERADMIN' && isSuperadminShellPath(pathname)) return <AdminRoutes />;
   const remote = remoteFor(userType, pathname);
   if (remote) return <RemoteOutlet key={remote} remote={remote} user={user} />;
-  return <LazyNotAvailable />;
-}
-
-function NoRoutes() {
-  return <LazyInfoResult title="No pages are available for your account yet." subTitle="Please contact your administrator." />;
+  return <NotAvailablePage />;
 }

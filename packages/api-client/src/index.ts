@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import { problemMessage } from '@dme/contracts';
 
@@ -8,7 +9,9 @@ const rawBaseQuery = fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin
 
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const result = await rawBaseQuery(args, api, extra);
-  if (result.error?.status === 401 && typeof window !== 'undefined') {
+  const url = typeof args === 'string' ? args : args.url;
+  // A failed sign-in is a 401 too, but it does not end a session.
+  if (result.error?.status === 401 && !url.startsWith('/auth/login') && typeof window !== 'undefined') {
     window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT));
   }
   return result;
@@ -42,4 +45,17 @@ export function fieldErrors(error: unknown): Array<{ name: string; errors: strin
   const byField = new Map<string, string[]>();
   for (const e of data?.errors ?? []) byField.set(e.field, [...(byField.get(e.field) ?? []), e.message]);
   return [...byField].map(([name, errors]) => ({ name, errors }));
+}
+
+/**
+ * For a remote's app: its cached server data belongs to the signed-in user, so it is dropped when
+ * the app leaves the page (sign-out, or the session ended) or the user changes.
+ */
+export function useResetApiOnLeave(store: { dispatch: (action: ReturnType<typeof baseApi.util.resetApiState>) => unknown }, userId: string): void {
+  useEffect(
+    () => () => {
+      store.dispatch(baseApi.util.resetApiState());
+    },
+    [store, userId],
+  );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Upload, type UploadFile } from 'antd';
+import { Button, Upload, type UploadFile, type UploadProps } from 'antd';
 import { useFeedback } from './feedback';
 import { IMAGE_MIME_TYPES, MESSAGES, problemMessage } from '@dme/contracts';
 
@@ -8,8 +8,30 @@ export function isAcceptedImage(file: { type?: string }): boolean {
   return (IMAGE_MIME_TYPES as readonly string[]).includes(file.type ?? '');
 }
 
+/** POST /api/uploads (multipart field `image`); resolves the stored image path, rejects with the server's message. */
+export async function uploadImage(file: Blob, signal?: AbortSignal): Promise<string> {
+  const body = new FormData();
+  body.append('image', file);
+  const res = await fetch('/api/uploads', { method: 'POST', body, credentials: 'same-origin', signal });
+  const data: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) throw new Error(problemMessage(data, res.status === 415 ? MESSAGES.upload.onlyJpgPng : 'The image could not be uploaded.'));
+  const path = (data as { imagePath?: unknown } | undefined)?.imagePath;
+  if (typeof path !== 'string') throw new Error('The image could not be uploaded.');
+  return path;
+}
+
+const customRequest: UploadProps['customRequest'] = ({ file, onSuccess, onError }) => {
+  const ctrl = new AbortController();
+  uploadImage(file as Blob, ctrl.signal).then(
+    (imagePath) => onSuccess?.({ imagePath }),
+    (err: unknown) => onError?.(err instanceof Error ? err : new Error(String(err))),
+  );
+  return { abort: () => ctrl.abort() };
+};
+
 /**
  * One JPG or PNG, uploaded at once to /api/uploads; the form value is the returned image path.
+ * Anything else is refused before upload with 'You can only upload JPG or PNG file!'.
  */
 export function ImageUpload({ value, onChange, id }: { value?: string; onChange?: (path: string | undefined) => void; id?: string }) {
   const { notify } = useFeedback();
@@ -21,14 +43,14 @@ export function ImageUpload({ value, onChange, id }: { value?: string; onChange?
     <Upload
       id={id}
       name="image"
-      action="/api/uploads"
       accept="image/png,image/jpeg"
       listType="picture"
       maxCount={1}
       fileList={files}
+      customRequest={customRequest}
       beforeUpload={(file) => {
         if (!isAcceptedImage(file)) {
-          notify.error(MESSAGES.upload.onlyJpgPng);
+          notify.toastError(MESSAGES.upload.onlyJpgPng);
           return Upload.LIST_IGNORE;
         }
         return true;
@@ -42,7 +64,7 @@ export function ImageUpload({ value, onChange, id }: { value?: string; onChange?
             onChange?.(path);
           }
         } else if (file.status === 'error') {
-          notify.error(problemMessage(file.response, MESSAGES.upload.onlyJpgPng));
+          notify.toastError(file.error instanceof Error ? file.error.message : MESSAGES.upload.onlyJpgPng);
           setFiles([]);
           onChange?.(undefined);
         } else if (file.status === 'removed') {

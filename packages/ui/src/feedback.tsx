@@ -1,34 +1,111 @@
-import { createContext, useContext, type ReactNode } from 'react';
-import type { ShellServices } from './remote';
+import { Component, createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { AppApi } from './app-bridge';
 
-type Impl = typeof import('./feedback-impl');
-let loading: Promise<Impl> | undefined;
-const impl = () => (loading ??= import('./feedback-impl'));
+export { FEEDBACK_TOP } from './constants';
+
+export interface ConfirmOptions {
+  title: string;
+  content?: string;
+  okText?: string;
+  cancelText?: string;
+  danger?: boolean;
+}
+
+/** The app's toasts, notifications and confirms. */
+export interface Feedback {
+  notify: {
+    /** A short success toast (antd message). */
+    success: (content: string) => void;
+    info: (content: string) => void;
+    /** A short error toast (antd message), e.g. a refused upload. */
+    toastError: (content: string) => void;
+    /** An error notification with a title and the server's message as description. */
+    error: (title: string, description?: string) => void;
+  };
+  /** Asks a yes/no question; resolves true on yes. */
+  confirm: (options: ConfirmOptions) => Promise<boolean>;
+}
+
+const AppBridge = lazy(() => import('./app-bridge'));
+
+/** If the feedback chunk cannot be fetched, the page stays usable (the toast is lost, and logged). */
+class QuietBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    console.error('Feedback could not be loaded', error);
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+const FeedbackContext = createContext<Feedback | undefined>(undefined);
 
 /**
- * Toasts and confirms whose antd code (message, notification, Modal) is fetched on first use,
- * so it is not part of what a page needs to appear. Notifications sit 120 px from the top.
+ * Provides useFeedback() under ThemeProvider. The feedback is antd's `App.useApp()` (message,
+ * notification, modal, themed by the ConfigProvider around it); antd's App and its ~45 KB gzip
+ * of message/notification/modal code are fetched the first time feedback is given, so they are
+ * not part of what a page needs to appear (DESIGN §12).
  */
-export function createFeedback(): ShellServices {
-  return {
-    notify: {
-      success: (content) => void impl().then((m) => m.success(content)),
-      info: (content) => void impl().then((m) => m.info(content)),
-      error: (title, description) => void impl().then((m) => m.error(title, description)),
-    },
-    confirm: (options) => impl().then((m) => m.confirm(options)),
-  };
+export function FeedbackRoot({ children }: { children: ReactNode }) {
+  const [mounted, setMounted] = useState(false);
+  const ready = useRef<{ promise: Promise<AppApi>; resolve: (api: AppApi) => void } | undefined>(undefined);
+  if (!ready.current) {
+    let resolve!: (api: AppApi) => void;
+    const promise = new Promise<AppApi>((r) => (resolve = r));
+    ready.current = { promise, resolve };
+  }
+  const onReady = useCallback((api: AppApi) => ready.current?.resolve(api), []);
+
+  const feedback = useMemo<Feedback>(() => {
+    const api = () => {
+      setMounted(true);
+      return ready.current!.promise;
+    };
+    return {
+      notify: {
+        success: (content) => void api().then((a) => a.message.success(content)),
+        info: (content) => void api().then((a) => a.message.info(content)),
+        toastError: (content) => void api().then((a) => a.message.error(content)),
+        error: (title, description) => void api().then((a) => a.notification.error({ title, description })),
+      },
+      confirm: (o) =>
+        api().then(
+          (a) =>
+            new Promise<boolean>((resolve) => {
+              a.modal.confirm({
+                title: o.title,
+                content: o.content,
+                okText: o.okText ?? 'Yes',
+                cancelText: o.cancelText ?? 'No',
+                okButtonProps: o.danger ? { danger: true } : undefined,
+                onOk: () => resolve(true),
+                onCancel: () => resolve(false),
+              });
+            }),
+        ),
+    };
+  }, []);
+
+  return (
+    <FeedbackContext.Provider value={feedback}>
+      {children}
+      {mounted && (
+        <QuietBoundary>
+          <Suspense fallback={null}>
+            <AppBridge onReady={onReady} />
+          </Suspense>
+        </QuietBoundary>
+      )}
+    </FeedbackContext.Provider>
+  );
 }
 
-const FeedbackContext = createContext<ShellServices | undefined>(undefined);
-
-export function FeedbackProvider({ value, children }: { value: ShellServices; children: ReactNode }) {
-  return <FeedbackContext.Provider value={value}>{children}</FeedbackContext.Provider>;
-}
-
-/** The app's toasts and confirms (the shell's, also inside remotes). */
-export function useFeedback(): ShellServices {
+/** Toasts, notifications and confirms of the nearest ThemeProvider. */
+export function useFeedback(): Feedback {
   const v = useContext(FeedbackContext);
-  if (!v) throw new Error('useFeedback outside FeedbackProvider');
+  if (!v) throw new Error('useFeedback outside ThemeProvider');
   return v;
 }

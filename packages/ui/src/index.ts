@@ -1,11 +1,12 @@
 export { ThemeProvider, theme } from './theme';
 export { Loading, EmptyState } from './states';
+export { PlainLoading } from './plain';
 export { ErrorState, NotAvailable, PageNotFound, InfoResult } from './results';
 export { LazyErrorState, LazyNotAvailable, LazyPageNotFound, LazyInfoResult } from './lazy-states';
 export { PageHeader } from './PageHeader';
 export { StatusTag } from './StatusTag';
 export { Money } from './Money';
-export { ShellContextProvider, useCurrentUser } from './shell-context';
-export { createFeedback, FeedbackProvider, useFeedback } from './feedback';
-export type { RemoteAppProps, ShellServices } from './remote';
-export { ImageUpload, isAcceptedImage } from './ImageUpload';
+export { CurrentUserProvider, useCurrentUser } from './shell-context';
+export { useFeedback, FEEDBACK_TOP, type Feedback, type ConfirmOptions } from './feedback';
+export type { RemoteAppProps } from './remote';
+export { ImageUpload, isAcceptedImage, uploadImage } from './ImageUpload';

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ConfigProvider, type ThemeConfig } from 'antd';
+import { FeedbackRoot } from './feedback';
 
 export const theme: ThemeConfig = {
   token: {
@@ -13,8 +14,13 @@ export const theme: ThemeConfig = {
 
 /**
  * The same look in the shell and every remote: each app wraps itself in this (antd is not a
- * shared module, STACK P9). Toasts and confirms come from useFeedback().
+ * shared module, STACK P9): antd's ConfigProvider with our theme, and antd's App for message,
+ * notification and modal (through useFeedback(), 120 px from the top).
  */
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  return <ConfigProvider theme={theme}>{children}</ConfigProvider>;
+  return (
+    <ConfigProvider theme={theme}>
+      <FeedbackRoot>{children}</FeedbackRoot>
+    </ConfigProvider>
+  );
 }

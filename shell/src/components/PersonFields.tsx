@@ -62,7 +62,7 @@ export function PersonFields({ form, messages }: { form: FormInstance; messages:
         </Col>
         <Col xs={12} md={4}>
           <Form.Item label="Age" name="age" rules={[{ required: true, message: messages.age }]}>
-            <Input readOnly tabIndex={-1} />
+            <Input readOnly variant="filled" />
           </Form.Item>
         </Col>
         <Col xs={12} md={8}>

@@ -1,6 +1,7 @@
-import { Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { RemoteName, User } from '@dme/contracts';
-import { LazyErrorState, Loading, useFeedback, type RemoteAppProps } from '@dme/ui';
+import { PlainLoading, type RemoteAppProps } from '@dme/ui';
+import { RemoteErrorPage } from '../states/lazy';
 import { loadRemoteApp } from './loader';
 
 type State =
@@ -10,7 +11,15 @@ type State =
 
 const cache = new Map<RemoteName, ComponentType<RemoteAppProps>>();
 
-/** Renders a remote's app; a remote that fails to load shows an error with Retry, not a blank page. */
+/** Forgets the remotes loaded so far (tests). */
+export function resetRemoteCache(): void {
+  cache.clear();
+}
+
+/**
+ * Renders a remote's app. A remote that fails to load shows an error with Retry (which really
+ * loads it again), not a blank page. Render inside Suspense (the error screen is lazy).
+ */
 export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: RemoteName; user: User; load?: typeof loadRemoteApp }) {
   const cached = cache.get(remote);
   const [state, setState] = useState<State>(cached ? { status: 'ready', App: cached } : { status: 'loading' });
@@ -30,6 +39,7 @@ export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: R
         if (alive) setState({ status: 'ready', App });
       })
       .catch((err: unknown) => {
+        console.error(`Loading ${remote} failed`, err);
         if (alive) setState({ status: 'error', message: err instanceof Error ? err.message : String(err) });
       });
     return () => {
@@ -38,15 +48,8 @@ export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: R
   }, [remote, attempt, load]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  const shell = useFeedback();
 
-  if (state.status === 'loading') return <Loading label="Loading the page..." />;
-  if (state.status === 'error') {
-    return (
-      <Suspense fallback={<Loading />}>
-        <LazyErrorState title="This page could not be loaded" message="Check your connection and try again." onRetry={retry} />
-      </Suspense>
-    );
-  }
-  return <state.App user={user} shell={shell} />;
+  if (state.status === 'loading') return <PlainLoading label="Loading the page..." />;
+  if (state.status === 'error') return <RemoteErrorPage onRetry={retry} />;
+  return <state.App user={user} />;
 }

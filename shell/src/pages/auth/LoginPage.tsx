@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Card, Form, Input, Typography } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useFeedback } from '@dme/ui';
 import { homeOf, MESSAGES, type LoginRequest } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useLoginMutation } from '../../api';
 import { useSession } from '../../session/session';
-import { AuthFrame } from './AuthFrame';
+import { AuthCard, AuthFrame } from './AuthFrame';
 
 export default function LoginPage() {
   const [login, { isLoading }] = useLoginMutation();
@@ -30,10 +30,7 @@ export default function LoginPage() {
 
   return (
     <AuthFrame>
-      <Card style={{ width: '100%', maxWidth: 400 }}>
-        <Typography.Title level={3} style={{ marginTop: 0 }}>
-          Sign in
-        </Typography.Title>
+      <AuthCard title="Sign in" maxWidth={400}>
         <Form layout="vertical" name="login" onFinish={onFinish} requiredMark={false}>
           <Form.Item label="Username" name="username" rules={[{ required: true, whitespace: true, message: MESSAGES.login.username }]}>
             <Input autoComplete="username" autoFocus />
@@ -45,10 +42,10 @@ export default function LoginPage() {
             Log in
           </Button>
         </Form>
-        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+        <p style={{ margin: '16px 0 0' }}>
           No account yet? <Link to="/register">Register now</Link>
-        </Typography.Paragraph>
-      </Card>
+        </p>
+      </AuthCard>
     </AuthFrame>
   );
 }

@@ -1,11 +1,11 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Card, Col, Form, Input, Row, Typography } from 'antd';
+import { Button, Col, Form, Input, Row } from 'antd';
 import { useFeedback } from '@dme/ui';
 import { MESSAGES } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useRegisterMutation } from '../../api';
 import { PersonFields, personBody, type PersonValues } from '../../components/PersonFields';
-import { AuthFrame } from './AuthFrame';
+import { AuthCard, AuthFrame } from './AuthFrame';
 
 type Values = PersonValues & { username: string; password: string };
 
@@ -29,10 +29,7 @@ export default function RegisterPage() {
 
   return (
     <AuthFrame>
-      <Card style={{ width: '100%', maxWidth: 860 }}>
-        <Typography.Title level={3} style={{ marginTop: 0 }}>
-          Create your account
-        </Typography.Title>
+      <AuthCard title="Create your account" maxWidth={860}>
         <Form form={form} layout="vertical" name="register" onFinish={onFinish} scrollToFirstError>
           <Row gutter={16}>
             <Col xs={24} md={12}>
@@ -51,10 +48,10 @@ export default function RegisterPage() {
             Register
           </Button>
         </Form>
-        <Typography.Paragraph style={{ marginTop: 16, marginBottom: 0 }}>
+        <p style={{ margin: '16px 0 0' }}>
           Already have an account? <Link to="/login">Sign in</Link>
-        </Typography.Paragraph>
-      </Card>
+        </p>
+      </AuthCard>
     </AuthFrame>
   );
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { User } from '@dme/contracts';
+import App from './app';
+
+const user = { id: 'u-1', username: 'demo', firstName: 'Demo', lastName: 'User', userType: 'WAREHOUSE_STAFF' } as User;
+
+function open(path: string, as: User = user) {
+  // Every list answers empty.
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ items: [], total: 0 }), { status: 200, headers: { 'content-type': 'application/json' } })));
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <App user={as} />
+    </MemoryRouter>,
+  );
+}
+
+describe('mf-warehouse ./app', () => {
+  it('renders its home /admin/warehouse-bins with its title and an empty state', async () => {
+    open('/admin/warehouse-bins');
+    expect(await screen.findByRole('heading', { name: 'Warehouse Bins' })).toBeInTheDocument();
+    expect(await screen.findByText('No warehouse bins yet.')).toBeInTheDocument();
+  });
+
+  it("answers an unknown path with 'Page not found'", async () => {
+    open('/admin/warehouse-bins/no/such/page');
+    expect(await screen.findByText('Page not found')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureStore } from '@reduxjs/toolkit';
+import { renderHook } from '@testing-library/react';
+import { baseApi, errorMessage, fieldErrors, UNAUTHORIZED_EVENT, useResetApiOnLeave } from './index';
+
+const api = baseApi.injectEndpoints({
+  endpoints: (b) => ({
+    thing: b.query<{ ok: boolean }, string>({ query: (path) => path }),
+    signIn: b.mutation<unknown, { username: string }>({ query: (body) => ({ url: '/auth/login', method: 'POST', body }) }),
+  }),
+});
+
+function store() {
+  return configureStore({ reducer: { [baseApi.reducerPath]: baseApi.reducer }, middleware: (g) => g().concat(baseApi.middleware) });
+}
+
+function answer(status: number, body?: unknown) {
+  const fetchMock = vi.fn(async (_req: Request) =>
+    new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' } }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('base api', () => {
+  it('calls /api on the same origin with the session cookie', async () => {
+    const fetchMock = answer(200, { ok: true });
+    const s = store();
+    const res = await s.dispatch(api.endpoints.thing.initiate('/users'));
+    expect(res.data).toEqual({ ok: true });
+    const req = fetchMock.mock.calls[0]![0];
+    expect(new URL(req.url).pathname).toBe('/api/users');
+    expect(req.credentials).toBe('same-origin');
+  });
+
+  it(`turns any 401 into the window event ${UNAUTHORIZED_EVENT}`, async () => {
+    answer(401, { type: 'about:blank', title: 'Unauthorized', status: 401 });
+    const seen = vi.fn();
+    window.addEventListener(UNAUTHORIZED_EVENT, seen);
+    await store().dispatch(api.endpoints.thing.initiate('/orders'));
+    window.removeEventListener(UNAUTHORIZED_EVENT, seen);
+    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not for other errors, nor for a failed sign-in', async () => {
+    const seen = vi.fn();
+    window.addEventListener(UNAUTHORIZED_EVENT, seen);
+    answer(403, { type: 'about:blank', title: 'Forbidden', status: 403 });
+    await store().dispatch(api.endpoints.thing.initiate('/x'));
+    answer(401, { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Invalid username or password.' });
+    await store().dispatch(api.endpoints.signIn.initiate({ username: 'a' }));
+    window.removeEventListener(UNAUTHORIZED_EVENT, seen);
+    expect(seen).not.toHaveBeenCalled();
+  });
+
+  it('reads the message of a problem+json error and its field errors', async () => {
+    answer(400, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid input.', errors: [{ field: 'zipcode', message: 'Zipcode must be at least 6 characters.' }] });
+    const res = await store().dispatch(api.endpoints.thing.initiate('/y'));
+    expect(errorMessage(res.error)).toBe('Zipcode must be at least 6 characters.');
+    expect(fieldErrors(res.error)).toEqual([{ name: 'zipcode', errors: ['Zipcode must be at least 6 characters.'] }]);
+    expect(errorMessage({ status: 409, data: { detail: 'Username is already taken.' } })).toBe('Username is already taken.');
+    expect(errorMessage({ status: 'FETCH_ERROR', error: 'TypeError' })).toMatch(/cannot be reached/);
+    expect(errorMessage(undefined, 'fallback')).toBe('fallback');
+  });
+});
+
+describe('useResetApiOnLeave', () => {
+  it("drops a remote's cached data when its app leaves (sign-out) or the user changes", async () => {
+    answer(200, { ok: true });
+    const s = store();
+    await s.dispatch(api.endpoints.thing.initiate('/cart'));
+    const cached = () => Object.keys(s.getState().api.queries).length;
+    expect(cached()).toBe(1);
+    const hook = renderHook(({ id }) => useResetApiOnLeave(s, id), { initialProps: { id: 'user-a' } });
+    expect(cached()).toBe(1);
+    hook.rerender({ id: 'user-b' });
+    expect(cached()).toBe(0);
+    await s.dispatch(api.endpoints.thing.initiate('/cart'));
+    hook.unmount();
+    expect(cached()).toBe(0);
+  });
+});

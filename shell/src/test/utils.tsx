@@ -1,0 +1,140 @@
+import type { ReactElement } from 'react';
+import { render } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import type { User, UserType } from '@dme/contracts';
+import { makeStore } from '../store';
+import { SessionProvider } from '../session/session';
+
+export function makeUser(userType: UserType | string, over: Partial<User> = {}): User {
+  return {
+    id: '7b0c1d7e-1111-4e2a-9c3f-000000000001',
+    idNumber: 'CUS-000001',
+    username: `${userType.toLowerCase()}1`,
+    firstName: 'Maria',
+    middleName: '',
+    lastName: 'Santos',
+    suffix: '',
+    birthDate: '1990-05-01',
+    age: 35,
+    gender: 'FEMALE',
+    contactNumber: '09171234567',
+    email: 'maria@example.com',
+    address: '12 Rizal St',
+    city: 'Makati',
+    state: 'Metro Manila',
+    zipcode: '123456',
+    image: '/api/uploads/me.png',
+    status: 'ACTIVE',
+    userType: userType as UserType,
+    position: '',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+export function storeUser(user: User) {
+  localStorage.setItem('userStore', JSON.stringify({ user, loginStatus: true }));
+}
+
+/** Shows the router's current path, so tests can assert navigation. */
+export function LocationProbe() {
+  const { pathname } = useLocation();
+  return <output data-testid="location">{pathname}</output>;
+}
+
+/** Renders a tree with a fresh store, a memory router at `path` and the session. */
+export function renderWithShell(ui: ReactElement, path = '/') {
+  const store = makeStore();
+  return {
+    store,
+    ...render(
+      <Provider store={store}>
+        <MemoryRouter initialEntries={[path]}>
+          <SessionProvider>
+            {ui}
+            <LocationProbe />
+          </SessionProvider>
+        </MemoryRouter>
+      </Provider>,
+    ),
+  };
+}
+
+export interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+type Reply = { status: number; body?: unknown } | undefined;
+type Handler = (call: Call) => Reply | Promise<Reply>;
+
+/**
+ * Replaces fetch: each call is recorded and answered by the first handler that replies
+ * (status + JSON body; problem+json for errors). Unanswered calls get 404.
+ */
+export function mockApi(...handlers: Handler[]) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : undefined;
+    const url = new URL(req ? req.url : String(input), window.location.href);
+    const method = (req?.method ?? init?.method ?? 'GET').toUpperCase();
+    let body: unknown;
+    if (req) {
+      const text = await req.clone().text();
+      body = text ? JSON.parse(text) : undefined;
+    } else if (init?.body instanceof FormData) {
+      body = init.body;
+    } else if (typeof init?.body === 'string') {
+      body = JSON.parse(init.body);
+    }
+    const call = { method, url: url.pathname + url.search, body };
+    calls.push(call);
+    let reply: Reply;
+    for (const h of handlers) {
+      reply = await h(call);
+      if (reply) break;
+    }
+    const { status, body: out } = reply ?? { status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404 } };
+    if (status === 204) return new Response(null, { status });
+    const type = status >= 400 ? 'application/problem+json' : 'application/json';
+    return new Response(JSON.stringify(out ?? {}), { status, headers: { 'content-type': type } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+/** A handler for one method + path (query ignored). */
+export const on =
+  (method: string, path: string, reply: Reply | ((call: Call) => Reply)): Handler =>
+  (call) =>
+    call.method === method && call.url.split('?')[0] === path ? (typeof reply === 'function' ? reply(call) : reply) : undefined;
+
+export const problem = (status: number, detail: string, errors?: Array<{ field: string; message: string }>) => ({
+  status,
+  body: { type: 'about:blank', title: 'Error', status, detail, ...(errors ? { errors } : {}) },
+});
+
+/** Picks an option of an antd Select by its label. */
+export async function chooseOption(selectLabel: string, optionLabel: string) {
+  const { fireEvent, screen, waitFor } = await import('@testing-library/react');
+  fireEvent.mouseDown(screen.getByRole('combobox', { name: selectLabel }));
+  const option = await waitFor(() => {
+    const list = [...document.querySelectorAll(`.ant-select-item-option[title="${optionLabel}"]`)];
+    const el = list.at(-1);
+    if (!el) throw new Error(`no option ${optionLabel}`);
+    return el;
+  });
+  fireEvent.click(option);
+}
+
+/** Chooses a file in the (only) image upload. */
+export async function chooseFile(file: File) {
+  const { fireEvent } = await import('@testing-library/react');
+  fireEvent.change(document.querySelector('input[type="file"]')!, { target: { files: [file] } });
+}
+
+export const pngFile = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'me.png', { type: 'image/png' });
