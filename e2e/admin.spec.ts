@@ -14,10 +14,12 @@ test.describe('superadmin: users and employees', () => {
     const row = admin.getByRole('row', { name: new RegExp(c.username) });
     await expect(row.getByText('ACTIVE')).toBeVisible();
     await row.getByRole('button', { name: 'Deactivate' }).click();
+    const patched = admin.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/api/users/${c.id}/status`));
     await admin.getByRole('button', { name: 'Yes' }).click();
+    expect((await patched).status()).toBe(200);
     await expect(row.getByText('DEACTIVATED')).toBeVisible();
 
-    // The customer's session is refused at once: the very next call is 401 ...
+    // The customer's session is refused at once: the very next call after the answer is 401 ...
     expect((await customer.request.get('/api/auth/me')).status()).toBe(401);
     // ... and the app sends them back to sign in.
     await customer.getByRole('menuitem', { name: 'Cart' }).click();
