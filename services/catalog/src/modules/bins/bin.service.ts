@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, type Bin } from '@dme/contracts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, qualified } from '@dme/platform';
@@ -68,7 +69,9 @@ export async function updateBin(em: EntityManager, id: string, input: BinInput):
 export async function deleteBin(em: EntityManager, id: string): Promise<void> {
   try {
     await em.transactional(async (tem) => {
-      const bin = await findBin(tem, id);
+      // The row lock waits for an Add Stock into this bin that is running now (it holds a share lock).
+      const bin = await tem.findOne(BinEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!bin) throw notFound('Warehouse bin not found.');
       const n = (await stockCounts(tem, [id])).get(id) ?? 0;
       if (n > 0) throw conflict(M.holdsStock);
       tem.remove(bin);

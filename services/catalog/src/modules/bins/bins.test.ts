@@ -59,11 +59,52 @@ describe('warehouse bins', () => {
     expect(stocks.body.items.every((s: { warehouseBin: { name: string } }) => s.warehouseBin.name === 'Full bin')).toBe(true);
   });
 
+  it('an edit follows the same rules: 400 with the spec messages or 409 on a taken name, and the bin is unchanged', async () => {
+    const bin = (await h.api.post('/api/warehouse-bins', { name: 'E-01', description: 'Edit me' }, { as: h.staff })).body.bin;
+    await h.api.post('/api/warehouse-bins', { name: 'E-02', description: 'Taken' }, { as: h.staff });
+    const empty = await h.api.patch(`/api/warehouse-bins/${bin.id}`, { name: '', description: '  ' }, { as: h.staff });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual([
+      { field: 'name', message: 'Please input Bin Name!' },
+      { field: 'description', message: 'Please input Description!' },
+    ]);
+    const taken = await h.api.patch(`/api/warehouse-bins/${bin.id}`, { name: 'e-02', description: 'x' }, { as: h.staff });
+    expect(taken.status).toBe(409);
+    expect(taken.body.detail).toBe(CATALOG_MESSAGES.bin.nameTaken);
+    expect((await h.api.get(`/api/warehouse-bins/${bin.id}`, { as: h.staff })).body.bin).toMatchObject({ name: 'E-01', description: 'Edit me' });
+    // Its own name in another case is fine.
+    expect((await h.api.patch(`/api/warehouse-bins/${bin.id}`, { name: 'e-01', description: 'Edit me' }, { as: h.staff })).status).toBe(200);
+  });
+
+  it('a delete racing an Add Stock into the same bin never loses stock and never fails with 500', async () => {
+    for (let round = 0; round < 5; round++) {
+      const bin = (await h.api.post('/api/warehouse-bins', { name: `Race ${round}`, description: 'x' }, { as: h.staff })).body.bin;
+      const product = (await h.api.post('/api/products', simpleProduct(), { as: h.staff })).body.product;
+      const [added, deleted] = await Promise.all([
+        h.api.post('/api/stocks', { productID: product.id, warehouseBinID: bin.id, quantity: 3 }, { as: h.staff }),
+        h.api.del(`/api/warehouse-bins/${bin.id}`, { as: h.staff }),
+      ]);
+      if (added.status === 201) {
+        expect(deleted.status).toBe(409);
+        expect((await h.api.get(`/api/warehouse-bins/${bin.id}`, { as: h.staff })).body.bin.stockCount).toBe(3);
+      } else {
+        expect(added.status).toBe(400);
+        expect(added.body.detail).toBe(CATALOG_MESSAGES.stock.unknownBin);
+        expect(deleted.status).toBe(204);
+      }
+    }
+  });
+
   it('only warehouse staff and the superadmin manage bins', async () => {
+    const bin = (await h.api.post('/api/warehouse-bins', { name: 'Guarded', description: 'x' }, { as: h.staff })).body.bin;
     for (const as of [h.customer, h.accounting]) {
       expect((await h.api.post('/api/warehouse-bins', { name: 'Nope', description: 'x' }, { as })).status).toBe(403);
+      expect((await h.api.patch(`/api/warehouse-bins/${bin.id}`, { name: 'Nope', description: 'x' }, { as })).status).toBe(403);
+      expect((await h.api.del(`/api/warehouse-bins/${bin.id}`, { as })).status).toBe(403);
       expect((await h.api.get('/api/warehouse-bins', { as })).status).toBe(403);
+      expect((await h.api.get(`/api/warehouse-bins/${bin.id}/stocks`, { as })).status).toBe(403);
     }
+    expect((await h.api.get(`/api/warehouse-bins/${bin.id}`, { as: h.staff })).body.bin.name).toBe('Guarded');
     expect((await h.api.get('/api/warehouse-bins')).status).toBe(401);
     expect((await h.api.post('/api/warehouse-bins', { name: 'By admin', description: 'x' }, { as: h.admin })).status).toBe(201);
   });

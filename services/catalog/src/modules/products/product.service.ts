@@ -280,7 +280,8 @@ export async function updateProduct(em: EntityManager, id: string, input: Produc
  */
 export async function deleteProduct(em: EntityManager, id: string): Promise<'deleted' | 'archived'> {
   return em.transactional(async (tem) => {
-    const product = await tem.findOne(ProductEntity, { id, archivedAt: null });
+    // Locked like an edit: an Add Stock running now (share lock) finishes first and is counted.
+    const product = await tem.findOne(ProductEntity, { id, archivedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!product) throw notFound('Product not found.');
     const stock = await tem.execute<Array<{ n: number }>>(`select count(*)::int as n from ${qualified(tem, 'stock_items')} where product_id = ?`, [id]);
     if ((stock[0]?.n ?? 0) > 0) {

@@ -70,6 +70,21 @@ describe('create products', () => {
     expect(await productCount()).toBe(before + 1);
   });
 
+  it.each([
+    [[{ name: '', price: '1.00', damageCharges: '1.00' }], 'variants.0.name', CATALOG_MESSAGES.product.variantName],
+    [[{ name: 'A', subVariants: [{ name: ' ', price: '1.00', damageCharges: '1.00' }] }], 'variants.0.subVariants.0.name', CATALOG_MESSAGES.product.subVariantName],
+    [[{ name: 'A', subVariants: [{ name: 'x', damageCharges: '1.00' }] }], 'variants.0.subVariants.0.price', CATALOG_MESSAGES.product.subVariantPrice],
+    [[{ name: 'A', subVariants: [{ name: 'x', price: '1.00' }] }], 'variants.0.subVariants.0.damageCharges', CATALOG_MESSAGES.product.subVariantPrice],
+    [[{ name: 'A', subVariants: [{ name: 'x', price: '1.001', damageCharges: '1.00' }] }], 'variants.0.subVariants.0.price', CATALOG_MESSAGES.product.badMoney],
+    [[{ name: 'A', price: '-2.00', damageCharges: '1.00' }], 'variants.0.price', CATALOG_MESSAGES.product.badMoney],
+  ] as Array<[unknown[], string, string]>)('variant rule %#: 400 on %s with its message, nothing created', async (variants, field, message) => {
+    const before = await productCount();
+    const res = await create(wheelchair({ variants }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({ field, message });
+    expect(await productCount()).toBe(before);
+  });
+
   it('a variant without sub-variants needs its own price and fee', async () => {
     const res = await create(wheelchair({ variants: [{ name: 'Only', subVariants: [] }] }));
     expect(res.status).toBe(400);
@@ -135,6 +150,58 @@ describe('edit products', () => {
     expect(ok.body.product.quantity).toBe(1);
   });
 
+  it('records product_updated with the new snapshot; a refused edit records nothing and changes nothing', async () => {
+    const p = (await create(wheelchair())).body.product;
+    const body = (variants: unknown[]) => ({ ...wheelchair({ name: p.name, price: '17.00' }), variants });
+    const keep = p.variants.map((v: { id: string; name: string; subVariants: Array<{ id: string; name: string; price: string; damageCharges: string }> }) => ({
+      id: v.id, name: v.name, subVariants: v.subVariants.map((x) => ({ id: x.id, name: x.name, price: x.price, damageCharges: x.damageCharges })),
+    }));
+    const dup = await h.api.patch(`/api/products/${p.id}`, body([...keep, { name: 'standard', price: '1.00', damageCharges: '1.00' }]), { as: h.staff });
+    expect(dup.status).toBe(400);
+    expect(dup.body.errors).toContainEqual({ field: 'variants', message: CATALOG_MESSAGES.product.variantNamesUnique });
+    const after = (await h.api.get(`/api/products/${p.id}`)).body.product;
+    expect(after.variants).toHaveLength(2);
+    expect(after.price).toBe('15.00');
+    const subjects = async () =>
+      (await h.orm.em.fork().execute<Array<{ subject: string; payload: { data: { price: string; variants: Array<{ id: string }> } } }>>(
+        `select subject, payload from catalog.outbox where payload->>'aggregateId' = ? order by created_at, id`,
+        [p.id],
+      ));
+    expect((await subjects()).map((e) => e.subject)).toEqual(['dme.catalog.product_created']);
+    const ok = await h.api.patch(`/api/products/${p.id}`, body(keep), { as: h.staff });
+    expect(ok.status).toBe(200);
+    const events = await subjects();
+    expect(events.map((e) => e.subject)).toEqual(['dme.catalog.product_created', 'dme.catalog.product_updated']);
+    expect(events[1]!.payload.data.price).toBe('17.00');
+    expect(events[1]!.payload.data.variants.map((v) => v.id)).toEqual(p.variants.map((v: { id: string }) => v.id));
+  });
+
+  it('an edit removing a variant while stock is added to it: one of them wins cleanly, never a 500', async () => {
+    for (let round = 0; round < 5; round++) {
+      const p = (await create(wheelchair({ variants: [
+        { name: 'Keep', price: '1.00', damageCharges: '1.00' },
+        { name: 'Drop', price: '2.00', damageCharges: '1.00' },
+      ] }))).body.product;
+      const [keep, drop] = p.variants;
+      const [added, edited] = await Promise.all([
+        h.api.post('/api/stocks', { productID: p.id, warehouseBinID: binId, quantity: 2, productVariantID: drop.id }, { as: h.staff }),
+        h.api.patch(`/api/products/${p.id}`, { ...wheelchair({ name: p.name }), variants: [{ id: keep.id, name: 'Keep', price: '1.00', damageCharges: '1.00' }] }, { as: h.staff }),
+      ]);
+      const after = (await h.api.get(`/api/admin/products/${p.id}`, { as: h.staff })).body.product;
+      if (added.status === 201) {
+        expect(edited.status).toBe(409);
+        expect(after.variants.map((v: { id: string }) => v.id)).toEqual([keep.id, drop.id]);
+        expect(after.quantity).toBe(2);
+      } else {
+        expect(added.status).toBe(400);
+        expect(added.body.detail).toBe(CATALOG_MESSAGES.stock.unknownVariant);
+        expect(edited.status).toBe(200);
+        expect(after.variants.map((v: { id: string }) => v.id)).toEqual([keep.id]);
+        expect(after.quantity).toBe(0);
+      }
+    }
+  });
+
   it('an unknown product is 404, and a bad body changes nothing', async () => {
     expect((await h.api.patch('/api/products/7f1a1f40-0000-4000-8000-000000000000', simpleProduct(), { as: h.staff })).status).toBe(404);
     const p = (await create(simpleProduct())).body.product;
@@ -149,6 +216,42 @@ describe('delete products', () => {
     const res = await h.api.del(`/api/products/${p.id}`, { as: h.staff });
     expect(res.body.result).toBe('deleted');
     expect((await h.api.get(`/api/admin/products/${p.id}`, { as: h.staff })).status).toBe(404);
+  });
+
+  it('records product_deleted or product_archived in the outbox with the change', async () => {
+    const gone = (await create(simpleProduct())).body.product;
+    const kept = (await create(simpleProduct())).body.product;
+    await h.api.post('/api/stocks', { productID: kept.id, warehouseBinID: binId, quantity: 1 }, { as: h.staff });
+    await h.api.del(`/api/products/${gone.id}`, { as: h.staff });
+    await h.api.del(`/api/products/${kept.id}`, { as: h.staff });
+    const events = async (id: string) =>
+      (await h.orm.em.fork().execute<Array<{ subject: string; payload: { data: unknown } }>>(
+        `select subject, payload from catalog.outbox where payload->>'aggregateId' = ? order by created_at, id`,
+        [id],
+      ));
+    expect((await events(gone.id)).map((e) => e.subject)).toEqual(['dme.catalog.product_created', 'dme.catalog.product_deleted']);
+    const archived = await events(kept.id);
+    expect(archived.map((e) => e.subject)).toEqual(['dme.catalog.product_created', 'dme.catalog.stock_added', 'dme.catalog.product_archived']);
+    expect(archived[2]!.payload.data).toEqual({ productId: kept.id });
+    // Deleting again: the archived product is not there for delete (404), nothing recorded.
+    expect((await h.api.del(`/api/products/${kept.id}`, { as: h.staff })).status).toBe(404);
+    expect(await events(kept.id)).toHaveLength(3);
+  });
+
+  it('a delete racing an Add Stock: either the stock is added and the product archived, or it is deleted and the stock refused', async () => {
+    for (let round = 0; round < 5; round++) {
+      const p = (await create(simpleProduct())).body.product;
+      const [added, deleted] = await Promise.all([
+        h.api.post('/api/stocks', { productID: p.id, warehouseBinID: binId, quantity: 2 }, { as: h.staff }),
+        h.api.del(`/api/products/${p.id}`, { as: h.staff }),
+      ]);
+      expect(deleted.status).toBe(200);
+      if (added.status === 201) expect(deleted.body.result).toBe('archived');
+      else {
+        expect(added.status).toBe(404);
+        expect(deleted.body.result).toBe('deleted');
+      }
+    }
   });
 
   it('archives a product with stock: hidden from the shop, kept for staff, no new stock', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, EVENTS, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
 import { badRequest, conflict, notFound, qualified, recordEvent } from '@dme/platform';
@@ -24,10 +25,13 @@ export function serialPrefix(productName: string): string {
  */
 export async function addStock(em: EntityManager, input: AddStock, actorId: string | null): Promise<{ batchID: string; items: StockItem[] }> {
   return em.transactional(async (tem) => {
-    const product = await tem.findOne(ProductEntity, { id: input.productID });
+    // Share locks: concurrent Add Stock calls do not wait for each other, but a product edit
+    // (which may remove a variant), a product delete and a bin delete wait for this transaction
+    // (and this one for them), so stock never lands on a level or in a bin that is going away.
+    const product = await tem.findOne(ProductEntity, { id: input.productID }, { lockMode: LockMode.PESSIMISTIC_READ });
     if (!product) throw notFound('Product not found.');
     if (product.archivedAt) throw conflict(M.archivedProduct);
-    const bin = await tem.findOne(BinEntity, { id: input.warehouseBinID });
+    const bin = await tem.findOne(BinEntity, { id: input.warehouseBinID }, { lockMode: LockMode.PESSIMISTIC_READ });
     if (!bin) throw badRequest(M.unknownBin, [{ field: 'warehouseBinID', message: M.unknownBin }]);
 
     const variants = await tem.find(VariantEntity, { productId: product.id });
