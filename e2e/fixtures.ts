@@ -1,4 +1,4 @@
-import { test as base, expect, type Page, type Request } from '@playwright/test';
+import { test as base, expect, type Request } from '@playwright/test';
 
 export const DEMO_PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-2026';
 
@@ -23,14 +23,6 @@ export const test = base.extend<{ requests: Request[] }>({
 });
 
 export { expect };
-
-/** Signs in through the real login form. */
-export async function signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: /log ?in|sign ?in/i }).click();
-}
 
 export function remotesRequested(requests: Request[]): string[] {
   const names = new Set<string>();

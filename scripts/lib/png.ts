@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import type { SeedShape as Shape } from '@dme/catalog/seed';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -72,7 +73,6 @@ export function hsl(h: number, s: number, l: number): [number, number, number] {
   return [f(0), f(8), f(4)];
 }
 
-export type Shape = 'wheelchair' | 'bed' | 'tank' | 'walker' | 'mist' | 'lift' | 'glove' | 'gauge' | 'scope' | 'thermo' | 'gun' | 'mask';
 
 /** A simple product pictogram: a soft background and a bold shape, drawn here (no download). */
 export function productPng(shape: Shape, hue: number, size = 320): Buffer {

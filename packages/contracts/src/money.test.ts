@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToString, formatMoney, formatMoneyString, lineTotal, sumCents, toCents } from './money';
+import { centsToString, formatMoney, formatMoneyString, formatPriceRange, lineTotal, sumCents, toCents } from './money';
 
 describe('money', () => {
   it('parses wire amounts into integer cents without floating point error', () => {
@@ -33,5 +33,13 @@ describe('money', () => {
     expect(sumCents([10, 20])).toBe(30);
     expect(() => lineTotal(10.5, 1)).toThrow(RangeError);
     expect(() => lineTotal(100, -1)).toThrow(RangeError);
+  });
+});
+
+describe('price ranges', () => {
+  it('shows one price or a range, per day for rentals', () => {
+    expect(formatPriceRange('15.00', '24.00', true)).toBe('$15.00 – $24.00 / day');
+    expect(formatPriceRange('19.99', '19.99', false)).toBe('$19.99');
+    expect(formatPriceRange('1200.00', '1200.00', true)).toBe('$1,200.00 / day');
   });
 });

@@ -69,3 +69,9 @@ function assertCents(cents: Cents): Cents {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`Not an integer number of cents: ${cents}`);
   return cents;
 }
+
+/** "$15.00" or "$15.00 – $24.00", with " / day" for rentals (prices are per day, DESIGN §5). */
+export function formatPriceRange(min: string, max: string, perDay: boolean): string {
+  const range = min === max ? formatMoneyString(min) : `${formatMoneyString(min)} – ${formatMoneyString(max)}`;
+  return perDay ? `${range} / day` : range;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, ageOn, computeAge, isIsoDate, manilaDate } from './time';
+import { addDays, ageOn, computeAge, formatManilaDateTime, isIsoDate, manilaDate } from './time';
 
 describe('Manila business dates', () => {
   it('takes the calendar date in Asia/Manila, not UTC', () => {
@@ -41,5 +41,11 @@ describe('age in whole years', () => {
     expect(computeAge('not-a-date')).toBeUndefined();
     expect(computeAge('2999-01-01')).toBeUndefined();
     expect(computeAge(addDays(manilaDate(), -366 * 20))).toBe(20);
+  });
+});
+
+describe('business date-time display', () => {
+  it('shows instants in Manila time', () => {
+    expect(formatManilaDateTime('2026-03-31T16:30:00Z')).toMatch(/Apr 1, 2026.*12:30/);
   });
 });

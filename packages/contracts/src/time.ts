@@ -62,3 +62,10 @@ export function computeAge(birthDate: string | undefined | null): number | undef
   const age = ageOn(birthDate);
   return age >= 0 ? age : undefined;
 }
+
+const dateTimeFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: BUSINESS_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
+
+/** An instant as the business reads it: date and time in Manila ("Nov 23, 2026, 1:05 PM"). */
+export function formatManilaDateTime(iso: string | Date): string {
+  return dateTimeFormatter.format(typeof iso === 'string' ? new Date(iso) : iso);
+}

@@ -115,3 +115,8 @@ export function isForeignKeyViolation(err: unknown): boolean {
   if (e?.code === '23503') return true;
   return e?.cause ? isForeignKeyViolation(e.cause) : false;
 }
+
+/** A case-insensitive "contains" pattern for ILIKE, with the user's % _ and \\ taken literally. */
+export function containsPattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -5,7 +5,6 @@ export { ErrorState, NotAvailable, PageNotFound, InfoResult } from './results';
 export { LazyErrorState, LazyNotAvailable, LazyPageNotFound, LazyInfoResult } from './lazy-states';
 export { PageHeader } from './PageHeader';
 export { StatusTag } from './StatusTag';
-export { Money } from './Money';
 export { CurrentUserProvider, useCurrentUser } from './shell-context';
 export { useFeedback, FEEDBACK_TOP, type Feedback, type ConfirmOptions } from './feedback';
 export type { RemoteAppProps } from './remote';

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, InputNumber, Select, Space, Table } from 'antd';
-import { centsToString, lineTotal, ORDER_MESSAGES, toCents, type Product } from '@dme/contracts';
+import { centsToString, lineTotal, ORDER_MESSAGES, toCents } from '@dme/contracts';
 import { PageHeader } from '@dme/ui';
 import { useProductCardsQuery, useProductQuery } from '../../api';
 import { money } from '../../lib/money';
 import { AddressDialog } from '../cart/AddressDialog';
+import { chooseLeaf } from '../../lib/leaf';
 import { useCheckout } from '../cart/useCheckout';
 
 interface Line {
@@ -20,21 +21,12 @@ interface Line {
   complete: boolean;
 }
 
-function leafOf(p: Product | undefined, l: Line) {
-  if (!p) return { complete: false, price: undefined, available: undefined };
-  if (p.variants.length === 0) return { complete: true, price: p.price, available: p.availableQuantity };
-  const v = p.variants.find((x) => x.id === l.variantID);
-  if (!v) return { complete: false, price: undefined, available: undefined };
-  if (v.subVariants.length === 0) return { complete: true, price: v.price ?? p.price, available: v.availableQuantity };
-  const s = v.subVariants.find((x) => x.id === l.subVariantID);
-  return s ? { complete: true, price: s.price, available: s.availableQuantity } : { complete: false, price: undefined, available: undefined };
-}
-
 /** One editable line; its product's variants come from the product itself. */
 function useLineProduct(line: Line, update: (patch: Partial<Line>) => void) {
   const q = useProductQuery(line.productID ?? '', { skip: !line.productID });
   const product = line.productID ? q.data?.product : undefined;
-  const leaf = leafOf(product, line);
+  const c = product ? chooseLeaf(product, line.variantID, line.subVariantID) : undefined;
+  const leaf = { complete: c?.complete ?? false, price: c?.price ?? undefined, available: c?.available };
   useEffect(() => {
     if (leaf.complete !== line.complete || leaf.price !== line.price || leaf.available !== line.available) {
       update({ complete: leaf.complete, price: leaf.price, available: leaf.available });

@@ -1,11 +1,10 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
-import { ORDER_MESSAGES, type OrderLine } from '@dme/contracts';
+import { formatManilaDateTime, ORDER_MESSAGES, type OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
 import { days, money } from '../../lib/money';
-import { orderDate } from './OrdersPage';
 
 /** One of my orders: tracker, shipping, products and payment information; cancel where allowed. */
 export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
@@ -47,7 +46,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         }
       />
       <Space size={16} style={{ marginBottom: 16 }} wrap>
-        <span>{orderDate.format(new Date(o.createdAt))}</span>
+        <span>{formatManilaDateTime(o.createdAt)}</span>
         <StatusTag kind="order" status={o.status} />
         {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
       </Space>
@@ -59,7 +58,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
               children: (
                 <div>
                   <strong>{t.title}</strong>
-                  <div style={{ color: 'rgba(0,0,0,0.55)' }}>{orderDate.format(new Date(t.createdAt))}</div>
+                  <div style={{ color: 'rgba(0,0,0,0.55)' }}>{formatManilaDateTime(t.createdAt)}</div>
                 </div>
               ),
               color: t.status === 'CANCELLED' ? 'red' : 'blue',

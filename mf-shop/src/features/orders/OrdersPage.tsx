@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Table, Tabs } from 'antd';
-import { BUSINESS_TIME_ZONE, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES, type OrderStatus, type OrderSummary } from '@dme/contracts';
+import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES, type OrderStatus, type OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { money } from '../../lib/money';
 import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
 import { useMyOrdersQuery } from '../../api';
 
-export const orderDate = new Intl.DateTimeFormat('en-PH', { timeZone: BUSINESS_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
 const label = (s: string) => s.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\B\w+/g, (w) => w.toLowerCase());
 
 /** My purchased or rental orders, in tabs by status (SPEC §2); tables are not paginated. */
@@ -31,7 +30,7 @@ export default function OrdersPage({ type }: { type: 'BUY' | 'RENT' }) {
           locale={{ emptyText: <EmptyState description={`No ${label(status).toLowerCase()} orders.`} /> }}
           columns={[
             { title: 'Order Number', dataIndex: 'orderNumber' },
-            { title: 'Date', dataIndex: 'createdAt', render: (d: string) => orderDate.format(new Date(d)) },
+            { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
             { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="order" status={s} /> },
             { title: 'Total', dataIndex: 'totalAmount', align: 'right', render: (v: string) => money(v) },
             { title: '', key: 'view', render: (_: unknown, o: OrderSummary) => <Link to={`${base}/${o.id}`}>View</Link> },

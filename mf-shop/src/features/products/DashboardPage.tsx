@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import type { ProductCard } from '@dme/contracts';
+import { formatPriceRange, type ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader } from '@dme/ui';
 import { useProductCardsQuery } from '../../api';
-import { priceRange } from '../../lib/money';
+
 
 /*
  * The customer's home, kept light on purpose (DESIGN §12: the whole dashboard within 350 KB):
@@ -27,7 +27,7 @@ function Card({ p }: { p: ProductCard }) {
         </Link>
         <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.brand}</span>
         <span style={{ color: p.inStock ? '#389e0d' : '#cf1322', fontWeight: 500 }}>{p.inStock ? 'In-Stock' : 'Sold-Out'}</span>
-        <span style={{ fontWeight: 600 }}>{priceRange(p.priceMin, p.priceMax, rent)}</span>
+        <span style={{ fontWeight: 600 }}>{formatPriceRange(p.priceMin, p.priceMax, rent)}</span>
         {!rent && <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.soldQuantity} sold</span>}
       </div>
     </article>

@@ -1,23 +1,13 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
-import { ORDER_MESSAGES, type Product, type StockCounts } from '@dme/contracts';
+import { formatPriceRange, ORDER_MESSAGES } from '@dme/contracts';
+import { chooseLeaf } from '../../lib/leaf';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, useFeedback } from '@dme/ui';
 import { useAddToCartMutation, useProductQuery } from '../../api';
-import { money, priceRange } from '../../lib/money';
+import { money } from '../../lib/money';
 import { Stepper } from '../../lib/Stepper';
-
-/** The level the customer picks (SPEC §5: quantity is capped at that level's availability). */
-function chosen(p: Product, variantId?: string, subId?: string) {
-  const variant = p.variants.find((v) => v.id === variantId);
-  const sub = variant?.subVariants.find((s) => s.id === subId);
-  const complete = p.variants.length === 0 || (variant !== undefined && (variant.subVariants.length === 0 || sub !== undefined));
-  const level: StockCounts & { price?: string | null; damageCharges?: string | null } = sub ?? variant ?? p;
-  const price = sub?.price ?? variant?.price ?? (p.variants.length === 0 ? p.price : null);
-  const damage = sub?.damageCharges ?? variant?.damageCharges ?? (p.variants.length === 0 ? p.damageCharges : null);
-  return { variant, sub, complete, available: level.availableQuantity, price, damage };
-}
 
 export default function ProductPage() {
   const { id = '' } = useParams();
@@ -35,12 +25,13 @@ export default function ProductPage() {
   if (q.error || !q.data) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const p = q.data.product;
   const rent = p.type === 'FOR_RENT';
-  const c = chosen(p, variantId, subId);
+  const c = chooseLeaf(p, variantId, subId);
+  const available = c.available ?? 0;
 
   const setQty = (n: number) => {
-    if (c.complete && n > c.available) {
+    if (c.complete && n > available) {
       setLimitHit(true);
-      setQuantity(Math.max(1, c.available));
+      setQuantity(Math.max(1, available));
       return;
     }
     setLimitHit(false);
@@ -49,7 +40,7 @@ export default function ProductPage() {
 
   const onAdd = async () => {
     if (!c.complete) return;
-    if (quantity > c.available) {
+    if (quantity > available) {
       setLimitHit(true);
       return;
     }
@@ -77,7 +68,7 @@ export default function ProductPage() {
           <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>{p.brand}</div>
           <Space style={{ marginBottom: 12 }}>
             <Tag color={rent ? 'blue' : 'green'}>{rent ? 'For Rent' : 'For Sale'}</Tag>
-            <span data-testid="stock">{c.complete ? `${c.available} in stock` : `${p.availableQuantity} in stock`}</span>
+            <span data-testid="stock">{c.complete ? `${available} in stock` : `${p.availableQuantity} in stock`}</span>
           </Space>
           {p.variants.length > 0 && (
             <div style={{ marginBottom: 12 }}>
@@ -118,7 +109,7 @@ export default function ProductPage() {
           )}
           <Descriptions column={1} size="small" style={{ marginBottom: 12 }}>
             <Descriptions.Item label="Price">
-              <strong data-testid="price">{c.price ? `${money(c.price)}${rent ? ' / day' : ''}` : priceRange(p.priceMin, p.priceMax, rent)}</strong>
+              <strong data-testid="price">{c.price ? `${money(c.price)}${rent ? ' / day' : ''}` : formatPriceRange(p.priceMin, p.priceMax, rent)}</strong>
             </Descriptions.Item>
             {rent && <Descriptions.Item label="Damage or Lost Penalty">{c.damage ? money(c.damage) : '—'}</Descriptions.Item>}
           </Descriptions>
@@ -133,8 +124,8 @@ export default function ProductPage() {
           )}
           {!c.complete && <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>Choose a {c.variant ? 'sub-variant' : 'variant'} to add this item.</div>}
           <Space>
-            <Button type="primary" size="large" onClick={() => void onAdd()} disabled={!c.complete || c.available < 1} loading={adding.isLoading}>
-              {c.complete && c.available < 1 ? 'Sold-Out' : 'Add to Cart'}
+            <Button type="primary" size="large" onClick={() => void onAdd()} disabled={!c.complete || available < 1} loading={adding.isLoading}>
+              {c.complete && available < 1 ? 'Sold-Out' : 'Add to Cart'}
             </Button>
             <Button size="large" onClick={() => navigate('/cart')}>
               Go to Cart

@@ -1,10 +1,9 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space, Tag } from 'antd';
-import { formatMoneyString } from '@dme/contracts';
+import { formatMoneyString, formatPriceRange } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader } from '@dme/ui';
 import { useProductQuery } from '../../api';
-import { priceRange } from '../../lib/money';
 import { Truncated } from '../../lib/Truncated';
 
 export default function ProductViewPage() {
@@ -33,7 +32,7 @@ export default function ProductViewPage() {
             <Tag color={p.type === 'FOR_RENT' ? 'blue' : 'green'}>{p.type === 'FOR_RENT' ? 'For Rent' : 'For Sale'}</Tag>
             {p.archived && <Tag color="red">Archived</Tag>}
           </Descriptions.Item>
-          <Descriptions.Item label="Price">{priceRange(p.priceMin, p.priceMax, p.type)}</Descriptions.Item>
+          <Descriptions.Item label="Price">{formatPriceRange(p.priceMin, p.priceMax, p.type === 'FOR_RENT')}</Descriptions.Item>
           <Descriptions.Item label="Damage / Lost Fee">{formatMoneyString(p.damageCharges)}</Descriptions.Item>
           <Descriptions.Item label="Quantity">{p.quantity}</Descriptions.Item>
           <Descriptions.Item label="Available">{p.availableQuantity}</Descriptions.Item>

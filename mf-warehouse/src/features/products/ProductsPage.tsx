@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Image, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
-import { formatMoneyString, type Product, type SubVariant, type Variant } from '@dme/contracts';
+import { formatMoneyString, formatPriceRange, type Product, type SubVariant, type Variant } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, useCurrentUser, useFeedback } from '@dme/ui';
 import { useDeleteProductMutation, useProductsQuery } from '../../api';
 import { Truncated } from '../../lib/Truncated';
-import { priceRange } from '../../lib/money';
 
 const PAGE = 20;
 const money = (v: string | null) => (v === null ? 'per sub-variant' : formatMoneyString(v));
@@ -132,7 +131,7 @@ export default function ProductsPage() {
             { title: 'Name', dataIndex: 'name', render: (n: string) => <Truncated text={n} /> },
             { title: 'Brand', dataIndex: 'brand', render: (n: string) => <Truncated text={n} /> },
             { title: 'Type', dataIndex: 'type', render: (t: Product['type']) => <Tag color={t === 'FOR_RENT' ? 'blue' : 'green'}>{t === 'FOR_RENT' ? 'For Rent' : 'For Sale'}</Tag> },
-            { title: 'Price', key: 'price', render: (_: unknown, p: Product) => priceRange(p.priceMin, p.priceMax, p.type) },
+            { title: 'Price', key: 'price', render: (_: unknown, p: Product) => formatPriceRange(p.priceMin, p.priceMax, p.type === 'FOR_RENT') },
             { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
             { title: 'Available', dataIndex: 'availableQuantity', align: 'right' },
             {

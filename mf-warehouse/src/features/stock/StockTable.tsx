@@ -1,10 +1,9 @@
 import { Space, Table } from 'antd';
-import { BUSINESS_TIME_ZONE, type StockItem, type StockListResponse } from '@dme/contracts';
+import { formatManilaDateTime, type StockItem, type StockListResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, StatusTag } from '@dme/ui';
 import { Truncated } from '../../lib/Truncated';
 
-const when = new Intl.DateTimeFormat('en-PH', { timeZone: BUSINESS_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
 
 interface QueryLike {
   data?: StockListResponse;
@@ -52,7 +51,7 @@ export function StockTable({
         { title: 'Warehouse Bin', key: 'bin', render: (_: unknown, s: StockItem) => s.warehouseBin.name },
         { title: 'Status', dataIndex: 'status', render: (st: string) => <StatusTag kind="stock" status={st} /> },
         { title: 'Inventory', dataIndex: 'inventoryType' },
-        { title: 'Added', dataIndex: 'createdAt', render: (d: string) => when.format(new Date(d)) },
+        { title: 'Added', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
         {
           title: 'QR',
           key: 'qr',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, type Bin } from '@dme/contracts';
-import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, qualified } from '@dme/platform';
+import { conflict, containsPattern, isForeignKeyViolation, isUniqueViolation, notFound, qualified } from '@dme/platform';
 import type { z } from 'zod';
 import type { BinRequest as BinRequestSchema } from '@dme/contracts';
 import { BinEntity, type BinRow } from './bin.entity';
@@ -86,7 +86,7 @@ export async function deleteBin(em: EntityManager, id: string): Promise<void> {
 
 export async function listBins(em: EntityManager, f: { search?: string; limit: number; offset: number }): Promise<{ items: Bin[]; total: number }> {
   const where: Record<string, unknown> = {};
-  if (f.search) where.name = { $ilike: `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
+  if (f.search) where.name = { $ilike: containsPattern(f.search) };
   const [rows, total] = await em.findAndCount(BinEntity, where, { orderBy: { name: 'asc' }, limit: f.limit, offset: f.offset });
   const counts = await stockCounts(em, rows.map((r) => r.id));
   return { items: rows.map((r) => toBin(r, counts.get(r.id) ?? 0)), total };

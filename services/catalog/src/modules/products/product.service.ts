@@ -11,7 +11,7 @@ import {
   type ProductInput,
   type ProductType,
 } from '@dme/contracts';
-import { badRequest, conflict, notFound, qualified, recordEvent } from '@dme/platform';
+import { badRequest, conflict, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow, type SubVariantRow, type VariantRow } from './product.entity';
 import { countsFor, productAvailabilitySql, type CountIndex } from '../stock/counts';
 
@@ -311,7 +311,7 @@ async function findProducts(em: EntityManager, f: ProductFilter): Promise<{ rows
   if (!f.includeArchived) where.archivedAt = null;
   if (f.type) where.type = f.type;
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(f.search);
     where.$or = [{ name: { $ilike: like } }, { brand: { $ilike: like } }];
   }
   const [rows, total] = await em.findAndCount(ProductEntity, where, { orderBy: { name: 'asc', id: 'asc' }, limit: f.limit, offset: f.offset });
@@ -338,7 +338,7 @@ export async function listProductCards(em: EntityManager, f: ProductFilter): Pro
     params.push(f.type);
   }
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(f.search);
     conds.push('(p.name ilike ? or p.brand ilike ?)');
     params.push(like, like);
   }

@@ -13,7 +13,7 @@ import {
   type UserStatus,
   type UserType,
 } from '@dme/contracts';
-import { conflict, isUniqueViolation, notFound, qualified, recordEvent } from '@dme/platform';
+import { conflict, isUniqueViolation, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
 import type { z } from 'zod';
 import { UserEntity, type UserRow } from './user.entity';
 import { hashPassword } from './password';
@@ -184,7 +184,7 @@ export async function listUsers(em: EntityManager, f: ListFilter): Promise<{ ite
   const where: Record<string, unknown> = { deletedAt: null };
   if (f.userTypes) where.userType = { $in: [...f.userTypes] };
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(f.search);
     where.$or = [
       { username: { $ilike: like } },
       { firstName: { $ilike: like } },
