@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { makePng, registerByApi, signInAs, uniqueName } from './helpers';
+import { makePng, pickOption, registerByApi, signInAs, uniqueName } from './helpers';
 
 test.describe('superadmin: users and employees', () => {
   test("deactivating a customer refuses their open session at once, and their sign-in", async ({ browser, baseURL }) => {
@@ -66,14 +66,12 @@ test.describe('superadmin: users and employees', () => {
     await expect(page.getByText('Please input Position!')).toBeVisible();
     await expect(page.getByText('Please upload image!')).toBeVisible();
 
-    await page.getByLabel('User Type').click();
-    await page.getByTitle('Driver', { exact: true }).click();
+    await pickOption(page, 'User Type', 'Driver');
     await page.getByLabel('Position').fill('Delivery Driver');
     await page.getByLabel('First Name').fill('Ramon');
     await page.getByLabel('Last Name').fill('Aquino');
     await page.getByLabel('Date of Birth').fill('1992-03-04');
-    await page.getByLabel('Gender').click();
-    await page.getByTitle('Male', { exact: true }).click();
+    await pickOption(page, 'Gender', 'Male');
     await page.getByLabel('Contact Number').fill('+63 917 222 3333');
     await page.getByLabel('Email').fill(`${username}@example.com`);
     await page.getByLabel('Address').fill('3 Luna St');

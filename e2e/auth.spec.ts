@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { makePng, person, signInAs, uniqueName } from './helpers';
+import { makePng, person, pickOption, signInAs, uniqueName } from './helpers';
 
 test.describe('register and sign in (SPEC §5, §8)', () => {
   test('a visitor registers with an image, signs in and lands on /dashboard', async ({ page }) => {
@@ -13,8 +13,7 @@ test.describe('register and sign in (SPEC §5, §8)', () => {
     await page.getByLabel('Date of Birth').fill(p.birthDate);
     await expect(page.getByLabel('Age', { exact: true })).toHaveValue(/^\d+$/);
     await expect(page.getByLabel('Age', { exact: true })).toHaveAttribute('readonly', '');
-    await page.getByLabel('Gender').click();
-    await page.getByTitle('Female', { exact: true }).click();
+    await pickOption(page, 'Gender', 'Female');
     await page.getByLabel('Contact Number').fill(p.contactNumber);
     await page.getByLabel('Email').fill(p.email);
     await page.getByLabel('Address').fill(p.address);
@@ -82,8 +81,7 @@ test.describe('register and sign in (SPEC §5, §8)', () => {
     ] as const) {
       await page.getByLabel(label).fill(value);
     }
-    await page.getByLabel('Gender').click();
-    await page.getByTitle('Male', { exact: true }).click();
+    await pickOption(page, 'Gender', 'Male');
     await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng() });
     await expect(page.locator('.ant-upload-list-item')).toHaveCount(1);
     await expect(page.locator('.ant-upload-list-item-uploading')).toHaveCount(0);

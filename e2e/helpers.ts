@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from './fixtures';
 import { encodePng } from '../scripts/lib/png';
 
@@ -49,4 +49,17 @@ export async function signInAs(page: Page, username: string, password = DEMO_PAS
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   if (home) await page.waitForURL(`**${home}`);
+}
+
+/**
+ * Picks an option of an antd Select by its field label and checks that it took (a click during
+ * the dropdown's opening animation can miss; then it tries again).
+ */
+export async function pickOption(scope: Page | Locator, label: string, option: string): Promise<void> {
+  const page = 'page' in scope ? scope.page() : scope;
+  await expect(async () => {
+    await scope.getByLabel(label, { exact: true }).click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click({ timeout: 2000 });
+    await expect(scope.locator(`.ant-select-content-has-value[title="${option}"]`).first()).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
 }

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { registerByApi, signInAs } from './helpers';
+import { pickOption, registerByApi, signInAs } from './helpers';
 
 test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
   test('a customer searches, picks variant and sub-variant, meets the max-stock message, checks out rent and buy, and sees the orders', async ({ page }) => {
@@ -102,13 +102,9 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await signInAs(page, c.username, c.password, '/dashboard');
     await page.getByRole('menuitem', { name: 'Create Bulk Rental Order' }).click();
     await expect(page.getByRole('heading', { name: 'Create Bulk Rental Order' })).toBeVisible();
-    const pick = async (line: number, product: string) => {
-      await page.getByLabel(`Product of line ${line}`).click();
-      await page.locator('.ant-select-dropdown:visible').getByTitle(product, { exact: true }).click();
-    };
+    const pick = (line: number, product: string) => pickOption(page, `Product of line ${line}`, product);
     await pick(1, 'Walker (Medline)');
-    await page.getByLabel('Variant').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle('Rollator', { exact: true }).click();
+    await pickOption(page, 'Variant', 'Rollator');
     await page.getByLabel('Rental days').first().fill('2');
     await page.getByRole('button', { name: 'Add line' }).click();
     await pick(2, 'Nebulizer (Omron)');

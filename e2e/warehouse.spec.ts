@@ -2,7 +2,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
-import { makePng, signInAs, uniqueName } from './helpers';
+import { makePng, pickOption, signInAs, uniqueName } from './helpers';
 
 test.describe('warehouse: bins, products with variants, stock and QR labels (issue #3)', () => {
   test('a warehouse admin creates a bin and a product with 2×2 variants, adds stock of 3, sees counts and decodes a QR', async ({ page, request }) => {
@@ -78,10 +78,8 @@ test.describe('warehouse: bins, products with variants, stock and QR labels (iss
     await modal.getByRole('button', { name: 'Add Stock' }).click();
     await expect(modal.getByText('Please select Warehouse Bin!')).toBeVisible();
     await expect(modal.getByText('Please input Quantity!')).toBeVisible();
-    await modal.getByLabel('Sub-variant').click();
-    await page.getByTitle('18 in', { exact: true }).click();
-    await modal.getByLabel('Warehouse Bin').click();
-    await page.getByTitle(binName, { exact: true }).click();
+    await pickOption(modal, 'Sub-variant', '18 in');
+    await pickOption(modal, 'Warehouse Bin', binName);
     await modal.getByLabel('Quantity').fill('3');
     await modal.getByRole('button', { name: 'Add Stock' }).click();
     await expect(page.getByText('Add product stock added successfully!')).toBeVisible();
