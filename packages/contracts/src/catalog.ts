@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PRODUCT_TYPES, STOCK_STATUSES, INVENTORY_TYPES } from './enums';
 import { isMoneyString, toCents } from './money';
-import { imagePathField, Pagination, requiredText } from './identity';
+import { imagePathField, Pagination } from './identity';
+import { requiredText, searchParam } from './text';
 
 /** Texts of SPEC §5/§8 for the catalog, verbatim, and ours where the spec is silent. */
 export const CATALOG_MESSAGES = {
@@ -63,6 +64,7 @@ export const moneyField = (required: string) =>
     .refine((v) => isMoneyString(v) && toCents(v) >= 0 && toCents(v) <= 99_999_999, { error: CATALOG_MESSAGES.product.badMoney })
     .transform((v) => toCents(v));
 
+/** Widths of the catalog columns (services/catalog/src/migrations): names varchar(100). */
 const NAME_MAX = 100;
 
 // ---- warehouse bins
@@ -82,7 +84,7 @@ export const Bin = z.object({
 });
 export type Bin = z.infer<typeof Bin>;
 export const BinResponse = z.object({ bin: Bin });
-export const BinListQuery = Pagination.extend({ search: z.string().trim().max(100).optional() });
+export const BinListQuery = Pagination.extend({ search: searchParam() });
 export const BinListResponse = z.object({ items: z.array(Bin), total: z.number().int() });
 export type BinListResponse = z.infer<typeof BinListResponse>;
 
@@ -204,7 +206,7 @@ export type ProductCard = z.infer<typeof ProductCard>;
 
 export const ProductListQuery = Pagination.extend({
   type: z.enum(PRODUCT_TYPES).optional(),
-  search: z.string().trim().max(100).optional(),
+  search: searchParam(),
 });
 export const ProductCardListResponse = z.object({ items: z.array(ProductCard), total: z.number().int() });
 export type ProductCardListResponse = z.infer<typeof ProductCardListResponse>;
@@ -221,11 +223,15 @@ export const ProductDeleteResponse = z.object({ result: z.enum(['deleted', 'arch
 export const AddStockRequest = z.object({
   productID: z.string({ error: 'Please choose a product.' }).uuid({ error: 'Please choose a product.' }),
   warehouseBinID: z.string({ error: CATALOG_MESSAGES.stock.bin }).uuid({ error: CATALOG_MESSAGES.stock.bin }),
+  /** A JSON number only: missing (or empty) → "Please input Quantity!", anything else that is not 1..500 → the range. */
   quantity: z
-    .union([z.number(), z.string()], { error: CATALOG_MESSAGES.stock.quantity })
-    .refine((v) => v !== '', { error: CATALOG_MESSAGES.stock.quantity, abort: true })
-    .transform((v) => Number(v))
-    .refine((n) => Number.isInteger(n) && n >= 1 && n <= 500, { error: CATALOG_MESSAGES.stock.quantityRange }),
+    .number({
+      error: (iss) =>
+        iss.input === undefined || iss.input === null || iss.input === '' ? CATALOG_MESSAGES.stock.quantity : CATALOG_MESSAGES.stock.quantityRange,
+    })
+    .int({ error: CATALOG_MESSAGES.stock.quantityRange })
+    .min(1, { error: CATALOG_MESSAGES.stock.quantityRange })
+    .max(500, { error: CATALOG_MESSAGES.stock.quantityRange }),
   productVariantID: z.string().uuid().nullish(),
   productSubVariantID: z.string().uuid().nullish(),
 });

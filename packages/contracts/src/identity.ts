@@ -3,19 +3,10 @@ import { EMPLOYEE_TYPES, GENDERS, USER_STATUSES, USER_TYPES, USER_TYPE_FILTER_VA
 import { MESSAGES } from './messages';
 import { isIsoDate, manilaDate } from './time';
 import { ADDRESS_MAX, NAME_MAX, PASSWORD_MIN, ZIPCODE_MIN } from './limits';
+import { optionalText, queryInt, requiredText, searchParam, text } from './text';
+import { UPLOAD_PATH_PATTERN } from './uploads';
 
-
-/** A required text: missing, not a string or blank all give the same message. */
-export const requiredText = (message: string, max = 120) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, { error: message })
-    .max(max, { error: MESSAGES.common.tooLong });
-
-/** Optional text sent as an empty string (middle name, suffix, note). */
-export const optionalText = (max = NAME_MAX) =>
-  z.string().trim().max(max, { error: MESSAGES.common.tooLong }).default('');
+// Maxima are the widths of the identity "users" columns (services/identity/src/migrations).
 
 type PersonMessages = {
   firstName: string;
@@ -32,24 +23,23 @@ type PersonMessages = {
 };
 
 export const birthDateField = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
+  text({ max: 40, error: message })
     .min(1, { error: message })
     .refine(isIsoDate, { error: MESSAGES.common.birthDateInvalid })
     .refine((d) => !isIsoDate(d) || d <= manilaDate(), { error: MESSAGES.common.birthDateFuture });
 
-/** An uploaded image path, as returned by POST /api/uploads. */
+/**
+ * An uploaded image path exactly as POST /api/uploads hands it out (UPLOAD_PATH_PATTERN); whether
+ * the file exists is the services' check. Columns: image varchar(300).
+ */
 export const imagePathField = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, { error: message })
-    .regex(/^\/api\/uploads\/[A-Za-z0-9._-]+$/, { error: MESSAGES.common.imageInvalid });
+  text({ max: 300, error: message })
+    .min(1, { error: message, abort: true })
+    .regex(UPLOAD_PATH_PATTERN, { error: MESSAGES.common.imageInvalid });
 
 const personShape = (m: PersonMessages) => ({
   firstName: requiredText(m.firstName, NAME_MAX),
-  middleName: optionalText(),
+  middleName: optionalText(NAME_MAX),
   lastName: requiredText(m.lastName, NAME_MAX),
   suffix: optionalText(20),
   birthDate: birthDateField(m.birthDate),
@@ -70,12 +60,11 @@ export const usernameField = (message: string) =>
     z.string().regex(/^[A-Za-z0-9._-]{3,50}$/, { error: MESSAGES.common.usernameFormat }),
   );
 
+/** A password as typed (not trimmed); only its hash is stored, but NUL and lone surrogates are refused too. */
 export const passwordField = (message: string) =>
-  z
-    .string({ error: message })
+  text({ max: 200, error: message, trim: false })
     .refine((v) => v.trim().length > 0, { error: message, abort: true })
-    .refine((v) => v.length >= PASSWORD_MIN, { error: MESSAGES.common.passwordMin, abort: true })
-    .max(200, { error: MESSAGES.common.tooLong });
+    .refine((v) => v.length >= PASSWORD_MIN, { error: MESSAGES.common.passwordMin, abort: true });
 
 /**
  * Registration (SPEC §5). `age` may be sent by the form but is ignored: the server computes it
@@ -91,7 +80,7 @@ export type RegisterRequest = z.input<typeof RegisterRequest>;
 
 export const LoginRequest = z.object({
   username: requiredText(MESSAGES.login.username, 200),
-  password: z.string({ error: MESSAGES.login.password }).min(1, { error: MESSAGES.login.password }).max(200),
+  password: text({ max: 200, error: MESSAGES.login.password, trim: false }).min(1, { error: MESSAGES.login.password }),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
@@ -144,14 +133,15 @@ export type UserResponse = z.infer<typeof UserResponse>;
 export const MeResponse = z.object({ user: User, permissions: z.array(z.string()) });
 export type MeResponse = z.infer<typeof MeResponse>;
 
+/** List paging in a query string: plain decimal digits only (DESIGN §8: limit at most 100). */
 export const Pagination = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInt(1, 100).default(100),
+  offset: queryInt(0, 999_999_999).default(0),
 });
 
 export const UserListQuery = Pagination.extend({
   userType: z.enum(USER_TYPE_FILTER_VALUES).optional(),
-  search: z.string().trim().max(100).optional(),
+  search: searchParam(),
 });
 export type UserListQuery = z.input<typeof UserListQuery>;
 
@@ -160,7 +150,7 @@ export type UserListResponse = z.infer<typeof UserListResponse>;
 
 export const EmployeeListQuery = Pagination.extend({
   userType: z.enum(EMPLOYEE_TYPES).optional(),
-  search: z.string().trim().max(100).optional(),
+  search: searchParam(),
 });
 
 export const IdParams = z.object({ id: z.string().uuid({ error: 'Not found.' }) });

@@ -7,6 +7,7 @@ export * from './problem-message';
 export * from './limits';
 export * from './images';
 export * from './messages';
+export * from './text';
 export * from './identity';
 export * from './uploads';
 export * from './catalog';

@@ -59,12 +59,15 @@ export const MESSAGES = {
     usernameFormat: 'Username may contain letters, numbers, dots, dashes and underscores only (3 to 50).',
     usernameTaken: 'Username is already taken.',
     tooLong: 'This value is too long.',
+    textInvalid: 'This text contains characters that are not allowed.',
     imageInvalid: 'Please upload image!',
   },
   upload: {
     onlyJpgPng: 'You can only upload JPG or PNG file!',
     oneImage: 'Please upload one image only.',
     tooLarge: 'The image is too large.',
+    notFound: 'The image was not found. Please upload it again.',
+    truncated: 'The upload was cut off before it ended. Please try again.',
   },
   logout: {
     confirm: 'Are you sure you want to logout?',

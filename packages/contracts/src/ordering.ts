@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
-import { optionalText, Pagination, requiredText } from './identity';
+import { Pagination } from './identity';
+import { bodyInt, optionalText, requiredText } from './text';
 
 /** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
 export const ORDER_MESSAGES = {
@@ -32,18 +33,11 @@ export const ORDER_MESSAGES = {
 export const MAX_QUANTITY = 500;
 export const MAX_RENTAL_DAYS = 365;
 
-const quantity = z.coerce
-  .number({ error: ORDER_MESSAGES.quantityMin })
-  .int({ error: ORDER_MESSAGES.quantityMin })
-  .min(1, { error: ORDER_MESSAGES.quantityMin })
-  .max(MAX_QUANTITY, { error: `Quantity must be at most ${MAX_QUANTITY}.` });
-const days = z.coerce
-  .number({ error: ORDER_MESSAGES.daysMin })
-  .int({ error: ORDER_MESSAGES.daysMin })
-  .min(1, { error: ORDER_MESSAGES.daysMin })
-  .max(MAX_RENTAL_DAYS, { error: `Rental days must be at most ${MAX_RENTAL_DAYS}.` });
+/** JSON numbers only (no "3", "0x10", true or [1]), whole, in range. */
+const quantity = bodyInt({ min: 1, max: MAX_QUANTITY, error: ORDER_MESSAGES.quantityMin, maxError: `Quantity must be at most ${MAX_QUANTITY}.` });
+const days = bodyInt({ min: 1, max: MAX_RENTAL_DAYS, error: ORDER_MESSAGES.daysMin, maxError: `Rental days must be at most ${MAX_RENTAL_DAYS}.` });
 
-/** The delivery address form of an order (SPEC §5). */
+/** The delivery address form of an order (SPEC §5); maxima ≤ the ordering "orders" delivery_* and note columns. */
 export const AddressFields = {
   deliveryAddress: requiredText(ORDER_MESSAGES.address, 300).pipe(z.string().max(ADDRESS_MAX, { error: ORDER_MESSAGES.addressMax })),
   deliveryCity: requiredText(ORDER_MESSAGES.city, 80),
