@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/transport-node';
+import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { EVENT_STREAM, EventEnvelope } from '@dme/contracts';
-import type { NatsConnection } from './nats';
+import { DEAD_LETTER_PREFIX, DEAD_LETTER_STREAM, ensureDeadLetterStream, type NatsConnection } from './nats';
 import type { Logger } from './logger';
 import { qualified } from './outbox';
 
@@ -17,27 +17,69 @@ export interface ConsumerOptions {
   /** The effect; runs in the same transaction as the inbox record, so it happens once. */
   handle: (em: EntityManager, event: EventEnvelope) => Promise<void>;
   stream?: string;
-  /** Delay before a failed message is delivered again (ms). */
+  /** Delay before the first retry of a failed message (ms, default 2000); doubles on each delivery. */
   retryDelayMs?: number;
+  /** Upper bound of the retry delay (ms, default 60 000). */
+  maxRetryDelayMs?: number;
+  /**
+   * Deliveries (as JetStream counts them) after which a message whose handler still fails is
+   * moved to the dead-letter stream and terminated (default 5).
+   */
+  maxDeliveries?: number;
+  /** Where dead letters go (default stream DME_DEAD_LETTERS, subjects `dlq.>`). Tests use their own. */
+  deadLetter?: { stream?: string; prefix?: string };
 }
 
 export interface RunningConsumer {
   stop(): Promise<void>;
 }
 
+/** Header names of a dead letter; its body is the original message, byte for byte. */
+export const DEAD_LETTER_HEADERS = {
+  reason: 'Dme-Dead-Letter-Reason',
+  subject: 'Dme-Original-Subject',
+  stream: 'Dme-Original-Stream',
+  seq: 'Dme-Original-Seq',
+  consumer: 'Dme-Consumer',
+  eventId: 'Dme-Event-Id',
+  eventType: 'Dme-Event-Type',
+  deliveries: 'Dme-Deliveries',
+  error: 'Dme-Error',
+} as const;
+
+export const DEFAULT_MAX_DELIVERIES = 5;
+
+/** The delay before delivery n + 1 of a message that failed on delivery n. */
+export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number): number {
+  const n = Math.max(1, deliveryCount);
+  return Math.min(maxMs, baseMs * 2 ** Math.min(n - 1, 30));
+}
+
 /**
  * A durable JetStream consumer with explicit acks whose handler is idempotent: the event id
  * is recorded in the service's inbox table in the same transaction as the effect, and an event
  * already recorded is acknowledged without running the effect again (DESIGN §7).
+ *
+ * A failed message is retried with a growing delay; once it has been delivered `maxDeliveries`
+ * times and still fails (and the database answers, so the failure is the event's, not an outage),
+ * it is published to the dead-letter stream with the reason in headers and terminated. A
+ * malformed message goes there at once.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsumer> {
   const stream = opts.stream ?? EVENT_STREAM;
+  const maxDeliveries = opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
+  const baseDelay = opts.retryDelayMs ?? 2000;
+  const maxDelay = Math.max(baseDelay, opts.maxRetryDelayMs ?? 60_000);
+  const dlqStream = opts.deadLetter?.stream ?? DEAD_LETTER_STREAM;
+  const dlqPrefix = opts.deadLetter?.prefix ?? DEAD_LETTER_PREFIX;
+  await ensureDeadLetterStream(opts.nc, dlqStream, dlqPrefix);
   const jsm = await jetstreamManager(opts.nc);
   const config = {
     durable_name: opts.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: nanos(30_000),
+    // Unlimited on the server: the consumer itself dead-letters (the server would just drop).
     max_deliver: -1,
     filter_subject: opts.subjects[0],
   };
@@ -50,7 +92,8 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       if (!String((err as Error).message).includes('already')) throw err;
     }
   }
-  const consumer = await jetstream(opts.nc).consumers.get(stream, opts.durable);
+  const js = jetstream(opts.nc);
+  const consumer = await js.consumers.get(stream, opts.durable);
   const messages = await consumer.consume({ max_messages: 50 });
   const inbox = qualified(opts.em, 'inbox');
 
@@ -65,8 +108,7 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
     try {
       event = EventEnvelope.parse(m.json()) as EventEnvelope;
     } catch (err) {
-      opts.logger.error({ err, subject: m.subject, seq: m.seq }, 'consumer: malformed event dropped');
-      m.term();
+      await deadLetter(m, 'malformed', err, rawIds(m));
       return;
     }
     try {
@@ -81,9 +123,62 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       });
       await m.ackAck();
     } catch (err) {
-      opts.logger.warn({ err, eventId: event.id, type: event.type }, 'consumer: handler failed, will retry');
-      m.nak(opts.retryDelayMs ?? 2000);
+      const deliveries = m.info.deliveryCount;
+      if (deliveries >= maxDeliveries) {
+        if (await databaseAnswers()) {
+          await deadLetter(m, 'handler-failed', err, { id: event.id, type: event.type });
+          return;
+        }
+        opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries }, 'consumer: handler failed while the database is unavailable, will retry');
+        m.nak(maxDelay);
+        return;
+      }
+      const delay = retryDelay(deliveries, baseDelay, maxDelay);
+      opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, retryInMs: delay }, 'consumer: handler failed, will retry');
+      m.nak(delay);
     }
+  }
+
+  async function databaseAnswers(): Promise<boolean> {
+    try {
+      await opts.em.fork().execute('select 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Moves a message to the dead-letter stream, then terminates it; on failure it is retried. */
+  async function deadLetter(m: JsMsg, reason: 'malformed' | 'handler-failed', err: unknown, ids: { id?: string; type?: string }): Promise<void> {
+    const deliveries = m.info.deliveryCount;
+    const error = headerValue(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+    const h = natsHeaders();
+    h.set(DEAD_LETTER_HEADERS.reason, reason);
+    h.set(DEAD_LETTER_HEADERS.subject, m.subject);
+    h.set(DEAD_LETTER_HEADERS.stream, m.info.stream);
+    h.set(DEAD_LETTER_HEADERS.seq, String(m.info.streamSequence));
+    h.set(DEAD_LETTER_HEADERS.consumer, opts.durable);
+    if (ids.id) h.set(DEAD_LETTER_HEADERS.eventId, headerValue(ids.id));
+    if (ids.type) h.set(DEAD_LETTER_HEADERS.eventType, headerValue(ids.type));
+    h.set(DEAD_LETTER_HEADERS.deliveries, String(deliveries));
+    h.set(DEAD_LETTER_HEADERS.error, error);
+    try {
+      await js.publish(`${dlqPrefix}.${opts.durable}.${m.subject}`, m.data, {
+        headers: h,
+        // A second attempt for the same stream message (e.g. the term below was lost) is a duplicate.
+        msgID: `${opts.durable}:${m.info.stream}:${m.info.streamSequence}`,
+      });
+    } catch (pubErr) {
+      opts.logger.warn({ err: pubErr, consumer: opts.durable, eventId: ids.id, type: ids.type }, 'consumer: could not publish a dead letter, will retry');
+      m.nak(maxDelay);
+      return;
+    }
+    opts.logger.error(
+      { consumer: opts.durable, eventId: ids.id ?? null, type: ids.type ?? null, subject: m.subject, seq: m.info.streamSequence, deliveries, reason, error },
+      `consumer ${opts.durable}: event ${ids.id ?? '(unreadable)'} of type ${ids.type ?? '(unknown)'} dead-lettered (${reason})`,
+    );
+    // No reason text: nats-server 2.9 only knows a bare +TERM.
+    m.term();
   }
 
   return {
@@ -92,4 +187,22 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       await loop.catch(() => undefined);
     },
   };
+}
+
+/** The id and type of a message that is not a valid envelope, when they can be read at all. */
+function rawIds(m: JsMsg): { id?: string; type?: string } {
+  try {
+    const raw = m.json<Record<string, unknown>>();
+    return {
+      ...(typeof raw?.id === 'string' ? { id: raw.id } : {}),
+      ...(typeof raw?.type === 'string' ? { type: raw.type } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** Header values are one line of printable text. */
+function headerValue(s: string): string {
+  return s.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
 }

@@ -13,7 +13,7 @@ export interface DbOptions {
   url: string;
   /** The service's own schema (DESIGN §2: one schema per service). */
   schema: string;
-  entities: EntitySchema<any, any>[];
+  entities: EntitySchema[];
   /** The service's migrations, in order; the platform's outbox/inbox tables come first. */
   migrations: Array<{ name: string; class: MigrationClass }>;
   logger?: Logger;

@@ -17,7 +17,8 @@ export class HttpProblem extends Error {
       type: `https://dme.example/problems/${status2slug(this.status)}`,
       title: PROBLEM_TITLES[this.status] ?? 'Error',
       status: this.status,
-      ...(this.detail ? { detail: this.detail } : {}),
+      // Every problem says what is wrong, at least in the words of its status.
+      detail: this.detail ?? `${PROBLEM_TITLES[this.status] ?? 'Error'}.`,
       ...(instance ? { instance } : {}),
       ...(this.errors && this.errors.length ? { errors: this.errors } : {}),
     };

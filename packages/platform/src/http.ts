@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
-import { bodyParser } from '@koa/bodyparser';
-import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { PROBLEM_CONTENT_TYPE, PROBLEM_TITLES } from '@dme/contracts';
 import { HttpProblem } from './errors';
 import type { Logger } from './logger';
 
@@ -35,8 +36,8 @@ export function toHttpProblem(err: unknown): HttpProblem {
 export interface HttpAppOptions {
   name: string;
   logger: Logger;
-  /** Largest JSON body accepted (default 100kb). */
-  jsonLimit?: string;
+  /** Largest JSON body accepted, in bytes (default 100 KB). */
+  jsonLimit?: number;
   /** Parse JSON bodies (default true; the gateway streams bodies instead). */
   parseJson?: boolean;
   /**
@@ -46,8 +47,169 @@ export interface HttpAppOptions {
   trustProxy?: boolean;
 }
 
-/** A Koa app with request ids, problem+json errors, security headers and a JSON body parser. */
-export function createHttpApp({ name, logger, jsonLimit = '100kb', parseJson = true, trustProxy = true }: HttpAppOptions): Koa<AppState> {
+/** What a server needs of an app: Koa's request handler. */
+export interface HttpApp {
+  callback: () => RequestListener;
+}
+
+/** What /health/ready reports: each dependency up or down. */
+export type ReadinessCheck = () => Promise<Record<string, 'up' | 'down'>>;
+const READINESS = new WeakMap<object, ReadinessCheck>();
+
+/** Tells an app made by createHttpApp how to check its dependencies for /health/ready. */
+export function setReadiness(app: HttpApp, check: ReadinessCheck): void {
+  READINESS.set(app, check);
+}
+
+export const BODY_MESSAGES = {
+  invalidJson: 'The request body is not valid JSON.',
+  tooDeep: 'The request body is nested too deeply.',
+  protoKey: 'The request body must not contain the key "__proto__".',
+  tooLarge: 'The request body is too large.',
+  encoding: 'Compressed request bodies are not supported: send the body without Content-Encoding.',
+  cutOff: 'The request body was cut off before it ended.',
+  notJson: 'Send the request body as JSON (Content-Type: application/json).',
+  notUtf8: 'The request body is not valid UTF-8 text.',
+  protoKeyConstructor: 'The request body must not contain the key "constructor" with a "prototype".',
+  noBody: 'This request takes no body.',
+} as const;
+
+/** Largest JSON request body (the gateway refuses bigger ones before they reach a service). */
+export const JSON_BODY_LIMIT = 100 * 1024;
+
+/** How long a connection closed after an early refusal keeps reading what the client still sends. */
+const LINGER_MS = 2000;
+
+/** A JSON body may nest this deep at most (our schemas need far less). */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the request announces a body (a length above 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Reads a request body fully, refusing more than `limit` bytes with 413 (before reading when the
+ * announced length is already too big). The stream is paused, not destroyed, so the refusal can
+ * still be answered; the caller's answer then closes the connection (see createHttpApp).
+ */
+export function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const announced = Number(req.headers['content-length'] ?? 0);
+  if (announced > limit) return Promise.reject(new HttpProblem(413, BODY_MESSAGES.tooLarge));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: HttpProblem) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('aborted', onAborted);
+      req.off('error', onAborted);
+      if (err) {
+        req.pause();
+        reject(err);
+      } else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return done(new HttpProblem(413, BODY_MESSAGES.tooLarge));
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onAborted = () => done(new HttpProblem(400, BODY_MESSAGES.cutOff));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('aborted', onAborted);
+    req.on('error', onAborted);
+  });
+}
+
+/** How deeply a JSON text nests objects and arrays (strings are skipped). */
+function jsonDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > max) return deepest;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}
+
+/** Finds prototype-poisoning keys: `__proto__`, or `constructor` holding a `prototype` (as @hapi/bourne). */
+function poisonKey(value: unknown, depth = 0): '__proto__' | 'constructor' | undefined {
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = poisonKey(v, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    if (key === '__proto__') return '__proto__';
+    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return 'constructor';
+    const found = poisonKey(child, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Parses a JSON request body; anything wrong with it is a 400 that says what. */
+export function parseJsonBody(raw: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new HttpProblem(400, BODY_MESSAGES.notUtf8);
+  }
+  if (text.trim() === '') return {};
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new HttpProblem(400, BODY_MESSAGES.tooDeep);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HttpProblem(400, BODY_MESSAGES.invalidJson);
+  }
+  const poison = poisonKey(value);
+  if (poison) throw new HttpProblem(400, poison === '__proto__' ? BODY_MESSAGES.protoKey : BODY_MESSAGES.protoKeyConstructor);
+  return value;
+}
+
+/** Whether a request's Content-Type is JSON (application/json or +json). */
+export function isJsonType(req: IncomingMessage): boolean {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+async function readiness(app: object): Promise<{ ok: boolean; checks: Record<string, 'up' | 'down'> }> {
+  const check = READINESS.get(app);
+  if (!check) return { ok: true, checks: {} };
+  try {
+    const checks = await check();
+    return { ok: Object.values(checks).every((v) => v === 'up'), checks };
+  } catch {
+    return { ok: false, checks: {} };
+  }
+}
+
+/**
+ * A Koa app with request ids, problem+json errors, security headers, health endpoints and a JSON
+ * body reader. After any answer given before the request body was read to its end (a refusal),
+ * the connection is closed cleanly, so a keep-alive client is never left waiting.
+ */
+export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson = true, trustProxy = true }: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = trustProxy;
   app.silent = true;
@@ -59,8 +221,16 @@ export function createHttpApp({ name, logger, jsonLimit = '100kb', parseJson = t
     ctx.set('X-Request-Id', requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     try {
-      if (ctx.path === '/health' && ctx.method === 'GET') {
-        ctx.body = { status: 'ok', service: name };
+      if (ctx.method === 'GET' && (ctx.path === '/health' || ctx.path === '/health/live')) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: 'ok', service: name, pid: process.pid };
+        return;
+      }
+      if (ctx.method === 'GET' && ctx.path === '/health/ready') {
+        const { ok, checks } = await readiness(app);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = ok ? 200 : 503;
+        ctx.body = { status: ok ? 'ready' : 'not ready', service: name, checks };
         return;
       }
       await next();
@@ -70,24 +240,81 @@ export function createHttpApp({ name, logger, jsonLimit = '100kb', parseJson = t
     } catch (err) {
       const problem = toHttpProblem(err);
       if (problem.status >= 500) {
-        logger.error({ err, requestId, method: ctx.method, path: ctx.path }, `${name}: unhandled error`);
+        const unavailable = problem.status === 503 || problem.status === 502;
+        logger[unavailable ? 'warn' : 'error']({ err, requestId, method: ctx.method, path: ctx.path }, unavailable ? `${name}: a dependency is unavailable` : `${name}: unhandled error`);
       }
       sendProblem(ctx, problem);
+    } finally {
+      // Answered before the body arrived in full: close instead of leaving the rest on the socket.
+      if (!ctx.req.complete) closeAfterAnswer(ctx);
     }
   });
 
   if (!parseJson) return app;
-  app.use(
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit,
-      jsonStrict: true,
-      // Only JSON is parsed here; multipart bodies are streamed by the routes that take them.
-      onError: (err: Error) => {
-        throw err;
-      },
-    }),
-  );
+  app.use(async (ctx: Context, next: Next) => {
+    if (!hasBody(ctx.req)) return next();
+    const encoding = String(ctx.get('content-encoding') || 'identity').trim().toLowerCase();
+    if (encoding !== 'identity') throw new HttpProblem(415, BODY_MESSAGES.encoding);
+    // Only JSON is read here; multipart bodies are streamed by the routes that take them.
+    if (isJsonType(ctx.req)) (ctx.request as { body?: unknown }).body = parseJsonBody(await readRequestBody(ctx.req, jsonLimit));
+    await next();
+  });
 
   return app;
+}
+
+/**
+ * Ends the connection after this answer, cleanly: the answer says `Connection: close`, the rest of
+ * the request body is read and dropped, and the socket is closed once the client has sent it all
+ * (or after LINGER_MS). Closing at once with unread data would make the kernel reset the
+ * connection, and the client would often lose the answer (a 413 it never sees).
+ */
+function closeAfterAnswer(ctx: Context): void {
+  ctx.set('Connection', 'close');
+  const socket = ctx.req.socket as Socket & { destroySoon?: () => void };
+  if (socket.destroySoon && !(socket as { lingering?: boolean }).lingering) {
+    (socket as { lingering?: boolean }).lingering = true;
+    socket.destroySoon = function lingerThenClose(this: Socket) {
+      if (this.writable) this.end();
+      const timer = setTimeout(() => this.destroy(), LINGER_MS);
+      timer.unref();
+      this.once('close', () => clearTimeout(timer));
+      if (ctx.req.complete) this.destroy();
+      else ctx.req.once('end', () => setImmediate(() => this.destroy()));
+      ctx.req.resume();
+    };
+  }
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before Koa sees it (headers or URL too large, not
+ * HTTP) with a problem+json and a clean close, instead of an empty answer.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const detail =
+      status === 431 ? 'The request URL or headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+    const body = JSON.stringify(new HttpProblem(status, detail).toProblem());
+    socket.end(
+      `HTTP/1.1 ${status} ${PROBLEM_TITLES[status] ?? 'Error'}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/** Starts an HTTP server for a Koa app: keep-alive longer than a load balancer's, client errors answered. */
+export async function listenHttp(app: HttpApp, port: number, host: string): Promise<Server> {
+  const server = createServer(app.callback());
+  server.listen(port, host);
+  server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', () => resolve());
+    server.once('error', reject);
+  });
+  return server;
 }

@@ -11,3 +11,5 @@ export * from './consumer';
 export { OutboxEntity, InboxEntity } from './outbox-tables';
 export * from './service';
 export * from './rpc';
+export * from './uploads';
+export * from './housekeeping';

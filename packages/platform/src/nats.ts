@@ -38,6 +38,37 @@ export async function ensureEventStream(nc: NatsConnection, stream = EVENT_STREA
   }
 }
 
+/** The stream that keeps events no consumer could handle (poison or malformed), for inspection and replay. */
+export const DEAD_LETTER_STREAM = 'DME_DEAD_LETTERS';
+/** Dead letters are published on `<prefix>.<consumer>.<original subject>`; must not overlap the events' `dme.>`. */
+export const DEAD_LETTER_PREFIX = 'dlq';
+
+/**
+ * Makes sure the dead-letter stream exists (created once, never reconfigured here). Dead letters
+ * are kept without an age limit: each one needs a person to look at it.
+ */
+export async function ensureDeadLetterStream(nc: NatsConnection, stream = DEAD_LETTER_STREAM, prefix = DEAD_LETTER_PREFIX): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  try {
+    await jsm.streams.info(stream);
+    return;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  try {
+    await jsm.streams.add({
+      name: stream,
+      subjects: [`${prefix}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: nanos(120_000),
+      max_age: 0,
+    });
+  } catch (addErr) {
+    if (!String((addErr as Error).message).includes('already in use')) throw addErr;
+  }
+}
+
 function isNotFound(err: unknown): boolean {
   const msg = String((err as Error)?.message ?? err);
   return msg.includes('not found') || (err as { code?: number })?.code === 404;

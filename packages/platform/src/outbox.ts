@@ -10,6 +10,12 @@ export interface NewEvent<T extends EventType> {
   type: T;
   aggregateId: string;
   data: EventData<T>;
+  /**
+   * The aggregate's version after this change (1 when it was created, +1 on every change that
+   * emits an event), bumped in the same transaction. Read models apply an event only when its
+   * version is newer than the one they hold. Defaults to 1 for events whose aggregate has none.
+   */
+  version?: number;
 }
 
 /**
@@ -17,6 +23,8 @@ export interface NewEvent<T extends EventType> {
  * transaction as the change it describes, or not at all.
  */
 export function recordEvent<T extends EventType>(em: EntityManager, source: string, event: NewEvent<T>): EventEnvelope<EventData<T>> {
+  const version = event.version ?? 1;
+  if (!Number.isInteger(version) || version < 1) throw new Error(`recordEvent: invalid aggregate version ${String(event.version)}`);
   const schema = EVENT_DATA[event.type];
   const data = schema.parse(event.data) as EventData<T>;
   const envelope: EventEnvelope<EventData<T>> = {
@@ -26,7 +34,7 @@ export function recordEvent<T extends EventType>(em: EntityManager, source: stri
     source,
     aggregateId: event.aggregateId,
     data,
-    version: 1,
+    version,
   };
   em.persist(
     em.create(OutboxEntity, {
@@ -140,4 +148,14 @@ export class OutboxRelay {
 export function qualified(em: EntityManager, table: string): string {
   const schema = em.config.get('schema');
   return schema ? `"${schema}"."${table}"` : `"${table}"`;
+}
+
+/**
+ * Bumps the version of one aggregate row (`version int not null`) in the caller's transaction and
+ * returns the new version, or null when no such row exists. The update locks the row, so
+ * concurrent changes get consecutive versions in commit order.
+ */
+export async function bumpAggregateVersion(em: EntityManager, table: string, id: string): Promise<number | null> {
+  const rows = await em.execute<Array<{ version: number }>>(`update ${qualified(em, table)} set version = version + 1 where id = ? returning version`, [id]);
+  return rows[0] ? Number(rows[0].version) : null;
 }

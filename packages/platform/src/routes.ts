@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { isAllowed, routesOf, type RouteDef, type RouteId, ROUTES, type ServiceName } from '@dme/contracts';
 import { forbidden, fromZodError, HttpProblem, unauthorized } from './errors';
 import { principalFromHeaders, type Principal } from './principal';
+import { BODY_MESSAGES, hasBody, isJsonType } from './http';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -45,6 +46,8 @@ export function mountRoutes<S extends ServiceName>(
         if (!principal) throw unauthorized();
         if (!isAllowed(route.access, principal.userType)) throw forbidden();
       }
+      if (route.body && hasBody(ctx.req) && !isJsonType(ctx.req)) throw new HttpProblem(415, BODY_MESSAGES.notJson);
+      if (!route.body && !route.rawBody && hasBody(ctx.req)) throw new HttpProblem(400, BODY_MESSAGES.noBody);
       const input = {
         principal,
         params: parse(route.params, ctx.params, 'params'),

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type Koa from 'koa';
 import type { EntitySchema } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
@@ -8,7 +7,9 @@ import { createLogger, type Logger } from './logger';
 import { createOrm, migrate, type DbOptions } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
+import { listenHttp, setReadiness, type HttpApp } from './http';
 import type { RunningConsumer } from './consumer';
+import { startHousekeeping, type PurgeOptions } from './housekeeping';
 
 type BaseEnv = z.ZodObject<typeof serviceEnv & { PORT: z.ZodType<number> }>;
 
@@ -24,12 +25,16 @@ export interface ServiceDefinition<S extends BaseEnv> {
   name: string;
   schema: string;
   env: S;
-  entities: EntitySchema<any, any>[];
+  entities: EntitySchema[];
   migrations: DbOptions['migrations'];
-  createApp: (ctx: ServiceContext<z.output<S>>) => Koa<any, any>;
+  createApp: (ctx: ServiceContext<z.output<S>>) => HttpApp;
   consumers?: (ctx: ServiceContext<z.output<S>>) => Promise<RunningConsumer[]>;
-  /** Periodic housekeeping (e.g. purge expired sessions). */
-  housekeeping?: { everyMs: number; run: (ctx: ServiceContext<z.output<S>>) => Promise<void> };
+  /**
+   * Periodic housekeeping, run by one replica at a time (advisory lock per schema): the platform
+   * purge of old outbox/inbox rows (always, `purge` tunes it), then the service's own `run`
+   * (e.g. purge expired sessions). Every `everyMs` (default 10 min).
+   */
+  housekeeping?: { everyMs?: number; purge?: PurgeOptions; run?: (ctx: ServiceContext<z.output<S>>) => Promise<void> };
 }
 
 /**
@@ -39,6 +44,13 @@ export interface ServiceDefinition<S extends BaseEnv> {
 export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): Promise<void> {
   const config = loadConfigOrExit(def.env) as z.output<S> & z.output<BaseEnv>;
   const logger = createLogger(def.name, config.LOG_LEVEL);
+  // A stray rejection is a bug to log, not a reason to stop serving; an uncaught exception may
+  // leave the process in an unknown state, so it ends (the launcher or orchestrator restarts it).
+  process.on('unhandledRejection', (err) => logger.error({ err }, `${def.name}: unhandled rejection`));
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, `${def.name}: uncaught exception, exiting`);
+    process.exit(1);
+  });
   const orm = await createOrm({ url: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, logger });
   const applied = await migrate(orm, def.schema, config.DATABASE_URL);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -49,33 +61,31 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   const ctx: ServiceContext<z.output<S>> = { config, logger, orm, nc, relay };
   const consumers = def.consumers ? await def.consumers(ctx) : [];
   const app = def.createApp(ctx);
-  const server: Server = app.listen(config.PORT, config.HOST);
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', () => resolve());
-    server.once('error', reject);
-  });
+  setReadiness(app, async () => ({ postgresql: await postgresUp(orm), nats: await natsUp(nc) }));
+  const server: Server = await listenHttp(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT }, `${def.name} listening`);
 
-  let timer: NodeJS.Timeout | undefined;
-  if (def.housekeeping) {
-    const hk = def.housekeeping;
-    timer = setInterval(() => {
-      hk.run(ctx).catch((err) => logger.warn({ err }, 'housekeeping failed'));
-    }, hk.everyMs);
-    timer.unref();
-  }
+  const hk = def.housekeeping;
+  const housekeeping = startHousekeeping({
+    em: orm.em,
+    logger,
+    key: `housekeeping:${def.schema}`,
+    everyMs: hk?.everyMs,
+    purge: hk?.purge,
+    task: hk?.run ? () => hk.run!(ctx) : undefined,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, `${def.name} stopping`);
-    if (timer) clearInterval(timer);
+    const housekeepingStopped = housekeeping.stop();
     server.close();
     server.closeIdleConnections();
     await Promise.allSettled(consumers.map((c) => c.stop()));
     await relay.stop();
+    await housekeepingStopped;
     await nc.drain().catch(() => undefined);
     await orm.close();
     process.exit(0);
@@ -95,4 +105,33 @@ export function exitWithParent(stop: () => void): void {
   process.stdin.on('close', stop);
   process.stdin.on('error', stop);
   process.stdin.resume();
+}
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** PostgreSQL answers a trivial query within 2 s. */
+export async function postgresUp(orm: MikroORM): Promise<'up' | 'down'> {
+  try {
+    await within(2000, orm.em.getConnection().execute('select 1'));
+    return 'up';
+  } catch {
+    return 'down';
+  }
+}
+
+/** The NATS connection is open and the server answers a round trip within 2 s. */
+export async function natsUp(nc: NatsConnection): Promise<'up' | 'down'> {
+  if (nc.isClosed()) return 'down';
+  try {
+    await within(2000, nc.flush());
+    return 'up';
+  } catch {
+    return 'down';
+  }
 }

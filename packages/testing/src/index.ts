@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import type Koa from 'koa';
-import { dropDatabase, ensureDatabase, IDENTITY_HEADERS } from '@dme/platform';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { answerClientErrors, dropDatabase, ensureDatabase, IDENTITY_HEADERS } from '@dme/platform';
 import type { UserType } from '@dme/contracts';
+
+/**
+ * A parsed JSON answer as tests read it: navigable without casts, each value read is then checked
+ * by an assertion. The one place `any` is allowed (tests only, never product code).
+ */
+// oxlint-disable-next-line typescript/no-explicit-any
+export type Json = any;
 
 /** The PostgreSQL server tests use (the test runner sets TEST_DATABASE_URL). */
 export function testServerUrl(): string {
@@ -30,8 +36,10 @@ export interface TestServer {
   close: () => Promise<void>;
 }
 
-export async function listen(app: Koa<any, any>): Promise<TestServer> {
-  const server: Server = app.listen(0, '127.0.0.1');
+export async function listen(app: { callback: () => RequestListener }): Promise<TestServer> {
+  const server: Server = createServer(app.callback());
+  server.listen(0, '127.0.0.1');
+  answerClientErrors(server);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -69,7 +77,7 @@ export function serviceClient(baseUrl: string, token = TEST_INTERNAL_TOKEN) {
     }
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
-    let json: any;
+    let json: Json;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
@@ -130,7 +138,8 @@ export function validPerson(overrides: Record<string, unknown> = {}) {
     city: 'Makati',
     state: 'Metro Manila',
     zipcode: '121000',
-    image: '/api/uploads/a1b2c3d4e5f6.png',
+    image: '/api/uploads/a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6.png',
     ...overrides,
   };
 }
+export * from './raw';
