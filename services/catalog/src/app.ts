@@ -1,5 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createHttpApp, mountRoutes, type Logger } from '@dme/platform';
+import { UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
+import { createHttpApp, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
+import { missingUploads } from './modules/media/media.service';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
 import { binHandlers } from './modules/bins/bin.routes';
@@ -27,7 +29,7 @@ export function createApp(deps: CatalogDeps) {
   });
   const api = mountRoutes(
     'catalog',
-    { ...mediaHandlers(deps.config), ...binHandlers(), ...productHandlers(afterCommit), ...stockHandlers(afterCommit) },
+    { ...mediaHandlers(deps.config), ...binHandlers(), ...productHandlers(deps.config.UPLOAD_DIR, afterCommit), ...stockHandlers(afterCommit) },
     deps.config.INTERNAL_TOKEN,
   );
   app.use(api.routes()).use(api.allowedMethods());
@@ -39,3 +41,15 @@ export { migrations } from './migrations/0001_catalog';
 export { CatalogEnv } from './config';
 export { reserve, release, confirm, expireHeld } from './modules/reservations/reservation.service';
 export { startOrderConsumer } from './consumers/orders';
+
+/** Answers other services asking whether image paths name uploads that exist (NATS request/reply). */
+export function serveUploadsExist(opts: { nc: NatsConnection; logger: Logger; uploadDir: string; subject?: string }) {
+  return serveRpc({
+    nc: opts.nc,
+    subject: opts.subject ?? UPLOAD_RPC.exist,
+    queue: 'catalog',
+    schema: UploadsExistRequest,
+    logger: opts.logger,
+    handle: async ({ paths }) => ({ missing: await missingUploads(opts.uploadDir, paths) }),
+  });
+}

@@ -2,7 +2,7 @@ import { ReserveRequest, RPC } from '@dme/contracts';
 import { runService, serveRpc } from '@dme/platform';
 import { z } from 'zod';
 import { CatalogEnv } from './config';
-import { createApp, entities, migrations } from './app';
+import { createApp, entities, migrations, serveUploadsExist } from './app';
 import { expireHeld, release, reserve } from './modules/reservations/reservation.service';
 import { startOrderConsumer } from './consumers/orders';
 
@@ -23,6 +23,7 @@ await runService({
       logger,
       handle: async ({ orderId }) => ({ released: await release(orm.em.fork(), orderId) }),
     });
+    serveUploadsExist({ nc, logger, uploadDir: config.UPLOAD_DIR });
     return createApp({ orm, config, logger, afterCommit: () => relay.kick() });
   },
   consumers: async ({ nc, orm, logger }) => [await startOrderConsumer({ nc, em: orm.em, logger })],

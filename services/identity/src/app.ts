@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createHttpApp, mountRoutes, type Logger } from '@dme/platform';
+import { createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@dme/platform';
 import type { IdentityConfig } from './config';
 import { authHandlers } from './modules/auth/auth.routes';
 import { userHandlers } from './modules/users/user.routes';
@@ -11,6 +11,10 @@ export interface IdentityDeps {
   logger: Logger;
   /** Called after a transaction that recorded events committed (kicks the outbox relay). */
   afterCommit?: () => void;
+  /** NATS, for asking the catalog whether an uploaded image exists (request/reply). */
+  nc: NatsConnection;
+  /** That request's subject (default UPLOAD_RPC.exist; tests use a private one). */
+  uploadsSubject?: string;
 }
 
 /** The identity service's HTTP app (no listen: tests use it directly). */
@@ -24,7 +28,10 @@ export function createApp(deps: IdentityDeps) {
   const policy = { idleMinutes: deps.config.SESSION_IDLE_MINUTES, absoluteHours: deps.config.SESSION_ABSOLUTE_HOURS };
   const api = mountRoutes(
     'identity',
-    { ...authHandlers(deps.config, afterCommit), ...userHandlers(afterCommit) },
+    {
+      ...authHandlers({ config: deps.config, logger: deps.logger, afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject }),
+      ...userHandlers({ afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject }),
+    },
     deps.config.INTERNAL_TOKEN,
   );
   const internal = internalSessionRouter(deps.config.INTERNAL_TOKEN, policy);
@@ -38,3 +45,4 @@ export { UserEntity } from './modules/users/user.entity';
 export { SessionEntity } from './modules/sessions/session.entity';
 export { IdentityEnv } from './config';
 export { createEmployee } from './modules/users/user.service';
+export { purgeExpiredThrottle } from './modules/auth/throttle';

@@ -10,5 +10,20 @@ export const IdentityEnv = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24),
   /** Send the session cookie with Secure (set true behind HTTPS). */
   COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+
+  // Sign-in throttling (modules/auth/throttle.ts, OWASP "Authentication: account lockout").
+  // Counters live in PostgreSQL (identity.login_throttle), so every replica shares them.
+  /** A failed sign-in counts for this many minutes (the window of every counter below). */
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  /** Failed sign-ins for one username from one address before that pair gets 429 for the rest of the window. */
+  LOGIN_MAX_FAILURES_PER_PAIR: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Failed sign-ins from one address (any username; IPv6 by /64) before that address gets 429. */
+  LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Failed sign-ins on one account (from anywhere) before its sign-ins are answered with a delay. */
+  LOGIN_DELAY_AFTER_FAILURES: z.coerce.number().int().min(0).max(1000).default(3),
+  /** The first delay (ms); it doubles with every further failure. 0 turns the delay off. */
+  LOGIN_DELAY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  /** The longest delay (ms). Accounts are slowed down, never locked. */
+  LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 });
 export type IdentityConfig = z.output<typeof IdentityEnv>;

@@ -2,6 +2,7 @@ import { runService } from '@dme/platform';
 import { OrderEnv } from './config';
 import { createApp, entities, migrations } from './app';
 import { startReadModelConsumers } from './consumers/readmodels';
+import { purgeIdempotencyKeys } from './housekeeping';
 
 await runService({
   name: 'order',
@@ -11,4 +12,12 @@ await runService({
   migrations,
   createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick() }),
   consumers: ({ nc, orm, logger }) => startReadModelConsumers({ nc, em: orm.em, logger }),
+  // Platform purge (outbox, inbox) plus the stored idempotent answers older than 24 h.
+  housekeeping: {
+    everyMs: 10 * 60_000,
+    run: async ({ orm, logger }) => {
+      const purged = await purgeIdempotencyKeys(orm.em.fork());
+      if (purged) logger.info({ purged }, 'housekeeping: idempotency keys purged');
+    },
+  },
 });

@@ -78,8 +78,10 @@ export class CatalogInitial extends Migration {
 }
 
 import { CatalogReservations } from './0002_reservations';
+import { CatalogVersions } from './0003_versions';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
   { name: '0002_reservations', class: CatalogReservations },
+  { name: '0003_versions', class: CatalogVersions },
 ];

@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createLogger, createOrm, migrate, type Orm } from '@dme/platform';
-import { createTestDatabase, listen, serviceClient, TEST_INTERNAL_TOKEN, type Caller, type TestServer } from '@dme/testing';
+import { createTestDatabase, listen, serviceClient, TEST_INTERNAL_TOKEN, TINY_PNG, type Caller, type TestServer } from '@dme/testing';
 import { CatalogEnv, createApp, entities, migrations } from '../app';
 
 export interface CatalogHarness {
@@ -23,6 +23,7 @@ export const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
 export async function startCatalog(): Promise<CatalogHarness> {
   const db = await createTestDatabase('catalog');
   const dir = await mkdtemp(join(tmpdir(), 'catalog-'));
+  await writeFile(join(dir, IMAGE.slice('/api/uploads/'.length)), TINY_PNG);
   const config = CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: dir });
   const orm = await createOrm({ url: db.url, schema: 'catalog', entities, migrations, poolMax: 20 });
   await migrate(orm, 'catalog', db.url);

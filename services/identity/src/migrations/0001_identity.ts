@@ -1,4 +1,6 @@
 import { Migration } from '@dme/platform';
+import { IdentityUserVersions } from './0002_user_versions';
+import { IdentityLoginThrottle } from './0003_login_throttle';
 
 export class IdentityInitial extends Migration {
   override async up(): Promise<void> {
@@ -47,4 +49,8 @@ export class IdentityInitial extends Migration {
   }
 }
 
-export const migrations = [{ name: '0001_identity', class: IdentityInitial }];
+export const migrations = [
+  { name: '0001_identity', class: IdentityInitial },
+  { name: '0002_user_versions', class: IdentityUserVersions },
+  { name: '0003_login_throttle', class: IdentityLoginThrottle },
+];

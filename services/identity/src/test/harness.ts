@@ -1,37 +1,84 @@
-import { createLogger, createOrm, migrate, type Orm } from '@dme/platform';
-import { createTestDatabase, listen, serviceClient, TEST_INTERNAL_TOKEN, validPerson, type TestServer } from '@dme/testing';
-import { IdentityEnv } from '../config';
+import { connectNats, createLogger, createOrm, migrate, type NatsConnection, type Orm } from '@dme/platform';
+import {
+  createTestDatabase,
+  listen,
+  serviceClient,
+  testNatsUrl,
+  TEST_INTERNAL_TOKEN,
+  TINY_PNG,
+  validPerson,
+  type TestServer,
+} from '@dme/testing';
+import { startUploads, type UploadsFixture } from '@dme/testing/uploads';
+import { IdentityEnv, type IdentityConfig } from '../config';
 import { createApp, migrations, SessionEntity, UserEntity } from '../app';
 import { createEmployee } from '../modules/users/user.service';
 
-export interface Harness {
+export interface Replica {
   orm: Orm;
   server: TestServer;
   api: ReturnType<typeof serviceClient>;
-  admin: { userId: string; userType: 'SUPERADMIN'; username: string };
   close: () => Promise<void>;
 }
 
-/** An identity service on its own fresh database, booted in-process. */
+export interface Harness extends Replica {
+  config: IdentityConfig;
+  admin: { userId: string; userType: 'SUPERADMIN'; username: string };
+  /** The catalog's real uploads-exist responder (on a private subject). */
+  uploads: UploadsFixture;
+  /** The path of an image that was really uploaded. */
+  image: string;
+  /** validPerson() with an image that exists (validPerson's own default does not). */
+  person: (overrides?: Record<string, unknown>) => ReturnType<typeof validPerson>;
+  /** Another identity replica: its own ORM (pool) and HTTP app on the same database. */
+  startReplica: () => Promise<Replica>;
+}
+
+/** An identity service on its own fresh database, booted in-process, with NATS and uploads. */
 export async function startIdentity(env: Record<string, string> = {}): Promise<Harness> {
   const db = await createTestDatabase('identity');
   const config = IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, ...env });
-  const orm = await createOrm({ url: db.url, schema: 'identity', entities: [UserEntity, SessionEntity], migrations });
-  await migrate(orm, 'identity', db.url);
-  const server = await listen(createApp({ orm, config, logger: createLogger('identity-test', 'silent') }));
-  const adminRow = await createEmployee(orm.em.fork(), {
-    ...validPerson({ username: 'boss' }),
+  const nc: NatsConnection = await connectNats(testNatsUrl(), 'identity-test');
+  const uploads = await startUploads(nc);
+  const image = await uploads.store(TINY_PNG);
+  const logger = createLogger('identity-test', 'silent');
+  const replicas: Replica[] = [];
+
+  async function boot(): Promise<Replica> {
+    const orm = await createOrm({ url: db.url, schema: 'identity', entities: [UserEntity, SessionEntity], migrations });
+    await migrate(orm, 'identity', db.url);
+    const server = await listen(createApp({ orm, config, logger, nc, uploadsSubject: uploads.subject }));
+    const replica: Replica = {
+      orm,
+      server,
+      api: serviceClient(server.url),
+      close: async () => {
+        await server.close();
+        await orm.close();
+      },
+    };
+    replicas.push(replica);
+    return replica;
+  }
+
+  const first = await boot();
+  const adminRow = await createEmployee(first.orm.em.fork(), {
+    ...validPerson({ username: 'boss', image }),
     userType: 'SUPERADMIN',
     position: 'Owner',
   } as never);
   return {
-    orm,
-    server,
-    api: serviceClient(server.url),
+    ...first,
+    config,
     admin: { userId: adminRow.id, userType: 'SUPERADMIN', username: 'boss' },
+    uploads,
+    image,
+    person: (overrides = {}) => validPerson({ image, ...overrides }),
+    startReplica: boot,
     close: async () => {
-      await server.close();
-      await orm.close();
+      for (const r of replicas.reverse()) await r.close();
+      await uploads.close();
+      await nc.drain();
       await db.drop();
     },
   };

@@ -106,4 +106,9 @@ export class OrderingInitial extends Migration {
   }
 }
 
-export const migrations = [{ name: '0001_ordering', class: OrderingInitial }];
+import { OrderingReadModelVersions } from './0002_readmodel_versions';
+
+export const migrations = [
+  { name: '0001_ordering', class: OrderingInitial },
+  { name: '0002_readmodel_versions', class: OrderingReadModelVersions },
+];

@@ -1,11 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, findTransition, hasPermission, ORDER_MESSAGES, type Order, type OrderStatus, type Transition } from '@dme/contracts';
+import { EVENTS, findTransition, hasPermission, ORDER_MESSAGES, ORDER_TRANSITIONS, type Order, type OrderStatus, type Transition } from '@dme/contracts';
 import { conflict, forbidden, HttpProblem, qualified, recordEvent, type Principal } from '@dme/platform';
 import { getOrder, loadOrder, SOURCE } from '../modules/orders/order.service';
 
 /** Effects this service carries out today; the rest arrive with their issues (payments, packing...). */
 const IMPLEMENTED_EFFECTS = new Set<Transition['effect'] | undefined>([undefined, 'release-reservation']);
+
+/** Statuses in which an order waits for a driver to take it (the steps that record the driver). */
+export const AWAITING_DRIVER: readonly OrderStatus[] = [...new Set(ORDER_TRANSITIONS.filter((t) => t.effect === 'record-driver').map((t) => t.from))];
+
+/**
+ * Which orders a caller may see: staff with order:read all; a driver those assigned to them and
+ * those waiting for a driver; a customer their own. Anything else answers like an unknown id.
+ */
+export function visibility(who: Principal): { where: string; params: unknown[]; all: boolean } {
+  if (hasPermission(who.userType, 'order:read')) return { where: '', params: [], all: true };
+  if (hasPermission(who.userType, 'order:drive')) {
+    return { where: `and (driver_id = ? or status in (${AWAITING_DRIVER.map(() => '?').join(',')}))`, params: [who.userId, ...AWAITING_DRIVER], all: true };
+  }
+  return { where: 'and customer_id = ?', params: [who.userId], all: false };
+}
 
 /**
  * Moves an order along the process table (DESIGN §6): the row must exist for the order's type and
@@ -13,11 +28,11 @@ const IMPLEMENTED_EFFECTS = new Set<Transition['effect'] | undefined>([undefined
  * a tracker entry and a `dme.order.status_changed` event. A customer sees only their own orders.
  */
 export async function transition(em: EntityManager, orderId: string, to: OrderStatus, who: Principal): Promise<Order> {
-  const isStaff = hasPermission(who.userType, 'order:read') || hasPermission(who.userType, 'order:drive');
+  const scope = visibility(who);
   await em.transactional(async (tem) => {
     const [locked] = await tem.execute<Array<{ id: string }>>(
-      `select id from ${qualified(tem, 'orders')} where id = ? ${isStaff ? '' : 'and customer_id = ?'} for update`,
-      isStaff ? [orderId] : [orderId, who.userId],
+      `select id from ${qualified(tem, 'orders')} where id = ? ${scope.where} for update`,
+      [orderId, ...scope.params],
     );
     if (!locked) throw new HttpProblem(404, 'Order not found.');
     const { _row: order } = await loadOrder(tem, orderId, {});
@@ -43,5 +58,5 @@ export async function transition(em: EntityManager, orderId: string, to: OrderSt
     });
     await tem.flush();
   });
-  return getOrder(em, orderId, who, isStaff ? {} : { customerId: who.userId });
+  return getOrder(em, orderId, who, scope.all ? {} : { customerId: who.userId });
 }

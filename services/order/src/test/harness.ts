@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReserveRequest } from '@dme/contracts';
 import {
   connectNats,
   createLogger,
@@ -10,22 +9,12 @@ import {
   ensureEventStream,
   migrate,
   OutboxRelay,
-  serveRpc,
   type NatsConnection,
   type Orm,
   type RunningConsumer,
 } from '@dme/platform';
-import { createTestDatabase, eventually, listen, serviceClient, TEST_INTERNAL_TOKEN, testNatsUrl, type Caller, type TestServer } from '@dme/testing';
-import {
-  CatalogEnv,
-  createApp as createCatalog,
-  entities as catalogEntities,
-  migrations as catalogMigrations,
-  release,
-  reserve,
-  startOrderConsumer,
-} from '@dme/catalog';
-import { z } from 'zod';
+import { createTestDatabase, eventually, listen, serviceClient, TEST_INTERNAL_TOKEN, testNatsUrl, TINY_PNG, type Caller, type Json, type TestServer } from '@dme/testing';
+import { startCatalogService } from '@dme/testing/catalog';
 import { createApp, migrations, OrderEnv, startReadModelConsumers } from '../app';
 
 export const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
@@ -39,10 +28,10 @@ export interface OrderHarness {
   staff: Caller;
   customer: () => Caller;
   /** Creates a product in the catalog and waits until the order service knows it. */
-  product: (body: Record<string, unknown>) => Promise<any>;
+  product: (body: Record<string, unknown>) => Promise<Json>;
   addStock: (body: Record<string, unknown>) => Promise<void>;
   binId: string;
-  available: (productId: string) => Promise<any>;
+  available: (productId: string) => Promise<Json>;
   close: () => Promise<void>;
 }
 
@@ -57,43 +46,21 @@ export async function startOrdering(): Promise<OrderHarness> {
   const logger = createLogger('order-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await createTestDatabase('order');
   const dir = await mkdtemp(join(tmpdir(), 'order-'));
+  await writeFile(join(dir, IMAGE.slice('/api/uploads/'.length)), TINY_PNG);
   const nc = await connectNats(testNatsUrl(), `order-test-${run}`);
   await ensureEventStream(nc);
 
-  const catalogOrm = await createOrm({ url: db.url, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations, poolMax: 20 });
-  await migrate(catalogOrm, 'catalog', db.url);
+  const catalogService = await startCatalogService({ databaseUrl: db.url, nc, logger, uploadDir: dir, subjects, durable: `catalog-orders-${run}` });
+  const catalogOrm = catalogService.orm;
   const orderOrm = await createOrm({ url: db.url, schema: 'ordering', entities: [], migrations, poolMax: 20 });
   await migrate(orderOrm, 'ordering', db.url);
 
-  const catalogRelay = new OutboxRelay({ em: catalogOrm.em, nc, logger, intervalMs: 50 });
   const orderRelay = new OutboxRelay({ em: orderOrm.em, nc, logger, intervalMs: 50 });
-  catalogRelay.start();
   orderRelay.start();
-  const subs = [
-    serveRpc({ nc, subject: subjects.reserve, queue: 'catalog', schema: ReserveRequest, logger, handle: (input) => reserve(catalogOrm.em.fork(), input) }),
-    serveRpc({
-      nc,
-      subject: subjects.release,
-      queue: 'catalog',
-      schema: z.object({ orderId: z.string().uuid() }),
-      logger,
-      handle: async ({ orderId }) => ({ released: await release(catalogOrm.em.fork(), orderId) }),
-    }),
-  ];
-  const consumers: RunningConsumer[] = [
-    ...(await startReadModelConsumers({ nc, em: orderOrm.em, logger, durablePrefix: `order-${run}` })),
-    await startOrderConsumer({ nc, em: catalogOrm.em, logger, durable: `catalog-orders-${run}` }),
-  ];
+  const consumers: RunningConsumer[] = await startReadModelConsumers({ nc, em: orderOrm.em, logger, durablePrefix: `order-${run}` });
 
   const servers: TestServer[] = [
-    await listen(
-      createCatalog({
-        orm: catalogOrm,
-        logger,
-        config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: dir }),
-        afterCommit: () => catalogRelay.kick(),
-      }),
-    ),
+    catalogService.server,
     await listen(
       createApp({
         orm: orderOrm,
@@ -137,13 +104,11 @@ export async function startOrdering(): Promise<OrderHarness> {
       return (await catalog.get(`/api/admin/products/${productId}`, { as: staff })).body.product;
     },
     async close() {
-      for (const s of subs) s.unsubscribe();
       await Promise.allSettled(consumers.map((c) => c.stop()));
-      await catalogRelay.stop();
       await orderRelay.stop();
-      await Promise.all(servers.map((s) => s.close()));
+      await servers[1]!.close();
+      await catalogService.close();
       await nc.drain();
-      await catalogOrm.close();
       await orderOrm.close();
       await db.drop();
       await rm(dir, { recursive: true, force: true });

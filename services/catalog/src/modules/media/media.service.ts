@@ -4,19 +4,33 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { MESSAGES, sniffImageType, type UploadResponse } from '@dme/contracts';
+import { MESSAGES, sniffImageType, UPLOAD_PATH_PATTERN, type UploadResponse } from '@dme/contracts';
 import { badRequest, HttpProblem, notFound, tooLarge, unsupportedMedia } from '@dme/platform';
 
 const EXT = { 'image/jpeg': 'jpg', 'image/png': 'png' } as const;
 
-/** Reads exactly one file from the multipart field "image", refusing anything bigger than maxBytes. */
+/**
+ * Reads exactly one file from the multipart field "image", refusing anything bigger than maxBytes.
+ * Every way a body can go wrong (cut off, aborted, malformed, oversize, extra files) ends in a 4xx:
+ * each stream involved has an error listener, so nothing a client sends can stop the process.
+ */
 export function readOneImage(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (err: HttpProblem | undefined, data?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      if (err) {
+        req.unpipe();
+        req.pause();
+        reject(err);
+      } else resolve(data!);
+    };
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 10, parts: 12 } });
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 10, parts: 12, fieldSize: 1024 } });
     } catch {
-      reject(badRequest(MESSAGES.common.imageInvalid));
+      settle(badRequest(MESSAGES.common.imageInvalid));
       return;
     }
     let file: Buffer | undefined;
@@ -24,6 +38,9 @@ export function readOneImage(req: IncomingMessage, maxBytes: number): Promise<Bu
     let files = 0;
     bb.on('file', (field, stream) => {
       files += 1;
+      stream.on('error', () => {
+        failure ??= badRequest(MESSAGES.upload.truncated);
+      });
       if (field !== 'image' || files > 1) {
         failure ??= badRequest(files > 1 ? MESSAGES.upload.oneImage : MESSAGES.common.imageInvalid);
         stream.resume();
@@ -41,12 +58,19 @@ export function readOneImage(req: IncomingMessage, maxBytes: number): Promise<Bu
     bb.on('filesLimit', () => {
       failure ??= badRequest(MESSAGES.upload.oneImage);
     });
-    bb.on('error', () => reject(badRequest(MESSAGES.common.imageInvalid)));
-    bb.on('close', () => {
-      if (failure) reject(failure);
-      else if (!file || file.length === 0) reject(badRequest(MESSAGES.common.imageInvalid));
-      else resolve(file);
+    bb.on('partsLimit', () => {
+      failure ??= badRequest(MESSAGES.upload.oneImage);
     });
+    bb.on('error', (err: Error) => {
+      settle(failure ?? badRequest(/unexpected end/i.test(err.message) ? MESSAGES.upload.truncated : MESSAGES.common.imageInvalid));
+    });
+    bb.on('close', () => {
+      if (failure) settle(failure);
+      else if (!file || file.length === 0) settle(badRequest(MESSAGES.common.imageInvalid));
+      else settle(undefined, file);
+    });
+    req.on('aborted', () => settle(badRequest(MESSAGES.upload.truncated)));
+    req.on('error', () => settle(badRequest(MESSAGES.upload.truncated)));
     req.pipe(bb);
   });
 }
@@ -70,4 +94,18 @@ export async function openImage(dir: string, name: string) {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) throw notFound('Image not found.');
   return { stream: createReadStream(path), size: info.size, type: m[1] === 'png' ? 'image/png' : 'image/jpeg', mtime: info.mtime };
+}
+
+/** The image paths that do not name an upload stored here (a path of the wrong shape is missing too). */
+export async function missingUploads(dir: string, paths: string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const path of paths) {
+    if (!UPLOAD_PATH_PATTERN.test(path)) {
+      missing.push(path);
+      continue;
+    }
+    const info = await stat(join(dir, path.slice('/api/uploads/'.length))).catch(() => undefined);
+    if (!info?.isFile()) missing.push(path);
+  }
+  return missing;
 }

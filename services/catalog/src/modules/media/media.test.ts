@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@dme/contracts';
 import { createLogger, createOrm, IDENTITY_HEADERS, migrate, type Orm } from '@dme/platform';
-import { createTestDatabase, listen, TEST_INTERNAL_TOKEN, TINY_JPEG, TINY_PNG, type TestServer } from '@dme/testing';
+import { createTestDatabase, listen, rawExchange, TEST_INTERNAL_TOKEN, TINY_JPEG, TINY_PNG, type Json, type TestServer } from '@dme/testing';
+import { missingUploads } from './media.service';
 import { CatalogEnv } from '../../config';
 import { createApp, entities, migrations } from '../../app';
 
@@ -45,7 +46,7 @@ async function upload(files: Array<{ field?: string; name: string; data: Buffer;
   const form = new FormData();
   for (const f of files) form.append(f.field ?? 'image', new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
   const res = await fetch(`${server.url}/api/uploads`, { method: 'POST', body: form, headers: gatewayHeaders(signedIn) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, Json> };
 }
 
 describe('POST /api/uploads', () => {
@@ -102,5 +103,46 @@ describe('POST /api/uploads', () => {
       const res = await fetch(`${server.url}/api/uploads/${name}`, { headers: gatewayHeaders() });
       expect(res.status).toBe(404);
     }
+  });
+});
+
+describe('uploads that go wrong on the wire', () => {
+  const headers = () => Object.entries(gatewayHeaders()).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const start = '--xyz\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n';
+
+  it('a body cut off after the part headers is 400, and the service keeps answering', async () => {
+    const ex = await rawExchange(server.url, [
+      `POST /api/uploads HTTP/1.1\r\nHost: x\r\n${headers()}content-type: multipart/form-data; boundary=xyz\r\ncontent-length: ${start.length}\r\n\r\n${start}`,
+    ]);
+    expect(ex.statuses[0]).toBe(400);
+    expect(ex.text).toContain(MESSAGES.upload.truncated);
+    expect(ex.hung).toBe(false);
+    expect((await upload([{ name: 'ok.png', data: TINY_PNG }])).status).toBe(201);
+  });
+
+  it('a client that goes away in the middle of an upload does not stop the service', async () => {
+    for (let i = 0; i < 5; i++) {
+      await rawExchange(server.url, [
+        `POST /api/uploads HTTP/1.1\r\nHost: x\r\n${headers()}content-type: multipart/form-data; boundary=xyz\r\ncontent-length: 5000\r\n\r\n${start}`,
+        TINY_PNG,
+      ], { timeoutMs: 200 });
+    }
+    expect((await upload([{ name: 'ok.png', data: TINY_PNG }])).status).toBe(201);
+  });
+
+  it('a multipart body with a broken boundary is 400', async () => {
+    const body = '--nope\r\nrubbish\r\n';
+    const ex = await rawExchange(server.url, [
+      `POST /api/uploads HTTP/1.1\r\nHost: x\r\n${headers()}content-type: multipart/form-data; boundary=xyz\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    ]);
+    expect(ex.statuses[0]).toBe(400);
+  });
+});
+
+describe('the uploads-exist answer other services ask for', () => {
+  it('names the paths that are not stored uploads (wrong shape, unknown name, traversal)', async () => {
+    const stored = (await upload([{ name: 'ok.png', data: TINY_PNG }])).body.imagePath as string;
+    const missing = await missingUploads(dir, [stored, '/api/uploads/doesnotexist.png', '/api/uploads/..', `/api/uploads/${'0'.repeat(32)}.png`]);
+    expect(missing).toEqual(['/api/uploads/doesnotexist.png', '/api/uploads/..', `/api/uploads/${'0'.repeat(32)}.png`]);
   });
 });

@@ -1,5 +1,7 @@
 import { CATALOG_MESSAGES } from '@dme/contracts';
-import type { HandlersOf } from '@dme/platform';
+import { badRequest, type HandlersOf } from '@dme/platform';
+import { MESSAGES } from '@dme/contracts';
+import { missingUploads } from '../media/media.service';
 import { em } from '../bins/bin.routes';
 import { createProduct, deleteProduct, getProduct, listProductCards, listProducts, updateProduct } from './product.service';
 import { MicroCache } from './card-cache';
@@ -12,7 +14,14 @@ type ProductHandlers = Pick<
   'productsList' | 'productsGet' | 'productsCreate' | 'productsUpdate' | 'productsDelete' | 'adminProductsList' | 'adminProductsGet'
 >;
 
-export function productHandlers(afterCommit: () => void): ProductHandlers {
+/** The product's image must name an upload stored here. */
+async function assertImageStored(uploadDir: string, image: string): Promise<void> {
+  if ((await missingUploads(uploadDir, [image])).length) {
+    throw badRequest(MESSAGES.upload.notFound, [{ field: 'image', message: MESSAGES.upload.notFound }]);
+  }
+}
+
+export function productHandlers(uploadDir: string, afterCommit: () => void): ProductHandlers {
   const changed = () => {
     cardCache.clear();
     afterCommit();
@@ -32,11 +41,13 @@ export function productHandlers(afterCommit: () => void): ProductHandlers {
     adminProductsList: (ctx, { query }) => listProducts(em(ctx), { ...filter(query), includeArchived: query.includeArchived }),
     adminProductsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: true }) }),
     async productsCreate(ctx, { body }) {
+      await assertImageStored(uploadDir, body.image);
       const product = await createProduct(em(ctx), body);
       changed();
       return { product };
     },
     async productsUpdate(ctx, { params, body }) {
+      await assertImageStored(uploadDir, body.image);
       const product = await updateProduct(em(ctx), params.id, body);
       changed();
       return { product };

@@ -11,7 +11,7 @@ import {
   type ProductInput,
   type ProductType,
 } from '@dme/contracts';
-import { badRequest, conflict, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
+import { badRequest, bumpAggregateVersion, conflict, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow, type SubVariantRow, type VariantRow } from './product.entity';
 import { countsFor, productAvailabilitySql, type CountIndex } from '../stock/counts';
 
@@ -156,7 +156,8 @@ export async function createProduct(em: EntityManager, input: ProductInput): Pro
       return { variant, subVariants };
     });
     const t: ProductTree = { product, variants };
-    recordEvent(tem, SOURCE, { type: EVENTS.catalog.productCreated, aggregateId: product.id, data: snapshot(t) });
+    // A new product is version 1 (the column's default); every later event bumps it.
+    recordEvent(tem, SOURCE, { type: EVENTS.catalog.productCreated, aggregateId: product.id, data: snapshot(t), version: 1 });
     await tem.flush();
     return t;
   });
@@ -204,7 +205,7 @@ export async function updateProduct(em: EntityManager, id: string, input: Produc
       }
     }
     const keptIds = new Set(input.variants.map((v) => v.id).filter(Boolean));
-    for (const { variant, subVariants } of current!.variants) {
+    for (const { variant } of current!.variants) {
       if (!keptIds.has(variant.id) && stocked.anyInVariant.has(variant.id)) throw conflict(M.variantHasStock);
     }
     for (const v of input.variants) {
@@ -267,7 +268,8 @@ export async function updateProduct(em: EntityManager, id: string, input: Produc
       updatedAt: now,
     });
     const t: ProductTree = { product, variants };
-    recordEvent(tem, SOURCE, { type: EVENTS.catalog.productUpdated, aggregateId: id, data: snapshot(t) });
+    const version = (await bumpAggregateVersion(tem, 'products', id))!;
+    recordEvent(tem, SOURCE, { type: EVENTS.catalog.productUpdated, aggregateId: id, data: snapshot(t), version });
     await tem.flush();
     return t;
   });
@@ -287,12 +289,14 @@ export async function deleteProduct(em: EntityManager, id: string): Promise<'del
     if ((stock[0]?.n ?? 0) > 0) {
       product.archivedAt = new Date();
       product.updatedAt = new Date();
-      recordEvent(tem, SOURCE, { type: EVENTS.catalog.productArchived, aggregateId: id, data: { productId: id } });
+      const version = (await bumpAggregateVersion(tem, 'products', id))!;
+      recordEvent(tem, SOURCE, { type: EVENTS.catalog.productArchived, aggregateId: id, data: { productId: id }, version });
       await tem.flush();
       return 'archived';
     }
-    await tem.execute(`delete from ${qualified(tem, 'products')} where id = ?`, [id]);
-    recordEvent(tem, SOURCE, { type: EVENTS.catalog.productDeleted, aggregateId: id, data: { productId: id } });
+    const [gone] = await tem.execute<Array<{ version: number }>>(`delete from ${qualified(tem, 'products')} where id = ? returning version`, [id]);
+    // The deletion is one more version of the product, so read models keep it as a tombstone.
+    recordEvent(tem, SOURCE, { type: EVENTS.catalog.productDeleted, aggregateId: id, data: { productId: id }, version: Number(gone!.version) + 1 });
     await tem.flush();
     return 'deleted';
   });

@@ -54,6 +54,20 @@ describe('create products', () => {
     }
   });
 
+  it('the image must name an upload that exists: an unknown, malformed or traversing path is 400 on image and creates nothing', async () => {
+    const before = await productCount();
+    for (const image of [`/api/uploads/${'a'.repeat(32)}.png`, '/api/uploads/doesnotexist.png', '/api/uploads/..', `/api/uploads/${'x'.repeat(400)}.png`]) {
+      const res = await create(simpleProduct({ image }));
+      expect(res.status, image).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('image');
+    }
+    expect(await productCount()).toBe(before);
+    const p = (await create(simpleProduct())).body.product;
+    const edit = await h.api.patch(`/api/products/${p.id}`, simpleProduct({ image: `/api/uploads/${'b'.repeat(32)}.jpg` }), { as: h.staff });
+    expect(edit.status).toBe(400);
+    expect(edit.body.errors[0].field).toBe('image');
+  });
+
   it('variant names are unique (case-insensitive), sub-variant names unique within their variant', async () => {
     const before = await productCount();
     const dupVariants = await create(wheelchair({ variants: [{ name: 'Std', price: '1.00', damageCharges: '1.00' }, { name: 'STD', price: '1.00', damageCharges: '1.00' }] }));

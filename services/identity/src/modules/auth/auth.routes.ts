@@ -1,11 +1,22 @@
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES, permissionsOf } from '@dme/contracts';
-import { forbidden, HttpProblem, IDENTITY_HEADERS, qualified, unauthorized, type HandlersOf } from '@dme/platform';
+import {
+  assertUploadsExist,
+  forbidden,
+  HttpProblem,
+  IDENTITY_HEADERS,
+  qualified,
+  unauthorized,
+  type HandlersOf,
+  type Logger,
+  type NatsConnection,
+} from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 import { findUser, registerCustomer, toUser } from '../users/user.service';
 import { verifyAgainstDummy, verifyPassword } from '../users/password';
 import { closeSession, openSession, SESSION_COOKIE } from '../sessions/session.service';
+import { loginThrottle } from './throttle';
 
 type AuthHandlers = Pick<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
 
@@ -23,33 +34,54 @@ export function sessionCookie(value: string, expires: Date | undefined, secure: 
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
 
-export function authHandlers(config: IdentityConfig, afterCommit: () => void): AuthHandlers {
+/** The client's address: the gateway sends it (trusted: mountRoutes checked the internal token). */
+export const clientAddress = (ctx: Context) => ctx.get(IDENTITY_HEADERS.clientIp) || ctx.ip || '';
+
+export interface AuthDeps {
+  config: IdentityConfig;
+  logger: Logger;
+  afterCommit: () => void;
+  /** For asking the catalog whether an uploaded image exists. */
+  nc: NatsConnection;
+  uploadsSubject?: string;
+}
+
+export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject }: AuthDeps): AuthHandlers {
   const policy = { idleMinutes: config.SESSION_IDLE_MINUTES, absoluteHours: config.SESSION_ABSOLUTE_HOURS };
+  const throttle = loginThrottle(config, logger);
   return {
     async authRegister(ctx, { body }) {
+      await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
       const user = await registerCustomer(em(ctx), body);
       afterCommit();
       return { user: toUser(user) };
     },
 
     async authLogin(ctx, { body }) {
-      const rows = await em(ctx).execute<Array<{ id: string; password_hash: string; status: string }>>(
-        `select id, password_hash, status from ${qualified(em(ctx), 'users')}
-          where lower(username) = lower(?) and deleted_at is null limit 1`,
-        [body.username],
-      );
-      const row = rows[0];
-      if (!row) {
-        await verifyAgainstDummy(body.password);
-        throw unauthorized(MESSAGES.login.invalidCredentials);
+      const ip = clientAddress(ctx);
+      // 429 when this address, or this username from this address, failed too often; otherwise
+      // answered after a delay that grows with the account's failures (throttle.ts).
+      const attempt = await throttle.begin(em(ctx), body.username, ip);
+      try {
+        const rows = await em(ctx).execute<Array<{ id: string; password_hash: string; status: string }>>(
+          `select id, password_hash, status from ${qualified(em(ctx), 'users')}
+            where lower(username) = lower(?) and deleted_at is null limit 1`,
+          [body.username],
+        );
+        const row = rows[0];
+        if (!row) {
+          await verifyAgainstDummy(body.password);
+          throw unauthorized(MESSAGES.login.invalidCredentials);
+        }
+        if (!(await verifyPassword(row.password_hash, body.password))) throw unauthorized(MESSAGES.login.invalidCredentials);
+        if (row.status !== 'ACTIVE') throw forbidden(MESSAGES.login.deactivated);
+        await attempt.succeeded();
+        return await signIn(ctx, row.id, ip);
+      } catch (err) {
+        if (err instanceof HttpProblem && err.status === 401) await attempt.failed();
+        else await attempt.notAFailure();
+        throw err;
       }
-      if (!(await verifyPassword(row.password_hash, body.password))) throw unauthorized(MESSAGES.login.invalidCredentials);
-      if (row.status !== 'ACTIVE') throw forbidden(MESSAGES.login.deactivated);
-      const ip = ctx.get(IDENTITY_HEADERS.clientIp) || ctx.ip || '';
-      const session = await openSession(em(ctx), row.id, policy, { ip, userAgent: ctx.get('user-agent') });
-      const user = await findUser(em(ctx), row.id);
-      ctx.set('Set-Cookie', sessionCookie(session.token, session.expiresAt, config.COOKIE_SECURE));
-      return { user: toUser(user), permissions: [...permissionsOf(user.userType)] };
     },
 
     async authLogout(ctx) {
@@ -69,4 +101,11 @@ export function authHandlers(config: IdentityConfig, afterCommit: () => void): A
       }
     },
   };
+
+  async function signIn(ctx: Context, userId: string, ip: string) {
+    const session = await openSession(em(ctx), userId, policy, { ip, userAgent: ctx.get('user-agent') });
+    const user = await findUser(em(ctx), userId);
+    ctx.set('Set-Cookie', sessionCookie(session.token, session.expiresAt, config.COOKIE_SECURE));
+    return { user: toUser(user), permissions: [...permissionsOf(user.userType)] };
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@dme/contracts';
-import { validPerson } from '@dme/testing';
+import { TINY_PNG } from '@dme/testing';
 import { cookieOf, startIdentity, type Harness } from '../../test/harness';
 import { UserEntity } from '../users/user.entity';
 
@@ -25,7 +25,7 @@ async function resolve(cookie: string) {
 
 describe('register', () => {
   it('creates an ACTIVE customer with an account number, computed age, hashed password and an event', async () => {
-    const person = validPerson({ birthDate: '2000-01-15', middleName: '', suffix: '' });
+    const person = h.person({ birthDate: '2000-01-15', middleName: '', suffix: '' });
     const res = await h.api.post('/api/auth/register', { ...person, age: 99 });
     expect(res.status).toBe(201);
     const user = res.body.user;
@@ -43,7 +43,7 @@ describe('register', () => {
 
   it('every rule answers 400 with its message and creates nothing', async () => {
     const before = await h.orm.em.fork().count(UserEntity, {});
-    const res = await h.api.post('/api/auth/register', { ...validPerson(), address: 'x'.repeat(13), zipcode: '123', firstName: '' });
+    const res = await h.api.post('/api/auth/register', { ...h.person(), address: 'x'.repeat(13), zipcode: '123', firstName: '' });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.body.errors).toEqual(
@@ -56,17 +56,32 @@ describe('register', () => {
     expect(await h.orm.em.fork().count(UserEntity, {})).toBe(before);
   });
 
+  it('refuses an image that names no upload with 400 naming `image`, and creates nothing', async () => {
+    const person = h.person({ image: '/api/uploads/0123456789abcdef0123456789abcdef.png' });
+    const res = await h.api.post('/api/auth/register', person);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body.errors).toEqual([{ field: 'image', message: MESSAGES.upload.notFound }]);
+    const rows = await h.orm.em.fork().execute(`select 1 from identity.users where username = ?`, [person.username]);
+    expect(rows).toHaveLength(0);
+
+    const image = await h.uploads.store(TINY_PNG);
+    const ok = await h.api.post('/api/auth/register', { ...person, image });
+    expect(ok.status).toBe(201);
+    expect(ok.body.user.image).toBe(image);
+  });
+
   it('refuses a username already taken, whatever its case, with 409 and the message', async () => {
-    const person = validPerson();
+    const person = h.person();
     expect((await h.api.post('/api/auth/register', person)).status).toBe(201);
-    const again = await h.api.post('/api/auth/register', { ...validPerson(), username: person.username.toUpperCase() });
+    const again = await h.api.post('/api/auth/register', { ...h.person(), username: person.username.toUpperCase() });
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe(MESSAGES.common.usernameTaken);
   });
 
   it('lets only one of many simultaneous registrations of a username succeed', async () => {
     const username = `race_${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 8 }, () => h.api.post('/api/auth/register', validPerson({ username }))));
+    const results = await Promise.all(Array.from({ length: 8 }, () => h.api.post('/api/auth/register', h.person({ username }))));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(7);
   });
@@ -77,14 +92,14 @@ describe('register', () => {
   });
 
   it('answers an oversized body with 413', async () => {
-    const res = await h.api.post('/api/auth/register', { ...validPerson(), firstName: 'x'.repeat(200_000) });
+    const res = await h.api.post('/api/auth/register', { ...h.person(), firstName: 'x'.repeat(200_000) });
     expect(res.status).toBe(413);
   });
 });
 
 describe('login, sessions and logout', () => {
   it('signs in with a session cookie that resolves to the user; wrong password is 401', async () => {
-    const person = validPerson();
+    const person = h.person();
     await h.api.post('/api/auth/register', person);
     const bad = await h.api.post('/api/auth/login', { username: person.username, password: 'wrong-password' });
     expect(bad.status).toBe(401);
@@ -120,7 +135,7 @@ describe('login, sessions and logout', () => {
   });
 
   it('logout ends the session at once and clears the cookie', async () => {
-    const person = validPerson();
+    const person = h.person();
     await h.api.post('/api/auth/register', person);
     const ok = await h.api.post('/api/auth/login', { username: person.username, password: person.password });
     const cookie = cookieOf(ok);
@@ -131,7 +146,7 @@ describe('login, sessions and logout', () => {
   });
 
   it('a session idle longer than the idle timeout, or past its absolute end, is refused', async () => {
-    const person = validPerson();
+    const person = h.person();
     await h.api.post('/api/auth/register', person);
     const a = cookieOf(await h.api.post('/api/auth/login', { username: person.username, password: person.password }));
     const b = cookieOf(await h.api.post('/api/auth/login', { username: person.username, password: person.password }));

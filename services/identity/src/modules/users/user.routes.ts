@@ -1,11 +1,18 @@
 import { EMPLOYEE_TYPES } from '@dme/contracts';
-import type { HandlersOf } from '@dme/platform';
+import { assertUploadsExist, type HandlersOf, type NatsConnection } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { createEmployee, deleteUser, findUser, listUsers, setStatus, toUser, updateEmployee } from './user.service';
 
 type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
 
-export function userHandlers(afterCommit: () => void): UserHandlers {
+export interface UserDeps {
+  afterCommit: () => void;
+  /** For asking the catalog whether an uploaded image exists. */
+  nc: NatsConnection;
+  uploadsSubject?: string;
+}
+
+export function userHandlers({ afterCommit, nc, uploadsSubject }: UserDeps): UserHandlers {
   const list = async (...args: Parameters<typeof listUsers>) => {
     const { items, total } = await listUsers(...args);
     return { items: items.map(toUser), total };
@@ -38,12 +45,14 @@ export function userHandlers(afterCommit: () => void): UserHandlers {
         offset: query.offset,
       }),
     async employeesCreate(ctx, { body }) {
+      await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
       const user = await createEmployee(em(ctx), body);
       afterCommit();
       return { user: toUser(user) };
     },
     employeesGet: async (ctx, { params }) => ({ user: toUser(await findUser(em(ctx), params.id, 'employee')) }),
     async employeesUpdate(ctx, { params, body, principal }) {
+      await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
       const user = await updateEmployee(em(ctx), params.id, body, principal.userId);
       afterCommit();
       return { user: toUser(user) };

@@ -13,7 +13,7 @@ import {
   type UserStatus,
   type UserType,
 } from '@dme/contracts';
-import { conflict, isUniqueViolation, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
+import { bumpAggregateVersion, conflict, isUniqueViolation, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
 import type { z } from 'zod';
 import { UserEntity, type UserRow } from './user.entity';
 import { hashPassword } from './password';
@@ -134,6 +134,7 @@ async function createUser(
       type: userType === 'CUSTOMER' ? EVENTS.identity.userRegistered : EVENTS.identity.employeeCreated,
       aggregateId: user.id,
       data: toSnapshot(user),
+      version: 1, // a new user is version 1 (the column's default); every later event bumps it
     });
     try {
       await tem.flush();
@@ -162,12 +163,15 @@ export async function findUser(em: EntityManager, id: string, scope: 'any' | 'em
 
 export async function updateEmployee(em: EntityManager, id: string, input: EmployeeUpdate, actorId: string): Promise<UserRow> {
   return em.transactional(async (tem) => {
+    // Bumped (and the row locked) before reading, so concurrent changes get versions in commit
+    // order and each event describes the row as its own transaction leaves it.
+    const version = await bumpUserVersion(tem, id);
     const user = await findUser(tem, id, 'employee');
     if (user.id === actorId && user.userType !== input.userType) {
       throw conflict('You cannot change your own user type.');
     }
     tem.assign(user, { ...personFields(input), userType: input.userType, position: input.position, updatedAt: new Date() });
-    recordEvent(tem, SOURCE, { type: EVENTS.identity.userUpdated, aggregateId: user.id, data: toSnapshot(user) });
+    recordEvent(tem, SOURCE, { type: EVENTS.identity.userUpdated, aggregateId: user.id, data: toSnapshot(user), version });
     await tem.flush();
     return user;
   });
@@ -213,6 +217,7 @@ export async function setStatus(
 ): Promise<UserRow> {
   if (id === actorId) throw conflict(MESSAGES.user.cannotChangeSelf);
   return em.transactional(async (tem) => {
+    const version = await bumpUserVersion(tem, id);
     const user = await findUser(tem, id, scope);
     const previous = user.status;
     if (previous === status) return user;
@@ -223,6 +228,7 @@ export async function setStatus(
       type: EVENTS.identity.userStatusChanged,
       aggregateId: user.id,
       data: { userId: user.id, status, previousStatus: previous, changedBy: actorId },
+      version,
     });
     await tem.flush();
     return user;
@@ -237,13 +243,22 @@ export async function setStatus(
 export async function deleteUser(em: EntityManager, id: string, actorId: string, scope: 'any' | 'employee' = 'any'): Promise<void> {
   if (id === actorId) throw conflict(MESSAGES.user.cannotChangeSelf);
   await em.transactional(async (tem) => {
+    const version = await bumpUserVersion(tem, id);
     const user = await findUser(tem, id, scope);
     user.deletedAt = new Date();
     user.status = 'DEACTIVATED';
     user.updatedAt = new Date();
     await tem.nativeDelete(SessionEntity, { userId: user.id });
-    recordEvent(tem, SOURCE, { type: EVENTS.identity.userDeleted, aggregateId: user.id, data: { userId: user.id, deletedBy: actorId } });
+    recordEvent(tem, SOURCE, { type: EVENTS.identity.userDeleted, aggregateId: user.id, data: { userId: user.id, deletedBy: actorId }, version });
     await tem.flush();
   });
 }
 
+/**
+ * Bumps the user's version and locks the row for the rest of the transaction; 0 when there is no
+ * such row (the caller's lookup then answers 404). A change that turns out to be a no-op skips a
+ * number, which is harmless: read models only compare versions.
+ */
+async function bumpUserVersion(em: EntityManager, id: string): Promise<number> {
+  return (await bumpAggregateVersion(em, 'users', id)) ?? 0;
+}

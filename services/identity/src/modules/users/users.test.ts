@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@dme/contracts';
-import { validPerson } from '@dme/testing';
+import { TINY_JPEG } from '@dme/testing';
 import { cookieOf, startIdentity, type Harness } from '../../test/harness';
 
 let h: Harness;
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function newCustomer() {
-  const person = validPerson();
+  const person = h.person();
   const res = await h.api.post('/api/auth/register', person);
   return { ...res.body.user, password: person.password };
 }
@@ -22,7 +22,7 @@ async function signIn(username: string, password: string) {
 const resolve = (cookie: string) => h.api.post('/internal/sessions/resolve', { token: cookie.split('=')[1] });
 
 const employee = (overrides: Record<string, unknown> = {}) => ({
-  ...validPerson(),
+  ...h.person(),
   userType: 'WAREHOUSE_STAFF',
   position: 'Picker',
   ...overrides,
@@ -107,7 +107,7 @@ describe('users (superadmin)', () => {
     const list = await h.api.get('/api/users?userType=CUSTOMER', { as: h.admin });
     expect(list.body.items.map((u: { id: string }) => u.id)).not.toContain(c.id);
     expect((await signIn(c.username, c.password)).status).toBe(401);
-    expect((await h.api.post('/api/auth/register', validPerson({ username: c.username }))).status).toBe(409);
+    expect((await h.api.post('/api/auth/register', h.person({ username: c.username }))).status).toBe(409);
     expect((await h.api.del(`/api/users/${c.id}`, { as: h.admin })).status).toBe(404);
   });
 
@@ -171,6 +171,28 @@ describe('employees (superadmin)', () => {
     expect(res.body.user).toMatchObject({ username: body.username, userType: 'WAREHOUSE_ADMIN', position: 'Lead', firstName: 'Renamed' });
     expect((await signIn(body.username as string, body.password as string)).status).toBe(200);
     expect((await signIn('hijack', 'new-password-1')).status).toBe(401);
+  });
+
+  it('create and edit refuse an image that names no upload (400 naming `image`) and accept a stored one', async () => {
+    const missing = '/api/uploads/fedcba9876543210fedcba9876543210.jpg';
+    const body = employee({ image: missing });
+    const refused = await h.api.post('/api/employees', body, { as: h.admin });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: 'image', message: MESSAGES.upload.notFound }]);
+    expect(await h.orm.em.fork().execute(`select 1 from identity.users where username = ?`, [body.username])).toHaveLength(0);
+
+    const created = await h.api.post('/api/employees', { ...body, image: h.image }, { as: h.admin });
+    expect(created.status).toBe(201);
+    const { username: _u, password: _p, ...edit } = body;
+    const badEdit = await h.api.patch(`/api/employees/${created.body.user.id}`, { ...edit, image: missing, firstName: 'Changed' }, { as: h.admin });
+    expect(badEdit.status).toBe(400);
+    expect(badEdit.body.errors).toEqual([{ field: 'image', message: MESSAGES.upload.notFound }]);
+    expect((await h.api.get(`/api/employees/${created.body.user.id}`, { as: h.admin })).body.user).toMatchObject({ image: h.image, firstName: body.firstName });
+
+    const jpeg = await h.uploads.store(TINY_JPEG, 'jpg');
+    const edited = await h.api.patch(`/api/employees/${created.body.user.id}`, { ...edit, image: jpeg }, { as: h.admin });
+    expect(edited.status).toBe(200);
+    expect(edited.body.user.image).toBe(jpeg);
   });
 
   it('employee routes do not reach customers (404)', async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_MESSAGES } from '@dme/contracts';
+import type { Json } from '@dme/testing';
 import { startOrdering, type OrderHarness } from '../../test/harness';
 
 let h: OrderHarness;
-let chair: any;
-let gloves: any;
+let chair: Json;
+let gloves: Json;
 beforeAll(async () => {
   h = await startOrdering();
   chair = await h.product({

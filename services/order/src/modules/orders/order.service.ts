@@ -44,6 +44,25 @@ interface OrderRow {
 
 const money = (v: string | number) => centsToString(toCents(String(v)));
 
+/** A row of ordering.order_lines (numeric columns arrive as strings). */
+interface OrderLineRow {
+  id: string;
+  product_id: string;
+  product_name: string;
+  product_image: string;
+  variant_id: string | null;
+  variant_name: string | null;
+  variant_price: string | null;
+  sub_variant_id: string | null;
+  sub_variant_name: string | null;
+  sub_variant_price: string;
+  quantity: number;
+  no_of_rental_days: number | null;
+  unit_price: string;
+  damage_charges: string;
+  line_total: string;
+}
+
 function summary(r: OrderRow): OrderSummary {
   return {
     id: r.id,
@@ -78,7 +97,7 @@ export async function loadOrder(em: EntityManager, id: string, scope: { customer
   const [row] = await em.execute<OrderRow[]>(`select * from ${qualified(em, 'orders')} where ${where}`, params);
   // Another customer's order answers exactly like one that does not exist.
   if (!row) throw notFound('Order not found.');
-  const lines = await em.execute<Array<Record<string, any>>>(`select * from ${qualified(em, 'order_lines')} where order_id = ? order by position`, [id]);
+  const lines = await em.execute<OrderLineRow[]>(`select * from ${qualified(em, 'order_lines')} where order_id = ? order by position`, [id]);
   const tracker = await em.execute<Array<{ title: string; status: OrderStatus; created_at: string }>>(
     `select title, status, created_at from ${qualified(em, 'order_tracker')} where order_id = ? order by created_at, id`,
     [id],

@@ -249,6 +249,19 @@ describe('cancel', () => {
     const res = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: h.staff });
     expect(res.body.order.status).toBe('CANCELLED');
   });
+
+  it("a driver gets 404 for an order that is not theirs, exactly like an unknown id (ids cannot be probed)", async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 2 });
+    const order = (await place(h, h.customer(), { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] })).body.order;
+    const driver = { userId: randomUUID(), userType: 'DRIVER' as const };
+    const mine = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: driver });
+    const unknown = await h.order.post(`/api/orders/${randomUUID()}/transitions`, { to: 'CANCELLED' }, { as: driver });
+    expect(mine.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(mine.body.detail).toBe(unknown.body.detail);
+    expect(mine.body.title).toBe(unknown.body.title);
+  });
 });
 
 describe('events', () => {

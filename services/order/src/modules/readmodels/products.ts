@@ -11,6 +11,9 @@ export interface ProductModel {
   price: string;
   damage_charges: string;
   archived: boolean;
+  /** A tombstone: never returned by productsById, so a deleted product reads as unknown. */
+  deleted: boolean;
+  version: number;
   variants: Array<{
     id: string;
     name: string;
@@ -20,9 +23,12 @@ export interface ProductModel {
   }>;
 }
 
+/** The products known by id; deleted ones (tombstones) are left out, like unknown ones. */
 export async function productsById(em: EntityManager, ids: string[]): Promise<Map<string, ProductModel>> {
   if (ids.length === 0) return new Map();
-  const rows = await em.execute<ProductModel[]>(`select * from ${qualified(em, 'products')} where id = any(?::uuid[])`, [`{${[...new Set(ids)].join(',')}}`]);
+  const rows = await em.execute<ProductModel[]>(`select * from ${qualified(em, 'products')} where id = any(?::uuid[]) and not deleted`, [
+    `{${[...new Set(ids)].join(',')}}`,
+  ]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -39,7 +45,7 @@ const money = (v: string) => centsToString(toCents(String(v)));
 
 /** The price and names of a product at a variant / sub-variant, as currently known. */
 export function leafOf(p: ProductModel | undefined, variantId: string | null, subVariantId: string | null): Leaf {
-  if (!p || p.archived) return { ok: false, problem: 'unknown', unitPrice: '0.00', variant: null, subVariant: null };
+  if (!p || p.archived || p.deleted) return { ok: false, problem: 'unknown', unitPrice: '0.00', variant: null, subVariant: null };
   if (p.variants.length === 0) {
     const ok = !variantId && !subVariantId;
     return { ok, ...(ok ? {} : { problem: 'unknown' as const }), unitPrice: money(p.price), variant: null, subVariant: null };
