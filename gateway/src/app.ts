@@ -3,9 +3,13 @@ import { dirname, join } from 'node:path';
 import type { OutgoingHttpHeaders } from 'node:http';
 import compress from 'koa-compress';
 import type { Context } from 'koa';
-import { MESSAGES, REMOTES, ROUTES, type RouteDef, type ServiceName } from '@dme/contracts';
+import { REMOTES, ROUTES, type RouteDef, type ServiceName } from '@dme/contracts';
 import {
+  BODY_MESSAGES,
   createHttpApp,
+  hasBody,
+  isJsonType,
+  JSON_BODY_LIMIT,
   forbidden,
   HttpProblem,
   IDENTITY_HEADERS,
@@ -19,7 +23,7 @@ import type { GatewayConfig } from './config';
 import { accessDecision, compileRoutes, matchRoute } from './routing';
 import { RateLimiter } from './rate-limit';
 import { resolvePrincipal, SESSION_COOKIE, type Principal } from './session';
-import { proxyTo, readBody } from './upstream';
+import { proxyTo } from './upstream';
 import { StaticFolder } from './static';
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
 
@@ -63,10 +67,7 @@ export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
     payment: new URL(config.PAYMENT_URL),
     reporting: new URL(config.REPORTING_URL),
   };
-  const loginWindow = config.LOGIN_WINDOW_MINUTES * 60_000;
   const limits = {
-    loginAccount: new RateLimiter(config.LOGIN_MAX_FAILURES_PER_ACCOUNT, loginWindow),
-    loginIp: new RateLimiter(config.LOGIN_MAX_PER_IP, loginWindow),
     register: new RateLimiter(config.REGISTER_MAX_PER_IP, 3600_000),
     upload: new RateLimiter(config.UPLOAD_ANON_MAX_PER_IP, 3600_000),
   };
@@ -145,19 +146,21 @@ export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
     if (decision === 'unauthenticated') throw unauthorized();
     if (decision === 'forbidden') throw forbidden();
 
+    // The body checks a service would make, made here first: a service refusing a body half-way
+    // would close the connection under the gateway while it is still sending.
     const length = Number(ctx.get('content-length') || 0);
-    if (length > config.MAX_BODY_BYTES) throw new HttpProblem(413, 'The request body is too large.');
+    const bodyLimit = def.body ? Math.min(JSON_BODY_LIMIT, config.MAX_BODY_BYTES) : config.MAX_BODY_BYTES;
+    if (hasBody(ctx.req)) {
+      if (!def.body && !def.rawBody) throw new HttpProblem(400, BODY_MESSAGES.noBody);
+      if (length > bodyLimit) throw new HttpProblem(413, BODY_MESSAGES.tooLarge);
+      if (String(ctx.get('content-encoding') || 'identity').trim().toLowerCase() !== 'identity') throw new HttpProblem(415, BODY_MESSAGES.encoding);
+      if (def.body && !isJsonType(ctx.req)) throw new HttpProblem(415, BODY_MESSAGES.notJson);
+    }
 
+    // Sign-in throttling lives in identity (shared by every replica, in PostgreSQL); the gateway
+    // only limits registrations and anonymous uploads per address, in its own memory.
     const ip = ctx.ip;
-    let body: Buffer | undefined;
-    let loginAccount: string | undefined;
-    if (def.rateLimit === 'login') {
-      body = await readBody(ctx, 16 * 1024);
-      loginAccount = usernameOf(body);
-      const wait = Math.max(limits.loginIp.blockedFor(ip), loginAccount ? limits.loginAccount.blockedFor(loginAccount) : 0);
-      if (wait > 0) throw tooManyRequests(MESSAGES.login.tooMany, wait / 1000);
-      limits.loginIp.hit(ip);
-    } else if (def.rateLimit === 'register' || (def.rateLimit === 'upload' && !principal)) {
+    if (def.rateLimit === 'register' || (def.rateLimit === 'upload' && !principal)) {
       const limiter = def.rateLimit === 'register' ? limits.register : limits.upload;
       const wait = limiter.blockedFor(ip);
       if (wait > 0) throw tooManyRequests('Too many requests from your address. Please try again later.', wait / 1000);
@@ -175,14 +178,8 @@ export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
     headers['x-forwarded-for'] = ip;
     headers['x-forwarded-proto'] = ctx.protocol;
     if (principal) setIdentity(headers, principal);
-    if (body !== undefined) headers['content-length'] = String(body.length);
 
-    await proxyTo(ctx, upstreams[def.service], headers, body);
-
-    if (def.rateLimit === 'login' && loginAccount) {
-      if (ctx.status === 401) limits.loginAccount.hit(loginAccount);
-      else if (ctx.status === 200) limits.loginAccount.reset(loginAccount);
-    }
+    await proxyTo(ctx, upstreams[def.service], headers, bodyLimit);
   }
 
   return app;
@@ -193,13 +190,4 @@ function setIdentity(headers: OutgoingHttpHeaders, p: Principal): void {
   headers[IDENTITY_HEADERS.userType] = p.userType;
   headers[IDENTITY_HEADERS.username] = p.username;
   headers[IDENTITY_HEADERS.sessionId] = p.sessionId;
-}
-
-function usernameOf(body: Buffer): string | undefined {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as { username?: unknown };
-    return typeof parsed.username === 'string' ? parsed.username.trim().toLowerCase().slice(0, 200) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -19,11 +19,6 @@ export const GatewayEnv = z.object({
   STATIC_ROOT: z.string().default(repoRoot).transform((p) => resolve(p)),
   /** Largest request body the gateway forwards (uploads included). */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(6 * 1024 * 1024),
-  /** Failed sign-ins allowed per account in LOGIN_WINDOW_MINUTES. */
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  /** Sign-in attempts allowed per client address in LOGIN_WINDOW_MINUTES. */
-  LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
-  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   /** Registrations and anonymous uploads allowed per client address per hour. */
   REGISTER_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
   UPLOAD_ANON_MAX_PER_IP: z.coerce.number().int().min(1).default(60),

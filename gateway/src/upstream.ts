@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Context } from 'koa';
-import { HttpProblem } from '@dme/platform';
+import { BODY_MESSAGES, hasBody, HttpProblem } from '@dme/platform';
 
 /** One keep-alive pool for every call to the services. */
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 10_000 });
@@ -20,53 +20,78 @@ const unavailable = () => new HttpProblem(503, 'The service is not available rig
 
 /**
  * Streams the request to a service and its answer back (STACK P19: upstream and client errors
- * are handled, a client that disconnects mid-answer does not take the process down).
+ * are handled, a client that disconnects mid-answer does not take the process down). A body over
+ * `maxBody` bytes is cut off with 413 even when sent without a length. A request without a body
+ * that meets a kept-alive connection the service had just closed is tried once more.
  */
-export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeaders, body?: Buffer): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    // The client went away before the answer: there is no one to answer, and no error to report.
-    let clientGone = false;
-    const upstream = http.request(
-      { hostname: base.hostname, port: base.port, method: ctx.method, path: ctx.url, headers, agent },
-      (res) => {
-        settled = true;
-        res.on('error', () => undefined);
-        ctx.status = res.statusCode ?? 502;
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined || HOP_BY_HOP.has(name)) continue;
-          ctx.set(name, value as string | string[]);
-        }
-        if (ctx.status === 204 || ctx.status === 304 || ctx.method === 'HEAD') {
-          res.resume();
-          ctx.body = null;
-        } else {
-          ctx.body = res;
-        }
-        resolve();
-      },
-    );
-    upstream.on('error', () => {
-      if (!settled) {
+export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeaders, maxBody: number): Promise<void> {
+  const bodiless = !hasBody(ctx.req);
+  const attempt = (mayRetry: boolean): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      let settled = false;
+      // The client went away before the answer: there is no one to answer, and no error to report.
+      let clientGone = false;
+      const upstream = http.request(
+        { hostname: base.hostname, port: base.port, method: ctx.method, path: ctx.url, headers, agent },
+        (res) => {
+          if (settled) {
+            res.resume();
+            return;
+          }
+          settled = true;
+          res.on('error', () => undefined);
+          ctx.status = res.statusCode ?? 502;
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value === undefined || HOP_BY_HOP.has(name)) continue;
+            ctx.set(name, value as string | string[]);
+          }
+          if (ctx.status === 204 || ctx.status === 304 || ctx.method === 'HEAD') {
+            res.resume();
+            ctx.body = null;
+          } else {
+            ctx.body = res;
+          }
+          resolve();
+        },
+      );
+      upstream.on('error', (err: NodeJS.ErrnoException) => {
+        if (settled) return;
         settled = true;
         if (clientGone) resolve();
+        else if (mayRetry && bodiless && upstream.reusedSocket && err.code === 'ECONNRESET') resolve(attempt(false));
         else reject(unavailable());
+      });
+      const abandon = () => {
+        clientGone = true;
+        if (!upstream.destroyed) upstream.destroy();
+      };
+      ctx.req.on('close', () => {
+        if (!ctx.req.complete) abandon();
+      });
+      ctx.res.on('close', () => {
+        if (!ctx.res.writableFinished) abandon();
+      });
+      if (bodiless) {
+        upstream.end();
+        return;
       }
+      let size = 0;
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxBody) return;
+        ctx.req.off('data', onData);
+        ctx.req.unpipe(upstream);
+        ctx.req.pause();
+        upstream.destroy();
+        if (!settled) {
+          settled = true;
+          reject(new HttpProblem(413, BODY_MESSAGES.tooLarge));
+        }
+      };
+      ctx.req.on('data', onData);
+      ctx.req.pipe(upstream);
     });
-    const abandon = () => {
-      clientGone = true;
-      if (!upstream.destroyed) upstream.destroy();
-    };
-    ctx.req.on('close', () => {
-      if (!ctx.req.complete) abandon();
-    });
-    ctx.res.on('close', () => {
-      if (!ctx.res.writableFinished) abandon();
-    });
-    if (body !== undefined) upstream.end(body);
-    else if (ctx.req.readableEnded) upstream.end();
-    else ctx.req.pipe(upstream);
-  });
+  return attempt(true);
 }
 
 /** A small JSON POST to a service (session resolution). */
@@ -100,16 +125,4 @@ export function postJson(base: URL, path: string, payload: unknown, headers: htt
     req.on('error', () => reject(unavailable()));
     req.end(data);
   });
-}
-
-/** Reads a small request body fully (used where the gateway must look inside, e.g. sign-in). */
-export async function readBody(ctx: Context, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpProblem(413, 'The request body is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
