@@ -97,7 +97,7 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await expect(bought).toContainText('$39.98');
   });
 
-  test('a bulk rental order of three lines succeeds, with live totals', async ({ page }) => {
+  test('a bulk rental order of three lines succeeds, with live totals; the purchase page keeps its own lines', async ({ page }) => {
     const c = await registerByApi(page.request);
     await signInAs(page, c.username, c.password, '/dashboard');
     await page.getByRole('menuitem', { name: 'Create Bulk Rental Order' }).click();
@@ -106,6 +106,16 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await pick(1, 'Walker (Medline)');
     await pickOption(page, 'Variant', 'Rollator');
     await page.getByLabel('Rental days').first().fill('2');
+    await expect(page.getByTestId('bulk-total')).toHaveText('$16.00');
+    // The purchase page has its own lines; coming back finds the rental lines as they were.
+    await page.getByRole('menuitem', { name: 'Create Bulk Purchased Order' }).click();
+    await expect(page.getByRole('heading', { name: 'Create Bulk Purchased Order' })).toBeVisible();
+    await expect(page.getByTestId('bulk-total')).toHaveText('$0.00');
+    await expect(page.getByText('Walker (Medline)')).toHaveCount(0);
+    await page.getByRole('menuitem', { name: 'Create Bulk Rental Order' }).click();
+    await expect(page.getByRole('heading', { name: 'Create Bulk Rental Order' })).toBeVisible();
+    await expect(page.locator('.ant-select-content-has-value[title="Walker (Medline)"]')).toBeVisible();
+    await expect(page.getByTestId('bulk-total')).toHaveText('$16.00');
     await page.getByRole('button', { name: 'Add line' }).click();
     await pick(2, 'Nebulizer (Omron)');
     await page.getByLabel('Rental days').nth(1).fill('3');

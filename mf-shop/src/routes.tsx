@@ -17,8 +17,8 @@ export function AppRoutes() {
         <Route path="/dashboard" element={<DashboardPage />} />
         <Route path="/product-description/:id" element={<ProductPage />} />
         <Route path="/cart" element={<CartPage />} />
-        <Route path="/bulk-order-rental" element={<BulkOrderPage type="RENT" />} />
-        <Route path="/bulk-order-purchased" element={<BulkOrderPage type="BUY" />} />
+        <Route path="/bulk-order-rental" element={<BulkOrderPage key="RENT" type="RENT" />} />
+        <Route path="/bulk-order-purchased" element={<BulkOrderPage key="BUY" type="BUY" />} />
         <Route path="/orders/purchased" element={<OrdersPage type="BUY" />} />
         <Route path="/orders/purchased/:id" element={<OrderDetailPage type="BUY" />} />
         <Route path="/orders/rentals" element={<OrdersPage type="RENT" />} />

@@ -66,11 +66,20 @@ function VariantCell({ line, update }: { line: Line; update: (patch: Partial<Lin
 let nextKey = 1;
 const emptyLine = (): Line => ({ key: nextKey++, quantity: 1, days: 1, complete: false });
 
+/**
+ * Each bulk page keeps its own draft while the app is open: lines chosen for a rental never show
+ * up on the purchase page, and coming back to a page finds its lines as they were left.
+ */
+const drafts: Partial<Record<'RENT' | 'BUY', Line[]>> = {};
+
 /** Bulk rental or purchase order, entered line by line with live totals (SPEC §2). */
 export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
   const rent = type === 'RENT';
   const cards = useProductCardsQuery({ type: rent ? 'FOR_RENT' : 'FOR_SALE' });
-  const [lines, setLines] = useState<Line[]>(() => [emptyLine()]);
+  const [lines, setLines] = useState<Line[]>(() => drafts[type] ?? [emptyLine()]);
+  useEffect(() => {
+    drafts[type] = lines;
+  }, [type, lines]);
   const checkout = useCheckout(type);
   const update = (key: number) => (patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const over = (l: Line) => l.available !== undefined && l.quantity > l.available;
@@ -158,7 +167,8 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
         loading={checkout.placing}
         onCancel={() => checkout.setOpen(false)}
         onConfirm={(address) =>
-          void checkout.submit(
+          void checkout
+            .submit(
             {
               typeOfOrder: 'BULK',
               lines: lines.map((l) => ({
@@ -171,6 +181,9 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
             },
             address,
           )
+            .then((placed) => {
+              if (placed) delete drafts[type];
+            })
         }
       />
     </div>

@@ -114,7 +114,8 @@ describe('register form (SPEC §5)', () => {
     });
     expect(post?.body).not.toHaveProperty('age');
     const upload = calls.find((c) => c.url === '/api/uploads');
-    expect((upload?.body as FormData).get('image')).toBeInstanceOf(File);
+    expect(upload).toBeDefined();
+    expect((upload!.body as FormData).get('image')).toBeInstanceOf(File);
     expect(screen.getByTestId('location')).toHaveTextContent('/register');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), { timeout: 2500 });
   });
