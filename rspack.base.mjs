@@ -17,7 +17,7 @@ const VERSIONS = {
  * the shell's (their own fallback chunks are only fetched if the host lacks one). antd is NOT
  * shared (STACK P9): each app bundles the tree-shaken components it uses.
  */
-function sharedModules(isHost) {
+function sharedModules() {
   const shared = {};
   const add = (key, pkg) => {
     shared[key] = { singleton: true, requiredVersion: VERSIONS[pkg] };
@@ -78,7 +78,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
       new ModuleFederationPlugin({
         name,
         ...(isHost ? { remotes: {} } : { filename: 'remoteEntry.js', exposes: { './app': './src/app.tsx' } }),
-        shared: sharedModules(isHost),
+        shared: sharedModules(),
         manifest: isHost ? false : { fileName: 'mf-manifest.json' },
         dts: false,
         // The host provides the federation runtime; remotes use it instead of bundling their own.

@@ -30,14 +30,16 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
   });
 }
 
-function readVitest(file: string): SuiteResult {
+function readVitest(file: string, suite = 'unit + service (vitest)'): SuiteResult {
   try {
-    const r = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number; numTotalTests: number; testResults?: Array<{ status: string }> };
-    // A test file that fails to load has no tests but counts as a failure.
+    const r = JSON.parse(readFileSync(file, 'utf8')) as { success?: boolean; numPassedTests: number; numFailedTests: number; numTotalTests: number; testResults?: Array<{ status: string }> };
+    // A test file that fails to load has no tests but counts as a failure; so does a run that
+    // vitest calls unsuccessful for another reason (an unhandled error, e.g. a crash in the code).
     const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed').length;
-    return { suite: 'unit + service (vitest)', passed: r.numPassedTests, failed: Math.max(r.numFailedTests, r.numFailedTests === 0 ? brokenFiles : 0) };
+    const failed = Math.max(r.numFailedTests, r.numFailedTests === 0 ? brokenFiles : 0);
+    return { suite, passed: r.numPassedTests, failed: failed === 0 && r.success === false ? 1 : failed };
   } catch {
-    return { suite: 'unit + service (vitest)', passed: 0, failed: 1 };
+    return { suite, passed: 0, failed: 1 };
   }
 }
 
@@ -51,7 +53,7 @@ function readPlaywright(file: string): SuiteResult {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2); // e.g. `npm test -- e2e` or `npm test -- unit`
+  const only = process.argv.slice(2); // e.g. `npm test -- e2e`, `npm test -- unit` or `npm test -- api`
   const want = (s: string) => only.length === 0 || only.includes(s);
   mkdirSync(resultsDir, { recursive: true });
 
@@ -65,6 +67,9 @@ async function main(): Promise<void> {
     log('\n== typecheck ==');
     const code = (await run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) || (await run('npx', ['tsc', '-p', 'scripts']));
     results.push({ suite: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+    log('\n== lint (oxlint: import boundaries of DESIGN §3, no-explicit-any) ==');
+    const lint = await run('npx', ['oxlint', '--deny-warnings']);
+    results.push({ suite: 'lint', passed: lint === 0 ? 1 : 0, failed: lint === 0 ? 0 : 1 });
   }
 
   if (want('unit')) {
@@ -79,24 +84,46 @@ async function main(): Promise<void> {
     results.push(readVitest(out));
   }
 
-  if (want('e2e')) {
-    log('\n== build ==');
-    const build = await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
-    if (build !== 0) {
-      results.push({ suite: 'build', passed: 0, failed: 1 });
-    } else {
-      log('\n== end-to-end (Playwright in Chromium, against the started stack) ==');
+  // The system suite (api) and Playwright (e2e) share one started stack.
+  const wantApi = want('api');
+  const wantE2e = want('e2e');
+  if (wantApi || wantE2e) {
+    let built = false;
+    if (wantE2e) {
+      log('\n== build ==');
+      built = (await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) === 0;
+      if (!built) results.push({ suite: 'build', passed: 0, failed: 1 });
+    }
+    if (wantApi || built) {
+      log('\n== starting the stack (fresh database, demo accounts) ==');
       const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log);
       try {
-        const out = join(resultsDir, 'playwright.json');
-        rmSync(out, { force: true });
-        await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-          E2E_BASE_URL: stack.url,
-          E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
-          CHROMIUM_PATH: chromium,
-          PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-        });
-        results.push(readPlaywright(out));
+        if (wantApi) {
+          log('\n== system: fuzz, recovery, limits (vitest, against the started stack) ==');
+          const out = join(resultsDir, 'api.json');
+          rmSync(out, { force: true });
+          await run('npx', ['vitest', 'run', '-c', 'e2e/api/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+            E2E_BASE_URL: stack.url,
+            E2E_DATABASE_URL: stack.databaseUrl,
+            E2E_SERVICE_URLS: JSON.stringify(stack.serviceUrls),
+            E2E_INTERNAL_TOKEN: stack.internalToken,
+            E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
+            E2E_ROOT: root,
+          });
+          results.push(readVitest(out, 'system (fuzz, recovery, limits)'));
+        }
+        if (wantE2e && built) {
+          log('\n== end-to-end (Playwright in Chromium, against the started stack) ==');
+          const out = join(resultsDir, 'playwright.json');
+          rmSync(out, { force: true });
+          await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+            E2E_BASE_URL: stack.url,
+            E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
+            CHROMIUM_PATH: chromium,
+            PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+          });
+          results.push(readPlaywright(out));
+        }
       } finally {
         await stack.stop();
       }

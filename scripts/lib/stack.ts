@@ -70,19 +70,37 @@ function pipeLogs(child: ChildProcess, name: string, opts: StackOptions, tail: s
   child.stderr?.on('data', onData('err'));
 }
 
-async function healthy(url: string): Promise<boolean> {
+/** The process answers /health/ready (its database and NATS are reachable). */
+async function ready(url: string): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+    const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
     return res.ok;
   } catch {
     return false;
   }
 }
 
-/** Starts every present service and then the gateway, each as its own process. */
+/** Restart delays after a crash: 250 ms doubling up to 10 s; a process up for 30 s starts over. */
+export function restartDelay(crashesInARow: number): number {
+  return Math.min(10_000, 250 * 2 ** Math.max(0, crashesInARow - 1));
+}
+const STABLE_MS = 30_000;
+
+interface Supervised {
+  name: string;
+  child: ChildProcess;
+  tail: string[];
+}
+
+/**
+ * Starts every present service and then the gateway, each as its own process, and supervises
+ * them: a process that exits while the stack runs is started again with backoff, with a log line
+ * naming it and how it ended. Meanwhile the gateway answers 503 for that service.
+ */
 export async function startStack(opts: StackOptions): Promise<RunningStack> {
-  const children: Array<{ name: string; child: ChildProcess; tail: string[] }> = [];
+  const supervised = new Map<string, Supervised>();
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
+  let stopping = false;
   const commonEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -94,7 +112,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     UPLOAD_DIR: opts.uploadDir,
     ...opts.extraEnv,
   };
-  const spawnOne = (name: string, cwd: string, env: Record<string, string>) => {
+  const spawnOne = (name: string, cwd: string, env: Record<string, string>, crashes = 0): Supervised => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd,
       env: { ...commonEnv, ...env, EXIT_WITH_PARENT: '1' },
@@ -102,12 +120,28 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     });
     const tail: string[] = [];
     pipeLogs(child, name, opts, tail);
-    children.push({ name, child, tail });
-    return { child, tail };
+    const entry = { name, child, tail };
+    supervised.set(name, entry);
+    const startedAt = Date.now();
+    child.once('exit', (code, signal) => {
+      if (stopping || supervised.get(name) !== entry) return;
+      const inARow = Date.now() - startedAt > STABLE_MS ? 1 : crashes + 1;
+      const delay = restartDelay(inARow);
+      const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+      opts.log(`[launcher] ${name} ${how}; restarting it in ${(delay / 1000).toFixed(2)} s`);
+      const timer = setTimeout(() => {
+        if (stopping) return;
+        const again = spawnOne(name, cwd, env, inARow);
+        again.child.once('spawn', () => opts.log(`[launcher] ${name} restarted (pid ${again.child.pid})`));
+      }, delay);
+      timer.unref();
+    });
+    return entry;
   };
   const stop = async () => {
+    stopping = true;
     await Promise.all(
-      [...children].reverse().map(
+      [...supervised.values()].reverse().map(
         ({ child }) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -118,12 +152,12 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       ),
     );
   };
-  const started = async (name: string, url: string, child: ChildProcess, tail: string[]) => {
+  const started = async (name: string, url: string, { child, tail }: Supervised) => {
     let exited = false;
     child.once('exit', () => (exited = true));
     await waitFor(async () => {
       if (exited) throw new Error(`${name} exited during start:\n${tail.slice(-15).join('\n')}`);
-      return healthy(url);
+      return ready(url);
     }, 60_000, `${name} at ${url}`);
   };
 
@@ -133,8 +167,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       const port = opts.servicePortBase + SERVICE_OFFSET[name];
       const url = `http://127.0.0.1:${port}`;
       serviceUrls[name] = url;
-      const { child, tail } = spawnOne(name, join(opts.root, 'services', name), { PORT: String(port), HOST: '127.0.0.1' });
-      return started(name, url, child, tail);
+      return started(name, url, spawnOne(name, join(opts.root, 'services', name), { PORT: String(port), HOST: '127.0.0.1' }));
     });
     await Promise.all(launched);
     const gatewayEnv: Record<string, string> = {
@@ -147,7 +180,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     }
     const gw = spawnOne('gateway', join(opts.root, 'gateway'), gatewayEnv);
     const url = `http://localhost:${opts.gatewayPort}`;
-    await started('gateway', `http://127.0.0.1:${opts.gatewayPort}`, gw.child, gw.tail);
+    await started('gateway', `http://127.0.0.1:${opts.gatewayPort}`, gw);
     return { url, serviceUrls, stop };
   } catch (err) {
     await stop();

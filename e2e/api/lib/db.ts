@@ -1,0 +1,46 @@
+/** Row counts of every table of the product's schemas (the stack's database), to prove refusals change nothing. */
+import pg from 'pg';
+
+const PRODUCT_SCHEMAS = ['identity', 'catalog', 'ordering', 'payment', 'reporting'];
+
+export type RowCounts = Record<string, number>;
+
+export async function rowCounts(databaseUrl: string): Promise<RowCounts> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = await client.query<{ table_schema: string; table_name: string }>(
+      `SELECT table_schema, table_name FROM information_schema.tables
+        WHERE table_type = 'BASE TABLE' AND table_schema = ANY($1::text[])
+        ORDER BY table_schema, table_name`,
+      [PRODUCT_SCHEMAS],
+    );
+    const counts: RowCounts = {};
+    for (const t of tables.rows) {
+      const ident = `"${t.table_schema.replace(/"/g, '""')}"."${t.table_name.replace(/"/g, '""')}"`;
+      const r = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${ident}`);
+      counts[`${t.table_schema}.${t.table_name}`] = Number(r.rows[0]?.n ?? 0);
+    }
+    return counts;
+  } finally {
+    await client.end();
+  }
+}
+
+export function diffCounts(before: RowCounts, after: RowCounts): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys.filter((k) => before[k] !== after[k]).map((k) => `${k}: ${before[k] ?? '(absent)'} → ${after[k] ?? '(absent)'}`);
+}
+
+/** Waits until two snapshots a second apart agree (event consumers catching up), then returns it. */
+export async function settledCounts(databaseUrl: string, timeoutMs = 30_000): Promise<{ counts: RowCounts; settled: boolean }> {
+  const until = Date.now() + timeoutMs;
+  let prev = await rowCounts(databaseUrl);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const next = await rowCounts(databaseUrl);
+    if (diffCounts(prev, next).length === 0) return { counts: next, settled: true };
+    if (Date.now() > until) return { counts: next, settled: false };
+    prev = next;
+  }
+}
