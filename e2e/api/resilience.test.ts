@@ -8,9 +8,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, validPerson } from '@dme/testing';
 import { env, TINY_PNG } from './lib/env';
 import { cookieFrom, json, problemDefect, send, type RawRequest, type RawResponse } from './lib/http';
 import { isProblemJson, RawConnection } from './lib/socket';
@@ -22,16 +22,6 @@ function outcome(r: RawResponse): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-    srv.on('error', fail);
-  });
-}
 
 async function live(service: string): Promise<{ pid: number } | { error: string }> {
   const url = env.serviceUrls[service];
@@ -58,26 +48,8 @@ function multipartPng(boundary: string, content: Buffer = TINY_PNG): Buffer {
   ]);
 }
 
-function person(image: string) {
-  const n = randomBytes(4).toString('hex');
-  return {
-    username: `thr_${n}`,
-    password: 'correct-horse-9',
-    firstName: 'Maria',
-    middleName: '',
-    lastName: 'Santos',
-    suffix: '',
-    birthDate: '1990-05-17',
-    gender: 'FEMALE',
-    contactNumber: '+63 917 555 0101',
-    email: `maria.${n}@example.com`,
-    address: '12 Rizal St',
-    city: 'Makati',
-    state: 'Metro Manila',
-    zipcode: '121000',
-    image,
-  };
-}
+/** A fresh customer's registration with the given (stored) image. */
+const person = (image: string) => validPerson({ username: `thr_${randomBytes(4).toString('hex')}`, image });
 
 const jsonPost = (path: string, body: unknown, headers: Record<string, string> = {}): RawRequest => ({
   method: 'POST',

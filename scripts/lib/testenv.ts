@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -16,19 +15,11 @@ import {
   withDatabase,
 } from './infra';
 import { dropDatabase, ensureDatabase } from '@dme/platform';
+import { freePort } from '@dme/testing';
 import { startStack, type RunningStack } from './stack';
 import { DEFAULT_DEMO_PASSWORD, seed } from './seed';
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-    srv.on('error', fail);
-  });
-}
+export { freePort };
 
 export async function freeRange(start: number, size: number): Promise<number> {
   for (let base = start; base < start + 2000; base += 100) {

@@ -35,8 +35,4 @@ export const env = {
 export const DEMO_USERS = ['superadmin', 'warehouseadmin', 'warehousestaff', 'accounting', 'driver', 'customer'] as const;
 export type DemoUser = (typeof DEMO_USERS)[number];
 
-/** A tiny valid PNG (1×1), as in packages/testing. */
-export const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+export { TINY_PNG } from '@dme/testing';

@@ -1,23 +1,10 @@
+import { PERSON } from './testdata';
 import { describe, expect, it } from 'vitest';
 import { EmployeeCreateRequest, EmployeeUpdateRequest, LoginRequest, RegisterRequest } from './identity';
 import { MESSAGES } from './messages';
 import { addDays, manilaDate } from './time';
 
-const valid = {
-  username: 'maria.s',
-  password: 'correct-horse-9',
-  firstName: 'Maria',
-  lastName: 'Santos',
-  birthDate: '1990-05-17',
-  gender: 'FEMALE',
-  contactNumber: '+63 917 555 0101',
-  email: 'maria@example.com',
-  address: '12 Rizal St',
-  city: 'Makati',
-  state: 'Metro Manila',
-  zipcode: '121000',
-  image: '/api/uploads/0123456789abcdef0123456789abcdef.png',
-};
+const valid = { username: 'maria.s', password: 'correct-horse-9', ...PERSON };
 
 function messagesFor(input: unknown, schema = RegisterRequest): Record<string, string[]> {
   const r = schema.safeParse(input);

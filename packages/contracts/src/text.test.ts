@@ -1,3 +1,4 @@
+import { PERSON } from './testdata';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,21 +20,7 @@ import { isAllowedText, text } from './text';
 const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
 const UUID = '6f1c2b7e-8a4d-4c1e-9b0a-2d3e4f5a6b7c';
 
-const person = {
-  firstName: 'Maria',
-  middleName: 'Luz',
-  lastName: 'Santos',
-  suffix: 'Jr',
-  birthDate: '1990-05-17',
-  gender: 'FEMALE',
-  contactNumber: '+63 917 555 0101',
-  email: 'maria@example.com',
-  address: '12 Rizal St',
-  city: 'Makati',
-  state: 'Metro Manila',
-  zipcode: '121000',
-  image: IMAGE,
-};
+const person = { ...PERSON, middleName: 'Luz', suffix: 'Jr', image: IMAGE };
 const register = { username: 'maria.s', password: 'correct-horse-9', ...person };
 const employee = { ...register, userType: 'DRIVER', position: 'Driver' };
 const { username: _u, password: _p, ...employeeEdit } = employee;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { answerClientErrors, dropDatabase, ensureDatabase, IDENTITY_HEADERS } from '@dme/platform';
 import type { UserType } from '@dme/contracts';
@@ -29,6 +29,18 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
   url.pathname = `/${name}`;
   await ensureDatabase(url.toString());
   return { url: url.toString(), drop: () => dropDatabase(url.toString()) };
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createNetServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => done(port));
+    });
+    srv.on('error', fail);
+  });
 }
 
 export interface TestServer {
