@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { makePng, pickOption, registerByApi, signInAs, uniqueName } from './helpers';
+import { answerPopconfirm, makePng, pickOption, registerByApi, signInAs, uniqueName } from './helpers';
 
 test.describe('superadmin: users and employees', () => {
   test("deactivating a customer refuses their open session at once, and their sign-in", async ({ browser, baseURL }) => {
@@ -15,7 +15,7 @@ test.describe('superadmin: users and employees', () => {
     await expect(row.getByText('ACTIVE')).toBeVisible();
     await row.getByRole('button', { name: 'Deactivate' }).click();
     const patched = admin.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/api/users/${c.id}/status`));
-    await admin.getByRole('button', { name: 'Yes' }).click();
+    await answerPopconfirm(admin, 'Yes');
     expect((await patched).status()).toBe(200);
     await expect(row.getByText('DEACTIVATED')).toBeVisible();
 
@@ -32,7 +32,7 @@ test.describe('superadmin: users and employees', () => {
 
     // Activating again lets them in.
     await row.getByRole('button', { name: 'Activate' }).click();
-    await admin.getByRole('button', { name: 'Yes' }).click();
+    await answerPopconfirm(admin, 'Yes');
     await expect(row.getByText('ACTIVE')).toBeVisible();
     await signInAs(customer, c.username, c.password, '/dashboard');
     await customerCtx.close();

@@ -63,3 +63,16 @@ export async function pickOption(scope: Page | Locator, label: string, option: s
     await expect(scope.locator(`.ant-select-content-has-value[title="${option}"]`).first()).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 15_000 });
 }
+
+/**
+ * Answers an open antd Popconfirm with one of its buttons and checks that it took (the popover
+ * closes, so its button is no longer visible). A click during the popover's opening animation can
+ * miss; then it tries again.
+ */
+export async function answerPopconfirm(page: Page, button: string): Promise<void> {
+  const answer = page.getByRole('button', { name: button, exact: true });
+  await expect(async () => {
+    await answer.click({ timeout: 2000 });
+    await expect(answer).toHaveCount(0, { timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+}

@@ -9,7 +9,9 @@ const baseURL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  timeout: 60_000,
+  // Whole journeys (create a bin, a product with 2×2 variants, stock, decode a QR...) take 40-55 s
+  // on a loaded 2-core machine; each step still has its own 10 s expectation.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,

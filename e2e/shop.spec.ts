@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { pickOption, registerByApi, signInAs } from './helpers';
+import { answerPopconfirm, pickOption, registerByApi, signInAs } from './helpers';
 
 test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
   test('a customer searches, picks variant and sub-variant, meets the max-stock message, checks out rent and buy, and sees the orders', async ({ page }) => {
@@ -167,10 +167,10 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     const row = page.getByRole('region', { name: 'To Purchase Products' }).getByRole('row', { name: /Glass Mask/ });
     await row.getByRole('button', { name: 'Remove' }).click();
     await expect(page.getByText('Are you sure to delete this product?')).toBeVisible();
-    await page.getByRole('button', { name: 'No', exact: true }).click();
+    await answerPopconfirm(page, 'No');
     await expect(row).toBeVisible();
     await row.getByRole('button', { name: 'Remove' }).click();
-    await page.getByRole('button', { name: 'Yes', exact: true }).click();
+    await answerPopconfirm(page, 'Yes');
     await expect(row).toHaveCount(0);
     await expect(page.getByTestId('BUY-total')).toHaveText('$0.00');
     await expect(page.getByRole('region', { name: 'To Purchase Products' }).getByRole('button', { name: 'Buy Now' })).toBeDisabled();

@@ -62,6 +62,16 @@ describe('JSON request bodies', () => {
     expect(ex.hung).toBe(false);
   });
 
+  it('requests answered at once (a health check) and complete bodies keep the connection alive', async () => {
+    const ex = await rawExchange(server.url, [
+      'GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n',
+      'POST /x HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+      'GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n',
+    ], { expect: 3 });
+    expect(ex.statuses).toEqual([200, 200, 200]);
+    expect(ex.text).not.toMatch(/connection: close/i);
+  });
+
   it('a compressed body is 415 and a complete JSON body keeps the connection alive', async () => {
     const ex = await rawExchange(server.url, [
       'POST /x HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 4\r\n\r\nnope',

@@ -246,7 +246,9 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
       sendProblem(ctx, problem);
     } finally {
       // Answered before the body arrived in full: close instead of leaving the rest on the socket.
-      if (!ctx.req.complete) closeAfterAnswer(ctx);
+      // (A request without a body has nothing left to arrive, even if Node has not marked it
+      // complete yet because this answer came synchronously.)
+      if (hasBody(ctx.req) && !ctx.req.complete) closeAfterAnswer(ctx);
     }
   });
 
