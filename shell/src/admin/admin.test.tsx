@@ -98,7 +98,7 @@ describe('superadmin: employees', () => {
     expect(await screen.findByRole('heading', { name: 'Edit Employee' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Username')).toBeNull();
     expect(screen.queryByLabelText('Password')).toBeNull();
-    expect(screen.getByLabelText('Age')).toHaveValue(String(computeAge(driver.birthDate)));
+    await waitFor(() => expect(screen.getByLabelText('Age')).toHaveValue(String(computeAge(driver.birthDate))));
     fireEvent.change(screen.getByLabelText('Position'), { target: { value: 'Senior Driver' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText(MESSAGES.employee.updated)).toBeInTheDocument();

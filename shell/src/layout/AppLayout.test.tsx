@@ -99,7 +99,7 @@ describe('signed-in layout', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), { timeout: 5000 });
     expect(localStorage.getItem('userStore')).toBeNull();
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/auth/logout']);
   });
@@ -109,7 +109,7 @@ describe('signed-in layout', () => {
     renderLayout('CUSTOMER', '/cart');
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), { timeout: 5000 });
     expect(localStorage.getItem('userStore')).toBeNull();
   });
 });
