@@ -66,13 +66,15 @@ export async function pickOption(scope: Page | Locator, label: string, option: s
 
 /**
  * Answers an open antd Popconfirm with one of its buttons and checks that it took (the popover
- * closes, so its button is no longer visible). A click during the popover's opening animation can
- * miss; then it tries again.
+ * closes). A click during the popover's opening animation can miss; then, while the popover is
+ * still open, it clicks again (antd ignores clicks while the answer is being sent).
  */
 export async function answerPopconfirm(page: Page, button: string): Promise<void> {
-  const answer = page.getByRole('button', { name: button, exact: true });
+  // antd names the button "loading Yes" while its spinner shows.
+  const answer = page.getByRole('button', { name: new RegExp(`^(loading )?${button}$`) });
+  await expect(answer).toBeVisible();
   await expect(async () => {
-    await answer.click({ timeout: 2000 });
-    await expect(answer).toHaveCount(0, { timeout: 2000 });
-  }).toPass({ timeout: 15_000 });
+    if ((await answer.count()) > 0) await answer.click({ timeout: 2000 }).catch(() => undefined);
+    await expect(answer).toHaveCount(0, { timeout: 5000 });
+  }).toPass({ timeout: 20_000 });
 }

@@ -37,6 +37,9 @@ export function UserActions({
         description={active ? 'They will be signed out at once and cannot sign in.' : 'They will be able to sign in again.'}
         okText="Yes"
         cancelText="No"
+        // Rebuilt on every open: a reused popover could keep the previous answer's loading icon
+        // (hidden mid-animation), and screen readers would read its button as "loading Yes".
+        destroyOnHidden
         onConfirm={() => run(() => setStatus({ id: user.id, status: next }).unwrap(), active ? 'User deactivated.' : 'User activated.')}
       >
         <Button size="small" danger={active} disabled={busy}>
@@ -49,6 +52,7 @@ export function UserActions({
         okText="Delete"
         okButtonProps={{ danger: true }}
         cancelText="Cancel"
+        destroyOnHidden
         onConfirm={() => run(() => remove(user.id).unwrap(), 'User deleted.')}
       >
         <Button size="small" danger disabled={busy}>

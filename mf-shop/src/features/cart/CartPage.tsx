@@ -58,6 +58,7 @@ function CartTable({ type }: { type: CartType }) {
                   title={ORDER_MESSAGES.removeConfirm}
                   okText="Yes"
                   cancelText="No"
+                  destroyOnHidden
                   onConfirm={async () => {
                     try {
                       await remove({ id: i.id, type }).unwrap();
