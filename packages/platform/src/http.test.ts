@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, rawExchange, type TestServer } from '@dme/testing';
-import { createHttpApp, parseJsonBody } from './http';
+import { createHttpApp, parseJsonBody, toHttpProblem } from './http';
 import { HttpProblem } from './errors';
 import { createLogger } from './logger';
 
@@ -84,5 +84,17 @@ describe('JSON request bodies', () => {
     expect(ex.hung).toBe(false);
     expect(ok.statuses).toEqual([200, 200]);
     expect(ok.text).toContain('{"got":{"a":1}}');
+  });
+});
+
+describe('errors as answers', () => {
+  it('a PostgreSQL deadlock or serialization failure (also wrapped) is 503 with Retry-After, not 500', () => {
+    for (const err of [Object.assign(new Error('deadlock detected'), { code: '40P01' }), { message: 'x', cause: { code: '40001' } }]) {
+      const p = toHttpProblem(err);
+      expect(p.status).toBe(503);
+      expect(p.headers).toEqual({ 'Retry-After': '1' });
+      expect(p.toProblem().detail).toMatch(/try again/);
+    }
+    expect(toHttpProblem(new Error('boom')).status).toBe(500);
   });
 });

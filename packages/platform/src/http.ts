@@ -22,6 +22,11 @@ export function sendProblem(ctx: Context, problem: HttpProblem): void {
 /** Turns anything thrown into an HttpProblem; unknown errors are 500s (always a bug). */
 export function toHttpProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  // PostgreSQL gave up on a transaction that collided with another (deadlock, serialization):
+  // nothing was changed, and the same request is likely to succeed again.
+  if (isTransientDbConflict(err)) {
+    return new HttpProblem(503, 'The request collided with another one and was not carried out. Please try again.', undefined, { 'Retry-After': '1' });
+  }
   const e = err as { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown; type?: unknown };
   const status = typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
@@ -31,6 +36,13 @@ export function toHttpProblem(err: unknown): HttpProblem {
     return new HttpProblem(status, e.expose && typeof e.message === 'string' ? e.message : undefined);
   }
   return new HttpProblem(500, 'Something went wrong on our side. Please try again.');
+}
+
+function isTransientDbConflict(err: unknown, depth = 0): boolean {
+  const e = err as { code?: unknown; cause?: unknown } | undefined;
+  if (!e || depth > 5) return false;
+  if (e.code === '40P01' || e.code === '40001') return true;
+  return isTransientDbConflict(e.cause, depth + 1);
 }
 
 export interface HttpAppOptions {

@@ -123,15 +123,21 @@ async function reserve(em: EntityManager, keys: string[], windowMinutes: number)
   return new Map(rows.map((r) => [r.key, { failures: Number(r.failures), secondsLeft: Number(r.seconds_left) }]));
 }
 
-/** Gives back provisional failures (one each), and clears the keys in `clear`. */
+/**
+ * Gives back provisional failures (one each), and clears the keys in `clear`. The rows are locked
+ * in key order first, as `reserve` locks them: two statements never wait for each other's rows in
+ * opposite orders (a deadlock under parallel sign-ins).
+ */
 async function release(em: EntityManager, keys: string[], clear: string[] = []): Promise<void> {
   const sorted = [...new Set([...keys, ...clear])].sort();
   if (!sorted.length) return;
+  const t = table(em);
   await em.execute(
-    `update ${table(em)} set "failures" = case when "key" in (${clear.map(() => '?').join(', ') || 'null'}) then 0
-                                              else greatest("failures" - 1, 0) end
-      where "key" in (${sorted.map(() => '?').join(', ')})`,
-    [...clear, ...sorted],
+    `with locked as (select "key" from ${t} where "key" in (${sorted.map(() => '?').join(', ')}) order by "key" for update)
+     update ${t} as t set "failures" = case when t."key" in (${clear.map(() => '?').join(', ') || 'null'}) then 0
+                                            else greatest(t."failures" - 1, 0) end
+       from locked where t."key" = locked."key"`,
+    [...sorted, ...clear],
     'run',
   );
 }
