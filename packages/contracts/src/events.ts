@@ -35,6 +35,8 @@ export const EVENTS = {
   order: {
     placed: 'dme.order.placed',
     statusChanged: 'dme.order.status_changed',
+    /** Stock was reserved for an order that was never written: the catalog releases it. */
+    checkoutAbandoned: 'dme.order.checkout_abandoned',
   },
 } as const;
 
@@ -115,6 +117,7 @@ export const EVENT_DATA = {
       }),
     ),
   }),
+  [EVENTS.order.checkoutAbandoned]: z.object({ orderId: z.string().uuid() }),
   [EVENTS.order.statusChanged]: z.object({
     orderId: z.string().uuid(),
     orderNumber: z.string(),
