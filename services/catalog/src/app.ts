@@ -5,7 +5,7 @@ import { missingUploads } from './modules/media/media.service';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
 import { binHandlers } from './modules/bins/bin.routes';
-import { productHandlers } from './modules/products/product.routes';
+import { cardCache, productHandlers } from './modules/products/product.routes';
 import { stockHandlers } from './modules/stock/stock.routes';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
@@ -23,6 +23,7 @@ export interface CatalogDeps {
 export function createApp(deps: CatalogDeps) {
   const app = createHttpApp({ name: 'catalog', logger: deps.logger });
   const afterCommit = deps.afterCommit ?? (() => undefined);
+  cardCache.setTtl(deps.config.PRODUCT_LIST_CACHE_MS);
   app.use(async (ctx, next) => {
     ctx.state.em = deps.orm.em.fork();
     await next();

@@ -11,5 +11,7 @@ export const CatalogEnv = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** Largest image an anonymous visitor (registration) may upload. */
   UPLOAD_ANON_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  /** How long the shop's product list answer is reused (ms); 0 turns the micro-cache off. */
+  PRODUCT_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 export type CatalogConfig = z.output<typeof CatalogEnv>;

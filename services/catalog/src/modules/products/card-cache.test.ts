@@ -24,4 +24,13 @@ describe('MicroCache', () => {
     await expect(cache.get('k', () => Promise.reject(new Error('db down')), 0)).rejects.toThrow('db down');
     await expect(cache.get('k', () => Promise.resolve(2), 1)).resolves.toBe(2);
   });
+
+  it('with a ttl of 0 (PRODUCT_LIST_CACHE_MS=0) every call loads', async () => {
+    const cache = new MicroCache<number>(1000);
+    cache.setTtl(0);
+    const load = vi.fn().mockResolvedValue(1);
+    await Promise.all([cache.get('k', load, 0), cache.get('k', load, 0)]);
+    await cache.get('k', load, 1);
+    expect(load).toHaveBeenCalledTimes(3);
+  });
 });

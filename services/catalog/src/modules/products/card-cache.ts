@@ -8,11 +8,18 @@ export class MicroCache<T> {
   private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
 
   constructor(
-    private readonly ttlMs = 1000,
+    private ttlMs = 1000,
     private readonly maxEntries = 500,
   ) {}
 
+  /** How long an answer is reused; 0 turns the cache off (every call loads). */
+  setTtl(ms: number): void {
+    this.ttlMs = ms;
+    this.entries.clear();
+  }
+
   get(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+    if (this.ttlMs <= 0) return load();
     const hit = this.entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
     if (this.entries.size >= this.maxEntries) this.entries.clear();

@@ -13,7 +13,7 @@ import {
 } from '@dme/contracts';
 import { badRequest, bumpAggregateVersion, conflict, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow, type SubVariantRow, type VariantRow } from './product.entity';
-import { countsFor, productAvailabilitySql, type CountIndex } from '../stock/counts';
+import { countsFor, productLevelsSql, type CountIndex } from '../stock/counts';
 
 export const SOURCE = 'catalog';
 const M = CATALOG_MESSAGES.product;
@@ -348,7 +348,6 @@ export async function listProductCards(em: EntityManager, f: ProductFilter): Pro
   }
   const v = qualified(em, 'variants');
   const sv = qualified(em, 'sub_variants');
-  const counts = productAvailabilitySql(em);
   const rows = await em.execute<Array<{ id: string; name: string; brand: string; image: string; type: ProductType; min: string; max: string; available: number; sold: number; total: number }>>(
     `with page as (
        select p.id, p.name, p.brand, p.image, p.type, p.price, count(*) over ()::int as total
@@ -359,8 +358,9 @@ export async function listProductCards(em: EntityManager, f: ProductFilter): Pro
      )
      select p.id, p.name, p.brand, p.image, p.type, p.total,
             coalesce(l.min, p.price) as min, coalesce(l.max, p.price) as max,
-            ${counts.available} as available, ${counts.sold} as sold
+            lv.available, lv.sold
        from page p
+       ${productLevelsSql(em)}
        left join lateral (
          select min(x.price) as min, max(x.price) as max from (
            select s.price from ${v} vv join ${sv} s on s.variant_id = vv.id where vv.product_id = p.id

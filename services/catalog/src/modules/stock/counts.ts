@@ -3,10 +3,12 @@ import type { StockCounts } from '@dme/contracts';
 import { qualified } from '@dme/platform';
 
 /**
- * Stock counts derived from the stock items: the ONE place they are computed. A product's counts
- * are the sum over its variants, a variant's the sum over its sub-variants, so every level agrees.
- * `availableQuantity` is what can still be ordered: AVAILABLE items minus what active
- * reservations (orders placed, not yet packed) hold.
+ * Stock counts, read from the stock ledger (`stock_levels`: one row per leaf, kept by the writes
+ * themselves, see migrations/0004_stock_levels.ts): the ONE place counts are read for products,
+ * variants and sub-variants. A product's counts are the sum over its leaves, a variant's the sum
+ * over its sub-variants, so every level agrees. `availableQuantity` is what can still be ordered:
+ * AVAILABLE items minus what active reservations (orders placed, not yet packed) hold, the same
+ * number reserve() checks.
  */
 export const ZERO: StockCounts = {
   quantity: 0,
@@ -17,25 +19,35 @@ export const ZERO: StockCounts = {
   soldQuantity: 0,
 };
 
-const FIELD: Record<string, keyof StockCounts> = {
-  AVAILABLE: 'availableQuantity',
-  RENTED: 'rentedQuantity',
-  DAMAGED: 'damagedQuantity',
-  LOST: 'lostQuantity',
-  SOLD: 'soldQuantity',
-};
-
 export interface CountIndex {
   product: (id: string) => StockCounts;
   variant: (id: string) => StockCounts;
   subVariant: (id: string) => StockCounts;
 }
 
-function add(into: Map<string, StockCounts>, key: string, status: string, n: number): void {
+/** One leaf row of the ledger. */
+export interface LevelRow {
+  leaf_id: string;
+  product_id: string;
+  variant_id: string | null;
+  sub_variant_id: string | null;
+  quantity: number;
+  available: number;
+  reserved: number;
+  rented: number;
+  damaged: number;
+  lost: number;
+  sold: number;
+}
+
+function add(into: Map<string, StockCounts>, key: string, r: LevelRow): void {
   const c = into.get(key) ?? { ...ZERO };
-  c.quantity += n;
-  const f = FIELD[status];
-  if (f) c[f] += n;
+  c.quantity += r.quantity;
+  c.availableQuantity += r.available - r.reserved;
+  c.rentedQuantity += r.rented;
+  c.damagedQuantity += r.damaged;
+  c.lostQuantity += r.lost;
+  c.soldQuantity += r.sold;
   into.set(key, c);
 }
 
@@ -45,34 +57,16 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
   const variants = new Map<string, StockCounts>();
   const subs = new Map<string, StockCounts>();
   if (productIds.length > 0) {
-    const rows = await em.execute<Array<{ product_id: string; variant_id: string | null; sub_variant_id: string | null; status: string; n: number }>>(
-      `select product_id, variant_id, sub_variant_id, status, count(*)::int as n
-         from ${qualified(em, 'stock_items')}
-        where product_id = any(?::uuid[])
-        group by 1, 2, 3, 4`,
+    const rows = await em.execute<LevelRow[]>(
+      `select leaf_id, product_id, variant_id, sub_variant_id, quantity, available, reserved, rented, damaged, lost, sold
+         from ${qualified(em, 'stock_levels')}
+        where product_id = any(?::uuid[])`,
       [`{${productIds.join(',')}}`],
     );
     for (const r of rows) {
-      add(products, r.product_id, r.status, r.n);
-      if (r.variant_id) add(variants, r.variant_id, r.status, r.n);
-      if (r.sub_variant_id) add(subs, r.sub_variant_id, r.status, r.n);
-    }
-    const held = await em.execute<Array<{ product_id: string; variant_id: string | null; sub_variant_id: string | null; n: number }>>(
-      `select product_id, variant_id, sub_variant_id, sum(quantity)::int as n
-         from ${qualified(em, 'reservations')}
-        where product_id = any(?::uuid[]) and status in ('HELD', 'CONFIRMED')
-        group by 1, 2, 3`,
-      [`{${productIds.join(',')}}`],
-    );
-    const reserve = (m: Map<string, StockCounts>, key: string, n: number) => {
-      const c = m.get(key) ?? { ...ZERO };
-      c.availableQuantity -= n;
-      m.set(key, c);
-    };
-    for (const r of held) {
-      reserve(products, r.product_id, r.n);
-      if (r.variant_id) reserve(variants, r.variant_id, r.n);
-      if (r.sub_variant_id) reserve(subs, r.sub_variant_id, r.n);
+      add(products, r.product_id, r);
+      if (r.variant_id) add(variants, r.variant_id, r);
+      if (r.sub_variant_id) add(subs, r.sub_variant_id, r);
     }
   }
   const get = (m: Map<string, StockCounts>) => (id: string) => m.get(id) ?? { ...ZERO };
@@ -81,14 +75,12 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
 
 /**
  * The same rule as countsFor, as SQL for one product row (alias `p`), for lists that compute
- * everything in one query: AVAILABLE items minus active reservations, and SOLD items.
+ * everything in one query: a lateral join yielding `available` (AVAILABLE − reserved, summed over
+ * the product's leaves) and `sold`.
  */
-export function productAvailabilitySql(em: EntityManager): { available: string; sold: string } {
-  const items = qualified(em, 'stock_items');
-  const reservations = qualified(em, 'reservations');
-  return {
-    available: `((select count(*) from ${items} si where si.product_id = p.id and si.status = 'AVAILABLE')
-      - (select coalesce(sum(r.quantity), 0) from ${reservations} r where r.product_id = p.id and r.status in ('HELD', 'CONFIRMED')))::int`,
-    sold: `(select count(*) from ${items} si where si.product_id = p.id and si.status = 'SOLD')::int`,
-  };
+export function productLevelsSql(em: EntityManager): string {
+  return `left join lateral (
+         select coalesce(sum(sl.available - sl.reserved), 0)::int as available, coalesce(sum(sl.sold), 0)::int as sold
+           from ${qualified(em, 'stock_levels')} sl where sl.product_id = p.id
+       ) lv on true`;
 }

@@ -22,6 +22,8 @@ export function serialPrefix(productName: string): string {
  * Add Stock: creates `quantity` items at the leaf level of the product, each with a unique serial
  * code from a PostgreSQL sequence (safe under concurrent requests), status AVAILABLE, inventory
  * IN, in one transaction with the batch and its event. Quantities cannot be changed afterwards.
+ * The stock ledger (`stock_levels`) counts the new items in the same statement that inserts them
+ * (a trigger on stock_items, migrations/0004_stock_levels.ts), as it does for every status change.
  */
 export async function addStock(em: EntityManager, input: AddStock, actorId: string | null): Promise<{ batchID: string; items: StockItem[] }> {
   return em.transactional(async (tem) => {
