@@ -19,15 +19,15 @@ export interface NewEvent<T extends EventType> {
 }
 
 /**
- * Adds a domain event to the outbox in the caller's unit of work: it is written in the same
- * transaction as the change it describes, or not at all.
+ * A domain event's envelope, its data checked against the contract (for callers that write the
+ * outbox row themselves, in the same statement as their change).
  */
-export function recordEvent<T extends EventType>(em: EntityManager, source: string, event: NewEvent<T>): EventEnvelope<EventData<T>> {
+export function eventEnvelope<T extends EventType>(source: string, event: NewEvent<T>): EventEnvelope<EventData<T>> {
   const version = event.version ?? 1;
   if (!Number.isInteger(version) || version < 1) throw new Error(`recordEvent: invalid aggregate version ${String(event.version)}`);
   const schema = EVENT_DATA[event.type];
   const data = schema.parse(event.data) as EventData<T>;
-  const envelope: EventEnvelope<EventData<T>> = {
+  return {
     id: randomUUID(),
     type: event.type,
     occurredAt: new Date().toISOString(),
@@ -36,6 +36,14 @@ export function recordEvent<T extends EventType>(em: EntityManager, source: stri
     data,
     version,
   };
+}
+
+/**
+ * Adds a domain event to the outbox in the caller's unit of work: it is written in the same
+ * transaction as the change it describes, or not at all.
+ */
+export function recordEvent<T extends EventType>(em: EntityManager, source: string, event: NewEvent<T>): EventEnvelope<EventData<T>> {
+  const envelope = eventEnvelope(source, event);
   em.persist(
     em.create(OutboxEntity, {
       id: envelope.id,

@@ -106,26 +106,33 @@ describe('placing orders', () => {
 });
 
 describe('no oversell under concurrency', () => {
-  it('50 customers order the last 5 units of one variant at once: exactly 5 orders, 45 answers of 409', async () => {
-    const p = await rental();
-    const variantID = p.variants[0].id;
-    await h.addStock({ productID: p.id, productVariantID: variantID, quantity: 5 });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: p.id, productVariantID: variantID, quantity: 1, noOfRentalDays: 2 }] }),
-      ),
-    );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(45);
-    const after = await h.available(p.id);
-    expect(after.variants[0].availableQuantity).toBe(0);
-    const held = await h.catalogOrm.em.fork().execute<Array<{ n: number }>>(
-      `select coalesce(sum(quantity), 0)::int as n from catalog.reservations where leaf_id = ? and status in ('HELD','CONFIRMED')`,
-      [variantID],
-    );
-    expect(held[0]!.n).toBe(5);
-  });
+  it('50 customers order the last 5 units of one variant at once: exactly 5 orders, 45 answers of 409 — 20 times over', async () => {
+    for (let round = 0; round < 20; round++) {
+      const p = await rental();
+      const variantID = p.variants[0].id;
+      await h.addStock({ productID: p.id, productVariantID: variantID, quantity: 5 });
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: p.id, productVariantID: variantID, quantity: 1, noOfRentalDays: 2 }] }),
+        ),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201), `round ${round}`).toHaveLength(5);
+      expect(statuses.filter((s) => s === 409), `round ${round}`).toHaveLength(45);
+      const after = await h.available(p.id);
+      expect(after.variants[0].availableQuantity, `round ${round}`).toBe(0);
+      const held = await h.catalogOrm.em.fork().execute<Array<{ n: number }>>(
+        `select coalesce(sum(quantity), 0)::int as n from catalog.reservations where leaf_id = ? and status in ('HELD','CONFIRMED')`,
+        [variantID],
+      );
+      expect(held[0]!.n, `round ${round}`).toBe(5);
+      const [orders] = await h.orderOrm.em.fork().execute<Array<{ n: number }>>(
+        `select count(*)::int as n from ordering.order_lines where variant_id = ?`,
+        [variantID],
+      );
+      expect(orders!.n, `round ${round}`).toBe(5);
+    }
+  }, 180_000);
 
   it('carts with several items in different orders: no deadlock, no oversell', async () => {
     const a = await sale('5.00');
@@ -148,6 +155,58 @@ describe('no oversell under concurrency', () => {
     // The refused customers keep their carts.
     const refused = customers.filter((_, i) => statuses[i] === 409);
     expect((await h.order.get('/api/cart?type=BUY', { as: refused[0]! })).body.items).toHaveLength(2);
+  });
+});
+
+describe('the answer and what is stored', () => {
+  it('the order in the answer is exactly what reading it back shows (cart rental and bulk purchase)', async () => {
+    const p = await rental();
+    await h.addStock({ productID: p.id, productVariantID: p.variants[0].id, quantity: 3 });
+    await h.addStock({ productID: p.id, productVariantID: p.variants[1].id, productSubVariantID: p.variants[1].subVariants[0].id, quantity: 3 });
+    const c = h.customer();
+    await h.order.post('/api/cart', { type: 'RENT', productID: p.id, productVariantID: p.variants[0].id, quantity: 2, noOfRentalDays: 4 }, { as: c });
+    await h.order.post('/api/cart', { type: 'RENT', productID: p.id, productVariantID: p.variants[1].id, productSubVariantID: p.variants[1].subVariants[0].id, quantity: 1, noOfRentalDays: 2 }, { as: c });
+    const placed = await place(h, c, { type: 'RENT', note: 'Ring twice' });
+    expect(placed.status).toBe(201);
+    const read = await h.order.get(`/api/my/orders/${placed.body.order.id}`, { as: c });
+    expect(placed.body.order).toEqual(read.body.order);
+    const s = await sale('4.25');
+    await h.addStock({ productID: s.id, quantity: 4 });
+    const key = randomUUID();
+    const bulk = await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: s.id, quantity: 3 }] }, key);
+    expect(bulk.status).toBe(201);
+    expect(bulk.body.order).toEqual((await h.order.get(`/api/my/orders/${bulk.body.order.id}`, { as: c })).body.order);
+    // The stored idempotent answer is the same order, with its number.
+    const again = await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: s.id, quantity: 3 }] }, key);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(bulk.body);
+  });
+
+  it('when the order cannot be written after its stock was reserved, the reservation is released through the outbox', async () => {
+    // A real failure of the write, made by the database itself: a trigger refuses this one order.
+    const em = h.orderOrm.em.fork();
+    await em.execute(`create or replace function ordering.refuse_test_order() returns trigger language plpgsql as $$
+      begin if new.note = 'refuse me' then raise exception 'refused by the test trigger'; end if; return new; end $$`);
+    await em.execute('create trigger refuse_test_order before insert on ordering.orders for each row execute function ordering.refuse_test_order()');
+    try {
+      const p = await sale('7.00');
+      await h.addStock({ productID: p.id, quantity: 2 });
+      const c = h.customer();
+      const key = randomUUID();
+      const res = await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 2 }], note: 'refuse me' }, key);
+      expect(res.status).toBe(500);
+      const [row] = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ordering.orders where customer_id = ?`, [c.userId]);
+      expect(row!.n).toBe(0);
+      // The catalog gets dme.order.checkout_abandoned and gives the units back.
+      await eventually(async () => (await h.available(p.id)).availableQuantity === 2, 10_000);
+      // Not a definite answer: the same key can be used again, and works.
+      await em.execute('drop trigger refuse_test_order on ordering.orders');
+      const retry = await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 2 }], note: 'ok now' }, key);
+      expect(retry.status).toBe(201);
+    } finally {
+      await em.execute('drop trigger if exists refuse_test_order on ordering.orders');
+      await em.execute('drop function if exists ordering.refuse_test_order()');
+    }
   });
 });
 
