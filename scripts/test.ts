@@ -109,6 +109,7 @@ async function main(): Promise<void> {
             E2E_INTERNAL_TOKEN: stack.internalToken,
             E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
             E2E_ROOT: root,
+            E2E_NATS_URL: nats.url,
           });
           results.push(readVitest(out, 'system (fuzz, recovery, limits)'));
         }

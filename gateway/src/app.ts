@@ -22,7 +22,7 @@ import {
 import type { GatewayConfig } from './config';
 import { accessDecision, compileRoutes, matchRoute } from './routing';
 import { RateLimiter } from './rate-limit';
-import { resolvePrincipal, SESSION_COOKIE, type Principal } from './session';
+import { SESSION_COOKIE, sessionResolver, type Principal, type SessionResolver } from './session';
 import { proxyTo } from './upstream';
 import { StaticFolder } from './static';
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
@@ -31,6 +31,11 @@ export interface GatewayDeps {
   config: GatewayConfig;
   logger: Logger;
   routes?: Record<string, RouteDef>;
+  /**
+   * Resolves session cookies through identity. It caches only once it follows identity's
+   * revocations over NATS (main.ts does that); without one, every request is resolved.
+   */
+  sessions?: SessionResolver;
 }
 
 const STRIP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'te', 'trailer']);
@@ -58,7 +63,7 @@ const CSP = [
 ].join('; ');
 
 /** The gateway: static bundles, OpenAPI docs, and /api → authenticate → authorize → proxy. */
-export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
+export function createApp({ config, logger, routes = ROUTES, sessions = sessionResolver(config, logger) }: GatewayDeps) {
   const compiled = compileRoutes(routes);
   const upstreams: Record<ServiceName, URL> = {
     identity: new URL(config.IDENTITY_URL),
@@ -141,7 +146,8 @@ export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
     if ('methodNotAllowed' in match) throw new HttpProblem(405, 'Method not allowed.');
     const { def } = match.route;
 
-    const principal = await resolvePrincipal(upstreams.identity, config.INTERNAL_TOKEN, ctx.cookies.get(SESSION_COOKIE));
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const principal = await sessions.resolve(token);
     const decision = accessDecision(def, principal?.userType);
     if (decision === 'unauthenticated') throw unauthorized();
     if (decision === 'forbidden') throw forbidden();
@@ -179,7 +185,14 @@ export function createApp({ config, logger, routes = ROUTES }: GatewayDeps) {
     headers['x-forwarded-proto'] = ctx.protocol;
     if (principal) setIdentity(headers, principal);
 
-    await proxyTo(ctx, upstreams[def.service], headers, bodyLimit);
+    if (match.route.id !== 'authLogout') return proxyTo(ctx, upstreams[def.service], headers, bodyLimit);
+    try {
+      await proxyTo(ctx, upstreams[def.service], headers, bodyLimit);
+    } finally {
+      // Identity announces the logout to every gateway before answering; this one also drops the
+      // session itself as the answer passes through.
+      sessions.forget(token);
+    }
   }
 
   return app;

@@ -15,6 +15,14 @@ export const GatewayEnv = z.object({
   ORDER_URL: url.default('http://127.0.0.1:4103'),
   PAYMENT_URL: url.default('http://127.0.0.1:4104'),
   REPORTING_URL: url.default('http://127.0.0.1:4105'),
+  /** NATS, where identity announces ended sessions (logout, deactivation, deletion). */
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /**
+   * Seconds a resolved session is served from the gateway's memory (never past the session's own
+   * end, and only while NATS is connected, so identity's revocations drop it at once); 0 asks
+   * identity on every request.
+   */
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   /** Folder that holds shell/dist and each remote dist folder. */
   STATIC_ROOT: z.string().default(repoRoot).transform((p) => resolve(p)),
   /** Largest request body the gateway forwards (uploads included). */

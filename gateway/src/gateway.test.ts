@@ -16,6 +16,7 @@ import {
 import { CatalogEnv, createApp as createCatalog, entities as catalogEntities, migrations as catalogMigrations, serveUploadsExist } from '@dme/catalog';
 import { GatewayEnv } from './config';
 import { createApp } from './app';
+import { sessionResolver } from './session';
 import { validateRouteTable } from './routing';
 
 const logger = createLogger('gateway-test', 'silent');
@@ -29,6 +30,8 @@ let gateway: TestServer;
 let staticRoot: string;
 let uploadDir: string;
 let nc: NatsConnection;
+/** The gateway under test's own NATS connection: it caches resolved sessions and follows revocations. */
+let gatewayNc: NatsConnection;
 let image: string;
 const uploadsSubject = `rpc.test.gateway-${process.pid}-${Date.now()}.uploads-exist`;
 
@@ -71,12 +74,19 @@ beforeAll(async () => {
   catalog = await listen(
     createCatalog({ orm: catalogOrm, logger, config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir }) }),
   );
-  gateway = await listen(createApp({ config: gatewayConfig(), logger }));
+  // The gateway under test caches resolved sessions (as in production), so the logout and
+  // deactivation tests below run against the cache; session-cache.test.ts tests the cache itself.
+  gatewayNc = await connectNats(testNatsUrl(), 'gateway-under-test');
+  const sessions = sessionResolver(gatewayConfig(), logger);
+  sessions.follow(gatewayNc);
+  await gatewayNc.flush();
+  gateway = await listen(createApp({ config: gatewayConfig(), logger, sessions }));
   await createEmployee(identityOrm.em.fork(), { ...validPerson({ username: 'admin1', password: 'admin-pass-1', image }), userType: 'SUPERADMIN', position: 'Owner' } as never);
 });
 
 afterAll(async () => {
   await gateway?.close();
+  await gatewayNc?.close();
   await identity?.close();
   await catalog?.close();
   await identityOrm?.close();

@@ -1,21 +1,329 @@
-import { SessionPrincipal } from '@dme/contracts';
-import { IDENTITY_HEADERS } from '@dme/platform';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionRevoked } from '@dme/contracts';
+import { connectNats, IDENTITY_HEADERS, type Logger, type NatsConnection } from '@dme/platform';
+import type { GatewayConfig } from './config';
 import { postJson } from './upstream';
 
 export const SESSION_COOKIE = 'dme_session';
 
 export type Principal = SessionPrincipal & { sessionId: string };
 
+/** Resolved sessions kept at most (oldest dropped first). */
+export const SESSION_CACHE_MAX_ENTRIES = 10_000;
+/** How often the gateway pings NATS while it caches, and how old the last answer may be. */
+const HEARTBEAT_MS = 1000;
+const LEASE_MS = 5000;
+
+const ResolveAnswer = z.object({
+  principal: SessionPrincipal.extend({ sessionId: SessionPrincipal.shape.userId }),
+  /** The session's own end (absolute or idle, whichever is first); only an identity that sends it announces revocations. */
+  validUntil: z.iso.datetime({ offset: true }).optional(),
+});
+
+interface Resolved {
+  principal: Principal;
+  validUntil?: number;
+}
+
+interface Entry {
+  principal: Principal;
+  /** Epoch ms after which the entry is not served. */
+  until: number;
+}
+
+interface NatsState {
+  connected: boolean;
+  closed: boolean;
+  /** When NATS last answered a ping (epoch ms). */
+  lastPong: number;
+}
+
+export interface SessionResolverOptions {
+  identityUrl: URL;
+  internalToken: string;
+  /** Seconds a resolved session may be served from memory; 0 asks identity on every request. */
+  cacheSeconds: number;
+  maxEntries?: number;
+  logger: Logger;
+}
+
 /**
- * Resolves a session cookie through identity on every request. Nothing is cached here, so a
- * logout or a deactivation is effective at the very next request on every gateway replica.
+ * Resolves session cookies through identity (POST /internal/sessions/resolve) and, while it hears
+ * identity's revocations over NATS, keeps the answers in memory for a short time (DESIGN §9):
+ *
+ * - an entry lives at most `cacheSeconds` and never past the session's own end (identity's
+ *   `validUntil`); only successful answers are kept; keys are SHA-256 hashes of the token;
+ * - a revocation on SESSION_REVOKED_SUBJECT drops the session (logout) or every session of the
+ *   user (deactivation, deletion, employee changed) at once; identity announces it before it
+ *   answers, so the very next request is resolved again and refused;
+ * - without a NATS connection, while it is down or reconnecting, or when NATS has not answered a
+ *   ping for LEASE_MS, nothing is cached and every request is resolved (the cache is emptied on
+ *   the way down: nothing learnt before a gap in the feed is trusted after it);
+ * - an answer that was in flight while a revocation arrived (or the feed went down) is used for
+ *   its own request but not kept; concurrent requests with the same cookie share one call.
  */
-export async function resolvePrincipal(identityUrl: URL, internalToken: string, token: string | undefined): Promise<Principal | undefined> {
-  if (!token || token.length > 200) return undefined;
-  const res = await postJson(identityUrl, '/internal/sessions/resolve', { token }, { [IDENTITY_HEADERS.internalToken]: internalToken });
-  if (res.status !== 200) return undefined;
-  const parsed = SessionPrincipal.extend({ sessionId: SessionPrincipal.shape.userId }).safeParse(
-    (res.body as { principal?: unknown } | undefined)?.principal,
-  );
-  return parsed.success ? parsed.data : undefined;
+export class SessionResolver {
+  /** Calls made to identity's resolve route (cache misses), for tests and diagnostics. */
+  identityCalls = 0;
+  private readonly cache = new Map<string, Entry>();
+  private readonly inflight = new Map<string, { epoch: number; promise: Promise<Principal | undefined> }>();
+  /** Bumped whenever anything is dropped: an answer fetched in an older epoch is not kept. */
+  private epoch = 0;
+  private nats: NatsState | undefined;
+  /** Whether the cache was in use at the last check (to empty it on every change). */
+  private live = false;
+  private readonly cacheMs: number;
+  private readonly maxEntries: number;
+
+  constructor(private readonly opts: SessionResolverOptions) {
+    this.cacheMs = Math.max(0, opts.cacheSeconds) * 1000;
+    this.maxEntries = opts.maxEntries ?? SESSION_CACHE_MAX_ENTRIES;
+  }
+
+  /** True while resolved sessions are kept (caching on, NATS connected and answering). */
+  get caching(): boolean {
+    return this.checkLive();
+  }
+
+  /** Whether the cache may be used now; empties it whenever that changes. */
+  private checkLive(): boolean {
+    const n = this.nats;
+    const live = this.cacheMs > 0 && n !== undefined && n.connected && !n.closed && Date.now() - n.lastPong <= LEASE_MS;
+    if (live !== this.live) {
+      this.live = live;
+      this.dropAll();
+    }
+    return live;
+  }
+
+  /** How many sessions are kept right now. */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  /** The signed-in principal of a cookie token, or undefined (anonymous). */
+  async resolve(token: string | undefined): Promise<Principal | undefined> {
+    if (!token || token.length > 200) return undefined;
+    if (!this.checkLive()) return (await this.ask(token))?.principal;
+
+    const key = keyOf(token);
+    const hit = this.cache.get(key);
+    if (hit) {
+      if (hit.until > Date.now()) return hit.principal;
+      this.cache.delete(key);
+    }
+    const flight = this.inflight.get(key);
+    if (flight && flight.epoch === this.epoch) return flight.promise;
+
+    const epoch = this.epoch;
+    const promise = this.ask(token)
+      .then((answer) => {
+        // Kept only if nothing was dropped meanwhile and the feed is still up.
+        if (answer && epoch === this.epoch && this.checkLive()) this.keep(key, answer);
+        return answer?.principal;
+      })
+      .finally(() => {
+        if (this.inflight.get(key)?.promise === promise) this.inflight.delete(key);
+      });
+    this.inflight.set(key, { epoch, promise });
+    return promise;
+  }
+
+  /** Drops a cookie's session (the gateway saw its logout go through). */
+  forget(token: string | undefined): void {
+    if (!token) return;
+    const key = keyOf(token);
+    this.cache.delete(key);
+    this.inflight.delete(key);
+    this.epoch++;
+  }
+
+  /** Applies a revocation from identity. */
+  revoke(r: SessionRevoked): void {
+    this.epoch++;
+    this.inflight.clear();
+    for (const [key, e] of this.cache) {
+      if (r.sessionId !== undefined ? e.principal.sessionId === r.sessionId : e.principal.userId === r.userId) this.cache.delete(key);
+    }
+  }
+
+  /**
+   * Follows identity's revocations on this connection; caching is on only while it is connected
+   * and answering pings. Returns a function that stops following (caching stops with it).
+   */
+  follow(nc: NatsConnection): () => void {
+    const state: NatsState = { connected: false, closed: false, lastPong: 0 };
+    this.nats = state;
+    this.dropAll();
+    const log = this.opts.logger;
+    const decoder = new TextDecoder();
+    const active = () => this.nats === state && !state.closed;
+    const blind = () => {
+      state.connected = false;
+      this.checkLive();
+    };
+    /** After (re)connecting: once NATS answers a ping, it has our subscription; cache from then on. */
+    const confirm = () => {
+      nc.flush().then(
+        () => {
+          if (!active()) return;
+          state.connected = true;
+          state.lastPong = Date.now();
+        },
+        () => undefined,
+      );
+    };
+
+    let stopHeartbeat = () => undefined as void;
+    try {
+      const sub = nc.subscribe(SESSION_REVOKED_SUBJECT, {
+        callback: (err, msg) => {
+          if (!active()) return;
+          if (err) {
+            blind();
+            return;
+          }
+          let revocation: SessionRevoked;
+          try {
+            revocation = SessionRevoked.parse(JSON.parse(decoder.decode(msg.data)));
+          } catch (parseErr) {
+            // Unreadable: drop everything rather than guess what it meant.
+            log.warn({ err: parseErr }, 'gateway: unreadable session revocation; dropped every cached session');
+            this.dropAll();
+            return;
+          }
+          this.revoke(revocation);
+        },
+      });
+      let pinging = false;
+      const heartbeat = setInterval(() => {
+        if (!active() || !state.connected || pinging) return;
+        pinging = true;
+        nc.flush()
+          .then(() => {
+            if (active()) state.lastPong = Date.now();
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            pinging = false;
+          });
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
+      stopHeartbeat = () => {
+        clearInterval(heartbeat);
+        if (!nc.isClosed()) sub.unsubscribe();
+      };
+    } catch (err) {
+      log.warn({ err }, 'gateway: cannot follow session revocations; resolving every request');
+      state.closed = true;
+      return () => undefined;
+    }
+
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (!active()) return;
+        if (s.type === 'disconnect' || s.type === 'reconnecting' || s.type === 'staleConnection' || s.type === 'forceReconnect') {
+          if (state.connected) log.warn({ status: s.type }, 'gateway: NATS connection lost; resolving every request until it is back');
+          blind();
+        } else if (s.type === 'reconnect') {
+          blind();
+          confirm();
+        }
+      }
+    })().catch(() => undefined);
+    void nc.closed().then(() => {
+      state.closed = true;
+      blind();
+      stopHeartbeat();
+    });
+    confirm();
+
+    return () => {
+      stopHeartbeat();
+      state.closed = true;
+      if (this.nats === state) this.nats = undefined;
+      this.checkLive();
+    };
+  }
+
+  private async ask(token: string): Promise<Resolved | undefined> {
+    this.identityCalls++;
+    const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve', { token }, { [IDENTITY_HEADERS.internalToken]: this.opts.internalToken });
+    if (res.status !== 200) return undefined;
+    const parsed = ResolveAnswer.safeParse(res.body);
+    if (!parsed.success) return undefined;
+    return { principal: parsed.data.principal, validUntil: parsed.data.validUntil ? Date.parse(parsed.data.validUntil) : undefined };
+  }
+
+  private keep(key: string, answer: Resolved): void {
+    // An identity that does not say until when the session holds does not announce its end either.
+    if (answer.validUntil === undefined) return;
+    const now = Date.now();
+    const until = Math.min(now + this.cacheMs, answer.validUntil);
+    if (until <= now) return;
+    this.cache.delete(key);
+    while (this.cache.size >= this.maxEntries) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done) break;
+      this.cache.delete(oldest.value);
+    }
+    this.cache.set(key, { principal: answer.principal, until });
+  }
+
+  private dropAll(): void {
+    this.cache.clear();
+    this.inflight.clear();
+    this.epoch++;
+  }
+}
+
+const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** The resolver a gateway with this configuration uses (it caches once it follows NATS). */
+export function sessionResolver(config: GatewayConfig, logger: Logger): SessionResolver {
+  return new SessionResolver({
+    identityUrl: new URL(config.IDENTITY_URL),
+    internalToken: config.INTERNAL_TOKEN,
+    cacheSeconds: config.SESSION_CACHE_SECONDS,
+    logger,
+  });
+}
+
+/**
+ * Connects to NATS in the background (retrying every 2 s while it is unreachable, so the gateway
+ * starts without it and just does not cache meanwhile) and makes the resolver follow identity's
+ * revocations there. `stop` closes the connection.
+ */
+export function followRevocations(url: string, sessions: SessionResolver, logger: Logger): { stop: () => Promise<void> } {
+  let nc: NatsConnection | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let warned = false;
+  const attempt = async () => {
+    try {
+      const conn = await connectNats(url, 'gateway');
+      if (stopped) {
+        await conn.close();
+        return;
+      }
+      nc = conn;
+      sessions.follow(conn);
+      logger.info('gateway: following session revocations over NATS; resolved sessions are cached');
+    } catch (err) {
+      if (stopped) return;
+      if (!warned) logger.warn({ err }, 'gateway: NATS is not reachable; resolving every request until it is');
+      warned = true;
+      timer = setTimeout(() => void attempt(), 2000);
+      timer.unref();
+    }
+  };
+  void attempt();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await nc?.drain().catch(() => undefined);
+    },
+  };
 }

@@ -162,3 +162,20 @@ export const SessionPrincipal = z.object({
   username: z.string(),
 });
 export type SessionPrincipal = z.infer<typeof SessionPrincipal>;
+
+/**
+ * Core NATS subject (outside the events stream's `dme.>`, so nothing keeps it) on which identity
+ * announces that sessions ended, after the change committed and before it answers. Gateways that
+ * cache resolved sessions drop the matching ones at once. With `sessionId`: that one session (a
+ * logout); otherwise every session of `userId` (deactivation, deletion, an employee's role or
+ * details changed).
+ */
+export const SESSION_REVOKED_SUBJECT = 'session.revoked';
+export const SessionRevoked = z
+  .object({
+    sessionId: z.string().uuid().optional(),
+    userId: z.string().uuid().optional(),
+    reason: z.enum(['logout', 'deactivated', 'deleted', 'updated']),
+  })
+  .refine((r) => r.sessionId !== undefined || r.userId !== undefined, { error: 'sessionId or userId is required' });
+export type SessionRevoked = z.infer<typeof SessionRevoked>;

@@ -11,7 +11,10 @@ export interface IdentityDeps {
   logger: Logger;
   /** Called after a transaction that recorded events committed (kicks the outbox relay). */
   afterCommit?: () => void;
-  /** NATS, for asking the catalog whether an uploaded image exists (request/reply). */
+  /**
+   * NATS, for asking the catalog whether an uploaded image exists (request/reply) and for
+   * announcing ended sessions to the gateways (SESSION_REVOKED_SUBJECT).
+   */
   nc: NatsConnection;
   /** That request's subject (default UPLOAD_RPC.exist; tests use a private one). */
   uploadsSubject?: string;
@@ -30,7 +33,7 @@ export function createApp(deps: IdentityDeps) {
     'identity',
     {
       ...authHandlers({ config: deps.config, logger: deps.logger, afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject }),
-      ...userHandlers({ afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject }),
+      ...userHandlers({ afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject, logger: deps.logger }),
     },
     deps.config.INTERNAL_TOKEN,
   );

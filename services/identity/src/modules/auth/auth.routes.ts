@@ -16,6 +16,7 @@ import type { IdentityConfig } from '../../config';
 import { findUser, registerCustomer, toUser } from '../users/user.service';
 import { verifyAgainstDummy, verifyPassword } from '../users/password';
 import { closeSession, openSession, SESSION_COOKIE } from '../sessions/session.service';
+import { announceRevocation } from '../sessions/revocation';
 import { loginThrottle } from './throttle';
 
 type AuthHandlers = Pick<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
@@ -86,7 +87,9 @@ export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject }
 
     async authLogout(ctx) {
       const token = ctx.cookies.get(SESSION_COOKIE);
-      if (token) await closeSession(em(ctx), token);
+      const closed = token ? await closeSession(em(ctx), token) : undefined;
+      // Committed; announced before the answer, so no gateway serves this session from its cache.
+      if (closed) await announceRevocation({ nc, logger }, { ...closed, reason: 'logout' });
       ctx.set('Set-Cookie', sessionCookie('', undefined, config.COOKIE_SECURE));
       return undefined;
     },

@@ -15,10 +15,12 @@ export function internalSessionRouter(internalToken: string, policy: SessionPoli
     }
     const parsed = ResolveBody.safeParse((ctx.request as { body?: unknown }).body);
     if (!parsed.success) throw fromZodError(parsed.error);
-    const principal = await resolveSession(em(ctx), parsed.data.token, policy);
-    if (!principal) throw unauthorized('Your session has ended. Please sign in again.');
+    const resolved = await resolveSession(em(ctx), parsed.data.token, policy);
+    if (!resolved) throw unauthorized('Your session has ended. Please sign in again.');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { principal };
+    // validUntil: a gateway that caches the answer keeps it no longer (and drops it earlier when
+    // identity announces the session's end on SESSION_REVOKED_SUBJECT).
+    ctx.body = { principal: resolved.principal, validUntil: resolved.validUntil.toISOString() };
   });
   return router;
 }

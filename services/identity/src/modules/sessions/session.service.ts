@@ -37,34 +37,58 @@ export async function openSession(
   return { token, expiresAt, id: session.id };
 }
 
+/** A resolved session: who is signed in, and until when the answer holds at the latest. */
+export interface ResolvedSession {
+  principal: SessionPrincipal & { sessionId: string };
+  /**
+   * When the session ends if nothing else happens: its absolute end or its idle deadline,
+   * whichever is first. A gateway that caches the answer never keeps it past this.
+   */
+  validUntil: Date;
+}
+
 /**
  * Resolves a cookie token to the signed-in user, or undefined when the session is unknown,
  * idle too long, past its absolute end, or its user is deactivated or deleted.
  */
-export async function resolveSession(em: EntityManager, token: string, policy: SessionPolicy): Promise<(SessionPrincipal & { sessionId: string }) | undefined> {
+export async function resolveSession(em: EntityManager, token: string, policy: SessionPolicy): Promise<ResolvedSession | undefined> {
   if (!token || token.length > 200) return undefined;
-  const rows = await em.execute<Array<{ session_id: string; user_id: string; user_type: string; username: string; stale: boolean }>>(
+  const rows = await em.execute<Array<{ session_id: string; user_id: string; user_type: string; username: string; stale: boolean; valid_until: Date | string }>>(
     `select s.id as session_id, u.id as user_id, u.user_type, u.username,
-            s.last_seen_at < now() - interval '1 minute' as stale
+            s.last_seen_at < now() - interval '1 minute' as stale,
+            least(s.expires_at,
+                  (case when s.last_seen_at < now() - interval '1 minute' then now() else s.last_seen_at end)
+                    + make_interval(mins => ?)) as valid_until
        from ${qualified(em, 'sessions')} s
        join ${qualified(em, 'users')} u on u.id = s.user_id
       where s.token_hash = ?
         and s.expires_at > now()
         and s.last_seen_at > now() - make_interval(mins => ?)
         and u.status = 'ACTIVE' and u.deleted_at is null`,
-    [hashToken(token), policy.idleMinutes],
+    [policy.idleMinutes, hashToken(token), policy.idleMinutes],
   );
   const row = rows[0];
   if (!row) return undefined;
   if (row.stale) {
-    // Sliding idle timeout, written at most once a minute per session.
+    // Sliding idle timeout, written at most once a minute per session. (A gateway that caches
+    // resolved sessions asks at most every SESSION_CACHE_SECONDS, which is far inside the idle
+    // timeout; valid_until above already counts this write.)
     await em.execute(`update ${qualified(em, 'sessions')} set last_seen_at = now() where id = ?`, [row.session_id], 'run');
   }
-  return { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, sessionId: row.session_id };
+  return {
+    principal: { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, sessionId: row.session_id },
+    validUntil: new Date(row.valid_until),
+  };
 }
 
-export async function closeSession(em: EntityManager, token: string): Promise<void> {
-  await em.nativeDelete(SessionEntity, { tokenHash: hashToken(token) });
+/** Ends the session of a cookie token; answers which session it was (undefined: none). */
+export async function closeSession(em: EntityManager, token: string): Promise<{ sessionId: string; userId: string } | undefined> {
+  const rows = await em.execute<Array<{ id: string; user_id: string }>>(
+    `delete from ${qualified(em, 'sessions')} where token_hash = ? returning id, user_id`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  return row ? { sessionId: row.id, userId: row.user_id } : undefined;
 }
 
 /** Removes sessions past their end; run now and then. */

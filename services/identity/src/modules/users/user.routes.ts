@@ -1,6 +1,7 @@
 import { EMPLOYEE_TYPES } from '@dme/contracts';
-import { assertUploadsExist, type HandlersOf, type NatsConnection } from '@dme/platform';
+import { assertUploadsExist, type HandlersOf, type Logger, type NatsConnection } from '@dme/platform';
 import { em } from '../auth/auth.routes';
+import { announceRevocation } from '../sessions/revocation';
 import { createEmployee, deleteUser, findUser, listUsers, setStatus, toUser, updateEmployee } from './user.service';
 
 type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
@@ -10,9 +11,14 @@ export interface UserDeps {
   /** For asking the catalog whether an uploaded image exists. */
   nc: NatsConnection;
   uploadsSubject?: string;
+  /** For announcing ended sessions (SESSION_REVOKED_SUBJECT). */
+  logger: Logger;
 }
 
-export function userHandlers({ afterCommit, nc, uploadsSubject }: UserDeps): UserHandlers {
+export function userHandlers({ afterCommit, nc, uploadsSubject, logger }: UserDeps): UserHandlers {
+  // Each change below is committed when its service call returns; announced before the answer,
+  // so no gateway serves the user's sessions from its cache afterwards (DESIGN §9).
+  const revoke = (userId: string, reason: 'deactivated' | 'deleted' | 'updated') => announceRevocation({ nc, logger }, { userId, reason });
   const list = async (...args: Parameters<typeof listUsers>) => {
     const { items, total } = await listUsers(...args);
     return { items: items.map(toUser), total };
@@ -29,11 +35,13 @@ export function userHandlers({ afterCommit, nc, uploadsSubject }: UserDeps): Use
     async usersSetStatus(ctx, { params, body, principal }) {
       const user = await setStatus(em(ctx), params.id, body.status, principal.userId);
       afterCommit();
+      if (body.status === 'DEACTIVATED') await revoke(user.id, 'deactivated');
       return { user: toUser(user) };
     },
     async usersDelete(ctx, { params, principal }) {
       await deleteUser(em(ctx), params.id, principal.userId);
       afterCommit();
+      await revoke(params.id, 'deleted');
       return undefined;
     },
 
@@ -55,16 +63,20 @@ export function userHandlers({ afterCommit, nc, uploadsSubject }: UserDeps): Use
       await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
       const user = await updateEmployee(em(ctx), params.id, body, principal.userId);
       afterCommit();
+      // The user type may have changed: cached sessions must not keep the old role.
+      await revoke(user.id, 'updated');
       return { user: toUser(user) };
     },
     async employeesSetStatus(ctx, { params, body, principal }) {
       const user = await setStatus(em(ctx), params.id, body.status, principal.userId, 'employee');
       afterCommit();
+      if (body.status === 'DEACTIVATED') await revoke(user.id, 'deactivated');
       return { user: toUser(user) };
     },
     async employeesDelete(ctx, { params, principal }) {
       await deleteUser(em(ctx), params.id, principal.userId, 'employee');
       afterCommit();
+      await revoke(params.id, 'deleted');
       return undefined;
     },
   };

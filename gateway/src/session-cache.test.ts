@@ -1,0 +1,375 @@
+/**
+ * The gateway's session cache (DESIGN §9, docs/decisions.md "Sessions"): resolved sessions are
+ * kept in memory for a short time, and identity's revocations over NATS drop them at once, on
+ * every gateway. Real identity, PostgreSQL and NATS; two gateway apps where it matters.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { RequestListener } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectNats, createLogger, createOrm, migrate, type NatsConnection, type Orm } from '@dme/platform';
+import { createTestDatabase, freePort, listen, TEST_INTERNAL_TOKEN, testNatsUrl, TINY_PNG, validPerson, type Json, type TestServer } from '@dme/testing';
+import { startUploads, type UploadsFixture } from '@dme/testing/uploads';
+import { createApp as createIdentity, createEmployee, IdentityEnv, migrations as identityMigrations, SessionEntity, UserEntity } from '@dme/identity';
+import { GatewayEnv } from './config';
+import { createApp } from './app';
+import { followRevocations, sessionResolver, type SessionResolver } from './session';
+
+const logger = createLogger('gateway-session-test', 'silent');
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let orm: Orm;
+let identityNc: NatsConnection;
+let uploads: UploadsFixture;
+let identity: TestServer;
+let staticRoot: string;
+let image: string;
+let unused: string;
+/** Calls identity's internal resolve route has answered (counted in front of the real app). */
+let resolveCalls = 0;
+const gateways: Gateway[] = [];
+
+interface Gateway {
+  url: string;
+  sessions: SessionResolver;
+  nc?: NatsConnection;
+  close: () => Promise<void>;
+}
+
+/** A gateway app on the shared identity; with `nats`, it follows revocations on its own connection. */
+async function startGateway(opts: { nats?: boolean; env?: Record<string, string> } = {}): Promise<Gateway> {
+  const config = GatewayEnv.parse({
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    IDENTITY_URL: identity.url,
+    CATALOG_URL: unused,
+    ORDER_URL: unused,
+    PAYMENT_URL: unused,
+    REPORTING_URL: unused,
+    STATIC_ROOT: staticRoot,
+    NATS_URL: testNatsUrl(),
+    ...opts.env,
+  });
+  const sessions = sessionResolver(config, logger);
+  const nc = opts.nats === false ? undefined : await connectNats(config.NATS_URL, 'gateway-session-test');
+  if (nc) sessions.follow(nc);
+  const server = await listen(createApp({ config, logger, sessions }));
+  const gw: Gateway = {
+    url: server.url,
+    sessions,
+    nc,
+    close: async () => {
+      await server.close();
+      if (nc && !nc.isClosed()) await nc.close();
+    },
+  };
+  gateways.push(gw);
+  if (nc && config.SESSION_CACHE_SECONDS > 0) await until(() => sessions.caching, 'the gateway follows revocations');
+  return gw;
+}
+
+async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('gateway_sessions');
+  staticRoot = await mkdtemp(join(tmpdir(), 'static-'));
+  unused = `http://127.0.0.1:${await freePort()}`;
+  identityNc = await connectNats(testNatsUrl(), 'identity-for-gateway-session-test');
+  uploads = await startUploads(identityNc);
+  image = await uploads.store(TINY_PNG);
+  orm = await createOrm({ url: db.url, schema: 'identity', entities: [UserEntity, SessionEntity], migrations: identityMigrations });
+  await migrate(orm, 'identity', db.url);
+  const app = createIdentity({
+    orm,
+    logger,
+    nc: identityNc,
+    uploadsSubject: uploads.subject,
+    config: IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN }),
+  });
+  identity = await listen({
+    callback: (): RequestListener => {
+      const handle = app.callback();
+      return (req, res) => {
+        if (req.method === 'POST' && req.url === '/internal/sessions/resolve') resolveCalls++;
+        void handle(req, res);
+      };
+    },
+  });
+  await createEmployee(orm.em.fork(), { ...validPerson({ username: 'boss1', password: 'admin-pass-1', image }), userType: 'SUPERADMIN', position: 'Owner' } as never);
+});
+
+afterAll(async () => {
+  for (const gw of gateways) await gw.close();
+  await identity?.close();
+  await orm?.close();
+  await uploads?.close();
+  await identityNc?.drain();
+  await db?.drop();
+  await rm(staticRoot, { recursive: true, force: true });
+});
+
+interface Res {
+  status: number;
+  body: Json;
+  cookie?: string;
+}
+
+async function call(gw: Gateway, method: string, path: string, opts: { cookie?: string; body?: unknown } = {}): Promise<Res> {
+  const headers: Record<string, string> = {};
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${gw.url}${path}`, { method, headers, body });
+  const text = await res.text();
+  let json: Json;
+  try {
+    json = JSON.parse(text) as Json;
+  } catch {
+    json = text as Json;
+  }
+  return { status: res.status, body: json, cookie: res.headers.get('set-cookie')?.split(';')[0] };
+}
+
+const me = (gw: Gateway, cookie: string) => call(gw, 'GET', '/api/auth/me', { cookie });
+
+async function login(gw: Gateway, username: string, password: string): Promise<string> {
+  const res = await call(gw, 'POST', '/api/auth/login', { body: { username, password } });
+  expect(res.status).toBe(200);
+  return res.cookie!;
+}
+
+async function customer(gw: Gateway): Promise<{ cookie: string; id: string }> {
+  const person = validPerson({ image });
+  const reg = await call(gw, 'POST', '/api/auth/register', { body: person });
+  expect(reg.status).toBe(201);
+  return { cookie: await login(gw, person.username, person.password), id: reg.body.user.id };
+}
+
+/** Asks `gw` for /me with each cookie and checks the second round came from its cache (no call to identity). */
+async function cacheAt(gw: Gateway, ...cookies: string[]): Promise<void> {
+  for (const c of cookies) expect((await me(gw, c)).status).toBe(200);
+  const before = resolveCalls;
+  for (const c of cookies) expect((await me(gw, c)).status).toBe(200);
+  expect(resolveCalls, 'the second round is served from the cache').toBe(before);
+}
+
+describe('the session cache saves identity calls', () => {
+  it('a burst of requests makes one resolve call with the cache, one per request without it', async () => {
+    const cached = await startGateway();
+    const uncached = await startGateway({ env: { SESSION_CACHE_SECONDS: '0' } });
+    const c = await customer(cached);
+    const N = 50;
+
+    let before = resolveCalls;
+    for (let i = 0; i < N; i++) expect((await me(uncached, c.cookie)).status).toBe(200);
+    const withoutCache = resolveCalls - before;
+
+    before = resolveCalls;
+    for (let i = 0; i < N; i++) expect((await me(cached, c.cookie)).status).toBe(200);
+    const withCache = resolveCalls - before;
+
+    expect(withoutCache).toBe(N);
+    expect(withCache).toBe(1);
+    expect(cached.sessions.identityCalls).toBeLessThan(uncached.sessions.identityCalls);
+  });
+
+  it('concurrent requests with a cookie the gateway has not seen share one resolve call', async () => {
+    const gw = await startGateway();
+    const c = await customer(gw);
+    const before = resolveCalls;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => me(gw, c.cookie)));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    expect(resolveCalls - before).toBe(1);
+  });
+
+  it('an entry is served for SESSION_CACHE_SECONDS at most', async () => {
+    const gw = await startGateway({ env: { SESSION_CACHE_SECONDS: '1' } });
+    const c = await customer(gw);
+    await cacheAt(gw, c.cookie);
+    await new Promise((r) => setTimeout(r, 1100));
+    const before = resolveCalls;
+    expect((await me(gw, c.cookie)).status).toBe(200);
+    expect(resolveCalls - before).toBe(1);
+  });
+
+  it("an entry never outlives the session's own end", async () => {
+    const gw = await startGateway();
+    const c = await customer(gw);
+    await cacheAt(gw, c.cookie);
+    // The session ends in 1.5 s (nobody announces an expiry): the gateway must not keep it longer.
+    await orm.em.fork().execute(`update identity.sessions set expires_at = now() + interval '1500 milliseconds' where user_id = ?`, [c.id], 'run');
+    const other = await startGateway();
+    expect((await me(other, c.cookie)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1700));
+    expect((await me(other, c.cookie)).status).toBe(401);
+  });
+
+  it('forged cookies are never cached', async () => {
+    const gw = await startGateway();
+    const before = resolveCalls;
+    for (let i = 0; i < 3; i++) expect((await me(gw, 'dme_session=forged-token')).status).toBe(401);
+    expect(resolveCalls - before).toBe(3);
+    expect(gw.sessions.size).toBe(0);
+  });
+});
+
+describe('ended sessions are refused on the very next request, on every gateway', () => {
+  it('logout through the gateway that had the session cached', async () => {
+    const a = await startGateway();
+    const c = await customer(a);
+    await cacheAt(a, c.cookie);
+    expect((await call(a, 'POST', '/api/auth/logout', { cookie: c.cookie })).status).toBe(204);
+    expect((await me(a, c.cookie)).status).toBe(401);
+  });
+
+  it('logout through gateway A is refused at gateway B, which had the session cached', async () => {
+    const a = await startGateway();
+    const b = await startGateway();
+    const c = await customer(a);
+    const other = await login(a, 'boss1', 'admin-pass-1');
+    await cacheAt(a, c.cookie, other);
+    await cacheAt(b, c.cookie, other);
+    expect((await call(a, 'POST', '/api/auth/logout', { cookie: c.cookie })).status).toBe(204);
+    expect((await me(b, c.cookie)).status).toBe(401);
+    expect((await me(a, c.cookie)).status).toBe(401);
+    // Only that session ended: another cached session stays cached at B.
+    const before = resolveCalls;
+    expect((await me(b, other)).status).toBe(200);
+    expect(resolveCalls).toBe(before);
+  });
+
+  it('deactivation by the superadmin through A is refused at B (every session of the user)', async () => {
+    const a = await startGateway();
+    const b = await startGateway();
+    const admin = await login(a, 'boss1', 'admin-pass-1');
+    const c = await customer(b);
+    const person = validPerson({ image });
+    expect((await call(b, 'POST', '/api/auth/register', { body: person })).status).toBe(201);
+    const second = await login(b, person.username, person.password);
+    await cacheAt(b, c.cookie, second);
+    await cacheAt(a, c.cookie);
+    expect((await call(a, 'PATCH', `/api/users/${c.id}/status`, { cookie: admin, body: { status: 'DEACTIVATED' } })).status).toBe(200);
+    expect((await me(b, c.cookie)).status).toBe(401);
+    expect((await me(a, c.cookie)).status).toBe(401);
+    // Another user's cached session is not touched.
+    const before = resolveCalls;
+    expect((await me(b, second)).status).toBe(200);
+    expect(resolveCalls).toBe(before);
+  });
+
+  it('a session signed in twice: deactivation ends both, at B', async () => {
+    const a = await startGateway();
+    const b = await startGateway();
+    const admin = await login(a, 'boss1', 'admin-pass-1');
+    const person = validPerson({ image });
+    const reg = await call(a, 'POST', '/api/auth/register', { body: person });
+    const one = await login(a, person.username, person.password);
+    const two = await login(b, person.username, person.password);
+    await cacheAt(b, one, two);
+    expect((await call(a, 'PATCH', `/api/users/${reg.body.user.id}/status`, { cookie: admin, body: { status: 'DEACTIVATED' } })).status).toBe(200);
+    expect((await me(b, one)).status).toBe(401);
+    expect((await me(b, two)).status).toBe(401);
+  });
+
+  it('deletion through A is refused at B', async () => {
+    const a = await startGateway();
+    const b = await startGateway();
+    const admin = await login(a, 'boss1', 'admin-pass-1');
+    const c = await customer(a);
+    await cacheAt(b, c.cookie);
+    expect((await call(a, 'DELETE', `/api/users/${c.id}`, { cookie: admin })).status).toBe(204);
+    // A route identity does not answer itself (the order service is not running here: a request
+    // let through would be 503), so the refusal can only come from the gateway.
+    expect((await call(b, 'GET', '/api/cart?type=RENT', { cookie: c.cookie })).status).toBe(401);
+    expect((await me(b, c.cookie)).status).toBe(401);
+  });
+
+  it("an employee's new user type applies at B on the very next request (no cached old role)", async () => {
+    const a = await startGateway();
+    const b = await startGateway();
+    const admin = await login(a, 'boss1', 'admin-pass-1');
+    const person = validPerson({ image });
+    const created = await call(a, 'POST', '/api/employees', { cookie: admin, body: { ...person, userType: 'SUPERADMIN', position: 'Co-owner' } });
+    expect(created.status).toBe(201);
+    const emp = await login(b, person.username, person.password);
+    expect((await call(b, 'GET', '/api/users', { cookie: emp })).status).toBe(200);
+    expect((await call(b, 'GET', '/api/users', { cookie: emp })).status).toBe(200);
+    const { username: _u, password: _p, ...fields } = person;
+    const demoted = await call(a, 'PATCH', `/api/employees/${created.body.user.id}`, { cookie: admin, body: { ...fields, userType: 'WAREHOUSE_STAFF', position: 'Staff' } });
+    expect(demoted.status).toBe(200);
+    expect((await call(b, 'GET', '/api/users', { cookie: emp })).status).toBe(403);
+  });
+
+  it('an answer that was in flight when a revocation arrived serves its request but is not kept', async () => {
+    const gw = await startGateway();
+    const c = await customer(gw);
+    const pending = gw.sessions.resolve(c.cookie.split('=')[1]);
+    gw.sessions.revoke({ userId: c.id, reason: 'deactivated' });
+    expect((await pending)?.userId).toBe(c.id);
+    expect(gw.sessions.size).toBe(0);
+    const before = resolveCalls;
+    await gw.sessions.resolve(c.cookie.split('=')[1]);
+    expect(resolveCalls - before).toBe(1);
+  });
+});
+
+describe('without NATS the gateway caches nothing', () => {
+  it('when its NATS connection closes, it resolves every request again (and still refuses ended sessions)', async () => {
+    const gw = await startGateway();
+    const other = await startGateway();
+    const c = await customer(gw);
+    await cacheAt(gw, c.cookie);
+    expect(gw.sessions.size).toBeGreaterThan(0);
+
+    await gw.nc!.close();
+    await until(() => !gw.sessions.caching, 'the gateway stops caching');
+    expect(gw.sessions.size).toBe(0);
+    const before = resolveCalls;
+    for (let i = 0; i < 5; i++) expect((await me(gw, c.cookie)).status).toBe(200);
+    expect(resolveCalls - before).toBe(5);
+
+    // Blind to revocations, it asks identity: a logout elsewhere is refused here at once.
+    expect((await call(other, 'POST', '/api/auth/logout', { cookie: c.cookie })).status).toBe(204);
+    expect((await me(gw, c.cookie)).status).toBe(401);
+  });
+
+  it('starts and serves while NATS is unreachable, resolving every request', async () => {
+    const config = GatewayEnv.parse({ INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, IDENTITY_URL: identity.url, STATIC_ROOT: staticRoot, NATS_URL: `nats://127.0.0.1:${await freePort()}` });
+    const sessions = sessionResolver(config, logger);
+    const feed = followRevocations(config.NATS_URL, sessions, logger);
+    const server = await listen(createApp({ config, logger, sessions }));
+    const gw: Gateway = { url: server.url, sessions, close: () => server.close() };
+    gateways.push(gw);
+    try {
+      const c = await customer(gw);
+      const before = resolveCalls;
+      for (let i = 0; i < 3; i++) expect((await me(gw, c.cookie)).status).toBe(200);
+      expect(resolveCalls - before).toBe(3);
+      expect(sessions.caching).toBe(false);
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it('SESSION_CACHE_SECONDS=0 caches nothing even with NATS', async () => {
+    const gw = await startGateway({ nats: false });
+    const off = sessionResolver(GatewayEnv.parse({ INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, IDENTITY_URL: identity.url, SESSION_CACHE_SECONDS: '0' }), logger);
+    const nc = await connectNats(testNatsUrl(), 'gateway-session-test-off');
+    try {
+      off.follow(nc);
+      await nc.flush();
+      expect(off.caching).toBe(false);
+      expect(gw.sessions.caching).toBe(false);
+    } finally {
+      await nc.close();
+    }
+  });
+});
