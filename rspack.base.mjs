@@ -1,16 +1,78 @@
 // Shared rspack configuration of the shell (Module Federation host) and the four remotes.
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
 
 const VERSIONS = {
   react: '19.3.1',
   'react-dom': '19.3.1',
   'react-router-dom': '7.18.5',
-  'react-router': '7.18.5',
   '@reduxjs/toolkit': '2.14.0',
   'react-redux': '9.3.1',
 };
+
+/**
+ * react-router-dom is shared as a facade (packages/ui/shared/react-router-dom.mjs) that re-exports
+ * only what the apps use, so the rest of react-router is tree-shaken away. Every app gets its
+ * router from the one shared facade; a name it lacks would be `undefined` at run time, so the
+ * build refuses any app source that imports a name the facade does not export.
+ */
+/*
+ * The federation runtime as ES modules. The MF plugin resolves its runtime with require.resolve,
+ * which picks the CommonJS builds: nothing of those can be tree-shaken (the SDK's Node.js code
+ * ships to the browser), and the host then held the runtime core twice (CommonJS for the
+ * provided external runtime, ESM for the loader's import). Mapping every entry to its ESM build
+ * gives one tree-shaken copy.
+ */
+const MF_DIR = join(ROOT, 'node_modules', '@module-federation');
+const MF_ESM_ALIAS = Object.fromEntries(
+  ['runtime', 'runtime-core', 'runtime-tools', 'sdk', 'webpack-bundler-runtime', 'inject-external-runtime-core-plugin', 'error-codes'].flatMap((pkg) => {
+    const esm = join(MF_DIR, pkg, 'dist', pkg === 'error-codes' ? 'index.mjs' : 'index.js');
+    return [
+      [`@module-federation/${pkg}$`, esm],
+      [`${join(MF_DIR, pkg, 'dist', 'index.cjs')}$`, esm],
+    ];
+  }),
+);
+const ROUTER_FACADE = join(ROOT, 'packages', 'ui', 'shared', 'react-router-dom.mjs');
+
+function namedImports(source, pkg) {
+  const names = [];
+  const re = new RegExp(`import\\s+(type\\s+)?\\{([^}]*)\\}\\s*from\\s*['"]${pkg}['"]`, 'g');
+  for (const m of source.matchAll(re)) {
+    if (m[1]) continue;
+    for (const part of m[2].split(',')) {
+      const name = part.trim().split(/\s+as\s+/)[0];
+      if (name && !name.startsWith('type ')) names.push(name);
+    }
+  }
+  return names;
+}
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' || e.name === 'test' ? [] : sourceFiles(p);
+    return /\.(tsx?|mjs|js)$/.test(e.name) && !/\.test\.|test-setup/.test(e.name) ? [p] : [];
+  });
+}
+
+function checkRouterFacade(appDir) {
+  const exported = new Set(namedImports(readFileSync(ROUTER_FACADE, 'utf8').replace(/export\s*\{/g, 'import {'), 'react-router'));
+  const dirs = [join(appDir, 'src'), join(ROOT, 'packages', 'ui', 'src'), join(ROOT, 'packages', 'api-client', 'src')];
+  for (const file of dirs.flatMap(sourceFiles)) {
+    const source = readFileSync(file, 'utf8');
+    if (/import\s+(\*\s+as\s+\w+|\w+)\s+from\s*['"]react-router(-dom)?['"]/.test(source) || /from\s*['"]react-router['"]/.test(source)) {
+      throw new Error(`${file}: import named exports from 'react-router-dom' only (see ${ROUTER_FACADE}).`);
+    }
+    const missing = namedImports(source, 'react-router-dom').filter((n) => !exported.has(n));
+    if (missing.length) throw new Error(`${file} imports ${missing.join(', ')} from 'react-router-dom': add it to ${ROUTER_FACADE} (the shared router facade).`);
+  }
+}
 
 /**
  * One copy of each reaches the browser (DESIGN §10): the shell provides them and the remotes use
@@ -26,8 +88,7 @@ function sharedModules() {
   add('react/jsx-runtime', 'react');
   add('react-dom', 'react-dom');
   add('react-dom/client', 'react-dom');
-  add('react-router-dom', 'react-router-dom');
-  add('react-router', 'react-router');
+  shared['react-router-dom'] = { import: ROUTER_FACADE, singleton: true, version: VERSIONS['react-router-dom'], requiredVersion: VERSIONS['react-router-dom'] };
   add('@reduxjs/toolkit', '@reduxjs/toolkit');
   add('@reduxjs/toolkit/query/react', '@reduxjs/toolkit');
   add('react-redux', 'react-redux');
@@ -40,6 +101,7 @@ function sharedModules() {
 export function createConfig({ dir, kind, name, publicPath }) {
   const isHost = kind === 'host';
   const production = process.env.NODE_ENV !== 'development';
+  checkRouterFacade(dir);
   return {
     mode: production ? 'production' : 'development',
     context: dir,
@@ -54,7 +116,10 @@ export function createConfig({ dir, kind, name, publicPath }) {
       chunkFilename: '[name].[contenthash:10].js',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+      alias: MF_ESM_ALIAS,
+    },
     module: {
       rules: [
         {
@@ -82,7 +147,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
         manifest: isHost ? false : { fileName: 'mf-manifest.json' },
         dts: false,
         // The host provides the federation runtime; remotes use it instead of bundling their own.
-        experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true },
+        experiments: { ...(isHost ? { provideExternalRuntime: true } : { externalRuntime: true }), optimization: { target: 'web' } },
       }),
       ...(isHost
         ? [new rspack.HtmlRspackPlugin({ template: './src/index.html', inject: 'body', scriptLoading: 'defer', minify: production })]

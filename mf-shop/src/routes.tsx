@@ -1,18 +1,19 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { LazyPageNotFound, Loading } from '@dme/ui';
+import { LazyPageNotFound, PlainLoading, themedLazy } from '@dme/ui';
 import { DashboardPage } from './features/products/DashboardPage';
 
-const ProductPage = lazy(() => import('./features/products/ProductPage'));
-const CartPage = lazy(() => import('./features/cart/CartPage'));
-const BulkOrderPage = lazy(() => import('./features/bulk/BulkOrderPage'));
-const OrdersPage = lazy(() => import('./features/orders/OrdersPage'));
-const OrderDetailPage = lazy(() => import('./features/orders/OrderDetailPage'));
+// The antd screens: each fetched (with antd's theme) when first opened; /dashboard needs no antd.
+const ProductPage = themedLazy(() => import('./features/products/ProductPage'));
+const CartPage = themedLazy(() => import('./features/cart/CartPage'));
+const BulkOrderPage = themedLazy(() => import('./features/bulk/BulkOrderPage'));
+const OrdersPage = themedLazy(() => import('./features/orders/OrdersPage'));
+const OrderDetailPage = themedLazy(() => import('./features/orders/OrderDetailPage'));
 
 /** The customer's screens (SPEC §2). */
 export function AppRoutes() {
   return (
-    <Suspense fallback={<Loading />}>
+    <Suspense fallback={<PlainLoading />}>
       <Routes>
         <Route path="/dashboard" element={<DashboardPage />} />
         <Route path="/product-description/:id" element={<ProductPage />} />

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { homeOf, isSuperadminShellPath, remoteFor } from '@dme/contracts';
-import { PlainLoading } from '@dme/ui';
+import { PlainLoading, themedLazy } from '@dme/ui';
 import { useSession } from './session/session';
 import { useMeQuery } from './api';
 import { AppLayout } from './layout/AppLayout';
@@ -9,11 +9,12 @@ import { RemoteOutlet } from './remotes/RemoteOutlet';
 import { NoRoutesPage, NotAvailablePage } from './states/lazy';
 import { ChunkBoundary } from './states/ChunkBoundary';
 
-// Each is a chunk of its own; the public area brings antd and the theme for its pages.
+// Each is a chunk of its own. The login page is plain (every user downloads it); the landing and
+// register pages bring antd and its theme.
 const PublicArea = lazy(() => import('./pages/PublicArea'));
-const LandingPage = lazy(() => import('./pages/landing/LandingPage'));
+const LandingPage = themedLazy(() => import('./pages/landing/LandingPage'));
 const LoginPage = lazy(() => import('./pages/auth/LoginPage'));
-const RegisterPage = lazy(() => import('./pages/auth/RegisterPage'));
+const RegisterPage = themedLazy(() => import('./pages/auth/RegisterPage'));
 // The user and employee screens are a chunk only the superadmin downloads.
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 

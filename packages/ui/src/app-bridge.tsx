@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { App } from 'antd';
 import { FEEDBACK_TOP } from './constants';
+import { AntdTheme } from './antd-theme';
 
 export type AppApi = ReturnType<typeof App.useApp>;
 
@@ -14,13 +15,16 @@ function Capture({ onReady }: { onReady: (api: AppApi) => void }) {
 }
 
 /**
- * antd's App (message, notification, modal, themed by the ConfigProvider around it), mounted the
- * first time the app gives feedback: a lazy chunk of ThemeProvider.
+ * antd's App (message, notification, modal) with the shop's theme, mounted the first time the app
+ * gives feedback: a lazy chunk of FeedbackProvider. It brings its own ConfigProvider, so feedback
+ * looks the same from a screen without antd (the login page) as from an antd screen.
  */
 export default function AppBridge({ onReady }: { onReady: (api: AppApi) => void }) {
   return (
-    <App component={false} message={messageConfig} notification={notificationConfig}>
-      <Capture onReady={onReady} />
-    </App>
+    <AntdTheme>
+      <App component={false} message={messageConfig} notification={notificationConfig}>
+        <Capture onReady={onReady} />
+      </App>
+    </AntdTheme>
   );
 }

@@ -44,10 +44,11 @@ class QuietBoundary extends Component<{ children: ReactNode }, { failed: boolean
 const FeedbackContext = createContext<Feedback | undefined>(undefined);
 
 /**
- * Provides useFeedback() under ThemeProvider. The feedback is antd's `App.useApp()` (message,
- * notification, modal, themed by the ConfigProvider around it); antd's App and its ~45 KB gzip
- * of message/notification/modal code are fetched the first time feedback is given, so they are
- * not part of what a page needs to appear (DESIGN §12).
+ * Provides useFeedback() (ThemeProvider includes it; FeedbackProvider is the same without antd's
+ * ConfigProvider around the children). The feedback is antd's `App.useApp()` (message,
+ * notification, modal, with the shop's theme); antd's App, its ConfigProvider and ~45 KB gzip of
+ * message/notification/modal code are fetched the first time feedback is given, so they are not
+ * part of what a page needs to appear (DESIGN §12).
  */
 export function FeedbackRoot({ children }: { children: ReactNode }) {
   const [mounted, setMounted] = useState(false);
@@ -103,9 +104,9 @@ export function FeedbackRoot({ children }: { children: ReactNode }) {
   );
 }
 
-/** Toasts, notifications and confirms of the nearest ThemeProvider. */
+/** Toasts, notifications and confirms of the nearest ThemeProvider or FeedbackProvider. */
 export function useFeedback(): Feedback {
   const v = useContext(FeedbackContext);
-  if (!v) throw new Error('useFeedback outside ThemeProvider');
+  if (!v) throw new Error('useFeedback outside ThemeProvider/FeedbackProvider');
   return v;
 }

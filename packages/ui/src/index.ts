@@ -1,11 +1,13 @@
 export { ThemeProvider, theme } from './theme';
 export { Loading, EmptyState } from './states';
-export { PlainLoading } from './plain';
+export { PlainLoading, PlainEmpty } from './plain';
+export { themedLazy } from './themed';
+export { AntdTheme } from './antd-theme';
 export { ErrorState, NotAvailable, PageNotFound, InfoResult } from './results';
 export { LazyErrorState, LazyNotAvailable, LazyPageNotFound, LazyInfoResult } from './lazy-states';
 export { PageHeader } from './PageHeader';
 export { StatusTag } from './StatusTag';
 export { CurrentUserProvider, useCurrentUser } from './shell-context';
-export { useFeedback, FEEDBACK_TOP, type Feedback, type ConfirmOptions } from './feedback';
+export { useFeedback, FeedbackRoot as FeedbackProvider, FEEDBACK_TOP, type Feedback, type ConfirmOptions } from './feedback';
 export type { RemoteAppProps } from './remote';
 export { ImageUpload, isAcceptedImage, uploadImage } from './ImageUpload';

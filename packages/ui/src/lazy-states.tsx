@@ -1,7 +1,14 @@
-import { lazy } from 'react';
+import type { ComponentProps } from 'react';
+import type { ErrorState, InfoResult } from './results';
+import { themedLazy } from './themed';
 
-/** Result-based states are rare: their code is fetched only when one is shown. */
-export const LazyErrorState = lazy(() => import('./results').then((m) => ({ default: m.ErrorState })));
-export const LazyNotAvailable = lazy(() => import('./results').then((m) => ({ default: m.NotAvailable })));
-export const LazyPageNotFound = lazy(() => import('./results').then((m) => ({ default: m.PageNotFound })));
-export const LazyInfoResult = lazy(() => import('./results').then((m) => ({ default: m.InfoResult })));
+const results = () => import('./results');
+
+/**
+ * Result-based states are rare: their code (and antd's theme, so they look the same on a screen
+ * without antd) is fetched only when one is shown.
+ */
+export const LazyErrorState = themedLazy<ComponentProps<typeof ErrorState>>(async () => ({ default: (await results()).ErrorState }));
+export const LazyNotAvailable = themedLazy<object>(async () => ({ default: (await results()).NotAvailable }));
+export const LazyPageNotFound = themedLazy<object>(async () => ({ default: (await results()).PageNotFound }));
+export const LazyInfoResult = themedLazy<ComponentProps<typeof InfoResult>>(async () => ({ default: (await results()).InfoResult }));

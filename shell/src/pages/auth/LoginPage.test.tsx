@@ -42,6 +42,26 @@ describe('login (SPEC §2, §5, §8)', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('refuses a username of only spaces, marks the invalid fields for assistive technology and focuses the first', async () => {
+    const { calls } = mockApi();
+    await openLogin();
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    const username = screen.getByLabelText('Username');
+    const password = screen.getByLabelText('Password');
+    expect(await screen.findByText(MESSAGES.login.username)).toBeInTheDocument();
+    expect(username).toHaveAttribute('aria-invalid', 'true');
+    expect(username).toHaveAccessibleDescription(MESSAGES.login.username);
+    expect(password).toHaveAccessibleDescription(MESSAGES.login.password);
+    expect(username).toHaveFocus();
+    expect(calls).toHaveLength(0);
+    // Checked again on every change, like antd's Form: the message goes once the field is valid.
+    fireEvent.change(username, { target: { value: 'maria' } });
+    expect(screen.queryByText(MESSAGES.login.username)).not.toBeInTheDocument();
+    expect(username).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByText(MESSAGES.login.password)).toBeInTheDocument();
+  });
+
   it("shows a 'User Login Error' notification with the server's message, and stores nothing", async () => {
     mockApi(on('POST', '/api/auth/login', problem(401, 'Invalid username or password.')));
     await openLogin();
