@@ -38,8 +38,6 @@ interface LineRow {
   sub_name: string | null;
   sub_price: string | null;
   sub_damage: string | null;
-  /** How many (order, leaf) reservation rows this call wrote (the same on every row). */
-  inserted: number;
 }
 
 function replyOf(r: LineRow): ReserveLineReply {
@@ -58,77 +56,53 @@ function replyOf(r: LineRow): ReserveLineReply {
   };
 }
 
-/** A retry of an order that already holds part of what it asks: nothing more is reserved. */
-class AlreadyReserved extends Error {}
+/** What the one statement of reserve() answers besides the lines. */
+interface Outcome {
+  /** The order already holds reservations (a retry): nothing more was reserved. */
+  retry: boolean;
+  /** Leaves that have fewer units free than asked (only when every line is valid). */
+  short: Array<{ leaf_id: string; quantity: number; free: number }> | null;
+}
 
 /**
  * Reserves stock for every line of an order, all or nothing (DESIGN §5), returning the price
  * snapshot of each line. Asking again for the same order returns the same and reserves nothing.
  *
- * Round trips (inside BEGIN … COMMIT): one statement resolves every line to its leaf (product,
- * variant or sub-variant: the same checks and 400 messages as the product tree gives) with names
- * and prices, and writes one HELD reservation row per leaf, all only if every line is valid; the
- * unique index on active (order, leaf) rows makes a retry of the same order insert nothing (a
- * concurrent retry waits for the first and then inserts nothing). Then one conditional update per
- * leaf, in leaf-id order (the order release and expiry lock leaves in too, so no deadlock):
- * `reserved + q` only where `available - reserved >= q`. A leaf that does not match answers 409
- * (one more select reads what is left, for the message) and the transaction rolls back. The
- * leaf rows are locked last, for the shortest time: a hot item is held only for its update and
- * the commit.
+ * One statement, one round trip, its own transaction: it resolves every line to its leaf
+ * (product, variant or sub-variant: the same checks and 400 messages as the product tree gives)
+ * with names and prices; locks the leaves' ledger rows in leaf-id order (release and expiry lock
+ * them in the same order, so no deadlock) and reads what each has free (`available - reserved`,
+ * the latest committed value once the lock is held); and only if every line is valid and every
+ * leaf has enough, writes one HELD reservation row per leaf and adds each to its leaf's
+ * `reserved`. No advisory lock, no counting of items. A leaf short of stock answers 409 naming
+ * the line; nothing was written. A hot item's row is locked only for the rest of this statement.
+ * The unique index on active (order, leaf) rows makes a retry of the same order, even a
+ * concurrent one, reserve nothing more.
  */
 export async function reserve(em: EntityManager, input: Reserve): Promise<{ lines: ReserveLineReply[] }> {
-  let replies: ReserveLineReply[] = [];
-  try {
-    return await em.transactional(async (tem) => {
-      const rows = await resolveAndHold(tem, input);
-      replies = [];
-      for (const r of rows) {
-        if (r.error) {
-          const message = LINE_ERRORS[r.error];
-          throw badRequest(message, [{ field: `lines.${r.ref}`, message }]);
-        }
-        replies.push(replyOf(r));
-      }
-
-      const perLeaf = new Map<string, { quantity: number; first: LineRow }>();
-      for (const r of rows) {
-        const e = perLeaf.get(r.leaf_id!);
-        perLeaf.set(r.leaf_id!, { quantity: (e?.quantity ?? 0) + r.quantity, first: e?.first ?? r });
-      }
-      const inserted = rows[0]?.inserted ?? 0;
-      // The same order asked again (a retry): its reservations stand.
-      if (inserted === 0) return { lines: replies };
-      if (inserted !== perLeaf.size) throw new AlreadyReserved();
-
-      const levels = qualified(tem, 'stock_levels');
-      for (const leafId of [...perLeaf.keys()].sort()) {
-        const { quantity, first } = perLeaf.get(leafId)!;
-        const taken = await tem.execute<Array<{ leaf_id: string }>>(
-          `update ${levels} set reserved = reserved + ? where leaf_id = ? and available - reserved >= ? returning leaf_id`,
-          [quantity, leafId, quantity],
-        );
-        if (taken.length === 0) {
-          const [row] = await tem.execute<Array<{ free: number }>>(`select available - reserved as free from ${levels} where leaf_id = ?`, [leafId]);
-          const free = row?.free ?? 0;
-          const r = replyOf(first);
-          const what = [r.productName, r.variantName, r.subVariantName].filter(Boolean).join(' / ');
-          const detail = free <= 0 ? `${what} is sold out.` : `Only ${free} of ${what} left; you asked for ${quantity}.`;
-          throw conflict(`${detail} ${ORDER_MESSAGES.maxStock}`);
-        }
-      }
-      return { lines: replies };
-    });
-  } catch (err) {
-    if (err instanceof AlreadyReserved) return { lines: replies };
-    throw err;
+  const rows = await reserveStatement(em, input);
+  const replies: ReserveLineReply[] = [];
+  for (const r of rows) {
+    if (r.error) {
+      const message = LINE_ERRORS[r.error];
+      throw badRequest(message, [{ field: `lines.${r.ref}`, message }]);
+    }
+    replies.push(replyOf(r));
   }
+  const outcome = rows[0]!;
+  if (outcome.retry) return { lines: replies };
+  const short = [...(outcome.short ?? [])].sort((a, b) => a.leaf_id.localeCompare(b.leaf_id))[0];
+  if (short) {
+    const r = replyOf(rows.find((x) => x.leaf_id === short.leaf_id)!);
+    const what = [r.productName, r.variantName, r.subVariantName].filter(Boolean).join(' / ');
+    const detail = short.free <= 0 ? `${what} is sold out.` : `Only ${short.free} of ${what} left; you asked for ${short.quantity}.`;
+    throw conflict(`${detail} ${ORDER_MESSAGES.maxStock}`);
+  }
+  return { lines: replies };
 }
 
-/**
- * The first statement of reserve(): every line resolved to its leaf with names and prices, in
- * the order of the request, and the HELD rows written (one per leaf) if no line is in error.
- */
-function resolveAndHold(em: EntityManager, input: Reserve): Promise<LineRow[]> {
+/** The statement of reserve(): the lines in request order, each with the outcome. */
+function reserveStatement(em: EntityManager, input: Reserve): Promise<Array<LineRow & Outcome>> {
   const lines = input.lines.map((l, i) => ({
     ord: i,
     ref: l.ref,
@@ -140,7 +114,7 @@ function resolveAndHold(em: EntityManager, input: Reserve): Promise<LineRow[]> {
   const wanted = input.orderType === 'RENT' ? 'FOR_RENT' : 'FOR_SALE';
   const expires = new Date(Date.now() + HOLD_MINUTES * 60_000);
   const t = (name: string) => qualified(em, name);
-  return em.execute<LineRow[]>(
+  return em.execute<Array<LineRow & Outcome>>(
     `with asked as (
        select * from jsonb_to_recordset(?::jsonb) as x(ord int, ref int, product_id uuid, variant_id uuid, sub_variant_id uuid, quantity int)
      ), resolved as (
@@ -165,18 +139,38 @@ function resolveAndHold(em: EntityManager, input: Reserve): Promise<LineRow[]> {
          left join ${t('products')} p on p.id = i.product_id and p.archived_at is null
          left join ${t('variants')} v on v.id = i.variant_id and v.product_id = p.id
          left join ${t('sub_variants')} s on s.id = i.sub_variant_id and s.variant_id = v.id
+     ), go as (
+       select not exists (select 1 from resolved where error is not null)
+          and not exists (select 1 from ${t('reservations')} where order_id = ? and status in ('HELD','CONFIRMED')) as ok
+     ), per_leaf as (
+       select leaf_id, product_id, variant_id, sub_variant_id, sum(quantity)::int as quantity
+         from resolved where (select ok from go) group by leaf_id, product_id, variant_id, sub_variant_id
+     ), locked as materialized (
+       select l.leaf_id, l.available - l.reserved as free
+         from ${t('stock_levels')} l where l.leaf_id in (select leaf_id from per_leaf)
+        order by l.leaf_id for update
+     ), short as (
+       select pl.leaf_id, pl.quantity, coalesce(k.free, 0)::int as free
+         from per_leaf pl left join locked k on k.leaf_id = pl.leaf_id
+        where coalesce(k.free, 0) < pl.quantity
      ), held as (
        insert into ${t('reservations')} (id, order_id, product_id, variant_id, sub_variant_id, leaf_id, quantity, status, expires_at)
-       select gen_random_uuid(), ?, r.product_id, r.variant_id, r.sub_variant_id, r.leaf_id, sum(r.quantity)::int, 'HELD', ?
-         from resolved r
-        where not exists (select 1 from resolved e where e.error is not null)
-        group by r.product_id, r.variant_id, r.sub_variant_id, r.leaf_id
-        order by r.leaf_id
+       select gen_random_uuid(), ?, pl.product_id, pl.variant_id, pl.sub_variant_id, pl.leaf_id, pl.quantity, 'HELD', ?
+         from per_leaf pl
+        where not exists (select 1 from short)
+        order by pl.leaf_id
        on conflict (order_id, leaf_id) where status in ('HELD','CONFIRMED') do nothing
-       returning 1
+       returning leaf_id, quantity
+     ), taken as (
+       update ${t('stock_levels')} l set reserved = l.reserved + h.quantity from held h where l.leaf_id = h.leaf_id
+       returning l.leaf_id
      )
-     select r.*, (select count(*) from held)::int as inserted from resolved r order by r.ord`,
-    [JSON.stringify(lines), wanted, input.orderId, expires],
+     select r.*,
+            not (select ok from go) or (not exists (select 1 from short) and (select count(*) from held) = 0) as retry,
+            (select json_agg(json_build_object('leaf_id', leaf_id, 'quantity', quantity, 'free', free)) from short) as short,
+            (select count(*) from taken)::int as taken
+       from resolved r order by r.ord`,
+    [JSON.stringify(lines), wanted, input.orderId, input.orderId, expires],
   );
 }
 
