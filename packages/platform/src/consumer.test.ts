@@ -109,6 +109,46 @@ describe('consumer retries and dead letters', () => {
     expect(retryDelay(1000, 50, 200)).toBe(200);
   });
 
+  it('handles different aggregates side by side, and the events of one aggregate one after another, in stream order', async () => {
+    const durable = `order_${RUN}`;
+    const aggregates = Array.from({ length: 6 }, () => randomUUID());
+    const seen = new Map<string, number[]>(aggregates.map((a) => [a, []]));
+    const busy = new Set<string>();
+    let inFlight = 0;
+    let most = 0;
+    let overlapSameAggregate = 0;
+    const running = await startConsumer({
+      nc,
+      em: orm.em,
+      logger,
+      durable,
+      stream: EVENTS_STREAM,
+      subjects: [`${EVENTS_PREFIX}.ordered`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      concurrency: 8,
+      handle: async (_em, event) => {
+        if (busy.has(event.aggregateId)) overlapSameAggregate++;
+        busy.add(event.aggregateId);
+        most = Math.max(most, ++inFlight);
+        // Later events of an aggregate are quicker, so they would overtake if allowed to.
+        const n = event.version;
+        await new Promise((r) => setTimeout(r, 40 - 3 * n));
+        seen.get(event.aggregateId)!.push(n);
+        inFlight--;
+        busy.delete(event.aggregateId);
+      },
+    });
+    for (let n = 1; n <= 10; n++) {
+      for (const a of aggregates) await publish('ordered', JSON.stringify({ ...envelope(a), version: n }));
+    }
+    await eventually(async () => [...seen.values()].every((v) => v.length === 10), 15_000);
+    for (const a of aggregates) expect(seen.get(a)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(overlapSameAggregate).toBe(0);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    await running.stop();
+  });
+
   it('a handler that always throws: the event is dead-lettered after N deliveries, terminated, and logged once', async () => {
     const durable = `poison_${RUN}`;
     let calls = 0;

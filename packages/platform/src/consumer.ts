@@ -28,6 +28,11 @@ export interface ConsumerOptions {
   maxDeliveries?: number;
   /** Where dead letters go (default stream DME_DEAD_LETTERS, subjects `dlq.>`). Tests use their own. */
   deadLetter?: { stream?: string; prefix?: string };
+  /**
+   * How many events are handled at once (default 16). Events of the same aggregate are always
+   * handled one after another, in stream order; only different aggregates run side by side.
+   */
+  concurrency?: number;
 }
 
 export interface RunningConsumer {
@@ -94,23 +99,41 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   }
   const js = jetstream(opts.nc);
   const consumer = await js.consumers.get(stream, opts.durable);
-  const messages = await consumer.consume({ max_messages: 50 });
+  const concurrency = Math.max(1, opts.concurrency ?? 16);
+  const messages = await consumer.consume({ max_messages: Math.max(50, 2 * concurrency) });
   const inbox = qualified(opts.em, 'inbox');
 
+  // Per aggregate, the tail of its chain of handlers: the next event of that aggregate waits for it.
+  const tails = new Map<string, Promise<void>>();
+  const running = new Set<Promise<void>>();
   const loop = (async () => {
     for await (const m of messages) {
-      await handleOne(m);
+      while (running.size >= concurrency) await Promise.race(running);
+      const parsed = parse(m);
+      const key = parsed.ok ? parsed.event.aggregateId : `\0${m.info.streamSequence}`;
+      const before = tails.get(key) ?? Promise.resolve();
+      const done: Promise<void> = before.then(() => (parsed.ok ? handleOne(m, parsed.event) : deadLetter(m, 'malformed', parsed.err, rawIds(m)))).catch((err: unknown) => {
+        opts.logger.error({ err, consumer: opts.durable }, 'consumer: unexpected failure handling a message');
+      });
+      tails.set(key, done);
+      running.add(done);
+      void done.then(() => {
+        running.delete(done);
+        if (tails.get(key) === done) tails.delete(key);
+      });
     }
+    await Promise.all(running);
   })();
 
-  async function handleOne(m: JsMsg): Promise<void> {
-    let event: EventEnvelope;
+  function parse(m: JsMsg): { ok: true; event: EventEnvelope } | { ok: false; err: unknown } {
     try {
-      event = EventEnvelope.parse(m.json()) as EventEnvelope;
+      return { ok: true, event: EventEnvelope.parse(m.json()) as EventEnvelope };
     } catch (err) {
-      await deadLetter(m, 'malformed', err, rawIds(m));
-      return;
+      return { ok: false, err };
     }
+  }
+
+  async function handleOne(m: JsMsg, event: EventEnvelope): Promise<void> {
     try {
       await opts.em.fork().transactional(async (tem) => {
         const res = await tem.execute<{ affectedRows: number }>(

@@ -141,11 +141,16 @@ export class OutboxRelay {
         [batch],
       );
       if (rows.length === 0) return 0;
-      for (const row of rows) {
-        const payload = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
-        await this.js.publish(row.subject, payload, { msgID: row.id });
-        await this.opts.afterPublish?.(row.id);
-      }
+      // Sent in order on the one connection, acknowledged together: a batch costs one round trip
+      // to JetStream, not one per event. If any publish fails, no row is marked; the ones that
+      // went out are sent again later and the stream drops them as duplicates.
+      await Promise.all(
+        rows.map(async (row) => {
+          const payload = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+          await this.js.publish(row.subject, payload, { msgID: row.id });
+          await this.opts.afterPublish?.(row.id);
+        }),
+      );
       await tem.execute(`update ${t} set published_at = now() where id in (${rows.map(() => '?').join(',')})`, rows.map((r) => r.id));
       return rows.length;
     });
