@@ -89,7 +89,10 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);
     await next();
   });
-  app.use(compress({ threshold: 1024, br: false, filter: (type) => /json/.test(type) }));
+  // API answers are small and made per request: gzip's fastest level keeps most of the saving
+  // for a fraction of the CPU (level 6, the default, was a fifth of the gateway's CPU under the
+  // checkout load, docs/benchmarks.md). Built assets are compressed once, at their best (static.ts).
+  app.use(compress({ threshold: 1024, br: false, gzip: { level: 1 }, deflate: { level: 1 }, filter: (type) => /json/.test(type) }));
 
   app.use(async (ctx, next) => {
     const path = ctx.path;
