@@ -1,14 +1,21 @@
 /**
  * `npm run bench [-- js gateway checkout products]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
+ * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import Koa from 'koa';
+import pg from 'pg';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { IDENTITY_HEADERS } from '@dme/platform';
-import { chromiumPath, startTestStack, testNats, testPostgres, type TestStack } from './lib/testenv';
+import { chromiumPath, freePort, startTestStack, testNats, testPostgres, type TestStack } from './lib/testenv';
+import { dropDatabase, ensureDatabase, listenHttp } from '@dme/platform';
+import { withDatabase } from './lib/infra';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -148,24 +155,32 @@ async function signIn(stack: TestStack, username: string, password: string): Pro
   return { cookie: r.cookie! };
 }
 
+/** A stored upload (products and registrations must name one that exists). */
+async function uploadImage(stack: TestStack): Promise<string> {
+  const f = new FormData();
+  f.append('image', new Blob([new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'))], { type: 'image/png' }), 'a.png');
+  const upload = await fetch(`${stack.url.replace('localhost', '127.0.0.1')}/api/uploads`, { method: 'POST', body: f });
+  const body = (await upload.json()) as { imagePath?: string };
+  if (!body.imagePath) throw new Error(`upload: ${upload.status} ${JSON.stringify(body)}`);
+  return body.imagePath;
+}
+
+/** The answer's body, or a clear error naming the call when it is not the expected status. */
+function expectStatus<R extends { status: number; body: unknown }>(what: string, r: R, status: number): R['body'] {
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
 async function customers(stack: TestStack, n: number): Promise<Session[]> {
-  const upload = await fetch(`${stack.url.replace('localhost', '127.0.0.1')}/api/uploads`, {
-    method: 'POST',
-    body: (() => {
-      const f = new FormData();
-      f.append('image', new Blob([new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'))], { type: 'image/png' }), 'a.png');
-      return f;
-    })(),
-  });
-  const { imagePath } = (await upload.json()) as { imagePath: string };
+  const imagePath = await uploadImage(stack);
   const out: Session[] = [];
   for (let i = 0; i < n; i++) {
     const username = `bench_${process.pid}_${i}`;
     const password = 'bench-password-1';
-    await api(stack, 'POST', '/api/auth/register', {
+    expectStatus(`register ${username}`, await api(stack, 'POST', '/api/auth/register', {
       username, password, firstName: 'Bench', lastName: `User${i}`, birthDate: '1990-01-01', gender: 'MALE', contactNumber: '0917',
       email: `${username}@example.com`, address: '1 Bench St', city: 'Makati', state: 'Metro Manila', zipcode: '120000', image: imagePath,
-    });
+    }), 201);
     out.push(await signIn(stack, username, password));
   }
   return out;
@@ -193,31 +208,198 @@ async function load(total: number, concurrency: number, call: (i: number) => Pro
   return { secs, p50: q(0.5), p99: q(0.99), statuses };
 }
 
-const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
+const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png'; // only the minimal list's rows (no check there)
 
-/** Checkout throughput through the gateway: one hot variant, then many variants. */
-async function checkout(stack: TestStack): Promise<void> {
+interface Figure {
+  perSec: number;
+  p50: number;
+  p99: number;
+}
+const pct = (x: number, base: number) => `${((100 * x) / base).toFixed(1)}%`;
+
+/**
+ * Baseline (a): the bare reserve-and-insert transaction from a plain `pg` client with 16
+ * connections, on the same PostgreSQL: `update … set available = available - 1 where id = $1 and
+ * available > 0` + `insert` of an order row. Hot: always row 1; spread: 1,000 rows.
+ */
+async function bareReserveAndInsert(serverUrl: string, spread: boolean, total = 20_000): Promise<Figure> {
+  const url = withDatabase(serverUrl, `bench_base_${randomBytes(4).toString('hex')}`);
+  await ensureDatabase(url);
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  try {
+    await setup.query('create table levels (id int primary key, available int not null)');
+    await setup.query('create table orders (id bigserial primary key, level_id int not null, created_at timestamptz not null default now())');
+    await setup.query('insert into levels select g, 1000000000 from generate_series(1, 1000) g');
+    const clients = await Promise.all(Array.from({ length: 16 }, async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }));
+    // One connection per worker: each runs its transactions one after another.
+    const times: number[] = [];
+    let next = 0;
+    const t0 = process.hrtime.bigint();
+    await Promise.all(
+      clients.map(async (c) => {
+        for (let i = next++; i < total; i = next++) {
+          const id = spread ? 1 + ((i * 7919) % 1000) : 1;
+          const s = process.hrtime.bigint();
+          await c.query('begin');
+          const u = await c.query('update levels set available = available - 1 where id = $1 and available > 0 returning available', [id]);
+          if (u.rowCount === 1) await c.query('insert into orders (level_id) values ($1)', [id]);
+          await c.query('commit');
+          times.push(Number(process.hrtime.bigint() - s) / 1e6);
+        }
+      }),
+    );
+    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    times.sort((a, b) => a - b);
+    const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? 0;
+    const r = { secs, p50: q(0.5), p99: q(0.99) };
+    await Promise.all(clients.map((c) => c.end()));
+    return { perSec: total / r.secs, p50: r.p50, p99: r.p99 };
+  } finally {
+    await setup.end();
+    await dropDatabase(url).catch(() => undefined);
+  }
+}
+
+/**
+ * Baseline (b): a minimal Koa + pg list of 20 rows (of 1,000) behind a minimal HTTP proxy, on
+ * the same PostgreSQL, measured like the gateway's product list.
+ */
+async function minimalList(serverUrl: string, total: number, concurrency: number): Promise<Figure> {
+  const url = withDatabase(serverUrl, `bench_list_${randomBytes(4).toString('hex')}`);
+  await ensureDatabase(url);
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', (err) => log(`minimal list pool: ${err.message}`));
+  const servers: http.Server[] = [];
+  try {
+    await pool.query(`create table products (id uuid primary key default gen_random_uuid(), name text not null, brand text not null, image text not null,
+      type text not null, price numeric(12,2) not null, created_at timestamptz not null default now())`);
+    await pool.query(`insert into products (name, brand, image, type, price) select 'Item ' || g, 'Brand', '${IMAGE}', case when g % 2 = 0 then 'FOR_SALE' else 'FOR_RENT' end, 10 from generate_series(1, 1000) g`);
+    await pool.query('create index on products (type, created_at desc, id)');
+    const app = new Koa();
+    app.use(async (ctx) => {
+      const offset = Number(ctx.query.offset ?? 0);
+      const type = ctx.query.type === 'FOR_RENT' ? 'FOR_RENT' : 'FOR_SALE';
+      const rows = await pool.query('select id, name, brand, image, type, price, count(*) over ()::int as total from products where type = $1 order by created_at desc, id limit 20 offset $2', [type, offset]);
+      ctx.body = { items: rows.rows, total: rows.rows[0]?.total ?? 0 };
+    });
+    const appServer = await listenHttp(app, await freePort(), '127.0.0.1');
+    servers.push(appServer);
+    const appPort = (appServer.address() as { port: number }).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+    const proxy = http.createServer((req, res) => {
+      const up = http.request({ hostname: '127.0.0.1', port: appPort, path: req.url, method: req.method, headers: req.headers, agent }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    });
+    const proxyPort = await freePort();
+    await new Promise<void>((done) => proxy.listen(proxyPort, '127.0.0.1', done));
+    servers.push(proxy);
+    const r = await latency((i) => `http://127.0.0.1:${proxyPort}/list?type=${i % 2 ? 'FOR_RENT' : 'FOR_SALE'}&offset=${20 * ((i * 7919) % 25)}`, {}, total, concurrency);
+    agent.destroy();
+    return { perSec: r.rps, p50: r.p50, p99: r.p99 };
+  } finally {
+    for (const s of servers) s.close();
+    await pool.end();
+    await dropDatabase(url).catch(() => undefined);
+  }
+}
+
+/** Commit of `dme.order.placed` in the order service → handled by the catalog's consumer (inbox), p50/p99 ms. */
+async function eventLag(stack: TestStack, since: Date): Promise<{ n: number; p50: number; p99: number }> {
+  const c = new pg.Client({ connectionString: stack.databaseUrl });
+  await c.connect();
+  try {
+    const r = await c.query(
+      `select count(*)::int as n,
+              percentile_cont(0.5) within group (order by lag) as p50,
+              percentile_cont(0.99) within group (order by lag) as p99
+         from (select extract(epoch from (i.processed_at - o.created_at)) * 1000 as lag
+                 from ordering.outbox o join catalog.inbox i on i.event_id = o.id
+                where o.subject = 'dme.order.placed' and o.created_at >= $1) x`,
+      [since],
+    );
+    const row = r.rows[0] as { n: number; p50: number | null; p99: number | null };
+    return { n: row.n, p50: row.p50 ?? 0, p99: row.p99 ?? 0 };
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * CPU seconds used so far by each process of this machine that takes part, by name: PostgreSQL,
+ * nats-server, each service and the gateway (by working directory), and this bench's own client.
+ */
+function cpuSeconds(): Map<string, number> {
+  const hz = 100;
+  const out = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const secs = (Number(f[11]) + Number(f[12])) / hz;
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      let name: string | undefined;
+      if (Number(pid) === process.pid) name = 'bench client';
+      else if (comm.startsWith('postgres')) name = 'postgres';
+      else if (comm.startsWith('nats-server')) name = 'nats-server';
+      else if (comm === 'node' || comm.startsWith('MainThread')) {
+        const cwd = readlinkSync(`/proc/${pid}/cwd`);
+        const m = /\/(gateway|services\/[a-z]+)$/.exec(cwd);
+        if (m && cwd.startsWith(root)) name = m[1]!.replace('services/', '');
+      }
+      if (name) out.set(name, (out.get(name) ?? 0) + secs);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** CPU used between two snapshots, per process name, as milliseconds per operation. */
+function cpuPer(before: Map<string, number>, after: Map<string, number>, operations: number): string {
+  return [...after]
+    .map(([name, secs]) => [name, (1000 * (secs - (before.get(name) ?? 0))) / operations] as const)
+    .filter(([, ms]) => ms >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
+}
+
+/** Checkout through the gateway against the bare transaction: one hot variant, then 50 variants. */
+async function checkout(stack: TestStack, serverUrl: string): Promise<void> {
   const admin = await signIn(stack, 'superadmin', DEFAULT_DEMO_PASSWORD);
-  const bin = (await api(stack, 'POST', '/api/warehouse-bins', { name: `Bench ${Date.now()}`, description: 'bench' }, admin.cookie)).body.bin.id;
+  const image = await uploadImage(stack);
+  const bin = expectStatus('create bin', await api(stack, 'POST', '/api/warehouse-bins', { name: `Bench ${Date.now()}`, description: 'bench' }, admin.cookie), 201).bin.id;
   const mk = async (name: string, stock: number) => {
-    const p = (await api(stack, 'POST', '/api/products', { brand: 'Bench', name, description: 'x', type: 'FOR_SALE', image: IMAGE, price: '10.00', damageCharges: '0.00', variants: [{ name: 'Only', price: '10.00', damageCharges: '0.00' }] }, admin.cookie)).body.product;
+    const p = expectStatus(`create ${name}`, await api(stack, 'POST', '/api/products', { brand: 'Bench', name, description: 'x', type: 'FOR_SALE', image, price: '10.00', damageCharges: '0.00', variants: [{ name: 'Only', price: '10.00', damageCharges: '0.00' }] }, admin.cookie), 201).product;
     for (let left = stock; left > 0; left -= 500) {
-      await api(stack, 'POST', '/api/stocks', { productID: p.id, productVariantID: p.variants[0].id, warehouseBinID: bin, quantity: Math.min(500, left) }, admin.cookie);
+      expectStatus(`add stock to ${name}`, await api(stack, 'POST', '/api/stocks', { productID: p.id, productVariantID: p.variants[0].id, warehouseBinID: bin, quantity: Math.min(500, left) }, admin.cookie), 201);
     }
     return { id: p.id as string, variantId: p.variants[0].id as string };
   };
   const people = await customers(stack, 50);
-  const hot = await mk('Bench hot item', 1500);
-  const many = await Promise.all(Array.from({ length: 50 }, (_, i) => mk(`Bench item ${i}`, 40)));
+  const hot = await mk('Bench hot item', 2500);
+  const many = await Promise.all(Array.from({ length: 50 }, (_, i) => mk(`Bench item ${i}`, 60)));
   await new Promise((r) => setTimeout(r, 1500)); // read models catch up
-  log('\n### Checkout throughput through the gateway (50 customers, 50 concurrent)\n');
-  log('| scenario | orders | orders/s | p50 ms | p99 ms | answers |');
-  log('|---|---|---|---|---|---|');
-  for (const [label, pick] of [
-    ['one hot variant', () => hot],
-    ['50 variants', (i: number) => many[i % many.length]!],
+  log('\n### Checkout through the gateway vs the bare reserve-and-insert transaction (same PostgreSQL, same run)\n');
+  log('| scenario | orders/s | p50 ms | p99 ms | answers | baseline tx/s | baseline p99 ms | ratio (budget) |');
+  log('|---|---|---|---|---|---|---|---|');
+  const since = new Date();
+  const cpuNotes: string[] = [];
+  for (const [label, pick, spread, budget] of [
+    ['one hot variant, 50 customers', () => hot, false, '25%'],
+    ['50 variants, 50 customers', (i: number) => many[i % many.length]!, true, '10%'],
   ] as const) {
-    const total = 1000;
+    const total = 2000;
+    const cpuBefore = cpuSeconds();
     const r = await load(total, 50, async (i) => {
       const item = (pick as (i: number) => { id: string; variantId: string })(i);
       const res = await api(stack, 'POST', '/api/orders', {
@@ -227,36 +409,39 @@ async function checkout(stack: TestStack): Promise<void> {
       return res.status;
     });
     const ok = r.statuses.get(201) ?? 0;
-    log(`| ${label} | ${ok} | ${(ok / r.secs).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${[...r.statuses].map(([s, n]) => `${n}×${s}`).join(', ')} |`);
+    cpuNotes.push(`${label}: ${cpuPer(cpuBefore, cpuSeconds(), total)}`);
+    const base = await bareReserveAndInsert(serverUrl, spread);
+    const perSec = ok / r.secs;
+    log(`| ${label} | ${perSec.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${[...r.statuses].map(([s, n]) => `${n}×${s}`).join(', ')} | ${base.perSec.toFixed(0)} | ${base.p99.toFixed(1)} | **${pct(perSec, base.perSec)}** (≥ ${budget}) |`);
   }
+  log(`\nCPU ms per order, by process: ${cpuNotes.join('; ')}.`);
+  await new Promise((r) => setTimeout(r, 2000));
+  const lag = await eventLag(stack, since);
+  log(`\nEvent lag, commit of dme.order.placed → handled by the catalog's consumer, over ${lag.n} orders under that load: p50 ${lag.p50.toFixed(1)} ms, p99 ${lag.p99.toFixed(1)} ms (budget p99 < 200 ms).`);
 }
 
-/** The shop's product list (20 of ~1,000 products) through the gateway, 50 concurrent clients. */
-async function productList(stack: TestStack): Promise<void> {
+/** The shop's product list (20 of ~1,000 products) through the gateway against the minimal Koa + pg list. */
+async function productList(stack: TestStack, serverUrl: string, cache: 'on' | 'off'): Promise<void> {
   const admin = await signIn(stack, 'superadmin', DEFAULT_DEMO_PASSWORD);
   const have = (await api(stack, 'GET', '/api/products?limit=1')).body.total as number;
+  const image = await uploadImage(stack);
   for (let i = have; i < 1000; i += 25) {
     await Promise.all(
-      Array.from({ length: Math.min(25, 1000 - i) }, (_, j) =>
-        api(stack, 'POST', '/api/products', { brand: 'Catalog', name: `List item ${i + j}`, description: 'x', type: i % 2 ? 'FOR_RENT' : 'FOR_SALE', image: IMAGE, price: '10.00', damageCharges: '5.00' }, admin.cookie),
+      Array.from({ length: Math.min(25, 1000 - i) }, async (_, j) =>
+        expectStatus('create list item', await api(stack, 'POST', '/api/products', { brand: 'Catalog', name: `List item ${i + j}`, description: 'x', type: (i + j) % 2 ? 'FOR_RENT' : 'FOR_SALE', image, price: '10.00', damageCharges: '5.00' }, admin.cookie), 201),
       ),
     );
   }
   const base = stack.url.replace('localhost', '127.0.0.1');
-  log('\n### Product list through the gateway: GET /api/products?limit=20 (about 1,000 products)\n');
-  log('| path | concurrency | requests | p50 ms | p99 ms | req/s |');
-  log('|---|---|---|---|---|---|');
-  const hot = () => '/api/products?type=FOR_SALE&limit=20';
-  // Random pages and types: most requests miss the one-second micro-cache.
+  const baseline = await minimalList(serverUrl, 5000, 50);
+  log(`\n### Product list through the gateway, micro-cache ${cache}: GET /api/products?limit=20 (about 1,000 products), 50 concurrent\n`);
+  log('| path | p50 ms | p99 ms | req/s | minimal list req/s | minimal p99 ms | throughput ratio | p99 ratio |');
+  log('|---|---|---|---|---|---|---|---|');
+  const first = () => '/api/products?type=FOR_SALE&limit=20';
   const spread = (i: number) => `/api/products?type=${i % 2 ? 'FOR_RENT' : 'FOR_SALE'}&limit=20&offset=${20 * ((i * 7919) % 25)}`;
-  for (const [label, path] of [['first page', hot], ['random pages', spread]] as const) {
-    for (const concurrency of [1, 50]) {
-      const n = concurrency === 1 ? 500 : 5000;
-      const viaGateway = await latency((i) => `${base}${path(i)}`, {}, n, concurrency);
-      const direct = await latency((i) => `${stack.serviceUrls.catalog}${path(i)}`, { [IDENTITY_HEADERS.internalToken]: stack.internalToken }, n, concurrency);
-      log(`| ${label}: gateway → catalog | ${concurrency} | ${n} | ${viaGateway.p50.toFixed(2)} | ${viaGateway.p99.toFixed(2)} | ${viaGateway.rps.toFixed(0)} |`);
-      log(`| ${label}: catalog directly | ${concurrency} | ${n} | ${direct.p50.toFixed(2)} | ${direct.p99.toFixed(2)} | ${direct.rps.toFixed(0)} |`);
-    }
+  for (const [label, path] of [['first page', first], ['random pages', spread]] as const) {
+    const r = await latency((i) => `${base}${path(i)}`, {}, 5000, 50);
+    log(`| ${label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.rps.toFixed(0)} | ${baseline.perSec.toFixed(0)} | ${baseline.p99.toFixed(2)} | **${pct(r.rps, baseline.perSec)}** | ${(r.p99 / baseline.p99).toFixed(2)}× |`);
   }
 }
 
@@ -265,19 +450,33 @@ async function main() {
   const want = (s: string) => only.length === 0 || only.includes(s);
   const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
-  const pg = await testPostgres(root, log);
+  const pgHandle = await testPostgres(root, log);
   const nats = await testNats(log);
-  const stack = await startTestStack(root, pg.serverUrl, nats.url, log);
   try {
     log(`\nMeasured ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${join(root)}`);
-    if (want('js')) await jsPerRole(stack);
-    if (want('gateway')) await gatewayOverhead(stack);
-    if (want('checkout')) await checkout(stack);
-    if (want('products')) await productList(stack);
+    const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log, process.env.BENCH_PROFILE
+        ? { NODE_OPTIONS: `--import ${join(root, 'scripts', 'lib', 'cpu-profile.mjs')}`, BENCH_PROFILE_DIR: join(root, '.data', 'profiles') }
+        : {});
+    try {
+      if (want('js')) await jsPerRole(stack);
+      if (want('gateway')) await gatewayOverhead(stack);
+      if (want('checkout')) await checkout(stack, pgHandle.serverUrl);
+      if (want('products')) await productList(stack, pgHandle.serverUrl, 'on');
+    } finally {
+      await stack.stop();
+    }
+    if (want('products')) {
+      // The list uncached: the same product with its one-second micro-cache turned off.
+      const uncached = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });
+      try {
+        await productList(uncached, pgHandle.serverUrl, 'off');
+      } finally {
+        await uncached.stop();
+      }
+    }
   } finally {
-    await stack.stop();
     await nats.stop();
-    await pg.stop();
+    await pgHandle.stop();
   }
 }
 

@@ -76,7 +76,7 @@ export interface TestStack {
  * The whole product as `npm start` runs it, on a fresh database and free ports, with the demo
  * accounts seeded; stop() removes the database and uploads again.
  */
-export async function startTestStack(root: string, pgServerUrl: string, natsUrl: string, log: (m: string) => void): Promise<TestStack> {
+export async function startTestStack(root: string, pgServerUrl: string, natsUrl: string, log: (m: string) => void, env: Record<string, string> = {}): Promise<TestStack> {
   const dbName = `dme_e2e_${randomBytes(4).toString('hex')}`;
   const databaseUrl = withDatabase(pgServerUrl, dbName);
   await ensureDatabase(databaseUrl);
@@ -101,7 +101,7 @@ export async function startTestStack(root: string, pgServerUrl: string, natsUrl:
       logLevel: 'warn',
       printLevel: 50,
       log: (l) => log(`  ${l}`),
-      extraEnv: { LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000' },
+      extraEnv: { LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', ...env },
     });
     await seed({ databaseUrl, uploadDir, demo: true, demoPassword: DEFAULT_DEMO_PASSWORD });
   } catch (err) {
