@@ -80,10 +80,12 @@ export class CatalogInitial extends Migration {
 import { CatalogReservations } from './0002_reservations';
 import { CatalogVersions } from './0003_versions';
 import { CatalogStockLevels } from './0004_stock_levels';
+import { CatalogPriceRange } from './0005_price_range';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
   { name: '0002_reservations', class: CatalogReservations },
   { name: '0003_versions', class: CatalogVersions },
   { name: '0004_stock_levels', class: CatalogStockLevels },
+  { name: '0005_price_range', class: CatalogPriceRange },
 ];

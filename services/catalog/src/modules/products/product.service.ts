@@ -159,6 +159,7 @@ export async function createProduct(em: EntityManager, input: ProductInput): Pro
     // A new product is version 1 (the column's default); every later event bumps it.
     recordEvent(tem, SOURCE, { type: EVENTS.catalog.productCreated, aggregateId: product.id, data: snapshot(t), version: 1 });
     await tem.flush();
+    await writePriceRange(tem, product.id);
     return t;
   });
   return toProduct(tree, await countsFor(em, [tree.product.id]));
@@ -271,6 +272,7 @@ export async function updateProduct(em: EntityManager, id: string, input: Produc
     const version = (await bumpAggregateVersion(tem, 'products', id))!;
     recordEvent(tem, SOURCE, { type: EVENTS.catalog.productUpdated, aggregateId: id, data: snapshot(t), version });
     await tem.flush();
+    await writePriceRange(tem, id);
     return t;
   });
   return toProduct(tree, await countsFor(em, [id]));
@@ -331,6 +333,27 @@ export async function listProducts(em: EntityManager, f: ProductFilter): Promise
 }
 
 /**
+ * Stores the product's price range on its row for the shop list (migrations/0005_price_range.ts):
+ * over the sub-variants, the variants without sub-variants (at their price or the product's), or
+ * the product's own price. Called after every write of the product tree, in its transaction.
+ */
+async function writePriceRange(em: EntityManager, productId: string): Promise<void> {
+  const v = qualified(em, 'variants');
+  const sv = qualified(em, 'sub_variants');
+  await em.execute(
+    `update ${qualified(em, 'products')} p set (price_min, price_max) = (
+       select coalesce(min(x.price), p.price), coalesce(max(x.price), p.price) from (
+         select s.price from ${v} vv join ${sv} s on s.variant_id = vv.id where vv.product_id = p.id
+         union all
+         select coalesce(vv.price, p.price) from ${v} vv
+          where vv.product_id = p.id and not exists (select 1 from ${sv} s where s.variant_id = vv.id)
+       ) x)
+     where p.id = ?`,
+    [productId],
+  );
+}
+
+/**
  * Shop list: cards with price range (over the leaves a customer can pick), availability and sold
  * quantity, in one query (DESIGN §12: the product list is the shop's hottest read).
  */
@@ -346,31 +369,23 @@ export async function listProductCards(em: EntityManager, f: ProductFilter): Pro
     conds.push('(p.name ilike ? or p.brand ilike ?)');
     params.push(like, like);
   }
-  const v = qualified(em, 'variants');
-  const sv = qualified(em, 'sub_variants');
+  const products = qualified(em, 'products');
+  // The page in list order (an index on name, id), its price range from the row, availability
+  // from the ledger, and the total as a separate count.
   const rows = await em.execute<Array<{ id: string; name: string; brand: string; image: string; type: ProductType; min: string; max: string; available: number; sold: number; total: number }>>(
     `with page as (
-       select p.id, p.name, p.brand, p.image, p.type, p.price, count(*) over ()::int as total
-         from ${qualified(em, 'products')} p
+       select p.id, p.name, p.brand, p.image, p.type, coalesce(p.price_min, p.price) as min, coalesce(p.price_max, p.price) as max
+         from ${products} p
         where ${conds.join(' and ')}
         order by p.name, p.id
         limit ? offset ?
      )
-     select p.id, p.name, p.brand, p.image, p.type, p.total,
-            coalesce(l.min, p.price) as min, coalesce(l.max, p.price) as max,
-            lv.available, lv.sold
+     select p.id, p.name, p.brand, p.image, p.type, p.min, p.max, lv.available, lv.sold,
+            (select count(*) from ${products} p where ${conds.join(' and ')})::int as total
        from page p
        ${productLevelsSql(em)}
-       left join lateral (
-         select min(x.price) as min, max(x.price) as max from (
-           select s.price from ${v} vv join ${sv} s on s.variant_id = vv.id where vv.product_id = p.id
-           union all
-           select coalesce(vv.price, p.price) from ${v} vv
-            where vv.product_id = p.id and not exists (select 1 from ${sv} s where s.variant_id = vv.id)
-         ) x
-       ) l on true
       order by p.name, p.id`,
-    [...params, f.limit, f.offset],
+    [...params, f.limit, f.offset, ...params],
   );
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && f.offset > 0) {

@@ -287,6 +287,40 @@ describe('delete products', () => {
 });
 
 describe('shop reads (public)', () => {
+  it('the list shows the price range of the product as last edited, in name order across pages', async () => {
+    const brand = `Range${Date.now()}`;
+    const made = await create(wheelchair({ brand, name: 'B chair' }));
+    expect(made.status).toBe(201);
+    const chair = made.body.product;
+    expect((await create(wheelchair({ brand, name: 'A chair', variants: [] }))).status).toBe(201);
+    expect((await create(wheelchair({ brand, name: 'C chair', variants: [{ name: 'Standard', price: '12.00', damageCharges: '1.00' }, { name: 'Wide', price: '30.00', damageCharges: '1.00' }] }))).status).toBe(201);
+    const card = async (name: string) => (await h.api.get(`/api/products?type=FOR_RENT&search=${brand}`)).body.items.find((c: { name: string }) => c.name === name);
+    expect(await card('B chair')).toMatchObject({ priceMin: '15.00', priceMax: '24.00' });
+    // Without variants: the product's price; variants without sub-variants: theirs.
+    expect(await card('A chair')).toMatchObject({ priceMin: '15.00', priceMax: '15.00' });
+    expect(await card('C chair')).toMatchObject({ priceMin: '12.00', priceMax: '30.00' });
+
+    const edited = await h.api.patch(`/api/products/${chair.id}`, {
+      ...wheelchair({ brand, name: 'B chair', price: '9.00' }),
+      variants: [
+        { id: chair.variants[0].id, name: 'Standard', subVariants: [{ id: chair.variants[0].subVariants[0].id, name: '16 in', price: '11.00', damageCharges: '1.00' }] },
+        { name: 'Bariatric', price: '40.00', damageCharges: '1.00' },
+      ],
+    }, { as: h.staff });
+    expect(edited.status).toBe(200);
+    expect(await card('B chair')).toMatchObject({ priceMin: '11.00', priceMax: '40.00' });
+
+    const names = [];
+    for (let offset = 0; offset < 3; offset++) {
+      const page = await h.api.get(`/api/products?type=FOR_RENT&search=${brand}&limit=1&offset=${offset}`);
+      expect(page.body.total).toBe(3);
+      names.push(page.body.items[0].name);
+    }
+    expect(names).toEqual(['A chair', 'B chair', 'C chair']);
+    const past = await h.api.get(`/api/products?type=FOR_RENT&search=${brand}&limit=1&offset=3`);
+    expect(past.body).toEqual({ items: [], total: 3 });
+  });
+
   it('lists by type with price ranges, In-Stock / Sold-Out and sold quantity; searches name or brand; pages', async () => {
     const brand = `Acme${Date.now()}`;
     const chair = (await create(wheelchair({ brand }))).body.product;
