@@ -6,12 +6,11 @@
  *  (b) a service killed with SIGKILL: the gateway answers 503 problem+json meanwhile, and the
  *      service answers again within 5 seconds (a new pid). Last, as it is the roughest.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, validPerson } from '@dme/testing';
+import { validPerson } from '@dme/testing';
 import { env, TINY_PNG } from './lib/env';
+import { startGateway, type SecondGateway } from './lib/gateway';
 import { cookieFrom, json, problemDefect, send, type RawRequest, type RawResponse } from './lib/http';
 import { isProblemJson, RawConnection } from './lib/socket';
 
@@ -132,58 +131,16 @@ describe('uploads that go wrong leave the catalog running', () => {
 });
 
 describe('sign-in limits hold across two gateway processes', () => {
-  let gatewayB: ChildProcess | undefined;
+  let gatewayB: SecondGateway | undefined;
   let urlB = '';
-  const tail: string[] = [];
 
   beforeAll(async () => {
-    const urls = env.serviceUrls;
-    const unused = `http://127.0.0.1:${await freePort()}`;
-    const port = await freePort();
-    urlB = `http://127.0.0.1:${port}`;
-    gatewayB = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: join(env.root, 'gateway'),
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        INTERNAL_TOKEN: env.internalToken,
-        IDENTITY_URL: urls.identity ?? unused,
-        CATALOG_URL: urls.catalog ?? unused,
-        ORDER_URL: urls.order ?? unused,
-        PAYMENT_URL: urls.payment ?? unused,
-        REPORTING_URL: urls.reporting ?? unused,
-        STATIC_ROOT: env.root,
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const keep = (c: Buffer) => {
-      tail.push(...c.toString('utf8').split('\n').filter(Boolean));
-      tail.splice(0, Math.max(0, tail.length - 30));
-    };
-    gatewayB.stdout?.on('data', keep);
-    gatewayB.stderr?.on('data', keep);
-    const until = Date.now() + 30_000;
-    for (;;) {
-      if (gatewayB.exitCode !== null) throw new Error(`gateway B exited (${gatewayB.exitCode}):\n${tail.join('\n')}`);
-      const r = await send(urlB, { method: 'GET', path: '/health' }, { timeoutMs: 1000 });
-      if (r.kind === 'answer' && r.status === 200) break;
-      if (Date.now() > until) throw new Error(`gateway B did not start within 30 s:\n${tail.join('\n')}`);
-      await sleep(250);
-    }
+    gatewayB = await startGateway();
+    urlB = gatewayB.url;
   }, 60_000);
 
   afterAll(async () => {
-    const child = gatewayB;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-    });
+    await gatewayB?.stop();
   });
 
   it('5 wrong passwords through gateway A, then the 6th through gateway B → 429 problem+json with Retry-After', async () => {

@@ -5,12 +5,11 @@
  * process, started here on the same identity and NATS) on the very next request, although B had
  * the session cached by a request just before; and the other way round.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, validPerson } from '@dme/testing';
+import { validPerson } from '@dme/testing';
 import { env, TINY_PNG } from './lib/env';
+import { startGateway, type SecondGateway } from './lib/gateway';
 import { cookieFrom, json, send, type RawRequest, type RawResponse } from './lib/http';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,11 +35,10 @@ function stackNatsUrl(): string {
   return url;
 }
 
-let gatewayB: ChildProcess | undefined;
+let gatewayB: SecondGateway | undefined;
 let urlA = '';
 let urlB = '';
 let image = '';
-const tail: string[] = [];
 
 async function signIn(base: string, username: string, password: string): Promise<string> {
   const r = await send(base, jsonRequest('POST', '/api/auth/login', { username, password }));
@@ -81,7 +79,7 @@ async function expectCaching(base: string, name: string): Promise<void> {
       await client.query('delete from identity.sessions where user_id = $1', [c.id]);
       const r = await send(base, me(c.cookie));
       if (r.kind === 'answer' && r.status === 200) return;
-      if (Date.now() > until) throw new Error(`gateway ${name} does not cache resolved sessions (is it connected to NATS?):\n${tail.join('\n')}`);
+      if (Date.now() > until) throw new Error(`gateway ${name} does not cache resolved sessions (is it connected to NATS?):\n${gatewayB?.tail.join('\n') ?? ''}`);
       await sleep(500);
     }
   } finally {
@@ -105,59 +103,14 @@ beforeAll(async () => {
   if (up.kind !== 'answer' || up.status !== 201) throw new Error(`upload: ${outcome(up)}`);
   image = (json(up) as { imagePath: string }).imagePath;
 
-  const urls = env.serviceUrls;
-  const unused = `http://127.0.0.1:${await freePort()}`;
-  const port = await freePort();
-  urlB = `http://127.0.0.1:${port}`;
-  gatewayB = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: join(env.root, 'gateway'),
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      INTERNAL_TOKEN: env.internalToken,
-      IDENTITY_URL: urls.identity ?? unused,
-      CATALOG_URL: urls.catalog ?? unused,
-      ORDER_URL: urls.order ?? unused,
-      PAYMENT_URL: urls.payment ?? unused,
-      REPORTING_URL: urls.reporting ?? unused,
-      NATS_URL: stackNatsUrl(),
-      SESSION_CACHE_SECONDS: '30',
-      REGISTER_MAX_PER_IP: '100000',
-      UPLOAD_ANON_MAX_PER_IP: '100000',
-      STATIC_ROOT: env.root,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const keep = (c: Buffer) => {
-    tail.push(...c.toString('utf8').split('\n').filter(Boolean));
-    tail.splice(0, Math.max(0, tail.length - 30));
-  };
-  gatewayB.stdout?.on('data', keep);
-  gatewayB.stderr?.on('data', keep);
-  const until = Date.now() + 30_000;
-  for (;;) {
-    if (gatewayB.exitCode !== null) throw new Error(`gateway B exited (${gatewayB.exitCode}):\n${tail.join('\n')}`);
-    const r = await send(urlB, { method: 'GET', path: '/health' }, { timeoutMs: 1000 });
-    if (r.kind === 'answer' && r.status === 200) break;
-    if (Date.now() > until) throw new Error(`gateway B did not start within 30 s:\n${tail.join('\n')}`);
-    await sleep(250);
-  }
+  gatewayB = await startGateway({ NATS_URL: stackNatsUrl(), SESSION_CACHE_SECONDS: '30', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', LOG_LEVEL: 'info' });
+  urlB = gatewayB.url;
   await expectCaching(urlB, 'B');
   await expectCaching(urlA, 'A');
 }, 90_000);
 
 afterAll(async () => {
-  const child = gatewayB;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-  });
+  await gatewayB?.stop();
 });
 
 describe('an ended session is refused on the very next request at the other gateway', () => {
