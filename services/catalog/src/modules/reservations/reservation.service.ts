@@ -162,13 +162,13 @@ function reserveStatement(em: EntityManager, input: Reserve): Promise<Array<Line
        on conflict (order_id, leaf_id) where status in ('HELD','CONFIRMED') do nothing
        returning leaf_id, quantity
      ), taken as (
+       -- Runs although nothing reads it (PostgreSQL runs every data-modifying CTE), after held.
        update ${t('stock_levels')} l set reserved = l.reserved + h.quantity from held h where l.leaf_id = h.leaf_id
        returning l.leaf_id
      )
      select r.*,
             not (select ok from go) or (not exists (select 1 from short) and (select count(*) from held) = 0) as retry,
-            (select json_agg(json_build_object('leaf_id', leaf_id, 'quantity', quantity, 'free', free)) from short) as short,
-            (select count(*) from taken)::int as taken
+            (select json_agg(json_build_object('leaf_id', leaf_id, 'quantity', quantity, 'free', free)) from short) as short
        from resolved r order by r.ord`,
     [JSON.stringify(lines), wanted, input.orderId, input.orderId, expires],
   );
