@@ -7,6 +7,7 @@ import { createOrm, migrate, type Orm } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { DEAD_LETTER_HEADERS, retryDelay, startConsumer, type RunningConsumer } from './consumer';
 import { createLogger } from './logger';
+import { sql } from './sql';
 
 /*
  * Each run has its own event stream and dead-letter stream (and subjects), so test files running
@@ -239,5 +240,128 @@ describe('consumer retries and dead letters', () => {
     const { DEAD_LETTER_PREFIX } = await import('./nats');
     const { EVENT_SUBJECTS } = await import('@dme/contracts');
     expect(EVENT_SUBJECTS.some((s) => `${DEAD_LETTER_PREFIX}.x`.startsWith(s.replace('>', '')))).toBe(false);
+  });
+});
+
+describe('batch consumer (handleBatch)', () => {
+  /** A batch consumer that records each batch's aggregates and versions, and the effects in the database. */
+  function batchConsumer(durable: string, subject: string, seen: Array<Array<[string, number]>>, fail: (aggregate: string) => boolean = () => false) {
+    return startConsumer({
+      nc,
+      em: orm.em,
+      logger,
+      durable,
+      stream: EVENTS_STREAM,
+      subjects: [`${EVENTS_PREFIX}.${subject}`],
+      retryDelayMs: 50,
+      maxRetryDelayMs: 200,
+      maxDeliveries: 3,
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      handleBatch: async (db, events) => {
+        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [
+          events.map((e) => e.id),
+          events.map((e) => e.aggregateId),
+        ]);
+        if (events.some((e) => fail(e.aggregateId))) throw new Error('this batch holds a poison event');
+        seen.push(events.map((e) => [e.aggregateId, e.version]));
+      },
+    });
+  }
+
+  it('handles events several at a time, each once, and the events of an aggregate in stream order', async () => {
+    const durable = `batch_${RUN}`;
+    const aggregates = Array.from({ length: 3 }, () => randomUUID());
+    // Published before the consumer starts: they wait in the stream and arrive together.
+    for (let n = 1; n <= 10; n++) for (const a of aggregates) await publish('batched', JSON.stringify({ ...envelope(a), version: n }));
+    const seen: Array<Array<[string, number]>> = [];
+    const running = await batchConsumer(durable, 'batched', seen);
+    await eventually(async () => seen.flat().length === 30, 10_000);
+    for (const a of aggregates) {
+      expect(seen.flat().filter(([x]) => x === a).map(([, n]) => n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(await effects(a)).toBe(10);
+    }
+    expect(Math.max(...seen.map((b) => b.length))).toBeGreaterThan(1);
+    await new Promise((r) => setTimeout(r, 300));
+    const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+    expect(info.num_ack_pending).toBe(0);
+    await running.stop();
+  });
+
+  it('an event delivered twice is handled once, in the same batch or a later one', async () => {
+    const durable = `batchdup_${RUN}`;
+    const event = envelope();
+    await publish('batchdup', JSON.stringify(event));
+    await publish('batchdup', JSON.stringify(event)); // the same event under another message id
+    const seen: Array<Array<[string, number]>> = [];
+    const running = await batchConsumer(durable, 'batchdup', seen);
+    await eventually(async () => (await effects(event.aggregateId)) === 1, 10_000);
+    await publish('batchdup', JSON.stringify(event));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await effects(event.aggregateId)).toBe(1);
+    expect(seen.flat()).toHaveLength(1);
+    await running.stop();
+  });
+
+  it('a poison event in a batch: the others take effect once, the poison is retried alone and dead-lettered', async () => {
+    const durable = `batchpoison_${RUN}`;
+    const poison = envelope();
+    const good = Array.from({ length: 5 }, () => envelope());
+    for (const e of [good[0]!, good[1]!, poison, good[2]!, good[3]!, good[4]!]) await publish('batchpoison', JSON.stringify(e));
+    const seen: Array<Array<[string, number]>> = [];
+    const running = await batchConsumer(durable, 'batchpoison', seen, (a) => a === poison.aggregateId);
+    const [letter] = await eventually(async () => {
+      const found = await deadLetters(durable);
+      return found.length ? found : undefined;
+    }, 10_000);
+    expect(letter!.header.get(DEAD_LETTER_HEADERS.eventId)).toBe(poison.id);
+    expect(letter!.header.get(DEAD_LETTER_HEADERS.reason)).toBe('handler-failed');
+    for (const e of good) expect(await effects(e.aggregateId)).toBe(1);
+    // The failed batches were rolled back: no effect and no inbox row of the poison stayed.
+    expect(await effects(poison.aggregateId)).toBe(0);
+    const inbox = await orm.em.fork().execute<Array<{ n: string }>>(`select count(*) as n from "${SCHEMA}"."inbox" where event_id = ?`, [poison.id]);
+    expect(Number(inbox[0]!.n)).toBe(0);
+    await running.stop();
+  });
+
+  it('calls afterCommit once an effect is committed (batches and single events), not when a handler failed', async () => {
+    const kicks = { single: 0, batch: 0 };
+    const single = await startConsumer({
+      nc, em: orm.em, logger, durable: `kick1_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.kick1`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, retryDelayMs: 50, maxRetryDelayMs: 100, maxDeliveries: 2,
+      afterCommit: () => kicks.single++,
+      handle: async (em, event) => {
+        await sql(em, `insert into "${SCHEMA}"."effects" (event_id, aggregate) values ($1, $2)`, [event.id, event.aggregateId]);
+        if (event.version === 99) throw new Error('poison');
+      },
+    });
+    const seen: Array<Array<[string, number]>> = [];
+    const withKick = await startConsumer({
+      nc, em: orm.em, logger, durable: `kick3_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.kick3`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      afterCommit: () => kicks.batch++,
+      handleBatch: async (db, events) => {
+        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+        seen.push(events.map((e) => [e.aggregateId, e.version]));
+      },
+    });
+    const ok = envelope();
+    await publish('kick1', JSON.stringify(ok));
+    await publish('kick1', JSON.stringify({ ...envelope(), version: 99 }));
+    await eventually(async () => (await effects(ok.aggregateId)) === 1, 10_000);
+    const b = envelope();
+    await publish('kick3', JSON.stringify(b));
+    await eventually(async () => (await effects(b.aggregateId)) === 1, 10_000);
+    await eventually(async () => (await deadLetters(`kick1_${RUN}`)).length === 1, 10_000);
+    expect(kicks.single).toBe(1);
+    expect(kicks.batch).toBeGreaterThanOrEqual(1);
+    expect(seen.flat()).toHaveLength(1);
+    await single.stop();
+    await withKick.stop();
+  });
+
+  it('takes either handle or handleBatch, not both', async () => {
+    await expect(
+      startConsumer({ nc, em: orm.em, logger, durable: `both_${RUN}`, subjects: [`${EVENTS_PREFIX}.both`], stream: EVENTS_STREAM, handle: async () => undefined, handleBatch: async () => undefined }),
+    ).rejects.toThrow('either handle or handleBatch');
   });
 });

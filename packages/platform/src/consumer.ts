@@ -5,6 +5,7 @@ import { EVENT_STREAM, EventEnvelope } from '@dme/contracts';
 import { DEAD_LETTER_PREFIX, DEAD_LETTER_STREAM, ensureDeadLetterStream, type NatsConnection } from './nats';
 import type { Logger } from './logger';
 import { qualified } from './outbox';
+import { literal, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
 
 export interface ConsumerOptions {
   nc: NatsConnection;
@@ -15,7 +16,25 @@ export interface ConsumerOptions {
   /** One subject (wildcards allowed): nats-server 2.9 has no multi-subject filters. */
   subjects: [string];
   /** The effect; runs in the same transaction as the inbox record, so it happens once. */
-  handle: (em: EntityManager, event: EventEnvelope) => Promise<void>;
+  handle?: (em: EntityManager, event: EventEnvelope) => Promise<void>;
+  /**
+   * Instead of `handle`: the effect of several events at once, for a consumer that must keep up
+   * with a busy stream. Gets the events not handled before, in stream order, and runs in one
+   * transaction with their inbox records. Batches are handled one after another, so events of
+   * an aggregate are still handled in stream order. A batch that fails is handled again one
+   * event at a time (each as a batch of one), so one poison event is retried and dead-lettered
+   * alone, as with `handle`.
+   */
+  handleBatch?: (db: Db, events: EventEnvelope[]) => Promise<void>;
+  /** Most events in one batch (handleBatch only; default 100). */
+  maxBatch?: number;
+  /** Where a batch's connection comes from (handleBatch only; default: the ORM's pool). */
+  connections?: ConnectionSource;
+  /**
+   * Called after a handler's transaction committed (a consumer whose effects record events of
+   * their own kicks the outbox relay with it, so they do not wait for the relay's next poll).
+   */
+  afterCommit?: () => void;
   stream?: string;
   /** Delay before the first retry of a failed message (ms, default 2000); doubles on each delivery. */
   retryDelayMs?: number;
@@ -71,6 +90,8 @@ export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number)
  * malformed message goes there at once.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsumer> {
+  if (!opts.handle === !opts.handleBatch) throw new Error(`consumer ${opts.durable}: give either handle or handleBatch`);
+  const maxBatch = Math.max(1, opts.maxBatch ?? 100);
   const stream = opts.stream ?? EVENT_STREAM;
   const maxDeliveries = opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
   const baseDelay = opts.retryDelayMs ?? 2000;
@@ -100,21 +121,23 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   const js = jetstream(opts.nc);
   const consumer = await js.consumers.get(stream, opts.durable);
   const concurrency = Math.max(1, opts.concurrency ?? 16);
-  const messages = await consumer.consume({ max_messages: Math.max(50, 2 * concurrency) });
+  const messages = await consumer.consume({ max_messages: opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency) });
   const inbox = qualified(opts.em, 'inbox');
 
-  // Per aggregate, the tail of its chain of handlers: the next event of that aggregate waits for it.
-  const tails = new Map<string, Promise<void>>();
-  const running = new Set<Promise<void>>();
-  const loop = (async () => {
+  const handleEvent = opts.handle ?? ((em: EntityManager, event: EventEnvelope) => opts.handleBatch!(em, [event]));
+  const loop = opts.handleBatch ? batchLoop(opts.handleBatch) : concurrentLoop();
+
+  /** One event at a time per aggregate, up to `concurrency` aggregates side by side. */
+  async function concurrentLoop(): Promise<void> {
+    // Per aggregate, the tail of its chain of handlers: the next event of that aggregate waits for it.
+    const tails = new Map<string, Promise<void>>();
+    const running = new Set<Promise<void>>();
     for await (const m of messages) {
       while (running.size >= concurrency) await Promise.race(running);
       const parsed = parse(m);
       const key = parsed.ok ? parsed.event.aggregateId : `\0${m.info.streamSequence}`;
       const before = tails.get(key) ?? Promise.resolve();
-      const done: Promise<void> = before.then(() => (parsed.ok ? handleOne(m, parsed.event) : deadLetter(m, 'malformed', parsed.err, rawIds(m)))).catch((err: unknown) => {
-        opts.logger.error({ err, consumer: opts.durable }, 'consumer: unexpected failure handling a message');
-      });
+      const done: Promise<void> = before.then(() => (parsed.ok ? handleOne(m, parsed.event) : deadLetter(m, 'malformed', parsed.err, rawIds(m)))).catch(logUnexpected);
       tails.set(key, done);
       running.add(done);
       void done.then(() => {
@@ -123,7 +146,36 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       });
     }
     await Promise.all(running);
-  })();
+  }
+
+  /**
+   * Messages are gathered while the previous batch is being handled (and for the rest of the
+   * tick in which the first arrives), then handled together: one transaction, one inbox insert
+   * and the handler's own statements for the whole batch, whatever its size.
+   */
+  async function batchLoop(handleBatch: NonNullable<ConsumerOptions['handleBatch']>): Promise<void> {
+    const pending: JsMsg[] = [];
+    let worker: Promise<void> | undefined;
+    const work = async () => {
+      await new Promise((r) => setImmediate(r));
+      while (pending.length > 0) {
+        const batch = pending.splice(0, maxBatch);
+        await handleMany(batch, handleBatch).catch(logUnexpected);
+      }
+      worker = undefined;
+    };
+    for await (const m of messages) {
+      pending.push(m);
+      worker ??= work();
+      // Backpressure: the iterator asks the server for more as it is read.
+      while (pending.length >= 2 * maxBatch && worker) await worker;
+    }
+    while (worker) await worker;
+  }
+
+  function logUnexpected(err: unknown): void {
+    opts.logger.error({ err, consumer: opts.durable }, 'consumer: unexpected failure handling a message');
+  }
 
   function parse(m: JsMsg): { ok: true; event: EventEnvelope } | { ok: false; err: unknown } {
     try {
@@ -142,9 +194,10 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
           'run',
         );
         if (res.affectedRows === 0) return; // handled before: effect already happened
-        await opts.handle(tem, event);
+        await handleEvent(tem, event);
       });
-      await m.ackAck();
+      opts.afterCommit?.();
+      m.ack();
     } catch (err) {
       const deliveries = m.info.deliveryCount;
       if (deliveries >= maxDeliveries) {
@@ -160,6 +213,37 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, retryInMs: delay }, 'consumer: handler failed, will retry');
       m.nak(delay);
     }
+  }
+
+  /** A batch in one transaction; if it fails, each of its events alone (with retries and dead letters). */
+  async function handleMany(batch: JsMsg[], handleBatch: NonNullable<ConsumerOptions['handleBatch']>): Promise<void> {
+    const good: Array<{ m: JsMsg; event: EventEnvelope }> = [];
+    for (const m of batch) {
+      const parsed = parse(m);
+      if (parsed.ok) good.push({ m, event: parsed.event });
+      else await deadLetter(m, 'malformed', parsed.err, rawIds(m));
+    }
+    if (good.length === 0) return;
+    try {
+      // Three round trips for the batch: begin with the inbox insert, the handler's statement(s), commit.
+      await withConnection(opts.em, async (db) => {
+        const [, inserted] = await sqlScript(
+          db,
+          `begin; insert into ${inbox} (consumer, event_id, processed_at)
+           select ${literal(opts.durable)}, unnest(${uuidArrayLiteral(good.map((g) => g.event.id))}), now() on conflict do nothing returning event_id`,
+        );
+        const isNew = new Set((inserted!.rows as Array<{ event_id: string }>).map((r) => r.event_id));
+        // An event delivered twice in one batch is handled once.
+        const events = good.map((g) => g.event).filter((e) => isNew.delete(e.id));
+        if (events.length > 0) await handleBatch(db, events);
+        await sqlScript(db, 'commit');
+      }, opts.connections);
+    } catch {
+      for (const { m, event } of good) await handleOne(m, event);
+      return;
+    }
+    opts.afterCommit?.();
+    for (const { m } of good) m.ack();
   }
 
   async function databaseAnswers(): Promise<boolean> {
@@ -208,6 +292,8 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
     async stop() {
       await messages.close();
       await loop.catch(() => undefined);
+      // Acks are sent without waiting for the server's answer; let the last ones go out.
+      await opts.nc.flush().catch(() => undefined);
     },
   };
 }

@@ -5,7 +5,9 @@ import { EVENT_STREAM, EVENT_SUBJECTS } from '@dme/contracts';
 export type { NatsConnection };
 
 export async function connectNats(url: string, name: string): Promise<NatsConnection> {
-  return connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  // noAsyncTraces: nats.js otherwise builds an Error (with its stack) for every request and
+  // timer up front, in case it fails; callers here turn failures into their own problems.
+  return connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
 }
 
 /**

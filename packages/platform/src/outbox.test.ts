@@ -8,6 +8,7 @@ import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay, recordEvent } from './outbox';
 import { startConsumer, type RunningConsumer } from './consumer';
 import { createLogger } from './logger';
+import { backgroundPool } from './sql';
 
 const SCHEMA = 'outbox_test';
 const logger = createLogger('outbox-test', 'silent');
@@ -170,6 +171,28 @@ describe('transactional outbox over JetStream', () => {
     const again = await consumer(durable);
     await eventually(async () => (await effects(aggregate)) === 1);
     await again.stop();
+  });
+
+  it('publishes through a pool of its own, whose connection a failed run leaves clean', async () => {
+    const pool = backgroundPool(db.url, SCHEMA, 1);
+    try {
+      const first = await record(randomUUID());
+      // The one connection of the pool is in a transaction when the publish fails.
+      const failing = new OutboxRelay({ em: orm.em, nc, logger, connections: pool, afterPublish: () => Promise.reject(new Error('NATS went away')) });
+      await expect(failing.runOnce()).rejects.toThrow('NATS went away');
+      expect(await pending(first.id)).toBe(true);
+      // The failed transaction was rolled back: its row lock is gone (another connection takes it at once).
+      await orm.em.fork().transactional((tem) => tem.execute(`select id from "${SCHEMA}"."outbox" where id = ? for update nowait`, [first.id]));
+      // The same connection again, in a clean state.
+      const relay = new OutboxRelay({ em: orm.em, nc, logger, connections: pool });
+      expect(await relay.runOnce()).toBeGreaterThanOrEqual(1);
+      expect(await pending(first.id)).toBe(false);
+      const second = await record(randomUUID());
+      expect(await relay.runOnce()).toBe(1);
+      expect(await pending(second.id)).toBe(false);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('the running relay publishes soon after a kick', async () => {

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import { EVENT_DATA, type EventEnvelope, type EventType, type EventData } from '@dme/contracts';
+import { EVENT_DATA, type EventEnvelope, type EventType, type EventData, type EventInput } from '@dme/contracts';
 import type { NatsConnection } from './nats';
 import type { Logger } from './logger';
 import { OutboxEntity } from './outbox-tables';
+import { schemaOf, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
 
 export interface NewEvent<T extends EventType> {
   type: T;
   aggregateId: string;
-  data: EventData<T>;
+  data: EventInput<T>;
   /**
    * The aggregate's version after this change (1 when it was created, +1 on every change that
    * emits an event), bumped in the same transaction. Read models apply an event only when its
@@ -63,6 +64,8 @@ export interface RelayOptions {
   /** Poll interval when idle (ms). A commit can also kick() the relay at once. */
   intervalMs?: number;
   batchSize?: number;
+  /** Where the relay's connection comes from (default: the ORM's pool). */
+  connections?: ConnectionSource;
   /** Test hook: runs after each publish, before the row is marked published. */
   afterPublish?: (eventId: string) => void | Promise<void>;
 }
@@ -130,36 +133,40 @@ export class OutboxRelay {
     this.schedule(more ? 0 : (this.opts.intervalMs ?? 500));
   }
 
-  /** Publishes one batch; returns how many events went out. */
+  /**
+   * Publishes one batch; returns how many events went out. Two round trips to PostgreSQL: the
+   * transaction begins with the claim of the rows (locked, SKIP LOCKED for other replicas'
+   * relays), and the rows are marked published in the message that commits.
+   */
   async runOnce(): Promise<number> {
-    const batch = this.opts.batchSize ?? 100;
-    const em = this.opts.em.fork();
-    const t = qualified(em, 'outbox');
-    return em.transactional(async (tem) => {
-      const rows = await tem.execute<Array<{ id: string; subject: string; payload: unknown }>>(
-        `select id, subject, payload from ${t} where published_at is null order by seq limit ? for update skip locked`,
-        [batch],
-      );
-      if (rows.length === 0) return 0;
+    const batch = Math.max(1, Math.floor(this.opts.batchSize ?? 100));
+    return withConnection(this.opts.em, async (db) => {
+      const t = qualified(db, 'outbox');
+      const [, claimed] = await sqlScript(db, `begin; select id, subject, payload::text as payload from ${t} where published_at is null order by seq limit ${batch} for update skip locked`);
+      const rows = claimed!.rows as Array<{ id: string; subject: string; payload: string }>;
+      if (rows.length === 0) {
+        await sqlScript(db, 'commit');
+        return 0;
+      }
       // Sent in order on the one connection, acknowledged together: a batch costs one round trip
-      // to JetStream, not one per event. If any publish fails, no row is marked; the ones that
-      // went out are sent again later and the stream drops them as duplicates.
+      // to JetStream, not one per event. If any publish fails, no row is marked (the transaction
+      // is rolled back); the ones that went out are sent again later and the stream drops them
+      // as duplicates.
       await Promise.all(
         rows.map(async (row) => {
-          const payload = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
-          await this.js.publish(row.subject, payload, { msgID: row.id });
+          await this.js.publish(row.subject, row.payload, { msgID: row.id });
           await this.opts.afterPublish?.(row.id);
         }),
       );
-      await tem.execute(`update ${t} set published_at = now() where id in (${rows.map(() => '?').join(',')})`, rows.map((r) => r.id));
+      await sqlScript(db, `update ${t} set published_at = now() where id = any(${uuidArrayLiteral(rows.map((r) => r.id))}); commit`);
       return rows.length;
-    });
+    }, this.opts.connections);
   }
 }
 
 /** A table name qualified with the ORM's schema, for raw SQL. */
-export function qualified(em: EntityManager, table: string): string {
-  const schema = em.config.get('schema');
+export function qualified(db: Db, table: string): string {
+  const schema = schemaOf(db);
   return schema ? `"${schema}"."${table}"` : `"${table}"`;
 }
 

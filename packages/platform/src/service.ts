@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { loadConfigOrExit, serviceEnv } from './config';
 import { createLogger, type Logger } from './logger';
 import { createOrm, migrate, type DbOptions } from './db';
+import { backgroundPool, type ConnectionSource } from './sql';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
 import { listenHttp, setReadiness, type HttpApp } from './http';
@@ -19,6 +20,8 @@ export interface ServiceContext<C> {
   orm: MikroORM;
   nc: NatsConnection;
   relay: OutboxRelay;
+  /** Connections for background work (relay, event batches), apart from the requests' pool. */
+  background: ConnectionSource;
 }
 
 export interface ServiceDefinition<S extends BaseEnv> {
@@ -56,9 +59,10 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   if (applied.length) logger.info({ applied }, 'migrations applied');
   const nc = await connectNats(config.NATS_URL, def.name);
   await ensureEventStream(nc);
-  const relay = new OutboxRelay({ em: orm.em, nc, logger });
+  const background = backgroundPool(config.DATABASE_URL, def.schema, 2, (err) => logger.warn({ err }, 'background pool: connection lost'));
+  const relay = new OutboxRelay({ em: orm.em, nc, logger, connections: background });
   relay.start();
-  const ctx: ServiceContext<z.output<S>> = { config, logger, orm, nc, relay };
+  const ctx: ServiceContext<z.output<S>> = { config, logger, orm, nc, relay, background };
   const consumers = def.consumers ? await def.consumers(ctx) : [];
   const app = def.createApp(ctx);
   setReadiness(app, async () => ({ postgresql: await postgresUp(orm), nats: await natsUp(nc) }));
@@ -87,6 +91,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
     await relay.stop();
     await housekeepingStopped;
     await nc.drain().catch(() => undefined);
+    await background.end().catch(() => undefined);
     await orm.close();
     process.exit(0);
   };

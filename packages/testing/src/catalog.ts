@@ -1,10 +1,8 @@
-import { ReserveRequest } from '@dme/contracts';
-import { createOrm, migrate, OutboxRelay, serveRpc, type Logger, type NatsConnection, type Orm, type RunningConsumer } from '@dme/platform';
-import { z } from 'zod';
+import { createOrm, migrate, OutboxRelay, type Logger, type NatsConnection, type Orm, type RunningConsumer } from '@dme/platform';
 // The real catalog (no fake of our own services), reached through the workspace link without a
 // declared dependency: declaring it would make a cycle (every service depends on this package
 // for its tests). Services never import each other, not even in tests (DESIGN §3, oxlint).
-import { CatalogEnv, createApp, entities, migrations, release, reserve, startOrderConsumer } from '@dme/catalog';
+import { CatalogEnv, createApp, entities, migrations, serveReservations, startOrderConsumer } from '@dme/catalog';
 import { listen, TEST_INTERNAL_TOKEN, type TestServer } from './index';
 
 export interface CatalogFixture {
@@ -15,32 +13,24 @@ export interface CatalogFixture {
 
 /**
  * The catalog service booted in-process for another service's tests: its own schema of the given
- * database, its outbox relay, its reservation commands on the given (private) subjects and its
- * consumer of order events under a private durable name.
+ * database, its outbox relay, its stock commands (reserve, release, assign serials) on the given
+ * (private) subjects and its consumer of order events under a private durable name. Without an
+ * assignSerials subject, packing is served on `<reserve>.assign-serials`, private like the others.
  */
 export async function startCatalogService(opts: {
   databaseUrl: string;
   nc: NatsConnection;
   logger: Logger;
   uploadDir: string;
-  subjects: { reserve: string; release: string };
+  subjects: { reserve: string; release: string; assignSerials?: string };
   durable: string;
 }): Promise<CatalogFixture> {
   const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities, migrations, poolMax: 20 });
   await migrate(orm, 'catalog', opts.databaseUrl);
   const relay = new OutboxRelay({ em: orm.em, nc: opts.nc, logger: opts.logger, intervalMs: 50 });
   relay.start();
-  const subs = [
-    serveRpc({ nc: opts.nc, subject: opts.subjects.reserve, queue: 'catalog', schema: ReserveRequest, logger: opts.logger, handle: (input) => reserve(orm.em.fork(), input) }),
-    serveRpc({
-      nc: opts.nc,
-      subject: opts.subjects.release,
-      queue: 'catalog',
-      schema: z.object({ orderId: z.string().uuid() }),
-      logger: opts.logger,
-      handle: async ({ orderId }) => ({ released: await release(orm.em.fork(), orderId) }),
-    }),
-  ];
+  const subjects = { ...opts.subjects, assignSerials: opts.subjects.assignSerials ?? `${opts.subjects.reserve}.assign-serials` };
+  const subs = serveReservations({ nc: opts.nc, orm, logger: opts.logger, subjects });
   const consumer: RunningConsumer = await startOrderConsumer({ nc: opts.nc, em: orm.em, logger: opts.logger, durable: opts.durable });
   const server = await listen(
     createApp({
