@@ -257,6 +257,9 @@ export const StockItem = z.object({
 export type StockItem = z.infer<typeof StockItem>;
 
 export const AddStockResponse = z.object({ batchID: z.string().uuid(), items: z.array(StockItem) });
+export const StockItemResponse = z.object({ item: StockItem });
+/** A serial code in a path (packing looks an item up by the code on its label). */
+export const SerialParams = z.object({ serialCode: z.string().min(1).max(40).regex(/^[A-Za-z0-9-]+$/, { error: 'Not found.' }) });
 export type AddStockResponse = z.infer<typeof AddStockResponse>;
 
 export const StockListQuery = Pagination.extend({

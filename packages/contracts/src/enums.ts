@@ -79,7 +79,8 @@ export const RENTAL_ORDER_STATUSES = [
 export const ORDER_STATUSES = [...RENTAL_ORDER_STATUSES, 'CANCELLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID'] as const;
+/** CANCELLED (not in the spec): the order was cancelled before it was paid; nothing can be taken. */
+export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_TYPES = ['PARTIAL', 'FULL'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, PRODUCT_TYPES, USER_STATUSES, USER_TYPES } from './enums';
+import { ORDER_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES, PRODUCT_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
 /** The envelope every domain event travels in (DESIGN §7). */
 export const EventEnvelope = z.object({
@@ -37,6 +37,10 @@ export const EVENTS = {
     statusChanged: 'dme.order.status_changed',
     /** Stock was reserved for an order that was never written: the catalog releases it. */
     checkoutAbandoned: 'dme.order.checkout_abandoned',
+  },
+  payment: {
+    /** A payment was taken (a purchase's, or a rental's first or full one). */
+    confirmed: 'dme.payment.confirmed',
   },
 } as const;
 
@@ -98,6 +102,8 @@ export const EVENT_DATA = {
     quantity: z.number().int().min(1),
     serialCodes: z.array(z.string()),
   }),
+  // What payment needs travels with the order (issue 9). Fields added later have defaults, so
+  // events already in the stream still read (a new consumer replays the stream from the start).
   [EVENTS.order.placed]: z.object({
     orderId: z.string().uuid(),
     orderNumber: z.string(),
@@ -105,11 +111,19 @@ export const EVENT_DATA = {
     type: z.enum(['BUY', 'RENT']),
     typeOfOrder: z.enum(['BULK']).nullable(),
     totalAmount: z.string(),
+    /** A rental's first (partial) payment: the first day's rental total. */
+    partialPayment: z.string().nullable().default(null),
+    customer: z.object({ name: z.string(), email: z.string(), contactNumber: z.string() }).nullable().default(null),
+    delivery: z.object({ address: z.string(), city: z.string(), state: z.string(), zipcode: z.string() }).nullable().default(null),
+    createdAt: z.string().nullable().default(null),
     lines: z.array(
       z.object({
         productId: z.string().uuid(),
         variantId: z.string().uuid().nullable(),
         subVariantId: z.string().uuid().nullable(),
+        productName: z.string().default(''),
+        variantName: z.string().nullable().default(null),
+        subVariantName: z.string().nullable().default(null),
         quantity: z.number().int(),
         noOfRentalDays: z.number().int().nullable(),
         unitPrice: z.string(),
@@ -126,9 +140,36 @@ export const EVENT_DATA = {
     from: z.enum(ORDER_STATUSES),
     to: z.enum(ORDER_STATUSES),
     by: z.string().uuid().nullable(),
+    /** FOR_FULL_PAYMENT: the damage or lost fees of the serials not returned OK (DESIGN §5). */
+    extraCharge: z.string().nullable().default(null),
+  }),
+  [EVENTS.payment.confirmed]: z.object({
+    paymentId: z.string().uuid(),
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    orderType: z.enum(['BUY', 'RENT']),
+    /** PARTIAL: a rental's first payment; FULL: a purchase's payment or a rental's full payment. */
+    type: z.enum(PAYMENT_TYPES),
+    /** The payment's status after this one was taken. */
+    status: z.enum(PAYMENT_STATUSES),
+    amount: z.string(),
+    invoiceNumber: z.string(),
+    receiptNumber: z.string(),
+    note: z.string(),
+    accommodatedBy: z.string().uuid(),
+    confirmedAt: z.string(),
+    /** After this payment: the payment's figures as the order shows them. */
+    totalPartialPayment: z.string().nullable(),
+    extraCharge: z.string().nullable(),
+    overallTotal: z.string().nullable(),
+    balance: z.string(),
+    dueDate: z.string().nullable(),
   }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
+/** What a producer gives (fields with defaults may be left out). */
+export type EventInput<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>;
 export type UserSnapshot = z.infer<typeof UserSnapshot>;

@@ -12,6 +12,7 @@ export * from './identity';
 export * from './uploads';
 export * from './catalog';
 export * from './ordering';
+export * from './payments';
 export * from './process';
 export * from './events';
 export * from './routes';

@@ -80,7 +80,6 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     ORDERS_MENU('/admin/orders'),
     { key: '/admin/for-delivery', label: 'For Delivery', path: '/admin/for-delivery' },
     { key: '/admin/for-pickup', label: 'For Pickup', path: '/admin/for-pickup' },
-    { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
     { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
     { key: '/admin/reports', label: 'Reports', path: '/admin/reports' },
   ],

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES } from './enums';
+import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
 import { Pagination } from './identity';
-import { bodyInt, optionalText, requiredText } from './text';
+import { bodyInt, optionalText, requiredText, searchParam, text } from './text';
 
 /** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
 export const ORDER_MESSAGES = {
@@ -149,8 +149,38 @@ export const OrderSummary = z.object({
   typeOfOrder: z.enum(['BULK']).nullable(),
   totalAmount: z.string(),
   customerID: z.string().uuid(),
+  /** First and last name from the order service's read model ('' when it does not know them). */
+  customerName: z.string(),
 });
 export type OrderSummary = z.infer<typeof OrderSummary>;
+
+/** A payment taken for an order (from `dme.payment.confirmed`): the first of a rental is PARTIAL. */
+export const OrderPaymentRecord = z.object({
+  type: z.enum(PAYMENT_TYPES),
+  invoiceNumber: z.string(),
+  receiptNumber: z.string(),
+  amount: z.string(),
+  note: z.string(),
+  createdAt: z.string(),
+});
+
+/**
+ * Payment information as the order shows it (SPEC §4): while the order is PENDING or FOR_PAYMENT
+ * the status is UNPAID with the order total and the rental's partial payment; afterwards the
+ * payment's own status (INITIAL_PAYMENT, FOR_FULL_PAYMENT, PAID) and its records. In
+ * FOR_FULL_PAYMENT and PAID a rental also shows due date, extra charges, overall total and balance.
+ */
+export const OrderPayment = z.object({
+  status: z.string(),
+  totalOrderPayment: z.string(),
+  totalPartialPayment: z.string().nullable(),
+  extraCharge: z.string().nullable(),
+  overallTotal: z.string().nullable(),
+  balance: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  records: z.array(OrderPaymentRecord),
+});
+export type OrderPayment = z.infer<typeof OrderPayment>;
 
 export const Order = OrderSummary.extend({
   deliveryAddress: z.string(),
@@ -160,7 +190,7 @@ export const Order = OrderSummary.extend({
   note: z.string(),
   /** First (partial) payment of a rental: the first day's rental total (DESIGN §5). */
   partialPayment: z.string().nullable(),
-  payment: z.object({ status: z.string(), totalOrderPayment: z.string(), totalPartialPayment: z.string().nullable() }),
+  payment: OrderPayment,
   orderTracker: z.array(TrackerEntry),
   products: z.array(OrderLine),
   customer: z
@@ -185,10 +215,39 @@ export const MyOrderListQuery = Pagination.extend({
   type: z.enum(ORDER_TYPES).optional(),
   status: z.enum(ORDER_STATUSES).optional(),
 });
+
+/** Staff list of orders (SPEC §2 admin orders): by type and status, searched by order number or customer name. */
+export const StaffOrderListQuery = MyOrderListQuery.extend({ search: searchParam() });
 export const OrderListResponse = z.object({ items: z.array(OrderSummary), total: z.number().int() });
 export type OrderListResponse = z.infer<typeof OrderListResponse>;
 
-export const TransitionRequest = z.object({ to: z.enum(ORDER_STATUSES, { error: 'Unknown status.' }) });
+/** Texts of packing (SPEC §5 Scanning, §8), verbatim, and ours where the spec is silent. */
+export const PACKING_MESSAGES = {
+  alreadyScanned: 'Already scanned',
+  wrongProduct: (productName: string) => `Scanned product is not ${productName}. Please make sure that you only scanned the type of product you selected.`,
+  notAvailable: (serialCode: string) => `${serialCode} is not available: it is rented, sold, damaged or lost, or packed for another order.`,
+  unknownCode: (serialCode: string) => `There is no item with the serial code ${serialCode}.`,
+  scanEveryLine: 'Scan every item of every line before shipping the order.',
+  tooMany: (productName: string) => `More items were scanned for ${productName} than the order has.`,
+} as const;
+
+/** A serial code as typed or read from a label: letters, digits and dashes (catalog serial codes). */
+export const SerialCode = text({ max: 40, error: 'Scan or type a serial code.' }).pipe(
+  z.string().min(1, { error: 'Scan or type a serial code.' }).regex(/^[A-Za-z0-9-]+$/, { error: 'A serial code has only letters, digits and dashes.' }),
+);
+
+/** The serial codes packed for each line of an order (PREPARING → TO_SHIP). */
+export const PackedLine = z.object({
+  lineID: z.string().uuid({ error: 'Unknown order line.' }),
+  serialCodes: z.array(SerialCode).min(1).max(500),
+});
+
+export const TransitionRequest = z.object({
+  to: z.enum(ORDER_STATUSES, { error: 'Unknown status.' }),
+  /** Packing: every line of the order with exactly as many scanned serial codes as its quantity. */
+  packing: z.array(PackedLine).max(100).optional(),
+});
+export type TransitionRequest = z.input<typeof TransitionRequest>;
 
 /** The reply of a stock reservation request (catalog, over NATS request/reply). */
 export const ReserveLineReply = z.object({
@@ -210,7 +269,36 @@ export const ReserveRequest = z.object({
   lines: z.array(LineRef.extend({ ref: z.number().int(), quantity: z.number().int().min(1) })).min(1),
 });
 export type ReserveRequest = z.input<typeof ReserveRequest>;
+
+/**
+ * Packing (catalog, over NATS request/reply): the serial codes scanned for each line of an order
+ * are assigned in one transaction (AVAILABLE → RENTED for a rental or SOLD for a purchase,
+ * inventory OUT) and the order's reservation is consumed by as many units. Asking again for the
+ * same order and codes answers the same (a retry).
+ */
+export const AssignSerialsRequest = z.object({
+  orderId: z.string().uuid(),
+  orderType: z.enum(ORDER_TYPES),
+  lines: z
+    .array(
+      LineRef.extend({
+        lineId: z.string().uuid(),
+        productName: z.string(),
+        quantity: z.number().int().min(1),
+        serialCodes: z.array(z.string().min(1).max(40)).min(1).max(500),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+export type AssignSerialsRequest = z.input<typeof AssignSerialsRequest>;
+export const AssignSerialsReply = z.object({
+  lines: z.array(z.object({ lineId: z.string().uuid(), serialCodes: z.array(z.object({ serialCode: z.string(), status: z.string() })) })),
+});
+export type AssignSerialsReply = z.infer<typeof AssignSerialsReply>;
+
 export const RPC = {
   reserve: 'rpc.catalog.reserve',
   release: 'rpc.catalog.release',
+  assignSerials: 'rpc.catalog.assign-serials',
 } as const;

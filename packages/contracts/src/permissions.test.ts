@@ -51,7 +51,7 @@ describe('navigation per role (SPEC §2)', () => {
   it('lists the spec menus', () => {
     const labels = (t: string) => menuOf(t).map((m) => m.label);
     expect(labels('CUSTOMER')).toEqual(['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders']);
-    expect(labels('SUPERADMIN')).toEqual(['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports']);
+    expect(labels('SUPERADMIN')).toEqual(['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Payments', 'Reports']);
     expect(labels('WAREHOUSE_STAFF')).toEqual(['Warehouse Bins', 'Products', 'Orders']);
     expect(labels('ACCOUNTING_ADMIN')).toEqual(['Payments']);
     expect(labels('DRIVER')).toEqual(['For Delivery', 'For Pickup']);

@@ -29,6 +29,8 @@ import {
   ProductRequest,
   ProductResponse,
   QrQuery,
+  SerialParams,
+  StockItemResponse,
   StockListQuery,
   StockListResponse,
 } from './catalog';
@@ -42,8 +44,10 @@ import {
   OrderListResponse,
   OrderResponse,
   PlaceOrderRequest,
+  StaffOrderListQuery,
   TransitionRequest,
 } from './ordering';
+import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse } from './payments';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -225,6 +229,11 @@ export const ROUTES = {
     summary: 'Add stock: creates serial-coded items (quantities cannot be changed afterwards)', body: AddStockRequest,
     response: AddStockResponse, status: 201,
   },
+  stocksBySerial: {
+    method: 'GET', path: '/api/stocks/by-serial/:serialCode', service: 'catalog', access: 'stock:read', tag: 'stocks',
+    summary: 'The stock item with this serial code (packing checks each scan against its line)', params: SerialParams,
+    response: StockItemResponse,
+  },
   stocksQr: {
     method: 'GET', path: '/api/stocks/:id/qr.png', service: 'catalog', access: 'stock:read', tag: 'stocks',
     summary: 'QR label of a stock item as a PNG (QR_Code.png)', params: IdParams, query: QrQuery, binary: 'image/png',
@@ -268,10 +277,58 @@ export const ROUTES = {
     summary: 'One of my orders with lines, tracker, shipping and payment summary', params: IdParams,
     response: OrderResponse,
   },
+  myOrdersQr: {
+    method: 'GET', path: '/api/my/orders/:id/qr.png', service: 'order', access: 'order:read-own', tag: 'orders',
+    summary: "My order's QR code as a PNG (QR_Code.png; payload orderID and orderNumber)", params: IdParams,
+    binary: 'image/png',
+  },
   ordersTransition: {
     method: 'POST', path: '/api/orders/:id/transitions', service: 'order', access: 'authenticated', tag: 'orders',
-    summary: 'Move an order to another status, as the process table allows the caller (e.g. cancel)',
+    summary: 'Move an order to another status, as the process table allows the caller (cancel, confirm, pack with serial codes)',
     params: IdParams, body: TransitionRequest, response: OrderResponse,
+  },
+  // ---- order: staff
+  staffOrdersList: {
+    method: 'GET', path: '/api/orders', service: 'order', access: 'order:read', tag: 'orders',
+    summary: 'Orders for staff, by type and status, searched by order number or customer name', query: StaffOrderListQuery,
+    response: OrderListResponse,
+  },
+  staffOrdersGet: {
+    method: 'GET', path: '/api/orders/:id', service: 'order', access: 'order:read', tag: 'orders',
+    summary: 'One order for staff: customer, shipping, lines with their serial codes, payment, tracker and the steps the caller may take',
+    params: IdParams, response: OrderResponse,
+  },
+  staffOrdersQr: {
+    method: 'GET', path: '/api/orders/:id/qr.png', service: 'order', access: 'order:read', tag: 'orders',
+    summary: "An order's QR code as a PNG (QR_Code.png; payload orderID and orderNumber)", params: IdParams,
+    binary: 'image/png',
+  },
+  // ---- payment
+  paymentsList: {
+    method: 'GET', path: '/api/payments', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: 'Payments by status, searched by order number or customer name', query: PaymentListQuery,
+    response: PaymentListResponse,
+  },
+  paymentsGet: {
+    method: 'GET', path: '/api/payments/:id', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: 'One payment with its order, customer, amounts and records', params: IdParams, response: PaymentResponse,
+  },
+  paymentsConfirm: {
+    method: 'POST', path: '/api/payments/:id/confirm', service: 'payment', access: 'payment:confirm', tag: 'payments',
+    summary: 'Take the payment due now (Idempotency-Key header): a purchase in full, a rental\'s first day, or its balance',
+    params: IdParams, body: ConfirmPaymentRequest, response: PaymentResponse,
+  },
+  paymentsInvoice: {
+    method: 'GET', path: '/api/payments/:id/invoice.pdf', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: 'The invoice of the latest payment taken, as an A4 PDF', params: IdParams, binary: 'application/pdf',
+  },
+  staffOrdersInvoice: {
+    method: 'GET', path: '/api/orders/:id/invoice.pdf', service: 'payment', access: 'order:read', tag: 'payments',
+    summary: "The invoice of an order's latest payment, as an A4 PDF", params: OrderIdParams, binary: 'application/pdf',
+  },
+  myOrdersInvoice: {
+    method: 'GET', path: '/api/my/orders/:id/invoice.pdf', service: 'payment', access: 'invoice:read-own', tag: 'payments',
+    summary: "My order's invoice (of its latest payment), as an A4 PDF", params: OrderIdParams, binary: 'application/pdf',
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -8,6 +8,14 @@ describe('Manila business dates', () => {
     expect(manilaDate(new Date('2026-03-31T15:59:59Z'))).toBe('2026-03-31');
   });
 
+  it('turns the day at Manila midnight to the millisecond, one call after another (the date is remembered per minute)', () => {
+    expect(manilaDate(new Date('2026-03-31T15:59:00.000Z'))).toBe('2026-03-31');
+    expect(manilaDate(new Date('2026-03-31T15:59:59.999Z'))).toBe('2026-03-31');
+    expect(manilaDate(new Date('2026-03-31T16:00:00.000Z'))).toBe('2026-04-01');
+    expect(manilaDate(new Date('2026-03-31T15:59:59.999Z'))).toBe('2026-03-31');
+    expect(manilaDate(new Date('2027-03-31T15:59:30.000Z'))).toBe('2027-03-31');
+  });
+
   it('adds days across month and year ends', () => {
     expect(addDays('2026-01-31', 1)).toBe('2026-02-01');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');

@@ -8,11 +8,19 @@ const dateFormatter = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
+let lastMinute = NaN;
+let lastDate = '';
+
 /** The Manila calendar date of an instant, as "YYYY-MM-DD". */
 export function manilaDate(instant: Date = new Date()): string {
+  // Remembered per minute: a time zone's days begin on a whole minute, and formatting is slow.
+  const minute = Math.floor(instant.getTime() / 60_000);
+  if (minute === lastMinute) return lastDate;
   const parts = dateFormatter.formatToParts(instant);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  lastDate = `${get('year')}-${get('month')}-${get('day')}`;
+  lastMinute = minute;
+  return lastDate;
 }
 
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES } from './enums';
+import { Pagination } from './identity';
+import { optionalText, requiredText, searchParam } from './text';
+
+/** Texts of SPEC §4/§5/§8 for payments, verbatim, and ours where the spec is silent. */
+export const PAYMENT_MESSAGES = {
+  invoiceNumber: 'Please enter invoice number!',
+  receiptNumber: 'Please enter receipt number!',
+  /** SPEC §5 gives the full-payment form's read-only fields this message too. */
+  balance: 'Please enter invoice number!',
+  markAsPaid: 'Mark as paid',
+  payPartial: 'Pay Partial Payment',
+  completePayment: 'Complete Payment',
+  notPayable: 'This payment cannot be taken now: its order is not waiting for a payment.',
+  idempotencyMissing: 'An Idempotency-Key header is required to confirm a payment.',
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different payment.',
+  idempotencyInProgress: 'This payment is already being confirmed. Please wait a moment.',
+  noInvoice: 'There is no invoice for this order yet: it comes with the first payment.',
+  invoiceTerms: 'Completion of payment (100%)',
+} as const;
+
+/** What confirming a payment does next (SPEC §4 Payment statuses), or nothing when it cannot be taken. */
+export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT'] as const;
+export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
+
+/** One payment taken: invoice and receipt numbers and who accommodated it (SPEC §6). */
+export const PaymentRecord = z.object({
+  id: z.string().uuid(),
+  type: z.enum(PAYMENT_TYPES),
+  invoiceNumber: z.string(),
+  receiptNumber: z.string(),
+  note: z.string(),
+  amount: z.string(),
+  accommodatedBy: z.string().uuid(),
+  accommodatedByName: z.string(),
+  createdAt: z.string(),
+});
+export type PaymentRecord = z.infer<typeof PaymentRecord>;
+
+export const PaymentSummary = z.object({
+  id: z.string().uuid(),
+  orderID: z.string().uuid(),
+  orderNumber: z.string(),
+  orderType: z.enum(ORDER_TYPES),
+  orderStatus: z.enum(ORDER_STATUSES),
+  customerID: z.string().uuid(),
+  customerName: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** FULL or PARTIAL once a payment was taken. */
+  type: z.enum(PAYMENT_TYPES).nullable(),
+  /** The order total. */
+  totalOrderPayment: z.string(),
+  /** A rental's first (partial) payment: the first day's rental total. */
+  totalPartialPayment: z.string().nullable(),
+  /** What is still to be paid. */
+  balance: z.string(),
+  /** What confirming does now; null when nothing can be taken (order not confirmed yet, paid, cancelled). */
+  nextAction: z.enum(PAYMENT_ACTIONS).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PaymentSummary = z.infer<typeof PaymentSummary>;
+
+export const PaymentLine = z.object({
+  productName: z.string(),
+  variantName: z.string().nullable(),
+  subVariantName: z.string().nullable(),
+  quantity: z.number().int(),
+  noOfRentalDays: z.number().int().nullable(),
+  unitPrice: z.string(),
+  lineTotal: z.string(),
+});
+
+export const Payment = PaymentSummary.extend({
+  customer: z.object({ name: z.string(), email: z.string(), contactNumber: z.string() }).nullable(),
+  delivery: z.object({ address: z.string(), city: z.string(), state: z.string(), zipcode: z.string() }).nullable(),
+  lines: z.array(PaymentLine),
+  /** Damage or lost fees at a rental's return (SPEC §4); null until then. */
+  extraCharge: z.string().nullable(),
+  /** A full payment's amount: order total (purchase) or extra charges + order total (rental). */
+  overallTotal: z.string().nullable(),
+  /** When the full payment of a rental is due (a day after it was asked for), YYYY-MM-DD in Manila. */
+  dueDate: z.string().nullable(),
+  records: z.array(PaymentRecord),
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const PaymentResponse = z.object({ payment: Payment });
+export type PaymentResponse = z.infer<typeof PaymentResponse>;
+
+export const PaymentListQuery = Pagination.extend({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  /** Order number or customer name. */
+  search: searchParam(),
+});
+export const PaymentListResponse = z.object({ items: z.array(PaymentSummary), total: z.number().int() });
+export type PaymentListResponse = z.infer<typeof PaymentListResponse>;
+
+/** The payment form (SPEC §5): invoice and receipt numbers required, note optional. */
+export const ConfirmPaymentRequest = z.object({
+  invoiceNumber: requiredText(PAYMENT_MESSAGES.invoiceNumber, 50),
+  receiptNumber: requiredText(PAYMENT_MESSAGES.receiptNumber, 50),
+  note: optionalText(500),
+});
+export type ConfirmPaymentRequest = z.input<typeof ConfirmPaymentRequest>;
+
+/** Order-id path of the invoice routes. */
+export const OrderIdParams = z.object({ id: z.string().uuid({ error: 'Not found.' }) });
+
+/** Invoice file names (SPEC §9). */
+export const INVOICE_FILES = {
+  purchase: 'INVOICE.pdf',
+  initial: 'INITIAL_PAYMENT_INVOICE.pdf',
+  full: 'FULL_PAYMENT_INVOICE.pdf',
+} as const;
+
+/** The seller on every invoice (SPEC §9: a fixed address, e-mail and phone). */
+export const SELLER = {
+  name: 'DME Medical Equipment Rentals & Sales',
+  address: '2F Medical Plaza, 123 Ayala Avenue, Makati City, Metro Manila 1226',
+  email: 'billing@dme-shop.example',
+  phone: '+63 2 8123 4567',
+} as const;
