@@ -1,7 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
+import { AssignSerialsRequest, ReserveRequest, RPC, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
 import { createHttpApp, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
 import { missingUploads } from './modules/media/media.service';
+import { release, reservationBatcher } from './modules/reservations/reservation.service';
+import { assignSerials } from './modules/stock/packing.service';
+import { z } from 'zod';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
 import { binHandlers } from './modules/bins/bin.routes';
@@ -40,7 +43,8 @@ export function createApp(deps: CatalogDeps) {
 export const entities = [BinEntity, ProductEntity, VariantEntity, SubVariantEntity, StockBatchEntity, StockItemEntity];
 export { migrations } from './migrations/0001_catalog';
 export { CatalogEnv } from './config';
-export { reserve, release, confirm, expireHeld } from './modules/reservations/reservation.service';
+export { reserve, reserveOrders, release, confirm, expireHeld } from './modules/reservations/reservation.service';
+export { assignSerials } from './modules/stock/packing.service';
 export { startOrderConsumer } from './consumers/orders';
 
 /** Answers other services asking whether image paths name uploads that exist (NATS request/reply). */
@@ -53,4 +57,38 @@ export function serveUploadsExist(opts: { nc: NatsConnection; logger: Logger; up
     logger: opts.logger,
     handle: async ({ paths }) => ({ missing: await missingUploads(opts.uploadDir, paths) }),
   });
+}
+
+/**
+ * The stock commands other services wait for (NATS request/reply, DESIGN §2): reserve at checkout
+ * (taken in batches, see reservationBatcher), release, and assign serials at packing (which
+ * consumes the order's reservation). Replicas share them through a queue group.
+ */
+export function serveReservations(opts: {
+  nc: NatsConnection;
+  orm: MikroORM;
+  logger: Logger;
+  subjects?: { reserve: string; release: string; assignSerials?: string };
+}) {
+  const subjects = { ...RPC, ...opts.subjects };
+  const reserve = reservationBatcher(opts.orm.em);
+  return [
+    serveRpc({ nc: opts.nc, subject: subjects.reserve, queue: 'catalog', schema: ReserveRequest, logger: opts.logger, handle: reserve }),
+    serveRpc({
+      nc: opts.nc,
+      subject: subjects.release,
+      queue: 'catalog',
+      schema: z.object({ orderId: z.string().uuid() }),
+      logger: opts.logger,
+      handle: async ({ orderId }) => ({ released: await release(opts.orm.em.fork(), orderId) }),
+    }),
+    serveRpc({
+      nc: opts.nc,
+      subject: subjects.assignSerials,
+      queue: 'catalog',
+      schema: AssignSerialsRequest,
+      logger: opts.logger,
+      handle: (input) => assignSerials(opts.orm.em.fork(), input),
+    }),
+  ];
 }

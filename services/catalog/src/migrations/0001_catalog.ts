@@ -81,6 +81,7 @@ import { CatalogReservations } from './0002_reservations';
 import { CatalogVersions } from './0003_versions';
 import { CatalogStockLevels } from './0004_stock_levels';
 import { CatalogPriceRange } from './0005_price_range';
+import { CatalogPacking } from './0006_packing';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -88,4 +89,5 @@ export const migrations = [
   { name: '0003_versions', class: CatalogVersions },
   { name: '0004_stock_levels', class: CatalogStockLevels },
   { name: '0005_price_range', class: CatalogPriceRange },
+  { name: '0006_packing', class: CatalogPacking },
 ];

@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { ORDER_MESSAGES, type Product, type ProductCard, type StockCounts } from '@dme/contracts';
 import { HttpProblem } from '@dme/platform';
 import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
-import { ledger, nonZero, recount, type LeafCounts } from '../../test/ledger';
+import { ledger, nonZero, recount, type LeafCounts } from '@dme/testing/ledger';
 import { countsFor } from '../stock/counts';
 import { cardCache } from '../products/product.routes';
-import { confirm, expireHeld, release, reserve } from './reservation.service';
+import { confirm, expireHeld, release, reserve, reserveOrders } from './reservation.service';
 
 /**
  * The stock ledger (issue 8): whatever happens to stock and reservations, the list, the product
@@ -170,6 +170,7 @@ type Status = 'RENTED' | 'SOLD' | 'DAMAGED' | 'LOST';
 type Op =
   | { kind: 'add'; leaf: number; n: number }
   | { kind: 'reserve'; lines: Array<{ leaf: number; q: number }> }
+  | { kind: 'batch'; orders: Array<Array<{ leaf: number; q: number }>> }
   | { kind: 'retry'; order: number }
   | { kind: 'release'; order: number; twice: boolean }
   | { kind: 'confirm'; order: number }
@@ -182,6 +183,13 @@ const leafArb = fc.integer({ min: 0, max: LEAVES - 1 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), leaf: leafArb, n: fc.integer({ min: 1, max: 4 }) }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('reserve' as const), lines: fc.array(fc.record({ leaf: leafArb, q: fc.integer({ min: 1, max: 2 }) }), { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('batch' as const),
+      orders: fc.array(fc.array(fc.record({ leaf: leafArb, q: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 5 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('retry' as const), order: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), order: fc.nat(), twice: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('confirm' as const), order: fc.nat() }) },
@@ -198,7 +206,7 @@ interface ModelOrder {
 }
 
 describe('one stock ledger', () => {
-  it('after random add stock / reserve / retry / release / confirm / expiry / status changes, every reader agrees with the model and a recount (seeded)', async () => {
+  it('after random add stock / reserve (alone and in batches) / retry / release / confirm / expiry / status changes, every reader agrees with the model and a recount (seeded)', async () => {
     const seed = Number(process.env.LEDGER_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`ledger property: seed ${seed} (replay with LEDGER_SEED=${seed})`);
     let run = 0;
@@ -219,10 +227,10 @@ describe('one stock ledger', () => {
           m(leaves[i]!).available += n;
         }
 
-        const reserveModel = async (order: ModelOrder, step: string) => {
+        /** What the model says of reserving `order` now, checked against what the catalog answered. */
+        const judge = (order: ModelOrder, res: Awaited<ReturnType<typeof tryReserve>>, step: string) => {
           const sorted = [...order.perLeaf].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
           const short = sorted.find(([id, q]) => free(model.get(id)!) < q);
-          const res = await tryReserve(order.id, order.lines);
           if (short) {
             const leaf = leaves.find((l) => l.id === short[0])!;
             expect(res, step).toEqual({ ok: false, status: 409, detail: refusal(leaf, free(m(leaf)), short[1]), errors: undefined });
@@ -234,6 +242,12 @@ describe('one stock ledger', () => {
             for (const [id, q] of order.perLeaf) model.get(id)!.reserved += q;
             order.state = 'HELD';
           }
+        };
+        const reserveModel = async (order: ModelOrder, step: string) => judge(order, await tryReserve(order.id, order.lines), step);
+        const newOrder = (spec: Array<{ leaf: number; q: number }>): ModelOrder => {
+          const perLeaf = new Map<string, number>();
+          for (const l of spec) perLeaf.set(at(l.leaf).id, (perLeaf.get(at(l.leaf).id) ?? 0) + l.q);
+          return { id: randomUUID(), lines: spec.map((l, ref) => line(at(l.leaf), l.q, ref)), perLeaf, state: 'REFUSED' };
         };
 
         for (const [i, op] of ops.entries()) {
@@ -249,12 +263,22 @@ describe('one stock ledger', () => {
               m(at(op.leaf)).available += op.n;
               break;
             case 'reserve': {
-              const lines = op.lines.map((l, ref) => line(at(l.leaf), l.q, ref));
-              const perLeaf = new Map<string, number>();
-              for (const l of op.lines) perLeaf.set(at(l.leaf).id, (perLeaf.get(at(l.leaf).id) ?? 0) + l.q);
-              const o: ModelOrder = { id: randomUUID(), lines, perLeaf, state: 'REFUSED' };
+              const o = newOrder(op.lines);
               orders.push(o);
               await reserveModel(o, step);
+              break;
+            }
+            case 'batch': {
+              // Several orders in one statement, as the catalog takes checkouts that wait together:
+              // each is judged as if they came one after another, in the order given.
+              const batch = op.orders.map(newOrder);
+              orders.push(...batch);
+              const outcomes = await reserveOrders(em(), batch.map((o) => ({ orderId: o.id, orderType: 'RENT' as const, lines: o.lines })));
+              batch.forEach((o, j) => {
+                const out = outcomes[j]!;
+                judge(o, 'problem' in out ? { ok: false, status: out.problem.status, detail: out.problem.detail, errors: out.problem.errors } : { ok: true, reply: out }, `${step} order ${j}`);
+              });
+              saw(`batch: ${batch.filter((o) => o.state === 'HELD').length} of ${batch.length} held`);
               break;
             }
             case 'retry':

@@ -4,9 +4,9 @@ import { EVENTS, ORDER_MESSAGES, type Product } from '@dme/contracts';
 import { connectNats, createLogger, ensureEventStream, eventEnvelope, HttpProblem, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import { eventually, testNatsUrl } from '@dme/testing';
 import { IMAGE, simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
-import { ledger, nonZero, recount } from '../../test/ledger';
-import { startOrderConsumer } from '../../consumers/orders';
-import { confirm, expireHeld, release, reserve } from './reservation.service';
+import { ledger, nonZero, recount } from '@dme/testing/ledger';
+import { handleOrderEvents, startOrderConsumer } from '../../consumers/orders';
+import { confirm, expireHeld, release, reserve, reservationBatcher, reserveOrders } from './reservation.service';
 
 let h: CatalogHarness;
 let binId: string;
@@ -219,6 +219,62 @@ describe('reserve under concurrency', () => {
   });
 });
 
+describe('reservations taken in batches', () => {
+  const batchLine = (productID: string, quantity: number, ref = 0) => ({ ref, productID, productVariantID: null, productSubVariantID: null, quantity });
+
+  it('orders in one batch take what is free in the order they came; one that no longer fits, or has a bad line, holds nothing', async () => {
+    const p = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const sale = await product(simpleProduct({ type: 'FOR_SALE' }));
+    await addStock({ productID: p.id, quantity: 5 });
+    const ids = Array.from({ length: 5 }, () => randomUUID());
+    const outcomes = await reserveOrders(em(), [
+      { orderId: ids[0]!, orderType: 'RENT', lines: [batchLine(p.id, 3)] },
+      { orderId: ids[1]!, orderType: 'RENT', lines: [batchLine(p.id, 3)] }, // 2 left: refused
+      { orderId: ids[2]!, orderType: 'RENT', lines: [batchLine(p.id, 1), batchLine(sale.id, 1, 1)] }, // a sale item in a rental: 400
+      { orderId: ids[3]!, orderType: 'RENT', lines: [batchLine(p.id, 2)] }, // takes the last 2
+      { orderId: ids[0]!, orderType: 'RENT', lines: [batchLine(p.id, 3)] }, // the first again: a retry, nothing more
+    ]);
+    expect('lines' in outcomes[0]! && outcomes[0].lines[0]!.productName).toBe(p.name);
+    expect(outcomes[1]).toMatchObject({ problem: { status: 409, detail: `Only 2 of ${p.name} left; you asked for 3. ${ORDER_MESSAGES.maxStock}` } });
+    expect(outcomes[2]).toMatchObject({ problem: { status: 400, detail: ORDER_MESSAGES.wrongType, errors: [{ field: 'lines.1', message: ORDER_MESSAGES.wrongType }] } });
+    expect('lines' in outcomes[3]!).toBe(true);
+    expect('lines' in outcomes[4]!).toBe(true);
+    expect(await level(p.id, p.id)).toMatchObject({ available: 5, reserved: 5 });
+    const held = await em().execute<Array<{ order_id: string; quantity: number }>>(`select order_id, quantity from catalog.reservations where leaf_id = ? order by quantity`, [p.id]);
+    expect(held).toEqual([{ order_id: ids[3], quantity: 2 }, { order_id: ids[0], quantity: 3 }]);
+    await expectLedgerMatchesRecount([p.id]);
+  });
+
+  it('checkouts that arrive together share one statement; 50 for the last 5 units still get exactly 5', async () => {
+    const reserveBatched = reservationBatcher(h.orm.em);
+    const plenty = await product(simpleProduct({ type: 'FOR_RENT' }));
+    await addStock({ productID: plenty.id, quantity: 40 });
+    const all = await Promise.all(Array.from({ length: 40 }, () => reserveBatched({ orderId: randomUUID(), orderType: 'RENT', lines: [batchLine(plenty.id, 1)] })));
+    expect(all).toHaveLength(40);
+    // Rows written by one transaction share its xmin: 40 orders were far fewer transactions.
+    const [tx] = await em().execute<Array<{ n: number }>>(`select count(distinct xmin::text)::int as n from catalog.reservations where leaf_id = ?`, [plenty.id]);
+    expect(tx!.n).toBeLessThan(40);
+    expect(await level(plenty.id, plenty.id)).toMatchObject({ available: 40, reserved: 40 });
+
+    for (let round = 0; round < 5; round++) {
+      const last = await product(simpleProduct({ type: 'FOR_RENT' }));
+      await addStock({ productID: last.id, quantity: 5 });
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          reserveBatched({ orderId: randomUUID(), orderType: 'RENT', lines: [batchLine(last.id, 1)] }).then(
+            () => 201,
+            (e: HttpProblem) => e.status,
+          ),
+        ),
+      );
+      expect(results.filter((x) => x === 201), `round ${round}`).toHaveLength(5);
+      expect(results.filter((x) => x === 409), `round ${round}`).toHaveLength(45);
+      expect(await level(last.id, last.id)).toMatchObject({ available: 5, reserved: 5 });
+      await expectLedgerMatchesRecount([last.id]);
+    }
+  });
+});
+
 describe('giving stock back', () => {
   it('release gives back once: twice in a row, or ten times at once', async () => {
     const p = await product(wheelchair());
@@ -266,6 +322,43 @@ describe('giving stock back', () => {
     expect(await release(em(), lapsed)).toBe(0);
     const [row] = await em().execute<Array<{ status: string }>>(`select status from catalog.reservations where order_id = ?`, [lapsed]);
     expect(row!.status).toBe('EXPIRED');
+    await expectLedgerMatchesRecount([p.id]);
+  });
+
+  it('a batch of order events: placed orders are confirmed, a cancelled or abandoned one released, even placed and cancelled in the same batch', async () => {
+    const p = await product(simpleProduct({ type: 'FOR_RENT' }));
+    await addStock({ productID: p.id, quantity: 10 });
+    const [kept, cancelled, placedThenCancelled, abandoned] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    for (const id of [kept, cancelled, placedThenCancelled, abandoned]) await rent(id, [{ ref: 0, productID: p.id, quantity: 2 }]);
+    expect((await level(p.id, p.id))!.reserved).toBe(8);
+    const placedEvent = (orderId: string) =>
+      eventEnvelope('order', {
+        type: EVENTS.order.placed,
+        aggregateId: orderId,
+        data: { orderId, orderNumber: 'ORD-1', customerId: randomUUID(), type: 'RENT', typeOfOrder: null, totalAmount: '1.00', lines: [] },
+      });
+    const cancelledEvent = (orderId: string) =>
+      eventEnvelope('order', {
+        type: EVENTS.order.statusChanged,
+        aggregateId: orderId,
+        data: { orderId, orderNumber: 'ORD-1', customerId: randomUUID(), type: 'RENT', from: 'PENDING', to: 'CANCELLED', by: null },
+      });
+    await em().transactional((tem) =>
+      handleOrderEvents(tem, [
+        placedEvent(kept),
+        placedEvent(cancelled),
+        placedEvent(placedThenCancelled),
+        cancelledEvent(placedThenCancelled),
+        cancelledEvent(cancelled),
+        eventEnvelope('order', { type: EVENTS.order.checkoutAbandoned, aggregateId: abandoned, data: { orderId: abandoned } }),
+      ]),
+    );
+    const status = async (orderId: string) => (await em().execute<Array<{ status: string }>>(`select status from catalog.reservations where order_id = ?`, [orderId]))[0]!.status;
+    expect(await status(kept)).toBe('CONFIRMED');
+    expect(await status(cancelled)).toBe('RELEASED');
+    expect(await status(placedThenCancelled)).toBe('RELEASED');
+    expect(await status(abandoned)).toBe('RELEASED');
+    expect((await level(p.id, p.id))!.reserved).toBe(2);
     await expectLedgerMatchesRecount([p.id]);
   });
 

@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import QRCode from 'qrcode';
 import { binStockQrPayload, stockQrPayload, type StockItem } from '@dme/contracts';
+import { renderPdf } from '@dme/platform';
 
 /** A stock item's QR code as a PNG (payload per SPEC §3). */
 export function qrPng(item: StockItem, payload: 'serial' | 'id'): Promise<Buffer> {
@@ -9,27 +8,6 @@ export function qrPng(item: StockItem, payload: 'serial' | 'id'): Promise<Buffer
   return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }
 
-const require = createRequire(import.meta.url);
-type PdfMake = {
-  addFonts: (fonts: unknown) => void;
-  setUrlAccessPolicy: (cb: (url: string) => boolean) => void;
-  setLocalAccessPolicy: (cb: (path: string) => boolean) => void;
-  createPdf: (doc: unknown) => { getBuffer: () => Promise<Buffer> };
-};
-let pdfmake: PdfMake | undefined;
-
-function printer(): PdfMake {
-  if (pdfmake) return pdfmake;
-  const pm = require('pdfmake') as PdfMake;
-  const fontsFile = require.resolve('pdfmake/fonts/Roboto.js');
-  const fontDir = `${dirname(fontsFile)}/Roboto`;
-  pm.addFonts(require(fontsFile));
-  // STACK P14: no network access, and local files only from the font folder.
-  pm.setUrlAccessPolicy(() => false);
-  pm.setLocalAccessPolicy((path) => path.startsWith(fontDir));
-  pdfmake = pm;
-  return pm;
-}
 
 const COLUMNS = 3;
 
@@ -66,5 +44,5 @@ export async function labelSheetPdf(items: StockItem[]): Promise<Buffer> {
       { table: { widths: Array(COLUMNS).fill('*'), body: rows, dontBreakRows: true }, layout: { hLineColor: () => '#ccc', vLineColor: () => '#ccc' } },
     ],
   };
-  return printer().createPdf(doc).getBuffer();
+  return renderPdf(doc);
 }

@@ -32,6 +32,8 @@ export const StockItemEntity = defineEntity({
     batchId: p.uuid(),
     status: p.string().length(12).$type<StockItemStatus>(),
     inventoryType: p.string().length(3).$type<InventoryType>(),
+    /** The order the item was packed for (set by packing, migrations/0006_packing.ts). */
+    orderId: p.uuid().nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),
   }),

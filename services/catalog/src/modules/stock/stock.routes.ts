@@ -1,11 +1,11 @@
 import type { HandlersOf } from '@dme/platform';
 import { notFound } from '@dme/platform';
 import { em } from '../bins/bin.routes';
-import { addStock, getStockItem, listStock } from './stock.service';
+import { addStock, getStockItem, getStockItemBySerial, listStock } from './stock.service';
 import { labelSheetPdf, qrPng } from './labels';
 import { cardCache } from '../products/product.routes';
 
-type StockHandlers = Pick<HandlersOf<'catalog'>, 'stocksList' | 'stocksCreate' | 'stocksQr' | 'stockBatchLabels'>;
+type StockHandlers = Pick<HandlersOf<'catalog'>, 'stocksList' | 'stocksCreate' | 'stocksBySerial' | 'stocksQr' | 'stockBatchLabels'>;
 
 export function stockHandlers(afterCommit: () => void): StockHandlers {
   return {
@@ -16,6 +16,8 @@ export function stockHandlers(afterCommit: () => void): StockHandlers {
       afterCommit();
       return result;
     },
+    // Packing checks each scan against its line before the order is sent (the catalog decides again then).
+    stocksBySerial: async (ctx, { params }) => ({ item: await getStockItemBySerial(em(ctx), params.serialCode) }),
     async stocksQr(ctx, { params, query }) {
       const item = await getStockItem(em(ctx), params.id);
       ctx.type = 'image/png';

@@ -137,6 +137,7 @@ export interface StockFilter {
   productSubVariantID?: string;
   warehouseBinID?: string;
   batchID?: string;
+  serialCode?: string;
   status?: string;
   limit: number;
   offset: number;
@@ -176,6 +177,7 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
   eq('s.sub_variant_id', f.productSubVariantID);
   eq('s.warehouse_bin_id', f.warehouseBinID);
   eq('s.batch_id', f.batchID);
+  eq('s.serial_code', f.serialCode);
   eq('s.status', f.status);
   const rows = await em.execute<Row[]>(
     `select s.id, s.serial_code, s.status, s.inventory_type, s.product_id, p.name as product_name,
@@ -224,6 +226,13 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
 
 export async function getStockItem(em: EntityManager, id: string): Promise<StockItem> {
   const { items } = await listStock(em, { id, limit: 1, offset: 0 });
+  if (!items[0]) throw notFound('Stock item not found.');
+  return items[0];
+}
+
+/** The stock item with this serial code (matched whatever its case), or 404. */
+export async function getStockItemBySerial(em: EntityManager, serialCode: string): Promise<StockItem> {
+  const { items } = await listStock(em, { serialCode: serialCode.trim().toUpperCase(), limit: 1, offset: 0 });
   if (!items[0]) throw notFound('Stock item not found.');
   return items[0];
 }
