@@ -4,15 +4,16 @@ import { createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@d
 import type { OrderConfig } from './config';
 import { cartHandlers } from './modules/cart/cart.routes';
 import { orderHandlers } from './modules/orders/order.routes';
+import { checkoutStore } from './modules/orders/checkout.store';
 
 export interface OrderDeps {
   orm: MikroORM;
   config: OrderConfig;
   logger: Logger;
-  /** NATS: stock reservation in the catalog is a request/reply at checkout. */
+  /** NATS: stock reservation (checkout) and serial assignment (packing) in the catalog are request/reply. */
   nc: NatsConnection;
-  /** The reservation subjects (tests give each run its own). */
-  rpcSubjects?: { reserve: string; release: string };
+  /** The catalog's command subjects: reservation and packing (tests give each run its own). */
+  rpcSubjects?: { reserve: string; release: string; assignSerials: string };
   afterCommit?: () => void;
 }
 
@@ -24,7 +25,7 @@ export function createApp(deps: OrderDeps) {
     ctx.state.em = deps.orm.em.fork();
     await next();
   });
-  const api = mountRoutes('order', { ...cartHandlers(), ...orderHandlers({ nc: deps.nc, subjects: deps.rpcSubjects ?? RPC }, afterCommit) }, deps.config.INTERNAL_TOKEN);
+  const api = mountRoutes('order', { ...cartHandlers(), ...orderHandlers(checkoutStore(deps.orm.em), { nc: deps.nc, subjects: deps.rpcSubjects ?? RPC }, afterCommit) }, deps.config.INTERNAL_TOKEN);
   app.use(api.routes()).use(api.allowedMethods());
   return app;
 }
@@ -33,3 +34,4 @@ export const entities = [];
 export { migrations } from './migrations/0001_ordering';
 export { OrderEnv } from './config';
 export { startReadModelConsumers } from './consumers/readmodels';
+export { startPaymentConsumer } from './consumers/payments';

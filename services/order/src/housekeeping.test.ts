@@ -26,7 +26,7 @@ describe("the order service's housekeeping", () => {
       orm.em
         .fork()
         .execute(
-          `insert into ordering.idempotency_keys (customer_id, key, request_hash, state, response_status, response_body, created_at)
+          `insert into ordering.idempotency_keys (owner_id, key, request_hash, state, response_status, response_body, created_at)
            values (?, ?, repeat('a', 64), ?, 201, '{}'::jsonb, now() - make_interval(hours => ?))`,
           [customer, key, state, hoursAgo],
         );
@@ -34,7 +34,7 @@ describe("the order service's housekeeping", () => {
     await add('old-claim', 'IN_PROGRESS', 25);
     await add('recent', 'DONE', 23);
     expect(await purgeIdempotencyKeys(orm.em)).toBe(2);
-    const keys = await orm.em.fork().execute<Array<{ key: string }>>('select key from ordering.idempotency_keys where customer_id = ?', [customer]);
+    const keys = await orm.em.fork().execute<Array<{ key: string }>>('select key from ordering.idempotency_keys where owner_id = ?', [customer]);
     expect(keys.map((k) => k.key)).toEqual(['recent']);
     // The platform purge works on the service's schema too.
     expect(await purgePlatformTables(orm.em)).toEqual({ outbox: 0, inbox: 0 });

@@ -2,6 +2,7 @@ import { runService } from '@dme/platform';
 import { OrderEnv } from './config';
 import { createApp, entities, migrations } from './app';
 import { startReadModelConsumers } from './consumers/readmodels';
+import { startPaymentConsumer } from './consumers/payments';
 import { purgeIdempotencyKeys } from './housekeeping';
 
 await runService({
@@ -11,7 +12,11 @@ await runService({
   entities,
   migrations,
   createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick() }),
-  consumers: ({ nc, orm, logger }) => startReadModelConsumers({ nc, em: orm.em, logger }),
+  consumers: async ({ nc, orm, logger, relay }) => [
+    ...(await startReadModelConsumers({ nc, em: orm.em, logger })),
+    // A payment moves the order on (FOR_PAYMENT → PREPARING): its status event goes out at once.
+    await startPaymentConsumer({ nc, em: orm.em, logger, afterCommit: () => relay.kick() }),
+  ],
   // Platform purge (outbox, inbox) plus the stored idempotent answers older than 24 h.
   housekeeping: {
     everyMs: 10 * 60_000,

@@ -107,8 +107,12 @@ export class OrderingInitial extends Migration {
 }
 
 import { OrderingReadModelVersions } from './0002_readmodel_versions';
+import { OrderingIdempotencyOwner } from './0003_idempotency_owner';
+import { OrderingProcess } from './0004_process';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
   { name: '0002_readmodel_versions', class: OrderingReadModelVersions },
+  { name: '0003_idempotency_owner', class: OrderingIdempotencyOwner },
+  { name: '0004_process', class: OrderingProcess },
 ];

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { centsToString, EVENTS, toCents, type EventData, type EventEnvelope, type EventInput } from '@dme/contracts';
 import {
   connectNats,
   createLogger,
   createOrm,
   ensureEventStream,
+  eventEnvelope,
   migrate,
   OutboxRelay,
   type NatsConnection,
@@ -15,7 +18,8 @@ import {
 } from '@dme/platform';
 import { createTestDatabase, eventually, listen, serviceClient, TEST_INTERNAL_TOKEN, testNatsUrl, TINY_PNG, type Caller, type Json, type TestServer } from '@dme/testing';
 import { startCatalogService } from '@dme/testing/catalog';
-import { createApp, migrations, OrderEnv, startReadModelConsumers } from '../app';
+import { ledger, nonZero, recount, type LeafCounts } from '@dme/testing/ledger';
+import { createApp, migrations, OrderEnv, startPaymentConsumer, startReadModelConsumers } from '../app';
 
 export const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
 
@@ -25,11 +29,20 @@ export interface OrderHarness {
   orderOrm: Orm;
   catalog: ReturnType<typeof serviceClient>;
   order: ReturnType<typeof serviceClient>;
+  /** The order service's base URL (for binary answers, read with fetch). */
+  orderUrl: string;
   staff: Caller;
   customer: () => Caller;
+  /** A new caller of any role. */
+  as: (userType: Caller['userType']) => Caller;
+  /** The order service's consumer of payment events (durable: stopping it keeps its place). */
+  payments: { stop: () => Promise<void>; start: () => Promise<void> };
+  /** Publishes an event on JetStream as its service would (message id = event id). */
+  publish: (event: EventEnvelope) => Promise<void>;
   /** Creates a product in the catalog and waits until the order service knows it. */
   product: (body: Record<string, unknown>) => Promise<Json>;
-  addStock: (body: Record<string, unknown>) => Promise<void>;
+  /** Adds stock in the catalog; answers the new items' serial codes. */
+  addStock: (body: Record<string, unknown>) => Promise<string[]>;
   binId: string;
   available: (productId: string) => Promise<Json>;
   close: () => Promise<void>;
@@ -42,7 +55,7 @@ export interface OrderHarness {
  */
 export async function startOrdering(): Promise<OrderHarness> {
   const run = randomUUID().slice(0, 8);
-  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release` };
+  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials` };
   const logger = createLogger('order-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await createTestDatabase('order');
   const dir = await mkdtemp(join(tmpdir(), 'order-'));
@@ -58,6 +71,8 @@ export async function startOrdering(): Promise<OrderHarness> {
   const orderRelay = new OutboxRelay({ em: orderOrm.em, nc, logger, intervalMs: 50 });
   orderRelay.start();
   const consumers: RunningConsumer[] = await startReadModelConsumers({ nc, em: orderOrm.em, logger, durablePrefix: `order-${run}` });
+  const startPayments = () => startPaymentConsumer({ nc, em: orderOrm.em, logger, durablePrefix: `order-${run}` });
+  let payments: RunningConsumer | undefined = await startPayments();
 
   const servers: TestServer[] = [
     catalogService.server,
@@ -83,9 +98,23 @@ export async function startOrdering(): Promise<OrderHarness> {
     orderOrm,
     catalog,
     order,
+    orderUrl: servers[1]!.url,
     staff,
     binId,
     customer: () => ({ userId: randomUUID(), userType: 'CUSTOMER' }),
+    as: (userType) => ({ userId: randomUUID(), userType }),
+    payments: {
+      async stop() {
+        await payments?.stop();
+        payments = undefined;
+      },
+      async start() {
+        payments ??= await startPayments();
+      },
+    },
+    async publish(event) {
+      await jetstream(nc).publish(event.type, JSON.stringify(event), { msgID: event.id });
+    },
     async product(body) {
       const res = await catalog.post('/api/products', { image: IMAGE, description: 'x', damageCharges: '100.00', ...body }, { as: staff });
       if (res.status !== 201) throw new Error(`product: ${res.status} ${res.text}`);
@@ -99,12 +128,13 @@ export async function startOrdering(): Promise<OrderHarness> {
     async addStock(body) {
       const res = await catalog.post('/api/stocks', { warehouseBinID: binId, ...body }, { as: staff });
       if (res.status !== 201) throw new Error(`stock: ${res.status} ${res.text}`);
+      return res.body.items.map((i: { serialCode: string }) => i.serialCode);
     },
     async available(productId) {
       return (await catalog.get(`/api/admin/products/${productId}`, { as: staff })).body.product;
     },
     async close() {
-      await Promise.allSettled(consumers.map((c) => c.stop()));
+      await Promise.allSettled([...consumers, ...(payments ? [payments] : [])].map((c) => c.stop()));
       await orderRelay.stop();
       await servers[1]!.close();
       await catalogService.close();
@@ -127,4 +157,64 @@ export const ADDRESS = {
 /** Places an order as the customer, with a fresh Idempotency-Key unless one is given. */
 export function place(h: OrderHarness, as: Caller, body: Record<string, unknown>, key: string = randomUUID()) {
   return h.order.post('/api/orders', { ...ADDRESS, ...body }, { as, headers: { 'idempotency-key': key } });
+}
+
+/**
+ * `dme.payment.confirmed` for an order, as the payment service publishes it: a rental's first
+ * payment (PARTIAL, the first day) or full payment, or a purchase's payment (FULL).
+ */
+export function paymentConfirmed(
+  order: Json,
+  kind: 'first' | 'full' = 'first',
+  overrides: Partial<EventInput<typeof EVENTS.payment.confirmed>> = {},
+): EventEnvelope<EventData<typeof EVENTS.payment.confirmed>> {
+  const rent = order.type === 'RENT';
+  const partial = kind === 'first' && rent;
+  const data: EventInput<typeof EVENTS.payment.confirmed> = {
+    paymentId: randomUUID(),
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    customerId: order.customerID,
+    orderType: order.type,
+    type: partial ? 'PARTIAL' : 'FULL',
+    status: partial ? 'INITIAL_PAYMENT' : 'PAID',
+    amount: partial ? order.partialPayment : order.totalAmount,
+    invoiceNumber: `INV-${randomUUID().slice(0, 6)}`,
+    receiptNumber: `OR-${randomUUID().slice(0, 6)}`,
+    note: '',
+    accommodatedBy: randomUUID(),
+    confirmedAt: new Date().toISOString(),
+    totalPartialPayment: rent ? order.partialPayment : null,
+    extraCharge: null,
+    overallTotal: partial ? '0.00' : order.totalAmount,
+    balance: partial ? centsToString(toCents(order.totalAmount) - toCents(order.partialPayment)) : '0.00',
+    dueDate: null,
+    ...overrides,
+  };
+  return eventEnvelope('payment', { type: EVENTS.payment.confirmed, aggregateId: data.paymentId, data });
+}
+
+/**
+ * Takes a placed order to PREPARING as the shop runs it: staff confirm it (PENDING → FOR_PAYMENT),
+ * the payment service confirms its first payment (an event), the order service moves it.
+ */
+export async function toPreparing(h: OrderHarness, order: Json): Promise<Json> {
+  const confirmed = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'FOR_PAYMENT' }, { as: h.staff });
+  if (confirmed.status !== 200) throw new Error(`FOR_PAYMENT: ${confirmed.status} ${confirmed.text}`);
+  await h.publish(paymentConfirmed(confirmed.body.order));
+  return eventually(async () => {
+    const res = await h.order.get(`/api/orders/${order.id}`, { as: h.staff });
+    return res.body.order.status === 'PREPARING' ? res.body.order : undefined;
+  }, 10_000);
+}
+
+/**
+ * The catalog's stock ledger of some products, and a recount of the same numbers from the facts
+ * (stock items per leaf and status; units active reservations hold), leaves with all zeros left
+ * out: the two must always be equal (the catalog's own tests use the same helpers).
+ */
+export async function ledgerAndRecount(h: OrderHarness, productIds: string[]): Promise<{ ledger: Record<string, LeafCounts>; recount: Record<string, LeafCounts> }> {
+  const em = h.catalogOrm.em.fork();
+  const [l, r] = await Promise.all([ledger(em, productIds), recount(em.fork(), productIds)]);
+  return { ledger: nonZero(l), recount: nonZero(r) };
 }

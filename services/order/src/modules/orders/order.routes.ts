@@ -1,15 +1,28 @@
 import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import type { HandlersOf } from '@dme/platform';
+import type { Context } from 'koa';
 import { em } from '../cart/cart.routes';
-import { getOrder, listMyOrders, placeOrder, type Rpc } from './order.service';
-import { transition } from '../../process/transitions';
+import { getOrder, listMyOrders, listOrders, orderQrPng, placeOrder, type Rpc } from './order.service';
+import type { CheckoutStore } from './checkout.store';
+import { transition, type ProcessDeps } from '../../process/transitions';
 
-type OrderHandlers = Pick<HandlersOf<'order'>, 'ordersPlace' | 'myOrdersList' | 'myOrdersGet' | 'ordersTransition'>;
+type OrderHandlers = Pick<
+  HandlersOf<'order'>,
+  'ordersPlace' | 'myOrdersList' | 'myOrdersGet' | 'myOrdersQr' | 'ordersTransition' | 'staffOrdersList' | 'staffOrdersGet' | 'staffOrdersQr'
+>;
 
-export function orderHandlers(rpc: Rpc, afterCommit: () => void): OrderHandlers {
+/** An order's QR code as a download (SPEC §9: QR_Code.png). */
+function sendQr(ctx: Context, png: Buffer): void {
+  ctx.type = 'image/png';
+  ctx.set('Content-Disposition', 'attachment; filename="QR_Code.png"');
+  ctx.set('Cache-Control', 'private, no-store');
+  ctx.body = png;
+}
+
+export function orderHandlers(store: CheckoutStore, rpc: Rpc & { subjects: ProcessDeps['subjects'] }, afterCommit: () => void): OrderHandlers {
   return {
     async ordersPlace(ctx, { body, principal }) {
-      const stored = await placeOrder(em(ctx), rpc, principal, ctx.get('idempotency-key') || undefined, body);
+      const stored = await placeOrder(em(ctx), store, rpc, principal, ctx.get('idempotency-key') || undefined, body);
       afterCommit();
       ctx.status = stored.status;
       if (stored.status >= 400) ctx.type = PROBLEM_CONTENT_TYPE;
@@ -24,10 +37,25 @@ export function orderHandlers(rpc: Rpc, afterCommit: () => void): OrderHandlers 
         offset: query.offset,
       }),
     myOrdersGet: async (ctx, { params, principal }) => ({ order: await getOrder(em(ctx), params.id, principal, { customerId: principal.userId }) }),
+    async myOrdersQr(ctx, { params, principal }) {
+      sendQr(ctx, await orderQrPng(em(ctx), params.id, { customerId: principal.userId }));
+    },
     async ordersTransition(ctx, { params, body, principal }) {
-      const order = await transition(em(ctx), params.id, body.to, principal);
+      const order = await transition(em(ctx), params.id, body, principal, rpc);
       afterCommit();
       return { order };
+    },
+    staffOrdersList: (ctx, { query }) =>
+      listOrders(em(ctx), {
+        ...(query.type ? { type: query.type } : {}),
+        ...(query.status ? { status: query.status } : {}),
+        search: query.search,
+        limit: query.limit,
+        offset: query.offset,
+      }),
+    staffOrdersGet: async (ctx, { params, principal }) => ({ order: await getOrder(em(ctx), params.id, principal, {}) }),
+    async staffOrdersQr(ctx, { params }) {
+      sendQr(ctx, await orderQrPng(em(ctx), params.id, {}));
     },
   };
 }

@@ -1,9 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   centsToString,
   EVENTS,
-  hasPermission,
   lineTotal,
   manilaDate,
   ORDER_MESSAGES,
@@ -11,15 +10,38 @@ import {
   ReserveLineReply,
   sumCents,
   toCents,
-  transitionsFrom,
   type Order,
+  type OrderLine,
+  type OrderPayment,
   type OrderStatus,
   type OrderSummary,
   type OrderType,
+  type PaymentType,
   type PlaceOrderInput,
+  type ReturnStatus,
 } from '@dme/contracts';
-import { badRequest, callRpc, conflict, eventEnvelope, HttpProblem, notFound, qualified, unprocessable, type NatsConnection, type Principal } from '@dme/platform';
+import {
+  badRequest,
+  callRpc,
+  containsPattern,
+  eventEnvelope,
+  HttpProblem,
+  notFound,
+  previousAnswer,
+  qualified,
+  requestHash,
+  requireKey,
+  settleFailure,
+  sql,
+  type NatsConnection,
+  type Principal,
+  type StoredAnswer,
+} from '@dme/platform';
+import QRCode from 'qrcode';
 import { z } from 'zod';
+import { allowedTransitions } from '../../process/can-perform';
+import type { OrderFacts } from '../../process/facts';
+import type { CartLineRow, CheckoutStore } from './checkout.store';
 
 export const SOURCE = 'order';
 
@@ -39,9 +61,46 @@ interface OrderRow {
   note: string;
   created_at: string;
   updated_at: string;
+  /** First and last name from the customers read model (joined in). */
+  customer_name?: string | null;
+}
+
+/** An order as its detail reads it: the row, and its parts as JSON built by the same statement. */
+interface OrderDetailRow extends OrderRow {
+  driver_id: string | null;
+  delivered_at: string | Date | null;
+  extra_charge: string | null;
+  /** YYYY-MM-DD. */
+  full_payment_due_text: string | null;
+  lines: OrderLineRow[];
+  tracker: Array<{ title: string; status: OrderStatus; created_at: string }>;
+  serials: Array<{ line_id: string; serial_code: string; return_status: ReturnStatus | null }>;
+  customer: Record<string, string> | null;
+  payment: PaymentRow | null;
+  records: PaymentRecordRow[];
+}
+
+/** The payment read model of an order (from `dme.payment.confirmed`), numeric columns as text. */
+interface PaymentRow {
+  status: string;
+  total_partial_payment: string | null;
+  extra_charge: string | null;
+  overall_total: string | null;
+  balance: string | null;
+  due_date: string | null;
+}
+
+interface PaymentRecordRow {
+  type: PaymentType;
+  invoice_number: string;
+  receipt_number: string;
+  amount: string;
+  note: string;
+  created_at: string;
 }
 
 const money = (v: string | number) => centsToString(toCents(String(v)));
+const moneyOrNull = (v: string | number | null) => (v === null ? null : money(v));
 
 /** A row of ordering.order_lines (numeric columns arrive as strings). */
 interface OrderLineRow {
@@ -72,77 +131,159 @@ function summary(r: OrderRow): OrderSummary {
     typeOfOrder: r.type_of_order,
     totalAmount: money(r.total_amount),
     customerID: r.customer_id,
+    customerName: r.customer_name ?? '',
   };
 }
 
-/** The transitions this caller may start now (owner cancels; staff by permission). */
-export function allowedFor(order: { type: OrderType; status: OrderStatus; customer_id: string }, who: Principal): OrderStatus[] {
-  return transitionsFrom(order.type, order.status)
-    .filter((t) =>
-      t.who.kind === 'owner-or-staff'
-        ? who.userId === order.customer_id || hasPermission(who.userType, 'order:process')
-        : t.who.kind === 'permission' && hasPermission(who.userType, t.who.permission),
-    )
-    .map((t) => t.to);
+/** Order statuses in which nothing has been paid yet (SPEC §4: the payment shows UNPAID). */
+const UNPAID_STATUSES: readonly OrderStatus[] = ['PENDING', 'FOR_PAYMENT', 'CANCELLED'];
+
+/**
+ * Payment information as the order shows it (SPEC §4). While the order is PENDING or FOR_PAYMENT
+ * (or was cancelled then) it is UNPAID with the order total and the rental's partial payment.
+ * Afterwards it is the payment's own status and records, from the payment read model. A rental
+ * in FOR_FULL_PAYMENT shows what the order asked for at its return (extra charge, due date) with
+ * the overall total (total + extra) and the balance (total − partial + extra); once PAID, the
+ * payment's own figures.
+ */
+function paymentOf(o: OrderDetailRow): OrderPayment {
+  const total = money(o.total_amount);
+  const partialRecord = o.records.find((r) => r.type === 'PARTIAL');
+  const partial = partialRecord ? money(partialRecord.amount) : moneyOrNull(o.payment?.total_partial_payment ?? o.partial_payment);
+  const records = o.records.map((r) => ({
+    type: r.type,
+    invoiceNumber: r.invoice_number,
+    receiptNumber: r.receipt_number,
+    amount: money(r.amount),
+    note: r.note,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+  const base = { totalOrderPayment: total, totalPartialPayment: partial, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records };
+  if (UNPAID_STATUSES.includes(o.status)) return { ...base, status: 'UNPAID' };
+  if (o.status === 'FOR_FULL_PAYMENT') {
+    const extra = toCents(o.extra_charge ?? '0');
+    const totalCents = toCents(total);
+    return {
+      ...base,
+      status: 'FOR_FULL_PAYMENT',
+      extraCharge: centsToString(extra),
+      overallTotal: centsToString(totalCents + extra),
+      balance: centsToString(totalCents - toCents(partial ?? '0') + extra),
+      dueDate: o.full_payment_due_text,
+    };
+  }
+  // Past the first payment: the payment as the read model has it (the event that moved the order
+  // wrote it in the same transaction; without it nothing was recorded as paid).
+  const status = o.payment?.status ?? 'UNPAID';
+  if (!o.payment || (status !== 'FOR_FULL_PAYMENT' && status !== 'PAID')) return { ...base, status };
+  return {
+    ...base,
+    status,
+    extraCharge: moneyOrNull(o.payment.extra_charge),
+    overallTotal: moneyOrNull(o.payment.overall_total),
+    balance: moneyOrNull(o.payment.balance),
+    dueDate: o.payment.due_date,
+  };
 }
 
-export async function loadOrder(em: EntityManager, id: string, scope: { customerId?: string }): Promise<Order & { _row: OrderRow }> {
-  const params: unknown[] = [id];
-  let where = 'id = ?';
-  if (scope.customerId) {
-    where += ' and customer_id = ?';
-    params.push(scope.customerId);
-  }
-  const [row] = await em.execute<OrderRow[]>(`select * from ${qualified(em, 'orders')} where ${where}`, params);
-  // Another customer's order answers exactly like one that does not exist.
-  if (!row) throw notFound('Order not found.');
-  const lines = await em.execute<OrderLineRow[]>(`select * from ${qualified(em, 'order_lines')} where order_id = ? order by position`, [id]);
-  const tracker = await em.execute<Array<{ title: string; status: OrderStatus; created_at: string }>>(
-    `select title, status, created_at from ${qualified(em, 'order_tracker')} where order_id = ? order by created_at, id`,
-    [id],
-  );
-  const [customer] = await em.execute<Array<Record<string, string>>>(`select * from ${qualified(em, 'customers')} where id = ?`, [row.customer_id]);
-  const unpaid = row.status === 'PENDING' || row.status === 'FOR_PAYMENT' || row.status === 'CANCELLED';
+/** The process's view of an order as its detail was read (the allowed actions are decided on it). */
+function factsOf(o: OrderDetailRow): OrderFacts {
   return {
+    id: o.id,
+    orderNumber: o.order_number,
+    customerId: o.customer_id,
+    type: o.type,
+    status: o.status,
+    driverId: o.driver_id,
+    deliveredAt: o.delivered_at === null ? null : new Date(o.delivered_at),
+    lines: o.lines.map((l) => ({
+      id: l.id,
+      productId: l.product_id,
+      variantId: l.variant_id,
+      subVariantId: l.sub_variant_id,
+      productName: l.product_name,
+      variantName: l.variant_name,
+      subVariantName: l.sub_variant_name,
+      quantity: l.quantity,
+      noOfRentalDays: l.no_of_rental_days,
+      damageCharges: money(l.damage_charges),
+    })),
+    serials: o.serials.map((s) => ({ lineId: s.line_id, serialCode: s.serial_code, returnStatus: s.return_status })),
+  };
+}
+
+/**
+ * One order with everything its detail shows (lines with their serial codes, tracker, customer,
+ * payment and records), read in one statement. Another customer's order answers exactly like one
+ * that does not exist.
+ */
+export async function loadOrder(em: EntityManager, id: string, scope: { customerId?: string }): Promise<{ order: Omit<Order, 'allowedTransitions'>; facts: OrderFacts }> {
+  const t = (name: string) => qualified(em, name);
+  const [row] = await em.execute<OrderDetailRow[]>(
+    `select o.*, o.full_payment_due::text as full_payment_due_text,
+            (select trim(c.first_name || ' ' || c.last_name) from ${t('customers')} c where c.id = o.customer_id) as customer_name,
+            coalesce((select json_agg(json_build_object('id', l.id, 'product_id', l.product_id, 'product_name', l.product_name,
+                       'product_image', l.product_image, 'variant_id', l.variant_id, 'variant_name', l.variant_name,
+                       'variant_price', l.variant_price::text, 'sub_variant_id', l.sub_variant_id, 'sub_variant_name', l.sub_variant_name,
+                       'sub_variant_price', l.sub_variant_price::text, 'quantity', l.quantity, 'no_of_rental_days', l.no_of_rental_days,
+                       'unit_price', l.unit_price::text, 'damage_charges', l.damage_charges::text, 'line_total', l.line_total::text)
+                       order by l.position) from ${t('order_lines')} l where l.order_id = o.id), '[]'::json) as lines,
+            coalesce((select json_agg(json_build_object('title', k.title, 'status', k.status, 'created_at', k.created_at) order by k.created_at, k.id)
+                        from ${t('order_tracker')} k where k.order_id = o.id), '[]'::json) as tracker,
+            coalesce((select json_agg(json_build_object('line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status)
+                       order by s.line_id, s.position) from ${t('order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials,
+            (select row_to_json(c) from ${t('customers')} c where c.id = o.customer_id) as customer,
+            (select json_build_object('status', p.status, 'total_partial_payment', p.total_partial_payment::text,
+                       'extra_charge', p.extra_charge::text, 'overall_total', p.overall_total::text, 'balance', p.balance::text,
+                       'due_date', p.due_date::text) from ${t('order_payments')} p where p.order_id = o.id) as payment,
+            coalesce((select json_agg(json_build_object('type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
+                       'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at) order by r.created_at, r.id)
+                        from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records
+       from ${t('orders')} o where o.id = ?${scope.customerId ? ' and o.customer_id = ?' : ''}`,
+    scope.customerId ? [id, scope.customerId] : [id],
+  );
+  if (!row) throw notFound('Order not found.');
+  const serials = new Map<string, OrderLine['serialCodes']>();
+  for (const s of row.serials) {
+    const list = serials.get(s.line_id) ?? [];
+    list.push({ serialCode: s.serial_code, status: s.return_status });
+    serials.set(s.line_id, list);
+  }
+  const order: Omit<Order, 'allowedTransitions'> = {
     ...summary(row),
     deliveryAddress: row.delivery_address,
     deliveryCity: row.delivery_city,
     deliveryState: row.delivery_state,
     deliveryZipcode: row.delivery_zipcode,
     note: row.note,
-    partialPayment: row.partial_payment === null ? null : money(row.partial_payment),
-    // Payments arrive with the payment service; until the first payment an order is UNPAID (SPEC §4).
-    payment: {
-      status: unpaid ? 'UNPAID' : 'PAID',
-      totalOrderPayment: money(row.total_amount),
-      totalPartialPayment: row.partial_payment === null ? null : money(row.partial_payment),
-    },
-    orderTracker: tracker.map((t) => ({ title: t.title, status: t.status, createdAt: new Date(t.created_at).toISOString() })),
-    products: lines.map((l) => ({
+    partialPayment: moneyOrNull(row.partial_payment),
+    payment: paymentOf(row),
+    orderTracker: row.tracker.map((t) => ({ title: t.title, status: t.status, createdAt: new Date(t.created_at).toISOString() })),
+    products: row.lines.map((l) => ({
       id: l.id,
       productID: l.product_id,
       productName: l.product_name,
       productImage: l.product_image,
       productVariantID: l.variant_id,
       productSubVariantID: l.sub_variant_id,
-      variant: l.variant_name ? { name: l.variant_name, price: l.variant_price === null ? null : money(l.variant_price) } : null,
+      variant: l.variant_name ? { name: l.variant_name, price: moneyOrNull(l.variant_price) } : null,
       subVariant: l.sub_variant_name ? { name: l.sub_variant_name, price: money(l.sub_variant_price) } : null,
       quantity: l.quantity,
       noOfRentalDays: l.no_of_rental_days,
       productAmount: money(l.unit_price),
       productDamageCharges: money(l.damage_charges),
       lineTotal: money(l.line_total),
-      serialCodes: [],
+      serialCodes: serials.get(l.id) ?? [],
     })),
-    customer: customerOf(customer ?? null),
-    allowedTransitions: [],
-    _row: row,
+    customer: customerOf(row.customer),
   };
+  return { order, facts: factsOf(row) };
 }
 
+/** One order as this caller sees it, with the steps the caller can take now (the process decides). */
 export async function getOrder(em: EntityManager, id: string, who: Principal, scope: { customerId?: string }): Promise<Order> {
-  const { _row, ...order } = await loadOrder(em, id, scope);
-  return { ...order, allowedTransitions: allowedFor(_row, who) };
+  const { order, facts } = await loadOrder(em, id, scope);
+  return { ...order, allowedTransitions: allowedTransitions(facts, { kind: 'person', principal: who }) };
 }
 
 export async function listMyOrders(
@@ -150,43 +291,69 @@ export async function listMyOrders(
   customerId: string,
   f: { type?: OrderType; status?: OrderStatus; limit: number; offset: number },
 ): Promise<{ items: OrderSummary[]; total: number }> {
-  const conds = ['customer_id = ?'];
-  const params: unknown[] = [customerId];
-  if (f.type) {
-    conds.push('type = ?');
-    params.push(f.type);
+  return listOrders(em, { ...f, customerId });
+}
+
+/**
+ * Orders newest first, by type and status, searched by order number or customer name (first,
+ * last or "first last", from the customers read model), paged with the total; a customer's own
+ * (customerId) or everyone's (staff).
+ */
+export async function listOrders(
+  em: EntityManager,
+  f: { customerId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number },
+): Promise<{ items: OrderSummary[]; total: number }> {
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  const eq = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    conds.push(`${col} = ?`);
+    params.push(v);
+  };
+  eq('o.customer_id', f.customerId);
+  eq('o.type', f.type);
+  eq('o.status', f.status);
+  const search = f.search?.trim();
+  if (search) {
+    const like = containsPattern(search);
+    conds.push(`(o.order_number ilike ? or (c.first_name || ' ' || c.last_name) ilike ? or (c.first_name || ' ' || c.middle_name || ' ' || c.last_name) ilike ?)`);
+    params.push(like, like, like);
   }
-  if (f.status) {
-    conds.push('status = ?');
-    params.push(f.status);
-  }
+  const where = conds.length ? `where ${conds.join(' and ')}` : '';
+  const from = `${qualified(em, 'orders')} o left join ${qualified(em, 'customers')} c on c.id = o.customer_id`;
   const rows = await em.execute<Array<OrderRow & { total: number }>>(
-    `select *, count(*) over ()::int as total from ${qualified(em, 'orders')} where ${conds.join(' and ')} order by created_at desc, id limit ? offset ?`,
+    `select o.id, o.order_number, o.customer_id, o.type, o.type_of_order, o.status, o.total_amount, o.created_at,
+            trim(c.first_name || ' ' || c.last_name) as customer_name, count(*) over ()::int as total
+       from ${from} ${where}
+      order by o.created_at desc, o.id limit ? offset ?`,
     [...params, f.limit, f.offset],
   );
-  return { items: rows.map(summary), total: rows[0]?.total ?? 0 };
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && f.offset > 0) {
+    const [c] = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${from} ${where}`, params);
+    total = c?.n ?? 0;
+  }
+  return { items: rows.map(summary), total };
+}
+
+/** The order's QR payload (SPEC §3): its id and number. */
+export function orderQrPayload(order: { id: string; order_number: string }): string {
+  return JSON.stringify({ orderID: order.id, orderNumber: order.order_number });
+}
+
+/** An order's QR code as a PNG (a customer's own orders only; another's answers 404). */
+export async function orderQrPng(em: EntityManager, id: string, scope: { customerId?: string }): Promise<Buffer> {
+  const [row] = await em.execute<Array<{ id: string; order_number: string }>>(
+    `select id, order_number from ${qualified(em, 'orders')} where id = ?${scope.customerId ? ' and customer_id = ?' : ''}`,
+    scope.customerId ? [id, scope.customerId] : [id],
+  );
+  if (!row) throw notFound('Order not found.');
+  return QRCode.toBuffer(orderQrPayload(row), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }
 
 // ---------------------------------------------------------------- placing an order
 
-type Stored = { status: number; body: unknown };
-
-/** JSON with keys sorted at every level, so the same body always hashes the same. */
-function stableStringify(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v as object)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-function requestHash(body: PlaceOrderInput): string {
-  return createHash('sha256').update(stableStringify(body)).digest('hex');
-}
+type Stored = StoredAnswer;
 
 interface Line {
   ref: number;
@@ -197,14 +364,6 @@ interface Line {
   noOfRentalDays: number | null;
 }
 
-interface CartLineRow {
-  id: string;
-  product_id: string;
-  variant_id: string | null;
-  sub_variant_id: string | null;
-  quantity: number;
-  no_of_rental_days: number | null;
-}
 
 /** The order's lines: the bulk lines as sent, or the customer's cart lines of that type. */
 function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { lines: Line[]; cartIds: string[] } {
@@ -252,6 +411,21 @@ function customerOf(row: Record<string, string> | null): Order['customer'] {
     : null;
 }
 
+/** The catalog's answer to a reservation (built once: zod compiles a schema on its first use). */
+const ReserveReply = z.object({ lines: z.array(ReserveLineReply) });
+
+/** Idempotency-Key texts of checkout. */
+const ORDER_IDEMPOTENCY = {
+  missing: ORDER_MESSAGES.idempotencyMissing,
+  mismatch: ORDER_MESSAGES.idempotencyMismatch,
+  inProgress: ORDER_MESSAGES.idempotencyInProgress,
+};
+
+export interface Rpc {
+  nc: NatsConnection;
+  subjects: { reserve: string };
+}
+
 /**
  * Places an order. The same Idempotency-Key and body give the same answer and one order; the
  * same key with another body is 422. Stock is reserved in the catalog, all lines or none, and
@@ -261,51 +435,25 @@ function customerOf(row: Record<string, string> | null): Order['customer'] {
  * statement; (2) the reservation (NATS request/reply to the catalog); (3) one statement that
  * writes the order, its lines and tracker entry, empties the cart lines, records the
  * `dme.order.placed` event and stores the idempotent answer (data-modifying CTEs: all or
- * nothing). The answer is built from what was written, not read back. Stock reserved for an order
+ * nothing). Both statements are taken in batches with the checkouts waiting at the same time
+ * (checkout.store.ts): under load one statement and one commit serve many orders. The answer is
+ * built from what was written, not read back. Stock reserved for an order
  * that is then not written is released through the outbox (`dme.order.checkout_abandoned`),
  * retried until the catalog has it.
  */
-export interface Rpc {
-  nc: NatsConnection;
-  subjects: { reserve: string };
-}
-
 export async function placeOrder(
   em: EntityManager,
+  store: CheckoutStore,
   rpc: Rpc,
   who: Principal,
   key: string | undefined,
   body: PlaceOrderInput,
 ): Promise<Stored> {
-  if (!key || key.length > 200) throw badRequest(ORDER_MESSAGES.idempotencyMissing);
-  const idem = qualified(em, 'idempotency_keys');
+  const idemKey = requireKey(key, ORDER_IDEMPOTENCY);
   const hash = requestHash(body);
   const fromCart = body.typeOfOrder !== 'BULK';
-  const cartParams: unknown[] = fromCart ? [who.userId, body.type, ...(body.cartItemIDs ? [`{${body.cartItemIDs.join(',')}}`] : [])] : [];
-  const [first] = await em.execute<Array<{ claimed: number; customer: Record<string, string> | null; cart: CartLineRow[] | null }>>(
-    `with claim as (
-       insert into ${idem} (customer_id, key, request_hash, state) values (?, ?, ?, 'IN_PROGRESS') on conflict do nothing returning 1
-     )
-     select (select count(*) from claim)::int as claimed,
-            (select row_to_json(c) from ${qualified(em, 'customers')} c where c.id = ?) as customer,
-            ${fromCart
-              ? `(select coalesce(json_agg(json_build_object('id', ci.id, 'product_id', ci.product_id, 'variant_id', ci.variant_id,
-                   'sub_variant_id', ci.sub_variant_id, 'quantity', ci.quantity, 'no_of_rental_days', ci.no_of_rental_days)
-                   order by ci.created_at, ci.id), '[]'::json)
-                   from ${qualified(em, 'cart_items')} ci where ci.customer_id = ? and ci.type = ?${body.cartItemIDs ? ' and ci.id = any(?::uuid[])' : ''})`
-              : 'null'} as cart`,
-    [who.userId, key, hash, who.userId, ...cartParams],
-  );
-  if (!first || first.claimed === 0) {
-    const [prev] = await em.execute<Array<{ request_hash: string; state: string; response_status: number; response_body: unknown }>>(
-      `select request_hash, state, response_status, response_body from ${idem} where customer_id = ? and key = ?`,
-      [who.userId, key],
-    );
-    if (!prev) throw conflict(ORDER_MESSAGES.idempotencyInProgress);
-    if (prev.request_hash !== hash) throw unprocessable(ORDER_MESSAGES.idempotencyMismatch);
-    if (prev.state !== 'DONE') throw conflict(ORDER_MESSAGES.idempotencyInProgress);
-    return { status: prev.response_status, body: prev.response_body };
-  }
+  const first = await store.claim({ customerId: who.userId, key: idemKey, hash, cart: fromCart ? { type: body.type, ids: body.cartItemIDs ?? null } : null });
+  if (!first.claimed) return previousAnswer(em, { owner: who.userId, key: idemKey, hash }, ORDER_IDEMPOTENCY);
 
   const orderId = randomUUID();
   // 'asked': the reserve request went out; 'held': the catalog answered that the stock is held.
@@ -313,9 +461,7 @@ export async function placeOrder(
   try {
     const { lines, cartIds } = linesOf(body, first.cart);
     reservation = 'asked';
-    const reply = z
-      .object({ lines: z.array(ReserveLineReply) })
-      .parse(await callRpc(rpc.nc, rpc.subjects.reserve, { orderId, orderType: body.type, lines }));
+    const reply = ReserveReply.parse(await callRpc(rpc.nc, rpc.subjects.reserve, { orderId, orderType: body.type, lines }));
     reservation = 'held';
     const byRef = new Map(reply.lines.map((l) => [l.ref, l]));
     const priced = lines.map((l) => {
@@ -338,13 +484,14 @@ export async function placeOrder(
       typeOfOrder: body.typeOfOrder ?? null,
       totalAmount,
       customerID: who.userId,
+      customerName: first.customer ? `${first.customer.first_name} ${first.customer.last_name}`.trim() : '',
       deliveryAddress: body.deliveryAddress,
       deliveryCity: body.deliveryCity,
       deliveryState: body.deliveryState,
       deliveryZipcode: body.deliveryZipcode,
       note: body.note,
       partialPayment: partial,
-      payment: { status: 'UNPAID', totalOrderPayment: totalAmount, totalPartialPayment: partial },
+      payment: { status: 'UNPAID', totalOrderPayment: totalAmount, totalPartialPayment: partial, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [] },
       orderTracker: [{ title: ORDER_PLACED_TITLE, status: 'PENDING', createdAt }],
       products: priced.map((p) => ({
         id: p.id,
@@ -363,7 +510,11 @@ export async function placeOrder(
         serialCodes: [],
       })),
       customer: customerOf(first.customer),
-      allowedTransitions: allowedFor({ type: body.type, status: 'PENDING', customer_id: who.userId }, who),
+      allowedTransitions: allowedTransitions(
+        { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, lines: [], serials: [] },
+        { kind: 'person', principal: who },
+        now,
+      ),
     };
     const event = eventEnvelope(SOURCE, {
       type: EVENTS.order.placed,
@@ -375,10 +526,17 @@ export async function placeOrder(
         type: body.type,
         typeOfOrder: body.typeOfOrder ?? null,
         totalAmount,
+        partialPayment: partial,
+        customer: order.customer ? { name: order.customerName, email: order.customer.email, contactNumber: order.customer.contactNumber } : null,
+        delivery: { address: body.deliveryAddress, city: body.deliveryCity, state: body.deliveryState, zipcode: body.deliveryZipcode },
+        createdAt,
         lines: priced.map((p) => ({
           productId: p.productID,
           variantId: p.productVariantID,
           subVariantId: p.productSubVariantID,
+          productName: p.r.productName,
+          variantName: p.r.variantName,
+          subVariantName: p.r.subVariantName,
           quantity: p.quantity,
           noOfRentalDays: p.noOfRentalDays,
           unitPrice: p.r.unitPrice,
@@ -404,63 +562,36 @@ export async function placeOrder(
       damage_charges: p.r.damageCharges,
       line_total: centsToString(p.total),
     }));
-    const number = `'ORD-' || ? || '-' || lpad(nextval('${qualified(em, 'order_number_seq')}')::text, 6, '0')`;
-    const [written] = await em.execute<Array<{ order_number: string }>>(
-      `with o as (
-         insert into ${qualified(em, 'orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment,
-           delivery_address, delivery_city, delivery_state, delivery_zipcode, note, created_at, updated_at)
-         values (?, ${number}, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         returning order_number
-       ), l as (
-         insert into ${qualified(em, 'order_lines')} (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name,
-           variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, no_of_rental_days, unit_price, damage_charges, line_total)
-         select x.id, ?, x.position, x.product_id, x.product_name, x.product_image, x.variant_id, x.variant_name, x.variant_price,
-           x.sub_variant_id, x.sub_variant_name, x.sub_variant_price, x.quantity, x.no_of_rental_days, x.unit_price, x.damage_charges, x.line_total
-         from jsonb_to_recordset(?::jsonb) as x(id uuid, position int, product_id uuid, product_name text, product_image text, variant_id uuid,
-           variant_name text, variant_price numeric, sub_variant_id uuid, sub_variant_name text, sub_variant_price numeric, quantity int,
-           no_of_rental_days int, unit_price numeric, damage_charges numeric, line_total numeric)
-       ), t as (
-         insert into ${qualified(em, 'order_tracker')} (id, order_id, title, status, created_at) values (?, ?, ?, 'PENDING', ?)
-       ), c as (
-         delete from ${qualified(em, 'cart_items')} where customer_id = ? and id = any(?::uuid[])
-       ), e as (
-         insert into ${qualified(em, 'outbox')} (id, subject, payload)
-         select ?, ?, jsonb_set(?::jsonb, '{data,orderNumber}', to_jsonb(o.order_number)) from o
-       ), i as (
-         update ${idem} set state = 'DONE', response_status = 201, response_body = jsonb_set(?::jsonb, '{order,orderNumber}', to_jsonb(o.order_number))
-           from o where customer_id = ? and key = ?
-       )
-       select order_number from o`,
-      [
-        orderId, manilaDate(now).replace(/-/g, ''), who.userId, body.type, body.typeOfOrder ?? null, totalAmount, partial,
-        body.deliveryAddress, body.deliveryCity, body.deliveryState, body.deliveryZipcode, body.note, now, now,
-        orderId, JSON.stringify(lineRows),
-        randomUUID(), orderId, ORDER_PLACED_TITLE, now,
-        who.userId, `{${cartIds.join(',')}}`,
-        event.id, event.type, JSON.stringify(event),
-        JSON.stringify({ order }), who.userId, key,
-      ],
-    );
-    order.orderNumber = written!.order_number;
+    order.orderNumber = await store.write({
+      id: orderId,
+      day: manilaDate(now).replace(/-/g, ''),
+      customerId: who.userId,
+      type: body.type,
+      typeOfOrder: body.typeOfOrder ?? null,
+      totalAmount,
+      partialPayment: partial,
+      deliveryAddress: body.deliveryAddress,
+      deliveryCity: body.deliveryCity,
+      deliveryState: body.deliveryState,
+      deliveryZipcode: body.deliveryZipcode,
+      note: body.note,
+      createdAt: now,
+      lines: lineRows,
+      trackerId: randomUUID(),
+      trackerTitle: ORDER_PLACED_TITLE,
+      cartIds,
+      event: { id: event.id, type: event.type, payload: event },
+      answer: { order },
+      key: idemKey,
+    });
     return { status: 201, body: { order } };
   } catch (err) {
     // Held stock is given back; so is stock the catalog may have held without its answer reaching
     // us (a timeout). A definite refusal of the reservation held nothing.
     const refused = reservation === 'asked' && err instanceof HttpProblem && err.status < 500;
     if (reservation === 'held' || (reservation === 'asked' && !refused)) await abandonCheckout(em, orderId);
-    if (err instanceof HttpProblem && err.status < 500) {
-      // A definite answer: the same key and body get it again.
-      const response: Stored = { status: err.status, body: err.toProblem('/api/orders') };
-      await em.execute(`update ${idem} set state = 'DONE', response_status = ?, response_body = ?::jsonb where customer_id = ? and key = ?`, [
-        response.status,
-        JSON.stringify(response.body),
-        who.userId,
-        key,
-      ]);
-      throw err;
-    }
-    // Not a definite answer (a service down, a crash): the key may be used again.
-    await em.execute(`delete from ${idem} where customer_id = ? and key = ?`, [who.userId, key]).catch(() => undefined);
+    // A definite answer (4xx) is stored for the same key and body; otherwise the key is freed.
+    await settleFailure(em, who.userId, idemKey, err, '/api/orders');
     throw err;
   }
 }
@@ -475,7 +606,7 @@ async function abandonCheckout(em: EntityManager, orderId: string): Promise<void
   const event = eventEnvelope(SOURCE, { type: EVENTS.order.checkoutAbandoned, aggregateId: orderId, data: { orderId } });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await em.execute(`insert into ${qualified(em, 'outbox')} (id, subject, payload) values (?, ?, ?::jsonb)`, [event.id, event.type, JSON.stringify(event)]);
+      await sql(em, `insert into ${qualified(em, 'outbox')} (id, subject, payload) values ($1, $2, $3::jsonb)`, [event.id, event.type, JSON.stringify(event)]);
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));

@@ -4,6 +4,7 @@ import { jetstream, jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/
 import { EVENT_STREAM, ORDER_MESSAGES } from '@dme/contracts';
 import { eventually } from '@dme/testing';
 import { ADDRESS, place, startOrdering, type OrderHarness } from '../../test/harness';
+import { checkoutStore, claimMany } from './checkout.store';
 
 let h: OrderHarness;
 beforeAll(async () => {
@@ -207,6 +208,84 @@ describe('the answer and what is stored', () => {
       await em.execute('drop trigger if exists refuse_test_order on ordering.orders');
       await em.execute('drop function if exists ordering.refuse_test_order()');
     }
+  });
+});
+
+describe('checkouts taken together', () => {
+  it('30 orders at once are written in far fewer transactions, each numbered, with its tracker entry, event and stored answer', async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 30 });
+    const customers = Array.from({ length: 30 }, () => h.customer());
+    const results = await Promise.all(customers.map((c) => place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] })));
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const ids = results.map((r) => r.body.order.id as string);
+    const em = h.orderOrm.em.fork();
+    // Rows written by one transaction share its xmin.
+    const [tx] = await em.execute<Array<{ n: number }>>(`select count(distinct xmin::text)::int as n from ordering.orders where id = any(?::uuid[])`, [`{${ids.join(",")}}`]);
+    expect(tx!.n).toBeLessThan(30);
+    const numbers = results.map((r) => r.body.order.orderNumber as string);
+    expect(new Set(numbers).size).toBe(30);
+    for (const n of numbers) expect(n).toMatch(/^ORD-\d{8}-\d{6}$/);
+    for (const [i, r] of results.entries()) {
+      const order = r.body.order;
+      const [event] = await em.execute<Array<{ payload: { data: { orderNumber: string; orderId: string } } }>>(
+        `select payload from ordering.outbox where subject = 'dme.order.placed' and payload -> 'data' ->> 'orderId' = ?`,
+        [order.id],
+      );
+      expect(event!.payload.data.orderNumber).toBe(order.orderNumber);
+      const [stored] = await em.execute<Array<{ state: string; response_body: { order: { orderNumber: string } } }>>(
+        `select state, response_body from ordering.idempotency_keys where owner_id = ?`,
+        [customers[i]!.userId],
+      );
+      expect(stored).toMatchObject({ state: 'DONE', response_body: { order: { orderNumber: order.orderNumber } } });
+      const read = await h.order.get(`/api/my/orders/${order.id}`, { as: customers[i]! });
+      expect(read.body.order).toEqual(order);
+    }
+    expect((await h.available(p.id)).availableQuantity).toBe(0);
+  });
+
+  it('one key twice in the same batch of claims: the first request holds it, the second finds it taken', async () => {
+    const em = h.orderOrm.em;
+    const c = h.customer();
+    const key = randomUUID();
+    const claims = await claimMany(em, [
+      { customerId: c.userId, key, hash: 'a'.repeat(64), cart: null },
+      { customerId: c.userId, key, hash: 'a'.repeat(64), cart: null },
+      { customerId: c.userId, key: randomUUID(), hash: 'b'.repeat(64), cart: { type: 'RENT', ids: null } },
+    ]);
+    expect(claims.map((r) => r.ok && r.value.claimed)).toEqual([true, false, true]);
+    expect(claims[2]!.ok && claims[2]!.value.cart).toEqual([]);
+    expect(claims[0]!.ok && claims[0]!.value.cart).toBeNull();
+  });
+
+  it('an order that cannot be written fails alone; the orders written with it are not held back', async () => {
+    const store = checkoutStore(h.orderOrm.em);
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 3 });
+    const placed = await place(h, h.customer(), { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] });
+    expect(placed.status).toBe(201);
+    const write = (id: string) => ({
+      id,
+      day: '20261124',
+      customerId: randomUUID(),
+      type: 'BUY',
+      typeOfOrder: 'BULK',
+      totalAmount: '19.99',
+      partialPayment: null,
+      ...ADDRESS,
+      createdAt: new Date(),
+      lines: [],
+      trackerId: randomUUID(),
+      trackerTitle: 'Order placed',
+      cartIds: [],
+      event: { id: randomUUID(), type: 'dme.order.placed', payload: { orderNumber: '' } },
+      answer: { order: {} },
+      key: randomUUID(),
+    });
+    // The second reuses the id of an order that exists: the batch fails, then each is written alone.
+    const results = await Promise.allSettled([write(randomUUID()), write(placed.body.order.id), write(randomUUID())].map((w) => store.write(w)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    for (const r of results) if (r.status === 'fulfilled') expect(r.value).toMatch(/^ORD-20261124-\d{6}$/);
   });
 });
 

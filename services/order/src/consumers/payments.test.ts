@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jetstream } from '@nats-io/jetstream';
+import { EVENTS } from '@dme/contracts';
+import { eventually, type Caller, type Json } from '@dme/testing';
+import { paymentConfirmed, place, startOrdering, type OrderHarness } from '../test/harness';
+
+let h: OrderHarness;
+let sale: Json;
+let rental: Json;
+beforeAll(async () => {
+  h = await startOrdering();
+  sale = await h.product({ brand: 'Braun', name: `Thermo ${randomUUID().slice(0, 6)}`, type: 'FOR_SALE', price: '19.99', damageCharges: '0.00' });
+  rental = await h.product({ brand: 'Drive', name: `Chair ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '15.00', damageCharges: '250.00' });
+  await h.addStock({ productID: sale.id, quantity: 100 });
+  await h.addStock({ productID: rental.id, quantity: 100 });
+});
+afterAll(() => h?.close());
+
+const buy = async (c: Caller, quantity = 2) => (await place(h, c, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: sale.id, quantity }] })).body.order;
+const rent = async (c: Caller, quantity = 2, days = 7) =>
+  (await place(h, c, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: rental.id, quantity, noOfRentalDays: days }] })).body.order;
+const confirm = async (order: Json) => {
+  const res = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'FOR_PAYMENT' }, { as: h.staff });
+  expect(res.status).toBe(200);
+  return res.body.order;
+};
+const read = async (order: Json) => (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+const statusChanges = (orderId: string) =>
+  h.orderOrm.em
+    .fork()
+    .execute<Array<{ payload: Json }>>(`select payload from ordering.outbox where subject = ? and payload -> 'data' ->> 'orderId' = ? order by created_at`, [EVENTS.order.statusChanged, orderId]);
+/** Waits until the consumer has handled this event (its id in the inbox). */
+const handled = (eventId: string) =>
+  eventually(async () => (await h.orderOrm.em.fork().execute('select 1 from ordering.inbox where event_id = ?', [eventId])).length > 0, 10_000);
+
+describe('dme.payment.confirmed', () => {
+  it("a purchase's payment moves FOR_PAYMENT → PREPARING once and fills Order.payment (PAID, records); a redelivery changes nothing", async () => {
+    const c = h.customer();
+    const order = await confirm(await buy(c));
+    const event = paymentConfirmed(order, 'first', { invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', note: 'cash' });
+    await h.publish(event);
+    await handled(event.id);
+    // The same event delivered again (JetStream's dedupe bypassed, as after a lost ack).
+    await jetstream(h.nc).publish(event.type, JSON.stringify(event), { msgID: randomUUID() });
+    // A later event of the same payment is handled after it (events of one aggregate go in stream order).
+    const barrier = { ...event, id: randomUUID(), type: 'dme.payment.noted' };
+    await jetstream(h.nc).publish('dme.payment.noted', JSON.stringify(barrier), { msgID: barrier.id });
+    await handled(barrier.id);
+
+    const o = await read(order);
+    expect(o.status).toBe('PREPARING');
+    expect(o.orderTracker.map((t: { status: string }) => t.status)).toEqual(['PENDING', 'FOR_PAYMENT', 'PREPARING']);
+    expect(o.orderTracker[2].title).toBe('Payment received, preparing the order');
+    expect(o.payment).toEqual({
+      status: 'PAID',
+      totalOrderPayment: '39.98',
+      totalPartialPayment: null,
+      extraCharge: null,
+      overallTotal: '39.98',
+      balance: '0.00',
+      dueDate: null,
+      records: [{ type: 'FULL', invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', amount: '39.98', note: 'cash', createdAt: event.data.confirmedAt }],
+    });
+    // The customer reads the same.
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: c })).body.order.payment).toEqual(o.payment);
+    const changes = await statusChanges(order.id);
+    expect(changes.map((e) => [e.payload.data.from, e.payload.data.to])).toEqual([
+      ['PENDING', 'FOR_PAYMENT'],
+      ['FOR_PAYMENT', 'PREPARING'],
+    ]);
+    // Moved by the event, on behalf of who took the payment.
+    expect(changes[1]!.payload.data.by).toBe(event.data.accommodatedBy);
+    const [inbox] = await h.orderOrm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from ordering.inbox where event_id = ?', [event.id]);
+    expect(inbox!.n).toBe(1);
+  });
+
+  it("a rental's first (partial) payment: PREPARING, INITIAL_PAYMENT with the first day's total", async () => {
+    const order = await confirm(await rent(h.customer(), 2, 7));
+    expect(order.partialPayment).toBe('30.00');
+    const event = paymentConfirmed(order, 'first');
+    await h.publish(event);
+    await eventually(async () => (await read(order)).status === 'PREPARING', 10_000);
+    expect((await read(order)).payment).toEqual({
+      status: 'INITIAL_PAYMENT',
+      totalOrderPayment: '210.00',
+      totalPartialPayment: '30.00',
+      extraCharge: null,
+      overallTotal: null,
+      balance: null,
+      dueDate: null,
+      records: [{ type: 'PARTIAL', invoiceNumber: event.data.invoiceNumber, receiptNumber: event.data.receiptNumber, amount: '30.00', note: '', createdAt: event.data.confirmedAt }],
+    });
+  });
+
+  it('a payment for an order not waiting for it changes the payment data, not the status', async () => {
+    // Not confirmed by staff yet: PENDING.
+    const pending = await buy(h.customer());
+    const early = paymentConfirmed(pending, 'first');
+    await h.publish(early);
+    await handled(early.id);
+    const p = await read(pending);
+    expect(p.status).toBe('PENDING');
+    expect(p.orderTracker).toHaveLength(1);
+    expect(p.payment.status).toBe('UNPAID');
+    const [row] = await h.orderOrm.em.fork().execute<Array<{ status: string }>>('select status from ordering.order_payments where order_id = ?', [pending.id]);
+    expect(row!.status).toBe('PAID');
+
+    // A rental in FOR_PAYMENT given a FULL payment (not its first): no move either.
+    const rental = await confirm(await rent(h.customer()));
+    const wrong = paymentConfirmed(rental, 'full');
+    await h.publish(wrong);
+    await handled(wrong.id);
+    expect((await read(rental)).status).toBe('FOR_PAYMENT');
+    expect(await statusChanges(rental.id)).toHaveLength(1);
+
+    // A cancelled order stays cancelled.
+    const cancelled = await confirm(await buy(h.customer()));
+    expect((await h.order.post(`/api/orders/${cancelled.id}/transitions`, { to: 'CANCELLED' }, { as: h.staff })).status).toBe(200);
+    const late = paymentConfirmed(cancelled, 'first');
+    await h.publish(late);
+    await handled(late.id);
+    expect((await read(cancelled)).status).toBe('CANCELLED');
+
+    // An order this service does not have: handled (acknowledged), nothing written.
+    const unknown = paymentConfirmed({ ...pending, id: randomUUID() }, 'first');
+    await h.publish(unknown);
+    await handled(unknown.id);
+    expect(await h.orderOrm.em.fork().execute('select 1 from ordering.order_payments where order_id = ?', [unknown.data.orderId])).toEqual([]);
+  });
+
+  it("on real NATS: a confirm published while the order service's consumer is stopped moves the order once it starts again", async () => {
+    const order = await confirm(await buy(h.customer()));
+    await h.payments.stop();
+    try {
+      const event = paymentConfirmed(order);
+      await h.publish(event);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await read(order)).status).toBe('FOR_PAYMENT');
+    } finally {
+      await h.payments.start();
+    }
+    await eventually(async () => (await read(order)).status === 'PREPARING', 15_000);
+    expect((await read(order)).orderTracker.filter((t: { status: string }) => t.status === 'PREPARING')).toHaveLength(1);
+  });
+});

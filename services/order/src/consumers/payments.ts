@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { EVENTS, EVENT_DATA, ORDER_TRANSITIONS, type EventData, type EventEnvelope, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { qualified, startConsumer, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
+import { decide } from '../process/can-perform';
+import { loadFacts, type Caller, type OrderFacts } from '../process/facts';
+import { perform } from '../process/transitions';
+
+type Confirmed = EventData<typeof EVENTS.payment.confirmed>;
+
+/** Payment statuses only move forward; a redelivered older event does not undo a newer one. */
+const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3 };
+
+/**
+ * The payment an order waits for in its status: the first payment in FOR_PAYMENT (a rental's
+ * partial payment, a purchase's full one), the full payment of a rental in FOR_FULL_PAYMENT.
+ */
+export function paymentExpected(order: Pick<OrderFacts, 'type' | 'status'>): PaymentType | null {
+  if (order.status === 'FOR_PAYMENT') return order.type === 'RENT' ? 'PARTIAL' : 'FULL';
+  if (order.status === 'FOR_FULL_PAYMENT' && order.type === 'RENT') return 'FULL';
+  return null;
+}
+
+/**
+ * The payment read model (SPEC §4), from `dme.payment.confirmed`, and the process rows the event
+ * moves: the payment's status and figures (forward only) and its record are kept for the order's
+ * display; then, if the order waits for exactly this payment, the event row of the process table
+ * from its status is taken (FOR_PAYMENT → PREPARING, FOR_FULL_PAYMENT → COMPLETED) through
+ * canPerform, with its tracker entry and status event, in the same transaction as the inbox
+ * record (so once). A payment for an order in another status changes the payment data only (and
+ * is logged).
+ */
+export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope, logger: Logger): Promise<void> {
+  if (event.type !== EVENTS.payment.confirmed) return;
+  const d: Confirmed = EVENT_DATA[EVENTS.payment.confirmed].parse(event.data);
+  const [locked] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? for update`, [d.orderId]);
+  if (!locked) {
+    logger.warn({ eventId: event.id, orderId: d.orderId }, 'payment confirmed for an order this service does not have; ignored');
+    return;
+  }
+  await em.execute(
+    `insert into ${qualified(em, 'order_payments')} as p (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::date, now())
+     on conflict (order_id) do update set payment_id = excluded.payment_id, status = excluded.status, status_rank = excluded.status_rank,
+       total_partial_payment = excluded.total_partial_payment, extra_charge = excluded.extra_charge, overall_total = excluded.overall_total,
+       balance = excluded.balance, due_date = excluded.due_date, updated_at = now()
+     where p.status_rank <= excluded.status_rank`,
+    [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.totalPartialPayment, d.extraCharge, d.overallTotal, d.balance, d.dueDate],
+  );
+  await em.execute(
+    `insert into ${qualified(em, 'order_payment_records')} (id, order_id, payment_id, type, invoice_number, receipt_number, amount, note, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (order_id, type) do nothing`,
+    [event.id, d.orderId, d.paymentId, d.type, d.invoiceNumber, d.receiptNumber, d.amount, d.note, d.confirmedAt],
+  );
+  const order = (await loadFacts(em, d.orderId))!;
+  const expected = paymentExpected(order);
+  const row = ORDER_TRANSITIONS.find((t) => t.from === order.status && t.types.includes(order.type) && t.who.kind === 'event' && t.who.event === event.type);
+  if (!row || expected !== d.type) {
+    logger.info(
+      { eventId: event.id, orderId: d.orderId, orderStatus: order.status, paymentType: d.type },
+      'payment confirmed for an order not waiting for it: payment data kept, status unchanged',
+    );
+    return;
+  }
+  const caller: Caller = { kind: 'event', event: event.type, by: d.accommodatedBy };
+  const decision = decide({ order, caller, input: {}, now: new Date() }, row.to);
+  if (!decision.ok) {
+    logger.warn({ eventId: event.id, orderId: d.orderId, reason: decision.message }, 'payment confirmed but the process refused the step');
+    return;
+  }
+  await perform(em, order, row.to, caller, {}, undefined);
+}
+
+/** The order service's consumer of payment events (durable, shared by replicas). */
+export function startPaymentConsumer(opts: { nc: NatsConnection; em: EntityManager; logger: Logger; durablePrefix?: string; afterCommit?: () => void }): Promise<RunningConsumer> {
+  return startConsumer({
+    ...opts,
+    durable: `${opts.durablePrefix ?? 'order'}-payment`,
+    subjects: ['dme.payment.>'],
+    handle: (em, event) => applyPaymentEvent(em, event, opts.logger),
+  });
+}

@@ -1,0 +1,176 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, qualified, sql, type Settled } from '@dme/platform';
+
+/** A cart line as the claim reads it. */
+export interface CartLineRow {
+  id: string;
+  product_id: string;
+  variant_id: string | null;
+  sub_variant_id: string | null;
+  quantity: number;
+  no_of_rental_days: number | null;
+}
+
+export interface Claim {
+  customerId: string;
+  key: string;
+  hash: string;
+  /** The cart lines to read (an order from the cart), or null (a bulk order). */
+  cart: { type: string; ids: string[] | null } | null;
+}
+
+export interface Claimed {
+  /** This request holds the key now; false when another request had it first. */
+  claimed: boolean;
+  customer: Record<string, string> | null;
+  cart: CartLineRow[] | null;
+}
+
+/** One order to write, with everything it is written with (rows as the tables take them). */
+export interface OrderWrite {
+  id: string;
+  /** The Manila date of the order, YYYYMMDD, for its number. */
+  day: string;
+  customerId: string;
+  type: string;
+  typeOfOrder: string | null;
+  totalAmount: string;
+  partialPayment: string | null;
+  deliveryAddress: string;
+  deliveryCity: string;
+  deliveryState: string;
+  deliveryZipcode: string;
+  note: string;
+  createdAt: Date;
+  lines: Array<Record<string, unknown>>;
+  trackerId: string;
+  trackerTitle: string;
+  cartIds: string[];
+  event: { id: string; type: string; payload: unknown };
+  /** The stored idempotent answer (its order number is filled in by the write). */
+  answer: unknown;
+  key: string;
+}
+
+/**
+ * The two statements of a checkout that are the order service's own, each taken in batches
+ * (MicroBatcher: the requests that wait while one batch is in the database go together):
+ * claiming the idempotency key (with the customer and, for a cart order, the cart lines read in
+ * the same snapshot), and writing the order with its lines, tracker entry, cart lines removed,
+ * outbox event and stored answer (the key's answer, stored in the platform's idempotency table in
+ * the same statement as the order). Under load one statement and one commit serve many checkouts.
+ */
+export interface CheckoutStore {
+  claim(claim: Claim): Promise<Claimed>;
+  /** Writes the order; answers its order number. */
+  write(order: OrderWrite): Promise<string>;
+}
+
+export function checkoutStore(em: EntityManager): CheckoutStore {
+  const claims = new MicroBatcher<Claim, Claimed>((items) => claimMany(em, items));
+  const writes = new MicroBatcher<OrderWrite, string>((items) => writeMany(em, items));
+  return { claim: (c) => claims.add(c), write: (w) => writes.add(w) };
+}
+
+/**
+ * Claims keys (the platform's claimKeys: one statement for the batch; a key asked for twice in one
+ * batch is held by the first request), then reads the customers and, for cart orders, the cart
+ * lines in one more statement.
+ */
+export async function claimMany(em: EntityManager, items: Claim[]): Promise<Array<Settled<Claimed>>> {
+  const claimed = await claimKeys(em, items.map((c) => ({ owner: c.customerId, key: c.key, hash: c.hash })));
+  const rows = items.map((c, i) => ({ i, customer_id: c.customerId, cart_type: c.cart?.type ?? null, cart_ids: c.cart?.ids ?? null }));
+  const found = await sql<{ i: number; customer: Record<string, string> | null; cart: CartLineRow[] | null }>(
+    em,
+    `select r.i,
+            (select row_to_json(c) from ${qualified(em, 'customers')} c where c.id = r.customer_id) as customer,
+            case when r.cart_type is null then null else (
+              select coalesce(json_agg(json_build_object('id', ci.id, 'product_id', ci.product_id, 'variant_id', ci.variant_id,
+                       'sub_variant_id', ci.sub_variant_id, 'quantity', ci.quantity, 'no_of_rental_days', ci.no_of_rental_days)
+                       order by ci.created_at, ci.id), '[]'::json)
+                from ${qualified(em, 'cart_items')} ci
+               where ci.customer_id = r.customer_id and ci.type = r.cart_type and (r.cart_ids is null or ci.id = any(r.cart_ids))
+            ) end as cart
+       from jsonb_to_recordset($1::jsonb) as r(i int, customer_id uuid, cart_type text, cart_ids uuid[])
+      order by r.i`,
+    [JSON.stringify(rows)],
+  );
+  return found.map((f) => ({ ok: true, value: { claimed: claimed[f.i]!, customer: f.customer, cart: f.cart } }));
+}
+
+/**
+ * Writes orders in one statement (data-modifying CTEs: all or nothing): the orders, numbered in
+ * the order they came; their lines and first tracker entries; the cart lines they were made of;
+ * each one's `dme.order.placed` in the outbox and its stored idempotent answer, both with the
+ * order number filled in.
+ */
+export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise<Array<Settled<string>>> {
+  const t = (name: string) => qualified(em, name);
+  const orders = items.map((w, i) => ({
+    i,
+    id: w.id,
+    day: w.day,
+    customer_id: w.customerId,
+    type: w.type,
+    type_of_order: w.typeOfOrder,
+    total_amount: w.totalAmount,
+    partial_payment: w.partialPayment,
+    delivery_address: w.deliveryAddress,
+    delivery_city: w.deliveryCity,
+    delivery_state: w.deliveryState,
+    delivery_zipcode: w.deliveryZipcode,
+    note: w.note,
+    created_at: w.createdAt.toISOString(),
+    tracker_id: w.trackerId,
+    title: w.trackerTitle,
+    cart_ids: w.cartIds,
+    event_id: w.event.id,
+    subject: w.event.type,
+    event: w.event.payload,
+    answer: w.answer,
+    key: w.key,
+  }));
+  const lines = items.flatMap((w) => w.lines.map((l) => ({ ...l, order_id: w.id })));
+  const written = await sql<{ id: string; order_number: string }>(
+    em,
+    `with req as materialized (
+       select * from jsonb_to_recordset($1::jsonb) as r(i int, id uuid, day text, customer_id uuid, type text, type_of_order text,
+         total_amount numeric, partial_payment numeric, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
+         note text, created_at timestamptz, tracker_id uuid, title text, cart_ids uuid[], event_id uuid, subject text, event jsonb, answer jsonb, key text)
+     ), o as (
+       insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment,
+         delivery_address, delivery_city, delivery_state, delivery_zipcode, note, created_at, updated_at)
+       select r.id, 'ORD-' || r.day || '-' || lpad(nextval('${t('order_number_seq')}')::text, 6, '0'), r.customer_id, r.type, r.type_of_order, 'PENDING',
+              r.total_amount, r.partial_payment, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
+         from (select * from req order by i) r
+       returning id, order_number
+     ), l as (
+       insert into ${t('order_lines')} (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name,
+         variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, no_of_rental_days, unit_price, damage_charges, line_total)
+       select x.id, x.order_id, x.position, x.product_id, x.product_name, x.product_image, x.variant_id, x.variant_name, x.variant_price,
+         x.sub_variant_id, x.sub_variant_name, x.sub_variant_price, x.quantity, x.no_of_rental_days, x.unit_price, x.damage_charges, x.line_total
+       from jsonb_to_recordset($2::jsonb) as x(id uuid, order_id uuid, position int, product_id uuid, product_name text, product_image text, variant_id uuid,
+         variant_name text, variant_price numeric, sub_variant_id uuid, sub_variant_name text, sub_variant_price numeric, quantity int,
+         no_of_rental_days int, unit_price numeric, damage_charges numeric, line_total numeric)
+     ), t as (
+       insert into ${t('order_tracker')} (id, order_id, title, status, created_at) select r.tracker_id, r.id, r.title, 'PENDING', r.created_at from req r
+     ), c as (
+       delete from ${t('cart_items')} ci using req r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids)
+     ), e as (
+       insert into ${t('outbox')} (id, subject, payload)
+       select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from req r join o on o.id = r.id order by r.i
+     ), k as (
+       update ${t(IDEMPOTENCY_TABLE)} k set state = 'DONE', response_status = 201,
+              response_body = jsonb_set(r.answer, '{order,orderNumber}', to_jsonb(o.order_number))
+         from req r join o on o.id = r.id
+        where k.owner_id = r.customer_id and k.key = r.key
+     )
+     select id, order_number from o`,
+    [JSON.stringify(orders), JSON.stringify(lines)],
+  );
+  const numbers = new Map(written.map((w) => [w.id, w.order_number]));
+  return items.map((w) => {
+    const n = numbers.get(w.id);
+    return n ? { ok: true, value: n } : { ok: false, error: new Error(`order ${w.id} was not written`) };
+  });
+}

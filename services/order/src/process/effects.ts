@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addDays, AssignSerialsReply, centsToString, manilaDate, sumCents, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
+import { callRpc, HttpProblem, qualified, type NatsConnection } from '@dme/platform';
+import { lineLabel, normalizeSerial, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
+
+/** What the effects need from outside the order service: the catalog's packing command. */
+export interface ProcessDeps {
+  nc: NatsConnection;
+  subjects: { assignSerials: string };
+}
+
+export interface EffectContext {
+  /** The transition's transaction: whatever an effect writes commits with the status change, or not at all. */
+  em: EntityManager;
+  order: OrderFacts;
+  caller: Caller;
+  input: TransitionInput;
+  deps: ProcessDeps | undefined;
+  now: Date;
+}
+
+/** What an effect adds to the status event. */
+export interface EffectOutcome {
+  /** FOR_FULL_PAYMENT: the damage or lost fees of the serials not returned OK. */
+  extraCharge?: string;
+}
+
+export type EffectFn = (ctx: EffectContext) => Promise<EffectOutcome>;
+
+/**
+ * The catalog names a refused code by its place in the command (`lines.<i>.serialCodes.<j>`);
+ * the client sent it as `packing.<k>.serialCodes.<j>` (its own order of lines, the same order of
+ * codes within a line).
+ */
+function packingField(e: FieldError, request: AssignSerialsRequest, input: TransitionInput): FieldError {
+  const m = /^lines\.(\d+)(\..*)?$/.exec(e.field);
+  const lineId = m ? request.lines[Number(m[1])]?.lineId : undefined;
+  const k = lineId === undefined ? -1 : (input.packing ?? []).findIndex((p) => p.lineID === lineId);
+  return k < 0 ? e : { ...e, field: `packing.${k}${m![2] ?? ''}` };
+}
+
+/** A full rental payment is due this many days after it was asked for (SPEC §9). */
+export const FULL_PAYMENT_DUE_DAYS = 1;
+
+/**
+ * The effects of the process table, one function per effect the table can name: a row naming an
+ * effect that has no function here does not compile. Each runs in the transition's transaction,
+ * before the status changes; the status event (`dme.order.status_changed`) is recorded after it.
+ */
+export const EFFECTS: { [E in Effect]: EffectFn } = {
+  /**
+   * PENDING → FOR_PAYMENT: nothing to write here. The status event is what makes the payment
+   * payable: the payment service opens the order's payment when it sees the order move to
+   * FOR_PAYMENT.
+   */
+  'payment-ready': async () => ({}),
+
+  /**
+   * PREPARING → TO_SHIP: the catalog assigns the scanned serial codes (AVAILABLE → RENTED or SOLD,
+   * inventory OUT) and consumes the order's reservation, in one transaction of its own
+   * (RPC.assignSerials, request/reply: staff wait for it); then the serials are recorded per line
+   * here, in the transition's transaction. If that transaction fails after the catalog answered,
+   * sending the same codes again gets the same answer from the catalog (it is a retry there).
+   */
+  'assign-serials': async ({ em, order, input, deps }) => {
+    if (!deps) throw new Error('assign-serials: the catalog command is not configured');
+    const byLine = new Map((input.packing ?? []).map((p) => [p.lineID, p.serialCodes.map(normalizeSerial)]));
+    const request: AssignSerialsRequest = {
+      orderId: order.id,
+      orderType: order.type,
+      lines: order.lines.map((l) => ({
+        lineId: l.id,
+        productID: l.productId,
+        productVariantID: l.variantId,
+        productSubVariantID: l.subVariantId,
+        productName: lineLabel(l),
+        quantity: l.quantity,
+        serialCodes: byLine.get(l.id) ?? [],
+      })),
+    };
+    let answer: unknown;
+    try {
+      answer = await callRpc(deps.nc, deps.subjects.assignSerials, request);
+    } catch (err) {
+      throw err instanceof HttpProblem && err.errors ? new HttpProblem(err.status, err.detail, err.errors.map((e) => packingField(e, request, input))) : err;
+    }
+    const reply = AssignSerialsReply.parse(answer);
+    const rows = reply.lines.flatMap((l) => l.serialCodes.map((s, position) => ({ id: randomUUID(), line_id: l.lineId, position, serial_code: s.serialCode })));
+    await em.execute(
+      `insert into ${qualified(em, 'order_line_serials')} (id, order_id, line_id, position, serial_code)
+       select r.id, ?, r.line_id, r.position, r.serial_code
+         from jsonb_to_recordset(?::jsonb) as r(id uuid, line_id uuid, position int, serial_code text)`,
+      [order.id, JSON.stringify(rows)],
+    );
+    return {};
+  },
+
+  /** TO_SHIP → OUT_FOR_DELIVERY and FOR_RETURN → FOR_PICK_UP: the driver who scanned the order takes it. */
+  'record-driver': async ({ em, order, caller }) => {
+    const driverId = caller.kind === 'person' ? caller.principal.userId : caller.by;
+    await em.execute(`update ${qualified(em, 'orders')} set driver_id = ? where id = ?`, [driverId, order.id]);
+    return {};
+  },
+
+  /** OUT_FOR_DELIVERY → DELIVERED: the delivered time, from which each rental line's due date counts. */
+  delivered: async ({ em, order, now }) => {
+    await em.execute(`update ${qualified(em, 'orders')} set delivered_at = ? where id = ?`, [now, order.id]);
+    return {};
+  },
+
+  /**
+   * FOR_PICK_UP → FOR_FULL_PAYMENT: the extra charge is the damage or lost fee of every serial not
+   * returned OK (DESIGN §5), due a day after it is asked for (in Manila). It travels in the status
+   * event (the payment service asks for balance + extra) and stays on the order for its display.
+   */
+  'full-payment-due': async ({ em, order, now }) => {
+    const fee = new Map(order.lines.map((l) => [l.id, toCents(l.damageCharges)]));
+    const extra = centsToString(sumCents(order.serials.filter((s) => s.returnStatus !== 'OK').map((s) => fee.get(s.lineId) ?? 0)));
+    const due = addDays(manilaDate(now), FULL_PAYMENT_DUE_DAYS);
+    await em.execute(`update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ?`, [extra, due, order.id]);
+    return { extraCharge: extra };
+  },
+
+  /** → CANCELLED: nothing to write here; the catalog releases the reservation when it sees the status event. */
+  'release-reservation': async () => ({}),
+};
