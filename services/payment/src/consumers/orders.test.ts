@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jetstream } from '@nats-io/jetstream';
+import { eventually, type Json } from '@dme/testing';
+import { confirmAs, paymentIdOf, placedEvent, purchase, rental, startPayments, statusEvent, type PaymentHarness } from '../test/harness';
+
+/**
+ * The real consumer on the real stream: events published as the order service's outbox relay
+ * publishes them (message id = event id), under a durable name private to this run.
+ */
+let h: PaymentHarness;
+let durable: string;
+beforeAll(async () => {
+  h = await startPayments();
+  durable = await h.startConsumer();
+});
+afterAll(() => h?.close());
+
+const payment = async (orderId: string): Promise<Json | undefined> => {
+  const [row] = await h.orm.em.fork().execute<Array<{ id: string }>>('select id from payment.payments where order_id = ?', [orderId]);
+  return row ? (await h.api.get(`/api/payments/${row.id}`, { as: h.accounting })).body.payment : undefined;
+};
+const until = (orderId: string, ok: (p: Json) => boolean) => eventually(async () => {
+  const p = await payment(orderId);
+  return p && ok(p) ? p : undefined;
+}, 10_000);
+const inboxCount = async (eventId: string) =>
+  (await h.orm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from payment.inbox where consumer = ? and event_id = ?', [durable, eventId]))[0]!.n;
+
+describe('order events from JetStream', () => {
+  it('placed opens PENDING payments with their totals; FOR_PAYMENT makes them payable; CANCELLED cancels', async () => {
+    const buy = purchase();
+    const rent = rental();
+    const cancelled = rental();
+    await h.publish(placedEvent(buy), placedEvent(rent), placedEvent(cancelled));
+    expect(await until(buy.orderId, (p) => p.status === 'PENDING')).toMatchObject({ orderType: 'BUY', totalOrderPayment: '175.98', totalPartialPayment: null, balance: '175.98', nextAction: null });
+    expect(await until(rent.orderId, (p) => p.status === 'PENDING')).toMatchObject({ orderType: 'RENT', totalOrderPayment: '324.00', totalPartialPayment: '78.00', nextAction: null });
+    await h.publish(statusEvent(buy, 'PENDING', 'FOR_PAYMENT'), statusEvent(rent, 'PENDING', 'FOR_PAYMENT'), statusEvent(cancelled, 'PENDING', 'CANCELLED'));
+    expect((await until(buy.orderId, (p) => p.orderStatus === 'FOR_PAYMENT')).nextAction).toBe('MARK_AS_PAID');
+    expect((await until(rent.orderId, (p) => p.orderStatus === 'FOR_PAYMENT')).nextAction).toBe('PAY_PARTIAL');
+    expect(await until(cancelled.orderId, (p) => p.orderStatus === 'CANCELLED')).toMatchObject({ status: 'CANCELLED', nextAction: null });
+  });
+
+  it('an event delivered again has no second effect (inbox)', async () => {
+    const data = purchase();
+    const toPayment = statusEvent(data, 'PENDING', 'FOR_PAYMENT');
+    await h.publish(placedEvent(data), toPayment);
+    await until(data.orderId, (p) => p.orderStatus === 'FOR_PAYMENT');
+    const id = await paymentIdOf(h, data.orderId);
+    expect((await confirmAs(h, h.accounting, id)).status).toBe(200);
+    await h.publish(statusEvent(data, 'FOR_PAYMENT', 'PREPARING'));
+    await until(data.orderId, (p) => p.orderStatus === 'PREPARING');
+    // The same event again (a relay that published it twice past the stream's dedupe window):
+    // applied again, it would put the order back to FOR_PAYMENT.
+    await jetstream(h.nc).publish(toPayment.type, JSON.stringify(toPayment), { msgID: `${toPayment.id}-again` });
+    // A later event of another order shows the consumer has gone past the duplicate.
+    const marker = purchase();
+    await h.publish(placedEvent(marker));
+    await until(marker.orderId, () => true);
+    expect(await payment(data.orderId)).toMatchObject({ orderStatus: 'PREPARING', status: 'PAID' });
+    expect(await inboxCount(toPayment.id)).toBe(1);
+  });
+
+  it('a status event published before its order is held and applied once the order arrives', async () => {
+    const data = rental();
+    const early = statusEvent(data, 'PENDING', 'FOR_PAYMENT');
+    await h.publish(early);
+    await eventually(async () => (await inboxCount(early.id)) === 1, 10_000);
+    expect(await payment(data.orderId)).toBeUndefined();
+    await h.publish(placedEvent(data));
+    expect(await until(data.orderId, () => true)).toMatchObject({ status: 'PENDING', orderStatus: 'FOR_PAYMENT', nextAction: 'PAY_PARTIAL' });
+  });
+});

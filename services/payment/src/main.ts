@@ -1,0 +1,24 @@
+import { runService } from '@dme/platform';
+import { PaymentEnv } from './config';
+import { createApp, entities, migrations } from './app';
+import { startOrderConsumer } from './consumers/orders';
+import { purgePaymentHousekeeping } from './housekeeping';
+
+await runService({
+  name: 'payment',
+  schema: 'payment',
+  env: PaymentEnv,
+  entities,
+  migrations,
+  createApp: ({ orm, config, logger, relay }) => createApp({ orm, config, logger, afterCommit: () => relay.kick() }),
+  // Order events open and move payments; batches use the background connections, apart from requests.
+  consumers: async ({ nc, orm, logger, background }) => [await startOrderConsumer({ nc, em: orm.em, logger, connections: background })],
+  // Platform purge (outbox, inbox), then stored idempotent answers older than 24 h and stale held events.
+  housekeeping: {
+    everyMs: 10 * 60_000,
+    run: async ({ orm, logger }) => {
+      const purged = await purgePaymentHousekeeping(orm.em.fork());
+      if (purged.idempotencyKeys || purged.earlyEvents) logger.info({ purged }, 'housekeeping: payment rows purged');
+    },
+  },
+});

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { INVOICE_FILES, manilaDate, PAYMENT_MESSAGES, SELLER } from '@dme/contracts';
+import type { Caller } from '@dme/testing';
+import { confirmAs, paymentIdOf, placedEvent, purchase, rental, rentalToFullPayment, startPayments, statusEvent, type PaymentHarness, type PlacedData } from '../../test/harness';
+
+let h: PaymentHarness;
+beforeAll(async () => {
+  h = await startPayments();
+});
+afterAll(() => h?.close());
+
+interface Run {
+  str: string;
+  x: number;
+  width: number;
+}
+
+/**
+ * The text of a PDF and where its runs are: runs of a line joined as they are drawn (pdfmake
+ * draws a word broken at a hyphen as two runs), lines joined by a space; page sizes in points.
+ */
+async function readPdf(bytes: ArrayBuffer): Promise<{ text: string; pages: number[][]; runs: Run[] }> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const parts: string[] = [];
+  const pages: number[][] = [];
+  const runs: Run[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const page = await doc.getPage(i);
+    pages.push(page.view.map((v) => Math.round(v)));
+    const content = await page.getTextContent();
+    for (const it of content.items) {
+      if (!('str' in it)) continue;
+      parts.push(it.str + (it.hasEOL ? ' ' : ''));
+      if (it.str.trim()) runs.push({ str: it.str, x: it.transform[4] as number, width: it.width });
+    }
+    parts.push(' ');
+  }
+  await doc.destroy();
+  return { text: parts.join('').replace(/\s+/g, ' '), pages, runs };
+}
+
+/** An order placed, FOR_PAYMENT, and (unless said otherwise) its first payment taken. */
+async function paidOrder(data: PlacedData, body = { invoiceNumber: 'INV-2026-0001', receiptNumber: 'OR-88001', note: '' }, pay = true): Promise<string> {
+  await h.feed(placedEvent(data), statusEvent(data, 'PENDING', 'FOR_PAYMENT'));
+  const id = await paymentIdOf(h, data.orderId);
+  if (pay) expect((await confirmAs(h, h.accounting, id, body)).status).toBe(200);
+  return id;
+}
+
+async function invoice(path: string, as: Caller, fileName: string) {
+  const res = await h.download(path, as);
+  expect(res.status, JSON.stringify(res.problem)).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/pdf');
+  expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${fileName}"`);
+  return readPdf(res.bytes);
+}
+
+const A4 = [0, 0, 595, 842];
+
+describe('invoice PDFs', () => {
+  it('a purchase: INVOICE.pdf, A4, with seller, numbers, date, order, customer, address, lines, totals, payment and balance', async () => {
+    const data = purchase();
+    const id = await paidOrder(data);
+    const { text, pages } = await invoice(`/api/payments/${id}/invoice.pdf`, h.accounting, INVOICE_FILES.purchase);
+    expect(pages).toEqual([A4]);
+    for (const expected of [
+      SELLER.name,
+      SELLER.address,
+      SELLER.email,
+      SELLER.phone,
+      'INVOICE',
+      'INV-2026-0001',
+      'OR-88001',
+      manilaDate(),
+      data.orderNumber,
+      'Maria Santos',
+      'maria.santos@example.com',
+      '+63 917 555 0101',
+      '12 Rizal St',
+      'Makati, Metro Manila 1210',
+      'Digital Thermometer',
+      'Folding Wheelchair',
+      'Standard / 18 in',
+      '$12.99',
+      '$25.98',
+      '$150.00',
+      'Order total $175.98',
+      'Overall total $175.98',
+      'Full payment',
+      h.accounting.username,
+      'Balance $0.00',
+      PAYMENT_MESSAGES.invoiceTerms,
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    // A purchase has no rental days or partial payment.
+    expect(text).not.toContain('Days');
+    expect(text).not.toContain('Partial payment');
+  });
+
+  it("a rental's first payment: INITIAL_PAYMENT_INVOICE.pdf with days, partial payment and balance; its full payment: FULL_PAYMENT_INVOICE.pdf with the terms", async () => {
+    const data = rental();
+    const id = await paidOrder(data, { invoiceNumber: 'INV-R-1', receiptNumber: 'OR-R-1', note: '' });
+    const first = await invoice(`/api/orders/${data.orderId}/invoice.pdf`, h.as('WAREHOUSE_STAFF'), INVOICE_FILES.initial);
+    for (const expected of ['INV-R-1', 'OR-R-1', 'Jose Rizal', 'Days', 'Oxygen Concentrator', '$45.00', '$225.00', '$99.00', 'Order total $324.00', 'Partial payment (first day) $78.00', 'Overall total $0.00', 'Partial payment', 'Balance $246.00']) {
+      expect(first.text, expected).toContain(expected);
+    }
+    expect(first.text).not.toContain(PAYMENT_MESSAGES.invoiceTerms);
+
+    await h.feed(...rentalToFullPayment(data, '120.00'));
+    // Until the full payment is taken, the invoice is still the first one.
+    expect((await h.download(`/api/payments/${id}/invoice.pdf`, h.accounting)).headers.get('content-disposition')).toContain(INVOICE_FILES.initial);
+    expect((await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-R-2', receiptNumber: 'OR-R-2', note: 'Damaged wheel' })).status).toBe(200);
+    const full = await invoice(`/api/my/orders/${data.orderId}/invoice.pdf`, { userId: data.customerId, userType: 'CUSTOMER' }, INVOICE_FILES.full);
+    for (const expected of ['INV-R-2', 'OR-R-2', 'Extra charges $120.00', 'Overall total $444.00', 'Partial payment (first day) $78.00', '$366.00', 'Balance $0.00', PAYMENT_MESSAGES.invoiceTerms, 'Damaged wheel', 'INV-R-1']) {
+      expect(full.text, expected).toContain(expected);
+    }
+  });
+
+  it('long invoice and receipt numbers, names and addresses wrap inside the page', async () => {
+    const long = (c: string, n: number) => c.repeat(n);
+    const data = purchase({
+      customer: { name: `${long('W', 60)} Santos`, email: `${long('m', 60)}@example.com`, contactNumber: '+63 917 555 0101' },
+      delivery: { address: long('A', 80), city: long('C', 60), state: 'Metro Manila', zipcode: '1210' },
+      lines: [{ ...purchase().lines[0]!, productName: long('P', 100), variantName: long('V', 100), subVariantName: long('S', 100), quantity: 1000, unitPrice: '9999999.99', lineTotal: '9999999990.00' }],
+      totalAmount: '9999999990.00',
+    });
+    await h.feed(placedEvent(data), statusEvent(data, 'PENDING', 'FOR_PAYMENT'));
+    const id = await paymentIdOf(h, data.orderId);
+    const who = { ...h.as('ACCOUNTING_ADMIN'), username: long('u', 100) };
+    expect((await confirmAs(h, who, id, { invoiceNumber: long('W', 50), receiptNumber: long('W', 50), note: long('n ', 250).trim() })).status).toBe(200);
+    const { runs, text } = await invoice(`/api/payments/${id}/invoice.pdf`, h.accounting, INVOICE_FILES.purchase);
+    const outside = runs.filter((r) => r.x < 39 || r.x + r.width > 556);
+    expect(outside, JSON.stringify(runs.filter((r) => r.x > 400))).toEqual([]);
+    expect(text).toContain('$9,999,999,990.00');
+    expect(text).toContain('Amount');
+  });
+});
+
+describe('who gets which invoice', () => {
+  it("a customer gets their own order's invoice once paid; another customer's order and an unknown one are 404 alike", async () => {
+    const data = purchase();
+    await paidOrder(data);
+    const owner: Caller = { userId: data.customerId, userType: 'CUSTOMER' };
+    await invoice(`/api/my/orders/${data.orderId}/invoice.pdf`, owner, INVOICE_FILES.purchase);
+    const stranger: Caller = { userId: randomUUID(), userType: 'CUSTOMER' };
+    const theirs = await h.download(`/api/my/orders/${data.orderId}/invoice.pdf`, stranger);
+    const unknown = await h.download(`/api/my/orders/${randomUUID()}/invoice.pdf`, owner);
+    expect([theirs.status, theirs.problem.detail]).toEqual([404, 'Order not found.']);
+    expect([unknown.status, unknown.problem.detail]).toEqual([404, 'Order not found.']);
+    expect((await h.download('/api/my/orders/not-an-id/invoice.pdf', owner)).status).toBe(404);
+  });
+
+  it('no payment taken yet: 404 with the no-invoice message', async () => {
+    const data = rental();
+    const id = await paidOrder(data, undefined, false);
+    const owner: Caller = { userId: data.customerId, userType: 'CUSTOMER' };
+    for (const [path, who] of [
+      [`/api/my/orders/${data.orderId}/invoice.pdf`, owner],
+      [`/api/orders/${data.orderId}/invoice.pdf`, h.as('WAREHOUSE_ADMIN')],
+      [`/api/payments/${id}/invoice.pdf`, h.accounting],
+    ] as const) {
+      const res = await h.download(path, who);
+      expect([res.status, res.problem.detail], path).toEqual([404, PAYMENT_MESSAGES.noInvoice]);
+    }
+  });
+
+  it('each route checks its permission: staff without order:read, customers on staff routes, accounting on the customer route', async () => {
+    const data = purchase();
+    const id = await paidOrder(data);
+    expect((await h.download(`/api/orders/${data.orderId}/invoice.pdf`, h.accounting)).status).toBe(403);
+    expect((await h.download(`/api/orders/${data.orderId}/invoice.pdf`, { userId: data.customerId, userType: 'CUSTOMER' })).status).toBe(403);
+    expect((await h.download(`/api/payments/${id}/invoice.pdf`, { userId: data.customerId, userType: 'CUSTOMER' })).status).toBe(403);
+    expect((await h.download(`/api/payments/${id}/invoice.pdf`, h.as('WAREHOUSE_STAFF'))).status).toBe(403);
+    expect((await h.download(`/api/my/orders/${data.orderId}/invoice.pdf`, h.accounting)).status).toBe(403);
+    expect((await h.download(`/api/orders/${data.orderId}/invoice.pdf`, h.as('SUPERADMIN'))).status).toBe(200);
+  });
+});

@@ -1,0 +1,148 @@
+import { formatMoney, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
+import { renderPdf } from '@dme/platform';
+import { invoiceFileName } from './payment.rules';
+import type { InvoiceSource } from './payment.service';
+
+/**
+ * Column widths are fixed, not 'auto' or '*': a table sizes those to its longest word, and a long
+ * invoice number or user name would push the last column off the page; in a fixed column it wraps.
+ * The widths of a table plus 8 pt of padding per column (ROWS) stay within the 515 pt of an A4 line.
+ */
+
+/** "$1,234.50" from a wire amount (Roboto has no ✓ or other symbols we would need). */
+const $ = (value: string | null) => (value === null ? '—' : formatMoney(toCents(value)));
+
+const GREY = '#666666';
+
+/** Horizontal rules between rows, 4 pt of padding on each side of every cell (so widths + 8 per column). */
+const ROWS = {
+  hLineWidth: (i: number, node: { table: { body: unknown[]; headerRows?: number } }) =>
+    i === 0 || i === node.table.body.length ? 0 : i === (node.table.headerRows ?? 0) ? 1 : 0.5,
+  vLineWidth: () => 0,
+  hLineColor: (i: number, node: { table: { headerRows?: number } }) => (i === (node.table.headerRows ?? 0) ? '#999999' : '#dddddd'),
+  paddingLeft: () => 4,
+  paddingRight: () => 4,
+  paddingTop: () => 3,
+  paddingBottom: () => 3,
+};
+const cellHeader = (text: string, alignment: 'left' | 'right' = 'left') => ({ text, bold: true, fillColor: '#f0f0f0', alignment });
+
+/** The file name and A4 PDF of the invoice of a payment's latest record (SPEC §9). */
+export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string; pdf: Buffer }> {
+  const { payment: p, records } = src;
+  const latest = records[records.length - 1]!;
+  const rental = p.order_type === 'RENT';
+  const fileName = invoiceFileName(p.order_type, latest.type);
+  const full = latest.type === 'FULL';
+  const title = !rental ? 'Purchase' : full ? 'Rental — full payment' : 'Rental — initial payment';
+  const customer = p.customer ?? { name: p.customer_name, email: '', contactNumber: '' };
+  const d = p.delivery;
+
+  const lineHeader = [cellHeader('Product'), cellHeader('Qty', 'right'), ...(rental ? [cellHeader('Days', 'right')] : []), cellHeader('Unit price', 'right'), cellHeader('Line total', 'right')];
+  const lineRows = p.lines.map((l) => [
+    { stack: [{ text: l.productName }, ...(l.variantName || l.subVariantName ? [{ text: [l.variantName, l.subVariantName].filter(Boolean).join(' / '), color: GREY, fontSize: 8 }] : [])] },
+    { text: String(l.quantity), alignment: 'right' },
+    ...(rental ? [{ text: l.noOfRentalDays === null ? '' : String(l.noOfRentalDays), alignment: 'right' }] : []),
+    { text: $(l.unitPrice), alignment: 'right' },
+    { text: $(l.lineTotal), alignment: 'right' },
+  ]);
+
+  // The figures as they were when this invoice's payment was taken (stored on its record).
+  const totals: Array<[string, string, boolean?]> = [['Order total', $(p.total_order_payment)]];
+  if (rental) totals.push(['Partial payment (first day)', $(latest.total_partial_payment)]);
+  if (latest.extra_charge !== null) totals.push(['Extra charges', $(latest.extra_charge)]);
+  totals.push(['Overall total', $(latest.overall_total)]);
+
+  const paymentsHeader = [cellHeader('Date'), cellHeader('Payment'), cellHeader('Invoice no.'), cellHeader('Receipt no.'), cellHeader('Accommodated by'), cellHeader('Amount', 'right')];
+  const paymentRows = records.map((r) => [
+    manilaDate(new Date(r.created_at)),
+    r.type === 'FULL' ? 'Full payment' : 'Partial payment',
+    r.invoice_number,
+    r.receipt_number,
+    r.accommodated_by_name,
+    { text: $(r.amount), alignment: 'right' },
+  ]);
+
+  const doc = {
+    pageSize: 'A4',
+    pageMargins: [40, 40, 40, 48],
+    info: { title: `Invoice ${latest.invoice_number} — ${p.order_number}`, author: SELLER.name, subject: fileName },
+    defaultStyle: { font: 'Roboto', fontSize: 10 },
+    content: [
+      {
+        columns: [
+          {
+            width: '*',
+            stack: [
+              { text: SELLER.name, bold: true, fontSize: 13 },
+              { text: SELLER.address, color: GREY },
+              { text: `${SELLER.email}  ·  ${SELLER.phone}`, color: GREY },
+            ],
+          },
+          { width: 'auto', text: 'INVOICE', fontSize: 24, bold: true, alignment: 'right' },
+        ],
+      },
+      { canvas: [{ type: 'line', x1: 0, y1: 8, x2: 515, y2: 8, lineWidth: 0.5, lineColor: '#999999' }], margin: [0, 0, 0, 12] },
+      {
+        columns: [
+          {
+            width: '*',
+            table: {
+              widths: [58, 170],
+              body: [
+                ['Invoice no.', { text: latest.invoice_number, bold: true }],
+                ['Receipt no.', latest.receipt_number],
+                ['Date', manilaDate(new Date(latest.created_at))],
+                ['Order no.', p.order_number],
+                ['Order', title],
+              ],
+            },
+            layout: 'noBorders',
+          },
+          {
+            width: '*',
+            stack: [
+              { text: 'Bill to', bold: true },
+              customer.name,
+              ...(customer.email ? [customer.email] : []),
+              ...(customer.contactNumber ? [customer.contactNumber] : []),
+              { text: 'Deliver to', bold: true, margin: [0, 6, 0, 0] },
+              ...(d ? [d.address, `${d.city}, ${d.state} ${d.zipcode}`] : ['—']),
+            ],
+          },
+        ],
+        margin: [0, 0, 0, 14],
+      },
+      {
+        table: { headerRows: 1, widths: rental ? [245, 35, 35, 80, 80] : [288, 35, 80, 80], body: [lineHeader, ...lineRows], dontBreakRows: true },
+        layout: ROWS,
+        fontSize: 9,
+      },
+      {
+        columns: [
+          { width: '*', text: '' },
+          {
+            width: 'auto',
+            table: { widths: [150, 90], body: totals.map(([label, value]) => [label, { text: value, alignment: 'right' }]) },
+            layout: 'noBorders',
+          },
+        ],
+        margin: [0, 10, 0, 14],
+      },
+      { text: 'Payments', bold: true, margin: [0, 0, 0, 4] },
+      { table: { headerRows: 1, widths: [50, 70, 77, 77, 113, 80], body: [paymentsHeader, ...paymentRows], dontBreakRows: true }, layout: ROWS, fontSize: 9 },
+      {
+        columns: [
+          { width: '*', text: '' },
+          { width: 'auto', table: { widths: [150, 90], body: [[{ text: 'Balance', bold: true }, { text: $(latest.balance), bold: true, alignment: 'right' }]] }, layout: 'noBorders' },
+        ],
+        margin: [0, 10, 0, 10],
+      },
+      ...(latest.due_date && latest.balance !== '0.00' ? [{ text: `Due date: ${latest.due_date}`, margin: [0, 0, 0, 6] }] : []),
+      ...(full ? [{ text: [{ text: 'Terms: ', bold: true }, PAYMENT_MESSAGES.invoiceTerms] }] : []),
+      ...(latest.note ? [{ text: [{ text: 'Note: ', bold: true }, latest.note], margin: [0, 6, 0, 0] }] : []),
+    ],
+    footer: { text: `${SELLER.name} · ${SELLER.email} · ${SELLER.phone}`, alignment: 'center', fontSize: 8, color: GREY, margin: [0, 16, 0, 0] },
+  };
+  return { fileName, pdf: await renderPdf(doc) };
+}

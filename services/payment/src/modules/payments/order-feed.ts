@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { centsToString, EVENT_DATA, EVENTS, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
+import { qualified, sql, type Db } from '@dme/platform';
+import { firstDayTotal, onOrderStatus, opening } from './payment.rules';
+import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
+
+type Placed = EventData<typeof EVENTS.order.placed>;
+type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
+
+/** What applying an order event did (for the consumer's log). */
+export type FeedOutcome = 'opened' | 'duplicate' | 'applied' | 'held';
+
+const money2 = (v: string) => centsToString(toCents(v));
+
+/**
+ * `dme.order.placed` opens the order's payment: PENDING, with the order's number, type, customer,
+ * delivery address, lines (names and variants, for the invoice) and totals; a rental's partial
+ * payment is its first-day total (taken from the event, or computed from its lines when an older
+ * event lacks it). Status events that arrived before it (held back) are applied after, in order.
+ */
+export async function openPayment(db: Db, data: Placed, occurredAt: string): Promise<FeedOutcome> {
+  const total = toCents(data.totalAmount);
+  const partial = data.type === 'RENT' ? (data.partialPayment !== null ? toCents(data.partialPayment) : firstDayTotal(data.lines)) : null;
+  const f = opening(data.type, total, partial);
+  const lines = data.lines.map((l) => ({
+    productName: l.productName,
+    variantName: l.variantName,
+    subVariantName: l.subVariantName,
+    quantity: l.quantity,
+    noOfRentalDays: l.noOfRentalDays,
+    unitPrice: money2(l.unitPrice),
+    lineTotal: money2(l.lineTotal),
+  }));
+  const opened = await sql<{ id: string }>(
+    db,
+    `insert into ${qualified(db, 'payments')} (id, order_id, order_number, order_type, order_status, customer_id, customer_name, customer, delivery,
+            lines, status, type, total_order_payment, total_partial_payment, balance, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, null, $12, $13, $14, $15)
+     on conflict (order_id) do nothing returning id`,
+    [
+      randomUUID(),
+      data.orderId,
+      data.orderNumber,
+      data.type,
+      f.orderStatus,
+      data.customerId,
+      data.customer?.name ?? '',
+      data.customer ? JSON.stringify(data.customer) : null,
+      data.delivery ? JSON.stringify(data.delivery) : null,
+      JSON.stringify(lines),
+      f.status,
+      centsToString(f.total),
+      money(f.partial),
+      centsToString(f.balance),
+      new Date(data.createdAt ?? occurredAt),
+    ],
+  );
+  if (opened.length === 0) return 'duplicate';
+  const early = await sql<{ occurred_at: Date; data: StatusChanged }>(
+    db,
+    `with d as (delete from ${qualified(db, 'early_order_events')} where order_id = $1 returning seq, occurred_at, data)
+     select occurred_at, data from d order by seq`,
+    [data.orderId],
+  );
+  for (const e of early) await applyOrderStatus(db, e.data, new Date(e.occurred_at).toISOString());
+  return 'opened';
+}
+
+/**
+ * `dme.order.status_changed` keeps the order's status on its payment and applies what it means
+ * for the payment (payment.rules onOrderStatus). For an order whose payment is not opened yet, the
+ * event is held back and applied when `dme.order.placed` arrives.
+ */
+export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: string, eventId: string = randomUUID()): Promise<FeedOutcome> {
+  const row = await findPayment(db, 'order_id', data.orderId, { lock: true });
+  if (!row) {
+    await sql(db, `insert into ${qualified(db, 'early_order_events')} (order_id, event_id, occurred_at, data) values ($1, $2, $3, $4::jsonb)`, [
+      data.orderId,
+      eventId,
+      new Date(occurredAt),
+      JSON.stringify(data),
+    ]);
+    return 'held';
+  }
+  const after = onOrderStatus(figuresOf(row), data.to, cents(data.extraCharge), new Date(occurredAt));
+  await saveFigures(db, row.id, after);
+  return 'applied';
+}
+
+/** Order events in stream order; other order events (a checkout abandoned) do not concern payments. */
+export async function applyOrderEvent(db: Db, event: EventEnvelope): Promise<FeedOutcome | null> {
+  if (event.type === EVENTS.order.placed) {
+    return openPayment(db, EVENT_DATA[EVENTS.order.placed].parse(event.data), event.occurredAt);
+  }
+  if (event.type === EVENTS.order.statusChanged) {
+    return applyOrderStatus(db, EVENT_DATA[EVENTS.order.statusChanged].parse(event.data), event.occurredAt, event.id);
+  }
+  return null;
+}

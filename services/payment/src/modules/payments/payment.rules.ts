@@ -1,0 +1,135 @@
+import {
+  addDays,
+  INVOICE_FILES,
+  lineTotal,
+  manilaDate,
+  sumCents,
+  toCents,
+  type Cents,
+  type OrderStatus,
+  type PaymentAction,
+  type PaymentStatus,
+  type PaymentType,
+} from '@dme/contracts';
+
+/**
+ * The payment's rules (SPEC §4 Payment statuses, DESIGN §5 money), pure: what can be taken now,
+ * what taking it changes, and what the order's status events do to a payment. Amounts in cents.
+ */
+
+export type OrderKind = 'BUY' | 'RENT';
+
+/** A payment's figures, in cents. */
+export interface Figures {
+  orderType: OrderKind;
+  orderStatus: OrderStatus;
+  status: PaymentStatus;
+  type: PaymentType | null;
+  total: Cents;
+  partial: Cents | null;
+  extraCharge: Cents | null;
+  overallTotal: Cents | null;
+  balance: Cents;
+  /** What the payment's records add up to. */
+  paid: Cents;
+  dueDate: string | null;
+}
+
+/** What confirming does now, or null when nothing can be taken (order not confirmed yet, paid, cancelled). */
+export function nextAction(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status'>): PaymentAction | null {
+  if (p.status === 'PENDING' && p.orderStatus === 'FOR_PAYMENT') return p.orderType === 'BUY' ? 'MARK_AS_PAID' : 'PAY_PARTIAL';
+  if (p.orderType === 'RENT' && p.status === 'FOR_FULL_PAYMENT' && p.orderStatus === 'FOR_FULL_PAYMENT') return 'COMPLETE_PAYMENT';
+  return null;
+}
+
+/** A rental's first (partial) payment: the first day's rental total (quantity × unit price per line). */
+export function firstDayTotal(lines: ReadonlyArray<{ unitPrice: string; quantity: number }>): Cents {
+  return sumCents(lines.map((l) => lineTotal(toCents(l.unitPrice), l.quantity, 1)));
+}
+
+/** A new payment: PENDING, nothing paid, the whole order total still to pay. */
+export function opening(orderType: OrderKind, total: Cents, partial: Cents | null): Figures {
+  return {
+    orderType,
+    orderStatus: 'PENDING',
+    status: 'PENDING',
+    type: null,
+    total,
+    partial: orderType === 'RENT' ? partial : null,
+    extraCharge: null,
+    overallTotal: null,
+    balance: total,
+    paid: 0,
+    dueDate: null,
+  };
+}
+
+/** One payment taken: the record's amount and the payment's figures after it. */
+export interface Confirmation {
+  action: PaymentAction;
+  amount: Cents;
+  after: Figures;
+}
+
+/**
+ * Takes the payment due now (SPEC §4): a purchase in full (PAID, FULL, overall total = order
+ * total); a rental's first day (INITIAL_PAYMENT, PARTIAL, overall total 0, balance = total −
+ * partial); a rental's balance (PAID, FULL, amount = balance). Null when nothing can be taken.
+ */
+export function confirm(p: Figures): Confirmation | null {
+  const action = nextAction(p);
+  switch (action) {
+    case 'MARK_AS_PAID':
+      return {
+        action,
+        amount: p.total,
+        after: { ...p, status: 'PAID', type: 'FULL', overallTotal: p.total, balance: 0, paid: p.paid + p.total },
+      };
+    case 'PAY_PARTIAL': {
+      const partial = p.partial ?? 0;
+      return {
+        action,
+        amount: partial,
+        after: { ...p, status: 'INITIAL_PAYMENT', type: 'PARTIAL', partial, overallTotal: 0, balance: p.total - partial, paid: p.paid + partial },
+      };
+    }
+    case 'COMPLETE_PAYMENT':
+      return {
+        action,
+        amount: p.balance,
+        after: { ...p, status: 'PAID', type: 'FULL', balance: 0, paid: p.paid + p.balance },
+      };
+    default:
+      return null;
+  }
+}
+
+/**
+ * What an order status event does to its payment: the order's status is kept (FOR_PAYMENT makes
+ * the payment payable); CANCELLED cancels a payment nothing was paid on; FOR_FULL_PAYMENT (a
+ * rental after its return) asks for the rest: extra charge, overall total = extra + order total,
+ * balance = order total − paid + extra (= total − partial + extra), due a day after the request
+ * (Manila date of `at`).
+ */
+export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date): Figures {
+  const next: Figures = { ...p, orderStatus: to };
+  if (to === 'CANCELLED' && p.paid === 0 && (p.status === 'PENDING' || p.status === 'CANCELLED')) return { ...next, status: 'CANCELLED' };
+  if (to === 'FOR_FULL_PAYMENT' && p.orderType === 'RENT' && p.status !== 'PAID' && p.status !== 'CANCELLED') {
+    const extra = extraCharge ?? 0;
+    return {
+      ...next,
+      status: 'FOR_FULL_PAYMENT',
+      extraCharge: extra,
+      overallTotal: extra + p.total,
+      balance: p.total + extra - p.paid,
+      dueDate: addDays(manilaDate(at), 1),
+    };
+  }
+  return next;
+}
+
+/** The invoice file of a payment record (SPEC §9). */
+export function invoiceFileName(orderType: OrderKind, recordType: PaymentType): string {
+  if (orderType === 'BUY') return INVOICE_FILES.purchase;
+  return recordType === 'PARTIAL' ? INVOICE_FILES.initial : INVOICE_FILES.full;
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { centsToString, EVENTS, PAYMENT_MESSAGES, type ConfirmPaymentRequest, type Payment, type PaymentListResponse, type PaymentStatus } from '@dme/contracts';
+import {
+  conflict,
+  containsPattern,
+  eventEnvelope,
+  idempotent,
+  notFound,
+  qualified,
+  requestHash,
+  requireKey,
+  sql,
+  type Db,
+  type Principal,
+  type StoredAnswer,
+} from '@dme/platform';
+import { confirm } from './payment.rules';
+import { figuresOf, findPayment, money, PAYMENT_COLUMNS, paymentOf, recordsOf, saveFigures, summaryOf, type PaymentRow, type RecordRow } from './payment.store';
+
+export const SOURCE = 'payment';
+export const PAYMENT_NOT_FOUND = 'Payment not found.';
+export const ORDER_NOT_FOUND = 'Order not found.';
+
+/** Idempotency-Key texts of a payment confirmation. */
+export const PAYMENT_IDEMPOTENCY = {
+  missing: PAYMENT_MESSAGES.idempotencyMissing,
+  mismatch: PAYMENT_MESSAGES.idempotencyMismatch,
+  inProgress: PAYMENT_MESSAGES.idempotencyInProgress,
+};
+
+export interface ListFilter {
+  status?: PaymentStatus;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Payments, newest order first, by status and/or an order number or customer name containing `search`. */
+export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListResponse> {
+  const search = f.search ? containsPattern(f.search) : null;
+  const rows = await sql<PaymentRow & { total: number }>(
+    db,
+    `with f as (
+       select * from ${qualified(db, 'payments')}
+        where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2)
+     )
+     select t.total, ${PAYMENT_COLUMNS}
+       from (select count(*)::int as total from f) t
+       left join lateral (select * from f order by f.created_at desc, f.id limit $3 offset $4) p on true
+      order by p.created_at desc, p.id`,
+    [f.status ?? null, search, f.limit, f.offset],
+  );
+  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0 };
+}
+
+/** One payment with its records; 404 when there is none. */
+export async function getPayment(db: Db, id: string): Promise<Payment> {
+  const row = await findPayment(db, 'id', id);
+  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  return paymentOf(row, await recordsOf(db, id));
+}
+
+/**
+ * Takes the payment due now (POST /api/payments/:id/confirm, SPEC §4): the payment row is locked,
+ * its next action decides the amount and the figures after it (computed here, in cents, from the
+ * payment's own figures; the client sends only invoice and receipt numbers and a note); a record
+ * names who accommodated it; `dme.payment.confirmed` goes to the outbox in the same transaction.
+ * Nothing to take now is 409. The same Idempotency-Key and body answer the same and take one
+ * payment; the key with another body (or another payment) is 422.
+ */
+export function confirmPayment(em: EntityManager, paymentId: string, who: Principal, key: string | undefined, body: ConfirmPaymentRequest): Promise<StoredAnswer> {
+  const idemKey = requireKey(key, PAYMENT_IDEMPOTENCY);
+  const claim = { owner: who.userId, key: idemKey, hash: requestHash(paymentId, body) };
+  return idempotent(em, claim, PAYMENT_IDEMPOTENCY, `/api/payments/${paymentId}/confirm`, async (tem) => {
+    const row = await findPayment(tem, 'id', paymentId, { lock: true });
+    if (!row) throw notFound(PAYMENT_NOT_FOUND);
+    const taken = confirm(figuresOf(row));
+    if (!taken) throw conflict(PAYMENT_MESSAGES.notPayable);
+    const { after, amount } = taken;
+    const note = body.note ?? '';
+    const confirmedAt = new Date();
+    const recordId = randomUUID();
+    const event = eventEnvelope(SOURCE, {
+      type: EVENTS.payment.confirmed,
+      aggregateId: paymentId,
+      version: row.version + 1,
+      data: {
+        paymentId,
+        orderId: row.order_id,
+        orderNumber: row.order_number,
+        customerId: row.customer_id,
+        orderType: row.order_type,
+        type: after.type!,
+        status: after.status,
+        amount: centsToString(amount),
+        invoiceNumber: body.invoiceNumber,
+        receiptNumber: body.receiptNumber,
+        note,
+        accommodatedBy: who.userId,
+        confirmedAt: confirmedAt.toISOString(),
+        totalPartialPayment: money(after.partial),
+        extraCharge: money(after.extraCharge),
+        overallTotal: money(after.overallTotal),
+        balance: centsToString(after.balance),
+        dueDate: after.dueDate,
+      },
+    });
+    await saveFigures(tem, paymentId, after, true);
+    await sql(
+      tem,
+      `with r as (
+         insert into ${qualified(tem, 'payment_records')} (id, payment_id, type, invoice_number, receipt_number, note, amount, accommodated_by,
+                accommodated_by_name, total_partial_payment, extra_charge, overall_total, balance, due_date, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15)
+       )
+       insert into ${qualified(tem, 'outbox')} (id, subject, payload) values ($16, $17, $18::jsonb)`,
+      [
+        recordId,
+        paymentId,
+        after.type,
+        body.invoiceNumber,
+        body.receiptNumber,
+        note,
+        centsToString(amount),
+        who.userId,
+        who.username,
+        money(after.partial),
+        money(after.extraCharge),
+        money(after.overallTotal),
+        centsToString(after.balance),
+        after.dueDate,
+        confirmedAt,
+        event.id,
+        event.type,
+        JSON.stringify(event),
+      ],
+    );
+    return { status: 200, body: { payment: await getPayment(tem, paymentId) } };
+  });
+}
+
+/** A payment and its records for an invoice: the latest record is the invoice's payment. */
+export interface InvoiceSource {
+  payment: PaymentRow;
+  records: RecordRow[];
+}
+
+/**
+ * The payment an invoice is made of, found by payment id (staff) or order id (staff, or the
+ * customer who owns the order: another customer's order answers like an unknown one). 404 with
+ * PAYMENT_MESSAGES.noInvoice while no payment was taken.
+ */
+export async function invoiceSource(db: Db, by: { paymentId: string } | { orderId: string; customerId?: string }): Promise<InvoiceSource> {
+  const payment =
+    'paymentId' in by
+      ? await findPayment(db, 'id', by.paymentId)
+      : await findPayment(db, 'order_id', by.orderId, by.customerId ? { customerId: by.customerId } : {});
+  if (!payment) throw notFound('paymentId' in by ? PAYMENT_NOT_FOUND : ORDER_NOT_FOUND);
+  const records = await recordsOf(db, payment.id);
+  if (records.length === 0) throw notFound(PAYMENT_MESSAGES.noInvoice);
+  return { payment, records };
+}

@@ -1,0 +1,158 @@
+import { centsToString, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { qualified, sql, type Db } from '@dme/platform';
+import { nextAction, type Figures, type OrderKind } from './payment.rules';
+
+/**
+ * Rows of the payment schema and their conversions (numeric columns are read as text, dates as
+ * "YYYY-MM-DD" text, so no value goes through a float or a local-time Date).
+ */
+
+export interface PaymentRow {
+  id: string;
+  order_id: string;
+  order_number: string;
+  order_type: OrderKind;
+  order_status: OrderStatus;
+  customer_id: string;
+  customer_name: string;
+  customer: { name: string; email: string; contactNumber: string } | null;
+  delivery: { address: string; city: string; state: string; zipcode: string } | null;
+  lines: Payment['lines'];
+  status: PaymentStatus;
+  type: PaymentType | null;
+  total_order_payment: string;
+  total_partial_payment: string | null;
+  extra_charge: string | null;
+  overall_total: string | null;
+  balance: string;
+  amount_paid: string;
+  due_date: string | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RecordRow {
+  id: string;
+  payment_id: string;
+  type: PaymentType;
+  invoice_number: string;
+  receipt_number: string;
+  note: string;
+  amount: string;
+  accommodated_by: string;
+  accommodated_by_name: string;
+  total_partial_payment: string | null;
+  extra_charge: string | null;
+  overall_total: string | null;
+  balance: string;
+  due_date: string | null;
+  created_at: Date;
+}
+
+/** The columns of a payment as PaymentRow reads them (`p` is the payments table). */
+export const PAYMENT_COLUMNS = `p.id, p.order_id, p.order_number, p.order_type, p.order_status, p.customer_id, p.customer_name,
+  p.customer, p.delivery, p.lines, p.status, p.type, p.total_order_payment::text as total_order_payment,
+  p.total_partial_payment::text as total_partial_payment, p.extra_charge::text as extra_charge,
+  p.overall_total::text as overall_total, p.balance::text as balance, p.amount_paid::text as amount_paid,
+  p.due_date::text as due_date, p.version, p.created_at, p.updated_at`;
+
+const RECORD_COLUMNS = `r.id, r.payment_id, r.type, r.invoice_number, r.receipt_number, r.note, r.amount::text as amount,
+  r.accommodated_by, r.accommodated_by_name, r.total_partial_payment::text as total_partial_payment,
+  r.extra_charge::text as extra_charge, r.overall_total::text as overall_total, r.balance::text as balance,
+  r.due_date::text as due_date, r.created_at`;
+
+export const money = (cents: Cents | null): string | null => (cents === null ? null : centsToString(cents));
+export const cents = (value: string | null): Cents | null => (value === null ? null : toCents(value));
+
+export function figuresOf(row: PaymentRow): Figures {
+  return {
+    orderType: row.order_type,
+    orderStatus: row.order_status,
+    status: row.status,
+    type: row.type,
+    total: toCents(row.total_order_payment),
+    partial: cents(row.total_partial_payment),
+    extraCharge: cents(row.extra_charge),
+    overallTotal: cents(row.overall_total),
+    balance: toCents(row.balance),
+    paid: toCents(row.amount_paid),
+    dueDate: row.due_date,
+  };
+}
+
+/** Writes a payment's figures (in the caller's transaction); `bumpVersion` when an event tells of it. */
+export async function saveFigures(db: Db, id: string, f: Figures, bumpVersion = false): Promise<void> {
+  await sql(
+    db,
+    `update ${qualified(db, 'payments')} set order_status = $2, status = $3, type = $4, total_partial_payment = $5, extra_charge = $6,
+            overall_total = $7, balance = $8, amount_paid = $9, due_date = $10::date, version = version + $11, updated_at = now()
+      where id = $1`,
+    [id, f.orderStatus, f.status, f.type, money(f.partial), money(f.extraCharge), money(f.overallTotal), money(f.balance), money(f.paid), f.dueDate, bumpVersion ? 1 : 0],
+  );
+}
+
+export function summaryOf(row: PaymentRow) {
+  const f = figuresOf(row);
+  return {
+    id: row.id,
+    orderID: row.order_id,
+    orderNumber: row.order_number,
+    orderType: row.order_type,
+    orderStatus: row.order_status,
+    customerID: row.customer_id,
+    customerName: row.customer_name,
+    status: row.status,
+    type: row.type,
+    totalOrderPayment: centsToString(f.total),
+    totalPartialPayment: money(f.partial),
+    balance: centsToString(f.balance),
+    nextAction: nextAction(f),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export function recordOf(r: RecordRow): PaymentRecord {
+  return {
+    id: r.id,
+    type: r.type,
+    invoiceNumber: r.invoice_number,
+    receiptNumber: r.receipt_number,
+    note: r.note,
+    amount: centsToString(toCents(r.amount)),
+    accommodatedBy: r.accommodated_by,
+    accommodatedByName: r.accommodated_by_name,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+export function paymentOf(row: PaymentRow, records: RecordRow[]): Payment {
+  const f = figuresOf(row);
+  return {
+    ...summaryOf(row),
+    customer: row.customer,
+    delivery: row.delivery,
+    lines: row.lines,
+    extraCharge: money(f.extraCharge),
+    overallTotal: money(f.overallTotal),
+    dueDate: f.dueDate,
+    records: records.map(recordOf),
+  };
+}
+
+/** One payment row by a column (`id` or `order_id`), locked for update when asked; optionally one customer's only. */
+export async function findPayment(db: Db, by: 'id' | 'order_id', value: string, opts: { customerId?: string; lock?: boolean } = {}): Promise<PaymentRow | undefined> {
+  const scope = opts.customerId ? ' and p.customer_id = $2' : '';
+  const [row] = await sql<PaymentRow>(
+    db,
+    `select ${PAYMENT_COLUMNS} from ${qualified(db, 'payments')} p where p.${by} = $1${scope}${opts.lock ? ' for update' : ''}`,
+    opts.customerId ? [value, opts.customerId] : [value],
+  );
+  return row;
+}
+
+/** A payment's records, oldest first. */
+export function recordsOf(db: Db, paymentId: string): Promise<RecordRow[]> {
+  return sql<RecordRow>(db, `select ${RECORD_COLUMNS} from ${qualified(db, 'payment_records')} r where r.payment_id = $1 order by r.seq`, [paymentId]);
+}

@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_DATA, EVENTS, PAYMENT_MESSAGES } from '@dme/contracts';
+import { IDENTITY_HEADERS } from '@dme/platform';
+import { TEST_INTERNAL_TOKEN, type Json } from '@dme/testing';
+import { confirmAs, paymentIdOf, placedEvent, purchase, rental, rentalToFullPayment, startPayments, statusEvent, type PaymentHarness, type PlacedData } from '../../test/harness';
+
+let h: PaymentHarness;
+beforeAll(async () => {
+  h = await startPayments();
+});
+afterAll(() => h?.close());
+
+const db = () => h.orm.em.fork();
+const get = (id: string, as: Json = h.accounting) => h.api.get(`/api/payments/${id}`, { as });
+const recordCount = async (paymentId: string) =>
+  (await db().execute<Array<{ n: number }>>('select count(*)::int as n from payment.payment_records where payment_id = ?', [paymentId]))[0]!.n;
+/** The dme.payment.confirmed events in the outbox for a payment. */
+const confirmedEvents = async (paymentId: string) =>
+  db().execute<Array<{ subject: string; payload: Json }>>(`select subject, payload from payment.outbox where payload->>'aggregateId' = ? order by seq`, [paymentId]);
+
+/** An order placed (and, unless said otherwise, confirmed by the warehouse: FOR_PAYMENT). */
+async function order(data: PlacedData, opts: { forPayment?: boolean } = {}): Promise<string> {
+  await h.feed(placedEvent(data));
+  if (opts.forPayment !== false) await h.feed(statusEvent(data, 'PENDING', 'FOR_PAYMENT'));
+  return paymentIdOf(h, data.orderId);
+}
+
+describe('payments opened by order events', () => {
+  it('an order placed opens a PENDING payment with its totals, customer, address and lines; a purchase has no partial payment', async () => {
+    const data = purchase();
+    const id = await order(data, { forPayment: false });
+    const res = await get(id);
+    expect(res.status).toBe(200);
+    expect(res.body.payment).toEqual({
+      id,
+      orderID: data.orderId,
+      orderNumber: data.orderNumber,
+      orderType: 'BUY',
+      orderStatus: 'PENDING',
+      customerID: data.customerId,
+      customerName: 'Maria Santos',
+      status: 'PENDING',
+      type: null,
+      totalOrderPayment: '175.98',
+      totalPartialPayment: null,
+      balance: '175.98',
+      nextAction: null,
+      createdAt: data.createdAt,
+      updatedAt: expect.any(String),
+      customer: { name: 'Maria Santos', email: 'maria.santos@example.com', contactNumber: '+63 917 555 0101' },
+      delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '1210' },
+      lines: [
+        { productName: 'Digital Thermometer', variantName: null, subVariantName: null, quantity: 2, noOfRentalDays: null, unitPrice: '12.99', lineTotal: '25.98' },
+        { productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 1, noOfRentalDays: null, unitPrice: '150.00', lineTotal: '150.00' },
+      ],
+      extraCharge: null,
+      overallTotal: null,
+      dueDate: null,
+      records: [],
+    });
+  });
+
+  it("a rental's partial payment is its first-day total; computed from its lines when an older event lacks it", async () => {
+    const withPartial = await order(rental(), { forPayment: false });
+    expect((await get(withPartial)).body.payment).toMatchObject({ orderType: 'RENT', totalOrderPayment: '324.00', totalPartialPayment: '78.00', balance: '324.00', status: 'PENDING' });
+    // An event written before issue 9 (no partialPayment, customer, delivery or names) still opens a payment.
+    const old = rental({ partialPayment: null, customer: null, delivery: null });
+    const oldId = await order(old, { forPayment: false });
+    expect((await get(oldId)).body.payment).toMatchObject({ totalPartialPayment: '78.00', customerName: '', customer: null, delivery: null });
+  });
+
+  it('FOR_PAYMENT makes the payment payable; CANCELLED cancels an unpaid one', async () => {
+    const buy = purchase();
+    const buyId = await order(buy);
+    expect((await get(buyId)).body.payment).toMatchObject({ orderStatus: 'FOR_PAYMENT', status: 'PENDING', nextAction: 'MARK_AS_PAID' });
+    const rent = rental();
+    const rentId = await order(rent);
+    expect((await get(rentId)).body.payment.nextAction).toBe('PAY_PARTIAL');
+    await h.feed(statusEvent(rent, 'FOR_PAYMENT', 'CANCELLED'));
+    expect((await get(rentId)).body.payment).toMatchObject({ orderStatus: 'CANCELLED', status: 'CANCELLED', nextAction: null });
+    const res = await confirmAs(h, h.accounting, rentId);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(PAYMENT_MESSAGES.notPayable);
+  });
+
+  it('a status event that arrives before its order is held, and applied when the order arrives', async () => {
+    const data = purchase();
+    await h.feed(statusEvent(data, 'PENDING', 'FOR_PAYMENT'));
+    const [held] = await db().execute<Array<{ n: number }>>('select count(*)::int as n from payment.early_order_events where order_id = ?', [data.orderId]);
+    expect(held!.n).toBe(1);
+    await h.feed(placedEvent(data));
+    const id = await paymentIdOf(h, data.orderId);
+    expect((await get(id)).body.payment).toMatchObject({ orderStatus: 'FOR_PAYMENT', nextAction: 'MARK_AS_PAID' });
+    const [left] = await db().execute<Array<{ n: number }>>('select count(*)::int as n from payment.early_order_events where order_id = ?', [data.orderId]);
+    expect(left!.n).toBe(0);
+  });
+});
+
+describe('confirm', () => {
+  it("a purchase: 'Mark as paid' → PAID, FULL, overall total = order total, one record by the caller, one event", async () => {
+    const data = purchase();
+    const id = await order(data);
+    const res = await confirmAs(h, h.accounting, id, { invoiceNumber: ' INV-2001 ', receiptNumber: 'OR-7001', note: 'Cash' });
+    expect(res.status).toBe(200);
+    const p = res.body.payment;
+    expect(p).toMatchObject({ status: 'PAID', type: 'FULL', overallTotal: '175.98', balance: '0.00', totalOrderPayment: '175.98', nextAction: null });
+    expect(p.records).toEqual([
+      {
+        id: expect.any(String),
+        type: 'FULL',
+        invoiceNumber: 'INV-2001',
+        receiptNumber: 'OR-7001',
+        note: 'Cash',
+        amount: '175.98',
+        accommodatedBy: h.accounting.userId,
+        accommodatedByName: h.accounting.username,
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect((await get(id)).body.payment).toEqual(p);
+    const events = await confirmedEvents(id);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.subject).toBe(EVENTS.payment.confirmed);
+    expect(events[0]!.payload).toMatchObject({ type: EVENTS.payment.confirmed, source: 'payment', aggregateId: id, version: 1 });
+    expect(EVENT_DATA[EVENTS.payment.confirmed].parse(events[0]!.payload.data)).toEqual({
+      paymentId: id,
+      orderId: data.orderId,
+      orderNumber: data.orderNumber,
+      customerId: data.customerId,
+      orderType: 'BUY',
+      type: 'FULL',
+      status: 'PAID',
+      amount: '175.98',
+      invoiceNumber: 'INV-2001',
+      receiptNumber: 'OR-7001',
+      note: 'Cash',
+      accommodatedBy: h.accounting.userId,
+      confirmedAt: p.records[0].createdAt,
+      totalPartialPayment: null,
+      extraCharge: null,
+      overallTotal: '175.98',
+      balance: '0.00',
+      dueDate: null,
+    });
+    // Paid: nothing more can be taken.
+    const again = await confirmAs(h, h.accounting, id);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(PAYMENT_MESSAGES.notPayable);
+    expect(await recordCount(id)).toBe(1);
+  });
+
+  it("a rental: 'Pay Partial Payment' → INITIAL_PAYMENT, PARTIAL, overall total 0, partial = first day", async () => {
+    const data = rental();
+    const id = await order(data);
+    const res = await confirmAs(h, h.accounting, id);
+    expect(res.status).toBe(200);
+    expect(res.body.payment).toMatchObject({ status: 'INITIAL_PAYMENT', type: 'PARTIAL', overallTotal: '0.00', totalPartialPayment: '78.00', balance: '246.00', nextAction: null });
+    expect(res.body.payment.records.map((r: Json) => [r.type, r.amount])).toEqual([['PARTIAL', '78.00']]);
+    const [event] = await confirmedEvents(id);
+    expect(event!.payload.data).toMatchObject({ orderType: 'RENT', type: 'PARTIAL', status: 'INITIAL_PAYMENT', amount: '78.00', totalPartialPayment: '78.00', overallTotal: '0.00', balance: '246.00' });
+  });
+
+  it("the amounts are the server's: figures a client adds to the form are ignored", async () => {
+    const id = await order(purchase());
+    const res = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-1', receiptNumber: 'OR-1', note: '', amount: '1.00', balance: '174.98', overallTotal: '1.00' });
+    expect(res.status).toBe(200);
+    expect(res.body.payment).toMatchObject({ overallTotal: '175.98', balance: '0.00' });
+    expect(res.body.payment.records[0].amount).toBe('175.98');
+  });
+
+  it('an order still PENDING cannot be paid (409); once FOR_PAYMENT it can', async () => {
+    const data = purchase();
+    const id = await order(data, { forPayment: false });
+    const res = await confirmAs(h, h.accounting, id);
+    expect(res.status).toBe(409);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body.detail).toBe(PAYMENT_MESSAGES.notPayable);
+    await h.feed(statusEvent(data, 'PENDING', 'FOR_PAYMENT'));
+    expect((await confirmAs(h, h.accounting, id)).status).toBe(200);
+  });
+
+  it('invoice and receipt numbers are required with the spec\'s messages; nothing changes', async () => {
+    const id = await order(purchase());
+    const cases: Array<[Record<string, unknown>, Array<{ field: string; message: string }>]> = [
+      [{}, [{ field: 'invoiceNumber', message: PAYMENT_MESSAGES.invoiceNumber }, { field: 'receiptNumber', message: PAYMENT_MESSAGES.receiptNumber }]],
+      [{ invoiceNumber: '   ', receiptNumber: 'OR-1' }, [{ field: 'invoiceNumber', message: PAYMENT_MESSAGES.invoiceNumber }]],
+      [{ invoiceNumber: 'INV-1', receiptNumber: '' }, [{ field: 'receiptNumber', message: PAYMENT_MESSAGES.receiptNumber }]],
+      [{ invoiceNumber: 7, receiptNumber: null }, [{ field: 'invoiceNumber', message: PAYMENT_MESSAGES.invoiceNumber }, { field: 'receiptNumber', message: PAYMENT_MESSAGES.receiptNumber }]],
+    ];
+    for (const [body, errors] of cases) {
+      const res = await confirmAs(h, h.accounting, id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.errors).toEqual(errors);
+    }
+    const long = await confirmAs(h, h.accounting, id, { invoiceNumber: 'I'.repeat(51), receiptNumber: 'R', note: '' });
+    expect(long.status).toBe(400);
+    expect(long.body.errors[0].field).toBe('invoiceNumber');
+    expect(await recordCount(id)).toBe(0);
+    expect((await get(id)).body.payment.status).toBe('PENDING');
+  });
+
+  it('the Idempotency-Key header is required', async () => {
+    const id = await order(purchase());
+    const res = await h.api.post(`/api/payments/${id}/confirm`, { invoiceNumber: 'INV-1', receiptNumber: 'OR-1' }, { as: h.accounting });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe(PAYMENT_MESSAGES.idempotencyMissing);
+    expect(await recordCount(id)).toBe(0);
+  });
+
+  it('the same key and body answer the same and take one payment; the same key with another body or payment is 422', async () => {
+    const id = await order(purchase());
+    const key = randomUUID();
+    const body = { invoiceNumber: 'INV-3001', receiptNumber: 'OR-3001', note: '' };
+    const first = await confirmAs(h, h.accounting, id, body, key);
+    const second = await confirmAs(h, h.accounting, id, body, key);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(await recordCount(id)).toBe(1);
+    expect(await confirmedEvents(id)).toHaveLength(1);
+    const other = await confirmAs(h, h.accounting, id, { ...body, receiptNumber: 'OR-3002' }, key);
+    expect(other.status).toBe(422);
+    expect(other.body.detail).toBe(PAYMENT_MESSAGES.idempotencyMismatch);
+    const otherPayment = await order(purchase());
+    const elsewhere = await confirmAs(h, h.accounting, otherPayment, body, key);
+    expect(elsewhere.status).toBe(422);
+    expect(await recordCount(otherPayment)).toBe(0);
+    // A refusal is an answer too: the same key and body get it again, even once the payment could be taken.
+    const data = purchase();
+    const pendingId = await order(data, { forPayment: false });
+    const refusedKey = randomUUID();
+    expect((await confirmAs(h, h.accounting, pendingId, body, refusedKey)).status).toBe(409);
+    await h.feed(statusEvent(data, 'PENDING', 'FOR_PAYMENT'));
+    expect((await confirmAs(h, h.accounting, pendingId, body, refusedKey)).status).toBe(409);
+    expect((await confirmAs(h, h.accounting, pendingId, body)).status).toBe(200);
+  });
+
+  it('20 concurrent confirmations (different keys): exactly one payment taken, the others 409', async () => {
+    const id = await order(rental());
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => confirmAs(h, h.accounting, id, { invoiceNumber: `INV-${i}`, receiptNumber: `OR-${i}` })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.detail === PAYMENT_MESSAGES.notPayable)).toBe(true);
+    expect(await recordCount(id)).toBe(1);
+    const events = await confirmedEvents(id);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.payload.data.amount).toBe('78.00');
+  });
+
+  it('an unknown or malformed payment id is 404', async () => {
+    expect((await confirmAs(h, h.accounting, randomUUID())).status).toBe(404);
+    expect((await confirmAs(h, h.accounting, 'not-a-uuid')).status).toBe(404);
+    expect((await get(randomUUID())).body.detail).toBe('Payment not found.');
+  });
+});
+
+describe('the full payment of a rental', () => {
+  it('FOR_FULL_PAYMENT with an extra charge: balance = total − partial + extra, due the next Manila day; Complete Payment → PAID', async () => {
+    const data = rental();
+    const id = await order(data);
+    expect((await confirmAs(h, h.accounting, id)).status).toBe(200);
+    // Asked at 2026-05-10 17:00 UTC = 11 May 01:00 in Manila: due 12 May.
+    await h.feed(...rentalToFullPayment(data, '120.00', '2026-05-10T17:00:00.000Z'));
+    const asked = (await get(id)).body.payment;
+    expect(asked).toMatchObject({
+      status: 'FOR_FULL_PAYMENT',
+      orderStatus: 'FOR_FULL_PAYMENT',
+      extraCharge: '120.00',
+      overallTotal: '444.00',
+      balance: '366.00',
+      dueDate: '2026-05-12',
+      nextAction: 'COMPLETE_PAYMENT',
+    });
+    const res = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-9', receiptNumber: 'OR-9', note: 'Damage on one wheelchair' });
+    expect(res.status).toBe(200);
+    expect(res.body.payment).toMatchObject({ status: 'PAID', type: 'FULL', balance: '0.00', overallTotal: '444.00', extraCharge: '120.00', totalPartialPayment: '78.00', nextAction: null });
+    expect(res.body.payment.records.map((r: Json) => [r.type, r.amount])).toEqual([['PARTIAL', '78.00'], ['FULL', '366.00']]);
+    const events = await confirmedEvents(id);
+    expect(events.map((e) => [e.payload.version, e.payload.data.type, e.payload.data.status, e.payload.data.amount])).toEqual([
+      [1, 'PARTIAL', 'INITIAL_PAYMENT', '78.00'],
+      [2, 'FULL', 'PAID', '366.00'],
+    ]);
+    expect(events[1]!.payload.data).toMatchObject({ extraCharge: '120.00', overallTotal: '444.00', balance: '0.00', dueDate: '2026-05-12', note: 'Damage on one wheelchair' });
+    await h.feed(statusEvent(data, 'FOR_FULL_PAYMENT', 'COMPLETED'));
+    expect((await get(id)).body.payment).toMatchObject({ status: 'PAID', orderStatus: 'COMPLETED', nextAction: null });
+  });
+});
+
+describe('list', () => {
+  it('filters by status, searches order number or customer name, pages with the total', async () => {
+    const tag = randomUUID().slice(0, 6).toUpperCase();
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const a = purchase({ orderNumber: `ORD-${tag}-1`, createdAt: at(-2000), customer: { name: `Ana ${tag} Cruz`, email: 'a@example.com', contactNumber: '1' } });
+    const b = rental({ orderNumber: `ORD-${tag}-2`, createdAt: at(-1000) });
+    const c = purchase({ orderNumber: `ORD-X${tag}-3`, createdAt: at(0) });
+    const [ida, idb, idc] = [await order(a), await order(b), await order(c)];
+    expect((await confirmAs(h, h.accounting, ida)).status).toBe(200);
+    const list = (q: string) => h.api.get(`/api/payments?${q}`, { as: h.accounting });
+    const all = await list(`search=${tag.toLowerCase()}`);
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(3);
+    // Newest order first.
+    expect(all.body.items.map((p: Json) => p.id)).toEqual([idc, idb, ida]);
+    expect(all.body.items.find((p: Json) => p.id === idb)).toMatchObject({ orderType: 'RENT', status: 'PENDING', nextAction: 'PAY_PARTIAL', totalPartialPayment: '78.00' });
+    expect((await list(`search=${tag}&status=PAID`)).body).toMatchObject({ total: 1, items: [{ id: ida, status: 'PAID' }] });
+    expect((await list(`search=Ana%20${tag}`)).body.items.map((p: Json) => p.id)).toEqual([ida]);
+    const page = await list(`search=${tag}&limit=2&offset=2`);
+    expect(page.body.total).toBe(3);
+    expect(page.body.items).toHaveLength(1);
+    expect((await list(`search=${tag}&limit=2&offset=10`)).body).toEqual({ items: [], total: 3 });
+    // Wildcards are taken literally.
+    expect((await list('search=%25%25%25_')).body.total).toBe(0);
+    expect((await list('status=NOPE')).status).toBe(400);
+    expect((await list('limit=1000')).status).toBe(400);
+  });
+});
+
+describe('access', () => {
+  it('ACCOUNTING_ADMIN and SUPERADMIN confirm; WAREHOUSE_STAFF and CUSTOMER get 403 and change nothing', async () => {
+    const id1 = await order(purchase());
+    const id2 = await order(purchase());
+    const admin = h.as('SUPERADMIN');
+    const ok = await confirmAs(h, admin, id1);
+    expect(ok.status).toBe(200);
+    expect(ok.body.payment.records[0]).toMatchObject({ accommodatedBy: admin.userId, accommodatedByName: admin.username });
+    for (const who of [h.as('WAREHOUSE_STAFF'), h.as('CUSTOMER'), h.as('DRIVER')]) {
+      expect((await confirmAs(h, who, id2)).status, who.userType).toBe(403);
+      expect((await get(id2, who)).status).toBe(403);
+      expect((await h.api.get('/api/payments', { as: who })).status).toBe(403);
+    }
+    expect(await recordCount(id2)).toBe(0);
+    expect((await confirmAs(h, h.as('ACCOUNTING_ADMIN'), id2)).status).toBe(200);
+  });
+
+  it('not signed in is 401; a request that did not come through the gateway is 403', async () => {
+    const id = await order(purchase());
+    expect((await h.api.get(`/api/payments/${id}`)).status).toBe(401);
+    const res = await h.api.call('GET', `/api/payments/${id}`, {
+      as: h.accounting,
+      headers: { [IDENTITY_HEADERS.internalToken]: `${TEST_INTERNAL_TOKEN}-wrong` },
+    });
+    expect(res.status).toBe(403);
+  });
+});
