@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -364,6 +366,26 @@ describe('proxying and errors', () => {
     }
   });
 
+  it('a service that dies half-way through a JSON answer gets the client a clean 503, not a cut-off body', async () => {
+    // A service process that crashes after sending part of its answer (as a kill -9 would leave it).
+    const dying = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2000' });
+      res.write(`{"items":[${'1,'.repeat(100)}`);
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((r) => dying.listen(0, '127.0.0.1', r));
+    const front = await listen(createApp({ config: gatewayConfig({ CATALOG_URL: `http://127.0.0.1:${(dying.address() as { port: number }).port}` }), logger }));
+    try {
+      const res = await fetch(`${front.url}/api/products`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+      expect((await res.json()).detail).toMatch(/not available/);
+    } finally {
+      await front.close();
+      dying.close();
+    }
+  });
+
   it('survives a client that disconnects in the middle of a large answer (STACK P19)', async () => {
     const name = 'ffffffffffffffffffffffffffffffff.png';
     await mkdir(uploadDir, { recursive: true });
@@ -380,6 +402,57 @@ describe('proxying and errors', () => {
     expect((await call('GET', '/api/auth/me')).status).toBe(401);
   });
 
+});
+
+describe('compression of API answers', () => {
+  /** The raw answer (status, headers, bytes as sent), asking for an encoding. */
+  function raw(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(`${gateway.url}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('a JSON answer from a service over 1 KB is gzipped when the client takes gzip, and reads back the same', async () => {
+    for (let i = 0; i < 4; i++) await registerCustomer();
+    const cookie = await login('admin1', 'admin-pass-1');
+    const plain = await raw('/api/users?limit=100', { cookie, 'accept-encoding': 'identity' });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const zipped = await raw('/api/users?limit=100', { cookie, 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(zipped.headers['content-type']).toMatch(/json/);
+    expect(zipped.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(gunzipSync(zipped.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+    const deflated = await raw('/api/users?limit=100', { cookie, 'accept-encoding': 'deflate' });
+    expect(deflated.headers['content-encoding']).toBe('deflate');
+    expect(JSON.parse(inflateSync(deflated.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+  });
+
+  it('a small answer is sent as it is', async () => {
+    const res = await raw('/api/auth/me', { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(401);
+    expect(res.body.length).toBeLessThan(1024);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(res.body.toString('utf8')).status).toBe(401);
+  });
+
+  it('an answer over 64 KB is compressed as a stream', async () => {
+    const plain = await raw('/api/openapi.json', { 'accept-encoding': 'identity' });
+    expect(plain.body.length).toBeGreaterThan(64 * 1024);
+    const zipped = await raw('/api/openapi.json', { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-length']).toBeUndefined();
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+  });
 });
 
 describe('OpenAPI and docs', () => {

@@ -16,6 +16,9 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** Answers up to this size (with a Content-Length) are read whole before they are passed on. */
+const HOLD_WHOLE_MAX = 64 * 1024;
+
 const unavailable = () => new HttpProblem(503, 'The service is not available right now. Please try again in a moment.');
 
 /**
@@ -45,9 +48,24 @@ export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeade
             if (value === undefined || HOP_BY_HOP.has(name)) continue;
             ctx.set(name, value as string | string[]);
           }
+          const length = Number(res.headers['content-length'] ?? NaN);
           if (ctx.status === 204 || ctx.status === 304 || ctx.method === 'HEAD') {
             res.resume();
             ctx.body = null;
+          } else if (length <= HOLD_WHOLE_MAX) {
+            // A small answer (every JSON answer) is read whole: it is then compressed in one call,
+            // and an answer cut off half-way is a clean 503 instead of a truncated body.
+            const chunks: Buffer[] = [];
+            const cutOff = () => (clientGone ? resolve() : reject(unavailable()));
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              if (!res.complete) return cutOff();
+              ctx.body = Buffer.concat(chunks);
+              resolve();
+            });
+            res.on('aborted', cutOff);
+            res.on('error', cutOff);
+            return;
           } else {
             ctx.body = res;
           }
