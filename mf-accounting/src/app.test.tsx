@@ -20,7 +20,7 @@ describe('mf-accounting ./app', () => {
   it('renders its home /admin/payments with its title and an empty state', async () => {
     open('/admin/payments');
     expect(await screen.findByRole('heading', { name: 'Payments' })).toBeInTheDocument();
-    expect(await screen.findByText('No payments yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No pending payments.')).toBeInTheDocument();
   });
 
   it("answers an unknown path with 'Page not found'", async () => {

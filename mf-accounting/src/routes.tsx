@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router-dom';
 import { LazyPageNotFound, Loading } from '@dme/ui';
 import { PaymentsPage } from './features/payments/PaymentsPage';
 
+const PaymentDetailPage = lazy(() => import('./features/payments/PaymentDetailPage'));
 const ReportsPage = lazy(() => import('./features/reports/ReportsPage'));
 
 /** Payments (accounting admin and superadmin) and reports (superadmin): SPEC §2. */
@@ -11,6 +12,7 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/admin/payments" element={<PaymentsPage />} />
+        <Route path="/admin/payments/:id" element={<PaymentDetailPage />} />
         <Route path="/admin/reports" element={<ReportsPage />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>

@@ -5,10 +5,16 @@ import type {
   Bin,
   BinListResponse,
   BinRequest,
+  OrderListResponse,
+  OrderResponse,
+  OrderStatus,
+  OrderType,
   Product,
   ProductListResponse,
   ProductRequest,
+  StockItem,
   StockListResponse,
+  TransitionRequest,
 } from '@dme/contracts';
 
 export interface StockArgs {
@@ -19,6 +25,15 @@ export interface StockArgs {
   limit: number;
   offset: number;
 }
+
+export interface StaffOrdersArgs {
+  type: OrderType;
+  status: OrderStatus;
+  search?: string;
+}
+
+/** Orders are loaded 100 at a time (the API's maximum); the list offers "Load more" past that. */
+export const ORDERS_PAGE = 100;
 
 /** The warehouse's endpoints, with list and item tags so lists refresh at once after a change. */
 export const warehouseApi = baseApi.injectEndpoints({
@@ -74,6 +89,38 @@ export const warehouseApi = baseApi.injectEndpoints({
       query: (body) => ({ url: '/stocks', method: 'POST', body }),
       invalidatesTags: (_r, _e, arg) => [{ type: 'Stock', id: 'LIST' }, { type: 'Product', id: arg.productID }, { type: 'Product', id: 'LIST' }, { type: 'Bin', id: 'LIST' }],
     }),
+
+    staffOrders: b.infiniteQuery<OrderListResponse, StaffOrdersArgs, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 0,
+        getNextPageParam: (last, _all, lastOffset) => {
+          const next = lastOffset + last.items.length;
+          return last.items.length > 0 && next < last.total ? next : undefined;
+        },
+      },
+      query: ({ queryArg, pageParam }) => ({
+        url: '/orders',
+        params: { type: queryArg.type, status: queryArg.status, ...(queryArg.search ? { search: queryArg.search } : {}), limit: ORDERS_PAGE, offset: pageParam },
+      }),
+      providesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r?.pages ?? []).flatMap((p) => p.items.map((o) => ({ type: 'Order' as const, id: o.id })))],
+    }),
+    staffOrder: b.query<OrderResponse, string>({ query: (id) => `/orders/${id}`, providesTags: (_r, _e, id) => [{ type: 'Order', id }] }),
+    /** A step of the order process (confirm, cancel, pack). Packing also changes stock and counts. */
+    transitionOrder: b.mutation<OrderResponse, { id: string; body: TransitionRequest }>({
+      query: ({ id, body }) => ({ url: `/orders/${id}/transitions`, method: 'POST', body }),
+      invalidatesTags: (_r, _e, { id }) => [
+        { type: 'Order', id },
+        { type: 'Order', id: 'LIST' },
+        { type: 'Payment', id: 'LIST' },
+        { type: 'Stock', id: 'LIST' },
+        { type: 'Product', id: 'LIST' },
+      ],
+    }),
+    /** The stock item with this serial code, asked afresh on every scan (its status may have changed). */
+    stockBySerial: b.query<{ item: StockItem }, string>({
+      query: (serialCode) => `/stocks/by-serial/${encodeURIComponent(serialCode)}`,
+      keepUnusedDataFor: 0,
+    }),
   }),
 });
 
@@ -91,4 +138,8 @@ export const {
   useDeleteProductMutation,
   useStocksQuery,
   useAddStockMutation,
+  useStaffOrdersInfiniteQuery,
+  useStaffOrderQuery,
+  useTransitionOrderMutation,
+  useLazyStockBySerialQuery,
 } = warehouseApi;

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { LazyPageNotFound, Loading } from '@dme/ui';
 import { BinsPage } from './features/bins/BinsPage';
 
@@ -9,8 +9,10 @@ const ProductsPage = lazy(() => import('./features/products/ProductsPage'));
 const ProductFormPage = lazy(() => import('./features/products/ProductFormPage'));
 const ProductViewPage = lazy(() => import('./features/products/ProductViewPage'));
 const ProductStocksPage = lazy(() => import('./features/stock/ProductStocksPage'));
+const OrdersPage = lazy(() => import('./features/orders/OrdersPage'));
+const OrderDetailPage = lazy(() => import('./features/orders/OrderDetailPage'));
 
-/** Warehouse screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
+/** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
@@ -26,6 +28,11 @@ export function AppRoutes() {
         <Route path="/admin/products/:id/stocks" element={<ProductStocksPage level="product" />} />
         <Route path="/admin/products/:id/stocks-variant/:variantID" element={<ProductStocksPage level="variant" />} />
         <Route path="/admin/products/:id/stocks-variant/:variantID/sub-variant/:subVariantID" element={<ProductStocksPage level="subVariant" />} />
+        <Route path="/admin/orders" element={<Navigate replace to="/admin/orders/purchased" />} />
+        <Route path="/admin/orders/purchased" element={<OrdersPage type="BUY" />} />
+        <Route path="/admin/orders/purchased/:id" element={<OrderDetailPage type="BUY" />} />
+        <Route path="/admin/orders/rentals" element={<OrdersPage type="RENT" />} />
+        <Route path="/admin/orders/rentals/:id" element={<OrderDetailPage type="RENT" />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

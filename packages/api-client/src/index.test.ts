@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { renderHook } from '@testing-library/react';
-import { baseApi, errorMessage, fieldErrors, UNAUTHORIZED_EVENT, useResetApiOnLeave } from './index';
+import { baseApi, errorMessage, fieldErrors, newIdempotencyKey, UNAUTHORIZED_EVENT, useResetApiOnLeave } from './index';
 
 const api = baseApi.injectEndpoints({
   endpoints: (b) => ({
@@ -80,5 +80,13 @@ describe('useResetApiOnLeave', () => {
     await s.dispatch(api.endpoints.thing.initiate('/cart'));
     hook.unmount();
     expect(cached()).toBe(0);
+  });
+});
+
+describe('newIdempotencyKey', () => {
+  it('is a fresh v4 UUID each time', () => {
+    const keys = new Set(Array.from({ length: 200 }, () => newIdempotencyKey()));
+    expect(keys.size).toBe(200);
+    for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

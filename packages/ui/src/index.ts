@@ -11,3 +11,6 @@ export { CurrentUserProvider, useCurrentUser } from './shell-context';
 export { useFeedback, FeedbackRoot as FeedbackProvider, FEEDBACK_TOP, type Feedback, type ConfirmOptions } from './feedback';
 export type { RemoteAppProps } from './remote';
 export { ImageUpload, isAcceptedImage, uploadImage } from './ImageUpload';
+export { OrderTracker, type OrderTrackerEntry } from './OrderTracker';
+export { Scanner, type ScannerProps } from './Scanner';
+export { SCAN_DELAY_MS, SCANNER_MESSAGES, cameraErrorMessage, cameraSupport, createReadGate } from './scanner-core';

@@ -1,10 +1,102 @@
-import { PageHeader, EmptyState } from '@dme/ui';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Input, Table, Tabs } from 'antd';
+import type { PaymentStatus, PaymentSummary } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { usePaymentsQuery } from '../../api';
+import { money, nextStepText, orderTypeLabel, PAYMENT_TABS } from './labels';
 
+const PAGE = 20;
+
+/** What the list shows, read from the address (?status=&search=&page=), so Back and links keep it. */
+function readQuery(search: string) {
+  const q = new URLSearchParams(search);
+  const tab = PAYMENT_TABS.find((t) => t.status === q.get('status')) ?? PAYMENT_TABS[0]!;
+  const page = Number.parseInt(q.get('page') ?? '1', 10);
+  return { tab, search: (q.get('search') ?? '').trim(), page: Number.isSafeInteger(page) && page > 0 ? page : 1 };
+}
+
+function queryString(status: PaymentStatus, search: string, page: number) {
+  const q = new URLSearchParams({ status });
+  if (search) q.set('search', search);
+  if (page > 1) q.set('page', String(page));
+  return `?${q}`;
+}
+
+/** Payments in tabs by status (SPEC §2), searched by order number or customer name. */
 export function PaymentsPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { tab, search, page } = readQuery(location.search);
+  const [text, setText] = useState(search);
+  useEffect(() => setText(search), [search]);
+  const { data, isLoading, isFetching, error, refetch } = usePaymentsQuery({
+    status: tab.status,
+    limit: PAGE,
+    offset: (page - 1) * PAGE,
+    ...(search ? { search } : {}),
+  });
+  const go = (status: PaymentStatus, s: string, p: number) => navigate({ search: queryString(status, s, p) });
+  const here = `${location.pathname}${location.search}`;
+
   return (
     <section>
-      <PageHeader title="Payments" />
-      <EmptyState description="No payments yet." />
+      <PageHeader
+        title="Payments"
+        extra={
+          <Input.Search
+            aria-label="Search payments"
+            placeholder="Order number or customer name"
+            allowClear
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onSearch={(v) => go(tab.status, v.trim(), 1)}
+            style={{ width: 300 }}
+          />
+        }
+      />
+      <Tabs activeKey={tab.status} onChange={(k) => go(k as PaymentStatus, search, 1)} items={PAYMENT_TABS.map((t) => ({ key: t.status, label: t.label }))} />
+      {error ? (
+        <LazyErrorState title="The payments could not be loaded" message={errorMessage(error)} onRetry={refetch} />
+      ) : (
+        <Table<PaymentSummary>
+          rowKey="id"
+          loading={isLoading || isFetching}
+          dataSource={data?.items ?? []}
+          locale={{ emptyText: <EmptyState description={search ? 'No payments match your search.' : tab.empty} /> }}
+          pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: (p) => go(tab.status, search, p), showSizeChanger: false, hideOnSinglePage: true }}
+          scroll={{ x: true }}
+          columns={[
+            { title: 'Order Number', dataIndex: 'orderNumber' },
+            { title: 'Customer', dataIndex: 'customerName', render: (n: string) => n || '—' },
+            { title: 'Type', dataIndex: 'orderType', render: orderTypeLabel },
+            { title: 'Order Status', dataIndex: 'orderStatus', render: (s: string) => <StatusTag kind="order" status={s} /> },
+            {
+              title: 'Amount / Balance',
+              key: 'amount',
+              align: 'right',
+              render: (_: unknown, p: PaymentSummary) => (
+                <div>
+                  <div>{money(p.totalOrderPayment)}</div>
+                  <div style={{ color: 'rgba(0,0,0,0.55)', fontSize: 12 }}>Balance {money(p.balance)}</div>
+                </div>
+              ),
+            },
+            { title: 'Payment Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="payment" status={s} /> },
+            { title: 'Next Step', key: 'next', render: (_: unknown, p: PaymentSummary) => nextStepText(p) ?? '—' },
+            {
+              title: '',
+              key: 'view',
+              render: (_: unknown, p: PaymentSummary) => (
+                <Link to={`/admin/payments/${p.id}`} state={{ from: here }}>
+                  View
+                </Link>
+              ),
+            },
+          ]}
+        />
+      )}
     </section>
   );
 }

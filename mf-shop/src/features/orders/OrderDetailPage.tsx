@@ -1,12 +1,20 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
-import { formatManilaDateTime, ORDER_MESSAGES, type OrderLine } from '@dme/contracts';
+import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_ORDER_STATUSES, type OrderLine, type OrderStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
 import { days, money } from '../../lib/money';
+import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 
-/** One of my orders: tracker, shipping, products and payment information; cancel where allowed. */
+/** The order carries a QR code once it is packed (TO_SHIP and every later step; SPEC §2). */
+const hasQr = (s: OrderStatus) => RENTAL_ORDER_STATUSES.indexOf(s as (typeof RENTAL_ORDER_STATUSES)[number]) >= RENTAL_ORDER_STATUSES.indexOf('TO_SHIP');
+
+/**
+ * One of my orders: tracker, shipping, products (with their serial codes once packed), payment
+ * information and records; the order's QR once packed and the invoice once a payment was taken
+ * (plain downloads: nothing heavy is loaded for them); cancel where allowed.
+ */
 export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -18,7 +26,8 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   if (q.error || !q.data) return <LazyErrorState title="This order could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const o = q.data.order;
   const rent = o.type === 'RENT';
-  const unpaid = o.status === 'PENDING' || o.status === 'FOR_PAYMENT';
+  const packed = o.products.some((l) => l.serialCodes.length > 0);
+  const qr = `/api/my/orders/${o.id}/qr.png`;
 
   const onCancel = async () => {
     if (!(await confirm({ title: 'Cancel this order?', content: 'The items go back to the shop.', okText: 'Yes, cancel', cancelText: 'No', danger: true }))) return;
@@ -55,7 +64,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
           <h4>Order Tracker</h4>
           <Timeline
             items={o.orderTracker.map((t) => ({
-              children: (
+              content: (
                 <div>
                   <strong>{t.title}</strong>
                   <div style={{ color: 'rgba(0,0,0,0.55)' }}>{formatManilaDateTime(t.createdAt)}</div>
@@ -75,16 +84,18 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
             <Descriptions.Item label="Note">{o.note || '—'}</Descriptions.Item>
           </Descriptions>
         </section>
-        <section aria-label="Payment Information">
-          <h4>Payment Information</h4>
-          <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label="Order Total">
-              <strong data-testid="order-total">{money(o.totalAmount)}</strong>
-            </Descriptions.Item>
-            {rent && o.partialPayment && <Descriptions.Item label="Partial Payment (first day)">{money(o.partialPayment)}</Descriptions.Item>}
-            <Descriptions.Item label="Status">{unpaid ? <Tag color="red">UNPAID</Tag> : <Tag>{o.payment.status}</Tag>}</Descriptions.Item>
-          </Descriptions>
-        </section>
+        <PaymentSummary order={o} />
+        {hasQr(o.status) && (
+          <section aria-label="QR Code">
+            <h4>QR Code</h4>
+            <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 12 }}>
+              <img src={qr} alt={`QR code of order ${o.orderNumber}`} width={160} height={160} style={{ border: '1px solid #f0f0f0', borderRadius: 8 }} />
+              <Button href={qr} download="QR_Code.png">
+                Download QR
+              </Button>
+            </div>
+          </section>
+        )}
       </div>
       <section aria-label="Products">
         <h4>Products</h4>
@@ -110,9 +121,26 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
             ...(rent ? [{ title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) }] : []),
             { title: rent ? 'Price / day' : 'Price', dataIndex: 'productAmount', align: 'right' as const, render: (v: string) => money(v) },
             { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+            ...(packed
+              ? [{
+                  title: 'Serial Codes',
+                  key: 'serialCodes',
+                  render: (_: unknown, l: OrderLine) =>
+                    l.serialCodes.length ? (
+                      <Space wrap size={4}>
+                        {l.serialCodes.map((c) => (
+                          <Tag key={c.serialCode}>{c.serialCode}</Tag>
+                        ))}
+                      </Space>
+                    ) : (
+                      '—'
+                    ),
+                }]
+              : []),
           ]}
         />
       </section>
+      <PaymentRecords order={o} />
     </article>
   );
 }

@@ -1,0 +1,46 @@
+import { baseApi } from '@dme/api-client';
+import type { ConfirmPaymentRequest, PaymentListResponse, PaymentResponse, PaymentStatus } from '@dme/contracts';
+
+export interface PaymentListArgs {
+  status: PaymentStatus;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Accounting's endpoints. A confirmed payment refreshes its detail and every list at once
+ * (tags); so does a 409, which means the payment changed under us.
+ */
+export const accountingApi = baseApi.injectEndpoints({
+  endpoints: (b) => ({
+    payments: b.query<PaymentListResponse, PaymentListArgs>({
+      query: ({ status, search, limit, offset }) => ({ url: '/payments', params: { status, limit, offset, ...(search ? { search } : {}) } }),
+      providesTags: (r) => [{ type: 'Payment', id: 'LIST' }, ...(r?.items ?? []).map((p) => ({ type: 'Payment' as const, id: p.id }))],
+    }),
+    payment: b.query<PaymentResponse, string>({
+      query: (id) => `/payments/${encodeURIComponent(id)}`,
+      providesTags: (_r, _e, id) => [{ type: 'Payment', id }],
+    }),
+    confirmPayment: b.mutation<PaymentResponse, { id: string; body: ConfirmPaymentRequest; idempotencyKey: string }>({
+      query: ({ id, body, idempotencyKey }) => ({
+        url: `/payments/${encodeURIComponent(id)}/confirm`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      // The answer is the payment as it is now: shown at once, then the lists (and the detail) reload.
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(accountingApi.util.upsertQueryData('payment', id, data));
+        } catch {
+          // Shown by the dialog.
+        }
+      },
+      invalidatesTags: (r, e, arg) => (r || (e && e.status === 409) ? [{ type: 'Payment', id: arg.id }, { type: 'Payment', id: 'LIST' }] : []),
+    }),
+  }),
+});
+
+export const { usePaymentsQuery, usePaymentQuery, useConfirmPaymentMutation } = accountingApi;

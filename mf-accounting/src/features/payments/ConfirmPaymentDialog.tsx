@@ -1,0 +1,112 @@
+import { useRef, useState } from 'react';
+import { Alert, Descriptions, Form, Input, Modal } from 'antd';
+import { PAYMENT_MESSAGES, type Payment, type PaymentAction } from '@dme/contracts';
+import { errorMessage, fieldErrors, newIdempotencyKey } from '@dme/api-client';
+import { useFeedback } from '@dme/ui';
+import { useConfirmPaymentMutation } from '../../api';
+import { ACTION_LABELS, money, PAYMENT_RECORDED } from './labels';
+
+interface Values {
+  invoiceNumber: string;
+  receiptNumber: string;
+  note?: string;
+  balance?: string;
+  extraCharge?: string;
+}
+
+const FIELDS = ['invoiceNumber', 'receiptNumber', 'note'];
+
+/**
+ * The payment form (SPEC §5): invoice and receipt numbers required, note optional; a full
+ * payment also shows balance and extra charges read-only. Mount one per opened dialog: it keeps
+ * one Idempotency-Key for every attempt it makes (a double click, or a retry after the answer was
+ * lost, cannot take the payment twice), renewed only after a 400, when nothing was taken and the
+ * corrected form is a new request.
+ */
+export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payment: Payment; action: PaymentAction; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const { notify } = useFeedback();
+  const [confirm, state] = useConfirmPaymentMutation();
+  const key = useRef<string | null>(null);
+  key.current ??= newIdempotencyKey();
+  const busy = useRef(false);
+  const [attempted, setAttempted] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const full = action === 'COMPLETE_PAYMENT';
+
+  const submit = async () => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      setAttempted(true);
+      const v = await form.validateFields().catch(() => undefined);
+      if (!v) return;
+      setProblem(null);
+      await confirm({
+        id: payment.id,
+        idempotencyKey: key.current!,
+        body: { invoiceNumber: v.invoiceNumber.trim(), receiptNumber: v.receiptNumber.trim(), note: (v.note ?? '').trim() },
+      }).unwrap();
+      notify.success(PAYMENT_RECORDED);
+      onClose();
+    } catch (err) {
+      const status = (err as { status?: unknown } | undefined)?.status;
+      const fields = status === 400 ? fieldErrors(err).filter((f) => FIELDS.includes(f.name)) : [];
+      if (status === 400) key.current = newIdempotencyKey();
+      if (fields.length) form.setFields(fields as never);
+      else setProblem(errorMessage(err));
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return (
+    <Modal
+      title={ACTION_LABELS[action]}
+      open={open}
+      okText="Confirm"
+      cancelText="Cancel"
+      onOk={() => void submit()}
+      confirmLoading={state.isLoading}
+      onCancel={onClose}
+      mask={{ closable: false }}
+      destroyOnHidden
+    >
+      <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
+        <Descriptions.Item label="Order">{payment.orderNumber}</Descriptions.Item>
+        <Descriptions.Item label="Customer">{payment.customer?.name || payment.customerName || '—'}</Descriptions.Item>
+        {action === 'MARK_AS_PAID' && <Descriptions.Item label="Amount">{money(payment.overallTotal ?? payment.totalOrderPayment)}</Descriptions.Item>}
+        {action === 'PAY_PARTIAL' && <Descriptions.Item label="Partial Payment">{money(payment.totalPartialPayment ?? payment.balance)}</Descriptions.Item>}
+        {full && payment.overallTotal && <Descriptions.Item label="Overall Total">{money(payment.overallTotal)}</Descriptions.Item>}
+      </Descriptions>
+      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
+      <Form
+        form={form}
+        layout="vertical"
+        name="confirm-payment"
+        validateTrigger={attempted ? 'onChange' : 'onSubmit'}
+        initialValues={full ? { balance: money(payment.balance), extraCharge: money(payment.extraCharge ?? '0.00') } : undefined}
+      >
+        {full && (
+          <>
+            <Form.Item label="Balance" name="balance" rules={[{ required: true, message: PAYMENT_MESSAGES.balance }]}>
+              <Input readOnly />
+            </Form.Item>
+            <Form.Item label="Extra Charges" name="extraCharge" rules={[{ required: true, message: PAYMENT_MESSAGES.balance }]}>
+              <Input readOnly />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item label="Invoice Number" name="invoiceNumber" rules={[{ required: true, whitespace: true, message: PAYMENT_MESSAGES.invoiceNumber }]}>
+          <Input maxLength={50} autoComplete="off" />
+        </Form.Item>
+        <Form.Item label="Receipt Number" name="receiptNumber" rules={[{ required: true, whitespace: true, message: PAYMENT_MESSAGES.receiptNumber }]}>
+          <Input maxLength={50} autoComplete="off" />
+        </Form.Item>
+        <Form.Item label="Note" name="note">
+          <Input.TextArea maxLength={500} rows={3} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

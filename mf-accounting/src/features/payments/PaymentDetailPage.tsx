@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Alert, Button, Descriptions, Space, Table, Tag } from 'antd';
+import { formatManilaDateTime, type Payment, type PaymentAction, type PaymentRecord } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag } from '@dme/ui';
+import { usePaymentQuery } from '../../api';
+import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
+import { ACTION_LABELS, formatBusinessDate, money, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, WAITING_FOR_WAREHOUSE } from './labels';
+
+type Line = Payment['lines'][number] & { key: number };
+
+/** Where Back goes: the list the user came from, else the tab of this payment's status. */
+function backTo(from: unknown, p: Payment | undefined): string {
+  if (typeof from === 'string' && from.startsWith('/admin/payments')) return from;
+  return p && PAYMENT_TABS.some((t) => t.status === p.status) ? `/admin/payments?status=${p.status}` : '/admin/payments';
+}
+
+/**
+ * One payment (SPEC §2, §4): its order, customer, delivery address, lines, amounts and records,
+ * the invoice once a payment was taken, and the step that can be taken now.
+ */
+export default function PaymentDetailPage() {
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const q = usePaymentQuery(id);
+  // Each opening mounts a new dialog (its own Idempotency-Key); the action is fixed when it opens.
+  const [dialog, setDialog] = useState<{ n: number; action: PaymentAction | null }>({ n: 0, action: null });
+  const p = q.data?.payment;
+  const back = (
+    <Button onClick={() => navigate(backTo((location.state as { from?: unknown } | null)?.from, p))}>Back</Button>
+  );
+
+  if (q.isLoading) return <Loading />;
+  if (q.error || !p) {
+    return (
+      <section>
+        <PageHeader title="Payment" extra={back} />
+        <LazyErrorState title="This payment could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />
+      </section>
+    );
+  }
+  const rent = p.orderType === 'RENT';
+
+  return (
+    <article>
+      <PageHeader
+        title={`Order ${p.orderNumber}`}
+        extra={
+          <Space wrap>
+            {p.records.length > 0 && (
+              <Button href={`/api/payments/${p.id}/invoice.pdf`} download>
+                Download invoice
+              </Button>
+            )}
+            {p.nextAction && (
+              <Button type="primary" onClick={() => setDialog((d) => ({ n: d.n + 1, action: p.nextAction }))}>
+                {ACTION_LABELS[p.nextAction]}
+              </Button>
+            )}
+            {back}
+          </Space>
+        }
+      />
+      <Space size={16} style={{ marginBottom: 16 }} wrap>
+        <Tag>{orderTypeLabel(p.orderType)}</Tag>
+        <span>
+          Order <StatusTag kind="order" status={p.orderStatus} />
+        </span>
+        <span>
+          Payment <StatusTag kind="payment" status={p.status} />
+        </span>
+      </Space>
+      {!p.nextAction && p.status === 'PENDING' && <Alert type="info" showIcon title={WAITING_FOR_WAREHOUSE} style={{ marginBottom: 16 }} />}
+      {p.status === 'CANCELLED' && <Alert type="warning" showIcon title="The order was cancelled: there is nothing to pay." style={{ marginBottom: 16 }} />}
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
+        <section aria-label="Customer">
+          <h4>Customer</h4>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="Name">{p.customer?.name || p.customerName || '—'}</Descriptions.Item>
+            <Descriptions.Item label="E-mail">{p.customer?.email || '—'}</Descriptions.Item>
+            <Descriptions.Item label="Contact Number">{p.customer?.contactNumber || '—'}</Descriptions.Item>
+          </Descriptions>
+        </section>
+        <section aria-label="Delivery Address">
+          <h4>Delivery Address</h4>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="Address">{p.delivery?.address || '—'}</Descriptions.Item>
+            <Descriptions.Item label="City">{p.delivery?.city || '—'}</Descriptions.Item>
+            <Descriptions.Item label="State">{p.delivery?.state || '—'}</Descriptions.Item>
+            <Descriptions.Item label="Zipcode">{p.delivery?.zipcode || '—'}</Descriptions.Item>
+          </Descriptions>
+        </section>
+        <section aria-label="Amounts">
+          <h4>Amounts</h4>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="Order Total">
+              <span data-testid="order-total">{money(p.totalOrderPayment)}</span>
+            </Descriptions.Item>
+            {p.totalPartialPayment !== null && <Descriptions.Item label="Partial Payment">{money(p.totalPartialPayment)}</Descriptions.Item>}
+            {p.extraCharge !== null && <Descriptions.Item label="Extra Charges">{money(p.extraCharge)}</Descriptions.Item>}
+            {p.overallTotal !== null && <Descriptions.Item label="Overall Total">{money(p.overallTotal)}</Descriptions.Item>}
+            <Descriptions.Item label="Balance">
+              <strong data-testid="balance">{money(p.balance)}</strong>
+            </Descriptions.Item>
+            {p.dueDate && <Descriptions.Item label="Due Date">{formatBusinessDate(p.dueDate)}</Descriptions.Item>}
+          </Descriptions>
+        </section>
+      </div>
+      <section aria-label="Products" style={{ marginBottom: 24 }}>
+        <h4>Products</h4>
+        <Table<Line>
+          size="small"
+          pagination={false}
+          dataSource={p.lines.map((l, key) => ({ ...l, key }))}
+          scroll={{ x: true }}
+          locale={{ emptyText: <EmptyState description="No products." /> }}
+          columns={[
+            {
+              title: 'Product',
+              key: 'name',
+              render: (_: unknown, l: Line) => (
+                <Space wrap size={4}>
+                  {l.productName}
+                  {l.variantName && <Tag>{l.variantName}</Tag>}
+                  {l.subVariantName && <Tag>{l.subVariantName}</Tag>}
+                </Space>
+              ),
+            },
+            { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
+            ...(rent ? [{ title: 'Rental Days', dataIndex: 'noOfRentalDays', align: 'right' as const }] : []),
+            { title: rent ? 'Price / day' : 'Price', dataIndex: 'unitPrice', align: 'right' as const, render: (v: string) => money(v) },
+            { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+          ]}
+        />
+      </section>
+      <section aria-label="Payment Records">
+        <h4>Payment Records</h4>
+        <Table<PaymentRecord>
+          rowKey="id"
+          size="small"
+          pagination={false}
+          dataSource={p.records}
+          scroll={{ x: true }}
+          locale={{ emptyText: <EmptyState description="No payment taken yet." /> }}
+          columns={[
+            { title: 'Type', dataIndex: 'type', render: recordTypeLabel },
+            { title: 'Invoice No.', dataIndex: 'invoiceNumber' },
+            { title: 'Receipt No.', dataIndex: 'receiptNumber' },
+            { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => money(v) },
+            { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
+            { title: 'Accommodated By', dataIndex: 'accommodatedByName' },
+            { title: 'Note', dataIndex: 'note', render: (n: string) => n || '—' },
+          ]}
+        />
+      </section>
+      {dialog.action && <ConfirmPaymentDialog key={dialog.n} payment={p} action={dialog.action} open onClose={() => setDialog((d) => ({ ...d, action: null }))} />}
+    </article>
+  );
+}

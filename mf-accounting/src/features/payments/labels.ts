@@ -1,0 +1,42 @@
+import { formatMoneyString, PAYMENT_MESSAGES, type OrderType, type PaymentAction, type PaymentStatus, type PaymentType } from '@dme/contracts';
+
+/** The list's tabs (SPEC §2: Pending, Partial Paid, For Full Payment, Paid), the first is the default. */
+export const PAYMENT_TABS: ReadonlyArray<{ status: PaymentStatus; label: string; empty: string }> = [
+  { status: 'PENDING', label: 'Pending', empty: 'No pending payments.' },
+  { status: 'INITIAL_PAYMENT', label: 'Partial Paid', empty: 'No partially paid rentals.' },
+  { status: 'FOR_FULL_PAYMENT', label: 'For Full Payment', empty: 'No rentals waiting for their full payment.' },
+  { status: 'PAID', label: 'Paid', empty: 'No paid payments yet.' },
+];
+
+/** The button (and dialog title) of each next step (SPEC §4). */
+export const ACTION_LABELS: Record<PaymentAction, string> = {
+  MARK_AS_PAID: PAYMENT_MESSAGES.markAsPaid,
+  PAY_PARTIAL: PAYMENT_MESSAGES.payPartial,
+  COMPLETE_PAYMENT: PAYMENT_MESSAGES.completePayment,
+};
+
+/** A pending payment whose order the warehouse has not confirmed yet cannot be taken. */
+export const WAITING_FOR_WAREHOUSE = 'Waiting for the warehouse to confirm the order';
+
+/** Ours: the toast after a payment was taken. */
+export const PAYMENT_RECORDED = 'Payment recorded.';
+
+export const orderTypeLabel = (t: OrderType) => (t === 'RENT' ? 'Rental' : 'Purchase');
+
+export const recordTypeLabel = (t: PaymentType) => (t === 'PARTIAL' ? 'Partial Payment' : 'Full Payment');
+
+export const money = (v: string) => formatMoneyString(v);
+
+/** What the next step of a payment is, in words, or null when there is nothing to say. */
+export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null }): string | null {
+  if (p.nextAction) return ACTION_LABELS[p.nextAction];
+  return p.status === 'PENDING' ? WAITING_FOR_WAREHOUSE : null;
+}
+
+const dayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' });
+
+/** A business date "YYYY-MM-DD" (already a Manila date) as "Nov 24, 2026". */
+export function formatBusinessDate(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? date : dayFormatter.format(d);
+}

@@ -1,0 +1,424 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { Payment, PaymentSummary, User } from '@dme/contracts';
+import App from '../../app';
+import { mockApi, on, problem, query, type Call } from '../../test/api';
+
+const accountant = { id: '00000000-0000-4000-8000-0000000000ac', username: 'accounting', firstName: 'Ana', lastName: 'Reyes', userType: 'ACCOUNTING_ADMIN' } as User;
+
+const ids = {
+  purchase: '11111111-1111-4111-8111-111111111111',
+  waiting: '22222222-2222-4222-8222-222222222222',
+  rental: '33333333-3333-4333-8333-333333333333',
+  full: '44444444-4444-4444-8444-444444444444',
+};
+
+function summary(over: Partial<PaymentSummary> = {}): PaymentSummary {
+  return {
+    id: ids.purchase,
+    orderID: '55555555-5555-4555-8555-555555555555',
+    orderNumber: 'ORD-20261123-000001',
+    orderType: 'BUY',
+    orderStatus: 'FOR_PAYMENT',
+    customerID: '66666666-6666-4666-8666-666666666666',
+    customerName: 'Maria Santos',
+    status: 'PENDING',
+    type: null,
+    totalOrderPayment: '1250.00',
+    totalPartialPayment: null,
+    balance: '1250.00',
+    nextAction: 'MARK_AS_PAID',
+    createdAt: '2026-11-23T02:00:00.000Z',
+    updatedAt: '2026-11-23T02:00:00.000Z',
+    ...over,
+  };
+}
+
+function detail(over: Partial<Payment> = {}): Payment {
+  return {
+    ...summary(),
+    customer: { name: 'Maria Santos', email: 'maria@example.com', contactNumber: '09171234567' },
+    delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '123456' },
+    lines: [{ productName: 'Wheelchair', variantName: 'Standard', subVariantName: null, quantity: 1, noOfRentalDays: null, unitPrice: '1250.00', lineTotal: '1250.00' }],
+    extraCharge: null,
+    overallTotal: null,
+    dueDate: null,
+    records: [],
+    ...over,
+  };
+}
+
+const record = (over: Partial<Payment['records'][number]> = {}): Payment['records'][number] => ({
+  id: '77777777-7777-4777-8777-777777777777',
+  type: 'PARTIAL',
+  invoiceNumber: 'INV-001',
+  receiptNumber: 'OR-001',
+  note: 'Cash',
+  amount: '90.00',
+  accommodatedBy: accountant.id,
+  accommodatedByName: 'Ana Reyes',
+  createdAt: '2026-11-23T16:30:00.000Z',
+  ...over,
+});
+
+const rental = detail({
+  id: ids.rental,
+  orderNumber: 'ORD-20261120-000007',
+  orderType: 'RENT',
+  orderStatus: 'DELIVERED',
+  status: 'INITIAL_PAYMENT',
+  type: 'PARTIAL',
+  totalOrderPayment: '270.00',
+  totalPartialPayment: '90.00',
+  balance: '180.00',
+  nextAction: null,
+  lines: [{ productName: 'Hospital Bed', variantName: 'Manual', subVariantName: 'Single', quantity: 1, noOfRentalDays: 3, unitPrice: '90.00', lineTotal: '270.00' }],
+  records: [record()],
+});
+
+const forFull = detail({
+  ...rental,
+  id: ids.full,
+  orderStatus: 'FOR_FULL_PAYMENT',
+  status: 'FOR_FULL_PAYMENT',
+  extraCharge: '500.00',
+  overallTotal: '770.00',
+  balance: '680.00',
+  dueDate: '2026-11-25',
+  nextAction: 'COMPLETE_PAYMENT',
+});
+
+function Where() {
+  const l = useLocation();
+  return <output data-testid="location">{l.pathname + l.search}</output>;
+}
+
+function open(path: string) {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <App user={accountant} />
+      <Where />
+    </MemoryRouter>,
+  );
+}
+
+const row = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+const location = () => screen.getByTestId('location').textContent;
+const lists = (calls: Call[]) => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/payments?'));
+const pressEnter = (el: HTMLElement) => {
+  fireEvent.keyDown(el, { key: 'Enter', code: 'Enter', keyCode: 13 });
+  fireEvent.keyUp(el, { key: 'Enter', code: 'Enter', keyCode: 13 });
+};
+const confirms = (calls: Call[]) => calls.filter((c) => c.method === 'POST');
+
+describe('payments list', () => {
+  it('has the four tabs, kept in the address, with a row per payment and its next step', async () => {
+    const { calls } = mockApi(
+      on('GET', '/api/payments', (c) => {
+        const status = query(c).status;
+        if (status === 'PENDING') {
+          return { status: 200, body: { items: [summary(), summary({ id: ids.waiting, orderNumber: 'ORD-20261123-000002', customerName: 'Jose Cruz', orderStatus: 'PENDING', nextAction: null })], total: 2 } };
+        }
+        if (status === 'INITIAL_PAYMENT') return { status: 200, body: { items: [rental], total: 1 } };
+        return { status: 200, body: { items: [], total: 0 } };
+      }),
+    );
+    open('/admin/payments');
+    expect(await screen.findByText('ORD-20261123-000001')).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid']);
+    expect(screen.getByRole('tab', { name: 'Pending', selected: true })).toBeInTheDocument();
+    expect(query(lists(calls)[0]!)).toMatchObject({ status: 'PENDING', limit: '20', offset: '0' });
+    for (const title of ['Order Number', 'Customer', 'Type', 'Order Status', 'Amount / Balance', 'Payment Status']) {
+      expect(screen.getByRole('columnheader', { name: title })).toBeInTheDocument();
+    }
+
+    const payable = row('ORD-20261123-000001');
+    expect(within(payable).getByText('Maria Santos')).toBeInTheDocument();
+    expect(within(payable).getByText('Purchase')).toBeInTheDocument();
+    expect(within(payable).getByText('FOR PAYMENT')).toBeInTheDocument();
+    expect(within(payable).getByText('$1,250.00')).toBeInTheDocument();
+    expect(within(payable).getByText('PENDING')).toBeInTheDocument();
+    expect(within(payable).getByText('Mark as paid')).toBeInTheDocument();
+    expect(within(payable).getByRole('link', { name: 'View' })).toHaveAttribute('href', `/admin/payments/${ids.purchase}`);
+    // The order is not confirmed yet: the row says so instead of offering a step.
+    const waiting = row('ORD-20261123-000002');
+    expect(within(waiting).getByText('Waiting for the warehouse to confirm the order')).toBeInTheDocument();
+    expect(within(waiting).queryByText('Mark as paid')).toBeNull();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Partial Paid' }));
+    expect(await screen.findByText('ORD-20261120-000007')).toBeInTheDocument();
+    expect(location()).toBe('/admin/payments?status=INITIAL_PAYMENT');
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'INITIAL_PAYMENT' });
+    const r = row('ORD-20261120-000007');
+    expect(within(r).getByText('Rental')).toBeInTheDocument();
+    expect(within(r).getByText('INITIAL PAYMENT')).toBeInTheDocument();
+    expect(within(r).getByText('Balance $180.00')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Paid' }));
+    expect(await screen.findByText('No paid payments yet.')).toBeInTheDocument();
+    expect(location()).toBe('/admin/payments?status=PAID');
+  });
+
+  it('opens on the tab named in the address and searches by order number or customer name', async () => {
+    const { calls } = mockApi(
+      on('GET', '/api/payments', (c) => {
+        const { status, search } = query(c);
+        const items = status === 'FOR_FULL_PAYMENT' && (!search || search === 'Maria') ? [forFull] : [];
+        return { status: 200, body: { items, total: items.length } };
+      }),
+    );
+    open('/admin/payments?status=FOR_FULL_PAYMENT');
+    expect(await screen.findByText('ORD-20261120-000007')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'For Full Payment', selected: true })).toBeInTheDocument();
+    expect(within(row('ORD-20261120-000007')).getByText('Complete Payment')).toBeInTheDocument();
+
+    const box = screen.getByRole('searchbox', { name: 'Search payments' });
+    fireEvent.change(box, { target: { value: 'Maria' } });
+    pressEnter(box);
+    await waitFor(() => expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'FOR_FULL_PAYMENT', search: 'Maria' }));
+    expect(location()).toBe('/admin/payments?status=FOR_FULL_PAYMENT&search=Maria');
+    fireEvent.change(box, { target: { value: 'ORD-nothing' } });
+    pressEnter(box);
+    expect(await screen.findByText('No payments match your search.')).toBeInTheDocument();
+  });
+
+  it('shows an error with Retry when the list cannot be loaded', async () => {
+    let fail = true;
+    mockApi(on('GET', '/api/payments', () => (fail ? problem(503, 'The payment service is unavailable.') : { status: 200, body: { items: [summary()], total: 1 } })));
+    open('/admin/payments');
+    expect(await screen.findByText('The payment service is unavailable.')).toBeInTheDocument();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('ORD-20261123-000001')).toBeInTheDocument();
+  });
+});
+
+describe('payment detail', () => {
+  it('shows order, customer, address, lines and amounts of a purchase, with Mark as paid and Back', async () => {
+    mockApi(
+      on('GET', `/api/payments/${ids.purchase}`, { status: 200, body: { payment: detail() } }),
+      on('GET', '/api/payments', { status: 200, body: { items: [], total: 0 } }),
+    );
+    open(`/admin/payments/${ids.purchase}`);
+    expect(await screen.findByRole('heading', { name: 'Order ORD-20261123-000001' })).toBeInTheDocument();
+    expect(screen.getByText('Purchase')).toBeInTheDocument();
+    const customer = screen.getByRole('region', { name: 'Customer' });
+    for (const text of ['Maria Santos', 'maria@example.com', '09171234567']) expect(within(customer).getByText(text)).toBeInTheDocument();
+    const address = screen.getByRole('region', { name: 'Delivery Address' });
+    for (const text of ['12 Rizal St', 'Makati', 'Metro Manila', '123456']) expect(within(address).getByText(text)).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Products' })).getByText('Wheelchair')).toBeInTheDocument();
+    expect(screen.getByTestId('order-total')).toHaveTextContent('$1,250.00');
+    expect(screen.getByTestId('balance')).toHaveTextContent('$1,250.00');
+    expect(screen.getByText('No payment taken yet.')).toBeInTheDocument();
+
+    expect(screen.getByRole('button', { name: 'Mark as paid' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay Partial Payment' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Complete Payment' })).toBeNull();
+    // No payment taken yet: no invoice.
+    expect(screen.queryByRole('link', { name: 'Download invoice' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(location()).toBe('/admin/payments?status=PENDING'));
+  });
+
+  it('says the order is waiting for the warehouse instead of offering a step', async () => {
+    mockApi(on('GET', `/api/payments/${ids.waiting}`, { status: 200, body: { payment: detail({ id: ids.waiting, orderStatus: 'PENDING', nextAction: null }) } }));
+    open(`/admin/payments/${ids.waiting}`);
+    expect(await screen.findByText('Waiting for the warehouse to confirm the order')).toBeInTheDocument();
+    for (const name of ['Mark as paid', 'Pay Partial Payment', 'Complete Payment']) expect(screen.queryByRole('button', { name })).toBeNull();
+  });
+
+  it('offers Pay Partial Payment on a confirmed rental', async () => {
+    mockApi(
+      on('GET', `/api/payments/${ids.rental}`, {
+        status: 200,
+        body: { payment: { ...rental, orderStatus: 'FOR_PAYMENT', status: 'PENDING', type: null, balance: '270.00', records: [], nextAction: 'PAY_PARTIAL' } },
+      }),
+    );
+    open(`/admin/payments/${ids.rental}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay Partial Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pay Partial Payment' });
+    expect(within(dialog).getByText('$90.00')).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('Balance')).toBeNull();
+  });
+
+  it('lists the records of a rental with the invoice to download, and no step while it is out', async () => {
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: rental } }));
+    open(`/admin/payments/${ids.rental}`);
+    const records = await screen.findByRole('region', { name: 'Payment Records' });
+    const r = within(records).getByText('INV-001').closest('tr') as HTMLElement;
+    for (const text of ['Partial Payment', 'OR-001', '$90.00', 'Ana Reyes', 'Cash']) expect(within(r).getByText(text)).toBeInTheDocument();
+    // 16:30 UTC is half past midnight the next day in Manila.
+    expect(within(r).getByText(/Nov 24, 2026/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download invoice' })).toHaveAttribute('href', `/api/payments/${ids.rental}/invoice.pdf`);
+    expect(within(screen.getByRole('region', { name: 'Products' })).getByText('Single')).toBeInTheDocument();
+    for (const name of ['Mark as paid', 'Pay Partial Payment', 'Complete Payment']) expect(screen.queryByRole('button', { name })).toBeNull();
+  });
+
+  it('shows the full payment with due date, extra charges and overall total; its dialog shows balance and extra charges read-only', async () => {
+    mockApi(on('GET', `/api/payments/${ids.full}`, { status: 200, body: { payment: forFull } }));
+    open(`/admin/payments/${ids.full}`);
+    const amounts = await screen.findByRole('region', { name: 'Amounts' });
+    for (const text of ['$270.00', '$90.00', '$500.00', '$770.00', '$680.00', 'Nov 25, 2026']) expect(within(amounts).getByText(text)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Complete Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Complete Payment' });
+    expect(within(dialog).getByLabelText('Balance')).toHaveValue('$680.00');
+    expect(within(dialog).getByLabelText('Balance')).toHaveAttribute('readonly');
+    expect(within(dialog).getByLabelText('Extra Charges')).toHaveValue('$500.00');
+    expect(within(dialog).getByLabelText('Extra Charges')).toHaveAttribute('readonly');
+  });
+
+  it('shows the error with Retry when the payment cannot be loaded', async () => {
+    mockApi(on('GET', `/api/payments/${ids.purchase}`, problem(404, 'Payment not found.')));
+    open(`/admin/payments/${ids.purchase}`);
+    expect(await screen.findByText('Payment not found.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+  });
+});
+
+describe('the confirm dialog', () => {
+  const fill = (dialog: HTMLElement, invoice: string, receipt: string, note?: string) => {
+    fireEvent.change(within(dialog).getByLabelText('Invoice Number'), { target: { value: invoice } });
+    fireEvent.change(within(dialog).getByLabelText('Receipt Number'), { target: { value: receipt } });
+    if (note !== undefined) fireEvent.change(within(dialog).getByLabelText('Note'), { target: { value: note } });
+  };
+  const confirmIn = (dialog: HTMLElement) => fireEvent.click(within(dialog).getByRole('button', { name: /Confirm$/ }));
+
+  it('requires both numbers, keeps one Idempotency-Key across retries in a dialog, takes a new one for a new dialog, and refreshes detail and list', async () => {
+    let paid = false;
+    let failures = 2;
+    const paidPayment = detail({
+      status: 'PAID',
+      type: 'FULL',
+      orderStatus: 'PREPARING',
+      balance: '0.00',
+      overallTotal: '1250.00',
+      nextAction: null,
+      records: [record({ type: 'FULL', invoiceNumber: 'INV-9', receiptNumber: 'OR-9', amount: '1250.00', note: 'Bank transfer' })],
+    });
+    const { calls } = mockApi(
+      on('GET', '/api/payments', () => ({ status: 200, body: { items: [paid ? { ...summary(), status: 'PAID', nextAction: null, balance: '0.00' } : summary()], total: 1 } })),
+      on('GET', `/api/payments/${ids.purchase}`, () => ({ status: 200, body: { payment: paid ? paidPayment : detail() } })),
+      on('POST', `/api/payments/${ids.purchase}/confirm`, () => {
+        if (failures === 2) {
+          failures -= 1;
+          return 'network-error';
+        }
+        if (failures === 1) {
+          failures -= 1;
+          return problem(503, 'The payment service is unavailable.');
+        }
+        paid = true;
+        return { status: 200, body: { payment: paidPayment } };
+      }),
+    );
+    open('/admin/payments');
+    fireEvent.click(within(await waitFor(() => row('ORD-20261123-000001'))).getByRole('link', { name: 'View' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark as paid' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Mark as paid' });
+    expect(within(dialog).getByText('$1,250.00')).toBeInTheDocument();
+
+    // Both numbers are required, with the spec's messages; nothing is sent.
+    confirmIn(dialog);
+    expect(await within(dialog).findByText('Please enter invoice number!')).toBeInTheDocument();
+    expect(within(dialog).getByText('Please enter receipt number!')).toBeInTheDocument();
+    fill(dialog, '   ', 'OR-9');
+    confirmIn(dialog);
+    await waitFor(() => expect(within(dialog).queryByText('Please enter receipt number!')).toBeNull());
+    expect(within(dialog).getByText('Please enter invoice number!')).toBeInTheDocument();
+    expect(confirms(calls)).toHaveLength(0);
+
+    // A lost answer, then a 503: each retry in this dialog carries the same key and body.
+    fill(dialog, ' INV-9 ', 'OR-9', 'Bank transfer');
+    confirmIn(dialog);
+    expect(await within(dialog).findByText('The server cannot be reached. Check your connection and try again.')).toBeInTheDocument();
+    confirmIn(dialog);
+    expect(await within(dialog).findByText('The payment service is unavailable.')).toBeInTheDocument();
+    const [first, second] = confirms(calls);
+    const key = first!.headers.get('Idempotency-Key');
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second!.headers.get('Idempotency-Key')).toBe(key);
+    expect(first!.body).toEqual({ invoiceNumber: 'INV-9', receiptNumber: 'OR-9', note: 'Bank transfer' });
+    expect(second!.body).toEqual(first!.body);
+
+    // Closed and opened again: a new dialog, a new key, empty fields.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Mark as paid' }));
+    dialog = await screen.findByRole('dialog', { name: 'Mark as paid' });
+    expect(within(dialog).getByLabelText('Invoice Number')).toHaveValue('');
+    fill(dialog, 'INV-9', 'OR-9');
+    const before = calls.length;
+    confirmIn(dialog);
+    expect(await screen.findByText('Payment recorded.')).toBeInTheDocument();
+    const third = confirms(calls)[2]!;
+    expect(third.headers.get('Idempotency-Key')).not.toBe(key);
+    expect(third.body).toEqual({ invoiceNumber: 'INV-9', receiptNumber: 'OR-9', note: '' });
+
+    // The detail shows the payment taken at once, with its invoice; the list reloads.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('INV-9')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mark as paid' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Download invoice' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(location()).toBe('/admin/payments'));
+    await waitFor(() => expect(lists(calls.slice(before)).length).toBeGreaterThan(0));
+    expect(await within(await waitFor(() => row('ORD-20261123-000001'))).findByText('PAID')).toBeInTheDocument();
+  });
+
+  it('sends one request for a double click', async () => {
+    let release!: () => void;
+    const answered = new Promise<void>((r) => (release = r));
+    const { calls } = mockApi(
+      on('GET', `/api/payments/${ids.purchase}`, { status: 200, body: { payment: detail() } }),
+      on('POST', `/api/payments/${ids.purchase}/confirm`, async () => {
+        await answered;
+        return { status: 200, body: { payment: detail({ status: 'PAID', nextAction: null }) } };
+      }),
+    );
+    open(`/admin/payments/${ids.purchase}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark as paid' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as paid' });
+    fill(dialog, 'INV-1', 'OR-1');
+    confirmIn(dialog);
+    confirmIn(dialog);
+    await waitFor(() => expect(confirms(calls)).toHaveLength(1));
+    confirmIn(dialog);
+    release();
+    expect(await screen.findByText('Payment recorded.')).toBeInTheDocument();
+    expect(confirms(calls)).toHaveLength(1);
+  });
+
+  it("shows a 400's field errors on their fields (then a new key), and a 409's or 422's message", async () => {
+    let answer = problem(400, 'Invalid input.', [{ field: 'invoiceNumber', message: 'This text contains characters that are not allowed.' }]);
+    const { calls } = mockApi(
+      on('GET', `/api/payments/${ids.purchase}`, { status: 200, body: { payment: detail() } }),
+      on('POST', `/api/payments/${ids.purchase}/confirm`, () => answer),
+    );
+    open(`/admin/payments/${ids.purchase}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark as paid' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as paid' });
+    fill(dialog, 'INV-1', 'OR-1');
+    confirmIn(dialog);
+    const invoice = within(dialog).getByLabelText('Invoice Number');
+    await waitFor(() => expect(invoice).toHaveAttribute('aria-invalid', 'true'));
+    expect(await within(dialog).findByText('This text contains characters that are not allowed.')).toBeInTheDocument();
+
+    answer = problem(409, 'This payment cannot be taken now: its order is not waiting for a payment.');
+    fill(dialog, 'INV-2', 'OR-1');
+    confirmIn(dialog);
+    expect(await within(dialog).findByText('This payment cannot be taken now: its order is not waiting for a payment.')).toBeInTheDocument();
+    const [bad, refused] = confirms(calls);
+    expect(refused!.headers.get('Idempotency-Key')).not.toBe(bad!.headers.get('Idempotency-Key'));
+    // A 409 means the payment changed: the detail is read again.
+    await waitFor(() => expect(calls.filter((c) => c.url === `/api/payments/${ids.purchase}`).length).toBeGreaterThan(1));
+
+    // After a 409 the dialog keeps its key: a changed form with it is refused with the server's 422.
+    answer = problem(422, 'This Idempotency-Key was already used for a different payment.');
+    fill(dialog, 'INV-3', 'OR-1');
+    confirmIn(dialog);
+    expect(await within(dialog).findByText('This Idempotency-Key was already used for a different payment.')).toBeInTheDocument();
+    expect(confirms(calls)[2]!.headers.get('Idempotency-Key')).toBe(refused!.headers.get('Idempotency-Key'));
+  });
+});

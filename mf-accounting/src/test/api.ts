@@ -1,0 +1,52 @@
+import { vi } from 'vitest';
+
+export interface Call {
+  method: string;
+  /** Path and query, e.g. "/api/payments?status=PENDING". */
+  url: string;
+  headers: Headers;
+  body: unknown;
+}
+
+type Reply = { status: number; body?: unknown } | 'network-error' | undefined;
+type Handler = (call: Call) => Reply | Promise<Reply>;
+
+/**
+ * Replaces fetch: each call is recorded (with its headers) and answered by the first handler that
+ * replies (status + JSON body; problem+json for errors; 'network-error' throws like a lost
+ * connection). Unanswered calls get 404.
+ */
+export function mockApi(...handlers: Handler[]) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(new URL(String(input), window.location.href), init);
+    const url = new URL(req.url, window.location.href);
+    const text = req.method === 'GET' ? '' : await req.clone().text();
+    const call: Call = { method: req.method.toUpperCase(), url: url.pathname + url.search, headers: req.headers, body: text ? JSON.parse(text) : undefined };
+    calls.push(call);
+    let reply: Reply;
+    for (const h of handlers) {
+      reply = await h(call);
+      if (reply) break;
+    }
+    if (reply === 'network-error') throw new TypeError('Failed to fetch');
+    const { status, body } = reply ?? { status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not found.' } };
+    const type = status >= 400 ? 'application/problem+json' : 'application/json';
+    return new Response(JSON.stringify(body ?? {}), { status, headers: { 'content-type': type } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+/** A handler for one method + path (query ignored). */
+export const on =
+  (method: string, path: string, reply: Reply | ((call: Call) => Reply | Promise<Reply>)): Handler =>
+  (call) =>
+    call.method === method && call.url.split('?')[0] === path ? (typeof reply === 'function' ? reply(call) : reply) : undefined;
+
+export const problem = (status: number, detail: string, errors?: Array<{ field: string; message: string }>) => ({
+  status,
+  body: { type: 'about:blank', title: 'Error', status, detail, ...(errors ? { errors } : {}) },
+});
+
+export const query = (c: Call) => Object.fromEntries(new URL(c.url, 'http://x').searchParams);

@@ -1,0 +1,574 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { PACKING_MESSAGES, stockQrPayload, type Order, type OrderLine, type OrderStatus, type OrderSummary, type StockItem, type User } from '@dme/contracts';
+import { SCANNER_MESSAGES } from '@dme/ui';
+import App from '../../app';
+import { mockApi, on, problem, query, type Call } from '../../test/api';
+import { CONFIRM_ORDER_PROMPT } from './OrderDetailPage';
+
+const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse', firstName: 'Wendy', lastName: 'Ramos', userType: 'WAREHOUSE_STAFF' } as User;
+
+const ORDER = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const CUSTOMER = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
+const P1 = '11111111-1111-4111-8111-111111111111';
+const P2 = '22222222-2222-4222-8222-222222222222';
+const V1 = '33333333-3333-4333-8333-333333333333';
+const V2 = '44444444-4444-4444-8444-444444444444';
+const S1 = '55555555-5555-4555-8555-555555555555';
+const LINE_A = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+const LINE_B = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
+
+const lineA: OrderLine = {
+  id: LINE_A,
+  productID: P1,
+  productName: 'Wheelchair',
+  productImage: '/api/uploads/wheelchair.png',
+  productVariantID: V1,
+  productSubVariantID: S1,
+  variant: { name: 'Standard', price: null },
+  subVariant: { name: 'Large', price: '50.00' },
+  quantity: 2,
+  noOfRentalDays: null,
+  productAmount: '50.00',
+  productDamageCharges: '500.00',
+  lineTotal: '100.00',
+  serialCodes: [],
+};
+const lineB: OrderLine = {
+  ...lineA,
+  id: LINE_B,
+  productID: P2,
+  productName: 'Oxygen Tank',
+  productImage: '/api/uploads/oxygen.png',
+  productVariantID: null,
+  productSubVariantID: null,
+  variant: null,
+  subVariant: null,
+  quantity: 1,
+  productAmount: '50.00',
+  lineTotal: '50.00',
+};
+
+function order(over: Partial<Order> = {}): Order {
+  return {
+    id: ORDER,
+    orderNumber: 'ORD-20261123-000123',
+    createdAt: '2026-11-23T05:00:00.000Z',
+    status: 'PENDING',
+    type: 'BUY',
+    typeOfOrder: null,
+    totalAmount: '150.00',
+    customerID: CUSTOMER,
+    customerName: 'Maria Santos',
+    deliveryAddress: '12 Rizal St',
+    deliveryCity: 'Makati',
+    deliveryState: 'Metro Manila',
+    deliveryZipcode: '123456',
+    note: 'Call before delivery',
+    partialPayment: null,
+    payment: { status: 'UNPAID', totalOrderPayment: '150.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [] },
+    orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' }],
+    products: [lineA, lineB],
+    customer: { idNumber: 'CUS-000007', firstName: 'Maria', middleName: 'Luna', lastName: 'Santos', suffix: 'Jr.', email: 'maria@example.com', contactNumber: '09171234567' },
+    allowedTransitions: ['FOR_PAYMENT', 'CANCELLED'],
+    ...over,
+  };
+}
+
+const summary = (i: number, over: Partial<OrderSummary> = {}): OrderSummary => ({
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  orderNumber: `ORD-20261123-${String(i).padStart(6, '0')}`,
+  createdAt: '2026-11-23T16:30:00.000Z',
+  status: 'PENDING',
+  type: 'BUY',
+  typeOfOrder: null,
+  totalAmount: '150.00',
+  customerID: CUSTOMER,
+  customerName: 'Maria Santos',
+  ...over,
+});
+
+function stock(serialCode: string, over: Partial<StockItem> = {}): StockItem {
+  return {
+    id: '99999999-9999-4999-8999-999999999999',
+    serialCode,
+    status: 'AVAILABLE',
+    inventoryType: 'IN',
+    productID: P1,
+    productName: 'Wheelchair',
+    productVariantID: V1,
+    variantName: 'Standard',
+    productSubVariantID: S1,
+    subVariantName: 'Large',
+    warehouseBinID: '88888888-8888-4888-8888-888888888888',
+    warehouseBin: { name: 'Bin A' },
+    batchID: '77777777-7777-4777-8777-777777777777',
+    createdAt: '2026-11-20T00:00:00.000Z',
+    updatedAt: '2026-11-20T00:00:00.000Z',
+    ...over,
+  };
+}
+
+/** The catalog's stock, by serial code: what the packing screen looks up. */
+const STOCK: Record<string, StockItem> = {
+  'WHE-0000001': stock('WHE-0000001'),
+  'WHE-0000002': stock('WHE-0000002'),
+  'WHE-0000003': stock('WHE-0000003'),
+  'WHE-0000005': stock('WHE-0000005', { productVariantID: V2, variantName: 'Heavy Duty' }),
+  'WHE-0000009': stock('WHE-0000009', { status: 'RENTED', inventoryType: 'OUT' }),
+  'OXY-0000001': stock('OXY-0000001', { productID: P2, productName: 'Oxygen Tank', productVariantID: null, variantName: null, productSubVariantID: null, subVariantName: null }),
+};
+
+function stockHandler(call: Call) {
+  const m = /^\/api\/stocks\/by-serial\/([^?]+)$/.exec(call.url);
+  if (call.method !== 'GET' || !m) return undefined;
+  const item = STOCK[decodeURIComponent(m[1]!)];
+  return item ? { status: 200, body: { item } } : problem(404, 'Not found.');
+}
+
+function Where() {
+  const l = useLocation();
+  return <output data-testid="location">{l.pathname + l.search}</output>;
+}
+
+function open(path: string) {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <App user={staff} />
+      <Where />
+    </MemoryRouter>,
+  );
+}
+
+const location = () => screen.getByTestId('location').textContent;
+const lists = (calls: Call[]) => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/orders?'));
+const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST');
+const region = (name: string) => screen.getByRole('region', { name });
+const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('staff order lists', () => {
+  it('purchased: the spec tabs (and Cancelled), kept in the address, rows with number, date, customer, status and View', async () => {
+    const { calls } = mockApi(
+      on('GET', '/api/orders', (c) => {
+        const q = query(c);
+        if (q.status === 'PENDING') return { status: 200, body: { items: [summary(1), summary(2, { customerName: 'Jose Cruz' })], total: 2 } };
+        return { status: 200, body: { items: [], total: 0 } };
+      }),
+      on('GET', `/api/orders/${summary(1).id}`, { status: 200, body: { order: order({ id: summary(1).id, orderNumber: summary(1).orderNumber }) } }),
+    );
+    open('/admin/orders/purchased');
+    expect(await screen.findByRole('heading', { name: 'Purchased Orders' })).toBeInTheDocument();
+    expect(await screen.findByText('ORD-20261123-000001')).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'For Payment', 'Preparing', 'To Ship', 'Out For Delivery', 'Delivered', 'Cancelled']);
+    expect(screen.getByRole('tab', { name: 'Pending', selected: true })).toBeInTheDocument();
+    expect(query(lists(calls)[0]!)).toEqual({ type: 'BUY', status: 'PENDING', limit: '100', offset: '0' });
+    for (const title of ['Order Number', 'Date', 'Customer', 'Status']) expect(screen.getByRole('columnheader', { name: title })).toBeInTheDocument();
+
+    const first = rowOf('ORD-20261123-000001');
+    // 16:30 UTC is half past midnight the next day in Manila.
+    expect(within(first).getByText(/Nov 24, 2026/)).toBeInTheDocument();
+    expect(within(first).getByText('Maria Santos')).toBeInTheDocument();
+    expect(within(first).getByText('PENDING')).toBeInTheDocument();
+    expect(within(rowOf('ORD-20261123-000002')).getByText('Jose Cruz')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Preparing' }));
+    expect(await screen.findByText('No orders in this status.')).toBeInTheDocument();
+    expect(location()).toBe('/admin/orders/purchased?status=PREPARING');
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ type: 'BUY', status: 'PREPARING' });
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Pending' }));
+    fireEvent.click(await screen.findByRole('link', { name: 'View ORD-20261123-000001' }));
+    expect(await screen.findByRole('heading', { name: 'Order ORD-20261123-000001' })).toBeInTheDocument();
+    expect(location()).toBe(`/admin/orders/purchased/${summary(1).id}`);
+  });
+
+  it('rentals: the tab comes from the address, with the rental statuses; search is sent and kept', async () => {
+    const { calls } = mockApi(
+      on('GET', '/api/orders', (c) => {
+        const q = query(c);
+        if (q.status === 'FOR_RETURN' && !q.search) return { status: 200, body: { items: [summary(5, { type: 'RENT', status: 'FOR_RETURN' })], total: 1 } };
+        return { status: 200, body: { items: [], total: 0 } };
+      }),
+    );
+    open('/admin/orders/rentals?status=FOR_RETURN');
+    expect(await screen.findByRole('heading', { name: 'Rental Orders' })).toBeInTheDocument();
+    expect(await screen.findByText('ORD-20261123-000005')).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Pending',
+      'For Payment',
+      'Preparing',
+      'To Ship',
+      'Out For Delivery',
+      'Delivered',
+      'For Return',
+      'For Pick Up',
+      'For Full Payment',
+      'Completed',
+      'Cancelled',
+    ]);
+    expect(screen.getByRole('tab', { name: 'For Return', selected: true })).toBeInTheDocument();
+    expect(query(lists(calls)[0]!)).toMatchObject({ type: 'RENT', status: 'FOR_RETURN' });
+
+    const search = screen.getByRole('searchbox', { name: 'Search orders' });
+    fireEvent.change(search, { target: { value: ' Cruz ' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    expect(await screen.findByText('No orders in this status match "Cruz".')).toBeInTheDocument();
+    expect(location()).toBe('/admin/orders/rentals?status=FOR_RETURN&search=Cruz');
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ type: 'RENT', status: 'FOR_RETURN', search: 'Cruz' });
+  });
+
+  it('loads 100 orders and offers "Load more" for the rest', async () => {
+    const all = Array.from({ length: 130 }, (_, i) => summary(i + 1));
+    const { calls } = mockApi(
+      on('GET', '/api/orders', (c) => {
+        const offset = Number(query(c).offset);
+        return { status: 200, body: { items: all.slice(offset, offset + Number(query(c).limit)), total: all.length } };
+      }),
+    );
+    open('/admin/orders/purchased?status=PENDING');
+    expect(await screen.findByText('Showing 100 of 130')).toBeInTheDocument();
+    expect(screen.queryByText('ORD-20261123-000101')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('ORD-20261123-000130')).toBeInTheDocument();
+    expect(screen.getByText('Showing 130 of 130')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ limit: '100', offset: '100' });
+  });
+
+  it('shows an error state with the server message', async () => {
+    mockApi(on('GET', '/api/orders', problem(503, 'The order service is not answering.')));
+    open('/admin/orders/purchased');
+    expect(await screen.findByText('The orders could not be loaded')).toBeInTheDocument();
+    expect(screen.getByText('The order service is not answering.')).toBeInTheDocument();
+  });
+});
+
+describe('staff order detail', () => {
+  it('PENDING purchase: every section, no QR, no requests, Confirm Order behind the prompt, lists and detail refresh', async () => {
+    let current = order();
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current } })),
+      on('POST', `/api/orders/${ORDER}/transitions`, () => {
+        current = order({
+          status: 'FOR_PAYMENT',
+          allowedTransitions: ['CANCELLED'],
+          orderTracker: [...current.orderTracker, { title: 'Order confirmed, waiting for payment', status: 'FOR_PAYMENT', createdAt: '2026-11-23T06:00:00.000Z' }],
+        });
+        return { status: 200, body: { order: current } };
+      }),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    expect(await screen.findByRole('heading', { name: 'Order ORD-20261123-000123' })).toBeInTheDocument();
+    // Dates in Manila: 05:00 UTC is 1:00 PM there.
+    expect(screen.getAllByText('Nov 23, 2026, 1:00 PM').length).toBe(2);
+
+    const tracker = region('Order Tracker');
+    expect(within(tracker).getByText('Order placed')).toBeInTheDocument();
+    expect(within(tracker).getByText('Nov 23, 2026, 1:00 PM')).toBeInTheDocument();
+    const customer = region('Customer Information');
+    for (const text of ['CUS-000007', 'Maria', 'Luna', 'Santos', 'Jr.', '09171234567', 'maria@example.com']) expect(within(customer).getByText(text)).toBeInTheDocument();
+    const shipping = region('Shipping Information');
+    for (const text of ['12 Rizal St', 'Makati', 'Metro Manila', '123456', 'Call before delivery']) expect(within(shipping).getByText(text)).toBeInTheDocument();
+    const products = region('Products');
+    const wheelchair = within(products).getByText('Wheelchair').closest('tr') as HTMLElement;
+    expect(within(wheelchair).getByText('Standard')).toBeInTheDocument();
+    expect(within(wheelchair).getByText('Large')).toBeInTheDocument();
+    expect(within(wheelchair).getByText('$50.00')).toBeInTheDocument();
+    expect(within(wheelchair).getByText('$100.00')).toBeInTheDocument();
+    expect(within(wheelchair).getByRole('img', { name: 'Wheelchair' })).toHaveAttribute('src', '/api/uploads/wheelchair.png');
+    expect(within(products).queryByRole('columnheader', { name: 'Rental Days' })).not.toBeInTheDocument();
+    const payment = region('Payment Information');
+    expect(within(payment).getByText('UNPAID')).toBeInTheDocument();
+    expect(within(payment).getByText('$150.00')).toBeInTheDocument();
+    expect(within(payment).getByText('No payment has been taken yet.')).toBeInTheDocument();
+    expect(within(payment).queryByRole('link', { name: 'Download invoice' })).not.toBeInTheDocument();
+
+    expect(screen.queryByRole('region', { name: 'QR Code' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Requests' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'To Ship Order' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Cancel Order' })).toBeInTheDocument();
+
+    // "No" changes nothing.
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
+    expect((await screen.findAllByText(CONFIRM_ORDER_PROMPT)).length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'No' }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(posts(calls)).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Confirm' })).toHaveLength(2));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Confirm' }).at(-1)!);
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(posts(calls)[0]!.body).toEqual({ to: 'FOR_PAYMENT' });
+    // The detail is fetched again at once (tags), showing the new status and step.
+    expect(await screen.findByText('Order confirmed, waiting for payment')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Confirm Order' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('FOR PAYMENT').length).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.method === 'GET' && c.url === `/api/orders/${ORDER}`).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a refused step shows the server's message", async () => {
+    mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order() } }),
+      on('POST', `/api/orders/${ORDER}/transitions`, problem(409, 'This order was already confirmed.')),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm Order' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Confirm Order Error')).toBeInTheDocument();
+    expect(screen.getByText('This order was already confirmed.')).toBeInTheDocument();
+  });
+
+  it('Cancel Order asks first and sends CANCELLED', async () => {
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order() } }),
+      on('POST', `/api/orders/${ORDER}/transitions`, { status: 200, body: { order: order({ status: 'CANCELLED', allowedTransitions: [] }) } }),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Order' }));
+    expect((await screen.findAllByText('Cancel this order?')).length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(posts(calls)[0]!.body).toEqual({ to: 'CANCELLED' });
+  });
+
+  it('offers no step the order does not list for the caller', async () => {
+    for (const status of ['PENDING', 'PREPARING'] as const) {
+      mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status, allowedTransitions: [] }) } }));
+      open(`/admin/orders/purchased/${ORDER}`);
+      expect(await screen.findByRole('heading', { name: 'Order ORD-20261123-000123' })).toBeInTheDocument();
+      for (const name of ['Confirm Order', 'Cancel Order', 'To Ship Order']) expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Scan / })).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+      cleanup();
+    }
+  });
+
+  it('shows the QR block only from TO_SHIP on', async () => {
+    const seen: Record<string, boolean> = {};
+    for (const status of ['PENDING', 'FOR_PAYMENT', 'PREPARING', 'CANCELLED', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED'] as OrderStatus[]) {
+      mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status, allowedTransitions: [] }) } }));
+      open(`/admin/orders/purchased/${ORDER}`);
+      await screen.findByRole('heading', { name: 'Order ORD-20261123-000123' });
+      seen[status] = screen.queryByRole('region', { name: 'QR Code' }) !== null;
+      cleanup();
+    }
+    expect(seen).toEqual({ PENDING: false, FOR_PAYMENT: false, PREPARING: false, CANCELLED: false, TO_SHIP: true, OUT_FOR_DELIVERY: true, DELIVERED: true });
+  });
+
+  it('TO_SHIP rental: QR with Download QR (QR_Code.png), rental days, serial codes, payment records with the invoice, requests', async () => {
+    const rental = order({
+      type: 'RENT',
+      status: 'TO_SHIP',
+      allowedTransitions: [],
+      partialPayment: '100.00',
+      products: [
+        { ...lineA, noOfRentalDays: 3, lineTotal: '300.00', serialCodes: [{ serialCode: 'WHE-0000001', status: 'RENTED' }, { serialCode: 'WHE-0000002', status: 'RENTED' }] },
+      ],
+      payment: {
+        status: 'INITIAL_PAYMENT',
+        totalOrderPayment: '300.00',
+        totalPartialPayment: '100.00',
+        extraCharge: null,
+        overallTotal: null,
+        balance: null,
+        dueDate: null,
+        records: [{ type: 'PARTIAL', invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '100.00', note: 'Cash', createdAt: '2026-11-23T06:00:00.000Z' }],
+      },
+    });
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: rental } }),
+      on('GET', `/api/orders/${ORDER}/qr.png`, { status: 200, bytes: new Uint8Array([137, 80, 78, 71]), contentType: 'image/png' }),
+    );
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    open(`/admin/orders/rentals/${ORDER}`);
+    const qr = await screen.findByRole('region', { name: 'QR Code' });
+    expect(within(qr).getByRole('img', { name: 'QR code of order ORD-20261123-000123' })).toHaveAttribute('src', `/api/orders/${ORDER}/qr.png`);
+    fireEvent.click(within(qr).getByRole('button', { name: 'Download QR' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.download).toBe('QR_Code.png');
+    expect(clicked[0]!.href).toMatch(/^blob:/);
+    expect(calls.some((c) => c.url === `/api/orders/${ORDER}/qr.png`)).toBe(true);
+
+    const products = region('Products');
+    expect(within(products).getByRole('columnheader', { name: 'Rental Days' })).toBeInTheDocument();
+    expect(within(products).getByText('3 days')).toBeInTheDocument();
+    expect(within(products).getByText('$300.00')).toBeInTheDocument();
+    expect(within(products).getByText(/WHE-0000001/)).toHaveTextContent('WHE-0000001 · RENTED');
+    expect(within(products).getByText(/WHE-0000002/)).toBeInTheDocument();
+
+    const payment = region('Payment Information');
+    expect(within(payment).getByText('INITIAL PAYMENT')).toBeInTheDocument();
+    expect(within(payment).getByText('Partial Payment (first day)')).toBeInTheDocument();
+    const rec = within(payment).getByText('INV-001').closest('tr') as HTMLElement;
+    for (const text of ['Initial payment', 'OR-001', '$100.00', 'Cash', 'Nov 23, 2026, 2:00 PM']) expect(within(rec).getByText(text)).toBeInTheDocument();
+    expect(within(payment).getByRole('link', { name: 'Download invoice' })).toHaveAttribute('href', `/api/orders/${ORDER}/invoice.pdf`);
+
+    expect(within(region('Requests')).getByText('No requests yet.')).toBeInTheDocument();
+  });
+
+  it('an order opened under the other type goes to its own address', async () => {
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ type: 'RENT' }) } }));
+    open(`/admin/orders/purchased/${ORDER}`);
+    await waitFor(() => expect(location()).toBe(`/admin/orders/rentals/${ORDER}`));
+    expect(await screen.findByRole('region', { name: 'Requests' })).toBeInTheDocument();
+  });
+
+  it('an unknown order shows an error state', async () => {
+    mockApi();
+    open(`/admin/orders/purchased/${ORDER}`);
+    expect(await screen.findByText('This order could not be loaded')).toBeInTheDocument();
+  });
+});
+
+describe('packing (PREPARING → TO_SHIP)', () => {
+  const preparing = () => order({ status: 'PREPARING', allowedTransitions: ['TO_SHIP'] });
+
+  function scanInput(dialog: HTMLElement) {
+    return within(dialog).getByLabelText('Serial code') as HTMLInputElement;
+  }
+  /** Types a code and presses Enter (the form's submit), as a keyboard-wedge scanner does. */
+  function type(dialog: HTMLElement, text: string) {
+    const input = scanInput(dialog);
+    fireEvent.change(input, { target: { value: text } });
+    fireEvent.submit(input.closest('form')!);
+  }
+  async function answer(dialog: HTMLElement, text: string) {
+    await waitFor(() => expect(within(dialog).queryByText('Checking the code…')).not.toBeInTheDocument());
+    expect(within(within(dialog).getByTestId('scan-answer')).getByRole('alert')).toHaveTextContent(text);
+  }
+  const lookups = (calls: Call[]) => calls.filter((c) => c.url.startsWith('/api/stocks/by-serial/'));
+
+  it('refuses wrong products, unknown, not-available and repeated codes with the exact messages; OK and To Ship Order only when complete', async () => {
+    let current = preparing();
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current } })),
+      stockHandler,
+      on('POST', `/api/orders/${ORDER}/transitions`, () => {
+        current = order({
+          status: 'TO_SHIP',
+          allowedTransitions: [],
+          products: [
+            { ...lineA, serialCodes: [{ serialCode: 'WHE-0000001', status: 'SOLD' }, { serialCode: 'WHE-0000002', status: 'SOLD' }] },
+            { ...lineB, serialCodes: [{ serialCode: 'OXY-0000001', status: 'SOLD' }] },
+          ],
+        });
+        return { status: 200, body: { order: current } };
+      }),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    const ship = await screen.findByRole('button', { name: 'To Ship Order' });
+    expect(ship).toBeDisabled();
+    expect(screen.queryByRole('region', { name: 'QR Code' })).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Scan Wheelchair / Standard / Large' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Scan Wheelchair / Standard / Large' });
+    // No camera here: the scanner says so, and the typed field works.
+    expect(within(dialog).getByText(SCANNER_MESSAGES.noCamera)).toBeInTheDocument();
+    const ok = () => within(dialog).getByRole('button', { name: 'OK' });
+    expect(ok()).toBeDisabled();
+
+    type(dialog, 'OXY-0000001');
+    await answer(dialog, 'Scanned product is not Wheelchair / Standard / Large. Please make sure that you only scanned the type of product you selected.');
+    type(dialog, 'WHE-0000009');
+    await answer(dialog, PACKING_MESSAGES.notAvailable('WHE-0000009'));
+    // Same product, another variant: refused too.
+    type(dialog, 'WHE-0000005');
+    await answer(dialog, PACKING_MESSAGES.wrongProduct('Wheelchair / Standard / Large'));
+    type(dialog, 'NOPE-0000001');
+    await answer(dialog, PACKING_MESSAGES.unknownCode('NOPE-0000001'));
+    expect(within(dialog).getByText('Scanned 0 of 2')).toBeInTheDocument();
+
+    type(dialog, 'whe-0000001');
+    await answer(dialog, 'WHE-0000001 added.');
+    expect(within(dialog).getByText('Scanned 1 of 2')).toBeInTheDocument();
+    expect(ok()).toBeDisabled();
+
+    const before = lookups(calls).length;
+    type(dialog, 'WHE-0000001');
+    await answer(dialog, 'Already scanned');
+    expect(lookups(calls)).toHaveLength(before);
+
+    // A label's QR text (JSON) works as well as a typed code.
+    type(dialog, stockQrPayload({ productID: P1, serialCode: 'WHE-0000002' }));
+    await answer(dialog, 'WHE-0000002 added.');
+    expect(within(dialog).getByText('Scanned 2 of 2')).toBeInTheDocument();
+    expect(ok()).toBeEnabled();
+
+    type(dialog, 'WHE-0000003');
+    await answer(dialog, PACKING_MESSAGES.tooMany('Wheelchair / Standard / Large'));
+
+    // A scanned code can be removed; OK follows the count.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove WHE-0000002' }));
+    expect(within(dialog).getByText('Scanned 1 of 2')).toBeInTheDocument();
+    expect(ok()).toBeDisabled();
+    fireEvent.change(scanInput(dialog), { target: { value: 'WHE-0000002' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await answer(dialog, 'WHE-0000002 added.');
+    expect(ok()).toBeEnabled();
+    fireEvent.click(ok());
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Scan Wheelchair / Standard / Large' })).not.toBeInTheDocument());
+
+    expect(screen.getByTestId(`scanned-${LINE_A}`)).toHaveTextContent('2 / 2 scanned');
+    expect(ship).toBeDisabled();
+
+    // The other line: a code already scanned for the first line is a repeat.
+    fireEvent.click(screen.getByRole('button', { name: 'Scan Oxygen Tank' }));
+    const second = await screen.findByRole('dialog', { name: 'Scan Oxygen Tank' });
+    type(second, 'WHE-0000002');
+    await answer(second, 'Already scanned');
+    type(second, 'OXY-0000001');
+    await answer(second, 'OXY-0000001 added.');
+    // Leaving with the dialog's × keeps the scans.
+    fireEvent.click(within(second).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Scan Oxygen Tank' })).not.toBeInTheDocument());
+    expect(screen.getByTestId(`scanned-${LINE_B}`)).toHaveTextContent('1 / 1 scanned');
+
+    expect(ship).toBeEnabled();
+    expect(posts(calls)).toHaveLength(0);
+    fireEvent.click(ship);
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(posts(calls)[0]!.body).toEqual({
+      to: 'TO_SHIP',
+      packing: [
+        { lineID: LINE_A, serialCodes: ['WHE-0000001', 'WHE-0000002'] },
+        { lineID: LINE_B, serialCodes: ['OXY-0000001'] },
+      ],
+    });
+    // The order comes back TO_SHIP: its QR block appears and the assigned codes show.
+    expect(await screen.findByRole('region', { name: 'QR Code' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'To Ship Order' })).not.toBeInTheDocument();
+    expect(within(region('Products')).getByText(/OXY-0000001/)).toHaveTextContent('OXY-0000001 · SOLD');
+  });
+
+  it("keeps the scans when the server refuses, and shows the server's message", async () => {
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status: 'PREPARING', allowedTransitions: ['TO_SHIP'], products: [lineB] }) } }),
+      stockHandler,
+      on('POST', `/api/orders/${ORDER}/transitions`, problem(409, PACKING_MESSAGES.notAvailable('OXY-0000001'))),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Scan Oxygen Tank' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Scan Oxygen Tank' });
+    type(dialog, 'OXY-0000001');
+    await answer(dialog, 'OXY-0000001 added.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    fireEvent.click(screen.getByRole('button', { name: 'To Ship Order' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(await screen.findByText(PACKING_MESSAGES.notAvailable('OXY-0000001'))).toBeInTheDocument();
+    expect(screen.getByTestId(`scanned-${LINE_B}`)).toHaveTextContent('1 / 1 scanned');
+    // The same scans can be sent again (e.g. after removing the refused code and scanning another).
+    // (happy-dom never ends antd's loading-icon animation, so the name is matched loosely.)
+    await waitFor(() => expect(screen.getByRole('button', { name: /To Ship Order/ })).toBeEnabled());
+  });
+});
