@@ -96,7 +96,11 @@ async function main(): Promise<void> {
     }
     if (wantApi || built) {
       log('\n== starting the stack (fresh database, demo accounts) ==');
-      const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log);
+      // A NATS of its own: the unit stage's service tests publish onto the real event stream, and a
+      // stack started on the same server would replay them (a payment for every order they placed).
+      const stackNats = await testNats(log);
+      cleanups.push(() => stackNats.stop());
+      const stack = await startTestStack(root, pgHandle.serverUrl, stackNats.url, log);
       try {
         if (wantApi) {
           log('\n== system: fuzz, recovery, limits (vitest, against the started stack) ==');
@@ -109,7 +113,7 @@ async function main(): Promise<void> {
             E2E_INTERNAL_TOKEN: stack.internalToken,
             E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
             E2E_ROOT: root,
-            E2E_NATS_URL: nats.url,
+            E2E_NATS_URL: stackNats.url,
           });
           results.push(readVitest(out, 'system (fuzz, recovery, limits)'));
         }

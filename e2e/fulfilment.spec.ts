@@ -1,0 +1,209 @@
+import { readFile } from 'node:fs/promises';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { expect, test } from './fixtures';
+import { answerPopconfirm, makePng, registerByApi, signInAs, uniqueName } from './helpers';
+
+interface Made {
+  id: string;
+  name: string;
+  serials: string[];
+}
+
+/** A product of the test's own (for rent or for sale) with serial-coded stock, made through the API as the superadmin. */
+async function product(api: APIRequestContext, type: 'FOR_SALE' | 'FOR_RENT', price: string, stock: number): Promise<Made> {
+  const up = await api.post('/api/uploads', { multipart: { image: { name: 'p.png', mimeType: 'image/png', buffer: makePng() } } });
+  const { imagePath } = (await up.json()) as { imagePath: string };
+  const bin = (await (await api.post('/api/warehouse-bins', { data: { name: uniqueName('Bin'), description: 'fulfilment e2e' } })).json()) as { bin: { id: string } };
+  const name = `${type === 'FOR_SALE' ? 'Pulse Oximeter' : 'Walker'} ${uniqueName('x').slice(2)}`;
+  const res = await api.post('/api/products', { data: { brand: 'Omron', name, description: 'For the fulfilment journey', type, image: imagePath, price, damageCharges: '150.00' } });
+  expect(res.status(), await res.text()).toBe(201);
+  const { product: p } = (await res.json()) as { product: { id: string } };
+  const added = await api.post('/api/stocks', { data: { productID: p.id, warehouseBinID: bin.bin.id, quantity: stock } });
+  expect(added.status()).toBe(201);
+  const { items } = (await added.json()) as { items: Array<{ serialCode: string }> };
+  return { id: p.id, name, serials: items.map((i) => i.serialCode) };
+}
+
+async function pdfText(path: string): Promise<string> {
+  const doc = await getDocument({ data: new Uint8Array(await readFile(path)), disableFontFace: true }).promise;
+  const parts: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
+  }
+  return parts.join('\n');
+}
+
+async function signedIn(browserContext: () => Promise<BrowserContext>, username: string, home: string, password?: string): Promise<Page> {
+  const page = await (await browserContext()).newPage();
+  await signInAs(page, username, password, home);
+  return page;
+}
+
+/** The staff detail of an order, found through its list tab and the search box, as the warehouse does it. */
+async function openStaffOrder(page: Page, kind: 'Purchased' | 'Rentals', tab: string, orderNumber: string): Promise<void> {
+  await page.getByRole('menuitem', { name: 'Orders' }).click();
+  await page.getByRole('menuitem', { name: kind }).click();
+  await page.getByRole('tab', { name: tab }).click();
+  await page.getByLabel('Search orders').fill(orderNumber);
+  await page.getByLabel('Search orders').press('Enter');
+  await page.getByRole('link', { name: `View ${orderNumber}` }).click();
+  await expect(page.getByRole('heading', { name: `Order ${orderNumber}` })).toBeVisible();
+}
+
+/** Waits (reloading, as a person would) until the order's status tag shows `status`. */
+async function untilStatus(page: Page, status: string): Promise<void> {
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText(status, { exact: true }).first()).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/** Accounting takes the payment due on an order: opens it from the list and confirms the dialog. */
+async function takePayment(page: Page, orderNumber: string, action: string, invoice: string, receipt: string): Promise<void> {
+  await page.goto('/admin/payments');
+  // Its row: the search matches numbers that contain this one too (…0000021), so the exact number.
+  const row = page.getByRole('row', { name: new RegExp(`^${orderNumber} `) });
+  // The order service's event makes the payment payable a moment after the warehouse confirmed.
+  await expect(async () => {
+    await page.reload();
+    await page.getByLabel('Search payments').fill(orderNumber);
+    await page.getByLabel('Search payments').press('Enter');
+    await expect(row).toContainText(action, { timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+  await row.getByRole('link', { name: 'View' }).click();
+  await page.getByRole('button', { name: action }).click();
+  const dialog = page.getByRole('dialog', { name: action });
+  // Both numbers are required, with the spec's messages.
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog.getByText('Please enter invoice number!')).toBeVisible();
+  await expect(dialog.getByText('Please enter receipt number!')).toBeVisible();
+  await dialog.getByLabel('Invoice Number').fill(invoice);
+  await dialog.getByLabel('Receipt Number').fill(receipt);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Payment recorded.')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+}
+
+test.describe('fulfilment and payments (issue 9)', () => {
+  test('customer orders → warehouse confirms → accounting takes the payment (and a rental\'s first day) → warehouse packs by typed serial codes → TO_SHIP; the customer downloads the invoice and the QR', async ({ browser, playwright, baseURL }) => {
+    test.setTimeout(240_000);
+    const contexts: BrowserContext[] = [];
+    const newContext = async () => {
+      const c = await browser.newContext({ baseURL, acceptDownloads: true });
+      contexts.push(c);
+      return c;
+    };
+    try {
+      // Stock of the test's own: a sale item and a rental item.
+      const admin = await playwright.request.newContext({ baseURL });
+      expect((await admin.post('/api/auth/login', { data: { username: 'superadmin', password: process.env.DEMO_PASSWORD ?? 'demo-pass-2026' } })).status()).toBe(200);
+      const sale = await product(admin, 'FOR_SALE', '45.50', 3);
+      const rent = await product(admin, 'FOR_RENT', '12.00', 2);
+
+      // The customer orders both (the shop's checkout screens have their own journey in shop.spec.ts).
+      const customer = await registerByApi(admin);
+      const shopper = await signedIn(newContext, customer.username, '/dashboard', customer.password);
+      const address = { deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '121000', note: 'Gate 2' };
+      const place = async (body: Record<string, unknown>) => {
+        const res = await shopper.request.post('/api/orders', { data: { ...address, ...body }, headers: { 'idempotency-key': uniqueName('key') } });
+        expect(res.status(), await res.text()).toBe(201);
+        return ((await res.json()) as { order: { id: string; orderNumber: string; totalAmount: string; products: Array<{ id: string }> } }).order;
+      };
+      const purchase = await place({ type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: sale.id, quantity: 2 }] });
+      const rental = await place({ type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: rent.id, quantity: 1, noOfRentalDays: 3 }] });
+      expect(purchase.totalAmount).toBe('91.00');
+      expect(rental.totalAmount).toBe('36.00');
+
+      // The warehouse confirms both (PENDING → FOR_PAYMENT behind a prompt).
+      const warehouse = await signedIn(newContext, 'warehouseadmin', '/admin/warehouse-bins');
+      await openStaffOrder(warehouse, 'Purchased', 'Pending', purchase.orderNumber);
+      await expect(warehouse.getByRole('region', { name: 'QR Code' })).toHaveCount(0);
+      await warehouse.getByRole('button', { name: 'Confirm Order' }).click();
+      await answerPopconfirm(warehouse, 'Confirm');
+      await expect(warehouse.getByText('Order confirmed: waiting for payment.')).toBeVisible();
+      await expect(warehouse.getByText('FOR PAYMENT', { exact: true }).first()).toBeVisible();
+      await openStaffOrder(warehouse, 'Rentals', 'Pending', rental.orderNumber);
+      await warehouse.getByRole('button', { name: 'Confirm Order' }).click();
+      await answerPopconfirm(warehouse, 'Confirm');
+      await expect(warehouse.getByText('FOR PAYMENT', { exact: true }).first()).toBeVisible();
+
+      // Accounting: the purchase in full, the rental's first day.
+      const accounting = await signedIn(newContext, 'accounting', '/admin/payments');
+      const invoice = uniqueName('INV');
+      await takePayment(accounting, purchase.orderNumber, 'Mark as paid', invoice, 'OR-1001');
+      await expect(accounting.getByRole('region', { name: 'Payment Records' })).toContainText(invoice);
+      await takePayment(accounting, rental.orderNumber, 'Pay Partial Payment', uniqueName('INV'), 'OR-1002');
+      await expect(accounting.getByText('INITIAL PAYMENT', { exact: true }).first()).toBeVisible();
+
+      // The payments move the orders to PREPARING; the warehouse packs the purchase by typed serial codes.
+      await warehouse.goto(`/admin/orders/purchased/${purchase.id}`);
+      await untilStatus(warehouse, 'PREPARING');
+      const toShip = warehouse.getByRole('button', { name: 'To Ship Order' });
+      await expect(toShip).toBeDisabled();
+      await warehouse.getByRole('button', { name: `Scan ${sale.name}` }).click();
+      const scan = warehouse.getByRole('dialog', { name: `Scan ${sale.name}` });
+      const code = scan.getByRole('textbox', { name: 'Serial code' });
+      // A label of another product, then a repeat, are refused with the spec's messages.
+      await code.fill(rent.serials[0]!);
+      await code.press('Enter');
+      await expect(scan.getByText(`Scanned product is not ${sale.name}. Please make sure that you only scanned the type of product you selected.`)).toBeVisible();
+      await code.fill(sale.serials[0]!);
+      await code.press('Enter');
+      await expect(scan.getByRole('list', { name: 'Scanned serial codes' })).toContainText(sale.serials[0]!);
+      await expect(scan.getByRole('button', { name: 'OK' })).toBeDisabled();
+      await code.fill(sale.serials[0]!);
+      await code.press('Enter');
+      await expect(scan.getByText('Already scanned')).toBeVisible();
+      await code.fill(sale.serials[1]!);
+      await code.press('Enter');
+      await expect(scan.getByRole('list', { name: 'Scanned serial codes' })).toContainText(sale.serials[1]!);
+      await scan.getByRole('button', { name: 'OK' }).click();
+      await expect(scan).toHaveCount(0);
+      await expect(toShip).toBeEnabled();
+      await toShip.click();
+      await expect(warehouse.getByText('Order packed: ready to ship.')).toBeVisible();
+      await expect(warehouse.getByText('TO SHIP', { exact: true }).first()).toBeVisible();
+      const products = warehouse.getByRole('region', { name: 'Products' });
+      for (const s of sale.serials.slice(0, 2)) await expect(products).toContainText(s);
+      await expect(warehouse.getByRole('region', { name: 'QR Code' })).toBeVisible();
+
+      // The rental is PREPARING too once its first day is paid.
+      await warehouse.goto(`/admin/orders/rentals/${rental.id}`);
+      await untilStatus(warehouse, 'PREPARING');
+      await expect(warehouse.getByRole('region', { name: 'Payment Information' })).toContainText('INITIAL PAYMENT');
+
+      // The customer: payment information, the invoice (its text read back) and the order QR (decoded).
+      await shopper.goto(`/orders/purchased/${purchase.id}`);
+      await expect(shopper.getByRole('heading', { name: `Order ${purchase.orderNumber}` })).toBeVisible();
+      await expect(shopper.getByRole('region', { name: 'Payment Records' })).toContainText(invoice);
+      const pdfDownload = shopper.waitForEvent('download');
+      await shopper.getByRole('link', { name: 'Download invoice' }).click();
+      const pdf = await pdfDownload;
+      expect(pdf.suggestedFilename()).toBe('INVOICE.pdf');
+      const text = await pdfText((await pdf.path())!);
+      // pdf.js splits text into runs wherever the layout does: compare without white space.
+      const flat = text.replace(/\s+/g, '');
+      for (const want of ['INVOICE', invoice, 'OR-1001', purchase.orderNumber, sale.name, '$91.00']) expect(flat).toContain(want.replace(/\s+/g, ''));
+      const qrDownload = shopper.waitForEvent('download');
+      await shopper.getByRole('link', { name: 'Download QR' }).click();
+      const qr = await qrDownload;
+      expect(qr.suggestedFilename()).toBe('QR_Code.png');
+      const png = PNG.sync.read(await readFile((await qr.path())!));
+      const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+      expect(JSON.parse(decoded!.data)).toEqual({ orderID: purchase.id, orderNumber: purchase.orderNumber });
+
+      // The rental's invoice is the initial-payment one.
+      await shopper.goto(`/orders/rentals/${rental.id}`);
+      const rentPdf = shopper.waitForEvent('download');
+      await shopper.getByRole('link', { name: 'Download invoice' }).click();
+      expect((await rentPdf).suggestedFilename()).toBe('INITIAL_PAYMENT_INVOICE.pdf');
+      await admin.dispose();
+    } finally {
+      for (const c of contexts) await c.close();
+    }
+  });
+});
