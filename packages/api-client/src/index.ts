@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
-import { problemMessage } from '@dme/contracts';
+import { LIVE_EVENTS_PATH, LiveEvent, problemMessage } from '@dme/contracts';
 
 /** Fired on any 401: the session ended (logout elsewhere, expiry, deactivation). The shell listens. */
 export const UNAUTHORIZED_EVENT = 'dme:unauthorized';
@@ -70,4 +70,44 @@ export function newIdempotencyKey(): string {
   b[8] = (b[8]! & 0x3f) | 0x80;
   const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * Live updates (issue 10): listens to the gateway's event stream (server-sent events, filtered
+ * per user and role on the server) and refetches what is on screen when an order, payment or
+ * request changes: the Order and Payment tags are invalidated, so every mounted query of them
+ * (lists and details) loads again. Changes arriving together are folded into one refetch.
+ * EventSource reconnects by itself after a drop; `onChange` also hears each event (e.g. a page
+ * that keeps its own state).
+ */
+export function useLiveUpdates(
+  dispatch: (action: ReturnType<typeof baseApi.util.invalidateTags>) => unknown,
+  onChange?: (event: LiveEvent) => void,
+): void {
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return undefined;
+    const source = new EventSource(LIVE_EVENTS_PATH);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listener = (message: MessageEvent<string>) => {
+      let event: LiveEvent;
+      try {
+        event = LiveEvent.parse(JSON.parse(message.data));
+      } catch {
+        return;
+      }
+      onChange?.(event);
+      if (timer === undefined) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          dispatch(baseApi.util.invalidateTags(['Order', 'Payment']));
+        }, 150);
+      }
+    };
+    source.addEventListener('change', listener);
+    return () => {
+      source.removeEventListener('change', listener);
+      source.close();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [dispatch, onChange]);
 }

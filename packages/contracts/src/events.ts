@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES, PRODUCT_TYPES, USER_STATUSES, USER_TYPES } from './enums';
+import { ORDER_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES, PRODUCT_TYPES, REQUEST_STATUSES, REQUEST_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
 /** The envelope every domain event travels in (DESIGN §7). */
 export const EventEnvelope = z.object({
@@ -41,6 +41,10 @@ export const EVENTS = {
   payment: {
     /** A payment was taken (a purchase's, or a rental's first or full one). */
     confirmed: 'dme.payment.confirmed',
+  },
+  request: {
+    /** A fix or replace request was filed or moved on (ON_PROGRESS, DONE). */
+    changed: 'dme.request.changed',
   },
 } as const;
 
@@ -140,6 +144,8 @@ export const EVENT_DATA = {
     from: z.enum(ORDER_STATUSES),
     to: z.enum(ORDER_STATUSES),
     by: z.string().uuid().nullable(),
+    /** The driver who has the order after the step (delivery or pick-up), else null. */
+    driverId: z.string().uuid().nullable().default(null),
     /** FOR_FULL_PAYMENT: the damage or lost fees of the serials not returned OK (DESIGN §5). */
     extraCharge: z.string().nullable().default(null),
   }),
@@ -165,6 +171,14 @@ export const EVENT_DATA = {
     overallTotal: z.string().nullable(),
     balance: z.string(),
     dueDate: z.string().nullable(),
+  }),
+  [EVENTS.request.changed]: z.object({
+    requestId: z.string().uuid(),
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    type: z.enum(REQUEST_TYPES),
+    status: z.enum(REQUEST_STATUSES),
   }),
 } as const;
 

@@ -13,6 +13,7 @@ export * from './uploads';
 export * from './catalog';
 export * from './ordering';
 export * from './payments';
+export * from './rentals';
 export * from './process';
 export * from './events';
 export * from './routes';

@@ -80,6 +80,7 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     ORDERS_MENU('/admin/orders'),
     { key: '/admin/for-delivery', label: 'For Delivery', path: '/admin/for-delivery' },
     { key: '/admin/for-pickup', label: 'For Pickup', path: '/admin/for-pickup' },
+    { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
     { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
     { key: '/admin/reports', label: 'Reports', path: '/admin/reports' },
   ],
@@ -87,11 +88,13 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     { key: '/admin/warehouse-bins', label: 'Warehouse Bins', path: '/admin/warehouse-bins' },
     { key: '/admin/products', label: 'Products', path: '/admin/products' },
     ORDERS_MENU('/admin/orders'),
+    { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
   ],
   WAREHOUSE_STAFF: [
     { key: '/admin/warehouse-bins', label: 'Warehouse Bins', path: '/admin/warehouse-bins' },
     { key: '/admin/products', label: 'Products', path: '/admin/products' },
     ORDERS_MENU('/admin/orders'),
+    { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
   ],
   ACCOUNTING_ADMIN: [{ key: '/admin/payments', label: 'Payments', path: '/admin/payments' }],
   DRIVER: [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES } from './enums';
+import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
 import { Pagination } from './identity';
 import { bodyInt, optionalText, requiredText, searchParam, text } from './text';
@@ -134,7 +134,13 @@ export const OrderLine = z.object({
   productAmount: z.string(),
   productDamageCharges: z.string(),
   lineTotal: z.string(),
-  serialCodes: z.array(z.object({ serialCode: z.string(), status: z.string().nullable() })),
+  /**
+   * The serial codes packed for the line; status is the return inspection (OK, LOST, DAMAGED)
+   * once marked, with returnedAt, the return time (SPEC §3: updatedAt); the UI shows RETURNED.
+   */
+  serialCodes: z.array(z.object({ serialCode: z.string(), status: z.string().nullable(), returnedAt: z.string().nullable() })),
+  /** A rental line once delivered: the delivered date plus its rental days, on the Manila calendar (YYYY-MM-DD). */
+  dueDate: z.string().nullable(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
@@ -182,6 +188,25 @@ export const OrderPayment = z.object({
 });
 export type OrderPayment = z.infer<typeof OrderPayment>;
 
+/** A fix or replace request of a customer on an ongoing rental (SPEC §3, §4). */
+export const OrderRequestLine = z.object({
+  lineID: z.string().uuid(),
+  productName: z.string(),
+  variantName: z.string().nullable(),
+  subVariantName: z.string().nullable(),
+});
+export const OrderRequest = z.object({
+  id: z.string().uuid(),
+  orderID: z.string().uuid(),
+  type: z.enum(REQUEST_TYPES),
+  status: z.enum(REQUEST_STATUSES),
+  userNote: z.string(),
+  products: z.array(OrderRequestLine),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrderRequest = z.infer<typeof OrderRequest>;
+
 export const Order = OrderSummary.extend({
   deliveryAddress: z.string(),
   deliveryCity: z.string(),
@@ -206,6 +231,16 @@ export const Order = OrderSummary.extend({
     .nullable(),
   /** The transitions the caller may make now (from the process table). */
   allowedTransitions: z.array(z.enum(ORDER_STATUSES)),
+  /** When it was delivered (ISO), and the driver who has it (delivery or pick-up). */
+  deliveredAt: z.string().nullable(),
+  driverID: z.string().uuid().nullable(),
+  /** Fix or replace requests (rentals), oldest first. */
+  requests: z.array(OrderRequest),
+  /**
+   * A delivered rental with a line past due ('OVERDUE': 'Has to due products') or due today
+   * ('DUE_TODAY': 'Some products are due for return today.'), on the Manila calendar; else null.
+   */
+  dueNotice: z.enum(['OVERDUE', 'DUE_TODAY']).nullable(),
 });
 export type Order = z.infer<typeof Order>;
 export const OrderResponse = z.object({ order: Order });
@@ -301,4 +336,6 @@ export const RPC = {
   reserve: 'rpc.catalog.reserve',
   release: 'rpc.catalog.release',
   assignSerials: 'rpc.catalog.assign-serials',
+  /** A returned serial code of an order: OK → AVAILABLE and IN, DAMAGED → DAMAGED, LOST → LOST (rentals.ts ReturnSerialRequest). */
+  returnSerial: 'rpc.catalog.return-serial',
 } as const;

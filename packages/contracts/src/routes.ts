@@ -48,6 +48,20 @@ import {
   TransitionRequest,
 } from './ordering';
 import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse } from './payments';
+import {
+  CreateRequestBody,
+  DriverOrderListQuery,
+  DriverScanRequest,
+  DriverScanResponse,
+  NoticeListResponse,
+  OngoingRentalListQuery,
+  OngoingRentalListResponse,
+  OrderRequestResponse,
+  RequestParams,
+  SerialReturnParams,
+  SerialReturnRequest,
+  UpdateRequestBody,
+} from './rentals';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -302,6 +316,45 @@ export const ROUTES = {
     method: 'GET', path: '/api/orders/:id/qr.png', service: 'order', access: 'order:read', tag: 'orders',
     summary: "An order's QR code as a PNG (QR_Code.png; payload orderID and orderNumber)", params: IdParams,
     binary: 'image/png',
+  },
+  // ---- order: drivers (delivery and pick-up by QR scan)
+  driverScan: {
+    method: 'POST', path: '/api/driver/scan', service: 'order', access: 'order:drive', tag: 'driver',
+    summary: 'Scan an order QR or type its number: TO_SHIP → OUT_FOR_DELIVERY → DELIVERED (delivery), FOR_RETURN → FOR_PICK_UP (pick-up)',
+    body: DriverScanRequest, response: DriverScanResponse,
+  },
+  driverOrdersList: {
+    method: 'GET', path: '/api/driver/orders', service: 'order', access: 'order:drive', tag: 'driver',
+    summary: "The driver's orders out for delivery or for pick-up (the superadmin: every driver's)", query: DriverOrderListQuery,
+    response: OrderListResponse,
+  },
+  driverOrdersGet: {
+    method: 'GET', path: '/api/driver/orders/:id', service: 'order', access: 'order:drive', tag: 'driver',
+    summary: 'One order a driver has or may take (others answer 404)', params: IdParams, response: OrderResponse,
+  },
+  // ---- order: ongoing rentals, returns, requests, notices
+  ongoingRentalsList: {
+    method: 'GET', path: '/api/ongoing-rentals', service: 'order', access: 'order:read', tag: 'rentals',
+    summary: 'Rentals by tab: Ongoing (delivered), Due Date (a product due today or overdue), For Return, Picked up (paid)',
+    query: OngoingRentalListQuery, response: OngoingRentalListResponse,
+  },
+  orderSerialReturn: {
+    method: 'POST', path: '/api/orders/:id/serials/:serialCode/return', service: 'order', access: 'order:process', tag: 'rentals',
+    summary: 'Mark a serial code of a FOR_PICK_UP order OK, LOST or DAMAGED (once); the catalog follows in the same step',
+    params: SerialReturnParams, body: SerialReturnRequest, response: OrderResponse,
+  },
+  myOrderRequestsCreate: {
+    method: 'POST', path: '/api/my/orders/:id/requests', service: 'order', access: 'request:create-own', tag: 'rentals',
+    summary: 'File a fix or replace request for products of my ongoing (delivered) rental', params: IdParams,
+    body: CreateRequestBody, response: OrderRequestResponse, status: 201,
+  },
+  orderRequestsUpdate: {
+    method: 'PATCH', path: '/api/orders/:id/requests/:requestId', service: 'order', access: 'request:manage', tag: 'rentals',
+    summary: 'Mark a request On Progress, then Done', params: RequestParams, body: UpdateRequestBody, response: OrderRequestResponse,
+  },
+  myNotices: {
+    method: 'GET', path: '/api/my/notices', service: 'order', access: 'order:read-own', tag: 'rentals',
+    summary: "My rentals' due notices: products past due, or due for return today (Asia/Manila)", response: NoticeListResponse,
   },
   // ---- payment
   paymentsList: {
