@@ -22,14 +22,18 @@ export async function startCatalogService(opts: {
   nc: NatsConnection;
   logger: Logger;
   uploadDir: string;
-  subjects: { reserve: string; release: string; assignSerials?: string };
+  subjects: { reserve: string; release: string; assignSerials?: string; returnSerial?: string };
   durable: string;
 }): Promise<CatalogFixture> {
   const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities, migrations, poolMax: 20 });
   await migrate(orm, 'catalog', opts.databaseUrl);
   const relay = new OutboxRelay({ em: orm.em, nc: opts.nc, logger: opts.logger, intervalMs: 50 });
   relay.start();
-  const subjects = { ...opts.subjects, assignSerials: opts.subjects.assignSerials ?? `${opts.subjects.reserve}.assign-serials` };
+  const subjects = {
+    ...opts.subjects,
+    assignSerials: opts.subjects.assignSerials ?? `${opts.subjects.reserve}.assign-serials`,
+    returnSerial: opts.subjects.returnSerial ?? `${opts.subjects.reserve}.return-serial`,
+  };
   const subs = serveReservations({ nc: opts.nc, orm, logger: opts.logger, subjects });
   const consumer: RunningConsumer = await startOrderConsumer({ nc: opts.nc, em: orm.em, logger: opts.logger, durable: opts.durable });
   const server = await listen(

@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AssignSerialsRequest, ReserveRequest, RPC, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
+import { AssignSerialsRequest, ReserveRequest, ReturnSerialRequest, RPC, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
 import { createHttpApp, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
 import { missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
 import { assignSerials } from './modules/stock/packing.service';
+import { returnSerial } from './modules/stock/returns.service';
 import { z } from 'zod';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
@@ -45,6 +46,7 @@ export { migrations } from './migrations/0001_catalog';
 export { CatalogEnv } from './config';
 export { reserve, reserveOrders, release, confirm, expireHeld } from './modules/reservations/reservation.service';
 export { assignSerials } from './modules/stock/packing.service';
+export { returnSerial } from './modules/stock/returns.service';
 export { startOrderConsumer } from './consumers/orders';
 
 /** Answers other services asking whether image paths name uploads that exist (NATS request/reply). */
@@ -68,7 +70,7 @@ export function serveReservations(opts: {
   nc: NatsConnection;
   orm: MikroORM;
   logger: Logger;
-  subjects?: { reserve: string; release: string; assignSerials?: string };
+  subjects?: { reserve: string; release: string; assignSerials?: string; returnSerial?: string };
 }) {
   const subjects = { ...RPC, ...opts.subjects };
   const reserve = reservationBatcher(opts.orm.em);
@@ -89,6 +91,14 @@ export function serveReservations(opts: {
       schema: AssignSerialsRequest,
       logger: opts.logger,
       handle: (input) => assignSerials(opts.orm.em.fork(), input),
+    }),
+    serveRpc({
+      nc: opts.nc,
+      subject: subjects.returnSerial,
+      queue: 'catalog',
+      schema: ReturnSerialRequest,
+      logger: opts.logger,
+      handle: (input) => returnSerial(opts.orm.em.fork(), input),
     }),
   ];
 }

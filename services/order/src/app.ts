@@ -5,6 +5,7 @@ import type { OrderConfig } from './config';
 import { cartHandlers } from './modules/cart/cart.routes';
 import { orderHandlers } from './modules/orders/order.routes';
 import { checkoutStore } from './modules/orders/checkout.store';
+import { rentalHandlers } from './modules/rentals/rentals.routes';
 
 export interface OrderDeps {
   orm: MikroORM;
@@ -13,7 +14,7 @@ export interface OrderDeps {
   /** NATS: stock reservation (checkout) and serial assignment (packing) in the catalog are request/reply. */
   nc: NatsConnection;
   /** The catalog's command subjects: reservation and packing (tests give each run its own). */
-  rpcSubjects?: { reserve: string; release: string; assignSerials: string };
+  rpcSubjects?: { reserve: string; release: string; assignSerials: string; returnSerial?: string };
   afterCommit?: () => void;
 }
 
@@ -25,7 +26,17 @@ export function createApp(deps: OrderDeps) {
     ctx.state.em = deps.orm.em.fork();
     await next();
   });
-  const api = mountRoutes('order', { ...cartHandlers(), ...orderHandlers(checkoutStore(deps.orm.em), { nc: deps.nc, subjects: deps.rpcSubjects ?? RPC }, afterCommit) }, deps.config.INTERNAL_TOKEN);
+  const subjects = { ...RPC, ...deps.rpcSubjects };
+  const process = { nc: deps.nc, subjects };
+  const api = mountRoutes(
+    'order',
+    {
+      ...cartHandlers(),
+      ...orderHandlers(checkoutStore(deps.orm.em), process, afterCommit),
+      ...rentalHandlers({ process, returns: { nc: deps.nc, subjects: { returnSerial: subjects.returnSerial } } }, afterCommit),
+    },
+    deps.config.INTERNAL_TOKEN,
+  );
   app.use(api.routes()).use(api.allowedMethods());
   return app;
 }

@@ -109,10 +109,12 @@ export class OrderingInitial extends Migration {
 import { OrderingReadModelVersions } from './0002_readmodel_versions';
 import { OrderingIdempotencyOwner } from './0003_idempotency_owner';
 import { OrderingProcess } from './0004_process';
+import { OrderingRequests } from './0005_requests';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
   { name: '0002_readmodel_versions', class: OrderingReadModelVersions },
   { name: '0003_idempotency_owner', class: OrderingIdempotencyOwner },
   { name: '0004_process', class: OrderingProcess },
+  { name: '0005_requests', class: OrderingRequests },
 ];

@@ -141,8 +141,8 @@ describe('packing: PREPARING → TO_SHIP with scanned serial codes', () => {
     expect(o.status).toBe('TO_SHIP');
     expect(o.orderTracker.at(-1)).toMatchObject({ title: title('PREPARING', 'TO_SHIP'), status: 'TO_SHIP' });
     expect(o.products.map((l: { serialCodes: unknown[] }) => l.serialCodes)).toEqual([
-      [{ serialCode: std[1], status: null }, { serialCode: std[0], status: null }],
-      [{ serialCode: h20[1], status: null }],
+      [{ serialCode: std[1], status: null, returnedAt: null }, { serialCode: std[0], status: null, returnedAt: null }],
+      [{ serialCode: h20[1], status: null, returnedAt: null }],
     ]);
     // The customer sees the same serials.
     expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.products).toEqual(o.products);
@@ -186,7 +186,7 @@ describe('packing races and retries', () => {
     expect((await staffRead(orders[loser])).status).toBe('PREPARING');
     const retry = await one(orders[loser], codes[1]!);
     expect(retry.status).toBe(200);
-    expect(retry.body.order.products[0].serialCodes).toEqual([{ serialCode: codes[1], status: null }]);
+    expect(retry.body.order.products[0].serialCodes).toEqual([{ serialCode: codes[1], status: null, returnedAt: null }]);
     expect((await items(codes)).map((i) => [i.status, i.inventory_type, i.order_id])).toEqual(
       codes.map((_, i) => ['SOLD', 'OUT', orders[i === 0 ? 1 - loser : loser].id]),
     );

@@ -5,7 +5,7 @@ import type { Principal } from '@dme/platform';
 import { allowedTransitions, canPerform, decide, PROCESS_MESSAGES } from './can-perform';
 import { EFFECTS } from './effects';
 import type { Caller, OrderFacts } from './facts';
-import { GUARD_MESSAGES, GUARDS } from './guards';
+import { dueDate, GUARD_MESSAGES, GUARDS } from './guards';
 
 /** The process table as pure logic (no database): who may take each row, its guards, and what an order offers. */
 
@@ -200,6 +200,16 @@ describe('guards', () => {
       ok: false,
       message: GUARD_MESSAGES.notDelivered,
     });
+  });
+
+  it('some-line-past-due: delivered at 23:30 Manila time with 1 rental day → due the next Manila day, refused the day before', () => {
+    // 2026-03-10 23:30 in Manila is 15:30 UTC the same day; 1 day later on the Manila calendar is 11 March.
+    const base = facts('RENT', 'DELIVERED', { deliveredAt: new Date('2026-03-10T15:30:00Z') });
+    const o = { ...base, lines: base.lines.map((l) => ({ ...l, noOfRentalDays: 1 })) };
+    const at = (iso: string) => GUARDS['some-line-past-due']({ order: o, caller: CALLERS.warehouseStaff, input: undefined, now: new Date(iso) });
+    expect(at('2026-03-10T15:45:00Z')).toEqual({ ok: false, status: 409, message: GUARD_MESSAGES.notPastDue }); // 10 Mar, 23:45 in Manila
+    expect(at('2026-03-10T16:05:00Z')).toEqual({ ok: true }); // 11 Mar, 00:05 in Manila (still 10 March in UTC)
+    expect(dueDate(new Date('2026-03-10T15:30:00Z'), 1)).toBe('2026-03-11');
   });
 
   it('all-serials-returned: every packed serial has its return status', () => {

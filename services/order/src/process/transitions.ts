@@ -99,6 +99,8 @@ export async function perform(
       from: order.status,
       to,
       by: caller.kind === 'person' ? caller.principal.userId : caller.by,
+      // The driver who has the order after this step (the live stream tells them, and only them).
+      driverId: row.effect === 'record-driver' ? (caller.kind === 'person' ? caller.principal.userId : caller.by) : order.driverId,
       extraCharge: outcome.extraCharge ?? null,
     },
   });

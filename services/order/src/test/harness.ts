@@ -55,7 +55,7 @@ export interface OrderHarness {
  */
 export async function startOrdering(): Promise<OrderHarness> {
   const run = randomUUID().slice(0, 8);
-  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials` };
+  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials`, returnSerial: `rpc.test.${run}.return-serial` };
   const logger = createLogger('order-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await createTestDatabase('order');
   const dir = await mkdtemp(join(tmpdir(), 'order-'));

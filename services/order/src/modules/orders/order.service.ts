@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   centsToString,
+  compareDates,
   EVENTS,
   lineTotal,
   manilaDate,
@@ -16,6 +17,7 @@ import {
   type OrderStatus,
   type OrderSummary,
   type OrderType,
+  type OrderRequest,
   type PaymentType,
   type PlaceOrderInput,
   type ReturnStatus,
@@ -41,6 +43,7 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { allowedTransitions } from '../../process/can-perform';
 import type { OrderFacts } from '../../process/facts';
+import { dueDate } from '../../process/guards';
 import type { CartLineRow, CheckoutStore } from './checkout.store';
 
 export const SOURCE = 'order';
@@ -74,10 +77,60 @@ interface OrderDetailRow extends OrderRow {
   full_payment_due_text: string | null;
   lines: OrderLineRow[];
   tracker: Array<{ title: string; status: OrderStatus; created_at: string }>;
-  serials: Array<{ line_id: string; serial_code: string; return_status: ReturnStatus | null }>;
+  serials: Array<{ line_id: string; serial_code: string; return_status: ReturnStatus | null; returned_at: string | null }>;
+  requests: RequestRow[];
   customer: Record<string, string> | null;
   payment: PaymentRow | null;
   records: PaymentRecordRow[];
+}
+
+/** A fix or replace request of the order, with the names of the lines it is about. */
+export interface RequestRow {
+  id: string;
+  order_id: string;
+  type: OrderRequest['type'];
+  status: OrderRequest['status'];
+  user_note: string;
+  created_at: string;
+  updated_at: string;
+  products: Array<{ line_id: string; product_name: string; variant_name: string | null; sub_variant_name: string | null }>;
+}
+
+/** A request as the API shows it. */
+export function requestOf(r: RequestRow): OrderRequest {
+  return {
+    id: r.id,
+    orderID: r.order_id,
+    type: r.type,
+    status: r.status,
+    userNote: r.user_note,
+    products: r.products.map((p) => ({ lineID: p.line_id, productName: p.product_name, variantName: p.variant_name, subVariantName: p.sub_variant_name })),
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/** The SQL (a json array per order `o`) of an order's requests with their lines' names, oldest first. */
+export function requestsJson(em: EntityManager, where = 'q.order_id = o.id'): string {
+  return `coalesce((select json_agg(json_build_object('id', q.id, 'order_id', q.order_id, 'type', q.type, 'status', q.status,
+              'user_note', q.user_note, 'created_at', q.created_at, 'updated_at', q.updated_at,
+              'products', (select coalesce(json_agg(json_build_object('line_id', l.id, 'product_name', l.product_name,
+                             'variant_name', l.variant_name, 'sub_variant_name', l.sub_variant_name) order by l.position), '[]'::json)
+                             from ${qualified(em, 'order_lines')} l where l.id = any(q.line_ids)))
+            order by q.created_at, q.id) from ${qualified(em, 'order_requests')} q where ${where}), '[]'::json)`;
+}
+
+/**
+ * A rental's due notice (SPEC §8) while it is out with the customer (DELIVERED or FOR_RETURN):
+ * OVERDUE when some line's due date has passed ('Has to due products'), DUE_TODAY when one is
+ * due today ('Some products are due for return today.'), on the Manila calendar.
+ */
+export function dueNoticeOf(status: OrderStatus, dueDates: Array<string | null>, today: string): Order['dueNotice'] {
+  if (status !== 'DELIVERED' && status !== 'FOR_RETURN') return null;
+  const due = dueDates.filter((d): d is string => d !== null);
+  if (due.some((d) => compareDates(d, today) < 0)) return 'OVERDUE';
+  if (due.some((d) => d === today)) return 'DUE_TODAY';
+  return null;
 }
 
 /** The payment read model of an order (from `dme.payment.confirmed`), numeric columns as text. */
@@ -230,8 +283,9 @@ export async function loadOrder(em: EntityManager, id: string, scope: { customer
                        order by l.position) from ${t('order_lines')} l where l.order_id = o.id), '[]'::json) as lines,
             coalesce((select json_agg(json_build_object('title', k.title, 'status', k.status, 'created_at', k.created_at) order by k.created_at, k.id)
                         from ${t('order_tracker')} k where k.order_id = o.id), '[]'::json) as tracker,
-            coalesce((select json_agg(json_build_object('line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status)
-                       order by s.line_id, s.position) from ${t('order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials,
+            coalesce((select json_agg(json_build_object('line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status,
+                       'returned_at', s.returned_at) order by s.line_id, s.position) from ${t('order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials,
+            ${requestsJson(em)} as requests,
             (select row_to_json(c) from ${t('customers')} c where c.id = o.customer_id) as customer,
             (select json_build_object('status', p.status, 'total_partial_payment', p.total_partial_payment::text,
                        'extra_charge', p.extra_charge::text, 'overall_total', p.overall_total::text, 'balance', p.balance::text,
@@ -246,9 +300,11 @@ export async function loadOrder(em: EntityManager, id: string, scope: { customer
   const serials = new Map<string, OrderLine['serialCodes']>();
   for (const s of row.serials) {
     const list = serials.get(s.line_id) ?? [];
-    list.push({ serialCode: s.serial_code, status: s.return_status });
+    list.push({ serialCode: s.serial_code, status: s.return_status, returnedAt: s.returned_at === null ? null : new Date(s.returned_at).toISOString() });
     serials.set(s.line_id, list);
   }
+  const deliveredAt = row.delivered_at === null ? null : new Date(row.delivered_at);
+  const dueOf = (l: OrderLineRow) => (deliveredAt && l.no_of_rental_days !== null ? dueDate(deliveredAt, l.no_of_rental_days) : null);
   const order: Omit<Order, 'allowedTransitions'> = {
     ...summary(row),
     deliveryAddress: row.delivery_address,
@@ -274,8 +330,13 @@ export async function loadOrder(em: EntityManager, id: string, scope: { customer
       productDamageCharges: money(l.damage_charges),
       lineTotal: money(l.line_total),
       serialCodes: serials.get(l.id) ?? [],
+      dueDate: dueOf(l),
     })),
     customer: customerOf(row.customer),
+    deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,
+    driverID: row.driver_id,
+    requests: row.requests.map(requestOf),
+    dueNotice: dueNoticeOf(row.status, row.lines.map(dueOf), manilaDate(new Date())),
   };
   return { order, facts: factsOf(row) };
 }
@@ -301,7 +362,7 @@ export async function listMyOrders(
  */
 export async function listOrders(
   em: EntityManager,
-  f: { customerId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number },
+  f: { customerId?: string; driverId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number },
 ): Promise<{ items: OrderSummary[]; total: number }> {
   const conds: string[] = [];
   const params: unknown[] = [];
@@ -311,6 +372,7 @@ export async function listOrders(
     params.push(v);
   };
   eq('o.customer_id', f.customerId);
+  eq('o.driver_id', f.driverId);
   eq('o.type', f.type);
   eq('o.status', f.status);
   const search = f.search?.trim();
@@ -508,8 +570,13 @@ export async function placeOrder(
         productDamageCharges: p.r.damageCharges,
         lineTotal: centsToString(p.total),
         serialCodes: [],
+        dueDate: null,
       })),
       customer: customerOf(first.customer),
+      deliveredAt: null,
+      driverID: null,
+      requests: [],
+      dueNotice: null,
       allowedTransitions: allowedTransitions(
         { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, lines: [], serials: [] },
         { kind: 'person', principal: who },

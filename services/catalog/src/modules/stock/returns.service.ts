@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ReturnSerialReply, ReturnSerialRequest, ReturnStatus } from '@dme/contracts';
+import { HttpProblem, notFound, qualified, sql } from '@dme/platform';
+import type { z } from 'zod';
+
+type Return = z.output<typeof ReturnSerialRequest>;
+
+/** Where a returned item goes (SPEC §4, issue 10): OK back to stock, DAMAGED in the warehouse as damaged, LOST gone. */
+export const RETURN_TARGET: Record<ReturnStatus, { status: 'AVAILABLE' | 'DAMAGED' | 'LOST'; inventoryType: 'IN' | 'OUT' }> = {
+  OK: { status: 'AVAILABLE', inventoryType: 'IN' },
+  DAMAGED: { status: 'DAMAGED', inventoryType: 'IN' },
+  LOST: { status: 'LOST', inventoryType: 'OUT' },
+};
+
+/** Texts of returns where the spec is silent. */
+export const RETURN_MESSAGES = {
+  notPacked: 'This serial code was not packed for this order.',
+  notOut: (code: string, status: string) => `${code} is ${status}, not out on this rental: it cannot be returned.`,
+} as const;
+
+/**
+ * A serial code of an order comes back (over NATS request/reply from the order service): the item
+ * packed for that order and out on it (RENTED, inventory OUT) moves to its return target in one
+ * statement; the ledger (`stock_levels`) follows through its trigger, in the same transaction.
+ * The leaf's ledger row is locked first, as packing and reservations do, so returns never
+ * deadlock with them. Asking again once it is back answers the same (a retry).
+ */
+export async function returnSerial(em: EntityManager, input: Return): Promise<ReturnSerialReply> {
+  const code = input.serialCode.trim().toUpperCase();
+  const target = RETURN_TARGET[input.status];
+  return em.transactional(async (tem) => {
+    const t = (n: string) => qualified(tem, n);
+    const [found] = await sql<{ leaf_id: string }>(
+      tem,
+      `select coalesce(sub_variant_id, variant_id, product_id) as leaf_id from ${t('stock_items')} where serial_code = $1 and order_id = $2`,
+      [code, input.orderId],
+    );
+    if (!found) throw notFound(RETURN_MESSAGES.notPacked);
+    await sql(tem, `select leaf_id from ${t('stock_levels')} where leaf_id = $1 for update`, [found.leaf_id]);
+    const [item] = await sql<{ id: string; status: string; inventory_type: 'IN' | 'OUT' }>(
+      tem,
+      `select id, status, inventory_type from ${t('stock_items')} where serial_code = $1 and order_id = $2 for update`,
+      [code, input.orderId],
+    );
+    if (!item) throw notFound(RETURN_MESSAGES.notPacked);
+    if (item.status === target.status && item.inventory_type === target.inventoryType) {
+      return { serialCode: code, stockStatus: item.status, inventoryType: item.inventory_type };
+    }
+    if (item.status !== 'RENTED' || item.inventory_type !== 'OUT') throw new HttpProblem(409, RETURN_MESSAGES.notOut(code, item.status));
+    await sql(tem, `update ${t('stock_items')} set status = $2, inventory_type = $3, updated_at = now() where id = $1`, [item.id, target.status, target.inventoryType]);
+    return { serialCode: code, stockStatus: target.status, inventoryType: target.inventoryType };
+  });
+}

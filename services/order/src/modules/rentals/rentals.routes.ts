@@ -1,0 +1,47 @@
+import type { HandlersOf } from '@dme/platform';
+import { em } from '../cart/cart.routes';
+import type { ProcessDeps } from '../../process/transitions';
+import {
+  createRequest,
+  driverScan,
+  getDriverOrder,
+  listDriverOrders,
+  listNotices,
+  listOngoingRentals,
+  returnSerial,
+  updateRequest,
+  type ReturnDeps,
+} from './rentals.service';
+
+type RentalHandlers = Pick<
+  HandlersOf<'order'>,
+  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices'
+>;
+
+/** Drivers, ongoing rentals, returns, requests and notices (issue 10); afterCommit kicks the outbox relay. */
+export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps }, afterCommit: () => void): RentalHandlers {
+  return {
+    async driverScan(ctx, { body, principal }) {
+      const answer = await driverScan(em(ctx), principal, body, deps.process);
+      afterCommit();
+      return answer;
+    },
+    driverOrdersList: (ctx, { query, principal }) => listDriverOrders(em(ctx), principal, query),
+    driverOrdersGet: async (ctx, { params, principal }) => ({ order: await getDriverOrder(em(ctx), principal, params.id) }),
+    ongoingRentalsList: (ctx, { query }) => listOngoingRentals(em(ctx), query),
+    orderSerialReturn: async (ctx, { params, body, principal }) => ({
+      order: await returnSerial(em(ctx), params.id, params.serialCode, body.status, principal, deps.returns),
+    }),
+    async myOrderRequestsCreate(ctx, { params, body, principal }) {
+      const request = await createRequest(em(ctx), params.id, principal, body);
+      afterCommit();
+      return { request };
+    },
+    async orderRequestsUpdate(ctx, { params, body }) {
+      const request = await updateRequest(em(ctx), params.id, params.requestId, body.status);
+      afterCommit();
+      return { request };
+    },
+    myNotices: (ctx, { principal }) => listNotices(em(ctx), principal.userId),
+  };
+}

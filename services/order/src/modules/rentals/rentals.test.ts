@@ -1,0 +1,365 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, EVENTS, manilaDate, RENTAL_MESSAGES } from '@dme/contracts';
+import { eventually, type Caller, type Json } from '@dme/testing';
+import { ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
+import { GUARD_MESSAGES } from '../../process/guards';
+
+let h: OrderHarness;
+let walker: Json;
+let bed: Json;
+beforeAll(async () => {
+  h = await startOrdering();
+  walker = await h.product({
+    brand: 'Drive',
+    name: `Walker ${randomUUID().slice(0, 6)}`,
+    type: 'FOR_RENT',
+    price: '10.00',
+    variants: [{ name: 'Folding', price: '10.00', damageCharges: '120.35' }],
+  });
+  bed = await h.product({ brand: 'Invacare', name: `Bed ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '50.00', damageCharges: '900.10' });
+});
+afterAll(() => h?.close());
+
+const move = (order: Json, to: string, as: Caller) => h.order.post(`/api/orders/${order.id}/transitions`, { to }, { as });
+const staffRead = async (order: Json) => (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+const scan = (as: Caller, code: string, purpose: 'DELIVERY' | 'PICKUP' = 'DELIVERY') => h.order.post('/api/driver/scan', { purpose, code }, { as });
+const qrPayload = (order: Json) => JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber });
+const exec = <T>(q: string, params: unknown[]) => h.orderOrm.em.fork().execute<T[]>(q, params);
+
+/** A rental of 2 walkers (3 days) and a bed (30 days), placed, paid and packed: TO_SHIP. */
+async function rentalToShip(customer: Caller = h.customer()): Promise<{ order: Json; walkers: string[]; beds: string[]; customer: Caller }> {
+  const walkers = await h.addStock({ productID: walker.id, productVariantID: walker.variants[0].id, quantity: 2 });
+  const beds = await h.addStock({ productID: bed.id, quantity: 1 });
+  const placed = await place(h, customer, {
+    type: 'RENT',
+    typeOfOrder: 'BULK',
+    lines: [
+      { productID: walker.id, productVariantID: walker.variants[0].id, quantity: 2, noOfRentalDays: 3 },
+      { productID: bed.id, quantity: 1, noOfRentalDays: 30 },
+    ],
+  });
+  expect(placed.status).toBe(201);
+  const order = await toPreparing(h, placed.body.order);
+  const packed = await h.order.post(
+    `/api/orders/${order.id}/transitions`,
+    {
+      to: 'TO_SHIP',
+      packing: [
+        { lineID: order.products[0].id, serialCodes: walkers },
+        { lineID: order.products[1].id, serialCodes: beds },
+      ],
+    },
+    { as: h.staff },
+  );
+  expect(packed.status).toBe(200);
+  return { order: packed.body.order, walkers, beds, customer };
+}
+
+/** Delivered by a driver (two scans), then moved back in time so that the walkers are due (3 days ago). */
+async function delivered(customer?: Caller) {
+  const r = await rentalToShip(customer);
+  const driver = h.as('DRIVER');
+  expect((await scan(driver, qrPayload(r.order))).status).toBe(200);
+  expect((await scan(driver, r.order.orderNumber)).status).toBe(200);
+  return { ...r, driver };
+}
+
+describe('drivers: delivery and pick-up by QR scan', () => {
+  it('scan the QR of a TO_SHIP order: out for delivery with this driver; scan again (typed number): delivered, due dates from the delivered day', async () => {
+    const { order } = await rentalToShip();
+    const driver = h.as('DRIVER');
+    const out = await scan(driver, qrPayload(order));
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ order: expect.objectContaining({ id: order.id, status: 'OUT_FOR_DELIVERY' }), message: RENTAL_MESSAGES.takenOut(order.orderNumber) });
+    // The driver's For Delivery list holds it; another driver's does not.
+    const mine = await h.order.get('/api/driver/orders?purpose=DELIVERY', { as: driver });
+    expect(mine.body.items.map((o: Json) => o.id)).toEqual([order.id]);
+    expect(mine.body.items[0]).toMatchObject({ orderNumber: order.orderNumber, customerID: order.customerID, status: 'OUT_FOR_DELIVERY' });
+    const other = h.as('DRIVER');
+    expect((await h.order.get('/api/driver/orders?purpose=DELIVERY', { as: other })).body.items).toEqual([]);
+    // Another driver scanning it is told why not.
+    const refused = await scan(other, order.orderNumber);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(RENTAL_MESSAGES.otherDriver(order.orderNumber));
+
+    const done = await scan(driver, order.orderNumber.toLowerCase());
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ order: { status: 'DELIVERED' }, message: RENTAL_MESSAGES.delivered(order.orderNumber) });
+    const read = await staffRead(order);
+    expect(read.deliveredAt).not.toBeNull();
+    expect(read.driverID).toBe(driver.userId);
+    const day = manilaDate(new Date(read.deliveredAt));
+    expect(read.products.map((l: Json) => l.dueDate)).toEqual([addDays(day, 3), addDays(day, 30)]);
+    // Delivered: no longer on the driver's list, and a delivery scan is refused with the reason.
+    expect((await h.order.get('/api/driver/orders?purpose=DELIVERY', { as: driver })).body.items).toEqual([]);
+    const again = await scan(driver, order.orderNumber);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(RENTAL_MESSAGES.notForDelivery(order.orderNumber, 'DELIVERED'));
+    // The status events name the driver (the live stream sends them to that driver only).
+    const events = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload -> 'data' ->> 'orderId' = ? order by created_at`, [
+      EVENTS.order.statusChanged,
+      order.id,
+    ]);
+    expect(events.slice(-2).map((e) => [e.payload.data.to, e.payload.data.driverId])).toEqual([
+      ['OUT_FOR_DELIVERY', driver.userId],
+      ['DELIVERED', driver.userId],
+    ]);
+  });
+
+  it("a driver reads only orders assigned to them or waiting to be taken: another driver's and an unknown id are both 404", async () => {
+    const { order } = await rentalToShip();
+    const driver = h.as('DRIVER');
+    const other = h.as('DRIVER');
+    // Waiting for a driver: any driver may read it.
+    expect((await h.order.get(`/api/driver/orders/${order.id}`, { as: other })).status).toBe(200);
+    expect((await scan(driver, qrPayload(order))).status).toBe(200);
+    const mine = await h.order.get(`/api/driver/orders/${order.id}`, { as: driver });
+    expect(mine.status).toBe(200);
+    expect(mine.body.order).toMatchObject({ id: order.id, status: 'OUT_FOR_DELIVERY', customerID: order.customerID, deliveryAddress: order.deliveryAddress });
+    const theirs = await h.order.get(`/api/driver/orders/${order.id}`, { as: other });
+    const unknown = await h.order.get(`/api/driver/orders/${randomUUID()}`, { as: other });
+    expect(theirs.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(theirs.body.detail).toBe(unknown.body.detail);
+    // The superadmin sees every driver's orders.
+    const admin = h.as('SUPERADMIN');
+    expect((await h.order.get(`/api/driver/orders/${order.id}`, { as: admin })).status).toBe(200);
+    expect((await h.order.get('/api/driver/orders?purpose=DELIVERY', { as: admin })).body.items.map((o: Json) => o.id)).toContain(order.id);
+    // Customers, warehouse and accounting have no driver routes.
+    for (const role of ['CUSTOMER', 'WAREHOUSE_STAFF', 'ACCOUNTING_ADMIN'] as const) {
+      expect((await scan(h.as(role), order.orderNumber)).status, role).toBe(403);
+      expect((await h.order.get('/api/driver/orders?purpose=DELIVERY', { as: h.as(role) })).status, role).toBe(403);
+    }
+  });
+
+  it('two drivers scanning the same TO_SHIP order at once: exactly one gets it', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { order } = await rentalToShip();
+      const drivers = [h.as('DRIVER'), h.as('DRIVER'), h.as('DRIVER')];
+      const results = await Promise.all(drivers.map((d) => scan(d, qrPayload(order))));
+      const won = results.filter((r) => r.status === 200);
+      expect(won).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(2);
+      const winner = drivers[results.indexOf(won[0]!)]!;
+      const read = await staffRead(order);
+      expect(read).toMatchObject({ status: 'OUT_FOR_DELIVERY', driverID: winner.userId });
+      expect(read.orderTracker.filter((t: Json) => t.status === 'OUT_FOR_DELIVERY')).toHaveLength(1);
+    }
+  });
+
+  it('refuses orders in other statuses and codes that name no order', async () => {
+    await h.addStock({ productID: bed.id, quantity: 1 });
+    const placed = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 2 }] });
+    const pending = placed.body.order;
+    const driver = h.as('DRIVER');
+    const res = await scan(driver, pending.orderNumber);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(RENTAL_MESSAGES.notForDelivery(pending.orderNumber, 'PENDING'));
+    const pick = await scan(driver, pending.orderNumber, 'PICKUP');
+    expect(pick.status).toBe(409);
+    expect(pick.body.detail).toBe(RENTAL_MESSAGES.notForPickup(pending.orderNumber, 'PENDING'));
+    for (const code of ['ORD-19990101-999999', '{"orderID":"not json', JSON.stringify({ orderID: randomUUID(), orderNumber: pending.orderNumber })]) {
+      const r = await scan(driver, code);
+      expect(r.status, code).toBe(404);
+      expect(r.body.detail).toBe(RENTAL_MESSAGES.unknownOrder);
+    }
+    expect((await scan(driver, '   ')).status).toBe(400);
+    const [row] = await exec<{ status: string }>('select status from ordering.orders where id = ?', [pending.id]);
+    expect(row!.status).toBe('PENDING');
+  });
+
+  it('pick-up: a FOR_RETURN rental scanned for pick-up is this driver\'s FOR_PICK_UP order', async () => {
+    const { order } = await delivered();
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
+    expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
+    const picker = h.as('DRIVER');
+    expect((await scan(picker, order.orderNumber, 'DELIVERY')).status).toBe(409);
+    const res = await scan(picker, qrPayload(order), 'PICKUP');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ order: { status: 'FOR_PICK_UP' }, message: RENTAL_MESSAGES.pickedUp(order.orderNumber) });
+    expect((await h.order.get('/api/driver/orders?purpose=PICKUP', { as: picker })).body.items.map((o: Json) => o.id)).toEqual([order.id]);
+    expect((await h.order.get(`/api/driver/orders/${order.id}`, { as: picker })).status).toBe(200);
+  });
+});
+
+describe('due dates on the Manila calendar', () => {
+  it('delivered at 23:30 Manila time with 1 rental day: due the next Manila day; FOR_RETURN refused until that day', async () => {
+    const r = await rentalToShip();
+    const order = r.order;
+    const bedLine = await exec<{ id: string }>('select id from ordering.order_lines where order_id = ? order by position', [order.id]);
+    await exec('update ordering.order_lines set no_of_rental_days = 1 where id = any(?::uuid[])', [`{${bedLine.map((l) => l.id).join(',')}}`]);
+    const driver = h.as('DRIVER');
+    await scan(driver, order.orderNumber);
+    await scan(driver, order.orderNumber);
+    const today = manilaDate();
+    // Delivered yesterday (Manila) at 23:30, i.e. 15:30 UTC: due today, one day later by the Manila calendar (not 24 h later).
+    const yesterday = addDays(today, -1);
+    await exec(`update ordering.orders set delivered_at = ?::timestamptz where id = ?`, [`${yesterday}T23:30:00+08:00`, order.id]);
+    const read = await staffRead(order);
+    expect(read.products.map((l: Json) => l.dueDate)).toEqual([today, today]);
+    expect(read.allowedTransitions).toEqual(['FOR_RETURN']);
+    // Delivered today at 23:30 Manila (possibly still in the future): due tomorrow, the guard refuses today.
+    await exec(`update ordering.orders set delivered_at = ?::timestamptz where id = ?`, [`${today}T23:30:00+08:00`, order.id]);
+    const early = await staffRead(order);
+    expect(early.products.map((l: Json) => l.dueDate)).toEqual([addDays(today, 1), addDays(today, 1)]);
+    const refused = await move(order, 'FOR_RETURN', h.staff);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(GUARD_MESSAGES.notPastDue);
+  });
+});
+
+describe('returns inspection (FOR_PICK_UP)', () => {
+  it('each serial marked once; the catalog follows (OK → AVAILABLE and IN, DAMAGED, LOST); extra charge and balance exact; ledger consistent', async () => {
+    const { order, walkers, beds } = await delivered();
+    const ret = (code: string, status: string, as: Caller = h.staff) => h.order.post(`/api/orders/${order.id}/serials/${encodeURIComponent(code)}/return`, { status }, { as });
+    // Not picked up yet: refused.
+    const early = await ret(walkers[0]!, 'OK');
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toBe(RENTAL_MESSAGES.notPickingUp);
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
+    expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
+    expect((await scan(h.as('DRIVER'), order.orderNumber, 'PICKUP')).status).toBe(200);
+    const before = await ledgerAndRecount(h, [walker.id, bed.id]);
+
+    // Only warehouse staff mark returns.
+    for (const role of ['DRIVER', 'CUSTOMER', 'ACCOUNTING_ADMIN'] as const) expect((await ret(walkers[0]!, 'OK', h.as(role))).status, role).toBe(403);
+    const ok = await ret(walkers[0]!.toLowerCase(), 'OK');
+    expect(ok.status).toBe(200);
+    const okLine = ok.body.order.products[0].serialCodes.find((s: Json) => s.serialCode === walkers[0]);
+    expect(okLine).toMatchObject({ status: 'OK', returnedAt: expect.any(String) });
+    const twice = await ret(walkers[0]!, 'DAMAGED');
+    expect(twice.status).toBe(409);
+    expect(twice.body.detail).toBe(RENTAL_MESSAGES.alreadyReturned);
+    const unknown = await ret('ZZZ-0000000', 'OK');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toBe(RENTAL_MESSAGES.unknownSerial);
+    expect((await ret(walkers[1]!, 'BROKEN')).status).toBe(400);
+    // FOR_FULL_PAYMENT needs every serial marked.
+    expect((await staffRead(order)).allowedTransitions).toEqual([]);
+    expect((await ret(walkers[1]!, 'DAMAGED')).status).toBe(200);
+    expect((await ret(beds[0]!, 'LOST')).status).toBe(200);
+    expect((await staffRead(order)).allowedTransitions).toEqual(['FOR_FULL_PAYMENT']);
+
+    const items = await h.catalogOrm.em
+      .fork()
+      .execute<Array<{ serial_code: string; status: string; inventory_type: string }>>(
+        'select serial_code, status, inventory_type from catalog.stock_items where serial_code = any(?::text[]) order by serial_code',
+        [`{${[...walkers, ...beds].join(',')}}`],
+      );
+    const byCode = Object.fromEntries(items.map((i) => [i.serial_code, [i.status, i.inventory_type]]));
+    expect(byCode).toEqual({ [walkers[0]!]: ['AVAILABLE', 'IN'], [walkers[1]!]: ['DAMAGED', 'IN'], [beds[0]!]: ['LOST', 'OUT'] });
+    // The ledger moved with the items: one walker available again, one damaged, the bed lost; it equals a recount.
+    const after = await ledgerAndRecount(h, [walker.id, bed.id]);
+    expect(after.ledger).toEqual(after.recount);
+    const walkerLeaf = walker.variants[0].id;
+    expect(after.ledger[walkerLeaf]!.available - before.ledger[walkerLeaf]!.available).toBe(1);
+    expect(after.ledger[walkerLeaf]!.rented - before.ledger[walkerLeaf]!.rented).toBe(-2);
+    expect(after.ledger[walkerLeaf]!.damaged - before.ledger[walkerLeaf]!.damaged).toBe(1);
+    expect(after.ledger[bed.id]!.lost - (before.ledger[bed.id]?.lost ?? 0)).toBe(1);
+
+    // Extra = 120.35 (damaged walker) + 900.10 (lost bed) = 1020.45; total 2 × 10 × 3 + 50 × 30 = 1560.00; partial 70.00.
+    const full = await move(order, 'FOR_FULL_PAYMENT', h.staff);
+    expect(full.status).toBe(200);
+    expect(full.body.order.payment).toMatchObject({ status: 'FOR_FULL_PAYMENT', extraCharge: '1020.45', overallTotal: '2580.45', balance: '2510.45', totalPartialPayment: '70.00' });
+  });
+});
+
+describe('fix and replace requests', () => {
+  it('a customer files one on their delivered rental; staff mark it On Progress then Done; order detail lists it', async () => {
+    const { order, customer } = await delivered();
+    const path = `/api/my/orders/${order.id}/requests`;
+    const none = await h.order.post(path, { type: 'FIX', lineIDs: [], note: '' }, { as: customer });
+    expect(none.status).toBe(400);
+    expect(none.body.errors).toEqual([{ field: 'lineIDs', message: RENTAL_MESSAGES.selectProduct }]);
+    expect((await h.order.post(path, { type: 'FIX', lineIDs: [randomUUID()] }, { as: customer })).status).toBe(400);
+    // Another customer's order answers like an unknown one.
+    expect((await h.order.post(path, { type: 'FIX', lineIDs: [order.products[0].id] }, { as: h.customer() })).status).toBe(404);
+    const created = await h.order.post(path, { type: 'REPLACE', lineIDs: [order.products[1].id, order.products[1].id], note: 'The bed rail is loose' }, { as: customer });
+    expect(created.status).toBe(201);
+    expect(created.body.request).toMatchObject({
+      orderID: order.id,
+      type: 'REPLACE',
+      status: 'PENDING',
+      userNote: 'The bed rail is loose',
+      products: [{ lineID: order.products[1].id, productName: bed.name, variantName: null, subVariantName: null }],
+    });
+    const id = created.body.request.id;
+    const mine = await h.order.get(`/api/my/orders/${order.id}`, { as: customer });
+    expect(mine.body.order.requests.map((r: Json) => [r.id, r.status])).toEqual([[id, 'PENDING']]);
+
+    const step = (status: string, as: Caller = h.staff) => h.order.patch(`/api/orders/${order.id}/requests/${id}`, { status }, { as });
+    expect((await step('ON_PROGRESS', customer)).status).toBe(403);
+    expect((await step('ON_PROGRESS', h.as('DRIVER'))).status).toBe(403);
+    const skip = await step('DONE');
+    expect(skip.status).toBe(409);
+    expect(skip.body.detail).toBe(RENTAL_MESSAGES.requestStep('PENDING', 'DONE'));
+    expect((await step('ON_PROGRESS')).body.request.status).toBe('ON_PROGRESS');
+    expect((await step('DONE')).body.request.status).toBe('DONE');
+    expect((await step('DONE')).status).toBe(409);
+    expect((await h.order.patch(`/api/orders/${order.id}/requests/${randomUUID()}`, { status: 'DONE' }, { as: h.staff })).status).toBe(404);
+    expect((await staffRead(order)).requests.map((r: Json) => r.status)).toEqual(['DONE']);
+    const events = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload -> 'data' ->> 'requestId' = ? order by created_at`, [
+      EVENTS.request.changed,
+      id,
+    ]);
+    expect(events.map((e) => [e.payload.data.status, e.payload.data.customerId])).toEqual([
+      ['PENDING', customer.userId],
+      ['ON_PROGRESS', customer.userId],
+      ['DONE', customer.userId],
+    ]);
+  });
+
+  it('only while the rental is ongoing (delivered)', async () => {
+    const { order, customer } = await rentalToShip();
+    const res = await h.order.post(`/api/my/orders/${order.id}/requests`, { type: 'FIX', lineIDs: [order.products[0].id] }, { as: customer });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(RENTAL_MESSAGES.requestNotOngoing);
+  });
+});
+
+describe('notices and ongoing rentals', () => {
+  it("a customer's notices: due today, then overdue; another customer sees none; the order detail says the same", async () => {
+    const customer = h.customer();
+    const { order } = await delivered(customer);
+    const notices = async (as: Caller) => (await h.order.get('/api/my/notices', { as })).body.items;
+    expect(await notices(customer)).toEqual([]);
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.dueNotice).toBeNull();
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
+    expect(await notices(customer)).toEqual([{ kind: 'DUE_TODAY', message: RENTAL_MESSAGES.dueToday, orderID: order.id, orderNumber: order.orderNumber }]);
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.dueNotice).toBe('DUE_TODAY');
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '1 day' where id = ?`, [order.id]);
+    expect(await notices(customer)).toEqual([{ kind: 'OVERDUE', message: RENTAL_MESSAGES.hasDueProducts, orderID: order.id, orderNumber: order.orderNumber }]);
+    expect(await notices(h.customer())).toEqual([]);
+  });
+
+  it('the tabs: Ongoing (ON_GOING), Due Date, For Return, Picked up (payment PAID)', async () => {
+    const tab = async (name: string, search: string) =>
+      (await h.order.get(`/api/ongoing-rentals?tab=${name}&search=${encodeURIComponent(search)}`, { as: h.staff })).body.items.map((o: Json) => o.id);
+    const a = await delivered();
+    const b = await delivered();
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '4 days' where id = ?`, [b.order.id]);
+    const ongoing = await h.order.get(`/api/ongoing-rentals?tab=ONGOING&search=${a.order.orderNumber}`, { as: h.staff });
+    expect(ongoing.body.items).toEqual([
+      expect.objectContaining({ id: a.order.id, displayStatus: 'ON_GOING', initialPayment: '70.00', dueDate: addDays(manilaDate(), 3), status: 'DELIVERED' }),
+    ]);
+    expect(await tab('DUE_DATE', a.order.orderNumber)).toEqual([]);
+    expect(await tab('DUE_DATE', b.order.orderNumber)).toEqual([b.order.id]);
+    expect(await tab('ONGOING', b.order.orderNumber)).toEqual([b.order.id]);
+    expect((await move(b.order, 'FOR_RETURN', h.staff)).status).toBe(200);
+    expect(await tab('ONGOING', b.order.orderNumber)).toEqual([]);
+    expect(await tab('FOR_RETURN', b.order.orderNumber)).toEqual([b.order.id]);
+    expect(await tab('PICKED_UP', b.order.orderNumber)).toEqual([]);
+    // Picked up, every serial back OK, full payment asked and taken: the payment is PAID.
+    expect((await scan(h.as('DRIVER'), b.order.orderNumber, 'PICKUP')).status).toBe(200);
+    for (const code of [...b.walkers, ...b.beds]) {
+      expect((await h.order.post(`/api/orders/${b.order.id}/serials/${code}/return`, { status: 'OK' }, { as: h.staff })).status).toBe(200);
+    }
+    const asked = await move(b.order, 'FOR_FULL_PAYMENT', h.staff);
+    expect(asked.body.order.payment).toMatchObject({ extraCharge: '0.00', balance: '1490.00' });
+    await h.publish(paymentConfirmed(asked.body.order, 'full', { amount: '1490.00', extraCharge: '0.00', overallTotal: '1560.00', balance: '0.00' }));
+    await eventually(async () => ((await tab('PICKED_UP', b.order.orderNumber)).length === 1 ? true : undefined), 10_000);
+    expect((await h.order.get('/api/ongoing-rentals?tab=ONGOING', { as: h.as('DRIVER') })).status).toBe(403);
+    expect((await h.order.get('/api/ongoing-rentals?tab=NOPE', { as: h.staff })).status).toBe(400);
+  });
+});
