@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { User } from '@dme/contracts';
+import { LIVE_EVENTS_PATH, type User } from '@dme/contracts';
 import App from './app';
 
 const user = { id: 'u-1', username: 'demo', firstName: 'Demo', lastName: 'User', userType: 'ACCOUNTING_ADMIN' } as User;
@@ -33,5 +33,39 @@ describe('mf-accounting ./app', () => {
     expect(await screen.findByText('Not available')).toBeInTheDocument();
     open('/admin/reports', { ...user, userType: 'SUPERADMIN' });
     expect(await screen.findByRole('heading', { name: 'Reports' })).toBeInTheDocument();
+  });
+
+  it('refetches the payments on screen when the live event stream reports a change', async () => {
+    const sources: Array<{ url: string; listeners: Array<(m: MessageEvent<string>) => void>; closed: boolean }> = [];
+    vi.stubGlobal(
+      'EventSource',
+      class {
+        listeners: Array<(m: MessageEvent<string>) => void> = [];
+        closed = false;
+        constructor(public url: string) {
+          sources.push(this);
+        }
+        addEventListener(type: string, l: (m: MessageEvent<string>) => void) {
+          if (type === 'change') this.listeners.push(l);
+        }
+        removeEventListener(_type: string, l: (m: MessageEvent<string>) => void) {
+          this.listeners = this.listeners.filter((x) => x !== l);
+        }
+        close() {
+          this.closed = true;
+        }
+      },
+    );
+    open('/admin/payments');
+    expect(await screen.findByText('No pending payments.')).toBeInTheDocument();
+    const fetchMock = globalThis.fetch as unknown as ReturnType<typeof vi.fn>;
+    const paymentLists = () => fetchMock.mock.calls.filter(([input]) => new URL(input instanceof Request ? input.url : String(input), 'http://x').pathname === '/api/payments').length;
+    const before = paymentLists();
+    expect(before).toBeGreaterThanOrEqual(1);
+    const source = sources.find((s) => !s.closed)!;
+    expect(source.url).toBe(LIVE_EVENTS_PATH);
+    const event = { kind: 'payment', orderId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', orderType: 'BUY', status: null, at: '2026-11-24T01:00:00.000Z' };
+    act(() => source.listeners.forEach((l) => l(new MessageEvent('change', { data: JSON.stringify(event) }))));
+    await waitFor(() => expect(paymentLists()).toBeGreaterThan(before));
   });
 });

@@ -1,5 +1,5 @@
 import { Provider } from 'react-redux';
-import { useResetApiOnLeave } from '@dme/api-client';
+import { useLiveUpdates, useResetApiOnLeave } from '@dme/api-client';
 import { CurrentUserProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
 import { store } from './store';
 import { AppRoutes } from './routes';
@@ -11,6 +11,8 @@ import { AppRoutes } from './routes';
  */
 export default function App({ user }: RemoteAppProps) {
   useResetApiOnLeave(store, user.id);
+  // Orders and payments changed elsewhere (another person, a driver's scan) refresh what is on screen.
+  useLiveUpdates(store.dispatch);
   return (
     <Provider store={store}>
       <ThemeProvider>

@@ -1,16 +1,19 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { LazyPageNotFound, Loading } from '@dme/ui';
-import { ForDeliveryPage } from './features/deliveries/ForDeliveryPage';
-import { ForPickupPage } from './features/pickups/ForPickupPage';
+import { DriverOrdersPage } from './features/orders/DriverOrdersPage';
 
-/** The driver's screens (SPEC §2): absolute paths inside the shell's router. */
+const DriverOrderDetailPage = lazy(() => import('./features/orders/DriverOrderDetailPage'));
+
+/** The driver's screens (SPEC §2 DRIVER): absolute paths inside the shell's router. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/admin/for-delivery" element={<ForDeliveryPage />} />
-        <Route path="/admin/for-pickup" element={<ForPickupPage />} />
+        <Route path="/admin/for-delivery" element={<DriverOrdersPage key="DELIVERY" purpose="DELIVERY" />} />
+        <Route path="/admin/for-delivery/:id" element={<DriverOrderDetailPage purpose="DELIVERY" />} />
+        <Route path="/admin/for-pickup" element={<DriverOrdersPage key="PICKUP" purpose="PICKUP" />} />
+        <Route path="/admin/for-pickup/:id" element={<DriverOrderDetailPage purpose="PICKUP" />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

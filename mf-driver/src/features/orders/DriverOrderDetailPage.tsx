@@ -1,0 +1,119 @@
+import { Link, useParams } from 'react-router-dom';
+import { Descriptions, Space, Table, Tag } from 'antd';
+import { formatManilaDateTime, type DriverScanPurpose, type Order, type OrderLine } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, StatusTag } from '@dme/ui';
+import { useDriverOrderQuery } from '../../api';
+import { PURPOSE } from './purpose';
+
+/** A driver's read-only order detail (SPEC §2 DRIVER), from GET /api/driver/orders/:id. */
+export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScanPurpose }) {
+  const { id = '' } = useParams();
+  const texts = PURPOSE[purpose];
+  const q = useDriverOrderQuery(id);
+  const back = <Link to={texts.base}>Back to {texts.title}</Link>;
+
+  if (q.isLoading) return <Loading />;
+  if (q.error && (q.error as { status?: unknown }).status === 404) {
+    return (
+      <section>
+        <LazyInfoResult title="Order not found" subTitle="There is no such order, or it is not one you deliver or pick up." />
+        <p style={{ textAlign: 'center' }}>{back}</p>
+      </section>
+    );
+  }
+  if (q.error || !q.data) return <LazyErrorState title="This order could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  const o = q.data.order;
+
+  return (
+    <article>
+      <PageHeader title={`Order ${o.orderNumber}`} extra={back} />
+      <Space size={16} style={{ marginBottom: 16 }} wrap>
+        <span>{formatManilaDateTime(o.createdAt)}</span>
+        <StatusTag kind="order" status={o.status} />
+        <Tag>{o.type === 'RENT' ? 'Rental' : 'Purchased'}</Tag>
+        {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
+      </Space>
+
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 24, marginBottom: 24 }}>
+        <section aria-label="Order Tracker">
+          <h4>Order Tracker</h4>
+          <OrderTracker entries={o.orderTracker} />
+        </section>
+        <CustomerInformation order={o} />
+        <section aria-label="Shipping Information">
+          <h4>Shipping Information</h4>
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label="Address">{o.deliveryAddress}</Descriptions.Item>
+            <Descriptions.Item label="City">{o.deliveryCity}</Descriptions.Item>
+            <Descriptions.Item label="State">{o.deliveryState}</Descriptions.Item>
+            <Descriptions.Item label="Zipcode">{o.deliveryZipcode}</Descriptions.Item>
+            <Descriptions.Item label="Note">{o.note || '—'}</Descriptions.Item>
+          </Descriptions>
+        </section>
+      </div>
+
+      <section aria-label="Products">
+        <h4>Products</h4>
+        <Table<OrderLine>
+          rowKey="id"
+          pagination={false}
+          dataSource={o.products}
+          scroll={{ x: true }}
+          columns={[
+            {
+              title: 'Name',
+              key: 'name',
+              render: (_: unknown, l: OrderLine) => (
+                <Space wrap size={4}>
+                  {l.productName}
+                  {l.variant && <Tag>{l.variant.name}</Tag>}
+                  {l.subVariant && <Tag>{l.subVariant.name}</Tag>}
+                </Space>
+              ),
+            },
+            { title: 'Quantity', dataIndex: 'quantity', align: 'right' as const },
+            { title: 'Serial Codes', key: 'serials', render: (_: unknown, l: OrderLine) => <SerialCodes line={l} /> },
+          ]}
+        />
+      </section>
+    </article>
+  );
+}
+
+function CustomerInformation({ order }: { order: Order }) {
+  const c = order.customer;
+  return (
+    <section aria-label="Customer Information">
+      <h4>Customer Information</h4>
+      {c ? (
+        <Descriptions column={1} size="small" bordered>
+          <Descriptions.Item label="Customer Number">{c.idNumber}</Descriptions.Item>
+          <Descriptions.Item label="First Name">{c.firstName}</Descriptions.Item>
+          <Descriptions.Item label="Middle Name">{c.middleName || '—'}</Descriptions.Item>
+          <Descriptions.Item label="Last Name">{c.lastName}</Descriptions.Item>
+          <Descriptions.Item label="Suffix">{c.suffix || '—'}</Descriptions.Item>
+          <Descriptions.Item label="Contact Number">{c.contactNumber}</Descriptions.Item>
+          <Descriptions.Item label="Email">{c.email}</Descriptions.Item>
+        </Descriptions>
+      ) : (
+        <p style={{ color: 'rgba(0,0,0,0.6)' }}>{order.customerName ? `${order.customerName}: the customer's other details are not available.` : "The customer's details are not available."}</p>
+      )}
+    </section>
+  );
+}
+
+/** The serial codes packed for a line; a code marked at the return inspection shows RETURNED (SPEC §4). */
+function SerialCodes({ line }: { line: OrderLine }) {
+  if (line.serialCodes.length === 0) return <span style={{ color: 'rgba(0,0,0,0.6)' }}>—</span>;
+  return (
+    <Space wrap size={4}>
+      {line.serialCodes.map((s) => (
+        <Tag key={s.serialCode} color={s.status ? 'green' : undefined}>
+          {s.serialCode}
+          {s.status ? ' · RETURNED' : ''}
+        </Tag>
+      ))}
+    </Space>
+  );
+}

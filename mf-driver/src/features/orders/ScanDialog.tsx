@@ -1,0 +1,56 @@
+import { Alert, Button, Modal } from 'antd';
+import { Link } from 'react-router-dom';
+import { RENTAL_MESSAGES, type DriverScanPurpose } from '@dme/contracts';
+import { Scanner } from '@dme/ui';
+import { PURPOSE, SCAN_INPUT_LABEL } from './purpose';
+import { useOrderScan } from './useOrderScan';
+
+/**
+ * The driver's order scan (SPEC §4): the camera (rear one preferred) or a typed order number. Each
+ * read goes to the server, which moves the order on (out for delivery, delivered, taken for
+ * pick-up) or says why not; the dialog stays open for the next order.
+ */
+export default function ScanDialog({ purpose, onClose }: { purpose: DriverScanPurpose; onClose: () => void }) {
+  const texts = PURPOSE[purpose];
+  const { read, answer, checking } = useOrderScan(purpose);
+
+  return (
+    <Modal
+      open
+      title="Scan Order"
+      onCancel={onClose}
+      destroyOnHidden
+      footer={
+        <Button type="primary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
+      <p style={{ marginTop: 0 }}>
+        {RENTAL_MESSAGES.scanWhat} {texts.scanHelp}
+      </p>
+      <Scanner onRead={(text) => void read(text)} inputLabel={SCAN_INPUT_LABEL} placeholder="Scan the QR or type the order number, then press Enter" />
+      <div data-testid="scan-answer" aria-live="polite" style={{ minHeight: 48, marginTop: 12 }}>
+        {checking ? (
+          <div role="status">Checking the order…</div>
+        ) : (
+          answer && (
+            <Alert
+              key={answer.text}
+              type={answer.ok ? 'success' : 'error'}
+              showIcon
+              title={answer.text}
+              action={
+                answer.ok ? (
+                  <Link to={`${texts.base}/${answer.order.id}`} onClick={onClose}>
+                    View order
+                  </Link>
+                ) : undefined
+              }
+            />
+          )
+        )}
+      </div>
+    </Modal>
+  );
+}

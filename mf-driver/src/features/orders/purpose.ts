@@ -1,0 +1,38 @@
+import type { DriverScanPurpose } from '@dme/contracts';
+
+/** What changes between the two driver screens (SPEC §2 DRIVER): For Delivery and For Pickup. */
+export interface PurposeTexts {
+  title: string;
+  base: string;
+  empty: string;
+  /** What a scan does on this screen (ours: the spec is silent). */
+  scanHelp: string;
+  /** The status shown in the list (SPEC §2): the driver's OUT_FOR_DELIVERY or FOR_PICK_UP orders. */
+  listLabel: string;
+}
+
+export const PURPOSE: Record<DriverScanPurpose, PurposeTexts> = {
+  DELIVERY: {
+    title: 'For Delivery',
+    base: '/admin/for-delivery',
+    empty: 'No orders out for delivery.',
+    scanHelp: 'Scan an order TO SHIP to take it out for delivery; scan it again at the customer to mark it delivered.',
+    listLabel: 'Orders out for delivery',
+  },
+  PICKUP: {
+    title: 'For Pickup',
+    base: '/admin/for-pickup',
+    empty: 'No orders for pickup.',
+    scanHelp: 'Scan a rental FOR RETURN to take it for pick-up.',
+    listLabel: 'Orders for pickup',
+  },
+};
+
+/** The scanner's text field, for a typed order number or a handheld (keyboard-wedge) scanner. */
+export const SCAN_INPUT_LABEL = 'Order QR or order number';
+
+/**
+ * A code already sent is not sent again for this long: the camera reads the label in view once a
+ * second, and a second read of the order just taken out would mark it delivered at once.
+ */
+export const REPEAT_SCAN_MS = 5000;
