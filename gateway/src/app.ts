@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
-import { REMOTES, ROUTES, type RouteDef, type ServiceName } from '@dme/contracts';
+import { LIVE_EVENTS_PATH, REMOTES, ROUTES, type RouteDef, type ServiceName } from '@dme/contracts';
 import {
   BODY_MESSAGES,
   createHttpApp,
@@ -26,6 +26,7 @@ import { proxyTo } from './upstream';
 import { compressJson } from './compress';
 import { StaticFolder } from './static';
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
+import { LiveHub, liveOptions } from './live';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -36,6 +37,11 @@ export interface GatewayDeps {
    * revocations over NATS (main.ts does that); without one, every request is resolved.
    */
   sessions?: SessionResolver;
+  /**
+   * The live-updates streams (GET /api/events), served here. main.ts attaches it to NATS; an
+   * unattached hub keeps its streams open with heartbeats only.
+   */
+  live?: LiveHub;
 }
 
 const STRIP_REQUEST = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'te', 'trailer']);
@@ -63,7 +69,8 @@ const CSP = [
 ].join('; ');
 
 /** The gateway: static bundles, OpenAPI docs, and /api → authenticate → authorize → proxy. */
-export function createApp({ config, logger, routes = ROUTES, sessions = sessionResolver(config, logger) }: GatewayDeps) {
+export function createApp({ config, logger, routes = ROUTES, sessions = sessionResolver(config, logger), live }: GatewayDeps) {
+  const liveHub = live ?? new LiveHub(liveOptions(config, sessions, logger));
   const compiled = compileRoutes(routes);
   const upstreams: Record<ServiceName, URL> = {
     identity: new URL(config.IDENTITY_URL),
@@ -144,6 +151,8 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   });
 
   async function api(ctx: Context): Promise<void> {
+    // Live updates are the gateway's own route (not in the proxied route table).
+    if (ctx.path === LIVE_EVENTS_PATH || ctx.path === `${LIVE_EVENTS_PATH}/`) return liveHub.serve(ctx);
     const match = matchRoute(compiled, ctx.method, ctx.path);
     if (!match) throw notFound('There is no such API route.');
     if ('methodNotAllowed' in match) throw new HttpProblem(405, 'Method not allowed.');

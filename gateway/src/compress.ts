@@ -22,7 +22,7 @@ export function zlibOptionsFor(length: number | undefined): ZlibOptions {
 
 /**
  * Compresses JSON answers (API answers are small and made per request; built assets are
- * compressed once, at their best, by StaticFolder). gzip or deflate as the client accepts, at
+ * compressed once, at their best, by StaticFolder; server-sent events never are). gzip or deflate as the client accepts, at
  * zlib's fastest level; a body held in memory is compressed in one call, a stream as a stream.
  */
 export function compressJson() {
@@ -32,6 +32,9 @@ export function compressJson() {
     const body: unknown = ctx.body;
     if (body === null || body === undefined || ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304) return;
     if (ctx.response.get('Content-Encoding')) return;
+    // Server-sent events must reach the client as they are written: a compressor holds its input
+    // until a block fills, so a live-updates stream is never compressed.
+    if (ctx.response.type === 'text/event-stream') return;
     if (!/json/.test(ctx.response.type)) return;
     if (/\bno-transform\b/.test(String(ctx.response.get('Cache-Control')))) return;
     const encoding = ctx.acceptsEncodings('gzip', 'deflate', 'identity');

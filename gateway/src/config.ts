@@ -23,6 +23,15 @@ export const GatewayEnv = z.object({
    * identity on every request.
    */
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /** Live updates (GET /api/events): open streams allowed per signed-in user, and per gateway process. */
+  LIVE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(5),
+  LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(2000),
+  /** Seconds between the comment heartbeats of a live stream. */
+  LIVE_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(20),
+  /** Seconds between checks that a live stream's session still holds (through the session cache). */
+  LIVE_SESSION_CHECK_SECONDS: z.coerce.number().positive().max(600).default(60),
+  /** Seconds a live stream lasts at most; EventSource reconnects by itself after the end. */
+  LIVE_STREAM_MAX_SECONDS: z.coerce.number().positive().max(86_400).default(600),
   /** Folder that holds shell/dist and each remote dist folder. */
   STATIC_ROOT: z.string().default(repoRoot).transform((p) => resolve(p)),
   /** Largest request body the gateway forwards (uploads included). */

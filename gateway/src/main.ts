@@ -1,12 +1,14 @@
 import { createLogger, exitWithParent, listenHttp, loadConfigOrExit } from '@dme/platform';
 import { GatewayEnv } from './config';
 import { createApp } from './app';
-import { followRevocations, sessionResolver } from './session';
+import { connectInBackground, sessionResolver } from './session';
+import { LiveHub, liveOptions } from './live';
 
 const config = loadConfigOrExit(GatewayEnv);
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const sessions = sessionResolver(config, logger);
-const app = createApp({ config, logger, sessions });
+const live = new LiveHub(liveOptions(config, sessions, logger));
+const app = createApp({ config, logger, sessions, live });
 process.on('unhandledRejection', (err) => logger.error({ err }, 'gateway: unhandled rejection'));
 process.on('uncaughtException', (err) => {
   logger.fatal({ err }, 'gateway: uncaught exception, exiting');
@@ -17,10 +19,18 @@ const server = await listenHttp(app, config.PORT, config.HOST).catch((err: unkno
   process.exit(1);
 });
 logger.info({ port: config.PORT, sessionCacheSeconds: config.SESSION_CACHE_SECONDS }, 'gateway listening');
-// In the background: the gateway serves without NATS (resolving every request) until it connects.
-const revocations = config.SESSION_CACHE_SECONDS > 0 ? followRevocations(config.NATS_URL, sessions, logger) : undefined;
+// In the background: the gateway serves without NATS (resolving every request, live updates with
+// heartbeats only) until it connects. One connection: identity's revocations and the live feed.
+const nats = connectInBackground(config.NATS_URL, logger, (nc) => {
+  // Revocations drop cached sessions (when caching) and end the live streams of ended sessions.
+  sessions.follow(nc);
+  if (config.SESSION_CACHE_SECONDS > 0) logger.info('gateway: following session revocations over NATS; resolved sessions are cached');
+  live.attach(nc);
+});
 const stop = () => {
-  void revocations?.stop();
+  // Open event streams would hold the server open: end them (EventSource reconnects elsewhere).
+  live.close();
+  void nats.stop();
   server.close(() => process.exit(0));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 3000).unref();

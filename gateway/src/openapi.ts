@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Problem, ROUTES, type RouteDef } from '@dme/contracts';
+import { LIVE_EVENTS_PATH, LiveEvent, Problem, ROUTES, type RouteDef } from '@dme/contracts';
 
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -20,6 +20,34 @@ function parametersOf(def: RouteDef): unknown[] {
   }
   return params;
 }
+
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+
+/** The live-updates stream, served by the gateway itself (live.ts), not from the route table. */
+const LIVE_EVENTS_OPERATION = {
+  operationId: 'liveEvents',
+  summary: 'Live updates: a stream of server-sent events, one `change` event per order, payment or request change the caller may see',
+  description: [
+    'Open it with EventSource (it sends `Accept: text/event-stream`; any other Accept is answered 406).',
+    'The stream starts with `retry: 3000`, sends a `: ping` comment every 20 s, and `event: change` with `data:` a LiveEvent (JSON) per change.',
+    'Staff receive every change; a driver the status changes of their own orders and of orders waiting for a driver; a customer the changes of their own orders.',
+    'It ends when the session ends and after 10 minutes at most; EventSource reconnects by itself. Clients refetch what they show after reconnecting.',
+  ].join(' '),
+  tags: ['live'],
+  'x-access': 'authenticated',
+  parameters: [],
+  responses: {
+    '200': {
+      description: 'A stream of server-sent events (text/event-stream) that does not end by itself for up to 10 minutes',
+      content: { 'text/event-stream': { schema: { type: 'string', description: 'Each `event: change` carries `data:` one LiveEvent (#/components/schemas/LiveEvent) as JSON.' } } },
+    },
+    '401': problem('Not signed in'),
+    '406': problem('The request does not accept text/event-stream'),
+    '429': problem('Too many streams open for this user'),
+    '503': problem('Too many streams open at the gateway'),
+    default: problem('Problem'),
+  },
+};
 
 /** The OpenAPI 3 document, generated from the contract route table (never written by hand). */
 export function buildOpenApi(routes: Record<string, RouteDef> = ROUTES) {
@@ -54,6 +82,7 @@ export function buildOpenApi(routes: Record<string, RouteDef> = ROUTES) {
     }
     (paths[path] ??= {})[def.method.toLowerCase()] = op;
   }
+  (paths[LIVE_EVENTS_PATH] ??= {}).get = LIVE_EVENTS_OPERATION;
   return {
     openapi: '3.0.3',
     info: {
@@ -64,7 +93,7 @@ export function buildOpenApi(routes: Record<string, RouteDef> = ROUTES) {
     servers: [{ url: '/' }],
     components: {
       securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'dme_session' } },
-      schemas: { Problem: schemaOf(Problem, 'output') },
+      schemas: { Problem: schemaOf(Problem, 'output'), LiveEvent: schemaOf(LiveEvent, 'output') },
     },
     security: [{ session: [] }],
     paths,

@@ -21,6 +21,9 @@ const ResolveAnswer = z.object({
   validUntil: z.iso.datetime({ offset: true }).optional(),
 });
 
+/** Sessions that ended: one session (by id, or by its cookie token) or every session of a user. */
+export type EndedSessions = { sessionId: string } | { userId: string } | { token: string };
+
 interface Resolved {
   principal: Principal;
   validUntil?: number;
@@ -75,6 +78,7 @@ export class SessionResolver {
   private live = false;
   private readonly cacheMs: number;
   private readonly maxEntries: number;
+  private readonly endedListeners = new Set<(ended: EndedSessions) => void>();
 
   constructor(private readonly opts: SessionResolverOptions) {
     this.cacheMs = Math.max(0, opts.cacheSeconds) * 1000;
@@ -137,6 +141,7 @@ export class SessionResolver {
     this.cache.delete(key);
     this.inflight.delete(key);
     this.epoch++;
+    this.announce({ token });
   }
 
   /** Applies a revocation from identity. */
@@ -145,6 +150,28 @@ export class SessionResolver {
     this.inflight.clear();
     for (const [key, e] of this.cache) {
       if (r.sessionId !== undefined ? e.principal.sessionId === r.sessionId : e.principal.userId === r.userId) this.cache.delete(key);
+    }
+    if (r.sessionId !== undefined) this.announce({ sessionId: r.sessionId });
+    else if (r.userId !== undefined) this.announce({ userId: r.userId });
+  }
+
+  /**
+   * Calls `listener` whenever sessions end as far as this gateway knows (a revocation from
+   * identity, or a logout that passed through here); the live-updates streams close with them.
+   * Returns a function that stops listening.
+   */
+  onEnded(listener: (ended: EndedSessions) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  private announce(ended: EndedSessions): void {
+    for (const listener of this.endedListeners) {
+      try {
+        listener(ended);
+      } catch (err) {
+        this.opts.logger.error({ err }, 'gateway: a listener of ended sessions failed');
+      }
     }
   }
 
@@ -291,11 +318,10 @@ export function sessionResolver(config: GatewayConfig, logger: Logger): SessionR
 }
 
 /**
- * Connects to NATS in the background (retrying every 2 s while it is unreachable, so the gateway
- * starts without it and just does not cache meanwhile) and makes the resolver follow identity's
- * revocations there. `stop` closes the connection.
+ * Connects to NATS in the background, retrying every 2 s while it is unreachable (the gateway
+ * starts and serves without it), and hands the connection to `onConnected` once. `stop` closes it.
  */
-export function followRevocations(url: string, sessions: SessionResolver, logger: Logger): { stop: () => Promise<void> } {
+export function connectInBackground(url: string, logger: Logger, onConnected: (nc: NatsConnection) => void): { stop: () => Promise<void> } {
   let nc: NatsConnection | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -308,11 +334,10 @@ export function followRevocations(url: string, sessions: SessionResolver, logger
         return;
       }
       nc = conn;
-      sessions.follow(conn);
-      logger.info('gateway: following session revocations over NATS; resolved sessions are cached');
+      onConnected(conn);
     } catch (err) {
       if (stopped) return;
-      if (!warned) logger.warn({ err }, 'gateway: NATS is not reachable; resolving every request until it is');
+      if (!warned) logger.warn({ err }, 'gateway: NATS is not reachable; resolving every request (and sending live updates nothing but heartbeats) until it is');
       warned = true;
       timer = setTimeout(() => void attempt(), 2000);
       timer.unref();
@@ -326,4 +351,15 @@ export function followRevocations(url: string, sessions: SessionResolver, logger
       await nc?.drain().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Connects to NATS in the background (see connectInBackground) and makes the resolver follow
+ * identity's revocations there. `stop` closes the connection.
+ */
+export function followRevocations(url: string, sessions: SessionResolver, logger: Logger): { stop: () => Promise<void> } {
+  return connectInBackground(url, logger, (nc) => {
+    sessions.follow(nc);
+    logger.info('gateway: following session revocations over NATS; resolved sessions are cached');
+  });
 }

@@ -22,6 +22,7 @@ export const PROBLEM_TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
