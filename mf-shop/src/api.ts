@@ -4,7 +4,10 @@ import type {
   CartItem,
   CartResponse,
   CartType,
+  CreateRequestBody,
+  NoticeListResponse,
   OrderListResponse,
+  OrderRequest,
   OrderResponse,
   OrderStatus,
   PlaceOrderRequest,
@@ -45,6 +48,13 @@ export const shopApi = baseApi.injectEndpoints({
       query: (id) => ({ url: `/orders/${id}/transitions`, method: 'POST', body: { to: 'CANCELLED' } }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Order', id }, { type: 'Order', id: 'LIST' }, { type: 'Product', id: 'LIST' }],
     }),
+    /** A fix or replace request on my ongoing rental: the order, its payment and its requests load again. */
+    createRequest: b.mutation<{ request: OrderRequest }, { orderId: string; body: CreateRequestBody }>({
+      query: ({ orderId, body }) => ({ url: `/my/orders/${orderId}/requests`, method: 'POST', body }),
+      invalidatesTags: ['Order', 'Payment'],
+    }),
+    /** My rentals' due notices (past due, or due today); an order change (live updates included) reloads them. */
+    myNotices: b.query<NoticeListResponse, void>({ query: () => '/my/notices', providesTags: [{ type: 'Order', id: 'NOTICES' }] }),
   }),
 });
 
@@ -58,4 +68,6 @@ export const {
   useMyOrdersQuery,
   useMyOrderQuery,
   useCancelOrderMutation,
+  useCreateRequestMutation,
+  useMyNoticesQuery,
 } = shopApi;

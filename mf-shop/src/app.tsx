@@ -1,5 +1,5 @@
 import { Provider } from 'react-redux';
-import { useResetApiOnLeave } from '@dme/api-client';
+import { useLiveUpdates, useResetApiOnLeave } from '@dme/api-client';
 import { CurrentUserProvider, FeedbackProvider, type RemoteAppProps } from '@dme/ui';
 import { store } from './store';
 import { AppRoutes } from './routes';
@@ -9,9 +9,12 @@ import { AppRoutes } from './routes';
  * It brings its own store (RTK Query cache, dropped when the user leaves) and its own antd,
  * themed like the shell. The customer's home (/dashboard) is plain elements: antd and its theme
  * come with the other screens (each a `themedLazy` chunk) and with the first toast or confirm.
+ * Live updates: a change of one of my orders, payments or requests (the gateway's event stream)
+ * reloads My Orders and the order on screen.
  */
 export default function App({ user }: RemoteAppProps) {
   useResetApiOnLeave(store, user.id);
+  useLiveUpdates(store.dispatch);
   return (
     <Provider store={store}>
       <FeedbackProvider>

@@ -1,71 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { Order, OrderLine, OrderPayment, User } from '@dme/contracts';
+import type { Order } from '@dme/contracts';
 import App from '../../app';
 import { stubApi } from '../../test/api';
-
-const customer = { id: '00000000-0000-4000-8000-000000000001', username: 'maria', firstName: 'Maria', lastName: 'Santos', userType: 'CUSTOMER' } as User;
-const ORDER_ID = '11111111-1111-4111-8111-111111111111';
-
-const line = (over: Partial<OrderLine> = {}): OrderLine => ({
-  id: '22222222-2222-4222-8222-222222222222',
-  productID: '33333333-3333-4333-8333-333333333333',
-  productName: 'Hospital Bed',
-  productImage: '/api/uploads/bed.png',
-  productVariantID: null,
-  productSubVariantID: null,
-  variant: null,
-  subVariant: null,
-  quantity: 2,
-  noOfRentalDays: 3,
-  productAmount: '45.00',
-  productDamageCharges: '250.00',
-  lineTotal: '270.00',
-  serialCodes: [],
-  ...over,
-});
-
-const unpaid: OrderPayment = {
-  status: 'UNPAID',
-  totalOrderPayment: '270.00',
-  totalPartialPayment: '90.00',
-  extraCharge: null,
-  overallTotal: null,
-  balance: null,
-  dueDate: null,
-  records: [],
-};
-
-const initial = { type: 'PARTIAL' as const, invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '90.00', note: '', createdAt: '2026-11-23T03:00:00.000Z' };
-const fullRecord = { type: 'FULL' as const, invoiceNumber: 'INV-002', receiptNumber: 'OR-002', amount: '680.00', note: 'Bank transfer', createdAt: '2026-11-28T03:00:00.000Z' };
-const packedLine = line({ serialCodes: [{ serialCode: 'HOS-0000101', status: null }, { serialCode: 'HOS-0000102', status: null }] });
-
-function order(over: Partial<Order> = {}): Order {
-  return {
-    id: ORDER_ID,
-    orderNumber: 'ORD-20261123-000042',
-    createdAt: '2026-11-23T02:00:00.000Z',
-    status: 'PENDING',
-    type: 'RENT',
-    typeOfOrder: null,
-    totalAmount: '270.00',
-    customerID: customer.id,
-    customerName: 'Maria Santos',
-    deliveryAddress: '12 Rizal St',
-    deliveryCity: 'Makati',
-    deliveryState: 'Metro Manila',
-    deliveryZipcode: '123456',
-    note: '',
-    partialPayment: '90.00',
-    payment: unpaid,
-    orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T02:00:00.000Z' }],
-    products: [line()],
-    customer: null,
-    allowedTransitions: [],
-    ...over,
-  };
-}
+import { customer, fullRecord, initial, line, order, ORDER_ID, packedLine, unpaid } from '../../test/orders';
 
 async function show(o: Order) {
   stubApi({ [`/api/my/orders/${ORDER_ID}`]: { status: 200, body: { order: o } } });
@@ -150,6 +89,15 @@ describe("the customer's order detail", () => {
     expect(pay.getByText('$500.00')).toBeInTheDocument();
     expect(pay.getByText('$770.00')).toBeInTheDocument();
     expect(pay.getByTestId('balance')).toHaveTextContent('$680.00');
+    // Each figure under its label.
+    const figure = (label: string) => pay.getByText(label).closest('tr') as HTMLElement;
+    expect(figure('Due Date')).toHaveTextContent('Nov 29, 2026');
+    expect(figure('Extra Charges')).toHaveTextContent('$500.00');
+    expect(figure('Overall Total')).toHaveTextContent('$770.00');
+    expect(figure('Balance')).toHaveTextContent('$680.00');
+    // The initial payment is on record; the full one is still to come.
+    const rows = within(screen.getByRole('region', { name: 'Payment Records' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Initial Payment']);
     expect(downloadQr()).not.toBeNull();
     expect(downloadInvoice()).not.toBeNull();
   });
@@ -163,10 +111,17 @@ describe("the customer's order detail", () => {
       }),
     );
     expect(pay.getByText('PAID')).toBeInTheDocument();
+    expect(pay.getByText('Nov 29, 2026')).toBeInTheDocument();
+    expect(pay.getByText('$500.00')).toBeInTheDocument();
+    expect(pay.getByText('$770.00')).toBeInTheDocument();
     expect(pay.getByTestId('balance')).toHaveTextContent('$0.00');
     const rows = within(screen.getByRole('region', { name: 'Payment Records' })).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Initial Payment', 'Full Payment']);
-    expect(within(rows[1]!).getByText('Bank transfer')).toBeInTheDocument();
+    for (const text of ['INV-001', 'OR-001', '$90.00']) expect(within(rows[0]!).getByText(text)).toBeInTheDocument();
+    for (const text of ['INV-002', 'OR-002', '$680.00', 'Bank transfer']) expect(within(rows[1]!).getByText(text)).toBeInTheDocument();
+    // The invoice of the full payment: the server names it (FULL_PAYMENT_INVOICE.pdf), the link does not.
+    expect(downloadInvoice()).toHaveAttribute('href', `/api/my/orders/${ORDER_ID}/invoice.pdf`);
+    expect(downloadInvoice()).toHaveAttribute('download', '');
   });
 
   it('a cancelled order offers neither download', async () => {

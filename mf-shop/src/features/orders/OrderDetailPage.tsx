@@ -1,19 +1,86 @@
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
-import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_ORDER_STATUSES, type OrderLine, type OrderStatus } from '@dme/contracts';
+import { Alert, Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
+import {
+  formatManilaDateTime,
+  ORDER_MESSAGES,
+  RENTAL_MESSAGES,
+  RENTAL_ORDER_STATUSES,
+  type Order,
+  type OrderLine,
+  type OrderRequest,
+  type OrderStatus,
+  type RequestType,
+} from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
+import { formatBusinessDate } from '../../lib/dates';
 import { days, money } from '../../lib/money';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
+import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
 
 /** The order carries a QR code once it is packed (TO_SHIP and every later step; SPEC §2). */
 const hasQr = (s: OrderStatus) => RENTAL_ORDER_STATUSES.indexOf(s as (typeof RENTAL_ORDER_STATUSES)[number]) >= RENTAL_ORDER_STATUSES.indexOf('TO_SHIP');
 
+/** A serial code is back once it was inspected on return (OK, LOST or DAMAGED): the customer sees RETURNED (SPEC §4). */
+const isReturned = (c: OrderLine['serialCodes'][number]) => c.returnedAt !== null || c.status !== null;
+
+const DUE_NOTICE_TEXT = { OVERDUE: RENTAL_MESSAGES.hasDueProducts, DUE_TODAY: RENTAL_MESSAGES.dueToday } as const;
+
 /**
- * One of my orders: tracker, shipping, products (with their serial codes once packed), payment
- * information and records; the order's QR once packed and the invoice once a payment was taken
- * (plain downloads: nothing heavy is loaded for them); cancel where allowed.
+ * The fix and replace requests of a rental (SPEC §2): Type, Products, Note, Date and Status; while
+ * the rental is ongoing (DELIVERED) the 'Request Fix' and 'Request Replace' buttons file new ones.
+ */
+function Requests({ order }: { order: Order }) {
+  const [dialog, setDialog] = useState<RequestType | null>(null);
+  const ongoing = order.status === 'DELIVERED';
+  return (
+    <section aria-label="Requests" style={{ marginTop: 24 }}>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
+        <h4>Requests</h4>
+        {ongoing && (
+          <Space wrap>
+            <Button onClick={() => setDialog('FIX')}>Request Fix</Button>
+            <Button onClick={() => setDialog('REPLACE')}>Request Replace</Button>
+          </Space>
+        )}
+      </div>
+      <Table<OrderRequest>
+        rowKey="id"
+        size="small"
+        pagination={false}
+        dataSource={order.requests}
+        scroll={{ x: true }}
+        locale={{ emptyText: <EmptyState description="No requests yet." /> }}
+        columns={[
+          { title: 'Type', dataIndex: 'type', render: (t: RequestType) => REQUEST_TYPE_LABELS[t] },
+          {
+            title: 'Products',
+            key: 'products',
+            render: (_: unknown, r: OrderRequest) => (
+              <div style={{ display: 'flex', flexDirection: 'column' }}>
+                {r.products.map((p) => (
+                  <span key={p.lineID}>{lineLabel(p.productName, p.variantName, p.subVariantName)}</span>
+                ))}
+              </div>
+            ),
+          },
+          { title: 'Note', dataIndex: 'userNote', render: (n: string) => n || '—' },
+          { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
+          { title: 'Status', dataIndex: 'status', render: (st: string) => <StatusTag kind="request" status={st} /> },
+        ]}
+      />
+      {ongoing && dialog && <RequestDialog key={dialog} orderId={order.id} type={dialog} lines={order.products} open onClose={() => setDialog(null)} />}
+    </section>
+  );
+}
+
+/**
+ * One of my orders: tracker, shipping, products (with their serial codes once packed, and due
+ * dates once a rental is delivered), payment information and records; the order's QR once packed
+ * and the invoice once a payment was taken (plain downloads: nothing heavy is loaded for them);
+ * cancel where allowed. A rental also shows its due notice and its fix/replace requests.
  */
 export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const { id = '' } = useParams();
@@ -27,6 +94,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const o = q.data.order;
   const rent = o.type === 'RENT';
   const packed = o.products.some((l) => l.serialCodes.length > 0);
+  const due = rent && o.products.some((l) => l.dueDate !== null);
   const qr = `/api/my/orders/${o.id}/qr.png`;
 
   const onCancel = async () => {
@@ -59,6 +127,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         <StatusTag kind="order" status={o.status} />
         {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
       </Space>
+      {rent && o.dueNotice && <Alert showIcon type={o.dueNotice === 'OVERDUE' ? 'error' : 'warning'} title={DUE_NOTICE_TEXT[o.dueNotice]} style={{ marginBottom: 16 }} />}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
         <section aria-label="Order Tracker">
           <h4>Order Tracker</h4>
@@ -121,6 +190,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
             ...(rent ? [{ title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) }] : []),
             { title: rent ? 'Price / day' : 'Price', dataIndex: 'productAmount', align: 'right' as const, render: (v: string) => money(v) },
             { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+            ...(due ? [{ title: 'Due Date', dataIndex: 'dueDate', render: (d: string | null) => (d === null ? '—' : formatBusinessDate(d)) }] : []),
             ...(packed
               ? [{
                   title: 'Serial Codes',
@@ -128,9 +198,15 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
                   render: (_: unknown, l: OrderLine) =>
                     l.serialCodes.length ? (
                       <Space wrap size={4}>
-                        {l.serialCodes.map((c) => (
-                          <Tag key={c.serialCode}>{c.serialCode}</Tag>
-                        ))}
+                        {l.serialCodes.map((c) =>
+                          isReturned(c) ? (
+                            <Tag key={c.serialCode} color="green">
+                              {c.serialCode} RETURNED
+                            </Tag>
+                          ) : (
+                            <Tag key={c.serialCode}>{c.serialCode}</Tag>
+                          ),
+                        )}
                       </Space>
                     ) : (
                       '—'
@@ -141,6 +217,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         />
       </section>
       <PaymentRecords order={o} />
+      {rent && <Requests order={o} />}
     </article>
   );
 }

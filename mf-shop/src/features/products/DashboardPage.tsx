@@ -4,6 +4,7 @@ import { formatPriceRange, type ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, PageHeader, PlainEmpty, PlainLoading } from '@dme/ui';
 import { useProductCardsQuery } from '../../api';
+import { DueNotices } from '../orders/DueNotices';
 
 
 /*
@@ -89,6 +90,7 @@ export function DashboardPage() {
           </form>
         }
       />
+      <DueNotices />
       <Grid title="For Rental Items" type="FOR_RENT" search={search} />
       <Grid title="For Sale Items" type="FOR_SALE" search={search} />
     </div>

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Notice } from '@dme/contracts';
+import { useMyNoticesQuery } from '../../api';
+
+/*
+ * The customer's due notices on /dashboard (SPEC §8): 'Has to due products' for a rental with
+ * products past due, 'Some products are due for return today.' for one due today, each linking to
+ * the rental. Plain elements, no antd: the dashboard stays antd-free (DESIGN §12). They show once
+ * per visit of the page: a dismissed notice stays dismissed until the customer comes back.
+ */
+
+const STYLE: Record<Notice['kind'], { background: string; border: string; accent: string }> = {
+  OVERDUE: { background: '#fff2f0', border: '#ffccc7', accent: '#a8071a' },
+  DUE_TODAY: { background: '#fffbe6', border: '#ffe58f', accent: '#874d00' },
+};
+
+const box = { display: 'flex', alignItems: 'center', gap: 12, padding: '8px 12px', borderRadius: 8, fontSize: 14, lineHeight: 1.5714, color: 'rgba(0,0,0,0.88)' } as const;
+const plainButton = { background: 'transparent', border: 'none', cursor: 'pointer', fontSize: 14, padding: '2px 6px', color: 'rgba(0,0,0,0.65)' } as const;
+
+const key = (n: Notice) => `${n.orderID}:${n.kind}`;
+
+export function DueNotices() {
+  const q = useMyNoticesQuery();
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  if (q.isLoading) return null;
+  if (q.error) {
+    return (
+      <div role="status" style={{ ...box, background: '#fafafa', border: '1px solid #f0f0f0', marginBottom: 16 }}>
+        <span style={{ flex: 1 }}>Your rental notices could not be loaded.</span>
+        <button type="button" style={plainButton} onClick={() => void q.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  const shown = (q.data?.items ?? []).filter((n) => !dismissed.has(key(n)));
+  if (shown.length === 0) return null;
+  return (
+    <section aria-label="Notices" style={{ display: 'flex', flexDirection: 'column', gap: 8, marginBottom: 16 }}>
+      {shown.map((n) => {
+        const s = STYLE[n.kind];
+        return (
+          <div key={key(n)} role="alert" style={{ ...box, background: s.background, border: `1px solid ${s.border}` }}>
+            <span aria-hidden="true" style={{ width: 8, height: 8, borderRadius: '50%', background: s.accent, flex: 'none' }} />
+            <span style={{ flex: 1 }}>
+              <strong>{n.message}</strong>{' '}
+              <Link to={`/orders/rentals/${n.orderID}`} style={{ color: '#0b5cad' }}>
+                Order {n.orderNumber}
+              </Link>
+            </span>
+            <button type="button" aria-label={`Dismiss the notice of order ${n.orderNumber}`} style={plainButton} onClick={() => setDismissed((d) => new Set(d).add(key(n)))}>
+              ✕
+            </button>
+          </div>
+        );
+      })}
+    </section>
+  );
+}
