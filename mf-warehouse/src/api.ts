@@ -5,16 +5,21 @@ import type {
   Bin,
   BinListResponse,
   BinRequest,
+  OngoingRentalListResponse,
+  OngoingRentalTab,
   OrderListResponse,
+  OrderRequest,
   OrderResponse,
   OrderStatus,
   OrderType,
   Product,
   ProductListResponse,
   ProductRequest,
+  ReturnStatus,
   StockItem,
   StockListResponse,
   TransitionRequest,
+  UpdateRequestBody,
 } from '@dme/contracts';
 
 export interface StockArgs {
@@ -31,6 +36,22 @@ export interface StaffOrdersArgs {
   status: OrderStatus;
   search?: string;
 }
+
+export interface OngoingRentalsArgs {
+  tab: OngoingRentalTab;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/** What a change to an order's lines (returns) touches besides the order: lists, payments and stock. */
+const ORDER_CHANGE_TAGS = (id: string) => [
+  { type: 'Order' as const, id },
+  { type: 'Order' as const, id: 'LIST' },
+  { type: 'Payment' as const, id: 'LIST' },
+  { type: 'Stock' as const, id: 'LIST' },
+  { type: 'Product' as const, id: 'LIST' },
+];
 
 /** Orders are loaded 100 at a time (the API's maximum); the list offers "Load more" past that. */
 export const ORDERS_PAGE = 100;
@@ -108,13 +129,22 @@ export const warehouseApi = baseApi.injectEndpoints({
     /** A step of the order process (confirm, cancel, pack). Packing also changes stock and counts. */
     transitionOrder: b.mutation<OrderResponse, { id: string; body: TransitionRequest }>({
       query: ({ id, body }) => ({ url: `/orders/${id}/transitions`, method: 'POST', body }),
-      invalidatesTags: (_r, _e, { id }) => [
-        { type: 'Order', id },
-        { type: 'Order', id: 'LIST' },
-        { type: 'Payment', id: 'LIST' },
-        { type: 'Stock', id: 'LIST' },
-        { type: 'Product', id: 'LIST' },
-      ],
+      invalidatesTags: (_r, _e, { id }) => ORDER_CHANGE_TAGS(id),
+    }),
+    /** Ongoing rentals by tab (SPEC §2 /admin/ongoing-rentals), a page at a time. */
+    ongoingRentals: b.query<OngoingRentalListResponse, OngoingRentalsArgs>({
+      query: ({ tab, search, limit, offset }) => ({ url: '/ongoing-rentals', params: { tab, ...(search ? { search } : {}), limit, offset } }),
+      providesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r?.items ?? []).map((o) => ({ type: 'Order' as const, id: o.id }))],
+    }),
+    /** Returns inspection (FOR_PICK_UP): a serial code comes back OK, LOST or DAMAGED; the catalog follows. */
+    returnSerial: b.mutation<OrderResponse, { id: string; serialCode: string; status: ReturnStatus }>({
+      query: ({ id, serialCode, status }) => ({ url: `/orders/${id}/serials/${encodeURIComponent(serialCode)}/return`, method: 'POST', body: { status } }),
+      invalidatesTags: (_r, _e, { id }) => ORDER_CHANGE_TAGS(id),
+    }),
+    /** A fix or replace request moves PENDING → ON_PROGRESS → DONE. */
+    updateRequest: b.mutation<{ request: OrderRequest }, { id: string; requestId: string; body: UpdateRequestBody }>({
+      query: ({ id, requestId, body }) => ({ url: `/orders/${id}/requests/${requestId}`, method: 'PATCH', body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }],
     }),
     /** The stock item with this serial code, asked afresh on every scan (its status may have changed). */
     stockBySerial: b.query<{ item: StockItem }, string>({
@@ -141,5 +171,8 @@ export const {
   useStaffOrdersInfiniteQuery,
   useStaffOrderQuery,
   useTransitionOrderMutation,
+  useOngoingRentalsQuery,
+  useReturnSerialMutation,
+  useUpdateRequestMutation,
   useLazyStockBySerialQuery,
 } = warehouseApi;

@@ -11,6 +11,8 @@ const ProductViewPage = lazy(() => import('./features/products/ProductViewPage')
 const ProductStocksPage = lazy(() => import('./features/stock/ProductStocksPage'));
 const OrdersPage = lazy(() => import('./features/orders/OrdersPage'));
 const OrderDetailPage = lazy(() => import('./features/orders/OrderDetailPage'));
+const OngoingRentalsPage = lazy(() => import('./features/rentals/OngoingRentalsPage'));
+const OngoingRentalDetailPage = lazy(() => import('./features/rentals/OngoingRentalDetailPage'));
 
 /** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
@@ -33,6 +35,8 @@ export function AppRoutes() {
         <Route path="/admin/orders/purchased/:id" element={<OrderDetailPage type="BUY" />} />
         <Route path="/admin/orders/rentals" element={<OrdersPage type="RENT" />} />
         <Route path="/admin/orders/rentals/:id" element={<OrderDetailPage type="RENT" />} />
+        <Route path="/admin/ongoing-rentals" element={<OngoingRentalsPage />} />
+        <Route path="/admin/ongoing-rentals/:id" element={<OngoingRentalDetailPage />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

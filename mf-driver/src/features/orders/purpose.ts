@@ -32,7 +32,8 @@ export const PURPOSE: Record<DriverScanPurpose, PurposeTexts> = {
 export const SCAN_INPUT_LABEL = 'Order QR or order number';
 
 /**
- * A code already sent is not sent again for this long: the camera reads the label in view once a
- * second, and a second read of the order just taken out would mark it delivered at once.
+ * A refused code is not sent again for this long (the camera reads the label in view once a
+ * second). A code that moved an order is not sent again while the scanner stays open: a second
+ * read of the order just taken out would mark it delivered at once. Delivering is a new scan.
  */
 export const REPEAT_SCAN_MS = 5000;

@@ -9,8 +9,9 @@ export type ScanAnswer = { ok: true; text: string; order: OrderSummary } | { ok:
 
 /**
  * Sends each read of the scanner to POST /api/driver/scan and keeps the server's answer: its
- * message on success (also as a toast), its problem detail on refusal. The same code is not sent
- * again while it is being sent nor for REPEAT_SCAN_MS after its answer (see REPEAT_SCAN_MS).
+ * message on success (also as a toast), its problem detail on refusal. A code is not sent again
+ * while it is being sent; after a refusal not for REPEAT_SCAN_MS; after a success not at all while
+ * this scanner is open (see REPEAT_SCAN_MS).
  */
 export function useOrderScan(purpose: DriverScanPurpose) {
   const { notify } = useFeedback();
@@ -31,12 +32,13 @@ export function useOrderScan(purpose: DriverScanPurpose) {
       const r = await scan({ purpose, code }).unwrap();
       setAnswer({ ok: true, text: r.message, order: r.order });
       notify.success(r.message);
+      // Stays Infinity: never sent again while this scanner is open.
     } catch (err) {
       const text = errorMessage(err);
       setAnswer({ ok: false, text });
       notify.toastError(text);
-    } finally {
       recent.current.set(code, Date.now());
+    } finally {
       setPending((n) => n - 1);
     }
   };

@@ -1,4 +1,17 @@
-import { formatManilaDateTime, formatMoneyString, type OrderLine, type OrderStatus, type OrderType } from '@dme/contracts';
+import {
+  formatManilaDateTime,
+  formatMoneyString,
+  orderStatusColor,
+  RETURN_STATUSES,
+  sumCents,
+  toCents,
+  type Order,
+  type OrderLine,
+  type OrderStatus,
+  type OrderType,
+  type ReturnStatus,
+  type TagColor,
+} from '@dme/contracts';
 
 export const money = (v: string) => formatMoneyString(v);
 
@@ -23,3 +36,41 @@ export const ordersBase = (type: OrderType) => (type === 'RENT' ? '/admin/orders
 
 /** The order QR is shown once the order is past PENDING, FOR_PAYMENT and PREPARING (SPEC §2). */
 export const showsQr = (status: OrderStatus) => !['PENDING', 'FOR_PAYMENT', 'PREPARING', 'CANCELLED'].includes(status);
+
+/** "FOR_PICK_UP" → "FOR PICK UP" (tags). */
+export const statusText = (s: string) => s.replace(/_/g, ' ');
+
+/** Where the ongoing rental screens live (SPEC §2). */
+export const ONGOING_BASE = '/admin/ongoing-rentals';
+
+/** The status as the ongoing rentals show it: a DELIVERED rental is ON_GOING (SPEC §4). */
+export const rentalDisplayStatus = (s: string) => (s === 'DELIVERED' ? 'ON_GOING' : s);
+
+/** Tag colour of a displayed status: ON_GOING is green like delivered; the rest as orders (SPEC §4). */
+export const displayStatusColor = (s: string): TagColor => orderStatusColor(s === 'ON_GOING' ? 'DELIVERED' : s);
+
+type Serial = OrderLine['serialCodes'][number];
+
+/** The return mark of a serial code (OK, LOST, DAMAGED), or undefined while it is not returned. */
+export function returnMark(s: Serial): ReturnStatus | undefined {
+  return (RETURN_STATUSES as readonly string[]).includes(s.status ?? '') ? (s.status as ReturnStatus) : undefined;
+}
+
+export const RETURN_MARK_COLORS: Record<ReturnStatus, TagColor> = { OK: 'green', LOST: 'red', DAMAGED: 'volcano' };
+
+/** Serial codes of the order marked as returned, and in all. */
+export function returnProgress(order: Pick<Order, 'products'>): { marked: number; total: number } {
+  const all = order.products.flatMap((l) => l.serialCodes);
+  return { marked: all.filter((s) => returnMark(s) !== undefined).length, total: all.length };
+}
+
+/** Extra charge at full payment (SPEC §9): the damage or lost fee of every serial code not marked OK. */
+export function extraCharge(order: Pick<Order, 'products'>): { cents: number; codes: string[] } {
+  const notOk = order.products.flatMap((l) =>
+    l.serialCodes.filter((s) => returnMark(s) !== undefined && returnMark(s) !== 'OK').map((s) => ({ line: l, serial: s })),
+  );
+  return {
+    cents: sumCents(notOk.map((x) => toCents(x.line.productDamageCharges))),
+    codes: notOk.map((x) => `${x.serial.serialCode} (${x.serial.status})`),
+  };
+}

@@ -1,0 +1,62 @@
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Button, Space, Tag } from 'antd';
+import { formatManilaDateTime } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { LazyErrorState, Loading, PageHeader } from '@dme/ui';
+import { useStaffOrderQuery } from '../../api';
+import { ONGOING_BASE, ordersBase, rentalDisplayStatus } from '../orders/format';
+import { CustomerInformation, DisplayStatusTag, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from '../orders/OrderSections';
+import { RentalStepButtons, RentalStepHints, RequestsSection } from '../orders/RentalSteps';
+
+/**
+ * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,
+ * the products with their rental days and due dates, the due notice, and the rental steps
+ * (For Return, returns inspection, For Full Payment, requests).
+ */
+export default function OngoingRentalDetailPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const q = useStaffOrderQuery(id);
+
+  if (q.isLoading) return <Loading />;
+  if (q.error || !q.data) return <LazyErrorState title="This rental could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  const o = q.data.order;
+  // A purchase is not a rental: its own screen shows it.
+  if (o.type !== 'RENT') return <Navigate replace to={`${ordersBase(o.type)}/${o.id}`} />;
+
+  return (
+    <article>
+      <PageHeader
+        title={`Rental ${o.orderNumber}`}
+        extra={
+          <Space wrap>
+            <RentalStepButtons order={o} />
+            <Button onClick={() => navigate(ONGOING_BASE)}>Back</Button>
+          </Space>
+        }
+      />
+      <Space size={16} style={{ marginBottom: 16 }} wrap>
+        <span>Order Number: {o.orderNumber}</span>
+        <span>{formatManilaDateTime(o.createdAt)}</span>
+        <DisplayStatusTag status={rentalDisplayStatus(o.status)} />
+        {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
+        {o.deliveredAt && <span>Delivered {formatManilaDateTime(o.deliveredAt)}</span>}
+      </Space>
+      <DueNoticeAlert order={o} />
+      <RentalStepHints order={o} />
+
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 24, marginBottom: 24 }}>
+        <CustomerInformation order={o} />
+        <ShippingInformation order={o} />
+      </div>
+
+      <section aria-label="Products" style={{ marginBottom: 24 }}>
+        <h4>Products</h4>
+        <ProductsTable order={o} />
+      </section>
+
+      <PaymentInformation order={o} />
+      <RequestsSection order={o} />
+    </article>
+  );
+}

@@ -1,0 +1,93 @@
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Input, Table, Tabs } from 'antd';
+import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS, type OngoingRental, type OngoingRentalTab } from '@dme/contracts';
+import { errorMessage } from '@dme/api-client';
+import { EmptyState, LazyErrorState, PageHeader } from '@dme/ui';
+import { useOngoingRentalsQuery } from '../../api';
+import { dateText, money, ONGOING_BASE } from '../orders/format';
+import { DisplayStatusTag } from '../orders/OrderSections';
+
+export const ONGOING_PAGE_SIZE = 20;
+
+/**
+ * Ongoing rentals (SPEC §2 /admin/ongoing-rentals): tabs Ongoing, Due Date, For Return and Picked
+ * up, each a filter of the server. Tab, search and page are in the address
+ * (?tab=DUE_DATE&search=...&page=2), so reload and back keep them.
+ */
+export default function OngoingRentalsPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const params = new URLSearchParams(location.search);
+  const asked = params.get('tab');
+  const tab: OngoingRentalTab = ONGOING_RENTAL_TABS.find((t) => t === asked) ?? 'ONGOING';
+  const search = (params.get('search') ?? '').trim();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+
+  const go = (next: { tab: OngoingRentalTab; search: string; page?: number }) => {
+    const p = new URLSearchParams({ tab: next.tab });
+    if (next.search) p.set('search', next.search);
+    if (next.page && next.page > 1) p.set('page', String(next.page));
+    navigate({ search: `?${p.toString()}` });
+  };
+
+  const q = useOngoingRentalsQuery({ tab, ...(search ? { search } : {}), limit: ONGOING_PAGE_SIZE, offset: (page - 1) * ONGOING_PAGE_SIZE });
+  const rows = q.data?.items ?? [];
+  const total = q.data?.total ?? 0;
+
+  return (
+    <section>
+      <PageHeader
+        title="Ongoing Rentals"
+        extra={
+          <Input.Search
+            key={search}
+            defaultValue={search}
+            allowClear
+            aria-label="Search rentals"
+            placeholder="Order number or customer name"
+            style={{ width: 300 }}
+            onSearch={(v) => go({ tab, search: v.trim() })}
+          />
+        }
+      />
+      <Tabs activeKey={tab} onChange={(k) => go({ tab: k as OngoingRentalTab, search })} items={ONGOING_RENTAL_TABS.map((t) => ({ key: t, label: ONGOING_RENTAL_TAB_LABELS[t] }))} />
+      {q.error ? (
+        <LazyErrorState title="The rentals could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
+      ) : (
+        <Table<OngoingRental>
+          rowKey="id"
+          loading={q.isFetching}
+          dataSource={rows}
+          scroll={{ x: true }}
+          pagination={{
+            current: page,
+            pageSize: ONGOING_PAGE_SIZE,
+            total,
+            showSizeChanger: false,
+            hideOnSinglePage: true,
+            showTotal: (n, [from, to]) => `${from}–${to} of ${n}`,
+            onChange: (p) => go({ tab, search, page: p }),
+          }}
+          locale={{ emptyText: <EmptyState description={search ? `No rentals in this tab match "${search}".` : 'No rentals in this tab.'} /> }}
+          columns={[
+            { title: 'Order Number', dataIndex: 'orderNumber' },
+            { title: 'Customer Name', dataIndex: 'customerName', render: (n: string) => n || '—' },
+            { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
+            { title: 'Status', dataIndex: 'displayStatus', render: (s: string) => <DisplayStatusTag status={s} /> },
+            { title: 'Initial Payment', dataIndex: 'initialPayment', align: 'right' as const, render: (v: string | null) => (v === null ? '—' : money(v)) },
+            { title: 'Due Date', dataIndex: 'dueDate', render: (d: string | null) => (d ? dateText(d) : '—') },
+            {
+              title: 'Action',
+              key: 'view',
+              render: (_: unknown, o: OngoingRental) => (
+                <Link to={`${ONGOING_BASE}/${o.id}`} aria-label={`View ${o.orderNumber}`}>
+                  View
+                </Link>
+              ),
+            },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
