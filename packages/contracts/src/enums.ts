@@ -124,6 +124,8 @@ const ORDER_STATUS_COLORS: Partial<Record<string, TagColor>> = {
   FOR_PICK_UP: 'lime',
   OUT_FOR_DELIVERY: 'cyan',
   DELIVERED: 'green',
+  // A DELIVERED rental as the ongoing list shows it (SPEC §4).
+  ON_GOING: 'green',
   COMPLETED: 'green',
 };
 
