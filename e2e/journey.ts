@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { expect } from './fixtures';
+import { makePng, signInAs, uniqueName } from './helpers';
+
+/** Steps the back-office journeys share (fulfilment.spec.ts, rental.spec.ts). */
+
+export interface Made {
+  id: string;
+  name: string;
+  serials: string[];
+}
+
+/** A product of the test's own (for rent or for sale) with serial-coded stock, made through the API as the superadmin. */
+export async function product(api: APIRequestContext, type: 'FOR_SALE' | 'FOR_RENT', price: string, stock: number): Promise<Made> {
+  const up = await api.post('/api/uploads', { multipart: { image: { name: 'p.png', mimeType: 'image/png', buffer: makePng() } } });
+  const { imagePath } = (await up.json()) as { imagePath: string };
+  const bin = (await (await api.post('/api/warehouse-bins', { data: { name: uniqueName('Bin'), description: 'fulfilment e2e' } })).json()) as { bin: { id: string } };
+  const name = `${type === 'FOR_SALE' ? 'Pulse Oximeter' : 'Walker'} ${uniqueName('x').slice(2)}`;
+  const res = await api.post('/api/products', { data: { brand: 'Omron', name, description: 'For the fulfilment journey', type, image: imagePath, price, damageCharges: '150.00' } });
+  expect(res.status(), await res.text()).toBe(201);
+  const { product: p } = (await res.json()) as { product: { id: string } };
+  const added = await api.post('/api/stocks', { data: { productID: p.id, warehouseBinID: bin.bin.id, quantity: stock } });
+  expect(added.status()).toBe(201);
+  const { items } = (await added.json()) as { items: Array<{ serialCode: string }> };
+  return { id: p.id, name, serials: items.map((i) => i.serialCode) };
+}
+
+export async function pdfText(path: string): Promise<string> {
+  const doc = await getDocument({ data: new Uint8Array(await readFile(path)), disableFontFace: true }).promise;
+  const parts: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
+  }
+  return parts.join('\n');
+}
+
+export async function signedIn(browserContext: () => Promise<BrowserContext>, username: string, home: string, password?: string): Promise<Page> {
+  const page = await (await browserContext()).newPage();
+  await signInAs(page, username, password, home);
+  return page;
+}
+
+/** The staff detail of an order, found through its list tab and the search box, as the warehouse does it. */
+export async function openStaffOrder(page: Page, kind: 'Purchased' | 'Rentals', tab: string, orderNumber: string): Promise<void> {
+  await page.getByRole('menuitem', { name: 'Orders' }).click();
+  await page.getByRole('menuitem', { name: kind, exact: true }).click();
+  await page.getByRole('tab', { name: tab }).click();
+  await page.getByLabel('Search orders').fill(orderNumber);
+  await page.getByLabel('Search orders').press('Enter');
+  await page.getByRole('link', { name: `View ${orderNumber}` }).click();
+  await expect(page.getByRole('heading', { name: `Order ${orderNumber}` })).toBeVisible();
+}
+
+/** Waits (reloading, as a person would) until the order's status tag shows `status`. */
+export async function untilStatus(page: Page, status: string): Promise<void> {
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText(status, { exact: true }).first()).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/** Accounting takes the payment due on an order: opens it from the list and confirms the dialog. */
+export async function takePayment(page: Page, orderNumber: string, action: string, invoice: string, receipt: string, tab?: string): Promise<void> {
+  await page.goto('/admin/payments');
+  // A rental's balance waits under its own tab (For Full Payment); the first payments under Pending.
+  if (tab) await page.getByRole('tab', { name: tab }).click();
+  // Its row: the search matches numbers that contain this one too (…0000021), so the exact number.
+  const row = page.getByRole('row', { name: new RegExp(`^${orderNumber} `) });
+  // The order service's event makes the payment payable a moment after the warehouse confirmed.
+  await expect(async () => {
+    await page.reload();
+    await page.getByLabel('Search payments').fill(orderNumber);
+    await page.getByLabel('Search payments').press('Enter');
+    await expect(row).toContainText(action, { timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+  await row.getByRole('link', { name: 'View' }).click();
+  await page.getByRole('button', { name: action }).click();
+  const dialog = page.getByRole('dialog', { name: action });
+  // Both numbers are required, with the spec's messages.
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog.getByText('Please enter invoice number!')).toBeVisible();
+  await expect(dialog.getByText('Please enter receipt number!')).toBeVisible();
+  await dialog.getByLabel('Invoice Number').fill(invoice);
+  await dialog.getByLabel('Receipt Number').fill(receipt);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Payment recorded.')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+}

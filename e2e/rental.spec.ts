@@ -1,0 +1,204 @@
+import pg from 'pg';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { cameraLaunchOptions, pictureVideo } from './camera';
+import { expect, test } from './fixtures';
+import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
+import { openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
+
+/**
+ * The passage of time: a rental's due date is its delivered day plus its rental days, so the test
+ * moves the delivered time back instead of waiting (the stack's own database, as `npm test` started it).
+ */
+async function deliveredDaysAgo(orderId: string, days: number): Promise<void> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set (npm test sets it)');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query(`update ordering.orders set delivered_at = delivered_at - make_interval(days => $2) where id = $1`, [orderId, days]);
+    expect(res.rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The status tag of an order's detail shows `status` (underscores as spaces), without a reload. */
+const showsStatus = (page: Page, status: string, timeout = 20_000) => expect(page.getByText(status.replace(/_/g, ' '), { exact: true }).first()).toBeVisible({ timeout });
+
+/** A driver's scan by typed order number in the Scan Order dialog; answers the dialog's message. */
+async function typedScan(page: Page, orderNumber: string, answer: string): Promise<void> {
+  await page.getByRole('button', { name: 'Scan Order' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Scan Order' });
+  const input = dialog.getByLabel('Order QR or order number');
+  await input.fill(orderNumber);
+  await input.press('Enter');
+  await expect(dialog.getByText(answer).first()).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+test.describe('delivery, rentals and returns (issue 10)', () => {
+  test('one rental from cart to COMPLETED across customer, warehouse, accounting and driver, with a fix request; the driver\'s camera reads the order QR', async ({ browser, playwright, baseURL }, testInfo) => {
+    test.setTimeout(300_000);
+    const contexts: BrowserContext[] = [];
+    let camera: Browser | undefined;
+    const newContext = async () => {
+      const c = await browser.newContext({ baseURL, acceptDownloads: true });
+      contexts.push(c);
+      return c;
+    };
+    try {
+      const admin = await playwright.request.newContext({ baseURL });
+      expect((await admin.post('/api/auth/login', { data: { username: 'superadmin', password: process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-2026' } })).status()).toBe(200);
+      // 20.00 a day, damage or lost fee 150.00, one unit in stock.
+      const rent = await product(admin, 'FOR_RENT', '20.00', 1);
+
+      // The customer rents it for 2 days from the cart.
+      const customer = await registerByApi(admin);
+      const shopper = await signedIn(newContext, customer.username, '/dashboard', customer.password);
+      await shopper.goto(`/product-description/${rent.id}`);
+      await expect(shopper.getByRole('heading', { name: rent.name })).toBeVisible();
+      await shopper.getByRole('button', { name: 'Increase rental days' }).click();
+      await shopper.getByRole('button', { name: 'Add to Cart' }).click();
+      await expect(shopper.getByText('Added to cart!')).toBeVisible();
+      await shopper.getByRole('menuitem', { name: 'Cart' }).click();
+      const toRent = shopper.getByRole('region', { name: 'To Rent Products' });
+      await expect(toRent.getByRole('row', { name: new RegExp(rent.name) })).toContainText('$40.00');
+      await toRent.getByRole('button', { name: 'Rent Now' }).click();
+      await shopper.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+      await expect(shopper.getByText('Order submitted successfully!')).toBeVisible();
+      await shopper.waitForURL('**/orders/rentals');
+      await shopper.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ }).getByRole('link', { name: 'View' }).click();
+      await shopper.waitForURL(/\/orders\/rentals\/[0-9a-f-]{36}$/);
+      const orderId = shopper.url().split('/').pop()!;
+      const orderNumber = ((await shopper.getByRole('heading', { name: /^Order ORD-/ }).textContent()) ?? '').replace(/^Order /, '').trim();
+      expect(orderNumber).toMatch(/^ORD-\d{8}-\d{6}$/);
+
+      // Warehouse confirms; accounting takes the first day; warehouse packs by the typed serial code.
+      const warehouse = await signedIn(newContext, 'warehouseadmin', '/admin/warehouse-bins');
+      await openStaffOrder(warehouse, 'Rentals', 'Pending', orderNumber);
+      await warehouse.getByRole('button', { name: 'Confirm Order' }).click();
+      await answerPopconfirm(warehouse, 'Confirm');
+      await expect(warehouse.getByText('FOR PAYMENT', { exact: true }).first()).toBeVisible();
+      const accounting = await signedIn(newContext, 'accounting', '/admin/payments');
+      await takePayment(accounting, orderNumber, 'Pay Partial Payment', uniqueName('INV'), 'OR-2001');
+      await warehouse.goto(`/admin/orders/rentals/${orderId}`);
+      await untilStatus(warehouse, 'PREPARING');
+      await warehouse.getByRole('button', { name: `Scan ${rent.name}` }).click();
+      const packing = warehouse.getByRole('dialog', { name: `Scan ${rent.name}` });
+      await packing.getByRole('textbox', { name: 'Serial code' }).fill(rent.serials[0]!);
+      await packing.getByRole('textbox', { name: 'Serial code' }).press('Enter');
+      await packing.getByRole('button', { name: 'OK' }).click();
+      await warehouse.getByRole('button', { name: 'To Ship Order' }).click();
+      await expect(warehouse.getByText('TO SHIP', { exact: true }).first()).toBeVisible();
+
+      // The customer keeps the order open: it changes without a reload from here on.
+      await shopper.goto(`/orders/rentals/${orderId}`);
+      await showsStatus(shopper, 'TO_SHIP');
+
+      // The driver's camera reads the order QR (a fake video made from the order's QR PNG): out for delivery.
+      const qr = await admin.get(`/api/orders/${orderId}/qr.png`);
+      expect(qr.status()).toBe(200);
+      const video = testInfo.outputPath('order-qr.y4m');
+      await pictureVideo(await qr.body(), video);
+      camera = await playwright.chromium.launch(cameraLaunchOptions(video));
+      const cameraContext = await camera.newContext({ baseURL });
+      const driverCam = await signedIn(async () => cameraContext, 'driver', '/admin/for-delivery');
+      await driverCam.getByRole('button', { name: 'Scan Order' }).click();
+      const scanDialog = driverCam.getByRole('dialog', { name: 'Scan Order' });
+      await expect(scanDialog.getByText(`Order ${orderNumber} is out for delivery with you.`).first()).toBeVisible({ timeout: 30_000 });
+      await scanDialog.getByRole('button', { name: 'Done' }).click();
+      const deliveries = driverCam.getByRole('row', { name: new RegExp(orderNumber) });
+      await expect(deliveries).toContainText('OUT FOR DELIVERY');
+      await showsStatus(shopper, 'OUT_FOR_DELIVERY');
+      await camera.close();
+      camera = undefined;
+
+      // At the door the driver types the order number: delivered; the customer's page says so by itself.
+      const driver = await signedIn(newContext, 'driver', '/admin/for-delivery');
+      await typedScan(driver, orderNumber, `Order ${orderNumber} delivered.`);
+      await showsStatus(shopper, 'DELIVERED');
+
+      // The customer files a fix request ('Select at least 1 product!' first).
+      await shopper.getByRole('button', { name: 'Request Fix' }).click();
+      const request = shopper.getByRole('dialog', { name: 'Request Fix' });
+      await request.getByRole('button', { name: 'Submit' }).click();
+      await expect(request.getByText('Select at least 1 product!')).toBeVisible();
+      await request.getByRole('checkbox', { name: new RegExp(rent.name) }).check();
+      await request.getByLabel('Note').fill('The brake squeaks');
+      await request.getByRole('button', { name: 'Submit' }).click();
+      await expect(shopper.getByText('Request Successfully Submitted!')).toBeVisible();
+      const customerRequests = shopper.getByRole('region', { name: 'Requests' });
+      await expect(customerRequests).toContainText('The brake squeaks');
+      await expect(customerRequests).toContainText('PENDING');
+
+      // The warehouse works it: On Progress, then Done; the customer's table follows live.
+      await warehouse.goto(`/admin/orders/rentals/${orderId}`);
+      const staffRequests = warehouse.getByRole('region', { name: 'Requests' });
+      await expect(staffRequests).toContainText('The brake squeaks');
+      await staffRequests.getByRole('button', { name: 'Mark as On Progress' }).click();
+      await answerPopconfirm(warehouse, 'Yes');
+      await expect(staffRequests.getByRole('button', { name: 'Mark as Done' })).toBeVisible();
+      await staffRequests.getByRole('button', { name: 'Mark as Done' }).click();
+      await answerPopconfirm(warehouse, 'Yes');
+      await expect(staffRequests).toContainText('DONE');
+      await expect(customerRequests).toContainText('DONE', { timeout: 20_000 });
+
+      // Not due yet: For Return is disabled. Two days later (2 rental days) it is due today.
+      await expect(warehouse.getByRole('button', { name: 'For Return' })).toBeDisabled();
+      await deliveredDaysAgo(orderId, 2);
+      await shopper.reload();
+      await expect(shopper.getByText('Some products are due for return today.').first()).toBeVisible();
+      await warehouse.reload();
+      await warehouse.getByRole('button', { name: 'For Return' }).click();
+      await warehouse.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+      await showsStatus(warehouse, 'FOR_RETURN');
+
+      // Pick-up by typed order number.
+      await driver.goto('/admin/for-pickup');
+      await typedScan(driver, orderNumber, `Order ${orderNumber} is yours to pick up.`);
+      await expect(driver.getByRole('row', { name: new RegExp(orderNumber) })).toContainText('FOR PICK UP');
+
+      // Returns inspection: the unit came back damaged; then the full payment is asked (extra 150.00).
+      await warehouse.reload();
+      await showsStatus(warehouse, 'FOR_PICK_UP');
+      const serial = rent.serials[0]!;
+      await expect(warehouse.getByRole('button', { name: 'For Full Payment' })).toBeDisabled();
+      await warehouse.getByRole('button', { name: `Mark ${serial} as DAMAGED` }).click();
+      await answerPopconfirm(warehouse, 'Yes');
+      await expect(warehouse.getByRole('region', { name: 'Products' })).toContainText('RETURNED');
+      await warehouse.getByRole('button', { name: 'For Full Payment' }).click();
+      const ask = warehouse.getByRole('dialog');
+      await expect(ask).toContainText('$150.00');
+      await ask.getByRole('button', { name: 'Yes' }).click();
+      await showsStatus(warehouse, 'FOR_FULL_PAYMENT');
+
+      // The customer sees what is due: extra 150.00, overall 40.00 + 150.00, balance 40.00 − 20.00 + 150.00.
+      const payment = shopper.getByRole('region', { name: 'Payment Information' });
+      await expect(payment).toContainText('$150.00', { timeout: 20_000 });
+      await expect(payment).toContainText('$190.00');
+      await expect(payment).toContainText('$170.00');
+
+      // Accounting completes the payment: the order is COMPLETED by the event, live on the customer's page.
+      const fullInvoice = uniqueName('INV');
+      await takePayment(accounting, orderNumber, 'Complete Payment', fullInvoice, 'OR-2002', 'For Full Payment');
+      await showsStatus(shopper, 'COMPLETED', 30_000);
+      await expect(shopper.getByRole('region', { name: 'Payment Records' })).toContainText(fullInvoice);
+      const download = shopper.waitForEvent('download');
+      await shopper.getByRole('link', { name: 'Download invoice' }).click();
+      const pdf = await download;
+      expect(pdf.suggestedFilename()).toBe('FULL_PAYMENT_INVOICE.pdf');
+      const flat = (await pdfText((await pdf.path())!)).replace(/\s+/g, '');
+      for (const want of ['Completion of payment (100%)', fullInvoice, 'OR-2002', orderNumber]) expect(flat).toContain(want.replace(/\s+/g, ''));
+
+      // The warehouse finds it under Ongoing Rentals → Picked up.
+      await warehouse.goto('/admin/ongoing-rentals?tab=PICKED_UP');
+      await warehouse.getByRole('tab', { name: 'Picked up' }).click();
+      await expect(warehouse.getByRole('row', { name: new RegExp(orderNumber) })).toBeVisible();
+      await admin.dispose();
+    } finally {
+      await camera?.close();
+      for (const c of contexts) await c.close();
+    }
+  });
+});
