@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import type { Browser } from '@playwright/test';
 import { PNG } from 'pngjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium';
 
 /** A camera for Chromium: a Y4M video (YUV 4:2:0) that shows one picture, e.g. a QR code. */
 
@@ -41,17 +41,10 @@ export async function pictureVideo(png: Buffer, path: string): Promise<void> {
 /** The Chromium arguments of playwright.config.ts, plus a fake camera playing `video` (permission granted). */
 export function cameraLaunchOptions(video: string) {
   return {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_EXECUTABLE,
     headless: true,
     args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_ARGS,
       '--use-fake-device-for-media-stream',
       '--use-fake-ui-for-media-stream',
       `--use-file-for-fake-video-capture=${video}`,
@@ -59,4 +52,3 @@ export function cameraLaunchOptions(video: string) {
   };
 }
 
-export type { Browser };

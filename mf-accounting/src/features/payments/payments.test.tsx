@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { Payment, PaymentSummary, User } from '@dme/contracts';
 import App from '../../app';
-import { mockApi, on, problem, query, type Call } from '../../test/api';
+import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
 
 const accountant = { id: '00000000-0000-4000-8000-0000000000ac', username: 'accounting', firstName: 'Ana', lastName: 'Reyes', userType: 'ACCOUNTING_ADMIN' } as User;
 

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { LIVE_EVENTS_PATH, RENTAL_MESSAGES, type LiveEvent, type Order, type OrderLine, type OrderSummary, type User } from '@dme/contracts';
 import { SCANNER_MESSAGES } from '@dme/ui';
 import App from '../../app';
-import { mockApi, on, problem, query, type Call } from '../../test/api';
+import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
 import { REPEAT_SCAN_MS, SCAN_INPUT_LABEL } from './purpose';
 
 const driver = { id: '00000000-0000-4000-8000-0000000000d1', username: 'driver', firstName: 'Dan', lastName: 'Cruz', userType: 'DRIVER' } as User;

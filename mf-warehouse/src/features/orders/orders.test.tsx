@@ -4,7 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import { PACKING_MESSAGES, stockQrPayload, type Order, type OrderLine, type OrderStatus, type OrderSummary, type StockItem, type User } from '@dme/contracts';
 import { SCANNER_MESSAGES } from '@dme/ui';
 import App from '../../app';
-import { mockApi, on, problem, query, type Call } from '../../test/api';
+import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
 import { CONFIRM_ORDER_PROMPT } from './OrderDetailPage';
 
 const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse', firstName: 'Wendy', lastName: 'Ramos', userType: 'WAREHOUSE_STAFF' } as User;

@@ -1,20 +1,23 @@
 import { vi } from 'vitest';
 
+/** A fetch stand-in for the remotes' UI tests (vitest + jsdom): `import { mockApi, on } from '@dme/ui/testing'`. */
+
 export interface Call {
   method: string;
-  /** Path and query, e.g. "/api/payments?status=PENDING". */
+  /** Path and query, e.g. "/api/orders?type=BUY&status=PENDING". */
   url: string;
   headers: Headers;
   body: unknown;
 }
 
-type Reply = { status: number; body?: unknown } | 'network-error' | undefined;
+type Answer = { status: number; body?: unknown; bytes?: Uint8Array<ArrayBuffer>; contentType?: string };
+type Reply = Answer | 'network-error' | undefined;
 type Handler = (call: Call) => Reply | Promise<Reply>;
 
 /**
  * Replaces fetch: each call is recorded (with its headers) and answered by the first handler that
- * replies (status + JSON body; problem+json for errors; 'network-error' throws like a lost
- * connection). Unanswered calls get 404.
+ * replies (status + JSON body, problem+json for errors, or bytes; 'network-error' throws like a
+ * lost connection). Unanswered calls get a 404 problem.
  */
 export function mockApi(...handlers: Handler[]) {
   const calls: Call[] = [];
@@ -30,9 +33,10 @@ export function mockApi(...handlers: Handler[]) {
       if (reply) break;
     }
     if (reply === 'network-error') throw new TypeError('Failed to fetch');
-    const { status, body } = reply ?? { status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Not found.' } };
-    const type = status >= 400 ? 'application/problem+json' : 'application/json';
-    return new Response(JSON.stringify(body ?? {}), { status, headers: { 'content-type': type } });
+    const r: Answer = reply ?? problem(404, 'Not found.');
+    if (r.bytes) return new Response(r.bytes, { status: r.status, headers: { 'content-type': r.contentType ?? 'application/octet-stream' } });
+    const type = r.status >= 400 ? 'application/problem+json' : 'application/json';
+    return new Response(JSON.stringify(r.body ?? {}), { status: r.status, headers: { 'content-type': type } });
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock };
@@ -44,9 +48,11 @@ export const on =
   (call) =>
     call.method === method && call.url.split('?')[0] === path ? (typeof reply === 'function' ? reply(call) : reply) : undefined;
 
+/** A problem+json answer, with field errors when given. */
 export const problem = (status: number, detail: string, errors?: Array<{ field: string; message: string }>) => ({
   status,
   body: { type: 'about:blank', title: 'Error', status, detail, ...(errors ? { errors } : {}) },
 });
 
+/** The query of a call as an object. */
 export const query = (c: Call) => Object.fromEntries(new URL(c.url, 'http://x').searchParams);
