@@ -3,9 +3,9 @@ import { signInAs } from './helpers';
 
 const MENUS: Record<string, string[]> = {
   customer: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders'],
-  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Payments', 'Reports'],
-  warehouseadmin: ['Warehouse Bins', 'Products', 'Orders'],
-  warehousestaff: ['Warehouse Bins', 'Products', 'Orders'],
+  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports'],
+  warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals'],
+  warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals'],
   accounting: ['Payments'],
   driver: ['For Delivery', 'For Pickup'],
 };
