@@ -68,6 +68,10 @@ async function jsPerRole(stack: TestStack): Promise<void> {
         const br = (await Promise.all(list.map((u) => encodedSize(u, 'br')))).reduce((a, b) => a + b, 0);
         const foreign = list.filter((u) => /\/remotes\/([a-z-]+)\//.test(u) && !u.includes(`/remotes/${remote || '-'}/`)).length;
         log(`| ${username} | ${label} | ${list.length} | ${(gz / 1024).toFixed(1)} | ${(br / 1024).toFixed(1)} | ${foreign} |`);
+        // BENCH_JS_DETAIL=1: each script's gzip size too (to find what grew).
+        if (process.env.BENCH_JS_DETAIL) {
+          for (const u of list) log(`|  | ${new URL(u).pathname} |  | ${((await encodedSize(u, 'gzip')) / 1024).toFixed(1)} |  |  |`);
+        }
       }
       await context.close();
     }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { renderHook } from '@testing-library/react';
-import { baseApi, errorMessage, fieldErrors, newIdempotencyKey, UNAUTHORIZED_EVENT, useResetApiOnLeave } from './index';
+import { baseApi, errorMessage, fieldErrors, liveEventOf, newIdempotencyKey, UNAUTHORIZED_EVENT, useResetApiOnLeave } from './index';
 
 const api = baseApi.injectEndpoints({
   endpoints: (b) => ({
@@ -88,5 +88,22 @@ describe('newIdempotencyKey', () => {
     const keys = new Set(Array.from({ length: 200 }, () => newIdempotencyKey()));
     expect(keys.size).toBe(200);
     for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('liveEventOf (the live stream, read without zod)', () => {
+  const id = '6f1c2a3e-4b5d-4e6f-8a7b-9c0d1e2f3a4b';
+  it('keeps a well-formed change and drops anything else', () => {
+    expect(liveEventOf(JSON.stringify({ kind: 'order', orderId: id, orderType: 'RENT', status: 'DELIVERED', at: '2026-11-24T04:00:00.000Z' }))).toEqual({
+      kind: 'order',
+      orderId: id,
+      orderType: 'RENT',
+      status: 'DELIVERED',
+      at: '2026-11-24T04:00:00.000Z',
+    });
+    expect(liveEventOf(JSON.stringify({ kind: 'payment', orderId: id, at: 'x' }))).toEqual({ kind: 'payment', orderId: id, orderType: null, status: null, at: 'x' });
+    for (const bad of ['not json', 'null', '[]', JSON.stringify({ kind: 'secret', orderId: id, at: 'x' }), JSON.stringify({ kind: 'order', at: 'x' })]) {
+      expect(liveEventOf(bad), bad).toBeUndefined();
+    }
   });
 });

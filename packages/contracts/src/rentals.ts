@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, REQUEST_TYPES, RETURN_STATUSES, type OrderStatus } from './enums';
 import { Pagination } from './identity';
 import { OrderRequest, OrderSummary } from './ordering';
+import { LIVE_KINDS } from './live';
 import { optionalText, searchParam, text } from './text';
 
 /**
@@ -182,9 +183,6 @@ export type NoticeListResponse = z.infer<typeof NoticeListResponse>;
 
 // ---- live updates (server-sent events at the gateway)
 
-/** The gateway's event stream (text/event-stream): one `change` event per order, payment or request change. */
-export const LIVE_EVENTS_PATH = '/api/events';
-export const LIVE_KINDS = ['order', 'payment', 'request'] as const;
 export const LiveEvent = z.object({
   kind: z.enum(LIVE_KINDS),
   orderId: z.string().uuid(),

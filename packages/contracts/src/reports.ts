@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { queryInt } from './text';
+
+/**
+ * Reports (SPEC §2 Reports screen, §3 sales report rows, §9 totals; issue 11): five reports over a
+ * range of Asia/Manila calendar days, built by the reporting service from events only.
+ *
+ * What counts (docs/decisions.md "Reporting"):
+ * - purchased-sales: purchase lines of orders paid in full (FULL payment) on a day of the range,
+ *   one row per product / variant / sub-variant and unit price.
+ * - rental-sales: rental lines of orders whose first (partial) payment was taken on a day of the
+ *   range, cancelled orders never; totalBalance is what is still owed on them (0 once paid).
+ * - purchased-invoice: one row per payment of a purchase taken on a day of the range.
+ * - rental-partial-invoice: one row per first (partial) payment of a rental taken in the range,
+ *   with the order total and the balance after it.
+ * - rental-unpaid-invoice: rentals asked for their full payment (FOR_FULL_PAYMENT, with extra
+ *   charges) on a day of the range and not paid yet.
+ * Overall sales = purchased + rental sales; overall invoice = purchased invoices + unpaid rental
+ * balances + the balances of partial invoices whose rental is not yet asked for its full payment.
+ */
+
+export const REPORT_NAMES = ['purchased-sales', 'rental-sales', 'purchased-invoice', 'rental-unpaid-invoice', 'rental-partial-invoice'] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+
+export const REPORT_LABELS: Record<ReportName, string> = {
+  'purchased-sales': 'Purchased Sales',
+  'rental-sales': 'Rental Sales',
+  'purchased-invoice': 'Purchased Invoice',
+  'rental-unpaid-invoice': 'Rental Unpaid Invoice',
+  'rental-partial-invoice': 'Rental Partial Invoice',
+};
+
+/** Excel file per report (SPEC §9 names the rental one FOR_RENT_PRODUCT_REPORTS). */
+export const REPORT_FILE_NAMES: Record<ReportName, string> = {
+  'purchased-sales': 'FOR_SALE_PRODUCT_REPORTS.xlsx',
+  'rental-sales': 'FOR_RENT_PRODUCT_REPORTS.xlsx',
+  'purchased-invoice': 'PURCHASED_INVOICE_REPORTS.xlsx',
+  'rental-unpaid-invoice': 'RENTAL_UNPAID_INVOICE_REPORTS.xlsx',
+  'rental-partial-invoice': 'RENTAL_PARTIAL_INVOICE_REPORTS.xlsx',
+};
+
+export const REPORT_MESSAGES = {
+  badDate: 'Dates are written YYYY-MM-DD.',
+  range: 'The start date must not be after the end date.',
+  tooLong: 'A report covers at most 366 days.',
+  unknownReport: 'Unknown report.',
+  exportNotReady: 'This export is not finished yet.',
+  exportFailed: 'This export failed. Please start it again.',
+} as const;
+
+export const MAX_REPORT_DAYS = 366;
+
+const day = z.string({ error: REPORT_MESSAGES.badDate }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: REPORT_MESSAGES.badDate }).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+  error: REPORT_MESSAGES.badDate,
+});
+
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/** A range of Manila calendar days, both included. */
+export const ReportRange = z
+  .object({ from: day, to: day })
+  .refine((r) => r.from <= r.to, { error: REPORT_MESSAGES.range, path: ['to'] })
+  .refine((r) => daysBetween(r.from, r.to) < MAX_REPORT_DAYS, { error: REPORT_MESSAGES.tooLong, path: ['to'] });
+export type ReportRange = z.infer<typeof ReportRange>;
+
+export const ReportParams = z.object({ report: z.enum(REPORT_NAMES, { error: REPORT_MESSAGES.unknownReport }) });
+
+export const ReportQuery = z
+  .object({
+    from: day,
+    to: day,
+    limit: queryInt(1, 500).default(50),
+    offset: queryInt(0, 999_999_999).default(0),
+  })
+  .refine((r) => r.from <= r.to, { error: REPORT_MESSAGES.range, path: ['to'] })
+  .refine((r) => daysBetween(r.from, r.to) < MAX_REPORT_DAYS, { error: REPORT_MESSAGES.tooLong, path: ['to'] });
+
+const money = z.string();
+
+/** SPEC §3 sales report rows. */
+export const PurchasedSalesRow = z.object({
+  brand: z.string(),
+  name: z.string(),
+  totalQuantity: z.number().int(),
+  /** Unit price. */
+  productAmount: money,
+  totalSales: money,
+});
+export const RentalSalesRow = z.object({
+  brand: z.string(),
+  name: z.string(),
+  totalQuantity: z.number().int(),
+  /** Unit price per day. */
+  productAmount: money,
+  /** Sum over the lines of quantity × rental days. */
+  totalRentalDays: z.number().int(),
+  totalAmount: money,
+  totalPartialPayments: money,
+  totalBalance: money,
+});
+/** A payment of a purchase. */
+export const PurchasedInvoiceRow = z.object({
+  invoiceNumber: z.string(),
+  receiptNumber: z.string(),
+  orderNumber: z.string(),
+  customerName: z.string(),
+  /** Manila date of the payment (YYYY-MM-DD). */
+  paidOn: z.string(),
+  amount: money,
+});
+/** A rental's first (partial) payment. */
+export const RentalPartialInvoiceRow = z.object({
+  invoiceNumber: z.string(),
+  receiptNumber: z.string(),
+  orderNumber: z.string(),
+  customerName: z.string(),
+  paidOn: z.string(),
+  orderTotal: money,
+  partialPayment: money,
+  /** Order total − partial payment (what the rental still owes, before extra charges). */
+  balance: money,
+  /** The rental's payment status now: INITIAL_PAYMENT, FOR_FULL_PAYMENT or PAID. */
+  paymentStatus: z.string(),
+});
+/** A rental asked for its full payment and not paid yet. */
+export const RentalUnpaidInvoiceRow = z.object({
+  orderNumber: z.string(),
+  customerName: z.string(),
+  /** Manila date the full payment was asked for, and the date it is due. */
+  askedOn: z.string(),
+  dueDate: z.string().nullable(),
+  orderTotal: money,
+  partialPayment: money,
+  extraCharge: money,
+  /** Order total − partial + extra. */
+  balance: money,
+});
+
+/** The range's totals of all five reports and the overall figures (SPEC §9). */
+export const ReportTotals = z.object({
+  purchasedSales: money,
+  rentalSales: money,
+  /** purchasedSales + rentalSales. */
+  overallSales: money,
+  purchasedInvoice: money,
+  rentalUnpaidInvoice: money,
+  /** Sum of the balances of partial invoices whose rental is still in INITIAL_PAYMENT. */
+  rentalPartialBalance: money,
+  /** purchasedInvoice + rentalUnpaidInvoice + rentalPartialBalance. */
+  overallInvoice: money,
+});
+export type ReportTotals = z.infer<typeof ReportTotals>;
+
+/** For the charts: the report's money per Manila day of the range, and its top five rows by money. */
+export const ReportChart = z.object({
+  byDay: z.array(z.object({ day: z.string(), amount: money })),
+  top: z.array(z.object({ name: z.string(), amount: money })),
+});
+
+const page = <T extends z.ZodType, R extends ReportName>(report: R, row: T) =>
+  z.object({
+    report: z.literal(report),
+    from: z.string(),
+    to: z.string(),
+    rows: z.array(row),
+    /** Rows in the whole range (paging). */
+    total: z.number().int(),
+    /** This report's total money over the whole range (not just the page). */
+    sum: money,
+    totals: ReportTotals,
+    chart: ReportChart,
+  });
+
+export const ReportResponse = z.discriminatedUnion('report', [
+  page('purchased-sales', PurchasedSalesRow),
+  page('rental-sales', RentalSalesRow),
+  page('purchased-invoice', PurchasedInvoiceRow),
+  page('rental-unpaid-invoice', RentalUnpaidInvoiceRow),
+  page('rental-partial-invoice', RentalPartialInvoiceRow),
+]);
+export type ReportResponse = z.infer<typeof ReportResponse>;
+
+// ---- Excel export as a job
+
+export const EXPORT_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
+export const ReportExport = z.object({
+  id: z.string().uuid(),
+  report: z.enum(REPORT_NAMES),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(EXPORT_STATUSES),
+  /** Rows written so far, of rowsTotal. */
+  rowsWritten: z.number().int(),
+  rowsTotal: z.number().int(),
+  /** 0-100. */
+  progress: z.number().int(),
+  fileName: z.string(),
+  createdAt: z.string(),
+});
+export type ReportExport = z.infer<typeof ReportExport>;
+export const ReportExportResponse = z.object({ export: ReportExport });
+export const ExportParams = z.object({ id: z.string().uuid({ error: 'Not found.' }) });
