@@ -8,6 +8,13 @@ import { avatarPng } from './png';
 
 const SERVICE_OFFSET: Record<ServiceName, number> = { identity: 1, catalog: 2, order: 3, payment: 4, reporting: 5 };
 
+/**
+ * Node flags per process. Reporting: a small young generation, so the Excel writer's short-lived
+ * garbage is collected early (a 100,000-row export peaks at ~185 MB RSS instead of ~265 MB;
+ * DESIGN §12 budget < 200 MB). A flag set from inside the process has no effect.
+ */
+const NODE_FLAGS: Partial<Record<string, string[]>> = { reporting: ['--max-semi-space-size=4'] };
+
 export interface StackOptions {
   root: string;
   databaseUrl: string;
@@ -113,7 +120,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     ...opts.extraEnv,
   };
   const spawnOne = (name: string, cwd: string, env: Record<string, string>, crashes = 0): Supervised => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [...(NODE_FLAGS[name] ?? []), '--import', 'tsx', 'src/main.ts'], {
       cwd,
       env: { ...commonEnv, ...env, EXIT_WITH_PARENT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -62,6 +62,7 @@ import {
   SerialReturnRequest,
   UpdateRequestBody,
 } from './rentals';
+import { ExportParams, ReportExportResponse, ReportParams, ReportQuery, ReportRange, ReportResponse } from './reports';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -382,6 +383,26 @@ export const ROUTES = {
   myOrdersInvoice: {
     method: 'GET', path: '/api/my/orders/:id/invoice.pdf', service: 'payment', access: 'invoice:read-own', tag: 'payments',
     summary: "My order's invoice (of its latest payment), as an A4 PDF", params: OrderIdParams, binary: 'application/pdf',
+  },
+  // ---- reporting (read models built from events)
+  reportsGet: {
+    method: 'GET', path: '/api/reports/:report', service: 'reporting', access: 'report:read', tag: 'reports',
+    summary: 'One of the five reports for a range of Manila days: a page of rows, the report total, the overall totals and chart series',
+    params: ReportParams, query: ReportQuery, response: ReportResponse,
+  },
+  reportsExportStart: {
+    method: 'POST', path: '/api/reports/:report/exports', service: 'reporting', access: 'report:read', tag: 'reports',
+    summary: 'Start an Excel export of a report for a range (a job: follow its progress, then download the file)',
+    params: ReportParams, body: ReportRange, response: ReportExportResponse, status: 202,
+  },
+  reportsExportGet: {
+    method: 'GET', path: '/api/report-exports/:id', service: 'reporting', access: 'report:read', tag: 'reports',
+    summary: 'An export job of mine: status and progress', params: ExportParams, response: ReportExportResponse,
+  },
+  reportsExportFile: {
+    method: 'GET', path: '/api/report-exports/:id/file', service: 'reporting', access: 'report:read', tag: 'reports',
+    summary: 'The finished Excel file of an export job of mine', params: ExportParams,
+    binary: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   },
 } as const satisfies Record<string, RouteDef>;
 

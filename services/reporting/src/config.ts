@@ -1,0 +1,12 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { portSchema, serviceEnv } from '@dme/platform';
+
+export const ReportingEnv = z.object({
+  ...serviceEnv,
+  PORT: portSchema.default(4105),
+  /** Where Excel exports are written (kept 24 h, then housekeeping deletes them). */
+  EXPORT_DIR: z.string().min(1).default(join(tmpdir(), 'dme-report-exports')),
+});
+export type ReportingConfig = z.output<typeof ReportingEnv>;

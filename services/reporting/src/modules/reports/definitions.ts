@@ -1,0 +1,200 @@
+import type { ReportName } from '@dme/contracts';
+
+/*
+ * What each report counts (packages/contracts/src/reports.ts, docs/decisions.md "Reporting"), as
+ * SQL over the read models. A report is two layers:
+ * - `base`: the facts it counts, one row each, with `_day` (the Manila day that puts the fact in
+ *   the range) and `_money` (its money) for the day chart and the report's sum;
+ * - `rows`: the report's rows (the base grouped, for the sales reports), with the contract's
+ *   fields (money already as text with two decimals), `_money` and `_label` for the top five,
+ *   and the sort keys `order` names (a total order, so pages and exports are stable).
+ * A range of Manila days [from, to] is the instants [from 00:00, to + 1 00:00) in Manila.
+ */
+
+/** SQL expressions of the range's first and last day (parameters, or checked date literals). */
+export interface RangeSql {
+  from: string;
+  to: string;
+}
+
+export interface Tables {
+  orders: string;
+  lines: string;
+  payments: string;
+  products: string;
+}
+
+/** How a column is written to Excel. */
+export type ColumnKind = 'text' | 'int' | 'money' | 'date';
+
+export interface ReportColumn {
+  key: string;
+  header: string;
+  kind: ColumnKind;
+  width: number;
+  /** Not summed in the totals row (a unit price). */
+  noTotal?: true;
+}
+
+export interface ReportDef {
+  base: (t: Tables, r: RangeSql) => string;
+  rows: (t: Tables) => string;
+  /** The rows' total order (columns of `rows`). */
+  order: string;
+  /** The contract fields holding money (normalized to "0.00" form). */
+  money: readonly string[];
+  /** The field whose sum is the report's `sum` (the money of `_money`). */
+  moneyField: string;
+  columns: readonly ReportColumn[];
+}
+
+const lo = (r: RangeSql) => `((${r.from})::date::timestamp at time zone 'Asia/Manila')`;
+const hi = (r: RangeSql) => `(((${r.to})::date + 1)::timestamp at time zone 'Asia/Manila')`;
+const day = (col: string) => `(${col} at time zone 'Asia/Manila')::date`;
+
+const salesLines = (t: Tables, paidCol: string) => `select l.product_id, l.variant_id, l.sub_variant_id, l.unit_price, l.quantity,
+    l.no_of_rental_days, l.line_total, l.product_name, l.variant_name, l.sub_variant_name, o.full_paid_at,
+    ${day(`o.${paidCol}`)} as _day, l.line_total as _money
+  from ${t.orders} o join ${t.lines} l on l.order_id = o.id`;
+
+/** Groups of product / variant / sub-variant and unit price, with the product's brand. */
+const salesGroups = (t: Tables, fields: string, aggregates: string) => `select coalesce(p.brand, '') as brand, g.name, ${fields},
+    g._money, g.name as _label, g.unit_price as _price, g.product_id as _p, g.variant_id as _v, g.sub_variant_id as _s
+  from (select b.product_id, b.variant_id, b.sub_variant_id, b.unit_price,
+          concat_ws(' / ', min(b.product_name), min(b.variant_name), min(b.sub_variant_name)) as name,
+          sum(b.quantity)::int as "totalQuantity", sum(b._money) as _money${aggregates ? `, ${aggregates}` : ''}
+        from base b group by b.product_id, b.variant_id, b.sub_variant_id, b.unit_price) g
+  left join ${t.products} p on p.id = g.product_id`;
+
+const SALES_ORDER = 'name, _price, _p, _v nulls first, _s nulls first';
+
+const invoiceColumns = () => `py.invoice_number as "invoiceNumber", py.receipt_number as "receiptNumber",
+    coalesce(nullif(py.order_number, ''), o.order_number, '') as "orderNumber", coalesce(o.customer_name, '') as "customerName",
+    ${day('py.confirmed_at')}::text as "paidOn", ${day('py.confirmed_at')} as _day, py.confirmed_at as _at, py.payment_id as _id,
+    concat_ws(' · ', coalesce(nullif(py.order_number, ''), o.order_number, ''), nullif(coalesce(o.customer_name, ''), '')) as _label`;
+const invoiceFrom = (t: Tables) => `from ${t.payments} py left join ${t.orders} o on o.id = py.order_id`;
+
+const rentalTotal = 'coalesce(o.total_amount, py.amount + py.balance_after)';
+const unpaidBalance = '(o.total_amount - coalesce(o.partial_payment, 0) + coalesce(o.extra_charge, 0))';
+
+export const REPORTS: Record<ReportName, ReportDef> = {
+  /** Purchase lines of orders paid in full on a day of the range. */
+  'purchased-sales': {
+    base: (t, r) => `${salesLines(t, 'full_paid_at')}
+      where o.type = 'BUY' and o.status <> 'CANCELLED' and o.full_paid_at >= ${lo(r)} and o.full_paid_at < ${hi(r)}`,
+    rows: (t) => salesGroups(t, `g."totalQuantity", g.unit_price::text as "productAmount", g._money::text as "totalSales"`, ''),
+    order: SALES_ORDER,
+    money: ['productAmount', 'totalSales'],
+    moneyField: 'totalSales',
+    columns: [
+      { key: 'brand', header: 'Brand', kind: 'text', width: 20 },
+      { key: 'name', header: 'Name', kind: 'text', width: 44 },
+      { key: 'totalQuantity', header: 'Total Quantity', kind: 'int', width: 15 },
+      { key: 'productAmount', header: 'Product Amount', kind: 'money', width: 16, noTotal: true },
+      { key: 'totalSales', header: 'Total Sales', kind: 'money', width: 16 },
+    ],
+  },
+  /**
+   * Rental lines of orders whose first (partial) payment was taken on a day of the range, never a
+   * cancelled one. Partial payment of a line = its first day (quantity × unit price); its balance
+   * = line total − that, until the rental is paid in full (then 0). Extra charges are the order's,
+   * not a line's: they are in the unpaid invoice report.
+   */
+  'rental-sales': {
+    base: (t, r) => `select s.*, s.quantity * s.unit_price as partial,
+        case when s.full_paid_at is null then s.line_total - s.quantity * s.unit_price else 0 end as balance
+      from (${salesLines(t, 'first_paid_at')}
+        where o.type = 'RENT' and o.status <> 'CANCELLED' and o.first_paid_at >= ${lo(r)} and o.first_paid_at < ${hi(r)}) s`,
+    rows: (t) =>
+      salesGroups(
+        t,
+        `g."totalQuantity", g.unit_price::text as "productAmount", g."totalRentalDays", g._money::text as "totalAmount",
+         g.partial::text as "totalPartialPayments", g.balance::text as "totalBalance"`,
+        `sum(b.quantity * coalesce(b.no_of_rental_days, 0))::int as "totalRentalDays", sum(b.partial) as partial, sum(b.balance) as balance`,
+      ),
+    order: SALES_ORDER,
+    money: ['productAmount', 'totalAmount', 'totalPartialPayments', 'totalBalance'],
+    moneyField: 'totalAmount',
+    columns: [
+      { key: 'brand', header: 'Brand', kind: 'text', width: 20 },
+      { key: 'name', header: 'Name', kind: 'text', width: 44 },
+      { key: 'totalQuantity', header: 'Total Quantity', kind: 'int', width: 15 },
+      { key: 'productAmount', header: 'Product Amount (per day)', kind: 'money', width: 22, noTotal: true },
+      { key: 'totalRentalDays', header: 'Total Rental Days', kind: 'int', width: 18 },
+      { key: 'totalAmount', header: 'Total Amount', kind: 'money', width: 16 },
+      { key: 'totalPartialPayments', header: 'Total Partial Payments', kind: 'money', width: 22 },
+      { key: 'totalBalance', header: 'Total Balance', kind: 'money', width: 16 },
+    ],
+  },
+  /** One row per payment of a purchase taken on a day of the range. */
+  'purchased-invoice': {
+    base: (t, r) => `select ${invoiceColumns()}, py.amount::text as amount, py.amount as _money
+      ${invoiceFrom(t)}
+      where py.order_type = 'BUY' and py.type = 'FULL' and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['amount'],
+    moneyField: 'amount',
+    columns: [
+      { key: 'invoiceNumber', header: 'Invoice Number', kind: 'text', width: 18 },
+      { key: 'receiptNumber', header: 'Receipt Number', kind: 'text', width: 18 },
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'paidOn', header: 'Paid On', kind: 'date', width: 14 },
+      { key: 'amount', header: 'Amount', kind: 'money', width: 16 },
+    ],
+  },
+  /** Rentals asked for their full payment on a day of the range and not paid yet (never cancelled ones). */
+  'rental-unpaid-invoice': {
+    base: (t, r) => `select o.order_number as "orderNumber", o.customer_name as "customerName", ${day('o.full_asked_at')}::text as "askedOn",
+        o.full_due_date::text as "dueDate", o.total_amount::text as "orderTotal", coalesce(o.partial_payment, 0)::text as "partialPayment",
+        coalesce(o.extra_charge, 0)::text as "extraCharge", ${unpaidBalance}::text as balance,
+        ${day('o.full_asked_at')} as _day, ${unpaidBalance} as _money, o.full_asked_at as _at, o.id as _id,
+        concat_ws(' · ', o.order_number, nullif(o.customer_name, '')) as _label
+      from ${t.orders} o
+      where o.type = 'RENT' and o.full_paid_at is null and o.status <> 'CANCELLED'
+        and o.full_asked_at >= ${lo(r)} and o.full_asked_at < ${hi(r)}`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['orderTotal', 'partialPayment', 'extraCharge', 'balance'],
+    moneyField: 'balance',
+    columns: [
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'askedOn', header: 'Asked On', kind: 'date', width: 14 },
+      { key: 'dueDate', header: 'Due Date', kind: 'date', width: 14 },
+      { key: 'orderTotal', header: 'Order Total', kind: 'money', width: 16 },
+      { key: 'partialPayment', header: 'Partial Payment', kind: 'money', width: 16 },
+      { key: 'extraCharge', header: 'Extra Charge', kind: 'money', width: 16 },
+      { key: 'balance', header: 'Balance', kind: 'money', width: 16 },
+    ],
+  },
+  /** One row per first (partial) payment of a rental taken on a day of the range; its money is the payment. */
+  'rental-partial-invoice': {
+    base: (t, r) => `select ${invoiceColumns()}, ${rentalTotal}::text as "orderTotal", py.amount::text as "partialPayment",
+        (${rentalTotal} - py.amount)::text as balance, coalesce(o.payment_status, py.status_after) as "paymentStatus",
+        py.amount as _money, (${rentalTotal} - py.amount) as _balance
+      ${invoiceFrom(t)}
+      where py.order_type = 'RENT' and py.type = 'PARTIAL' and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['orderTotal', 'partialPayment', 'balance'],
+    moneyField: 'partialPayment',
+    columns: [
+      { key: 'invoiceNumber', header: 'Invoice Number', kind: 'text', width: 18 },
+      { key: 'receiptNumber', header: 'Receipt Number', kind: 'text', width: 18 },
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'paidOn', header: 'Paid On', kind: 'date', width: 14 },
+      { key: 'orderTotal', header: 'Order Total', kind: 'money', width: 16 },
+      { key: 'partialPayment', header: 'Partial Payment', kind: 'money', width: 16 },
+      { key: 'balance', header: 'Balance', kind: 'money', width: 16 },
+      { key: 'paymentStatus', header: 'Payment Status', kind: 'text', width: 18 },
+    ],
+  },
+};
+
+/** The report's rows in their total order, as one query (`with base, rows`). */
+export function rowsQuery(def: ReportDef, t: Tables, r: RangeSql): string {
+  return `with base as materialized (${def.base(t, r)}), rows as (${def.rows(t)}) select * from rows order by ${def.order}`;
+}
