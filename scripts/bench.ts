@@ -491,6 +491,35 @@ async function productList(stack: TestStack, serverUrl: string, cache: 'on' | 'o
   }
 }
 
+/**
+ * Reports (issue 11, DESIGN §12): the reporting service's own bench (services/reporting/src/bench.ts)
+ * in a child process started like the stack starts the service (its Node flags): 100,000 orders
+ * over a month-range query per report (p99 < 200 ms) and a 100,000-row streamed export (< 10 s,
+ * < 200 MB peak RSS of that process).
+ */
+function reports(pgServerUrl: string): void {
+  log('\n### Reports (services/reporting/src/bench.ts: 200,000 orders over a year, measured in a reporting process)\n');
+  const child = spawnSync(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', 'src/bench.ts', '100000'], {
+    cwd: join(root, 'services', 'reporting'),
+    env: { ...process.env, TEST_DATABASE_URL: pgServerUrl },
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = child.stdout.trim().split('\n').pop() ?? '';
+  if (child.status !== 0 || !line.startsWith('{')) throw new Error(`reporting bench failed: ${child.stderr.slice(-2000)}`);
+  const r = JSON.parse(line) as {
+    orders: number;
+    queries: Record<string, { p50: number; p99: number; rows: number }>;
+    export: { status: string; rows: number; ms: number; rssBeforeMb: number; peakRssMb: number };
+  };
+  log(`${r.orders} orders seeded. One-month range (June), 50 runs each:\n`);
+  log('| report | rows in range | p50 ms | p99 ms (budget < 200) |');
+  log('|---|---|---|---|');
+  for (const [name, q] of Object.entries(r.queries)) log(`| ${name} | ${q.rows} | ${q.p50} | **${q.p99}** |`);
+  log(`\nExcel export of ${r.export.rows} rows: ${r.export.status} in **${(r.export.ms / 1000).toFixed(1)} s** (budget < 10 s), ` +
+    `peak RSS **${r.export.peakRssMb} MB** (budget < 200 MB; ${r.export.rssBeforeMb} MB before it started).`);
+}
+
 async function main() {
   const only = process.argv.slice(2);
   const want = (s: string) => only.length === 0 || only.includes(s);
@@ -511,6 +540,7 @@ async function main() {
     } finally {
       await stack.stop();
     }
+    if (want('reports')) reports(pgHandle.serverUrl);
     if (want('products')) {
       // The list uncached: the same product with its one-second micro-cache turned off.
       const uncached = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });
