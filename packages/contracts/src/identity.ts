@@ -95,6 +95,13 @@ export const EmployeeCreateRequest = z.object({
 export type EmployeeCreateRequest = z.input<typeof EmployeeCreateRequest>;
 
 /** Employee edit: the same without username and password. */
+/**
+ * A person's profile (the registration form's fields without username and password): a customer
+ * edited by the superadmin (PATCH /api/users/:id) or anyone editing their own (PATCH /api/auth/me).
+ */
+export const ProfileUpdateRequest = z.object({ ...personShape(MESSAGES.register), age: z.unknown().optional() });
+export type ProfileUpdateRequest = z.input<typeof ProfileUpdateRequest>;
+
 export const EmployeeUpdateRequest = EmployeeCreateRequest.omit({ username: true, password: true });
 export type EmployeeUpdateRequest = z.input<typeof EmployeeUpdateRequest>;
 

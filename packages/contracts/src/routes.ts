@@ -7,6 +7,7 @@ import {
   IdParams,
   LoginRequest,
   MeResponse,
+  ProfileUpdateRequest,
   RegisterRequest,
   StatusChangeRequest,
   UserListQuery,
@@ -119,6 +120,10 @@ export const ROUTES = {
     method: 'GET', path: '/api/auth/me', service: 'identity', access: 'authenticated', tag: 'auth',
     summary: 'The signed-in user and their permissions', response: MeResponse,
   },
+  authMeUpdate: {
+    method: 'PATCH', path: '/api/auth/me', service: 'identity', access: 'authenticated', tag: 'auth',
+    summary: 'Update my own profile (name, birth date, contact, address, image)', body: ProfileUpdateRequest, response: UserResponse,
+  },
   // ---- identity: users (customers and staff)
   usersList: {
     method: 'GET', path: '/api/users', service: 'identity', access: 'user:read', tag: 'users',
@@ -127,6 +132,11 @@ export const ROUTES = {
   usersGet: {
     method: 'GET', path: '/api/users/:id', service: 'identity', access: 'user:read', tag: 'users',
     summary: 'One user', params: IdParams, response: UserResponse,
+  },
+  usersUpdate: {
+    method: 'PATCH', path: '/api/users/:id', service: 'identity', access: 'user:manage', tag: 'users',
+    summary: "Update a customer's profile (the superadmin); staff are edited as employees", params: IdParams, body: ProfileUpdateRequest,
+    response: UserResponse,
   },
   usersSetStatus: {
     method: 'PATCH', path: '/api/users/:id/status', service: 'identity', access: 'user:manage', tag: 'users',
@@ -243,6 +253,10 @@ export const ROUTES = {
     method: 'POST', path: '/api/stocks', service: 'catalog', access: 'stock:create', tag: 'stocks',
     summary: 'Add stock: creates serial-coded items (quantities cannot be changed afterwards)', body: AddStockRequest,
     response: AddStockResponse, status: 201,
+  },
+  stocksGet: {
+    method: 'GET', path: '/api/stocks/:id', service: 'catalog', access: 'stock:read', tag: 'stocks',
+    summary: 'One stock item by id', params: IdParams, response: StockItemResponse,
   },
   stocksBySerial: {
     method: 'GET', path: '/api/stocks/by-serial/:serialCode', service: 'catalog', access: 'stock:read', tag: 'stocks',
@@ -366,6 +380,10 @@ export const ROUTES = {
   paymentsGet: {
     method: 'GET', path: '/api/payments/:id', service: 'payment', access: 'payment:read', tag: 'payments',
     summary: 'One payment with its order, customer, amounts and records', params: IdParams, response: PaymentResponse,
+  },
+  paymentsByOrder: {
+    method: 'GET', path: '/api/orders/:id/payment', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: "An order's payment with its amounts and records", params: IdParams, response: PaymentResponse,
   },
   paymentsConfirm: {
     method: 'POST', path: '/api/payments/:id/confirm', service: 'payment', access: 'payment:confirm', tag: 'payments',

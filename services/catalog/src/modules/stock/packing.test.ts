@@ -242,3 +242,17 @@ describe('GET /api/stocks/by-serial/:serialCode', () => {
     expect((await h.api.get(`/api/stocks/by-serial/${code}`, { as: h.accounting })).status).toBe(403);
   });
 });
+
+describe('GET /api/stocks/:id', () => {
+  it('answers one stock item by id as the list shows it; 404 for an unknown or malformed id; warehouse roles only', async () => {
+    const thermo = await product(simpleProduct());
+    const [code] = await addStock({ productID: thermo.id, quantity: 1 });
+    const { item } = (await h.api.get(`/api/stocks/by-serial/${code}`, { as: h.staff })).body;
+    const res = await h.api.get(`/api/stocks/${item.id}`, { as: h.staff });
+    expect(res.status).toBe(200);
+    expect(res.body.item).toEqual(item);
+    expect((await h.api.get('/api/stocks/7f1a1f40-0000-4000-8000-000000000000', { as: h.staff })).status).toBe(404);
+    expect((await h.api.get('/api/stocks/not-a-uuid', { as: h.staff })).status).toBe(404);
+    expect((await h.api.get(`/api/stocks/${item.id}`, { as: h.customer })).status).toBe(403);
+  });
+});

@@ -5,7 +5,7 @@ import { addStock, getStockItem, getStockItemBySerial, listStock } from './stock
 import { labelSheetPdf, qrPng } from './labels';
 import { cardCache } from '../products/product.routes';
 
-type StockHandlers = Pick<HandlersOf<'catalog'>, 'stocksList' | 'stocksCreate' | 'stocksBySerial' | 'stocksQr' | 'stockBatchLabels'>;
+type StockHandlers = Pick<HandlersOf<'catalog'>, 'stocksList' | 'stocksCreate' | 'stocksGet' | 'stocksBySerial' | 'stocksQr' | 'stockBatchLabels'>;
 
 export function stockHandlers(afterCommit: () => void): StockHandlers {
   return {
@@ -17,6 +17,7 @@ export function stockHandlers(afterCommit: () => void): StockHandlers {
       return result;
     },
     // Packing checks each scan against its line before the order is sent (the catalog decides again then).
+    stocksGet: async (ctx, { params }) => ({ item: await getStockItem(em(ctx), params.id) }),
     stocksBySerial: async (ctx, { params }) => ({ item: await getStockItemBySerial(em(ctx), params.serialCode) }),
     async stocksQr(ctx, { params, query }) {
       const item = await getStockItem(em(ctx), params.id);

@@ -2,7 +2,7 @@ import { EMPLOYEE_TYPES } from '@dme/contracts';
 import { assertUploadsExist, type HandlersOf, type Logger, type NatsConnection } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { announceRevocation } from '../sessions/revocation';
-import { createEmployee, deleteUser, findUser, listUsers, setStatus, toUser, updateEmployee } from './user.service';
+import { createEmployee, deleteUser, findUser, listUsers, setStatus, toUser, updateEmployee, updateProfile } from './user.service';
 
 type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
 
@@ -32,6 +32,18 @@ export function userHandlers({ afterCommit, nc, uploadsSubject, logger }: UserDe
         offset: query.offset,
       }),
     usersGet: async (ctx, { params }) => ({ user: toUser(await findUser(em(ctx), params.id)) }),
+    async usersUpdate(ctx, { params, body }) {
+      await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
+      const user = await updateProfile(em(ctx), params.id, body, 'customer');
+      afterCommit();
+      return { user: toUser(user) };
+    },
+    async authMeUpdate(ctx, { body, principal }) {
+      await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
+      const user = await updateProfile(em(ctx), principal.userId, body, 'any');
+      afterCommit();
+      return { user: toUser(user) };
+    },
     async usersSetStatus(ctx, { params, body, principal }) {
       const user = await setStatus(em(ctx), params.id, body.status, principal.userId);
       afterCommit();

@@ -177,6 +177,23 @@ export async function updateEmployee(em: EntityManager, id: string, input: Emplo
   });
 }
 
+/**
+ * A person's profile changed (SPEC §7 users/update.php): a customer by the superadmin
+ * (scope 'customer': a staff member's id answers 404, staff are edited as employees), or anyone's
+ * own (scope 'any'). Username, password, user type and status are not touched here.
+ */
+export async function updateProfile(em: EntityManager, id: string, input: PersonInput, scope: 'customer' | 'any'): Promise<UserRow> {
+  return em.transactional(async (tem) => {
+    const version = await bumpUserVersion(tem, id);
+    const user = await findUser(tem, id);
+    if (scope === 'customer' && user.userType !== 'CUSTOMER') throw notFound('User not found.');
+    tem.assign(user, { ...personFields(input), updatedAt: new Date() });
+    recordEvent(tem, SOURCE, { type: EVENTS.identity.userUpdated, aggregateId: user.id, data: toSnapshot(user), version });
+    await tem.flush();
+    return user;
+  });
+}
+
 export interface ListFilter {
   userTypes?: readonly string[];
   search?: string;

@@ -211,3 +211,46 @@ describe('employees (superadmin)', () => {
     expect((await h.api.get(`/api/employees/${created.id}`, { as: h.admin })).status).toBe(404);
   });
 });
+
+describe('profiles (SPEC §7 users/update.php): a customer by the superadmin, anyone their own', () => {
+  const profile = (u: Record<string, unknown>, overrides: Record<string, unknown> = {}) => ({
+    firstName: u.firstName,
+    middleName: u.middleName,
+    lastName: u.lastName,
+    suffix: u.suffix,
+    birthDate: u.birthDate,
+    gender: u.gender,
+    contactNumber: u.contactNumber,
+    email: u.email,
+    address: u.address,
+    city: u.city,
+    state: u.state,
+    zipcode: u.zipcode,
+    image: u.image,
+    ...overrides,
+  });
+
+  it("the superadmin updates a customer's profile; username, type and status stay; a staff id is 404; others 403", async () => {
+    const c = await newCustomer();
+    const res = await h.api.patch(`/api/users/${c.id}`, profile(c, { firstName: 'Rosa', city: 'Pasig', username: 'hijack', userType: 'SUPERADMIN', status: 'DEACTIVATED' }), { as: h.admin });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ id: c.id, firstName: 'Rosa', city: 'Pasig', username: c.username, userType: 'CUSTOMER', status: 'ACTIVE' });
+    expect((await h.api.get(`/api/users/${c.id}`, { as: h.admin })).body.user.firstName).toBe('Rosa');
+    const bad = await h.api.patch(`/api/users/${c.id}`, profile(c, { zipcode: '12', firstName: '' }), { as: h.admin });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['firstName', 'zipcode']);
+    const staff = (await h.api.post('/api/employees', employee(), { as: h.admin })).body.user;
+    expect((await h.api.patch(`/api/users/${staff.id}`, profile(c), { as: h.admin })).status).toBe(404);
+    expect((await h.api.patch(`/api/users/${c.id}`, profile(c), { as: { userId: c.id, userType: 'CUSTOMER' } })).status).toBe(403);
+    expect((await h.api.patch(`/api/users/${c.id}`, profile(c), { as: { userId: staff.id, userType: 'WAREHOUSE_ADMIN' } })).status).toBe(403);
+  });
+
+  it('a customer updates their own profile through /api/auth/me, and only their own', async () => {
+    const c = await newCustomer();
+    const other = await newCustomer();
+    const res = await h.api.patch('/api/auth/me', profile(c, { lastName: 'Dela Cruz', userType: 'SUPERADMIN' }), { as: { userId: c.id, userType: 'CUSTOMER' } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ id: c.id, lastName: 'Dela Cruz', userType: 'CUSTOMER' });
+    expect((await h.api.get(`/api/users/${other.id}`, { as: h.admin })).body.user.lastName).toBe(other.lastName);
+  });
+});

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import type { HandlersOf } from '@dme/platform';
 import { invoicePdf } from './invoice';
-import { confirmPayment, getPayment, invoiceSource, listPayments, type InvoiceSource } from './payment.service';
+import { confirmPayment, getPayment, getPaymentOfOrder, invoiceSource, listPayments, type InvoiceSource } from './payment.service';
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
 
@@ -22,6 +22,7 @@ export function paymentHandlers(afterCommit: () => void): HandlersOf<'payment'> 
     paymentsList: (ctx, { query }) =>
       listPayments(em(ctx), { limit: query.limit, offset: query.offset, ...(query.status ? { status: query.status } : {}), ...(query.search ? { search: query.search } : {}) }),
     paymentsGet: async (ctx, { params }) => ({ payment: await getPayment(em(ctx), params.id) }),
+    paymentsByOrder: async (ctx, { params }) => ({ payment: await getPaymentOfOrder(em(ctx), params.id) }),
     async paymentsConfirm(ctx, { params, body, principal }) {
       const stored = await confirmPayment(em(ctx), params.id, principal, ctx.get('idempotency-key') || undefined, body);
       afterCommit();

@@ -61,6 +61,13 @@ export async function getPayment(db: Db, id: string): Promise<Payment> {
   return paymentOf(row, await recordsOf(db, id));
 }
 
+/** The payment of an order (GET /api/orders/:id/payment); 404 when the order has none (yet). */
+export async function getPaymentOfOrder(db: Db, orderId: string): Promise<Payment> {
+  const row = await findPayment(db, 'order_id', orderId);
+  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  return paymentOf(row, await recordsOf(db, row.id));
+}
+
 /**
  * Takes the payment due now (POST /api/payments/:id/confirm, SPEC §4): the payment row is locked,
  * its next action decides the amount and the figures after it (computed here, in cents, from the

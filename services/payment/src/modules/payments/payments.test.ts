@@ -342,3 +342,17 @@ describe('access', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('GET /api/orders/:id/payment (the payment of an order, for the legacy payments/get.php?orderID)', () => {
+  it("answers the order's payment as GET /api/payments/:id does; 404 for an order without one; payment readers only", async () => {
+    const data = purchase();
+    const id = await order(data);
+    const byOrder = await h.api.get(`/api/orders/${data.orderId}/payment`, { as: h.accounting });
+    expect(byOrder.status).toBe(200);
+    expect(byOrder.body).toEqual((await get(id)).body);
+    expect((await h.api.get(`/api/orders/${randomUUID()}/payment`, { as: h.accounting })).status).toBe(404);
+    for (const userType of ['WAREHOUSE_STAFF', 'DRIVER', 'CUSTOMER'] as const) {
+      expect((await h.api.get(`/api/orders/${data.orderId}/payment`, { as: { userId: randomUUID(), userType } })).status, userType).toBe(403);
+    }
+  });
+});
