@@ -27,6 +27,7 @@ import { compressJson } from './compress';
 import { StaticFolder } from './static';
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
 import { LiveHub, liveOptions } from './live';
+import { createLegacyAdapter, isLegacyPath } from './legacy';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -89,6 +90,8 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const swagger = new StaticFolder(swaggerDir);
   let openapi: string | undefined;
+  // The old client's .php calls (SPEC §7, issue 12), translated into REST calls through this gateway.
+  const legacy = createLegacyAdapter({ logger, maxBodyBytes: config.MAX_BODY_BYTES });
 
   const app = createHttpApp({ name: 'gateway', logger, parseJson: false, trustProxy: config.TRUST_PROXY });
 
@@ -115,6 +118,11 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
       ctx.body = DOCS_HTML;
       return;
     }
+    if (path === '/api/docs/legacy' || path === '/api/docs/legacy/') {
+      ctx.type = 'application/json';
+      ctx.body = legacy.docs;
+      return;
+    }
     if (path === '/api/docs/init.js') {
       ctx.type = 'text/javascript';
       ctx.body = DOCS_INIT_JS;
@@ -126,6 +134,7 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
       return;
     }
     if (path === '/api' || path.startsWith('/api/')) return api(ctx);
+    if (isLegacyPath(path)) return legacy.serve(ctx);
     await next();
   });
 
@@ -177,7 +186,8 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
 
     // Sign-in throttling lives in identity (shared by every replica, in PostgreSQL); the gateway
     // only limits registrations and anonymous uploads per address, in its own memory.
-    const ip = ctx.ip;
+    // The legacy adapter's own calls carry their caller's address (believed only with this process's key).
+    const ip = legacy.clientIp(ctx) ?? ctx.ip;
     if (def.rateLimit === 'register' || (def.rateLimit === 'upload' && !principal)) {
       const limiter = def.rateLimit === 'register' ? limits.register : limits.upload;
       const wait = limiter.blockedFor(ip);

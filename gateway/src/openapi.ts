@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIVE_EVENTS_PATH, LiveEvent, Problem, ROUTES, type RouteDef } from '@dme/contracts';
+import { LEGACY_CALLS, type LegacyCall } from './legacy/table';
 
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -49,6 +50,46 @@ const LIVE_EVENTS_OPERATION = {
   },
 };
 
+const LEGACY_ENVELOPE = {
+  type: 'object',
+  properties: { status: { type: 'integer' }, message: { type: 'string', enum: ['success'] }, data: {} },
+  required: ['status', 'message', 'data'],
+};
+
+/** One legacy `.php` call (legacy/table.ts) as an operation of the 'legacy' tag. */
+function legacyOperation(call: LegacyCall): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  if (call.query) {
+    const json = schemaOf(call.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, prop] of Object.entries(json.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: (json.required ?? []).includes(name), schema: prop });
+    }
+  }
+  const ok = call.kind === 'update' ? '201' : '200';
+  const op: Record<string, unknown> = {
+    operationId: `legacy_${call.path.slice(1).replace(/\.php$/, '').replace(/[^A-Za-z0-9]+/g, '_')}`,
+    summary: call.summary,
+    tags: ['legacy'],
+    'x-access': call.access,
+    'x-rest-routes': call.rest,
+    parameters,
+    responses: {
+      [ok]: { description: 'Success in the old envelope: { status, message: "success", data }', content: { 'application/json': { schema: LEGACY_ENVELOPE } } },
+      default: { description: 'The REST problem, plus `message` (= detail)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    },
+    ...(call.access === 'public' ? { security: [] } : {}),
+  };
+  if (call.body === 'multipart') {
+    op.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', properties: { image: { type: 'string', format: 'binary' } }, required: ['image'] } } },
+    };
+  } else if (call.body && call.body !== 'ignored') {
+    op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(call.body, 'input') } } };
+  }
+  return op;
+}
+
 /** The OpenAPI 3 document, generated from the contract route table (never written by hand). */
 export function buildOpenApi(routes: Record<string, RouteDef> = ROUTES) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -83,12 +124,15 @@ export function buildOpenApi(routes: Record<string, RouteDef> = ROUTES) {
     (paths[path] ??= {})[def.method.toLowerCase()] = op;
   }
   (paths[LIVE_EVENTS_PATH] ??= {}).get = LIVE_EVENTS_OPERATION;
+  for (const call of LEGACY_CALLS) (paths[call.path] ??= {})[call.method.toLowerCase()] = legacyOperation(call);
   return {
     openapi: '3.0.3',
     info: {
       title: 'DME shop API',
       version: '0.1.0',
-      description: 'Every route of the gateway. `x-access` names who may call it: public, any signed-in user, or a permission.',
+      description:
+        'Every route of the gateway. `x-access` names who may call it: public, any signed-in user, or a permission. ' +
+        'The old client\'s `.php` calls (SPEC §7, tag `legacy`) are translated into these REST routes (`x-rest-routes`); the mapping table is at [/api/docs/legacy](/api/docs/legacy).',
     },
     servers: [{ url: '/' }],
     components: {
