@@ -5,6 +5,7 @@
  * process table behind a generic order update, and sign-in by login.php's cookie alone.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, manilaDate } from '@dme/contracts';
 import { validPerson, type Json } from '@dme/testing';
@@ -366,6 +367,48 @@ describe('legacy: a rental with a fix request', () => {
     expectError(await call('PATCH', `/requests/update.php?id=${request.id}`, { cookie: a.cookie, body: { status: 'ON_PROGRESS', orderID: order.id } }), 403, 'a customer updating a request');
     expect(expectOk(await call('PATCH', `/requests/update.php?id=${request.id}`, { cookie: warehouse.cookie, body: { status: 'ON_PROGRESS', orderID: order.id } }), 201, 'requests/update.php').status).toBe('ON_PROGRESS');
     expect(expectOk(await call('PATCH', `/requests/update.php?id=${request.id}`, { cookie: warehouse.cookie, body: { status: 'DONE', orderID: order.id } }), 201, 'done').status).toBe('DONE');
+
+    // Three days later (the test moves the delivered time back): for return, picked up, each serial
+    // marked through orders_product_serial_code/update.php, full payment asked and taken.
+    const db = new pg.Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = $1`, [order.id]);
+    } finally {
+      await db.end();
+    }
+    expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: warehouse.cookie, body: { status: 'FOR_RETURN' } }), 201, 'for return').status).toBe('FOR_RETURN');
+    expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: driver.cookie, body: { status: 'FOR_PICK_UP', driverID: driver.user.id } }), 201, 'pick-up').status).toBe('FOR_PICK_UP');
+    const packed = expectOk(await call('GET', `/orders/get.php?id=${order.id}`, { cookie: warehouse.cookie }), 200, 'orders/get.php (staff)');
+    const [first, second] = packed.products[0].serialCodes.map((s: { serialCode: string }) => s.serialCode) as [string, string];
+    const mark = (code: string, status: string, who: Who = warehouse) =>
+      call('PATCH', `/orders_product_serial_code/update.php?id=${order.id}&serialCode=${code}&productID=${rent.id}`, { cookie: who.cookie, body: { status } });
+    expectError(await mark(first, 'OK', a), 403, 'a customer marking a return');
+    const ok = expectOk(await mark(first, 'OK'), 201, 'orders_product_serial_code/update.php');
+    expect(ok.products[0].serialCodes.find((s: { serialCode: string }) => s.serialCode === first)).toMatchObject({ status: 'OK', returnedAt: expect.any(String) });
+    expectError(await mark(first, 'DAMAGED'), 409, 'a serial marked twice');
+    expectOk(await mark(second, 'DAMAGED'), 201, 'damaged');
+    const asked = expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: warehouse.cookie, body: { status: 'FOR_FULL_PAYMENT', extraCharge: '0.01' } }), 201, 'for full payment');
+    // The extra charge is the server's: one damaged unit's fee (50.00); 60.00 − 20.00 first day + 50.00.
+    expect(asked.payment).toMatchObject({ status: 'FOR_FULL_PAYMENT', extraCharge: '50.00', balance: '90.00' });
+    const full = await until('the full payment becomes payable', async () => {
+      const p = expectOk(await call('GET', `/payments/get.php?orderID=${order.id}`, { cookie: accounting.cookie }), 200, 'payments/get.php?orderID');
+      return p.nextAction === 'COMPLETE_PAYMENT' ? p : undefined;
+    });
+    const done = expectOk(
+      await call('PATCH', `/payments/update.php?id=${full.id}`, {
+        cookie: accounting.cookie,
+        body: { invoiceNumber: `INV-${tag()}`, receiptNumber: `OR-${tag()}`, noteForFull: 'paid at pick-up', status: 'PAID', overallTotal: '0.01', extraCharge: '0.01' },
+      }),
+      201,
+      'payments/update.php (full)',
+    );
+    expect(done).toMatchObject({ status: 'PAID', extraCharge: '50.00' });
+    await until('the rental completes', async () =>
+      expectOk(await call('GET', `/orders/get.php?id=${order.id}`, { cookie: a.cookie }), 200, 'orders/get.php (customer)').status === 'COMPLETED' ? true : undefined,
+    );
+    const records = expectOk(await call('GET', `/payment_records/get_all.php?paymentID=${full.id}`, { cookie: accounting.cookie }), 200, 'payment_records/get_all.php');
+    expect(records).toHaveLength(2);
   }, 150_000);
 });
 

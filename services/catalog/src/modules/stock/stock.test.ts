@@ -166,11 +166,13 @@ describe('Add Stock', () => {
     expect(await stockRows()).toBe(before);
   });
 
-  it('stock quantities cannot be edited or deleted afterwards (no such routes)', async () => {
+  it('stock items cannot be edited or deleted afterwards: the item can be read, PATCH and DELETE are not allowed (405) and change nothing', async () => {
     const p = (await h.api.post('/api/products', simpleProduct(), { as: h.staff })).body.product;
     const item = (await add({ productID: p.id, warehouseBinID: binId, quantity: 1 })).body.items[0];
-    expect((await h.api.patch(`/api/stocks/${item.id}`, { status: 'SOLD' }, { as: h.staff })).status).toBe(404);
-    expect((await h.api.del(`/api/stocks/${item.id}`, { as: h.staff })).status).toBe(404);
+    expect((await h.api.patch(`/api/stocks/${item.id}`, { status: 'SOLD' }, { as: h.staff })).status).toBe(405);
+    expect((await h.api.del(`/api/stocks/${item.id}`, { as: h.staff })).status).toBe(405);
+    const after = await h.api.get(`/api/stocks/${item.id}`, { as: h.staff });
+    expect(after.body.item).toMatchObject({ id: item.id, serialCode: item.serialCode, status: 'AVAILABLE', inventoryType: 'IN' });
   });
 });
 
