@@ -43,13 +43,14 @@ test.describe('register and sign in (SPEC §5, §8)', () => {
       'Please input your Password!',
       'Please input your First Name!',
       'Please input Date of Birth!',
-      'Please input Age!',
       'Please input Gender!',
       'Please input your Email!',
       'Please upload image!',
     ]) {
       await expect(page.getByText(msg, { exact: true })).toBeVisible();
     }
+    // Age is computed from the birth date (read-only): never an error the user cannot fix (issue 13).
+    await expect(page.getByText('Please input Age!', { exact: true })).toHaveCount(0);
     await page.getByLabel('Address').fill('1234567890123');
     await page.getByLabel('Zipcode').fill('123');
     await expect(page.getByText('Address must be at most 12 characters.')).toBeVisible();

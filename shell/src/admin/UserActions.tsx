@@ -4,7 +4,20 @@ import type { User, UserStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { MESSAGES } from '@dme/contracts';
 
-/** Activate / deactivate and delete, each behind a confirm. */
+/** A trash-can icon (decorative: the button's text names the action). */
+function DeleteIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false" data-icon="delete">
+      <path d="M9 3h6l1 1h4v2H4V4h4l1-1zm-3 5h12l-1 13H7L6 8zm4 2v9h1.5v-9H10zm3.5 0v9H15v-9h-1.5z" />
+    </svg>
+  );
+}
+
+/**
+ * Activate / deactivate and delete, each behind a confirm. Deactivating can be undone, so it is a
+ * plain action; deleting cannot, so it alone has the danger style and a trash icon (issue 13: the
+ * two looked the same).
+ */
 export function UserActions({
   user,
   setStatus,
@@ -42,7 +55,7 @@ export function UserActions({
         destroyOnHidden
         onConfirm={() => run(() => setStatus({ id: user.id, status: next }).unwrap(), active ? 'User deactivated.' : 'User activated.')}
       >
-        <Button size="small" danger={active} disabled={busy}>
+        <Button size="small" disabled={busy}>
           {active ? 'Deactivate' : 'Activate'}
         </Button>
       </Popconfirm>
@@ -55,7 +68,7 @@ export function UserActions({
         destroyOnHidden
         onConfirm={() => run(() => remove(user.id).unwrap(), 'User deleted.')}
       >
-        <Button size="small" danger disabled={busy}>
+        <Button size="small" danger icon={<DeleteIcon />} disabled={busy}>
           Delete
         </Button>
       </Popconfirm>

@@ -87,6 +87,49 @@ describe('superadmin: users', () => {
 });
 
 describe('superadmin: employees', () => {
+  it('shows Delete as the danger action with an icon and Deactivate/Activate as plain ones, each behind its confirm', async () => {
+    const inactive = { ...driver, id: '00000000-0000-4000-8000-000000000003', idNumber: 'EMP-000003', username: 'ana', firstName: 'Ana', lastName: 'Reyes', status: 'DEACTIVATED' as const };
+    let items = [driver, inactive];
+    const { calls } = mockApi(
+      me,
+      on('GET', '/api/employees', () => ({ status: 200, body: { items, total: items.length } })),
+      on('DELETE', `/api/employees/${driver.id}`, () => {
+        items = items.filter((u) => u.id !== driver.id);
+        return { status: 204 };
+      }),
+    );
+    openAs('/admin/employees');
+    expect(await screen.findByText('juan')).toBeInTheDocument();
+
+    const deactivate = within(row('juan')).getByRole('button', { name: 'Deactivate' });
+    const activate = within(row('ana')).getByRole('button', { name: 'Activate' });
+    const del = within(row('juan')).getByRole('button', { name: 'Delete' });
+    // Deactivate and Activate are plain (not red); Delete alone is the danger action, with a trash icon.
+    expect(deactivate).not.toHaveClass('ant-btn-dangerous');
+    expect(activate).not.toHaveClass('ant-btn-dangerous');
+    expect(del).toHaveClass('ant-btn-dangerous');
+    expect(del.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
+    expect(deactivate.querySelector('svg')).toBeNull();
+    expect(del).toHaveAccessibleName('Delete');
+
+    // Deactivate still asks first.
+    fireEvent.click(deactivate);
+    expect(await screen.findByText('Deactivate Juan Cruz?')).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: 'No' }));
+
+    // Delete asks too, with a danger OK; Cancel keeps the row, Delete removes it.
+    fireEvent.click(del);
+    expect(await screen.findByText('Delete Juan Cruz?')).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(row('juan')).getByRole('button', { name: 'Delete' }));
+    const ok = (await screen.findAllByRole('button', { name: 'Delete' })).filter((b) => !row('juan').contains(b)).at(-1)!;
+    expect(ok).toHaveClass('ant-btn-dangerous');
+    fireEvent.click(ok);
+    await waitFor(() => expect(screen.queryByText('juan')).toBeNull());
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual([`/api/employees/${driver.id}`]);
+  });
+
   it('edits an employee without username and password, then goes back after 1 s', async () => {
     const { calls } = mockApi(
       me,
@@ -117,9 +160,13 @@ describe('superadmin: employees', () => {
     expect(await screen.findByRole('heading', { name: 'Add Employee' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Create Employee' }));
     const m = MESSAGES.employee;
-    for (const text of [m.userType, m.position, m.firstName, m.lastName, m.birthDate, m.age, m.gender, m.contactNumber, m.email, m.address, m.state, m.city, m.zipcode, m.username, m.password, m.image]) {
+    for (const text of [m.userType, m.position, m.firstName, m.lastName, m.birthDate, m.gender, m.contactNumber, m.email, m.address, m.state, m.city, m.zipcode, m.username, m.password, m.image]) {
       expect(await screen.findByText(text)).toBeInTheDocument();
     }
+    // The age is computed from the birth date: never an error the user cannot fix.
+    expect(screen.queryByText(m.age)).toBeNull();
+    expect(screen.getByLabelText('Age')).toHaveAttribute('readonly');
+    expect(screen.getByLabelText('Age').closest('.ant-form-item')).not.toHaveClass('ant-form-item-has-error');
   });
 
   it("shows the server's message of a 409 under 'Update User Error'", async () => {

@@ -1,13 +1,12 @@
 import { useEffect } from 'react';
 import { Col, Form, Input, Row, Select, type FormInstance } from 'antd';
-import { ADDRESS_MAX, computeAge, GENDERS, MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
+import { ADDRESS_MAX, compareDates, computeAge, GENDERS, isIsoDate, manilaDate, MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
 import { ImageUpload } from '@dme/ui';
 
 export type PersonMessages = {
   firstName: string;
   lastName: string;
   birthDate: string;
-  age: string;
   gender: string;
   contactNumber: string;
   email: string;
@@ -21,8 +20,28 @@ export type PersonMessages = {
 const required = (message: string) => [{ required: true, whitespace: true, message }];
 
 /**
+ * The birth date's rules: required (the form's own message), a real calendar date, and not after
+ * today in Manila. The age is computed from it, so this is where a missing or wrong age is fixed.
+ */
+export function birthDateRules(requiredMessage: string) {
+  return [
+    ...required(requiredMessage),
+    {
+      validator: (_rule: unknown, value: unknown) => {
+        if (typeof value !== 'string' || value.trim() === '') return Promise.resolve();
+        if (!isIsoDate(value)) return Promise.reject(new Error(MESSAGES.common.birthDateInvalid));
+        if (compareDates(value, manilaDate()) > 0) return Promise.reject(new Error(MESSAGES.common.birthDateFuture));
+        return Promise.resolve();
+      },
+    },
+  ];
+}
+
+/**
  * The person fields shared by registration and the employee form (SPEC §5): age is read-only and
- * computed in whole years from the birth date; address at most 12 characters; zipcode at least 6.
+ * computed in whole years (today in Manila) from the birth date; it has no rule of its own, since
+ * the user cannot type it: the birth date is what is validated. The age is never sent (the server
+ * computes it). Address at most 12 characters; zipcode at least 6.
  */
 export function PersonFields({ form, messages }: { form: FormInstance; messages: PersonMessages }) {
   const birthDate = Form.useWatch('birthDate', form) as string | undefined;
@@ -56,12 +75,13 @@ export function PersonFields({ form, messages }: { form: FormInstance; messages:
           </Form.Item>
         </Col>
         <Col xs={24} md={6}>
-          <Form.Item label="Date of Birth" name="birthDate" rules={required(messages.birthDate)}>
-            <Input type="date" autoComplete="bday" />
+          <Form.Item label="Date of Birth" name="birthDate" rules={birthDateRules(messages.birthDate)}>
+            <Input type="date" autoComplete="bday" max={manilaDate()} />
           </Form.Item>
         </Col>
         <Col xs={12} md={4}>
-          <Form.Item label="Age" name="age" rules={[{ required: true, message: messages.age }]}>
+          {/* Read-only and computed: no rule, so never an error the user cannot fix. */}
+          <Form.Item label="Age" name="age">
             <Input readOnly variant="filled" />
           </Form.Item>
         </Col>

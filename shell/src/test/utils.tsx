@@ -138,3 +138,13 @@ export async function chooseFile(file: File) {
 }
 
 export const pngFile = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'me.png', { type: 'image/png' });
+
+/**
+ * How far from the top the antd message or notification list holding `el` is placed (antd 6 sets
+ * it as the `--notification-top` custom property of the list; older versions as `top`).
+ */
+export function feedbackTop(el: HTMLElement): string {
+  const list = el.closest<HTMLElement>('.ant-message, .ant-notification');
+  if (!list) throw new Error('not inside an antd message or notification');
+  return list.style.getPropertyValue('--notification-top') || list.style.top;
+}

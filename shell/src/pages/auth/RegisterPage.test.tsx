@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { computeAge, MESSAGES } from '@dme/contracts';
+import { FEEDBACK_TOP } from '@dme/ui';
 import { App } from '../../App';
-import { chooseFile, chooseOption, mockApi, on, pngFile, problem, renderWithShell } from '../../test/utils';
+import { chooseFile, chooseOption, feedbackTop, mockApi, on, pngFile, problem, renderWithShell } from '../../test/utils';
 
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Register' }));
 const field = (label: string) => screen.getByLabelText(label);
@@ -21,9 +22,13 @@ describe('register form (SPEC §5)', () => {
     await openRegister();
     submit();
     const r = MESSAGES.register;
-    for (const message of [r.username, r.password, r.firstName, r.lastName, r.birthDate, r.age, r.gender, r.contactNumber, r.email, r.address, r.city, r.state, r.zipcode, r.image]) {
+    for (const message of [r.username, r.password, r.firstName, r.lastName, r.birthDate, r.gender, r.contactNumber, r.email, r.address, r.city, r.state, r.zipcode, r.image]) {
       expect(await screen.findByText(message)).toBeInTheDocument();
     }
+    // The age is read-only and computed: the birth date carries the message, the age never does.
+    expect(hasError('Date of Birth')).toBe(true);
+    expect(screen.queryByText(r.age)).toBeNull();
+    expect(hasError('Age')).toBe(false);
     // Middle name and suffix are optional: no message of theirs.
     expect(screen.queryByText(/Middle Name!/)).toBeNull();
     expect(screen.queryByText(/Suffix!/)).toBeNull();
@@ -54,6 +59,44 @@ describe('register form (SPEC §5)', () => {
     type('Date of Birth', '1990-05-01');
     await waitFor(() => expect(age.value).toBe(String(computeAge('1990-05-01'))));
     expect(Number(age.value)).toBeGreaterThanOrEqual(35);
+  });
+
+  it("computes the age from today's date in Manila, not the device's", async () => {
+    // 16:30 UTC on 30 April is already 00:30 on 1 May in Manila: a 1 May birthday has come.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-04-30T16:30:00Z'));
+    mockApi();
+    await openRegister();
+    type('Date of Birth', '1990-05-01');
+    await waitFor(() => expect(field('Age')).toHaveValue('36'));
+    type('Date of Birth', '1990-05-02');
+    await waitFor(() => expect(field('Age')).toHaveValue('35'));
+    // Born today (in Manila): age 0, accepted.
+    type('Date of Birth', '2026-05-01');
+    await waitFor(() => expect(field('Age')).toHaveValue('0'));
+    expect(field('Date of Birth')).toHaveAttribute('max', '2026-05-01');
+  });
+
+  it('refuses a birth date in the future on the birth date, and leaves the age empty', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-04-30T16:30:00Z'));
+    const { calls } = mockApi();
+    await openRegister();
+    type('Date of Birth', '2026-05-02');
+    expect(await screen.findByText(MESSAGES.common.birthDateFuture)).toBeInTheDocument();
+    expect(hasError('Date of Birth')).toBe(true);
+    expect(field('Age')).toHaveValue('');
+    expect(hasError('Age')).toBe(false);
+    submit();
+    expect(await screen.findByText(MESSAGES.register.username)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.common.birthDateFuture)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.register.age)).toBeNull();
+    expect(calls.some((c) => c.url === '/api/auth/register')).toBe(false);
+    // A past date clears the message and fills the age.
+    type('Date of Birth', '2000-01-15');
+    await waitFor(() => expect(hasError('Date of Birth')).toBe(false));
+    await waitFor(() => expect(screen.queryByText(MESSAGES.common.birthDateFuture)).toBeNull());
+    expect(field('Age')).toHaveValue('26');
   });
 
   it.each([
@@ -94,6 +137,8 @@ describe('register form (SPEC §5)', () => {
     await fillValidForm();
     submit();
     expect(await screen.findByText(MESSAGES.register.success)).toBeInTheDocument();
+    // Toasts sit 120 px from the top (SPEC §9), below the page title, not over it.
+    expect(feedbackTop(screen.getByText(MESSAGES.register.success))).toBe(`${FEEDBACK_TOP}px`);
     const post = calls.find((c) => c.url === '/api/auth/register');
     expect(post?.body).toEqual({
       username: 'maria.s',
@@ -129,6 +174,8 @@ describe('register form (SPEC §5)', () => {
     submit();
     expect(await screen.findByText(MESSAGES.register.errorTitle)).toBeInTheDocument();
     expect(screen.getByText('Username is already taken.')).toBeInTheDocument();
+    // Notifications too sit 120 px from the top (SPEC §9).
+    expect(feedbackTop(screen.getByText(MESSAGES.register.errorTitle))).toBe(`${FEEDBACK_TOP}px`);
     expect(screen.getByTestId('location')).toHaveTextContent('/register');
   });
 
