@@ -15,11 +15,29 @@ import type {
   ProductCardListResponse,
 } from '@dme/contracts';
 
-/** The shop's endpoints; lists refresh at once after a change (tags). */
+/** Lists are loaded 100 at a time (the API's maximum); past that the page offers "Load more". */
+export const LIST_PAGE = 100;
+
+/** The next offset of a list loaded page by page, while the server has more ({ items, total }). */
+const nextOffset = (last: { items: unknown[]; total: number }, _all: unknown, lastOffset: number) => {
+  const next = lastOffset + last.items.length;
+  return last.items.length > 0 && next < last.total ? next : undefined;
+};
+
+/**
+ * The shop's endpoints; lists refresh at once after a change (tags). A paged list refetched on
+ * an invalidation (live updates too) loads again from offset 0 as many pages as were shown.
+ */
 export const shopApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
     productCards: b.query<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }>({
-      query: ({ type, search }) => ({ url: '/products', params: { type, limit: 100, ...(search ? { search } : {}) } }),
+      query: ({ type, search }) => ({ url: '/products', params: { type, limit: LIST_PAGE, ...(search ? { search } : {}) } }),
+      providesTags: [{ type: 'Product', id: 'LIST' }],
+    }),
+    /** The dashboard's grids: 100 cards at a time, "Load more" past that (a type can hold more than 100 products). */
+    productCardPages: b.infiniteQuery<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }, number>({
+      infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
+      query: ({ queryArg: { type, search }, pageParam }) => ({ url: '/products', params: { type, limit: LIST_PAGE, offset: pageParam, ...(search ? { search } : {}) } }),
       providesTags: [{ type: 'Product', id: 'LIST' }],
     }),
     product: b.query<{ product: Product }, string>({ query: (id) => `/products/${id}`, providesTags: (_r, _e, id) => [{ type: 'Product', id }] }),
@@ -39,8 +57,10 @@ export const shopApi = baseApi.injectEndpoints({
       query: ({ body, idempotencyKey }) => ({ url: '/orders', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: (_r, _e, arg) => [{ type: 'Cart', id: arg.body.type === 'RENT' ? 'RENT' : 'BUY' }, { type: 'Order', id: 'LIST' }, { type: 'Product', id: 'LIST' }],
     }),
-    myOrders: b.query<OrderListResponse, { type: 'BUY' | 'RENT'; status?: OrderStatus }>({
-      query: ({ type, status }) => ({ url: '/my/orders', params: { type, limit: 100, ...(status ? { status } : {}) } }),
+    /** My orders of a type and status, 100 at a time (the tables are not paginated: "Load more"). */
+    myOrders: b.infiniteQuery<OrderListResponse, { type: 'BUY' | 'RENT'; status?: OrderStatus }, number>({
+      infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
+      query: ({ queryArg: { type, status }, pageParam }) => ({ url: '/my/orders', params: { type, limit: LIST_PAGE, offset: pageParam, ...(status ? { status } : {}) } }),
       providesTags: [{ type: 'Order', id: 'LIST' }],
     }),
     myOrder: b.query<OrderResponse, string>({ query: (id) => `/my/orders/${id}`, providesTags: (_r, _e, id) => [{ type: 'Order', id }] }),
@@ -60,12 +80,13 @@ export const shopApi = baseApi.injectEndpoints({
 
 export const {
   useProductCardsQuery,
+  useProductCardPagesInfiniteQuery,
   useProductQuery,
   useCartQuery,
   useAddToCartMutation,
   useRemoveFromCartMutation,
   usePlaceOrderMutation,
-  useMyOrdersQuery,
+  useMyOrdersInfiniteQuery,
   useMyOrderQuery,
   useCancelOrderMutation,
   useCreateRequestMutation,

@@ -1,41 +1,80 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Table, Tabs } from 'antd';
+import { Alert, Button, Table, Tabs } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES, type OrderStatus, type OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { money } from '../../lib/money';
+import { uniqueRows } from '../../lib/pages';
 import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
-import { useMyOrdersQuery } from '../../api';
+import { useMyOrdersInfiniteQuery } from '../../api';
 
 const label = (s: string) => s.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\B\w+/g, (w) => w.toLowerCase());
 
-/** My purchased or rental orders, in tabs by status (SPEC §2); tables are not paginated. */
+/**
+ * My purchased or rental orders, in tabs by status (SPEC §2); tables are not paginated: 100 orders
+ * are loaded and "Load more" brings the next 100. A tab opens with its first 100 again; a change
+ * of an order (live updates too) reloads the pages shown, from the first.
+ */
 export default function OrdersPage({ type }: { type: 'BUY' | 'RENT' }) {
   const statuses: OrderStatus[] = [...(type === 'RENT' ? RENTAL_ORDER_STATUSES : PURCHASE_ORDER_STATUSES), 'CANCELLED'];
   const [status, setStatus] = useState<OrderStatus>('PENDING');
-  const q = useMyOrdersQuery({ type, status });
+  // Opening a tab (or the page) loads its first page afresh, not the pages loaded on a past visit.
+  const q = useMyOrdersInfiniteQuery({ type, status }, { refetchOnMountOrArgChange: true, refetchCachedPages: false });
+  // currentData: the rows of this tab only (never the previous tab's while this one loads).
+  const data = q.currentData;
+  const rows = useMemo(() => uniqueRows(data?.pages), [data]);
+  const total = data?.pages.at(-1)?.total ?? 0;
   const base = type === 'RENT' ? '/orders/rentals' : '/orders/purchased';
+  // A failed "Load more" retries that page; a failed reload of the pages shown reloads them all.
+  const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch({ refetchCachedPages: true }));
   return (
     <section>
       <PageHeader title={type === 'RENT' ? 'Rental Orders' : 'Purchased Orders'} />
       <Tabs activeKey={status} onChange={(k) => setStatus(k as OrderStatus)} items={statuses.map((s) => ({ key: s, label: label(s) }))} />
-      {q.error ? (
-        <LazyErrorState message={errorMessage(q.error)} onRetry={q.refetch} />
+      {q.error && !data ? (
+        <LazyErrorState message={errorMessage(q.error)} onRetry={retry} />
       ) : (
-        <Table<OrderSummary>
-          rowKey="id"
-          loading={q.isLoading || q.isFetching}
-          dataSource={q.data?.items ?? []}
-          pagination={false}
-          locale={{ emptyText: <EmptyState description={`No ${label(status).toLowerCase()} orders.`} /> }}
-          columns={[
-            { title: 'Order Number', dataIndex: 'orderNumber' },
-            { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
-            { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="order" status={s} /> },
-            { title: 'Total', dataIndex: 'totalAmount', align: 'right', render: (v: string) => money(v) },
-            { title: '', key: 'view', render: (_: unknown, o: OrderSummary) => <Link to={`${base}/${o.id}`}>View</Link> },
-          ]}
-        />
+        <>
+          <Table<OrderSummary>
+            rowKey="id"
+            loading={q.isFetching && !q.isFetchingNextPage}
+            dataSource={rows}
+            pagination={false}
+            locale={{ emptyText: <EmptyState description={`No ${label(status).toLowerCase()} orders.`} /> }}
+            columns={[
+              { title: 'Order Number', dataIndex: 'orderNumber' },
+              { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
+              { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="order" status={s} /> },
+              { title: 'Total', dataIndex: 'totalAmount', align: 'right', render: (v: string) => money(v) },
+              { title: '', key: 'view', render: (_: unknown, o: OrderSummary) => <Link to={`${base}/${o.id}`}>View</Link> },
+            ]}
+          />
+          {q.error ? (
+            <Alert
+              type="error"
+              showIcon
+              style={{ marginTop: 16 }}
+              title={q.isFetchNextPageError ? 'More orders could not be loaded' : 'The orders could not be refreshed'}
+              description={errorMessage(q.error)}
+              action={
+                <Button size="small" onClick={retry} loading={q.isFetching}>
+                  Retry
+                </Button>
+              }
+            />
+          ) : (
+            q.hasNextPage && (
+              <div style={{ display: 'flex', gap: 12, alignItems: 'center', justifyContent: 'center', marginTop: 16 }}>
+                <span style={{ color: 'rgba(0,0,0,0.6)' }}>
+                  Showing {rows.length} of {Math.max(total, rows.length)}
+                </span>
+                <Button onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
+                  Load more
+                </Button>
+              </div>
+            )
+          )}
+        </>
       )}
     </section>
   );

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { formatPriceRange, type ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, PageHeader, PlainEmpty, PlainLoading } from '@dme/ui';
-import { useProductCardsQuery } from '../../api';
+import { useProductCardPagesInfiniteQuery } from '../../api';
+import { uniqueRows } from '../../lib/pages';
 import { DueNotices } from '../orders/DueNotices';
 
 
@@ -36,8 +37,16 @@ function Card({ p }: { p: ProductCard }) {
   );
 }
 
+const more = { display: 'flex', gap: 12, alignItems: 'center', justifyContent: 'center', marginTop: 16, color: 'rgba(0,0,0,0.6)' } as const;
+const plainButton = { padding: '6px 15px', borderRadius: 8, border: '1px solid #d9d9d9', background: '#fff', color: 'rgba(0,0,0,0.88)', cursor: 'pointer', fontSize: 14 } as const;
+
+/** A grid of 100 cards; "Load more" brings the next 100 while the shop has more. */
 function Grid({ title, type, search }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string }) {
-  const q = useProductCardsQuery({ type, ...(search ? { search } : {}) });
+  const q = useProductCardPagesInfiniteQuery({ type, ...(search ? { search } : {}) });
+  const items = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
+  const total = q.data?.pages.at(-1)?.total ?? 0;
+  // A failed "Load more" retries that page; a failed reload of the pages shown reloads them all.
+  const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch());
   return (
     <section aria-labelledby={`${type}-title`} style={{ marginBottom: 32 }}>
       <h4 id={`${type}-title`} style={{ fontSize: 18, margin: '8px 0 12px' }}>
@@ -45,16 +54,37 @@ function Grid({ title, type, search }: { title: string; type: 'FOR_RENT' | 'FOR_
       </h4>
       {q.isLoading ? (
         <PlainLoading />
-      ) : q.error ? (
-        <LazyErrorState message={errorMessage(q.error)} onRetry={q.refetch} />
-      ) : (q.data?.items.length ?? 0) === 0 ? (
+      ) : q.error && !q.currentData ? (
+        <LazyErrorState message={errorMessage(q.error)} onRetry={retry} />
+      ) : items.length === 0 ? (
         <PlainEmpty description={search ? `No ${type === 'FOR_RENT' ? 'rental' : 'sale'} items match “${search}”.` : 'No items yet.'} />
       ) : (
-        <div style={grid}>
-          {q.data!.items.map((p) => (
-            <Card key={p.id} p={p} />
-          ))}
-        </div>
+        <>
+          <div style={grid}>
+            {items.map((p) => (
+              <Card key={p.id} p={p} />
+            ))}
+          </div>
+          {q.error ? (
+            <div role="alert" style={more}>
+              <span style={{ color: '#cf1322' }}>{errorMessage(q.error)}</span>
+              <button type="button" onClick={retry} disabled={q.isFetching} aria-busy={q.isFetching} style={plainButton}>
+                Retry
+              </button>
+            </div>
+          ) : (
+            q.hasNextPage && (
+              <div style={more}>
+                <span>
+                  Showing {items.length} of {Math.max(total, items.length)}
+                </span>
+                <button type="button" onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage} aria-busy={q.isFetchingNextPage} style={plainButton}>
+                  {q.isFetchingNextPage ? 'Loading more…' : 'Load more'}
+                </button>
+              </div>
+            )
+          )}
+        </>
       )}
     </section>
   );
