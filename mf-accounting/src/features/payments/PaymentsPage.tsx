@@ -86,7 +86,7 @@ export function PaymentsPage() {
             { title: 'Payment Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="payment" status={s} /> },
             { title: 'Next Step', key: 'next', render: (_: unknown, p: PaymentSummary) => nextStepText(p) ?? '—' },
             {
-              title: '',
+              title: 'Action',
               key: 'view',
               render: (_: unknown, p: PaymentSummary) => (
                 <Link to={`/admin/payments/${p.id}`} state={{ from: here }}>

@@ -141,7 +141,7 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
           { title: rent ? 'Price / day' : 'Price', key: 'price', align: 'right' as const, render: (_: unknown, l: Line) => (l.price ? money(l.price) : '—') },
           { title: 'Total', key: 'total', align: 'right' as const, render: (_: unknown, l: Line) => (l.complete ? money(centsToString(lineCents(l))) : '—') },
           {
-            title: '',
+            title: 'Action',
             key: 'remove',
             render: (_: unknown, l: Line) => (
               <Button danger size="small" disabled={lines.length === 1} onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}>

@@ -70,6 +70,8 @@ describe("the customer's order lists past 100 orders", () => {
     open();
     expect(await screen.findByText(orderNumber(100))).toBeInTheDocument();
     expect(loadMore()).toBeNull();
+    // Every column has a header a screen reader can announce (the View links' column too).
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Order Number', 'Date', 'Status', 'Total', 'Action']);
   });
 
   it('switching tab starts again at the first 100 (offset 0), also coming back to a tab', async () => {

@@ -46,7 +46,7 @@ export default function OrdersPage({ type }: { type: 'BUY' | 'RENT' }) {
               { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
               { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="order" status={s} /> },
               { title: 'Total', dataIndex: 'totalAmount', align: 'right', render: (v: string) => money(v) },
-              { title: '', key: 'view', render: (_: unknown, o: OrderSummary) => <Link to={`${base}/${o.id}`}>View</Link> },
+              { title: 'Action', key: 'view', render: (_: unknown, o: OrderSummary) => <Link to={`${base}/${o.id}`}>View</Link> },
             ]}
           />
           {q.error ? (
