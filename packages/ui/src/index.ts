@@ -14,3 +14,4 @@ export { ImageUpload, isAcceptedImage, uploadImage } from './ImageUpload';
 export { OrderTracker, type OrderTrackerEntry } from './OrderTracker';
 export { Scanner, type ScannerProps } from './Scanner';
 export { SCAN_DELAY_MS, SCANNER_MESSAGES, cameraErrorMessage, cameraSupport, createReadGate } from './scanner-core';
+export { CustomerInformation, ShippingInformation } from './OrderInfo';

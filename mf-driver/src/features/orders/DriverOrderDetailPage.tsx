@@ -1,8 +1,8 @@
 import { Link, useParams } from 'react-router-dom';
-import { Descriptions, Space, Table, Tag } from 'antd';
-import { formatManilaDateTime, type DriverScanPurpose, type Order, type OrderLine } from '@dme/contracts';
+import { Space, Table, Tag } from 'antd';
+import { formatManilaDateTime, type DriverScanPurpose, type OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, StatusTag } from '@dme/ui';
+import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, ShippingInformation, StatusTag } from '@dme/ui';
 import { useDriverOrderQuery } from '../../api';
 import { PURPOSE } from './purpose';
 
@@ -41,16 +41,7 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
           <OrderTracker entries={o.orderTracker} />
         </section>
         <CustomerInformation order={o} />
-        <section aria-label="Shipping Information">
-          <h4>Shipping Information</h4>
-          <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label="Address">{o.deliveryAddress}</Descriptions.Item>
-            <Descriptions.Item label="City">{o.deliveryCity}</Descriptions.Item>
-            <Descriptions.Item label="State">{o.deliveryState}</Descriptions.Item>
-            <Descriptions.Item label="Zipcode">{o.deliveryZipcode}</Descriptions.Item>
-            <Descriptions.Item label="Note">{o.note || '—'}</Descriptions.Item>
-          </Descriptions>
-        </section>
+        <ShippingInformation order={o} />
       </div>
 
       <section aria-label="Products">
@@ -78,28 +69,6 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
         />
       </section>
     </article>
-  );
-}
-
-function CustomerInformation({ order }: { order: Order }) {
-  const c = order.customer;
-  return (
-    <section aria-label="Customer Information">
-      <h4>Customer Information</h4>
-      {c ? (
-        <Descriptions column={1} size="small" bordered>
-          <Descriptions.Item label="Customer Number">{c.idNumber}</Descriptions.Item>
-          <Descriptions.Item label="First Name">{c.firstName}</Descriptions.Item>
-          <Descriptions.Item label="Middle Name">{c.middleName || '—'}</Descriptions.Item>
-          <Descriptions.Item label="Last Name">{c.lastName}</Descriptions.Item>
-          <Descriptions.Item label="Suffix">{c.suffix || '—'}</Descriptions.Item>
-          <Descriptions.Item label="Contact Number">{c.contactNumber}</Descriptions.Item>
-          <Descriptions.Item label="Email">{c.email}</Descriptions.Item>
-        </Descriptions>
-      ) : (
-        <p style={{ color: 'rgba(0,0,0,0.6)' }}>{order.customerName ? `${order.customerName}: the customer's other details are not available.` : "The customer's details are not available."}</p>
-      )}
-    </section>
   );
 }
 

@@ -63,42 +63,7 @@ export function QrBlock({ order }: { order: Order }) {
   );
 }
 
-export function CustomerInformation({ order }: { order: Order }) {
-  const c = order.customer;
-  return (
-    <section aria-label="Customer Information">
-      <h4>Customer Information</h4>
-      {c ? (
-        <Descriptions column={1} size="small" bordered>
-          <Descriptions.Item label="Customer Number">{c.idNumber}</Descriptions.Item>
-          <Descriptions.Item label="First Name">{c.firstName}</Descriptions.Item>
-          <Descriptions.Item label="Middle Name">{c.middleName || '—'}</Descriptions.Item>
-          <Descriptions.Item label="Last Name">{c.lastName}</Descriptions.Item>
-          <Descriptions.Item label="Suffix">{c.suffix || '—'}</Descriptions.Item>
-          <Descriptions.Item label="Contact Number">{c.contactNumber}</Descriptions.Item>
-          <Descriptions.Item label="Email">{c.email}</Descriptions.Item>
-        </Descriptions>
-      ) : (
-        <p style={{ color: 'rgba(0,0,0,0.6)' }}>The customer's details are not available.</p>
-      )}
-    </section>
-  );
-}
-
-export function ShippingInformation({ order }: { order: Order }) {
-  return (
-    <section aria-label="Shipping Information">
-      <h4>Shipping Information</h4>
-      <Descriptions column={1} size="small" bordered>
-        <Descriptions.Item label="Address">{order.deliveryAddress}</Descriptions.Item>
-        <Descriptions.Item label="City">{order.deliveryCity}</Descriptions.Item>
-        <Descriptions.Item label="State">{order.deliveryState}</Descriptions.Item>
-        <Descriptions.Item label="Zipcode">{order.deliveryZipcode}</Descriptions.Item>
-        <Descriptions.Item label="Note">{order.note || '—'}</Descriptions.Item>
-      </Descriptions>
-    </section>
-  );
-}
+export { CustomerInformation, ShippingInformation } from '@dme/ui';
 
 /** A rental line's due date, with a hint while the items are still with the customer. */
 function DueDateCell({ order, line }: { order: Order; line: OrderLine }) {
