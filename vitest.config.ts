@@ -11,6 +11,7 @@ export default defineConfig({
       'services/*/vitest.config.ts',
       '{gateway,shell}/vitest.config.ts',
       'mf-*/vitest.config.ts',
+      'scripts/vitest.config.ts',
     ],
   },
 });

@@ -1,5 +1,4 @@
 import { deflateSync } from 'node:zlib';
-import type { SeedShape as Shape } from '@dme/catalog/seed';
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -73,31 +72,3 @@ export function hsl(h: number, s: number, l: number): [number, number, number] {
   return [f(0), f(8), f(4)];
 }
 
-
-/** A simple product pictogram: a soft background and a bold shape, drawn here (no download). */
-export function productPng(shape: Shape, hue: number, size = 320): Buffer {
-  const bg = hsl(hue, 0.35, 0.93);
-  const fg = hsl(hue, 0.55, 0.38);
-  const s = size;
-  const inCircle = (x: number, y: number, cx: number, cy: number, r: number) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-  const ring = (x: number, y: number, cx: number, cy: number, r: number, w: number) => {
-    const d = Math.sqrt((x - cx) ** 2 + (y - cy) ** 2);
-    return d <= r && d >= r - w;
-  };
-  const rect = (x: number, y: number, x0: number, y0: number, x1: number, y1: number) => x >= x0 * s && x <= x1 * s && y >= y0 * s && y <= y1 * s;
-  const draw: Record<Shape, (x: number, y: number) => boolean> = {
-    wheelchair: (x, y) => ring(x, y, s * 0.45, s * 0.62, s * 0.22, s * 0.04) || rect(x, y, 0.3, 0.22, 0.36, 0.6) || rect(x, y, 0.3, 0.55, 0.7, 0.6) || inCircle(x, y, s * 0.72, s * 0.8, s * 0.05),
-    bed: (x, y) => rect(x, y, 0.15, 0.5, 0.85, 0.58) || rect(x, y, 0.15, 0.3, 0.2, 0.75) || rect(x, y, 0.8, 0.4, 0.85, 0.75) || rect(x, y, 0.22, 0.42, 0.4, 0.5),
-    tank: (x, y) => rect(x, y, 0.35, 0.3, 0.65, 0.8) || rect(x, y, 0.44, 0.18, 0.56, 0.3) || inCircle(x, y, s * 0.5, s * 0.3, s * 0.15),
-    walker: (x, y) => rect(x, y, 0.3, 0.25, 0.7, 0.3) || rect(x, y, 0.3, 0.25, 0.35, 0.8) || rect(x, y, 0.65, 0.25, 0.7, 0.8) || rect(x, y, 0.3, 0.5, 0.7, 0.54),
-    mist: (x, y) => rect(x, y, 0.25, 0.55, 0.75, 0.8) || rect(x, y, 0.45, 0.35, 0.55, 0.55) || inCircle(x, y, s * 0.5, s * 0.28, s * 0.1),
-    lift: (x, y) => rect(x, y, 0.25, 0.2, 0.3, 0.82) || rect(x, y, 0.25, 0.2, 0.7, 0.25) || rect(x, y, 0.2, 0.78, 0.8, 0.82) || ring(x, y, s * 0.62, s * 0.5, s * 0.12, s * 0.03),
-    glove: (x, y) => rect(x, y, 0.35, 0.45, 0.65, 0.82) || [0.36, 0.44, 0.52, 0.6].some((c) => rect(x, y, c, 0.2, c + 0.05, 0.5)) || rect(x, y, 0.22, 0.45, 0.35, 0.52),
-    gauge: (x, y) => ring(x, y, s * 0.5, s * 0.45, s * 0.25, s * 0.05) || rect(x, y, 0.48, 0.3, 0.52, 0.47) || rect(x, y, 0.3, 0.75, 0.7, 0.85),
-    scope: (x, y) => ring(x, y, s * 0.5, s * 0.35, s * 0.2, s * 0.04) || rect(x, y, 0.48, 0.55, 0.52, 0.75) || inCircle(x, y, s * 0.5, s * 0.8, s * 0.07),
-    thermo: (x, y) => rect(x, y, 0.45, 0.15, 0.55, 0.7) || inCircle(x, y, s * 0.5, s * 0.75, s * 0.1),
-    gun: (x, y) => rect(x, y, 0.2, 0.3, 0.75, 0.45) || rect(x, y, 0.3, 0.45, 0.42, 0.8),
-    mask: (x, y) => ring(x, y, s * 0.35, s * 0.5, s * 0.14, s * 0.04) || ring(x, y, s * 0.65, s * 0.5, s * 0.14, s * 0.04) || rect(x, y, 0.47, 0.47, 0.53, 0.5),
-  };
-  return encodePng(s, s, (x, y) => (draw[shape](x, y) ? fg : bg));
-}

@@ -4,7 +4,9 @@ import { DEMO_ACCOUNTS, seedAccounts, type SeedAccount } from '@dme/identity/see
 import { entities as catalogEntities, migrations as catalogMigrations } from '@dme/catalog';
 import { seedCatalog } from '@dme/catalog/seed';
 import { avatarFor, seedImage } from './stack';
-import { productPng } from './png';
+import { createHash } from 'node:crypto';
+import { productSvg } from './art/products';
+import { productArtPng } from './art/render';
 
 export const DEFAULT_DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -53,9 +55,13 @@ export async function seed(opts: SeedOptions): Promise<string[]> {
 async function seedDemoCatalog(opts: SeedOptions): Promise<string[]> {
   const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations, poolMax: 2 });
   try {
-    let hue = 170;
     return await seedCatalog(orm.em.fork(), {
-      imageFor: (key, shape) => seedImage(opts.uploadDir, key, () => productPng(shape, (hue += 29) % 360)),
+      // The key carries a hash of the drawing, so a changed illustration is written as a new file
+      // instead of an old picture (same key) being reused from the upload directory.
+      imageFor: (key, shape) => {
+        const art = createHash('sha256').update(productSvg(shape)).digest('hex').slice(0, 12);
+        return seedImage(opts.uploadDir, `${key}:art:${art}`, () => productArtPng(shape));
+      },
     });
   } finally {
     await orm.close();

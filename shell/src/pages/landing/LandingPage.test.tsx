@@ -22,10 +22,27 @@ describe('landing page (SPEC §1)', () => {
       expect(screen.getByText(item, { exact: true })).toBeInTheDocument();
     }
     expect(screen.getByText(/rent .* or purchase/i)).toHaveTextContent('Bay Area');
+    // The hero's illustration (issue 13): inline, named, with its box reserved (viewBox, width and height).
+    const hero = screen.getByRole('img', { name: /home-care equipment delivered/i });
+    expect(hero.tagName.toLowerCase()).toBe('svg');
+    expect(hero).toHaveAttribute('viewBox', '0 0 480 360');
+    expect(hero).toHaveAttribute('width', '480');
+    expect(hero).toHaveAttribute('height', '360');
     const nav = within(screen.getByRole('navigation', { name: 'Site' }));
     expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about');
     expect(nav.getByRole('link', { name: 'Sign-In' })).toHaveAttribute('href', '/login');
     expect(screen.getByRole('contentinfo')).toHaveTextContent('© 2023');
+  });
+
+  it('never breaks a kit item name mid-word (issue 13: "Sphygmomanometer")', async () => {
+    mockApi();
+    renderWithShell(<App />, '/');
+    const name = (await screen.findByText('Sphygmomanometer', { exact: true })).closest('.ant-typography')!;
+    expect(name.getAttribute('style')).toMatch(/word-break:\s*normal/);
+    expect(name.getAttribute('style')).toMatch(/overflow-wrap:\s*normal/);
+    // At most three kit cards a row (md=8), so the longest name fits a card whole.
+    expect(name.closest('.ant-col')?.className).toMatch(/ant-col-xs-24/);
+    expect(name.closest('.ant-col')?.className).toMatch(/ant-col-md-8/);
   });
 
   it('turns the navigation white after 80 px of scroll', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button, Card, Col, Row, Typography } from 'antd';
-import { DigitalStethoscope, GlassMask, Gloves, NonContactThermometer, Sphygmomanometer, Thermometer } from './illustrations';
+import { DigitalStethoscope, GlassMask, Gloves, HeroIllustration, NonContactThermometer, Sphygmomanometer, Thermometer } from './illustrations';
 
 const TEAL = '#0b6e79';
 
@@ -74,12 +74,17 @@ export default function LandingPage() {
           background: `linear-gradient(135deg, ${TEAL} 0%, #138d90 55%, #5cc3b6 100%)`,
           color: '#fff',
           display: 'flex',
+          flexWrap: 'wrap',
           alignItems: 'center',
-          padding: '120px 32px 64px',
+          justifyContent: 'center',
+          columnGap: 48,
+          rowGap: 32,
+          padding: '120px clamp(16px, 5vw, 32px) 64px',
         }}
       >
-        <div style={{ maxWidth: 720 }}>
-          <Typography.Title style={{ color: '#fff', fontSize: 44, marginBottom: 16 }}>
+        {/* Text first (the LCP element); the illustration sits to its right, or below it on narrow screens. */}
+        <div style={{ flex: '1 1 360px', maxWidth: 620, minWidth: 0 }}>
+          <Typography.Title style={{ color: '#fff', fontSize: 'clamp(30px, 6vw, 44px)', marginBottom: 16 }}>
             Medical equipment for home care, to rent or to buy
           </Typography.Title>
           <Typography.Paragraph style={{ color: '#e6f4f5', fontSize: 18 }}>
@@ -91,6 +96,9 @@ export default function LandingPage() {
               Create an account
             </Button>
           </Link>
+        </div>
+        <div style={{ flex: '1 1 300px', maxWidth: 480, minWidth: 0 }}>
+          <HeroIllustration />
         </div>
       </section>
 
@@ -147,12 +155,13 @@ export default function LandingPage() {
           Self-protection kit
         </Typography.Title>
         <Typography.Paragraph>Everything a caregiver needs at hand, for sale in our shop.</Typography.Paragraph>
+        {/* Three columns at most, so a long name ("Sphygmomanometer") always fits whole: words are never broken. */}
         <Row gutter={[16, 16]}>
           {KIT.map(({ name, Icon }) => (
-            <Col xs={12} sm={8} md={4} key={name}>
+            <Col xs={24} sm={12} md={8} key={name}>
               <Card style={{ textAlign: 'center', height: '100%' }}>
                 <Icon />
-                <Typography.Paragraph strong style={{ marginTop: 8, marginBottom: 0 }}>
+                <Typography.Paragraph strong style={{ marginTop: 8, marginBottom: 0, overflowWrap: 'normal', wordBreak: 'normal', hyphens: 'manual' }}>
                   {name}
                 </Typography.Paragraph>
               </Card>
