@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MESSAGES, USER_TYPES } from '@dme/contracts';
 import { AppLayout } from './AppLayout';
@@ -110,5 +110,86 @@ describe('signed-in layout', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), { timeout: 5000 });
     expect(localStorage.getItem('userStore')).toBeNull();
+  });
+  it('on a wide screen shows the side menu and no menu button', () => {
+    renderLayout('CUSTOMER', '/dashboard');
+    expect(screen.queryByRole('button', { name: 'Open menu' })).toBeNull();
+    expect(mainMenu().getByRole('menuitem', { name: 'Cart' })).toBeVisible();
+  });
+
+  describe('on a phone: the menu is a drawer behind the menu button', () => {
+    // happy-dom applies the frame's CSS and its media queries: a phone-sized window shows the menu button.
+    const viewport = (width: number, height: number) => (window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } }).happyDOM.setViewport({ width, height });
+    beforeEach(() => viewport(390, 844));
+    afterEach(() => viewport(1024, 768));
+    const menuButton = () => screen.getByRole('button', { name: 'Open menu' });
+    const drawer = () => document.getElementById(menuButton().getAttribute('aria-controls')!)!;
+
+    it('opens and closes with the buttons; aria-expanded, the dialog role and focus follow', () => {
+      renderLayout('CUSTOMER', '/dashboard');
+      const button = menuButton();
+      expect(button).toHaveAttribute('aria-expanded', 'false');
+      expect(drawer()).not.toHaveAttribute('role');
+      // The drawer is the side menu itself (the same items, the same roles), out of sight until opened.
+      expect(drawer().querySelector('nav[aria-label="Main menu"]')).not.toBeNull();
+      expect(screen.queryByRole('menuitem', { name: 'Cart' })).toBeNull();
+
+      fireEvent.click(button);
+      expect(button).toHaveAttribute('aria-expanded', 'true');
+      const dialog = screen.getByRole('dialog', { name: 'Menu' });
+      expect(dialog).toBe(drawer());
+      expect(dialog).toHaveAttribute('aria-modal', 'true');
+      expect(dialog).toHaveClass('dme-open');
+      const close = within(dialog).getByRole('button', { name: 'Close menu' });
+      expect(close).toHaveFocus();
+      expect(within(dialog).getByRole('menuitem', { name: 'Cart' })).toHaveAttribute('href', '/cart');
+      // The rest of the page is inert while the drawer is open.
+      expect(screen.getByRole('main', { hidden: true }).closest('.dme-body')).toHaveAttribute('inert');
+
+      fireEvent.click(close);
+      expect(button).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(drawer()).not.toHaveClass('dme-open');
+      expect(button).toHaveFocus();
+      expect(screen.getByRole('main').closest('.dme-body')).not.toHaveAttribute('inert');
+    });
+
+    it('closes on Escape and on a click on the backdrop', () => {
+      renderLayout('CUSTOMER', '/dashboard');
+      fireEvent.click(menuButton());
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
+      fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(menuButton()).toHaveFocus();
+
+      fireEvent.click(menuButton());
+      fireEvent.click(screen.getByTestId('menu-backdrop'));
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByTestId('menu-backdrop')).toBeNull();
+    });
+
+    it('closes when a menu item is chosen, and the page changes', () => {
+      renderLayout('CUSTOMER', '/dashboard');
+      fireEvent.click(menuButton());
+      const dialog = screen.getByRole('dialog', { name: 'Menu' });
+      // A group toggle keeps it open.
+      fireEvent.click(within(dialog).getByRole('menuitem', { name: 'Orders' }));
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
+      fireEvent.click(within(dialog).getByRole('menuitem', { name: 'Rentals' }));
+      expect(screen.getByTestId('location')).toHaveTextContent('/orders/rentals');
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(drawer().querySelector('[aria-current=page]')).toHaveTextContent('Rentals');
+      expect(menuButton()).toHaveFocus();
+    });
+
+    it('closes when the page already shown is chosen again', () => {
+      renderLayout('CUSTOMER', '/cart');
+      fireEvent.click(menuButton());
+      fireEvent.click(within(screen.getByRole('dialog', { name: 'Menu' })).getByRole('menuitem', { name: 'Cart' }));
+      expect(screen.getByTestId('location')).toHaveTextContent('/cart');
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { menuOf, type MenuItem, type User } from '@dme/contracts';
 import { useLogoutMutation } from '../api';
@@ -17,6 +17,7 @@ const CSS = `
 .dme-frame{display:flex;min-height:100vh;background:#f5f5f5;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif;color:rgba(0,0,0,.88);font-size:14px}
 .dme-side{width:240px;flex:none;background:#fff;border-right:1px solid #f0f0f0}
 .dme-brand{padding:18px 24px;font-weight:700;font-size:16px;color:${TEAL}}
+.dme-side-head{display:flex;align-items:center;justify-content:space-between}
 .dme-menu,.dme-sub{list-style:none;margin:0;padding:0 4px}
 .dme-sub{padding:0}
 .dme-item{display:flex;align-items:center;width:100%;box-sizing:border-box;height:40px;margin:4px 0;padding:0 16px 0 24px;border:0;border-radius:8px;background:none;color:inherit;font:inherit;text-align:left;text-decoration:none;cursor:pointer}
@@ -28,14 +29,39 @@ const CSS = `
 .dme-item[aria-expanded=true] .dme-caret{transform:rotate(180deg)}
 .dme-body{flex:1;min-width:0;display:flex;flex-direction:column}
 .dme-top{height:64px;display:flex;align-items:center;justify-content:flex-end;gap:12px;padding:0 24px;background:#fff;border-bottom:1px solid #f0f0f0}
-.dme-avatar{width:32px;height:32px;border-radius:50%;object-fit:cover;background:${TEAL};color:#fff;display:inline-flex;align-items:center;justify-content:center;font-weight:600}
-.dme-who{display:flex;flex-direction:column;line-height:1.3}
-.dme-who span{color:rgba(0,0,0,.45)}
-.dme-btn{height:32px;padding:0 15px;border:1px solid #d9d9d9;border-radius:8px;background:#fff;color:inherit;font:inherit;cursor:pointer}
+.dme-avatar{width:32px;height:32px;flex:none;border-radius:50%;object-fit:cover;background:${TEAL};color:#fff;display:inline-flex;align-items:center;justify-content:center;font-weight:600}
+.dme-who{display:flex;flex-direction:column;min-width:0;line-height:1.3}
+.dme-who strong{overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
+.dme-who span{color:rgba(0,0,0,.62)}
+.dme-btn{flex:none;height:32px;padding:0 15px;border:1px solid #d9d9d9;border-radius:8px;background:#fff;color:inherit;font:inherit;cursor:pointer}
 .dme-btn:hover{color:${TEAL};border-color:${TEAL}}
-.dme-btn:focus-visible{outline:2px solid ${TEAL};outline-offset:1px}
-.dme-main{margin:24px;padding:24px;background:#fff;border-radius:8px;min-height:360px}
-@media (max-width:768px){.dme-frame{flex-direction:column}.dme-side{width:auto;border-right:0;border-bottom:1px solid #f0f0f0}.dme-main{margin:12px;padding:16px}.dme-top{padding:0 12px}}
+.dme-btn:focus-visible,.dme-icon-btn:focus-visible{outline:2px solid ${TEAL};outline-offset:1px}
+.dme-icon-btn{flex:none;width:40px;height:40px;display:inline-flex;align-items:center;justify-content:center;padding:0;border:0;border-radius:8px;background:none;color:inherit;font-size:20px;line-height:1;cursor:pointer}
+.dme-icon-btn:hover{background:rgba(0,0,0,.06)}
+.dme-bars,.dme-bars::before,.dme-bars::after{display:block;width:18px;height:2px;border-radius:1px;background:currentColor}
+.dme-bars{position:relative}
+.dme-bars::before,.dme-bars::after{content:'';position:absolute;left:0}
+.dme-bars::before{top:-6px}
+.dme-bars::after{top:6px}
+.dme-menu-btn,.dme-close,.dme-top-brand,.dme-backdrop{display:none}
+.dme-main{margin:24px;padding:24px;background:#fff;border-radius:8px;min-height:360px;min-width:0}
+.dme-main .ant-table-wrapper,.dme-main .ant-descriptions,.dme-main .ant-tabs{max-width:100%;min-width:0}
+.dme-main .ant-table-content,.dme-main .ant-descriptions-view{overflow-x:auto}
+@media (max-width:767.98px){
+.dme-side{position:fixed;top:0;bottom:0;left:0;z-index:1000;width:min(280px,85vw);overflow-y:auto;border-right:0;box-shadow:6px 0 16px rgba(0,0,0,.08),3px 0 6px -4px rgba(0,0,0,.12);transform:translateX(-100%);visibility:hidden;transition:transform .2s ease,visibility 0s linear .2s}
+.dme-side.dme-open{transform:none;visibility:visible;transition:transform .2s ease}
+.dme-side-head{padding-right:8px}
+.dme-backdrop{display:block;position:fixed;inset:0;z-index:999;background:rgba(0,0,0,.45)}
+.dme-menu-btn,.dme-close{display:inline-flex}
+.dme-top{height:56px;gap:8px;padding:0 8px 0 4px}
+.dme-top-brand{display:block;margin-right:auto;font-weight:700;font-size:16px;color:${TEAL};white-space:nowrap}
+.dme-who span{display:none}
+.dme-main{flex:1;margin:0;padding:16px;border-radius:0}
+.dme-main .ant-table-thead>tr>th,.dme-main .ant-table-tbody>tr>td{white-space:nowrap}
+.dme-main input,.dme-main .ant-input-affix-wrapper,.dme-main .ant-input-search,.dme-main .ant-select,.dme-main .ant-picker{max-width:100%}
+}
+@media (max-width:767.98px) and (prefers-reduced-motion:reduce){.dme-side,.dme-side.dme-open{transition:none}}
+@media (max-width:359.98px){.dme-who{display:none}}
 `;
 
 /** The longest menu path that prefixes the current path is the selected item. */
@@ -76,15 +102,67 @@ function MenuEntry({ item, selected }: { item: MenuItem; selected: string | unde
   );
 }
 
-/** The signed-in layout: side menu by role, top bar with the user's name, logout behind a confirm. */
+/** Below this width the side menu is a drawer behind the top bar's menu button (the CSS says the same). */
+const PHONE = '(max-width: 767.98px)';
+const DRAWER_ID = 'dme-menu-drawer';
+
+/**
+ * The signed-in layout: side menu by role, top bar with the user's name, logout behind a confirm.
+ * On a phone (under 768 px) the side menu is a drawer: the top bar's menu button opens it; the
+ * backdrop, Escape, the close button and choosing a page close it. CSS alone decides what shows at
+ * which width, so the first paint has no shift.
+ */
 export function AppLayout({ user, children }: { user: User; children: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { forget } = useSession();
   const [logout, { isLoading: loggingOut }] = useLogoutMutation();
   const [asking, setAsking] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const [drawerPath, setDrawerPath] = useState(pathname);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
   const menu = useMemo(() => menuOf(user.userType), [user.userType]);
   const selected = selectedKey(menu, pathname);
+
+  // A new page closes the drawer (set while rendering, not in an effect: no frame shows it open).
+  if (drawerPath !== pathname) {
+    setDrawerPath(pathname);
+    setDrawer(false);
+  }
+
+  // Focus goes into the drawer when it opens and back to the menu button when it closes.
+  useEffect(() => {
+    if (drawer) {
+      wasOpen.current = true;
+      closeButton.current?.focus();
+    } else if (wasOpen.current) {
+      wasOpen.current = false;
+      menuButton.current?.focus();
+    }
+  }, [drawer]);
+
+  // While open: Escape closes it, the page behind does not scroll, and a wider window (no drawer there) closes it.
+  useEffect(() => {
+    if (!drawer) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setDrawer(false);
+    };
+    document.addEventListener('keydown', onKey);
+    const overflow = document.documentElement.style.overflow;
+    document.documentElement.style.overflow = 'hidden';
+    const phone = typeof window.matchMedia === 'function' ? window.matchMedia(PHONE) : undefined;
+    const onWidth = () => {
+      if (phone && !phone.matches) setDrawer(false);
+    };
+    phone?.addEventListener('change', onWidth);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.documentElement.style.overflow = overflow;
+      phone?.removeEventListener('change', onWidth);
+    };
+  }, [drawer]);
 
   const onYes = async () => {
     await logout().unwrap().catch(() => undefined); // the session may already be gone
@@ -96,9 +174,21 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   return (
     <div className="dme-frame">
       <style>{CSS}</style>
-      <aside className="dme-side">
-        <div className="dme-brand">DME Supply</div>
-        <nav aria-label="Main menu">
+      <aside
+        id={DRAWER_ID}
+        className={drawer ? 'dme-side dme-open' : 'dme-side'}
+        role={drawer ? 'dialog' : undefined}
+        aria-modal={drawer || undefined}
+        aria-label={drawer ? 'Menu' : undefined}
+      >
+        <div className="dme-side-head">
+          <div className="dme-brand">DME Supply</div>
+          <button ref={closeButton} type="button" className="dme-icon-btn dme-close" aria-label="Close menu" onClick={() => setDrawer(false)}>
+            <span aria-hidden="true">✕</span>
+          </button>
+        </div>
+        {/* Choosing a page closes the drawer, also the page already shown (the path does not change then). */}
+        <nav aria-label="Main menu" onClick={(e) => (e.target as Element).closest('a') && setDrawer(false)}>
           <ul role="menu" aria-label="Main menu" className="dme-menu">
             {menu.map((m) => (
               <MenuEntry key={m.key} item={m} selected={selected} />
@@ -106,8 +196,23 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
           </ul>
         </nav>
       </aside>
-      <div className="dme-body">
+      {drawer && <div className="dme-backdrop" data-testid="menu-backdrop" aria-hidden="true" onClick={() => setDrawer(false)} />}
+      <div className="dme-body" inert={drawer}>
         <header className="dme-top">
+          <button
+            ref={menuButton}
+            type="button"
+            className="dme-icon-btn dme-menu-btn"
+            aria-label="Open menu"
+            aria-expanded={drawer}
+            aria-controls={DRAWER_ID}
+            onClick={() => setDrawer(true)}
+          >
+            <span className="dme-bars" aria-hidden="true" />
+          </button>
+          <div className="dme-top-brand" aria-hidden="true">
+            DME Supply
+          </div>
           {user.image ? (
             <img className="dme-avatar" src={user.image} alt="" width={32} height={32} />
           ) : (

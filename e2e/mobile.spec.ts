@@ -1,0 +1,183 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { registerByApi, signInAs } from './helpers';
+
+/*
+ * Issue #13, a real mobile layout: on a phone the side menu is a drawer behind the top bar's menu
+ * button, the products start above the fold, and no shop page scrolls sideways.
+ */
+const PHONE = { width: 390, height: 844 };
+test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+/** Screenshots for a person to look at (MOBILE_SHOTS=/tmp, say); none by default. */
+const SHOTS = process.env.MOBILE_SHOTS;
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  // Let the drawer's slide (and any other finite animation) end first; spinners never do.
+  await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)));
+  await page.screenshot({ path: `${SHOTS}/mobile-${name}.png` });
+}
+
+/** The page fits the phone's width: nothing makes the document scroll sideways. */
+async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await expect.poll(overflow, { message: `${where} scrolls sideways (px wider than the window)` }).toBeLessThanOrEqual(0);
+  // And no single element sticks out to the right (a clipped one would hide content).
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('main *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.ant-table-content, .ant-descriptions-view, .ant-tabs-nav'))
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 80))
+      .slice(0, 5),
+  );
+  expect(wide, `${where}: elements wider than the window`).toEqual([]);
+}
+
+/** Opens the drawer with the top bar's menu button and chooses an entry (the groups' entries by their group). */
+async function viaMenu(page: Page, item: string, group?: string): Promise<void> {
+  const button = page.getByRole('button', { name: 'Open menu' });
+  await button.click();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  const drawer = page.getByRole('dialog', { name: 'Menu' });
+  await expect(drawer).toBeVisible();
+  if (group) {
+    const toggle = drawer.getByRole('menuitem', { name: group, exact: true });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  }
+  await drawer.getByRole('menuitem', { name: item, exact: true }).click();
+  await expect(drawer).toHaveCount(0);
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+}
+
+test.describe('mobile layout at 390×844 (issue #13)', () => {
+  test('a customer finds a product, adds it to the cart, checks out and finds the order, all through the drawer menu, with no sideways scrolling', async ({ page }) => {
+    const c = await registerByApi(page.request);
+    await signInAs(page, c.username, c.password, '/dashboard');
+
+    // The dashboard: a top bar with the menu button, no side menu in the way, products above the fold.
+    await expect(page.getByRole('heading', { name: 'For Rental Items' })).toBeVisible();
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    await expect(menuButton).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeInViewport({ ratio: 1 });
+    const first = page.getByTestId('product-card').first();
+    await expect(first).toBeVisible();
+    expect((await first.boundingBox())!.y, 'the first product starts above the fold').toBeLessThan(PHONE.height);
+    await expectNoSidewaysScroll(page, 'the dashboard');
+    await shot(page, 'dashboard');
+
+    // The drawer: a modal dialog; Escape and the backdrop close it, focus comes back to the button.
+    await menuButton.click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByRole('button', { name: 'Close menu' })).toBeFocused();
+    await expect(drawer.getByRole('menuitem', { name: 'Cart' })).toBeInViewport();
+    await expectNoSidewaysScroll(page, 'the dashboard with the menu open');
+    await shot(page, 'dashboard-menu');
+    await page.keyboard.press('Escape');
+    await expect(drawer).toHaveCount(0);
+    await expect(menuButton).toBeFocused();
+    await menuButton.click();
+    await expect(drawer).toBeVisible();
+    await page.mouse.click(PHONE.width - 20, PHONE.height / 2); // the backdrop, right of the drawer
+    await expect(drawer).toHaveCount(0);
+
+    // Find a product through the menu and the search, open it, add it to the cart.
+    await viaMenu(page, 'Products');
+    await page.getByLabel('Search by name or brand').fill('braun');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expectNoSidewaysScroll(page, 'the search results');
+    await page.getByRole('region', { name: 'For Sale Items' }).getByRole('link', { name: 'Thermometer', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Thermometer' })).toBeVisible();
+    await expect(page.getByText('For Sale', { exact: true })).toBeVisible();
+    await expectNoSidewaysScroll(page, 'the product page');
+    await shot(page, 'product');
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByText('Added to cart!')).toBeVisible();
+
+    // And a rental, found by browsing the menu's Products page again.
+    await viaMenu(page, 'Products');
+    await page.getByLabel('Search by name or brand').fill('patient lift');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('region', { name: 'For Rental Items' }).getByRole('link', { name: 'Patient Lift', exact: true }).click();
+    await expect(page.getByText('For Rent', { exact: true })).toBeVisible();
+    await expectNoSidewaysScroll(page, 'the rental product page');
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByText('Added to cart!').last()).toBeVisible();
+
+    // The cart, through the drawer: its tables scroll in their own box, the page does not.
+    await viaMenu(page, 'Cart');
+    await page.waitForURL('**/cart');
+    const toBuy = page.getByRole('region', { name: 'To Purchase Products' });
+    await expect(toBuy.getByRole('row', { name: /Thermometer/ })).toBeVisible();
+    await expect(page.getByTestId('BUY-total')).toHaveText('$19.99');
+    await expectNoSidewaysScroll(page, 'the cart');
+    await shot(page, 'cart');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/mobile-cart-full.png`, fullPage: true });
+
+    // Check out: the address dialog fits the phone too.
+    await toBuy.getByRole('button', { name: 'Buy Now' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Review Address' });
+    await expect(dialog.getByLabel('Address')).toHaveValue('5 Mabini St');
+    await expectNoSidewaysScroll(page, 'the checkout dialog');
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'checkout');
+    await dialog.getByRole('button', { name: 'Confirm Order' }).click();
+    await expect(page.getByText('Order submitted successfully!')).toBeVisible();
+    await page.waitForURL('**/orders/purchased');
+
+    // My orders, reached through the drawer from another page.
+    await viaMenu(page, 'Products');
+    await page.waitForURL('**/dashboard');
+    await viaMenu(page, 'Purchased', 'Orders');
+    await page.waitForURL('**/orders/purchased');
+    const row = page.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('PENDING');
+    await expectNoSidewaysScroll(page, 'my purchased orders');
+    await shot(page, 'orders');
+    await row.getByRole('link', { name: 'View' }).click();
+    await expect(page.getByRole('heading', { name: /^Order ORD-/ })).toBeVisible();
+    await expect(page.getByTestId('order-total')).toHaveText('$19.99');
+    await expect(page.getByRole('button', { name: 'Cancel Order' })).toBeInViewport();
+    await expectNoSidewaysScroll(page, 'the order');
+    await shot(page, 'order');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/mobile-order-full.png`, fullPage: true });
+    await menuButton.click();
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByRole('menuitem', { name: 'Purchased', exact: true })).toHaveAttribute('aria-current', 'page');
+    await shot(page, 'order-menu');
+    await drawer.getByRole('button', { name: 'Close menu' }).click();
+    await expect(drawer).toHaveCount(0);
+
+    // The rental: checked out from the cart, its page (with its requests) fits the phone too.
+    await viaMenu(page, 'Cart');
+    await expect(page.getByRole('region', { name: 'To Rent Products' }).getByRole('row', { name: /Patient Lift/ })).toBeVisible();
+    await page.getByRole('region', { name: 'To Rent Products' }).getByRole('button', { name: 'Rent Now' }).click();
+    await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+    await expect(page.getByText('Order submitted successfully!').last()).toBeVisible();
+    await page.waitForURL('**/orders/rentals');
+    await viaMenu(page, 'Purchased', 'Orders');
+    await page.waitForURL('**/orders/purchased');
+    await viaMenu(page, 'Rentals', 'Orders');
+    await page.waitForURL('**/orders/rentals');
+    const rental = page.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ });
+    await expect(rental).toHaveCount(1);
+    await expectNoSidewaysScroll(page, 'my rental orders');
+    await rental.getByRole('link', { name: 'View' }).click();
+    await expect(page.getByRole('region', { name: 'Requests' })).toBeVisible();
+    await expectNoSidewaysScroll(page, 'the rental order');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/mobile-rental-full.png`, fullPage: true });
+
+    // The other shop pages of the menu fit the phone as well.
+    for (const [item, group, heading] of [
+      ['Create Bulk Purchased Order', undefined, 'Create Bulk Purchased Order'],
+      ['Create Bulk Rental Order', undefined, 'Create Bulk Rental Order'],
+    ] as const) {
+      await viaMenu(page, item, group);
+      await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+      await expectNoSidewaysScroll(page, heading);
+    }
+  });
+});
