@@ -23,7 +23,7 @@ test.describe('each role lands on its home and downloads only its own remote (SP
   for (const [key, role] of Object.entries(DEMO)) {
     test(`${role.username} → ${role.home}`, async ({ page, requests }) => {
       await signInAs(page, role.username, undefined, role.home);
-      await expect(page.getByRole('heading', { level: 3, name: HOME_TITLES[key]! })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: HOME_TITLES[key]! })).toBeVisible();
       const menu = page.getByRole('navigation', { name: 'Main menu' }).getByRole('menuitem');
       await expect(menu).toHaveText(MENUS[key]!.map((m) => new RegExp(`^${m}`)));
       await page.waitForLoadState('networkidle');
@@ -37,18 +37,18 @@ test.describe('each role lands on its home and downloads only its own remote (SP
     await page.waitForLoadState('networkidle');
     expect(remotesRequested(requests)).toEqual([]);
     await page.getByRole('menuitem', { name: 'Warehouse Bins' }).click();
-    await expect(page.getByRole('heading', { level: 3, name: 'Warehouse Bins' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Warehouse Bins' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(remotesRequested(requests)).toEqual(['mf-warehouse']);
     await page.getByRole('menuitem', { name: 'Payments' }).click();
-    await expect(page.getByRole('heading', { level: 3, name: 'Payments' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Payments' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(remotesRequested(requests)).toEqual(['mf-accounting', 'mf-warehouse']);
   });
 
   test("a customer who opens a staff page gets 'Not available' and no staff code", async ({ page, requests }) => {
     await signInAs(page, 'customer', undefined, '/dashboard');
-    await expect(page.getByRole('heading', { level: 3, name: 'Products' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
     await page.goto('/admin/users');
     await expect(page.getByText('Not available', { exact: true })).toBeVisible();
     await page.goto('/admin/warehouse-bins');
@@ -64,6 +64,6 @@ test.describe('each role lands on its home and downloads only its own remote (SP
     await expect(page.getByText('This page could not be loaded')).toBeVisible();
     fail = false;
     await page.getByRole('button', { name: 'Retry' }).click();
-    await expect(page.getByRole('heading', { level: 3, name: 'For Delivery' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'For Delivery' })).toBeVisible();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- js gateway checkout products]`: starts the product on a fresh database (as `npm test` does)
+ * `npm run bench [-- js gateway checkout products reports lighthouse]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
  * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
@@ -16,6 +16,7 @@ import { IDENTITY_HEADERS } from '@dme/platform';
 import { chromiumPath, freePort, startTestStack, testNats, testPostgres, type TestStack } from './lib/testenv';
 import { dropDatabase, ensureDatabase, listenHttp } from '@dme/platform';
 import { withDatabase } from './lib/infra';
+import { lighthouse } from './lib/lighthouse';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -537,6 +538,7 @@ async function main() {
       if (want('gateway')) await gatewayOverhead(stack);
       if (want('checkout')) await checkout(stack, pgHandle.serverUrl);
       if (want('products')) await productList(stack, pgHandle.serverUrl, 'on');
+      if (want('lighthouse')) await lighthouse(stack, log);
     } finally {
       await stack.stop();
     }

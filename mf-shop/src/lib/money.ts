@@ -1,4 +1,4 @@
-import { formatMoneyString } from '@dme/contracts';
+import { formatMoneyString } from '@dme/contracts/browser';
 
 export const money = (v: string) => formatMoneyString(v);
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
-import { LIVE_EVENTS_PATH, LIVE_KINDS, problemMessage, type LiveEvent } from '@dme/contracts';
+import { LIVE_EVENTS_PATH, LIVE_KINDS, problemMessage } from '@dme/contracts/browser';
+import type { LiveEvent } from '@dme/contracts';
 
 /** Fired on any 401: the session ended (logout elsewhere, expiry, deactivation). The shell listens. */
 export const UNAUTHORIZED_EVENT = 'dme:unauthorized';

@@ -1,37 +1,9 @@
 import { z } from 'zod';
 import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
+import { MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from './order-messages';
 import { Pagination } from './identity';
 import { bodyInt, optionalText, requiredText, searchParam, text } from './text';
-
-/** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
-export const ORDER_MESSAGES = {
-  address: 'Please input your Address!',
-  city: 'Please input your City!',
-  state: 'Please input your State!',
-  zipcode: 'Please input your Zipcode!',
-  addressMax: 'Address must be at most 12 characters.',
-  zipcodeMin: 'Zipcode must be at least 6 characters.',
-  maxStock: 'The item has reached the maximum stock! Please adjust the quantity according to its availability.',
-  addedToCart: 'Added to cart!',
-  removeConfirm: 'Are you sure to delete this product?',
-  submitted: 'Order submitted successfully!',
-  quantityMin: 'Quantity must be at least 1.',
-  daysMin: 'Rental days must be at least 1.',
-  emptyOrder: 'Add at least one product to the order.',
-  wrongType: 'This product cannot be ordered this way: rent items go in rental orders, sale items in purchase orders.',
-  unknownProduct: 'This product is no longer available.',
-  chooseVariant: 'Please choose a variant.',
-  chooseSubVariant: 'Please choose a sub-variant.',
-  idempotencyMismatch: 'This Idempotency-Key was already used for a different order.',
-  idempotencyInProgress: 'This order is already being placed. Please wait a moment.',
-  idempotencyMissing: 'An Idempotency-Key header is required to place an order.',
-  cannotCancel: 'This order can no longer be cancelled.',
-  cancelled: 'Order cancelled.',
-} as const;
-
-export const MAX_QUANTITY = 500;
-export const MAX_RENTAL_DAYS = 365;
 
 /** JSON numbers only (no "3", "0x10", true or [1]), whole, in range. */
 const quantity = bodyInt({ min: 1, max: MAX_QUANTITY, error: ORDER_MESSAGES.quantityMin, maxError: `Quantity must be at most ${MAX_QUANTITY}.` });
@@ -255,16 +227,6 @@ export const MyOrderListQuery = Pagination.extend({
 export const StaffOrderListQuery = MyOrderListQuery.extend({ search: searchParam() });
 export const OrderListResponse = z.object({ items: z.array(OrderSummary), total: z.number().int() });
 export type OrderListResponse = z.infer<typeof OrderListResponse>;
-
-/** Texts of packing (SPEC §5 Scanning, §8), verbatim, and ours where the spec is silent. */
-export const PACKING_MESSAGES = {
-  alreadyScanned: 'Already scanned',
-  wrongProduct: (productName: string) => `Scanned product is not ${productName}. Please make sure that you only scanned the type of product you selected.`,
-  notAvailable: (serialCode: string) => `${serialCode} is not available: it is rented, sold, damaged or lost, or packed for another order.`,
-  unknownCode: (serialCode: string) => `There is no item with the serial code ${serialCode}.`,
-  scanEveryLine: 'Scan every item of every line before shipping the order.',
-  tooMany: (productName: string) => `More items were scanned for ${productName} than the order has.`,
-} as const;
 
 /** A serial code as typed or read from a label: letters, digits and dashes (catalog serial codes). */
 export const SerialCode = text({ max: 40, error: 'Scan or type a serial code.' }).pipe(

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, ORDER_TYPES, REQUEST_TYPES, RETURN_STATUSES, type OrderStatus } from './enums';
+import { ORDER_STATUSES, ORDER_TYPES, REQUEST_TYPES, RETURN_STATUSES } from './enums';
 import { Pagination } from './identity';
 import { OrderRequest, OrderSummary } from './ordering';
 import { LIVE_KINDS } from './live';
+import { RENTAL_MESSAGES } from './order-messages';
+import { DRIVER_SCAN_PURPOSES, NOTICE_KINDS, ONGOING_RENTAL_TABS } from './rental-constants';
 import { optionalText, searchParam, text } from './text';
 
 /**
@@ -10,37 +12,7 @@ import { optionalText, searchParam, text } from './text';
  * (SPEC §2 driver and ongoing rentals, §4, §5, §8; issue 10).
  */
 
-/** Texts of SPEC §5/§8 verbatim, and ours where the spec is silent. */
-export const RENTAL_MESSAGES = {
-  selectProduct: 'Select at least 1 product!',
-  requestSubmitted: 'Request Successfully Submitted!',
-  hasDueProducts: 'Has to due products',
-  dueToday: 'Some products are due for return today.',
-  markOnProgress: 'Mark as On Progress',
-  markDone: 'Mark as Done',
-  // ours
-  scanWhat: 'Scan the order QR code or type the order number.',
-  unknownOrder: 'No order has this QR code or order number.',
-  notForDelivery: (orderNumber: string, status: string) =>
-    `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only orders TO SHIP, or OUT FOR DELIVERY with you, can be scanned for delivery.`,
-  notForPickup: (orderNumber: string, status: string) => `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only rentals FOR RETURN can be scanned for pick-up.`,
-  otherDriver: (orderNumber: string) => `Order ${orderNumber} is out for delivery with another driver.`,
-  takenOut: (orderNumber: string) => `Order ${orderNumber} is out for delivery with you.`,
-  delivered: (orderNumber: string) => `Order ${orderNumber} delivered.`,
-  pickedUp: (orderNumber: string) => `Order ${orderNumber} is yours to pick up.`,
-  notPickingUp: 'Serial codes are marked as returned only while the order is FOR PICK UP.',
-  unknownSerial: 'This serial code was not packed for this order.',
-  alreadyReturned: 'This serial code was already marked as returned.',
-  requestNotOngoing: 'Requests can be filed only while the rental is ongoing (delivered).',
-  unknownLine: 'Choose products of this order.',
-  requestStep: (from: string, to: string) => `A request ${from.replaceAll('_', ' ')} cannot be marked ${to.replaceAll('_', ' ')}.`,
-} as const;
-
 // ---- driver
-
-/** What a driver scans: the order QR (JSON with orderID and orderNumber) or a typed order number. */
-export const DRIVER_SCAN_PURPOSES = ['DELIVERY', 'PICKUP'] as const;
-export type DriverScanPurpose = (typeof DRIVER_SCAN_PURPOSES)[number];
 
 export const DriverScanRequest = z.object({
   purpose: z.enum(DRIVER_SCAN_PURPOSES, { error: 'Choose delivery or pick-up.' }),
@@ -52,54 +24,11 @@ export type DriverScanRequest = z.input<typeof DriverScanRequest>;
 export const DriverScanResponse = z.object({ order: OrderSummary, message: z.string() });
 export type DriverScanResponse = z.infer<typeof DriverScanResponse>;
 
-/** The statuses a driver's list shows: For Delivery the driver's OUT_FOR_DELIVERY orders, For Pickup their FOR_PICK_UP ones. */
-export const DRIVER_LIST_STATUS: Record<DriverScanPurpose, OrderStatus> = { DELIVERY: 'OUT_FOR_DELIVERY', PICKUP: 'FOR_PICK_UP' };
-
 export const DriverOrderListQuery = Pagination.extend({
   purpose: z.enum(DRIVER_SCAN_PURPOSES, { error: 'Choose delivery or pick-up.' }),
 });
 
-/**
- * Reads the order QR payload or a typed order number: the QR carries JSON
- * `{"orderID": "...", "orderNumber": "..."}`; anything else is taken as an order number.
- */
-export function parseOrderCode(code: string): { orderId?: string; orderNumber?: string } {
-  const c = code.trim();
-  if (c.startsWith('{')) {
-    try {
-      const v = JSON.parse(c) as { orderID?: unknown; orderNumber?: unknown };
-      const orderId = typeof v.orderID === 'string' && /^[0-9a-f-]{36}$/i.test(v.orderID) ? v.orderID : undefined;
-      const orderNumber = typeof v.orderNumber === 'string' ? v.orderNumber.trim().toUpperCase() : undefined;
-      return { ...(orderId ? { orderId } : {}), ...(orderNumber ? { orderNumber } : {}) };
-    } catch {
-      return {};
-    }
-  }
-  return { orderNumber: c.toUpperCase() };
-}
-
 // ---- ongoing rentals (warehouse)
-
-/** The tabs of /admin/ongoing-rentals (SPEC §2), each a filter computed by the server. */
-export const ONGOING_RENTAL_TABS = ['ONGOING', 'DUE_DATE', 'FOR_RETURN', 'PICKED_UP'] as const;
-export type OngoingRentalTab = (typeof ONGOING_RENTAL_TABS)[number];
-export const ONGOING_RENTAL_TAB_LABELS: Record<OngoingRentalTab, string> = {
-  ONGOING: 'Ongoing',
-  DUE_DATE: 'Due Date',
-  FOR_RETURN: 'For Return',
-  PICKED_UP: 'Picked up',
-};
-/**
- * What each tab holds: Ongoing, DELIVERED rentals; Due Date, DELIVERED rentals with a line due
- * today or overdue (Manila); For Return, FOR_RETURN rentals; Picked up, rentals whose payment is
- * PAID.
- */
-export const ONGOING_RENTAL_TAB_RULES: Record<OngoingRentalTab, string> = {
-  ONGOING: 'DELIVERED rentals',
-  DUE_DATE: 'DELIVERED rentals with a product due today or overdue (Asia/Manila)',
-  FOR_RETURN: 'FOR_RETURN rentals',
-  PICKED_UP: 'rentals whose payment is PAID',
-};
 
 export const OngoingRentalListQuery = Pagination.extend({
   tab: z.enum(ONGOING_RENTAL_TABS, { error: 'Unknown tab.' }).default('ONGOING'),
@@ -163,13 +92,8 @@ export type UpdateRequestBody = z.input<typeof UpdateRequestBody>;
 export const OrderRequestResponse = z.object({ request: OrderRequest });
 export const OrderRequestListResponse = z.object({ items: z.array(OrderRequest) });
 
-/** A request moves PENDING → ON_PROGRESS → DONE (SPEC §4). */
-export const REQUEST_NEXT: Record<string, 'ON_PROGRESS' | 'DONE' | undefined> = { PENDING: 'ON_PROGRESS', ON_PROGRESS: 'DONE' };
-
 // ---- customer notices
 
-export const NOTICE_KINDS = ['OVERDUE', 'DUE_TODAY'] as const;
-export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const Notice = z.object({
   kind: z.enum(NOTICE_KINDS),
   /** 'Has to due products' (past due) or 'Some products are due for return today.' */

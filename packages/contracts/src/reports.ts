@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInt } from './text';
+import { EXPORT_STATUSES, MAX_REPORT_DAYS, REPORT_MESSAGES, REPORT_NAMES, type ReportName } from './report-labels';
 
 /**
  * Reports (SPEC §2 Reports screen, §3 sales report rows, §9 totals; issue 11): five reports over a
@@ -18,37 +19,6 @@ import { queryInt } from './text';
  * Overall sales = purchased + rental sales; overall invoice = purchased invoices + unpaid rental
  * balances + the balances of partial invoices whose rental is not yet asked for its full payment.
  */
-
-export const REPORT_NAMES = ['purchased-sales', 'rental-sales', 'purchased-invoice', 'rental-unpaid-invoice', 'rental-partial-invoice'] as const;
-export type ReportName = (typeof REPORT_NAMES)[number];
-
-export const REPORT_LABELS: Record<ReportName, string> = {
-  'purchased-sales': 'Purchased Sales',
-  'rental-sales': 'Rental Sales',
-  'purchased-invoice': 'Purchased Invoice',
-  'rental-unpaid-invoice': 'Rental Unpaid Invoice',
-  'rental-partial-invoice': 'Rental Partial Invoice',
-};
-
-/** Excel file per report (SPEC §9 names the rental one FOR_RENT_PRODUCT_REPORTS). */
-export const REPORT_FILE_NAMES: Record<ReportName, string> = {
-  'purchased-sales': 'FOR_SALE_PRODUCT_REPORTS.xlsx',
-  'rental-sales': 'FOR_RENT_PRODUCT_REPORTS.xlsx',
-  'purchased-invoice': 'PURCHASED_INVOICE_REPORTS.xlsx',
-  'rental-unpaid-invoice': 'RENTAL_UNPAID_INVOICE_REPORTS.xlsx',
-  'rental-partial-invoice': 'RENTAL_PARTIAL_INVOICE_REPORTS.xlsx',
-};
-
-export const REPORT_MESSAGES = {
-  badDate: 'Dates are written YYYY-MM-DD.',
-  range: 'The start date must not be after the end date.',
-  tooLong: 'A report covers at most 366 days.',
-  unknownReport: 'Unknown report.',
-  exportNotReady: 'This export is not finished yet.',
-  exportFailed: 'This export failed. Please start it again.',
-} as const;
-
-export const MAX_REPORT_DAYS = 366;
 
 const day = z.string({ error: REPORT_MESSAGES.badDate }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: REPORT_MESSAGES.badDate }).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
   error: REPORT_MESSAGES.badDate,
@@ -182,7 +152,6 @@ export type ReportResponse = z.infer<typeof ReportResponse>;
 
 // ---- Excel export as a job
 
-export const EXPORT_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
 export const ReportExport = z.object({
   id: z.string().uuid(),
   report: z.enum(REPORT_NAMES),

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Upload, type UploadFile, type UploadProps } from 'antd';
 import { useFeedback } from './feedback';
-import { IMAGE_MIME_TYPES, MESSAGES, problemMessage } from '@dme/contracts';
+import { IMAGE_MIME_TYPES, MESSAGES, problemMessage } from '@dme/contracts/browser';
 
 /** True for the image types the shop accepts (the server checks the content again). */
 export function isAcceptedImage(file: { type?: string }): boolean {
@@ -29,15 +29,30 @@ const customRequest: UploadProps['customRequest'] = ({ file, onSuccess, onError 
   return { abort: () => ctrl.abort() };
 };
 
+/** The label of an image the form starts with: its stored name is a hash, not the user's file name. */
+export const CURRENT_IMAGE_LABEL = 'Current image';
+
+/** The list entry of a stored image: a thumbnail with a neutral label (issue 13). */
+const storedImage = (path: string): UploadFile => ({ uid: 'current', name: CURRENT_IMAGE_LABEL, status: 'done', url: path, thumbUrl: path });
+
 /**
  * One JPG or PNG, uploaded at once to /api/uploads; the form value is the returned image path.
- * Anything else is refused before upload with 'You can only upload JPG or PNG file!'.
+ * Anything else is refused before upload with 'You can only upload JPG or PNG file!'. An image the
+ * form starts with (editing) shows as a thumbnail labelled 'Current image'; a file just uploaded
+ * keeps the user's own file name.
  */
 export function ImageUpload({ value, onChange, id }: { value?: string; onChange?: (path: string | undefined) => void; id?: string }) {
   const { notify } = useFeedback();
-  const [files, setFiles] = useState<UploadFile[]>(() =>
-    value ? [{ uid: 'current', name: value.split('/').pop() ?? 'image', status: 'done', url: value, thumbUrl: value }] : [],
-  );
+  const [files, setFiles] = useState<UploadFile[]>(() => (value ? [storedImage(value)] : []));
+  // The form set or reset the value from outside (e.g. form.resetFields or setFieldsValue): follow it.
+  const [seen, setSeen] = useState(value);
+  if (value !== seen) {
+    setSeen(value);
+    const shown = files[0];
+    if (!value) {
+      if (shown?.status === 'done') setFiles([]);
+    } else if (shown?.url !== value) setFiles([storedImage(value)]);
+  }
 
   return (
     <Upload

@@ -1,5 +1,5 @@
 import { Timeline } from 'antd';
-import { formatManilaDateTime } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
 import { StatusTag } from './StatusTag';
 
 export interface OrderTrackerEntry {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 export function PageHeader({ title, extra }: { title: ReactNode; extra?: ReactNode }) {
   return (
     <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 12, marginBottom: 16 }}>
-      <h3 style={{ margin: 0, fontSize: 24, fontWeight: 600, lineHeight: 1.35, color: 'rgba(0,0,0,0.88)' }}>{title}</h3>
+      <h1 style={{ margin: 0, fontSize: 24, fontWeight: 600, lineHeight: 1.35, color: 'rgba(0,0,0,0.88)' }}>{title}</h1>
       {extra}
     </div>
   );

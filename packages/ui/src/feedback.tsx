@@ -14,10 +14,10 @@ export interface ConfirmOptions {
 /** The app's toasts, notifications and confirms. */
 export interface Feedback {
   notify: {
-    /** A short success toast (antd message). */
+    /** A short success toast (top right, 120 px from the top, gone after 3 s). */
     success: (content: string) => void;
     info: (content: string) => void;
-    /** A short error toast (antd message), e.g. a refused upload. */
+    /** A short error toast, e.g. a refused upload. */
     toastError: (content: string) => void;
     /** An error notification with a title and the server's message as description. */
     error: (title: string, description?: string) => void;
@@ -25,6 +25,14 @@ export interface Feedback {
   /** Asks a yes/no question; resolves true on yes. */
   confirm: (options: ConfirmOptions) => Promise<boolean>;
 }
+
+/**
+ * Toasts are antd notifications with a title only, at the top right like the error notifications:
+ * 120 px from the top (SPEC §9) is inside the signed-in frame's page-title row (112–144 px on a
+ * desktop), and antd's centred message toast covered the title there (issue 13; docs/decisions.md
+ * "A finished look"). As short-lived as a message toast.
+ */
+const TOAST_SECONDS = 3;
 
 const AppBridge = lazy(() => import('./app-bridge'));
 
@@ -67,9 +75,9 @@ export function FeedbackRoot({ children }: { children: ReactNode }) {
     };
     return {
       notify: {
-        success: (content) => void api().then((a) => a.message.success(content)),
-        info: (content) => void api().then((a) => a.message.info(content)),
-        toastError: (content) => void api().then((a) => a.message.error(content)),
+        success: (content) => void api().then((a) => a.notification.success({ title: content, duration: TOAST_SECONDS })),
+        info: (content) => void api().then((a) => a.notification.info({ title: content, duration: TOAST_SECONDS })),
+        toastError: (content) => void api().then((a) => a.notification.error({ title: content, duration: TOAST_SECONDS })),
         error: (title, description) => void api().then((a) => a.notification.error({ title, description })),
       },
       confirm: (o) =>

@@ -20,7 +20,7 @@ export class ChunkBoundary extends Component<{ resetKey: string; children: React
     if (this.state.error === undefined) return this.props.children;
     return (
       <div role="alert" style={{ padding: 48, textAlign: 'center' }}>
-        <h3 style={{ fontSize: 20, margin: '0 0 8px' }}>This page could not be loaded</h3>
+        <h1 style={{ fontSize: 20, margin: '0 0 8px' }}>This page could not be loaded</h1>
         <p style={{ color: 'rgba(0,0,0,0.55)', margin: '0 0 16px' }}>Check your connection and try again.</p>
         <button type="button" onClick={() => window.location.reload()} style={{ height: 32, padding: '0 15px', borderRadius: 8, border: '1px solid #0b6e79', background: '#0b6e79', color: '#fff', cursor: 'pointer' }}>
           Reload

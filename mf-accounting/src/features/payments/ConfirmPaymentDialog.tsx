@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Alert, Descriptions, Form, Input, Modal } from 'antd';
-import { PAYMENT_MESSAGES, type Payment, type PaymentAction } from '@dme/contracts';
+import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
+import type { Payment, PaymentAction } from '@dme/contracts';
 import { errorMessage, fieldErrors, newIdempotencyKey } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { useConfirmPaymentMutation } from '../../api';

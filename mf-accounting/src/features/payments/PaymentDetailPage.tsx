@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Space, Table, Tag } from 'antd';
-import { formatManilaDateTime, type Payment, type PaymentAction, type PaymentRecord } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
+import type { Payment, PaymentAction, PaymentRecord } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag } from '@dme/ui';
 import { usePaymentQuery } from '../../api';

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Input, Table, Tabs } from 'antd';
+import { Input, Table } from 'antd';
 import type { PaymentStatus, PaymentSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
 import { usePaymentsQuery } from '../../api';
 import { money, nextStepText, orderTypeLabel, PAYMENT_TABS } from './labels';
 
@@ -56,7 +56,7 @@ export function PaymentsPage() {
           />
         }
       />
-      <Tabs activeKey={tab.status} onChange={(k) => go(k as PaymentStatus, search, 1)} items={PAYMENT_TABS.map((t) => ({ key: t.status, label: t.label }))} />
+      <FilterTabs label="Payment status" active={tab.status} onChange={(k) => go(k, search, 1)} items={PAYMENT_TABS.map((t) => ({ key: t.status, label: t.label }))}>
       {error ? (
         <LazyErrorState title="The payments could not be loaded" message={errorMessage(error)} onRetry={refetch} />
       ) : (
@@ -97,6 +97,7 @@ export function PaymentsPage() {
           ]}
         />
       )}
+      </FilterTabs>
     </section>
   );
 }

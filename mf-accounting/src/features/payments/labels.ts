@@ -1,4 +1,5 @@
-import { formatMoneyString, PAYMENT_MESSAGES, type OrderType, type PaymentAction, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { formatMoneyString, PAYMENT_MESSAGES } from '@dme/contracts/browser';
+import type { OrderType, PaymentAction, PaymentStatus, PaymentType } from '@dme/contracts';
 
 /** The list's tabs (SPEC §2: Pending, Partial Paid, For Full Payment, Paid), the first is the default. */
 export const PAYMENT_TABS: ReadonlyArray<{ status: PaymentStatus; label: string; empty: string }> = [

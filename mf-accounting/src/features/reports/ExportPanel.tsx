@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Alert, Button, Progress } from 'antd';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { REPORT_LABELS, type ReportExport, type ReportName } from '@dme/contracts';
+import { REPORT_LABELS } from '@dme/contracts/browser';
+import type { ReportExport, ReportName } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { exportFileUrl, reportsApi, useReportExportQuery, useStartReportExportMutation } from './api';
 import { formatDay } from './format';

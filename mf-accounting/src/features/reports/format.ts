@@ -1,4 +1,5 @@
-import { addDays, formatMoney, formatMoneyString, isIsoDate, manilaDate, REPORT_NAMES, toCents, type ReportName, type ReportRange } from '@dme/contracts';
+import { addDays, formatMoney, formatMoneyString, isIsoDate, manilaDate, REPORT_NAMES, toCents } from '@dme/contracts/browser';
+import type { ReportName, ReportRange } from '@dme/contracts';
 
 export const PAGE_SIZE = 50;
 

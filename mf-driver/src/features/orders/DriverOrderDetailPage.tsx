@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { Space, Table, Tag } from 'antd';
-import { formatManilaDateTime, type DriverScanPurpose, type OrderLine } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
+import type { DriverScanPurpose, OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, ShippingInformation, StatusTag } from '@dme/ui';
 import { useDriverOrderQuery } from '../../api';

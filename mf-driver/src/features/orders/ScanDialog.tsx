@@ -1,6 +1,7 @@
 import { Alert, Button, Modal } from 'antd';
 import { Link } from 'react-router-dom';
-import { RENTAL_MESSAGES, type DriverScanPurpose } from '@dme/contracts';
+import { RENTAL_MESSAGES } from '@dme/contracts/browser';
+import type { DriverScanPurpose } from '@dme/contracts';
 import { Scanner } from '@dme/ui';
 import { PURPOSE, SCAN_INPUT_LABEL } from './purpose';
 import { useOrderScan } from './useOrderScan';

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Button, InputNumber, Select, Space, Table } from 'antd';
-import { centsToString, lineTotal, ORDER_MESSAGES, toCents } from '@dme/contracts';
+import type { ProductCard } from '@dme/contracts';
+import { centsToString, lineTotal, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
 import { PageHeader } from '@dme/ui';
-import { useProductCardsQuery, useProductQuery } from '../../api';
+import { useProductCardPagesInfiniteQuery, useProductQuery } from '../../api';
 import { money } from '../../lib/money';
 import { AddressDialog } from '../cart/AddressDialog';
 import { chooseLeaf } from '../../lib/leaf';
@@ -11,6 +12,8 @@ import { useCheckout } from '../cart/useCheckout';
 interface Line {
   key: number;
   productID?: string;
+  /** The chosen product's name (brand), shown while a search lists other products. */
+  productLabel?: string;
   variantID?: string;
   subVariantID?: string;
   quantity: number;
@@ -63,6 +66,67 @@ function VariantCell({ line, update }: { line: Line; update: (patch: Partial<Lin
   );
 }
 
+/** How long the product search waits after the last keystroke before asking the server. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+const cardLabel = (p: ProductCard) => `${p.name} (${p.brand})`;
+
+/**
+ * A line's product: searched on the server (name or brand) as the customer types, 100 at a time
+ * with "Load more" past that, so any product of the type can be found (the catalogue can hold
+ * more than the API's page of 100).
+ */
+function ProductPicker({ line, index, rent, onPick }: { line: Line; index: number; rent: boolean; onPick: (p: ProductCard) => void }) {
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setSearch(typed.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const pages = useProductCardPagesInfiniteQuery({ type: rent ? 'FOR_RENT' : 'FOR_SALE', ...(search ? { search } : {}) });
+  const found = pages.data?.pages.flatMap((p) => p.items) ?? [];
+  const total = pages.data?.pages.at(-1)?.total ?? 0;
+  const options: Array<{ value: string; label: string; disabled: boolean; card?: ProductCard }> = found.map((p) => ({ value: p.id, label: cardLabel(p), disabled: !p.inStock, card: p }));
+  // The chosen product keeps its name while a search lists others.
+  if (line.productID && line.productLabel && !found.some((p) => p.id === line.productID)) options.unshift({ value: line.productID, label: line.productLabel, disabled: false });
+  const busy = pages.isFetching || typed.trim() !== search;
+  return (
+    <Select
+      aria-label={`Product of line ${index + 1}`}
+      showSearch
+      filterOption={false}
+      searchValue={typed}
+      onSearch={setTyped}
+      placeholder={rent ? 'For Rental Items' : 'For Sale Items'}
+      style={{ width: 240 }}
+      loading={busy}
+      notFoundContent={busy ? 'Searching…' : search ? 'No products match.' : 'No products yet.'}
+      value={line.productID}
+      onChange={(_v, option) => {
+        const card = (option as { card?: ProductCard } | undefined)?.card;
+        if (card) onPick(card);
+        setTyped('');
+      }}
+      options={options}
+      popupRender={(menu) => (
+        <>
+          {menu}
+          {pages.hasNextPage && (
+            <div style={{ padding: '4px 8px', display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
+              <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+                {found.length} of {total}: type to narrow
+              </span>
+              <Button size="small" loading={pages.isFetchingNextPage} onMouseDown={(e) => e.preventDefault()} onClick={() => void pages.fetchNextPage()}>
+                Load more
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    />
+  );
+}
+
 let nextKey = 1;
 const emptyLine = (): Line => ({ key: nextKey++, quantity: 1, days: 1, complete: false });
 
@@ -75,7 +139,6 @@ const drafts: Partial<Record<'RENT' | 'BUY', Line[]>> = {};
 /** Bulk rental or purchase order, entered line by line with live totals (SPEC §2). */
 export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
   const rent = type === 'RENT';
-  const cards = useProductCardsQuery({ type: rent ? 'FOR_RENT' : 'FOR_SALE' });
   const [lines, setLines] = useState<Line[]>(() => drafts[type] ?? [emptyLine()]);
   useEffect(() => {
     drafts[type] = lines;
@@ -100,16 +163,13 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
             title: 'Product',
             key: 'product',
             render: (_: unknown, l: Line) => (
-              <Select
-                aria-label={`Product of line ${lines.indexOf(l) + 1}`}
-                showSearch
-                optionFilterProp="label"
-                placeholder={rent ? 'For Rental Items' : 'For Sale Items'}
-                style={{ width: 240 }}
-                loading={cards.isLoading}
-                value={l.productID}
-                onChange={(v) => update(l.key)({ productID: v, variantID: undefined, subVariantID: undefined, complete: false, price: undefined, available: undefined })}
-                options={(cards.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.brand})`, disabled: !p.inStock }))}
+              <ProductPicker
+                line={l}
+                index={lines.indexOf(l)}
+                rent={rent}
+                onPick={(p) =>
+                  update(l.key)({ productID: p.id, productLabel: cardLabel(p), variantID: undefined, subVariantID: undefined, complete: false, price: undefined, available: undefined })
+                }
               />
             ),
           },

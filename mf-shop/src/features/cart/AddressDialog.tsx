@@ -1,5 +1,5 @@
 import { Form, Input, Modal } from 'antd';
-import { ADDRESS_MAX, ORDER_MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
+import { ADDRESS_MAX, ORDER_MESSAGES, ZIPCODE_MIN } from '@dme/contracts/browser';
 import { useCurrentUser } from '@dme/ui';
 
 export interface AddressValues {

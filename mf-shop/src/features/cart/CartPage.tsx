@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Button, Image, Popconfirm, Space, Table, Tag } from 'antd';
-import { ORDER_MESSAGES, type CartItem, type CartType } from '@dme/contracts';
+import { ORDER_MESSAGES } from '@dme/contracts/browser';
+import type { CartItem, CartType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, useFeedback } from '@dme/ui';
 import { useCartQuery, useRemoveFromCartMutation } from '../../api';

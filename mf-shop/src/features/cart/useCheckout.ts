@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ORDER_MESSAGES, type PlaceOrderRequest } from '@dme/contracts';
+import { ORDER_MESSAGES } from '@dme/contracts/browser';
+import type { PlaceOrderRequest } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { usePlaceOrderMutation } from '../../api';

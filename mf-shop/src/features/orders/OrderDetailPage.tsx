@@ -1,17 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
-import {
-  formatManilaDateTime,
-  ORDER_MESSAGES,
-  RENTAL_MESSAGES,
-  RENTAL_ORDER_STATUSES,
-  type Order,
-  type OrderLine,
-  type OrderRequest,
-  type OrderStatus,
-  type RequestType,
-} from '@dme/contracts';
+import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
+import type { Order, OrderLine, OrderRequest, OrderStatus, RequestType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from '../../api';

@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, Table, Tabs } from 'antd';
-import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES, type OrderStatus, type OrderSummary } from '@dme/contracts';
+import { Alert, Button, Table } from 'antd';
+import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
+import type { OrderStatus, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { money } from '../../lib/money';
 import { uniqueRows } from '../../lib/pages';
-import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
 import { useMyOrdersInfiniteQuery } from '../../api';
 
 const label = (s: string) => s.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\B\w+/g, (w) => w.toLowerCase());
@@ -30,7 +31,7 @@ export default function OrdersPage({ type }: { type: 'BUY' | 'RENT' }) {
   return (
     <section>
       <PageHeader title={type === 'RENT' ? 'Rental Orders' : 'Purchased Orders'} />
-      <Tabs activeKey={status} onChange={(k) => setStatus(k as OrderStatus)} items={statuses.map((s) => ({ key: s, label: label(s) }))} />
+      <FilterTabs label="Order status" active={status} onChange={setStatus} items={statuses.map((s) => ({ key: s, label: label(s) }))}>
       {q.error && !data ? (
         <LazyErrorState message={errorMessage(q.error)} onRetry={retry} />
       ) : (
@@ -76,6 +77,7 @@ export default function OrdersPage({ type }: { type: 'BUY' | 'RENT' }) {
           )}
         </>
       )}
+      </FilterTabs>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { Button, Descriptions, Table } from 'antd';
-import { formatManilaDateTime, type Order, type OrderPayment } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
+import type { Order, OrderPayment } from '@dme/contracts';
 import { StatusTag } from '@dme/ui';
 import { formatBusinessDate } from '../../lib/dates';
 import { money } from '../../lib/money';

@@ -1,5 +1,7 @@
 import { Checkbox, Form, Input, Modal } from 'antd';
-import { RENTAL_MESSAGES, type OrderLine, type RequestType } from '@dme/contracts';
+import type { CheckboxGroupProps } from 'antd/es/checkbox';
+import { RENTAL_MESSAGES } from '@dme/contracts/browser';
+import type { OrderLine, RequestType } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { useCreateRequestMutation } from '../../api';
@@ -20,6 +22,15 @@ export const lineLabel = (name: string, variant: string | null, subVariant: stri
  * 'Select at least 1 product!'), an optional note, Submit. On success 'Request Successfully
  * Submitted!', the dialog closes and the order (with its payment and requests) loads again.
  */
+/**
+ * The products to choose, as a labelled group of checkboxes. Form.Item marks its control
+ * aria-required, which a group of checkboxes may not carry (the requirement is said by the
+ * label's mark and the message); everything else Form.Item passes (value, onChange, id) stays.
+ */
+function ProductChecks({ 'aria-required': _required, ...props }: CheckboxGroupProps & { 'aria-required'?: unknown }) {
+  return <Checkbox.Group {...props} role="group" aria-label="Products" style={{ display: 'flex', flexDirection: 'column', gap: 8 }} />;
+}
+
 export function RequestDialog({ orderId, type, lines, open, onClose }: { orderId: string; type: RequestType; lines: OrderLine[]; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<RequestValues>();
   const { notify } = useFeedback();
@@ -57,13 +68,13 @@ export function RequestDialog({ orderId, type, lines, open, onClose }: { orderId
           name="lineIDs"
           rules={[{ required: true, type: 'array', min: 1, message: RENTAL_MESSAGES.selectProduct }]}
         >
-          <Checkbox.Group style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+          <ProductChecks>
             {lines.map((l) => (
               <Checkbox key={l.id} value={l.id}>
                 {lineLabel(l.productName, l.variant?.name ?? null, l.subVariant?.name ?? null)}
               </Checkbox>
             ))}
-          </Checkbox.Group>
+          </ProductChecks>
         </Form.Item>
         <Form.Item label="Note" name="note">
           <Input.TextArea rows={3} maxLength={500} placeholder="Optional: what is wrong" />

@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { formatPriceRange, type ProductCard } from '@dme/contracts';
+import { formatPriceRange } from '@dme/contracts/browser';
+import type { ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, PageHeader, PlainEmpty, PlainLoading } from '@dme/ui';
 import { useProductCardPagesInfiniteQuery } from '../../api';
@@ -16,20 +17,27 @@ import { DueNotices } from '../orders/DueNotices';
 
 const grid = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 16 } as const;
 const card = { border: '1px solid #f0f0f0', borderRadius: 8, overflow: 'hidden', background: '#fff', display: 'flex', flexDirection: 'column' } as const;
+/**
+ * The product pictures are square (480 px, drawn with a margin): the box is reserved before the
+ * picture loads (width/height attributes and aspect-ratio: no layout shift) and nothing is cropped.
+ */
+const cardImage = { width: '100%', height: 'auto', aspectRatio: '1 / 1', objectFit: 'contain', display: 'block', background: '#f5f5f5' } as const;
+/** The first cards of the first grid are on screen at once (the LCP candidate): load them eagerly, first. */
+const EAGER_CARDS = 4;
 
-function Card({ p }: { p: ProductCard }) {
+function Card({ p, eager = false }: { p: ProductCard; eager?: boolean }) {
   const rent = p.type === 'FOR_RENT';
   return (
     <article style={card} data-testid="product-card">
       <Link to={`/product-description/${p.id}`} tabIndex={-1} aria-hidden="true">
-        <img src={p.image} alt="" width={200} height={150} style={{ width: '100%', height: 150, objectFit: 'cover', display: 'block', background: '#f5f5f5' }} loading="lazy" />
+        <img src={p.image} alt="" width={480} height={480} style={cardImage} loading={eager ? 'eager' : 'lazy'} decoding="async" {...(eager ? { fetchPriority: 'high' as const } : {})} />
       </Link>
       <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 4, flex: 1 }}>
         <Link to={`/product-description/${p.id}`} style={{ fontWeight: 600, fontSize: 15 }}>
           {p.name}
         </Link>
         <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.brand}</span>
-        <span style={{ color: p.inStock ? '#389e0d' : '#cf1322', fontWeight: 500 }}>{p.inStock ? 'In-Stock' : 'Sold-Out'}</span>
+        <span style={{ color: p.inStock ? '#237804' : '#cf1322', fontWeight: 500 }}>{p.inStock ? 'In-Stock' : 'Sold-Out'}</span>
         <span style={{ fontWeight: 600 }}>{formatPriceRange(p.priceMin, p.priceMax, rent)}</span>
         {!rent && <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.soldQuantity} sold</span>}
       </div>
@@ -41,7 +49,7 @@ const more = { display: 'flex', gap: 12, alignItems: 'center', justifyContent: '
 const plainButton = { padding: '6px 15px', borderRadius: 8, border: '1px solid #d9d9d9', background: '#fff', color: 'rgba(0,0,0,0.88)', cursor: 'pointer', fontSize: 14 } as const;
 
 /** A grid of 100 cards; "Load more" brings the next 100 while the shop has more. */
-function Grid({ title, type, search }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string }) {
+function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string; eagerCards?: number }) {
   const q = useProductCardPagesInfiniteQuery({ type, ...(search ? { search } : {}) });
   const items = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
   const total = q.data?.pages.at(-1)?.total ?? 0;
@@ -61,8 +69,8 @@ function Grid({ title, type, search }: { title: string; type: 'FOR_RENT' | 'FOR_
       ) : (
         <>
           <div style={grid}>
-            {items.map((p) => (
-              <Card key={p.id} p={p} />
+            {items.map((p, i) => (
+              <Card key={p.id} p={p} eager={i < eagerCards} />
             ))}
           </div>
           {q.error ? (
@@ -121,7 +129,7 @@ export function DashboardPage() {
         }
       />
       <DueNotices />
-      <Grid title="For Rental Items" type="FOR_RENT" search={search} />
+      <Grid title="For Rental Items" type="FOR_RENT" search={search} eagerCards={EAGER_CARDS} />
       <Grid title="For Sale Items" type="FOR_SALE" search={search} />
     </div>
   );

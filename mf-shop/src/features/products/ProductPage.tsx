@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
-import { formatPriceRange, ORDER_MESSAGES } from '@dme/contracts';
+import { formatPriceRange, ORDER_MESSAGES } from '@dme/contracts/browser';
 import { chooseLeaf } from '../../lib/leaf';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, useFeedback } from '@dme/ui';
@@ -62,9 +62,22 @@ export default function ProductPage() {
   return (
     <article>
       <Space align="start" size={32} wrap>
-        <Image src={p.image} alt={p.name} width={320} />
+        {/* The main picture (the LCP element): square, its box reserved, never cropped, fetched first. */}
+        <Image
+          src={p.image}
+          alt={p.name}
+          width={320}
+          height={320}
+          loading="eager"
+          decoding="async"
+          fetchPriority="high"
+          styles={{
+            root: { width: 'min(320px, 100%)', height: 'auto', aspectRatio: '1 / 1' },
+            image: { width: '100%', height: 'auto', aspectRatio: '1 / 1', objectFit: 'contain', display: 'block', background: '#f5f5f5' },
+          }}
+        />
         <div style={{ minWidth: 300, maxWidth: 560 }}>
-          <h3 style={{ fontSize: 26, margin: '0 0 4px' }}>{p.name}</h3>
+          <h1 style={{ fontSize: 26, margin: '0 0 4px' }}>{p.name}</h1>
           <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>{p.brand}</div>
           <Space style={{ marginBottom: 12 }}>
             <Tag color={rent ? 'blue' : 'green'}>{rent ? 'For Rent' : 'For Sale'}</Tag>

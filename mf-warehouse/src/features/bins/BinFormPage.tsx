@@ -1,6 +1,7 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Form, Input, Space } from 'antd';
-import { CATALOG_MESSAGES, type BinRequest } from '@dme/contracts';
+import { CATALOG_MESSAGES } from '@dme/contracts/browser';
+import type { BinRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useBinQuery, useCreateBinMutation, useUpdateBinMutation } from '../../api';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Space, Tag } from 'antd';
-import { formatManilaDateTime, type Order, type OrderType } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
+import type { Order, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, OrderTracker, PageHeader, StatusTag, useFeedback } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from '../../api';

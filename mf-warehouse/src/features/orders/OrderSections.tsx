@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Descriptions, Image, Space, Table, Tag } from 'antd';
-import { formatManilaDateTime, manilaDate, RENTAL_MESSAGES, type Order, type OrderLine } from '@dme/contracts';
+import { formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import type { Order, OrderLine } from '@dme/contracts';
 import { useFeedback, StatusTag } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';

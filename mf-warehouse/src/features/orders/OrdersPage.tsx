@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Button, Input, Table, Tabs } from 'antd';
-import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES, type OrderStatus, type OrderSummary, type OrderType } from '@dme/contracts';
+import { Button, Input, Table } from 'antd';
+import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
+import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
 import { useStaffOrdersInfiniteQuery } from '../../api';
 import { ordersBase, statusLabel } from './format';
 
@@ -57,7 +58,7 @@ export default function OrdersPage({ type }: { type: OrderType }) {
           />
         }
       />
-      <Tabs activeKey={status} onChange={(k) => go({ status: k as OrderStatus, search })} items={tabs.map((s) => ({ key: s, label: statusLabel(s) }))} />
+      <FilterTabs label="Order status" active={status} onChange={(k) => go({ status: k, search })} items={tabs.map((s) => ({ key: s, label: statusLabel(s) }))}>
       {q.error ? (
         <LazyErrorState title="The orders could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
@@ -99,6 +100,7 @@ export default function OrdersPage({ type }: { type: OrderType }) {
           )}
         </>
       )}
+      </FilterTabs>
     </section>
   );
 }

@@ -5,11 +5,8 @@ import {
   RENTAL_MESSAGES,
   REQUEST_NEXT,
   RETURN_STATUSES,
-  type Order,
-  type OrderLine,
-  type OrderRequest,
-  type ReturnStatus,
-} from '@dme/contracts';
+} from '@dme/contracts/browser';
+import type { Order, OrderLine, OrderRequest, ReturnStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, StatusTag, useFeedback } from '@dme/ui';
 import { useReturnSerialMutation, useTransitionOrderMutation, useUpdateRequestMutation } from '../../api';

@@ -5,12 +5,14 @@ import {
   RETURN_STATUSES,
   sumCents,
   toCents,
-  type Order,
-  type OrderLine,
-  type OrderStatus,
-  type OrderType,
-  type ReturnStatus,
-  type TagColor,
+} from '@dme/contracts/browser';
+import type {
+  Order,
+  OrderLine,
+  OrderStatus,
+  OrderType,
+  ReturnStatus,
+  TagColor,
 } from '@dme/contracts';
 
 export const money = (v: string) => formatMoneyString(v);

@@ -1,4 +1,5 @@
-import { PACKING_MESSAGES, type OrderLine, type StockItem, type TransitionRequest } from '@dme/contracts';
+import { PACKING_MESSAGES } from '@dme/contracts/browser';
+import type { OrderLine, StockItem, TransitionRequest } from '@dme/contracts';
 import { lineName } from './format';
 
 /**

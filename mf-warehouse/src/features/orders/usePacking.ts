@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { PACKING_MESSAGES, type OrderLine } from '@dme/contracts';
+import { PACKING_MESSAGES } from '@dme/contracts/browser';
+import type { OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useLazyStockBySerialQuery } from '../../api';
 import { lineName } from './format';

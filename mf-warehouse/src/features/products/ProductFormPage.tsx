@@ -1,6 +1,7 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, type FormInstance } from 'antd';
-import { CATALOG_MESSAGES, type Product, type ProductRequest } from '@dme/contracts';
+import { CATALOG_MESSAGES } from '@dme/contracts/browser';
+import type { Product, ProductRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useCreateProductMutation, useProductQuery, useUpdateProductMutation } from '../../api';

@@ -1,6 +1,6 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space, Tag } from 'antd';
-import { formatMoneyString, formatPriceRange } from '@dme/contracts';
+import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader } from '@dme/ui';
 import { useProductQuery } from '../../api';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Image, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
-import { formatMoneyString, formatPriceRange, type Product, type SubVariant, type Variant } from '@dme/contracts';
+import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
+import type { Product, SubVariant, Variant } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, useCurrentUser, useFeedback } from '@dme/ui';
 import { useDeleteProductMutation, useProductsQuery } from '../../api';

@@ -1,6 +1,6 @@
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, Space, Tag } from 'antd';
-import { formatManilaDateTime } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader } from '@dme/ui';
 import { useStaffOrderQuery } from '../../api';

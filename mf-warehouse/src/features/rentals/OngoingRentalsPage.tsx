@@ -1,8 +1,9 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Input, Table, Tabs } from 'antd';
-import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS, type OngoingRental, type OngoingRentalTab } from '@dme/contracts';
+import { Input, Table } from 'antd';
+import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS } from '@dme/contracts/browser';
+import type { OngoingRental, OngoingRentalTab } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader } from '@dme/ui';
 import { useOngoingRentalsQuery } from '../../api';
 import { dateText, money, ONGOING_BASE } from '../orders/format';
 import { DisplayStatusTag } from '../orders/OrderSections';
@@ -50,7 +51,7 @@ export default function OngoingRentalsPage() {
           />
         }
       />
-      <Tabs activeKey={tab} onChange={(k) => go({ tab: k as OngoingRentalTab, search })} items={ONGOING_RENTAL_TABS.map((t) => ({ key: t, label: ONGOING_RENTAL_TAB_LABELS[t] }))} />
+      <FilterTabs label="Rentals" active={tab} onChange={(k) => go({ tab: k, search })} items={ONGOING_RENTAL_TABS.map((t) => ({ key: t, label: ONGOING_RENTAL_TAB_LABELS[t] }))}>
       {q.error ? (
         <LazyErrorState title="The rentals could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
@@ -88,6 +89,7 @@ export default function OngoingRentalsPage() {
           ]}
         />
       )}
+      </FilterTabs>
     </section>
   );
 }

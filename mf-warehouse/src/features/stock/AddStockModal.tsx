@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Form, InputNumber, Modal, Select } from 'antd';
-import { CATALOG_MESSAGES, type AddStockResponse, type Product } from '@dme/contracts';
+import { CATALOG_MESSAGES } from '@dme/contracts/browser';
+import type { AddStockResponse, Product } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { useAddStockMutation, useBinsQuery } from '../../api';

@@ -1,5 +1,6 @@
 import { Space, Table } from 'antd';
-import { formatManilaDateTime, type StockItem, type StockListResponse } from '@dme/contracts';
+import { formatManilaDateTime } from '@dme/contracts/browser';
+import type { StockItem, StockListResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, StatusTag } from '@dme/ui';
 import { Truncated } from '../../lib/Truncated';

@@ -8,9 +8,9 @@ export function AuthCard({ title, maxWidth, children }: { title: string; maxWidt
       aria-labelledby="auth-title"
       style={{ width: '100%', maxWidth, boxSizing: 'border-box', background: '#fff', border: '1px solid #f0f0f0', borderRadius: 8, padding: 24, boxShadow: '0 1px 2px rgba(0,0,0,0.03)' }}
     >
-      <h3 id="auth-title" style={{ margin: '0 0 16px', fontSize: 24, fontWeight: 600, lineHeight: 1.35, color: 'rgba(0,0,0,0.88)' }}>
+      <h1 id="auth-title" style={{ margin: '0 0 16px', fontSize: 24, fontWeight: 600, lineHeight: 1.35, color: 'rgba(0,0,0,0.88)' }}>
         {title}
-      </h3>
+      </h1>
       {children}
     </section>
   );

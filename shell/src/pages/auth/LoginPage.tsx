@@ -134,7 +134,7 @@ export default function LoginPage() {
           </button>
         </form>
         <p style={{ margin: '16px 0 0' }}>
-          No account yet? <Link to="/register">Register now</Link>
+          No account yet? <Link to="/register" style={{ textDecoration: 'underline' }}>Register now</Link>
         </p>
       </AuthCard>
     </AuthFrame>

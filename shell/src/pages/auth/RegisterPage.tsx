@@ -49,7 +49,7 @@ export default function RegisterPage() {
           </Button>
         </Form>
         <p style={{ margin: '16px 0 0' }}>
-          Already have an account? <Link to="/login">Sign in</Link>
+          Already have an account? <Link to="/login" style={{ textDecoration: 'underline' }}>Sign in</Link>
         </p>
       </AuthCard>
     </AuthFrame>

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { Product, ProductCard } from '@dme/contracts';
+import { mockApi, on, query, type Call } from '@dme/ui/testing';
+import App from '../../app';
+import { customer } from '../../test/orders';
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const card = (n: number): ProductCard => ({
+  id: id(n),
+  name: `Sale item ${n}`,
+  brand: 'Acme',
+  image: '/api/uploads/x.png',
+  type: 'FOR_SALE',
+  priceMin: '12.50',
+  priceMax: '12.50',
+  availableQuantity: 5,
+  soldQuantity: 0,
+  inStock: true,
+});
+const counts = { quantity: 5, availableQuantity: 5, rentedQuantity: 0, damagedQuantity: 0, lostQuantity: 0, soldQuantity: 0 };
+const product = (c: ProductCard): Product => ({
+  ...counts,
+  id: c.id,
+  name: c.name,
+  brand: c.brand,
+  description: '',
+  type: c.type,
+  image: c.image,
+  price: '12.50',
+  damageCharges: '0.00',
+  priceMin: c.priceMin,
+  priceMax: c.priceMax,
+  archived: false,
+  variants: [],
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+});
+
+/** 150 products for sale, named "Sale item 1" to "Sale item 150": more than the API's page of 100. */
+const sales = Array.from({ length: 150 }, (_, i) => card(i + 1));
+
+function open() {
+  const api = mockApi(
+    on('GET', '/api/products', (c) => {
+      const q = query(c);
+      const all = sales.filter((p) => !q.search || `${p.name} ${p.brand}`.toLowerCase().includes(q.search.toLowerCase()));
+      const offset = Number(q.offset ?? 0);
+      return { status: 200, body: { items: all.slice(offset, offset + Number(q.limit)), total: all.length } };
+    }),
+    (c) => {
+      const m = /^\/api\/products\/([\w-]+)$/.exec(c.url);
+      const found = m && sales.find((p) => p.id === m[1]);
+      return found ? { status: 200, body: { product: product(found) } } : undefined;
+    },
+  );
+  render(
+    <MemoryRouter initialEntries={['/bulk-order-purchased']}>
+      <App user={customer} />
+    </MemoryRouter>,
+  );
+  return api;
+}
+
+const productCalls = (calls: Call[]) => calls.filter((c) => c.url.startsWith('/api/products?'));
+const picker = () => screen.getByRole('combobox', { name: 'Product of line 1' });
+
+describe('the bulk order product picker (issue 13: past the first 100 products)', () => {
+  it('searches the server as the customer types, so a product past the first 100 can be found and ordered', async () => {
+    const { calls } = open();
+    await screen.findByRole('combobox', { name: 'Product of line 1' });
+    await waitFor(() => expect(productCalls(calls)).toHaveLength(1));
+    expect(query(productCalls(calls)[0]!)).toMatchObject({ type: 'FOR_SALE', limit: '100', offset: '0' });
+    expect(query(productCalls(calls)[0]!).search).toBeUndefined();
+
+    // The list opens on the first page of 100 (a virtual list: the first rows are drawn).
+    fireEvent.mouseDown(picker());
+    expect(await screen.findByText('Sale item 1 (Acme)')).toBeInTheDocument();
+    expect(screen.getByText('100 of 150: type to narrow')).toBeInTheDocument();
+    expect(screen.queryByText('Sale item 150 (Acme)')).toBeNull();
+
+    // Typed quickly: one request, for what was typed last.
+    fireEvent.change(picker(), { target: { value: 'item 1' } });
+    fireEvent.change(picker(), { target: { value: 'item 15' } });
+    fireEvent.change(picker(), { target: { value: 'item 150' } });
+    const option = await screen.findByText('Sale item 150 (Acme)');
+    const searches = productCalls(calls).map((c) => query(c).search).filter(Boolean);
+    expect(searches).toEqual(['item 150']);
+
+    fireEvent.click(option);
+    // The product loads (its price and stock), the line is complete and can be ordered.
+    await waitFor(() => expect(calls.some((c) => c.url === `/api/products/${id(150)}`)).toBe(true));
+    expect(await screen.findByText('5 available')).toBeInTheDocument();
+    expect(screen.getByTestId('bulk-total')).toHaveTextContent('$12.50');
+    expect(screen.getByRole('button', { name: 'Place Order' })).toBeEnabled();
+    expect(screen.getAllByText('Sale item 150 (Acme)').length).toBeGreaterThan(0);
+  });
+
+  it('offers "Load more" in the list when the server has more than one page', async () => {
+    const { calls } = open();
+    await screen.findByRole('combobox', { name: 'Product of line 1' });
+    fireEvent.mouseDown(picker());
+    expect(await screen.findByText('100 of 150: type to narrow')).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    });
+    await waitFor(() => expect(query(productCalls(calls).at(-1)!)).toMatchObject({ type: 'FOR_SALE', offset: '100', limit: '100' }));
+    // All 150 are in the list now: nothing more to load.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull());
+    expect(screen.queryByText(/of 150: type to narrow/)).toBeNull();
+  });
+});

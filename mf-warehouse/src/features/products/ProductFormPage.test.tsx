@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { CATALOG_MESSAGES, type Product, type User } from '@dme/contracts';
+import { CURRENT_IMAGE_LABEL } from '@dme/ui';
+import { mockApi, on } from '@dme/ui/testing';
+import App from '../../app';
+
+const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse', firstName: 'Wendy', lastName: 'Ramos', userType: 'WAREHOUSE_STAFF' } as User;
+const ID = '11111111-1111-4111-8111-111111111111';
+/** What the server stores an upload as: a content hash, nothing the user chose. */
+const STORED = '0123abcd4567ef890123abcd4567ef890123abcd4567ef890123abcd4567ef89.png';
+const counts = { quantity: 3, availableQuantity: 3, rentedQuantity: 0, damagedQuantity: 0, lostQuantity: 0, soldQuantity: 0 };
+const wheelchair: Product = {
+  ...counts,
+  id: ID,
+  name: 'Wheelchair',
+  brand: 'Acme',
+  description: 'Folding wheelchair',
+  type: 'FOR_RENT',
+  image: `/api/uploads/${STORED}`,
+  price: '50.00',
+  damageCharges: '500.00',
+  priceMin: '50.00',
+  priceMax: '50.00',
+  archived: false,
+  variants: [],
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+};
+
+function edit() {
+  const api = mockApi(
+    on('GET', `/api/admin/products/${ID}`, { status: 200, body: { product: wheelchair } }),
+    on('PATCH', `/api/products/${ID}`, (c) => ({ status: 200, body: { product: { ...wheelchair, ...(c.body as object) } } })),
+    on('GET', '/api/admin/products', { status: 200, body: { items: [wheelchair], total: 1 } }),
+  );
+  // The upload is multipart (mockApi reads JSON bodies): answered here, and recorded.
+  const uploads: string[] = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) !== '/api/uploads') return api.fetchMock(input, init);
+    const image = (init!.body as FormData).get('image') as File;
+    uploads.push(image.name);
+    return new Response(JSON.stringify({ imagePath: '/api/uploads/fedcba98.png', contentType: 'image/png', size: 8 }), { status: 201, headers: { 'content-type': 'application/json' } });
+  });
+  render(
+    <MemoryRouter initialEntries={[`/admin/products/${ID}/edit`]}>
+      <App user={staff} />
+    </MemoryRouter>,
+  );
+  return { ...api, uploads };
+}
+
+describe('editing a product: its image (issue 13)', () => {
+  it('shows the stored image as a thumbnail labelled "Current image", never its hashed file name', async () => {
+    const { calls } = edit();
+    expect(await screen.findByRole('heading', { name: 'Edit Product' })).toBeInTheDocument();
+    expect(await screen.findByText(CURRENT_IMAGE_LABEL)).toBeInTheDocument();
+    expect(screen.queryByText(STORED)).toBeNull();
+    expect(screen.queryByText(/0123abcd/)).toBeNull();
+    expect(document.body.innerHTML).not.toMatch(new RegExp(`>[^<]*${STORED}`));
+    const thumb = document.querySelector<HTMLImageElement>('.ant-upload-list-item-thumbnail img');
+    expect(thumb).not.toBeNull();
+    expect(thumb!.getAttribute('src')).toBe(`/api/uploads/${STORED}`);
+
+    // Saved unchanged: the stored image path is sent back as it was.
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    expect(await screen.findByText(CATALOG_MESSAGES.product.updated)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ image: `/api/uploads/${STORED}` });
+  });
+
+  it("shows the user's own file name for a file they just uploaded, and saves its new path", async () => {
+    const { calls, uploads } = edit();
+    await screen.findByText(CURRENT_IMAGE_LABEL);
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'my-wheelchair.png', { type: 'image/png' });
+    fireEvent.change(document.querySelector('input[type="file"]')!, { target: { files: [file] } });
+    await waitFor(() => expect(uploads).toEqual(['my-wheelchair.png']));
+    await waitFor(() => expect(screen.queryByText(CURRENT_IMAGE_LABEL)).toBeNull());
+    await waitFor(() => expect(screen.getByText('my-wheelchair.png')).toBeInTheDocument());
+    expect(screen.queryByText('fedcba98.png')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ image: '/api/uploads/fedcba98.png' }));
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The cart, order and rental texts (SPEC §5/§8) and order limits, kept free of zod on purpose: the
+ * shop's product, cart, bulk-order and order screens import them, and a module with schemas would
+ * bring zod along, whose `new Function` probe breaks the CSP (no 'unsafe-eval'; issue 13). The
+ * schemas in ordering.ts and rentals.ts use these same constants; PACKING_MESSAGES are the
+ * warehouse's packing texts (order detail page).
+ */
+
+/** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
+export const ORDER_MESSAGES = {
+  address: 'Please input your Address!',
+  city: 'Please input your City!',
+  state: 'Please input your State!',
+  zipcode: 'Please input your Zipcode!',
+  addressMax: 'Address must be at most 12 characters.',
+  zipcodeMin: 'Zipcode must be at least 6 characters.',
+  maxStock: 'The item has reached the maximum stock! Please adjust the quantity according to its availability.',
+  addedToCart: 'Added to cart!',
+  removeConfirm: 'Are you sure to delete this product?',
+  submitted: 'Order submitted successfully!',
+  quantityMin: 'Quantity must be at least 1.',
+  daysMin: 'Rental days must be at least 1.',
+  emptyOrder: 'Add at least one product to the order.',
+  wrongType: 'This product cannot be ordered this way: rent items go in rental orders, sale items in purchase orders.',
+  unknownProduct: 'This product is no longer available.',
+  chooseVariant: 'Please choose a variant.',
+  chooseSubVariant: 'Please choose a sub-variant.',
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different order.',
+  idempotencyInProgress: 'This order is already being placed. Please wait a moment.',
+  idempotencyMissing: 'An Idempotency-Key header is required to place an order.',
+  cannotCancel: 'This order can no longer be cancelled.',
+  cancelled: 'Order cancelled.',
+} as const;
+
+export const MAX_QUANTITY = 500;
+export const MAX_RENTAL_DAYS = 365;
+
+/** Rental texts of SPEC §5/§8 verbatim, and ours where the spec is silent. */
+export const RENTAL_MESSAGES = {
+  selectProduct: 'Select at least 1 product!',
+  requestSubmitted: 'Request Successfully Submitted!',
+  hasDueProducts: 'Has to due products',
+  dueToday: 'Some products are due for return today.',
+  markOnProgress: 'Mark as On Progress',
+  markDone: 'Mark as Done',
+  // ours
+  scanWhat: 'Scan the order QR code or type the order number.',
+  unknownOrder: 'No order has this QR code or order number.',
+  notForDelivery: (orderNumber: string, status: string) =>
+    `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only orders TO SHIP, or OUT FOR DELIVERY with you, can be scanned for delivery.`,
+  notForPickup: (orderNumber: string, status: string) => `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only rentals FOR RETURN can be scanned for pick-up.`,
+  otherDriver: (orderNumber: string) => `Order ${orderNumber} is out for delivery with another driver.`,
+  takenOut: (orderNumber: string) => `Order ${orderNumber} is out for delivery with you.`,
+  delivered: (orderNumber: string) => `Order ${orderNumber} delivered.`,
+  pickedUp: (orderNumber: string) => `Order ${orderNumber} is yours to pick up.`,
+  notPickingUp: 'Serial codes are marked as returned only while the order is FOR PICK UP.',
+  unknownSerial: 'This serial code was not packed for this order.',
+  alreadyReturned: 'This serial code was already marked as returned.',
+  requestNotOngoing: 'Requests can be filed only while the rental is ongoing (delivered).',
+  unknownLine: 'Choose products of this order.',
+  requestStep: (from: string, to: string) => `A request ${from.replaceAll('_', ' ')} cannot be marked ${to.replaceAll('_', ' ')}.`,
+} as const;
+
+/** Texts of packing (SPEC §5 Scanning, §8), verbatim, and ours where the spec is silent. */
+export const PACKING_MESSAGES = {
+  alreadyScanned: 'Already scanned',
+  wrongProduct: (productName: string) => `Scanned product is not ${productName}. Please make sure that you only scanned the type of product you selected.`,
+  notAvailable: (serialCode: string) => `${serialCode} is not available: it is rented, sold, damaged or lost, or packed for another order.`,
+  unknownCode: (serialCode: string) => `There is no item with the serial code ${serialCode}.`,
+  scanEveryLine: 'Scan every item of every line before shipping the order.',
+  tooMany: (productName: string) => `More items were scanned for ${productName} than the order has.`,
+} as const;
