@@ -21,7 +21,7 @@ function CartTable({ type }: { type: CartType }) {
 
   return (
     <section aria-label={title} style={{ marginBottom: 32 }}>
-      <h4 style={{ fontSize: 18 }}>{title}</h4>
+      <h2 style={{ fontSize: 18, margin: '1.33em 0' }}>{title}</h2>
       {q.error ? (
         <LazyErrorState message={errorMessage(q.error)} onRetry={q.refetch} />
       ) : (

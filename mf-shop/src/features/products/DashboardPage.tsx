@@ -57,9 +57,9 @@ function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'F
   const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch());
   return (
     <section aria-labelledby={`${type}-title`} style={{ marginBottom: 32 }}>
-      <h4 id={`${type}-title`} style={{ fontSize: 18, margin: '8px 0 12px' }}>
+      <h2 id={`${type}-title`} style={{ fontSize: 18, margin: '8px 0 12px' }}>
         {title}
-      </h4>
+      </h2>
       {q.isLoading ? (
         <PlainLoading />
       ) : q.error && !q.currentData ? (
@@ -101,6 +101,9 @@ function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'F
 export function DashboardPage() {
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
+  const args = (type: 'FOR_RENT' | 'FOR_SALE') => ({ type, ...(search ? { search } : {}) });
+  const rentals = useProductCardPagesInfiniteQuery(args('FOR_RENT'));
+  useProductCardPagesInfiniteQuery(args('FOR_SALE'));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSearch(text.trim());
@@ -130,7 +133,9 @@ export function DashboardPage() {
       />
       <DueNotices />
       <Grid title="For Rental Items" type="FOR_RENT" search={search} eagerCards={EAGER_CARDS} />
-      <Grid title="For Sale Items" type="FOR_SALE" search={search} />
+      {/* The sale items are fetched alongside, but shown once the rental grid above has its
+          cards: appearing first, they would be pushed down the screen as it fills (layout shift). */}
+      {!rentals.isLoading && <Grid title="For Sale Items" type="FOR_SALE" search={search} />}
     </div>
   );
 }

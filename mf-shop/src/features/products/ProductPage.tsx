@@ -62,20 +62,24 @@ export default function ProductPage() {
   return (
     <article>
       <Space align="start" size={32} wrap>
-        {/* The main picture (the LCP element): square, its box reserved, never cropped, fetched first. */}
-        <Image
-          src={p.image}
-          alt={p.name}
-          width={320}
-          height={320}
-          loading="eager"
-          decoding="async"
-          fetchPriority="high"
-          styles={{
-            root: { width: 'min(320px, 100%)', height: 'auto', aspectRatio: '1 / 1' },
-            image: { width: '100%', height: 'auto', aspectRatio: '1 / 1', objectFit: 'contain', display: 'block', background: '#f5f5f5' },
-          }}
-        />
+        {/* The main picture (the LCP element): square, never cropped, fetched first; its box is
+            reserved by the wrapper before the picture arrives (antd's Image root has no height
+            until it loads, and the text beside or below it would move). */}
+        <div style={{ width: 'min(320px, calc(100vw - 64px))', aspectRatio: '1 / 1' }}>
+          <Image
+            src={p.image}
+            alt={p.name}
+            width="100%"
+            height="100%"
+            loading="eager"
+            decoding="async"
+            fetchPriority="high"
+            styles={{
+              root: { width: '100%', height: '100%', display: 'block' },
+              image: { width: '100%', height: '100%', objectFit: 'contain', display: 'block', background: '#f5f5f5' },
+            }}
+          />
+        </div>
         <div style={{ minWidth: 300, maxWidth: 560 }}>
           <h1 style={{ fontSize: 26, margin: '0 0 4px' }}>{p.name}</h1>
           <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>{p.brand}</div>

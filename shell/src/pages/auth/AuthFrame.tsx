@@ -24,7 +24,7 @@ export function AuthFrame({ children }: { children: ReactNode }) {
           DME Supply
         </Link>
       </header>
-      <div style={{ flex: 1, display: 'flex', justifyContent: 'center', alignItems: 'flex-start', padding: '24px 16px 48px' }}>{children}</div>
+      <main style={{ flex: 1, display: 'flex', justifyContent: 'center', alignItems: 'flex-start', padding: '24px 16px 48px' }}>{children}</main>
     </div>
   );
 }
