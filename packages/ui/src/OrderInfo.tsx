@@ -1,3 +1,4 @@
+import { SectionTitle } from './SectionTitle';
 import { Descriptions } from 'antd';
 import type { Order } from '@dme/contracts';
 
@@ -9,7 +10,7 @@ export function CustomerInformation({ order }: { order: Order }) {
   const c = order.customer;
   return (
     <section aria-label="Customer Information">
-      <h4>Customer Information</h4>
+      <SectionTitle>Customer Information</SectionTitle>
       {c ? (
         <Descriptions column={1} size="small" bordered>
           <Descriptions.Item label="Customer Number">{c.idNumber}</Descriptions.Item>
@@ -32,7 +33,7 @@ export function CustomerInformation({ order }: { order: Order }) {
 export function ShippingInformation({ order }: { order: Order }) {
   return (
     <section aria-label="Shipping Information">
-      <h4>Shipping Information</h4>
+      <SectionTitle>Shipping Information</SectionTitle>
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label="Address">{order.deliveryAddress}</Descriptions.Item>
         <Descriptions.Item label="City">{order.deliveryCity}</Descriptions.Item>

@@ -4,7 +4,7 @@ import { Alert, Button, Descriptions, Space, Table, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Payment, PaymentAction, PaymentRecord } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, SectionTitle } from '@dme/ui';
 import { usePaymentQuery } from '../../api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
 import { ACTION_LABELS, formatBusinessDate, money, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, WAITING_FOR_WAREHOUSE } from './labels';
@@ -77,7 +77,7 @@ export default function PaymentDetailPage() {
       {p.status === 'CANCELLED' && <Alert type="warning" showIcon title="The order was cancelled: there is nothing to pay." style={{ marginBottom: 16 }} />}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
         <section aria-label="Customer">
-          <h4>Customer</h4>
+          <SectionTitle>Customer</SectionTitle>
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label="Name">{p.customer?.name || p.customerName || '—'}</Descriptions.Item>
             <Descriptions.Item label="E-mail">{p.customer?.email || '—'}</Descriptions.Item>
@@ -85,7 +85,7 @@ export default function PaymentDetailPage() {
           </Descriptions>
         </section>
         <section aria-label="Delivery Address">
-          <h4>Delivery Address</h4>
+          <SectionTitle>Delivery Address</SectionTitle>
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label="Address">{p.delivery?.address || '—'}</Descriptions.Item>
             <Descriptions.Item label="City">{p.delivery?.city || '—'}</Descriptions.Item>
@@ -94,7 +94,7 @@ export default function PaymentDetailPage() {
           </Descriptions>
         </section>
         <section aria-label="Amounts">
-          <h4>Amounts</h4>
+          <SectionTitle>Amounts</SectionTitle>
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label="Order Total">
               <span data-testid="order-total">{money(p.totalOrderPayment)}</span>
@@ -110,7 +110,7 @@ export default function PaymentDetailPage() {
         </section>
       </div>
       <section aria-label="Products" style={{ marginBottom: 24 }}>
-        <h4>Products</h4>
+        <SectionTitle>Products</SectionTitle>
         <Table<Line>
           size="small"
           pagination={false}
@@ -137,7 +137,7 @@ export default function PaymentDetailPage() {
         />
       </section>
       <section aria-label="Payment Records">
-        <h4>Payment Records</h4>
+        <SectionTitle>Payment Records</SectionTitle>
         <Table<PaymentRecord>
           rowKey="id"
           size="small"

@@ -32,9 +32,9 @@ export function topSummary(title: string, points: readonly Point[]): string {
 function ChartFigure({ id, title, summary, children }: { id: string; title: string; summary: string; children: ReactNode }) {
   return (
     <figure aria-labelledby={id} style={{ margin: 0, minWidth: 0 }}>
-      <h4 id={id} style={{ margin: '0 0 8px', fontSize: 16, fontWeight: 600 }}>
+      <h2 id={id} style={{ margin: '0 0 8px', fontSize: 16, fontWeight: 600 }}>
         {title}
-      </h4>
+      </h2>
       <div role="img" aria-label={summary} style={{ width: '100%', height: 260 }}>
         {children}
       </div>

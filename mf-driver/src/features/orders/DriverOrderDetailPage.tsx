@@ -3,7 +3,7 @@ import { Space, Table, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { DriverScanPurpose, OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, ShippingInformation, StatusTag } from '@dme/ui';
+import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, ShippingInformation, StatusTag, SectionTitle } from '@dme/ui';
 import { useDriverOrderQuery } from '../../api';
 import { PURPOSE } from './purpose';
 
@@ -38,7 +38,7 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
 
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 24, marginBottom: 24 }}>
         <section aria-label="Order Tracker">
-          <h4>Order Tracker</h4>
+          <SectionTitle>Order Tracker</SectionTitle>
           <OrderTracker entries={o.orderTracker} />
         </section>
         <CustomerInformation order={o} />
@@ -46,7 +46,7 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
       </div>
 
       <section aria-label="Products">
-        <h4>Products</h4>
+        <SectionTitle>Products</SectionTitle>
         <Table<OrderLine>
           rowKey="id"
           pagination={false}

@@ -4,7 +4,7 @@ import { Alert, Button, Descriptions, Image, Space, Table, Tag, Timeline } from 
 import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, OrderStatus, RequestType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
 import { formatBusinessDate } from '../../lib/dates';
 import { days, money } from '../../lib/money';
@@ -29,7 +29,7 @@ function Requests({ order }: { order: Order }) {
   return (
     <section aria-label="Requests" style={{ marginTop: 24 }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <h4>Requests</h4>
+        <SectionTitle>Requests</SectionTitle>
         {ongoing && (
           <Space wrap>
             <Button onClick={() => setDialog('FIX')}>Request Fix</Button>
@@ -121,7 +121,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
       {rent && o.dueNotice && <Alert showIcon type={o.dueNotice === 'OVERDUE' ? 'error' : 'warning'} title={DUE_NOTICE_TEXT[o.dueNotice]} style={{ marginBottom: 16 }} />}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
         <section aria-label="Order Tracker">
-          <h4>Order Tracker</h4>
+          <SectionTitle>Order Tracker</SectionTitle>
           <Timeline
             items={o.orderTracker.map((t) => ({
               content: (
@@ -135,7 +135,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
           />
         </section>
         <section aria-label="Shipping Information">
-          <h4>Shipping Information</h4>
+          <SectionTitle>Shipping Information</SectionTitle>
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label="Address">{o.deliveryAddress}</Descriptions.Item>
             <Descriptions.Item label="City">{o.deliveryCity}</Descriptions.Item>
@@ -147,7 +147,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         <PaymentSummary order={o} />
         {hasQr(o.status) && (
           <section aria-label="QR Code">
-            <h4>QR Code</h4>
+            <SectionTitle>QR Code</SectionTitle>
             <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 12 }}>
               <img src={qr} alt={`QR code of order ${o.orderNumber}`} width={160} height={160} style={{ border: '1px solid #f0f0f0', borderRadius: 8 }} />
               <Button href={qr} download="QR_Code.png">
@@ -158,7 +158,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         )}
       </div>
       <section aria-label="Products">
-        <h4>Products</h4>
+        <SectionTitle>Products</SectionTitle>
         <Table<OrderLine>
           rowKey="id"
           pagination={false}

@@ -1,7 +1,7 @@
 import { Button, Descriptions, Table } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
-import { StatusTag } from '@dme/ui';
+import { StatusTag, SectionTitle } from '@dme/ui';
 import { formatBusinessDate } from '../../lib/dates';
 import { money } from '../../lib/money';
 
@@ -22,7 +22,7 @@ export function PaymentSummary({ order }: { order: Order }) {
   const full = rent && (pay.status === 'FOR_FULL_PAYMENT' || pay.status === 'PAID');
   return (
     <section aria-label="Payment Information">
-      <h4>Payment Information</h4>
+      <SectionTitle>Payment Information</SectionTitle>
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label="Status">
           <StatusTag kind="payment" status={unpaid ? 'UNPAID' : pay.status} />
@@ -51,7 +51,7 @@ export function PaymentRecords({ order }: { order: Order }) {
   return (
     <section aria-label="Payment Records" style={{ marginTop: 24 }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <h4>Payment Records</h4>
+        <SectionTitle>Payment Records</SectionTitle>
         {/* A plain download: the server names the file (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf). */}
         <Button href={`/api/my/orders/${order.id}/invoice.pdf`} download>
           Download invoice

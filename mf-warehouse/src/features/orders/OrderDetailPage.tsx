@@ -4,7 +4,7 @@ import { Alert, Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Order, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, OrderTracker, PageHeader, StatusTag, useFeedback } from '@dme/ui';
+import { LazyErrorState, Loading, OrderTracker, PageHeader, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from '../../api';
 import { allLinesDone, packingRequest } from './packing';
 import { usePacking } from './usePacking';
@@ -113,7 +113,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 24, marginBottom: 24 }}>
         {showsQr(o.status) && <QrBlock order={o} />}
         <section aria-label="Order Tracker">
-          <h4>Order Tracker</h4>
+          <SectionTitle>Order Tracker</SectionTitle>
           <OrderTracker entries={o.orderTracker} />
         </section>
         <CustomerInformation order={o} />
@@ -121,7 +121,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
       </div>
 
       <section aria-label="Products" style={{ marginBottom: 24 }}>
-        <h4>Products</h4>
+        <SectionTitle>Products</SectionTitle>
         {canPack && (
           <Alert
             type={packed ? 'success' : 'info'}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Descriptions, Image, Space, Table, Tag } from 'antd';
 import { formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine } from '@dme/contracts';
-import { useFeedback, StatusTag } from '@dme/ui';
+import { useFeedback, StatusTag, SectionTitle } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';
 import { dateText, days, displayStatusColor, lineName, money, statusText } from './format';
@@ -53,7 +53,7 @@ export function QrBlock({ order }: { order: Order }) {
   };
   return (
     <section aria-label="QR Code">
-      <h4>QR Code</h4>
+      <SectionTitle>QR Code</SectionTitle>
       <div style={{ display: 'grid', justifyItems: 'start', gap: 8 }}>
         <img src={src} alt={`QR code of order ${order.orderNumber}`} width={160} height={160} />
         <Button onClick={() => void download()} loading={saving}>
@@ -165,7 +165,7 @@ export function PaymentInformation({ order }: { order: Order }) {
   const paid = p.records.length > 0;
   return (
     <section aria-label="Payment Information">
-      <h4>Payment Information</h4>
+      <SectionTitle>Payment Information</SectionTitle>
       <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered style={{ marginBottom: 12 }}>
         <Descriptions.Item label="Status">
           <StatusTag kind="payment" status={p.status} />

@@ -8,7 +8,7 @@ import {
 } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, ReturnStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, StatusTag, useFeedback } from '@dme/ui';
+import { EmptyState, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
 import { useReturnSerialMutation, useTransitionOrderMutation, useUpdateRequestMutation } from '../../api';
 import { extraCharge, money, RETURN_MARK_COLORS, returnMark, returnProgress, statusText } from './format';
 
@@ -208,7 +208,7 @@ const requestLineName = (p: OrderRequest['products'][number]) => [p.productName,
 export function RequestsSection({ order }: { order: Order }) {
   return (
     <section aria-label="Requests" style={{ marginTop: 24 }}>
-      <h4>Requests</h4>
+      <SectionTitle>Requests</SectionTitle>
       <Table<OrderRequest>
         rowKey="id"
         pagination={false}

@@ -3,7 +3,7 @@ import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, type F
 import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import type { Product, ProductRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
-import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
+import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
 import { useCreateProductMutation, useProductQuery, useUpdateProductMutation } from '../../api';
 
 const M = CATALOG_MESSAGES.product;
@@ -263,7 +263,7 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
             </Form.Item>
           </Col>
         </Row>
-        <h4>Variants</h4>
+        <SectionTitle>Variants</SectionTitle>
         <VariantEditor form={form} firstLocked={mode === 'edit'} />
         <Space style={{ marginTop: 24 }}>
           <Button type="primary" htmlType="submit" loading={createState.isLoading || updateState.isLoading} disabled={done}>

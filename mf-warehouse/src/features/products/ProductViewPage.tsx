@@ -2,7 +2,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space, Tag } from 'antd';
 import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader } from '@dme/ui';
+import { LazyErrorState, Loading, PageHeader, SectionTitle } from '@dme/ui';
 import { useProductQuery } from '../../api';
 import { Truncated } from '../../lib/Truncated';
 
@@ -44,7 +44,7 @@ export default function ProductViewPage() {
       </Space>
       {p.variants.length > 0 && (
         <div style={{ marginTop: 24 }}>
-          <h4>Variants</h4>
+          <SectionTitle>Variants</SectionTitle>
           <ul>
             {p.variants.map((v) => (
               <li key={v.id}>

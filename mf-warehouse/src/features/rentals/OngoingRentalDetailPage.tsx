@@ -2,7 +2,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader } from '@dme/ui';
+import { LazyErrorState, Loading, PageHeader, SectionTitle } from '@dme/ui';
 import { useStaffOrderQuery } from '../../api';
 import { ONGOING_BASE, ordersBase, rentalDisplayStatus } from '../orders/format';
 import { CustomerInformation, DisplayStatusTag, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from '../orders/OrderSections';
@@ -51,7 +51,7 @@ export default function OngoingRentalDetailPage() {
       </div>
 
       <section aria-label="Products" style={{ marginBottom: 24 }}>
-        <h4>Products</h4>
+        <SectionTitle>Products</SectionTitle>
         <ProductsTable order={o} />
       </section>
 
