@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
 import { binHandlers } from './modules/bins/bin.routes';
-import { cardCache, productHandlers } from './modules/products/product.routes';
+import { productHandlers, type CardCache } from './modules/products/product.routes';
+import { MicroCache } from './modules/products/card-cache';
 import { stockHandlers } from './modules/stock/stock.routes';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
@@ -21,20 +22,43 @@ export interface CatalogDeps {
   logger: Logger;
   /** Called after a transaction that recorded events committed (kicks the outbox relay). */
   afterCommit?: () => void;
+  /**
+   * NATS, to keep the shop list's micro-cache in step across replicas: a write on one replica
+   * clears the cache of every replica (core NATS, no stream). Without it the cache is this
+   * process's alone.
+   */
+  nc?: NatsConnection;
+  /** The subject of those clear messages (tests give each run its own). */
+  cacheSubject?: string;
+  /** The shop list's cache (tests pass one to look into it); made here when absent. */
+  cards?: CardCache;
 }
+
+/** Catalog replicas clear each other's shop list caches on this subject. */
+export const CARD_CACHE_CLEAR_SUBJECT = 'cache.catalog.product-cards.clear';
 
 /** The catalog service's HTTP app (no listen: tests use it directly). */
 export function createApp(deps: CatalogDeps) {
   const app = createHttpApp({ name: 'catalog', logger: deps.logger });
   const afterCommit = deps.afterCommit ?? (() => undefined);
-  cardCache.setTtl(deps.config.PRODUCT_LIST_CACHE_MS);
+  const cards: CardCache = deps.cards ?? new MicroCache();
+  cards.setTtl(deps.config.PRODUCT_LIST_CACHE_MS);
+  const subject = deps.cacheSubject ?? CARD_CACHE_CLEAR_SUBJECT;
+  // Every replica (this one too) hears a write and clears its list cache. A list read that began
+  // before the write committed may still fill the cache with the older list: at most one TTL old.
+  deps.nc?.subscribe(subject, { callback: () => cards.clear() });
+  const changed = () => {
+    cards.clear();
+    if (deps.nc && !deps.nc.isClosed()) deps.nc.publish(subject);
+    afterCommit();
+  };
   app.use(async (ctx, next) => {
     ctx.state.em = deps.orm.em.fork();
     await next();
   });
   const api = mountRoutes(
     'catalog',
-    { ...mediaHandlers(deps.config), ...binHandlers(), ...productHandlers(deps.config.UPLOAD_DIR, afterCommit), ...stockHandlers(afterCommit) },
+    { ...mediaHandlers(deps.config), ...binHandlers(), ...productHandlers(deps.config.UPLOAD_DIR, cards, changed), ...stockHandlers(changed) },
     deps.config.INTERNAL_TOKEN,
   );
   app.use(api.routes()).use(api.allowedMethods());

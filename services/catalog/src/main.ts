@@ -14,7 +14,7 @@ await runService({
     // Stock reservation at checkout: the one synchronous command (NATS request/reply).
     serveReservations({ nc, orm, logger });
     serveUploadsExist({ nc, logger, uploadDir: config.UPLOAD_DIR });
-    return createApp({ orm, config, logger, afterCommit: () => relay.kick() });
+    return createApp({ orm, config, logger, nc, afterCommit: () => relay.kick() });
   },
   consumers: async ({ nc, orm, logger, background }) => [await startOrderConsumer({ nc, em: orm.em, logger, connections: background })],
   housekeeping: { everyMs: 60_000, run: async ({ orm }) => void (await expireHeld(orm.em.fork())) },

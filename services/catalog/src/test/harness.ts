@@ -2,9 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createLogger, createOrm, migrate, type Orm } from '@dme/platform';
+import { createLogger, createOrm, migrate, type NatsConnection, type Orm } from '@dme/platform';
 import { createTestDatabase, listen, serviceClient, TEST_INTERNAL_TOKEN, TINY_PNG, type Caller, type TestServer } from '@dme/testing';
 import { CatalogEnv, createApp, entities, migrations } from '../app';
+import { MicroCache } from '../modules/products/card-cache';
+import type { CardCache } from '../modules/products/product.routes';
+import type { CatalogConfig } from '../config';
 
 export interface CatalogHarness {
   orm: Orm;
@@ -14,20 +17,24 @@ export interface CatalogHarness {
   admin: Caller;
   customer: Caller;
   accounting: Caller;
+  config: CatalogConfig;
+  /** The shop list's micro-cache of this catalog process. */
+  cards: CardCache;
   close: () => Promise<void>;
 }
 
 export const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
 
 /** A catalog service on its own fresh database, booted in-process. */
-export async function startCatalog(): Promise<CatalogHarness> {
+export async function startCatalog(opts: { nc?: NatsConnection; cacheSubject?: string } = {}): Promise<CatalogHarness> {
   const db = await createTestDatabase('catalog');
   const dir = await mkdtemp(join(tmpdir(), 'catalog-'));
   await writeFile(join(dir, IMAGE.slice('/api/uploads/'.length)), TINY_PNG);
   const config = CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: dir });
   const orm = await createOrm({ url: db.url, schema: 'catalog', entities, migrations, poolMax: 20 });
   await migrate(orm, 'catalog', db.url);
-  const server = await listen(createApp({ orm, config, logger: createLogger('catalog-test', process.env.TEST_LOG_LEVEL ?? 'silent') }));
+  const cards: CardCache = new MicroCache();
+  const server = await listen(createApp({ orm, config, cards, ...opts, logger: createLogger('catalog-test', process.env.TEST_LOG_LEVEL ?? 'silent') }));
   const as = (userType: Caller['userType']): Caller => ({ userId: randomUUID(), userType });
   return {
     orm,
@@ -37,6 +44,8 @@ export async function startCatalog(): Promise<CatalogHarness> {
     admin: as('SUPERADMIN'),
     customer: as('CUSTOMER'),
     accounting: as('ACCOUNTING_ADMIN'),
+    config,
+    cards,
     close: async () => {
       await server.close();
       await orm.close();

@@ -1,7 +1,7 @@
 /**
  * A one-second micro-cache for the shop's public product list, with request coalescing: under
  * load every visitor of the dashboard asks for the same first pages, and they share one query a
- * second. Catalog writes in this process clear it at once; reservations do not (a card's
+ * second. A catalog write clears it at once on every replica (createApp, over NATS); reservations do not (a card's
  * availability may be up to a second old; the product page and checkout read live counts).
  */
 export class MicroCache<T> {

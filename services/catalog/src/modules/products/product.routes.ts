@@ -4,10 +4,10 @@ import { MESSAGES } from '@dme/contracts';
 import { missingUploads } from '../media/media.service';
 import { em } from '../bins/bin.routes';
 import { createProduct, deleteProduct, getProduct, listProductCards, listProducts, updateProduct } from './product.service';
-import { MicroCache } from './card-cache';
+import type { MicroCache } from './card-cache';
 
-/** The shop list's micro-cache (cleared by every catalog write in this process). */
-export const cardCache = new MicroCache<Awaited<ReturnType<typeof listProductCards>>>();
+/** The shop list's micro-cache of one catalog process (see createApp: cleared on every replica by a catalog write). */
+export type CardCache = MicroCache<Awaited<ReturnType<typeof listProductCards>>>;
 
 type ProductHandlers = Pick<
   HandlersOf<'catalog'>,
@@ -21,11 +21,8 @@ async function assertImageStored(uploadDir: string, image: string): Promise<void
   }
 }
 
-export function productHandlers(uploadDir: string, afterCommit: () => void): ProductHandlers {
-  const changed = () => {
-    cardCache.clear();
-    afterCommit();
-  };
+/** `changed` runs after every committed catalog write (clears the list caches, kicks the outbox relay). */
+export function productHandlers(uploadDir: string, cardCache: CardCache, changed: () => void): ProductHandlers {
   const filter = (q: { type?: 'FOR_RENT' | 'FOR_SALE'; search?: string; limit: number; offset: number }) => ({
     ...(q.type ? { type: q.type } : {}),
     ...(q.search ? { search: q.search } : {}),

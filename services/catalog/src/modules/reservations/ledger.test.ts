@@ -6,7 +6,6 @@ import { HttpProblem } from '@dme/platform';
 import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
 import { ledger, nonZero, recount, type LeafCounts } from '@dme/testing/ledger';
 import { countsFor } from '../stock/counts';
-import { cardCache } from '../products/product.routes';
 import { confirm, expireHeld, release, reserve, reserveOrders } from './reservation.service';
 
 /**
@@ -137,7 +136,7 @@ async function expectAgree(tag: string, products: Product[], leaves: Leaf[], mod
 
   const of = (f: (l: Leaf) => boolean) => counts(sumCounts(leaves.filter(f).map((l) => expected.get(l.id)!)));
   const index = await countsFor(em(), ids);
-  cardCache.clear();
+  h.cards.clear();
   const cards = (await h.api.get(`/api/products?search=${encodeURIComponent(`Ledger ${tag}`)}&limit=100`)).body.items as ProductCard[];
   expect(cards.map((c) => c.id).sort(), `${step}: list`).toEqual([...ids].sort());
   for (const p of products) {

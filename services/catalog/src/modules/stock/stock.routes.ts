@@ -3,17 +3,16 @@ import { notFound } from '@dme/platform';
 import { em } from '../bins/bin.routes';
 import { addStock, getStockItem, getStockItemBySerial, listStock } from './stock.service';
 import { labelSheetPdf, qrPng } from './labels';
-import { cardCache } from '../products/product.routes';
 
 type StockHandlers = Pick<HandlersOf<'catalog'>, 'stocksList' | 'stocksCreate' | 'stocksGet' | 'stocksBySerial' | 'stocksQr' | 'stockBatchLabels'>;
 
-export function stockHandlers(afterCommit: () => void): StockHandlers {
+/** `changed` runs after stock was added (clears the list caches, kicks the outbox relay). */
+export function stockHandlers(changed: () => void): StockHandlers {
   return {
     stocksList: (ctx, { query }) => listStock(em(ctx), query),
     async stocksCreate(ctx, { body, principal }) {
       const result = await addStock(em(ctx), body, principal.userId);
-      cardCache.clear();
-      afterCommit();
+      changed();
       return result;
     },
     // Packing checks each scan against its line before the order is sent (the catalog decides again then).
