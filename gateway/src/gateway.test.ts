@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowed, MESSAGES, ROUTES, type RouteDef } from '@dme/contracts';
-import { connectNats, createLogger, createOrm, migrate, type NatsConnection, type Orm } from '@dme/platform';
+import { connectNats, createLogger, createOrm, migrate, pgBlobStore, type BlobStore, type NatsConnection, type Orm } from '@dme/platform';
 import { createTestDatabase, listen, rawExchange, TEST_INTERNAL_TOKEN, testNatsUrl, TINY_PNG, validPerson, type Json, type TestServer } from '@dme/testing';
 import {
   createApp as createIdentity,
@@ -31,6 +31,7 @@ let catalog: TestServer;
 let gateway: TestServer;
 let staticRoot: string;
 let uploadDir: string;
+let blobs: BlobStore;
 let nc: NatsConnection;
 /** The gateway under test's own NATS connection: it caches resolved sessions and follows revocations. */
 let gatewayNc: NatsConnection;
@@ -62,10 +63,7 @@ beforeAll(async () => {
   await writeFile(join(staticRoot, 'mf-shop', 'dist', '123.abcdef12.js'), 'export {}');
 
   nc = await connectNats(testNatsUrl(), 'gateway-test');
-  serveUploadsExist({ nc, logger, uploadDir, subject: uploadsSubject });
-  await mkdir(uploadDir, { recursive: true });
   image = '/api/uploads/0123456789abcdef0123456789abcdef.png';
-  await writeFile(join(uploadDir, image.slice('/api/uploads/'.length)), TINY_PNG);
   identityOrm = await createOrm({ url: db.url, schema: 'identity', entities: [UserEntity, SessionEntity], migrations: identityMigrations });
   await migrate(identityOrm, 'identity', db.url);
   identity = await listen(
@@ -73,6 +71,9 @@ beforeAll(async () => {
   );
   catalogOrm = await createOrm({ url: db.url, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations });
   await migrate(catalogOrm, 'catalog', db.url);
+  blobs = pgBlobStore(catalogOrm.em);
+  serveUploadsExist({ nc, logger, blobs, subject: uploadsSubject });
+  await blobs.put(image.slice('/api/uploads/'.length), 'image/png', TINY_PNG);
   catalog = await listen(
     createCatalog({ orm: catalogOrm, logger, config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir }) }),
   );
@@ -388,8 +389,7 @@ describe('proxying and errors', () => {
 
   it('survives a client that disconnects in the middle of a large answer (STACK P19)', async () => {
     const name = 'ffffffffffffffffffffffffffffffff.png';
-    await mkdir(uploadDir, { recursive: true });
-    await writeFile(join(uploadDir, name), Buffer.concat([TINY_PNG, Buffer.alloc(8 * 1024 * 1024)]));
+    await blobs.put(name, 'image/png', Buffer.concat([TINY_PNG, Buffer.alloc(8 * 1024 * 1024)]));
     for (let i = 0; i < 3; i++) {
       const ac = new AbortController();
       const res = await fetch(`${gateway.url}/api/uploads/${name}`, { signal: ac.signal });

@@ -1,8 +1,8 @@
-import { createOrm } from '@dme/platform';
+import { createOrm, pgBlobStore, type BlobStore, type Orm } from '@dme/platform';
 import { SessionEntity, UserEntity, migrations as identityMigrations } from '@dme/identity';
 import { DEMO_ACCOUNTS, seedAccounts, type SeedAccount } from '@dme/identity/seed';
 import { entities as catalogEntities, migrations as catalogMigrations } from '@dme/catalog';
-import { seedCatalog } from '@dme/catalog/seed';
+import { DEMO_PRODUCTS, seedCatalog } from '@dme/catalog/seed';
 import { avatarFor, seedImage } from './stack';
 import { createHash } from 'node:crypto';
 import { productSvg } from './art/products';
@@ -24,6 +24,9 @@ export interface SeedOptions {
  * superadmin. Idempotent: existing usernames are left alone. Runs after the services migrated.
  */
 export async function seed(opts: SeedOptions): Promise<string[]> {
+  // Pictures go into the catalog's upload store (the catalog service migrated it at its start).
+  const catalogOrm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations, poolMax: 2 });
+  const blobs = pgBlobStore(catalogOrm.em);
   const orm = await createOrm({
     url: opts.databaseUrl,
     schema: 'identity',
@@ -42,28 +45,26 @@ export async function seed(opts: SeedOptions): Promise<string[]> {
     }
     const created: string[] = [];
     for (const { list, password } of accounts) {
-      created.push(...(await seedAccounts(orm.em.fork(), list, password, (u) => avatarFor(opts.uploadDir, u))));
+      const avatars = new Map<string, string>();
+      for (const a of list) avatars.set(a.username, await avatarFor(blobs, a.username));
+      created.push(...(await seedAccounts(orm.em.fork(), list, password, (u) => avatars.get(u)!)));
     }
-    if (opts.demo) created.push(...(await seedDemoCatalog(opts)));
+    if (opts.demo) created.push(...(await seedDemoCatalog(catalogOrm, blobs)));
     return created;
   } finally {
     await orm.close();
+    await catalogOrm.close();
   }
 }
 
 /** The demo catalog (bins, products, stock), through the catalog service's domain functions. */
-async function seedDemoCatalog(opts: SeedOptions): Promise<string[]> {
-  const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities: catalogEntities, migrations: catalogMigrations, poolMax: 2 });
-  try {
-    return await seedCatalog(orm.em.fork(), {
-      // The key carries a hash of the drawing, so a changed illustration is written as a new file
-      // instead of an old picture (same key) being reused from the upload directory.
-      imageFor: (key, shape) => {
-        const art = createHash('sha256').update(productSvg(shape)).digest('hex').slice(0, 12);
-        return seedImage(opts.uploadDir, `${key}:art:${art}`, () => productArtPng(shape));
-      },
-    });
-  } finally {
-    await orm.close();
+async function seedDemoCatalog(orm: Orm, blobs: BlobStore): Promise<string[]> {
+  // The key carries a hash of the drawing, so a changed illustration is stored under a new name
+  // instead of an old picture (same key) being reused.
+  const images = new Map<string, string>();
+  for (const p of DEMO_PRODUCTS) {
+    const art = createHash('sha256').update(productSvg(p.shape)).digest('hex').slice(0, 12);
+    images.set(`product:${p.name}`, await seedImage(blobs, `product:${p.name}:art:${art}`, () => productArtPng(p.shape)));
   }
+  return seedCatalog(orm.em.fork(), { imageFor: (key) => images.get(key)! });
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import type { BlobStore } from '@dme/platform';
 import { join } from 'node:path';
 import { SERVICES, type ServiceName } from '@dme/contracts';
 import { waitFor } from './infra';
@@ -195,18 +196,17 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
-/** A stable uploaded-image path for a seeded record (same name every run: idempotent). */
-export function seedImage(uploadDir: string, key: string, png: () => Buffer): string {
+/**
+ * A stable uploaded-image path for a seeded record (same name every run: idempotent), stored in
+ * the catalog's upload store; the picture is drawn only when it is not stored yet.
+ */
+export async function seedImage(blobs: BlobStore, key: string, png: () => Buffer): Promise<string> {
   const name = `${createHash('sha256').update(`seed:${key}`).digest('hex').slice(0, 32)}.png`;
-  const path = join(uploadDir, name);
-  if (!existsSync(path)) {
-    mkdirSync(uploadDir, { recursive: true });
-    writeFileSync(path, png());
-  }
+  if ((await blobs.missing([name])).length) await blobs.put(name, 'image/png', png());
   return `/api/uploads/${name}`;
 }
 
-export function avatarFor(uploadDir: string, username: string): string {
+export function avatarFor(blobs: BlobStore, username: string): Promise<string> {
   const hue = parseInt(createHash('md5').update(username).digest('hex').slice(0, 4), 16) % 360;
-  return seedImage(uploadDir, `avatar:${username}`, () => avatarPng(hue));
+  return seedImage(blobs, `avatar:${username}`, () => avatarPng(hue));
 }

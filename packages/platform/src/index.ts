@@ -16,4 +16,5 @@ export { OutboxEntity, InboxEntity } from './outbox-tables';
 export * from './service';
 export * from './rpc';
 export * from './uploads';
+export * from './blobs';
 export * from './housekeeping';

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AssignSerialsRequest, ReserveRequest, ReturnSerialRequest, RPC, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
-import { createHttpApp, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
+import { createHttpApp, mountRoutes, pgBlobStore, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
 import { missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
 import { assignSerials } from './modules/stock/packing.service';
@@ -47,6 +47,7 @@ export function createApp(deps: CatalogDeps) {
   // Every replica (this one too) hears a write and clears its list cache. A list read that began
   // before the write committed may still fill the cache with the older list: at most one TTL old.
   deps.nc?.subscribe(subject, { callback: () => cards.clear() });
+  const blobs = pgBlobStore(deps.orm.em);
   const changed = () => {
     cards.clear();
     if (deps.nc && !deps.nc.isClosed()) deps.nc.publish(subject);
@@ -58,7 +59,7 @@ export function createApp(deps: CatalogDeps) {
   });
   const api = mountRoutes(
     'catalog',
-    { ...mediaHandlers(deps.config), ...binHandlers(), ...productHandlers(deps.config.UPLOAD_DIR, cards, changed), ...stockHandlers(changed) },
+    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed) },
     deps.config.INTERNAL_TOKEN,
   );
   app.use(api.routes()).use(api.allowedMethods());
@@ -72,16 +73,18 @@ export { reserve, reserveOrders, release, confirm, expireHeld } from './modules/
 export { assignSerials } from './modules/stock/packing.service';
 export { returnSerial } from './modules/stock/returns.service';
 export { startOrderConsumer } from './consumers/orders';
+export { importUploadDir } from './modules/media/media.service';
 
 /** Answers other services asking whether image paths name uploads that exist (NATS request/reply). */
-export function serveUploadsExist(opts: { nc: NatsConnection; logger: Logger; uploadDir: string; subject?: string }) {
+export function serveUploadsExist(opts: { nc: NatsConnection; logger: Logger; blobs: BlobStore; subject?: string }) {
+  const { blobs } = opts;
   return serveRpc({
     nc: opts.nc,
     subject: opts.subject ?? UPLOAD_RPC.exist,
     queue: 'catalog',
     schema: UploadsExistRequest,
     logger: opts.logger,
-    handle: async ({ paths }) => ({ missing: await missingUploads(opts.uploadDir, paths) }),
+    handle: async ({ paths }) => ({ missing: await missingUploads(blobs, paths) }),
   });
 }
 

@@ -82,6 +82,7 @@ import { CatalogVersions } from './0003_versions';
 import { CatalogStockLevels } from './0004_stock_levels';
 import { CatalogPriceRange } from './0005_price_range';
 import { CatalogPacking } from './0006_packing';
+import { CatalogUploads } from './0007_uploads';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -90,4 +91,5 @@ export const migrations = [
   { name: '0004_stock_levels', class: CatalogStockLevels },
   { name: '0005_price_range', class: CatalogPriceRange },
   { name: '0006_packing', class: CatalogPacking },
+  { name: '0007_uploads', class: CatalogUploads },
 ];

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createLogger, createOrm, migrate, type NatsConnection, type Orm } from '@dme/platform';
+import { createLogger, createOrm, migrate, pgBlobStore, type NatsConnection, type Orm } from '@dme/platform';
 import { createTestDatabase, listen, serviceClient, TEST_INTERNAL_TOKEN, TINY_PNG, type Caller, type TestServer } from '@dme/testing';
 import { CatalogEnv, createApp, entities, migrations } from '../app';
 import { MicroCache } from '../modules/products/card-cache';
@@ -29,10 +29,10 @@ export const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
 export async function startCatalog(opts: { nc?: NatsConnection; cacheSubject?: string } = {}): Promise<CatalogHarness> {
   const db = await createTestDatabase('catalog');
   const dir = await mkdtemp(join(tmpdir(), 'catalog-'));
-  await writeFile(join(dir, IMAGE.slice('/api/uploads/'.length)), TINY_PNG);
   const config = CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: dir });
   const orm = await createOrm({ url: db.url, schema: 'catalog', entities, migrations, poolMax: 20 });
   await migrate(orm, 'catalog', db.url);
+  await pgBlobStore(orm.em).put(IMAGE.slice('/api/uploads/'.length), 'image/png', TINY_PNG);
   const cards: CardCache = new MicroCache();
   const server = await listen(createApp({ orm, config, cards, ...opts, logger: createLogger('catalog-test', process.env.TEST_LOG_LEVEL ?? 'silent') }));
   const as = (userType: Caller['userType']): Caller => ({ userId: randomUUID(), userType });

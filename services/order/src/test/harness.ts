@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
@@ -12,6 +12,7 @@ import {
   eventEnvelope,
   migrate,
   OutboxRelay,
+  pgBlobStore,
   type NatsConnection,
   type Orm,
   type RunningConsumer,
@@ -59,12 +60,12 @@ export async function startOrdering(): Promise<OrderHarness> {
   const logger = createLogger('order-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await createTestDatabase('order');
   const dir = await mkdtemp(join(tmpdir(), 'order-'));
-  await writeFile(join(dir, IMAGE.slice('/api/uploads/'.length)), TINY_PNG);
   const nc = await connectNats(testNatsUrl(), `order-test-${run}`);
   await ensureEventStream(nc);
 
   const catalogService = await startCatalogService({ databaseUrl: db.url, nc, logger, uploadDir: dir, subjects, durable: `catalog-orders-${run}` });
   const catalogOrm = catalogService.orm;
+  await pgBlobStore(catalogOrm.em).put(IMAGE.slice('/api/uploads/'.length), 'image/png', TINY_PNG);
   const orderOrm = await createOrm({ url: db.url, schema: 'ordering', entities: [], migrations, poolMax: 20 });
   await migrate(orderOrm, 'ordering', db.url);
 

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { MESSAGES, sniffImageType, UPLOAD_PATH_PATTERN, type UploadResponse } from '@dme/contracts';
-import { badRequest, HttpProblem, notFound, tooLarge, unsupportedMedia } from '@dme/platform';
+import { badRequest, HttpProblem, notFound, tooLarge, unsupportedMedia, type BlobStore } from '@dme/platform';
 
 const EXT = { 'image/jpeg': 'jpg', 'image/png': 'png' } as const;
 
@@ -76,36 +75,45 @@ export function readOneImage(req: IncomingMessage, maxBytes: number): Promise<Bu
 }
 
 /** Stores an image under a server-generated name, after checking its content is JPG or PNG. */
-export async function storeImage(dir: string, data: Buffer): Promise<UploadResponse> {
+export async function storeImage(blobs: BlobStore, data: Buffer): Promise<UploadResponse> {
   const type = sniffImageType(data.subarray(0, 16));
   if (!type) throw unsupportedMedia(MESSAGES.upload.onlyJpgPng);
-  await mkdir(dir, { recursive: true });
   const name = `${randomBytes(16).toString('hex')}.${EXT[type]}`;
-  const tmp = join(dir, `.${name}.tmp`);
-  await writeFile(tmp, data, { mode: 0o644 });
-  await rename(tmp, join(dir, name));
+  await blobs.put(name, type, data);
   return { imagePath: `/api/uploads/${name}`, contentType: type, size: data.length };
 }
 
-export async function openImage(dir: string, name: string) {
-  const m = /^[0-9a-f]{32}\.(jpg|png)$/.exec(name);
-  if (!m) throw notFound('Image not found.');
-  const path = join(dir, name);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw notFound('Image not found.');
-  return { stream: createReadStream(path), size: info.size, type: m[1] === 'png' ? 'image/png' : 'image/jpeg', mtime: info.mtime };
+const NAME = /^[0-9a-f]{32}\.(jpg|png)$/;
+
+export async function openImage(blobs: BlobStore, name: string) {
+  if (!NAME.test(name)) throw notFound('Image not found.');
+  const blob = await blobs.get(name);
+  if (!blob) throw notFound('Image not found.');
+  return { data: blob.data, size: blob.data.length, type: blob.contentType, mtime: blob.createdAt };
 }
 
 /** The image paths that do not name an upload stored here (a path of the wrong shape is missing too). */
-export async function missingUploads(dir: string, paths: string[]): Promise<string[]> {
-  const missing: string[] = [];
-  for (const path of paths) {
-    if (!UPLOAD_PATH_PATTERN.test(path)) {
-      missing.push(path);
-      continue;
-    }
-    const info = await stat(join(dir, path.slice('/api/uploads/'.length))).catch(() => undefined);
-    if (!info?.isFile()) missing.push(path);
+export async function missingUploads(blobs: BlobStore, paths: string[]): Promise<string[]> {
+  const wellFormed = paths.filter((p) => UPLOAD_PATH_PATTERN.test(p));
+  const absent = new Set((await blobs.missing(wellFormed.map((p) => p.slice('/api/uploads/'.length)))).map((n) => `/api/uploads/${n}`));
+  return paths.filter((p) => !UPLOAD_PATH_PATTERN.test(p) || absent.has(p));
+}
+
+/**
+ * Copies the files of an upload folder (an installation from before uploads moved into the
+ * database) into the store; a file already there is left alone, so this can run at every start.
+ */
+export async function importUploadDir(blobs: BlobStore, dir: string): Promise<number> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => NAME.test(n));
+  const absent = new Set(names.length ? await blobs.missing(names) : []);
+  let copied = 0;
+  for (const name of names) {
+    if (!absent.has(name)) continue;
+    const data = await readFile(join(dir, name));
+    const type = sniffImageType(data.subarray(0, 16));
+    if (!type) continue;
+    await blobs.put(name, type, data);
+    copied += 1;
   }
-  return missing;
+  return copied;
 }

@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@dme/contracts';
-import { createLogger, createOrm, IDENTITY_HEADERS, migrate, type Orm } from '@dme/platform';
+import { createLogger, createOrm, IDENTITY_HEADERS, migrate, pgBlobStore, type Orm } from '@dme/platform';
 import { createTestDatabase, listen, rawExchange, TEST_INTERNAL_TOKEN, TINY_JPEG, TINY_PNG, type Json, type TestServer } from '@dme/testing';
-import { missingUploads } from './media.service';
+import { importUploadDir, missingUploads } from './media.service';
 import { CatalogEnv } from '../../config';
 import { createApp, entities, migrations } from '../../app';
 
@@ -13,6 +13,8 @@ let server: TestServer;
 let orm: Orm;
 let dir: string;
 let drop: () => Promise<void>;
+let replica: TestServer;
+const stored = async () => (await orm.em.fork().getConnection().execute<Array<{ n: number }>>('select count(*)::int as n from catalog.blobs'))[0]!.n;
 
 beforeAll(async () => {
   const db = await createTestDatabase('catalog_media');
@@ -28,9 +30,12 @@ beforeAll(async () => {
   orm = await createOrm({ url: db.url, schema: 'catalog', entities, migrations });
   await migrate(orm, 'catalog', db.url);
   server = await listen(createApp({ orm, config, logger: createLogger('catalog-test', 'silent') }));
+  // A second catalog replica on the same database, with an upload folder of its own.
+  replica = await listen(createApp({ orm, config: { ...config, UPLOAD_DIR: await mkdtemp(join(tmpdir(), 'uploads-b-')) }, logger: createLogger('catalog-test', 'silent') }));
 });
 
 afterAll(async () => {
+  await replica?.close();
   await server?.close();
   await orm?.close();
   await drop?.();
@@ -69,13 +74,13 @@ describe('POST /api/uploads', () => {
   });
 
   it('checks the content, not the name: a GIF or a PDF named .png is refused with 415', async () => {
-    const before = (await readdir(dir)).length;
+    const before = await stored();
     for (const data of [Buffer.from('GIF89a\x01\x00\x01\x00'), Buffer.from('%PDF-1.7 fake')]) {
       const res = await upload([{ name: 'image.png', data, type: 'image/png' }]);
       expect(res.status).toBe(415);
       expect(res.body.detail).toBe(MESSAGES.upload.onlyJpgPng);
     }
-    expect((await readdir(dir)).length).toBe(before);
+    expect(await stored()).toBe(before);
   });
 
   it('limits the size: small for anonymous visitors, larger for signed-in staff (413)', async () => {
@@ -142,7 +147,31 @@ describe('uploads that go wrong on the wire', () => {
 describe('the uploads-exist answer other services ask for', () => {
   it('names the paths that are not stored uploads (wrong shape, unknown name, traversal)', async () => {
     const stored = (await upload([{ name: 'ok.png', data: TINY_PNG }])).body.imagePath as string;
-    const missing = await missingUploads(dir, [stored, '/api/uploads/doesnotexist.png', '/api/uploads/..', `/api/uploads/${'0'.repeat(32)}.png`]);
+    const missing = await missingUploads(pgBlobStore(orm.em), [stored, '/api/uploads/doesnotexist.png', '/api/uploads/..', `/api/uploads/${'0'.repeat(32)}.png`]);
     expect(missing).toEqual(['/api/uploads/doesnotexist.png', '/api/uploads/..', `/api/uploads/${'0'.repeat(32)}.png`]);
+  });
+});
+
+describe('uploads across replicas and installations (issue 14)', () => {
+  it('an upload made through one catalog replica is served by the other, byte for byte', async () => {
+    const path = (await upload([{ name: 'me.png', data: TINY_PNG }])).body.imagePath as string;
+    const res = await fetch(`${replica.url}${path}`, { headers: gatewayHeaders() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toContain('immutable');
+    expect(Buffer.from(await res.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+  });
+
+  it('the files of an older installation\'s upload folder are copied in once, and then served', async () => {
+    const name = `${'a1'.repeat(16)}.jpg`;
+    await writeFile(join(dir, name), TINY_JPEG);
+    await writeFile(join(dir, 'notes.txt'), 'not an upload');
+    const blobs = pgBlobStore(orm.em);
+    expect(await importUploadDir(blobs, dir)).toBe(1);
+    expect(await importUploadDir(blobs, dir)).toBe(0);
+    const res = await fetch(`${replica.url}/api/uploads/${name}`, { headers: gatewayHeaders() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await res.arrayBuffer()).equals(TINY_JPEG)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { CATALOG_MESSAGES } from '@dme/contracts';
-import { badRequest, type HandlersOf } from '@dme/platform';
+import { badRequest, type BlobStore, type HandlersOf } from '@dme/platform';
 import { MESSAGES } from '@dme/contracts';
 import { missingUploads } from '../media/media.service';
 import { em } from '../bins/bin.routes';
@@ -15,14 +15,14 @@ type ProductHandlers = Pick<
 >;
 
 /** The product's image must name an upload stored here. */
-async function assertImageStored(uploadDir: string, image: string): Promise<void> {
-  if ((await missingUploads(uploadDir, [image])).length) {
+async function assertImageStored(blobs: BlobStore, image: string): Promise<void> {
+  if ((await missingUploads(blobs, [image])).length) {
     throw badRequest(MESSAGES.upload.notFound, [{ field: 'image', message: MESSAGES.upload.notFound }]);
   }
 }
 
 /** `changed` runs after every committed catalog write (clears the list caches, kicks the outbox relay). */
-export function productHandlers(uploadDir: string, cardCache: CardCache, changed: () => void): ProductHandlers {
+export function productHandlers(blobs: BlobStore, cardCache: CardCache, changed: () => void): ProductHandlers {
   const filter = (q: { type?: 'FOR_RENT' | 'FOR_SALE'; search?: string; limit: number; offset: number }) => ({
     ...(q.type ? { type: q.type } : {}),
     ...(q.search ? { search: q.search } : {}),
@@ -38,13 +38,13 @@ export function productHandlers(uploadDir: string, cardCache: CardCache, changed
     adminProductsList: (ctx, { query }) => listProducts(em(ctx), { ...filter(query), includeArchived: query.includeArchived }),
     adminProductsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: true }) }),
     async productsCreate(ctx, { body }) {
-      await assertImageStored(uploadDir, body.image);
+      await assertImageStored(blobs, body.image);
       const product = await createProduct(em(ctx), body);
       changed();
       return { product };
     },
     async productsUpdate(ctx, { params, body }) {
-      await assertImageStored(uploadDir, body.image);
+      await assertImageStored(blobs, body.image);
       const product = await updateProduct(em(ctx), params.id, body);
       changed();
       return { product };
