@@ -1,4 +1,4 @@
-import { createLogger, exitWithParent, listenHttp, loadConfigOrExit } from '@dme/platform';
+import { closeHttpGracefully, createLogger, exitWithParent, listenHttp, loadConfigOrExit } from '@dme/platform';
 import { GatewayEnv } from './config';
 import { createApp } from './app';
 import { connectInBackground, sessionResolver } from './session';
@@ -27,13 +27,16 @@ const nats = connectInBackground(config.NATS_URL, logger, (nc) => {
   if (config.SESSION_CACHE_SECONDS > 0) logger.info('gateway: following session revocations over NATS; resolved sessions are cached');
   live.attach(nc);
 });
+let stopping = false;
 const stop = () => {
+  if (stopping) return;
+  stopping = true;
   // Open event streams would hold the server open: end them (EventSource reconnects elsewhere).
   live.close();
-  void nats.stop();
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 3000).unref();
+  // Requests already accepted are answered (within 9 s), then NATS is drained.
+  void closeHttpGracefully(server)
+    .then(() => nats.stop())
+    .finally(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -321,6 +321,26 @@ export function answerClientErrors(server: Server): void {
 }
 
 /** Starts an HTTP server for a Koa app: keep-alive longer than a load balancer's, client errors answered. */
+/**
+ * Stops a server gracefully: no new connections, every request already being served is answered,
+ * then its connection closes. Keep-alive connections close as soon as they are idle (Node would
+ * otherwise keep them for keepAliveTimeout); whatever is still open after `timeoutMs` is cut.
+ */
+export function closeHttpGracefully(server: Server, timeoutMs = 9000): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    sweep.unref();
+    cut.unref();
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
 export async function listenHttp(app: HttpApp, port: number, host: string): Promise<Server> {
   const server = createServer(app.callback());
   server.listen(port, host);

@@ -8,7 +8,7 @@ import { createOrm, migrate, type DbOptions } from './db';
 import { backgroundPool, type ConnectionSource } from './sql';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
-import { listenHttp, setReadiness, type HttpApp } from './http';
+import { closeHttpGracefully, listenHttp, setReadiness, type HttpApp } from './http';
 import type { RunningConsumer } from './consumer';
 import { startHousekeeping, type PurgeOptions } from './housekeeping';
 
@@ -85,8 +85,8 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
     stopping = true;
     logger.info({ signal }, `${def.name} stopping`);
     const housekeepingStopped = housekeeping.stop();
-    server.close();
-    server.closeIdleConnections();
+    // Requests already accepted are answered before the database and NATS go away.
+    await closeHttpGracefully(server);
     await Promise.allSettled(consumers.map((c) => c.stop()));
     await relay.stop();
     await housekeepingStopped;

@@ -1,0 +1,75 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { closeHttpGracefully, createHttpApp, listenHttp } from './http';
+import { createLogger } from './logger';
+
+/** GET over a keep-alive agent; resolves with the status and body, or the client-side error code. */
+function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; body: string } | { error: string }> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+  });
+}
+
+describe('graceful HTTP shutdown (issue 14)', () => {
+  it('answers the requests it accepted, refuses new connections, and closes idle keep-alive connections at once', async () => {
+    const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
+    app.use(async (ctx) => {
+      if (ctx.path === '/slow') await new Promise((r) => setTimeout(r, 600));
+      ctx.body = { path: ctx.path };
+    });
+    // keepAliveTimeout is 65 s here (listenHttp): a close that waited for idle connections would hang.
+    const server = await listenHttp(app, 0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+    try {
+      // An idle keep-alive connection, and two requests in flight when the stop begins.
+      expect(await get(port, '/warm', agent)).toMatchObject({ status: 200 });
+      const inFlight = [get(port, '/slow', agent), get(port, '/slow', agent)];
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      const closed = closeHttpGracefully(server, 5000);
+
+      const answers = await Promise.all(inFlight);
+      expect(answers).toEqual([
+        { status: 200, body: '{"path":"/slow"}' },
+        { status: 200, body: '{"path":"/slow"}' },
+      ]);
+      await closed;
+      // Done when the last answer went out, not after keepAliveTimeout or the 5 s limit.
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect(await get(port, '/late', new http.Agent())).toEqual({ error: 'ECONNREFUSED' });
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  it('cuts a request that outlives the limit instead of waiting for it', async () => {
+    const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
+    app.use(async (ctx) => {
+      await new Promise((r) => setTimeout(r, 3000));
+      ctx.body = 'late';
+    });
+    const server = await listenHttp(app, 0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const hanging = get(port, '/hang', agent);
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await closeHttpGracefully(server, 300);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(await hanging).toHaveProperty('error');
+    } finally {
+      agent.destroy();
+    }
+  });
+});
