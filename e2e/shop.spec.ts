@@ -88,10 +88,14 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await page.getByRole('menuitem', { name: 'Cart' }).click();
     await expect(page.getByTestId('RENT-total')).toHaveText('$0.00');
     await page.getByRole('region', { name: 'To Purchase Products' }).getByRole('button', { name: 'Buy Now' }).click();
-    await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
-    // The rental's toast may still be showing: the newest one is this order's.
-    await expect(page.getByText('Order submitted successfully!').last()).toBeVisible();
+    // A click while the dialog is still opening can miss: confirm until the dialog has closed.
+    const review = page.getByRole('dialog', { name: 'Review Address' });
+    await expect(async () => {
+      if ((await review.count()) > 0) await review.getByRole('button', { name: 'Confirm Order' }).click({ timeout: 2000 });
+      await expect(review).toHaveCount(0, { timeout: 5000 });
+    }).toPass({ timeout: 30_000 });
     await page.waitForURL('**/orders/purchased');
+    await expect(page.getByText('Order submitted successfully!').last()).toBeVisible();
     const bought = page.getByRole('row').filter({ hasText: /ORD-/ });
     await expect(bought).toContainText('PENDING');
     await expect(bought).toContainText('$39.98');
