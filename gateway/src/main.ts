@@ -1,4 +1,4 @@
-import { closeHttpGracefully, createLogger, exitWithParent, listenHttp, loadConfigOrExit } from '@dme/platform';
+import { closeHttpGracefully, createLogger, exitWithParent, listenHttp, loadConfigOrExit, metricsOf } from '@dme/platform';
 import { GatewayEnv } from './config';
 import { createApp } from './app';
 import { connectInBackground, sessionResolver } from './session';
@@ -9,6 +9,8 @@ const logger = createLogger('gateway', config.LOG_LEVEL);
 const sessions = sessionResolver(config, logger);
 const live = new LiveHub(liveOptions(config, sessions, logger));
 const app = createApp({ config, logger, sessions, live });
+// GET /metrics for Prometheus, with the internal token as bearer token (refused without it).
+metricsOf(app).token = config.INTERNAL_TOKEN;
 process.on('unhandledRejection', (err) => logger.error({ err }, 'gateway: unhandled rejection'));
 process.on('uncaughtException', (err) => {
   logger.fatal({ err }, 'gateway: uncaught exception, exiting');

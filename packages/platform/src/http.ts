@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TITLES } from '@dme/contracts';
 import { HttpProblem } from './errors';
 import type { Logger } from './logger';
+import { createProcessMetrics, metricsAuthorized, type ProcessMetrics } from './metrics';
 
 export interface AppState {
   requestId: string;
@@ -69,6 +70,15 @@ export type ReadinessCheck = () => Promise<Record<string, 'up' | 'down'>>;
 const READINESS = new WeakMap<object, ReadinessCheck>();
 
 /** Tells an app made by createHttpApp how to check its dependencies for /health/ready. */
+const METRICS = new WeakMap<object, ProcessMetrics>();
+
+/** The app's metrics (made by createHttpApp): add gauges, set the token that opens GET /metrics. */
+export function metricsOf(app: HttpApp): ProcessMetrics {
+  const m = METRICS.get(app);
+  if (!m) throw new Error('metricsOf: not an app made by createHttpApp');
+  return m;
+}
+
 export function setReadiness(app: HttpApp, check: ReadinessCheck): void {
   READINESS.set(app, check);
 }
@@ -225,6 +235,8 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
   const app = new Koa<AppState>();
   app.proxy = trustProxy;
   app.silent = true;
+  const metrics = createProcessMetrics(name);
+  METRICS.set(app, metrics);
 
   app.use(async (ctx: Context, next: Next) => {
     const incoming = ctx.get('x-request-id');
@@ -232,10 +244,20 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
+    const started = process.hrtime.bigint();
+    let observed = false; // health checks and scrapes are not counted
     try {
       if (ctx.method === 'GET' && (ctx.path === '/health' || ctx.path === '/health/live')) {
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { status: 'ok', service: name, pid: process.pid };
+        return;
+      }
+      if (ctx.method === 'GET' && ctx.path === '/metrics' && metrics.token) {
+        // For Prometheus inside the deployment, with the internal token as a bearer token.
+        if (!metricsAuthorized(ctx.get('authorization'), metrics.token)) throw new HttpProblem(401, 'Metrics need the internal token.');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = metrics.registry.contentType;
+        ctx.body = await metrics.registry.metrics();
         return;
       }
       if (ctx.method === 'GET' && ctx.path === '/health/ready') {
@@ -245,6 +267,7 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
         ctx.body = { status: ok ? 'ready' : 'not ready', service: name, checks };
         return;
       }
+      observed = true;
       await next();
       if (ctx.status === 404 && ctx.body == null) {
         sendProblem(ctx, new HttpProblem(404, 'Not found.'));
@@ -257,6 +280,11 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
       }
       sendProblem(ctx, problem);
     } finally {
+      if (observed) {
+        // By route pattern (never the raw path: ids would make every request its own series).
+        const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+        metrics.http.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, Number(process.hrtime.bigint() - started) / 1e9);
+      }
       // Answered before the body arrived in full: close instead of leaving the rest on the socket.
       // (A request without a body has nothing left to arrive, even if Node has not marked it
       // complete yet because this answer came synchronously.)

@@ -17,4 +17,5 @@ export * from './service';
 export * from './rpc';
 export * from './uploads';
 export * from './blobs';
+export * from './metrics';
 export * from './housekeeping';

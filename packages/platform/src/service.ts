@@ -4,11 +4,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { loadConfigOrExit, serviceEnv } from './config';
 import { createLogger, type Logger } from './logger';
-import { createOrm, migrate, type DbOptions } from './db';
+import { createOrm, migrate, type DbOptions, type Orm } from './db';
 import { backgroundPool, type ConnectionSource } from './sql';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { OutboxRelay } from './outbox';
-import { closeHttpGracefully, listenHttp, setReadiness, type HttpApp } from './http';
+import { closeHttpGracefully, listenHttp, metricsOf, setReadiness, type HttpApp } from './http';
+import { qualified } from './outbox';
 import type { RunningConsumer } from './consumer';
 import { startHousekeeping, type PurgeOptions } from './housekeeping';
 
@@ -66,6 +67,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   const consumers = def.consumers ? await def.consumers(ctx) : [];
   const app = def.createApp(ctx);
   setReadiness(app, async () => ({ postgresql: await postgresUp(orm), nats: await natsUp(nc) }));
+  watchProcess(app, orm, config.INTERNAL_TOKEN);
   const server: Server = await listenHttp(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT }, `${def.name} listening`);
 
@@ -139,4 +141,24 @@ export async function natsUp(nc: NatsConnection): Promise<'up' | 'down'> {
   } catch {
     return 'down';
   }
+}
+
+/**
+ * GET /metrics for Prometheus (the internal token as bearer token): besides requests and Node's
+ * own figures, the outbox lag (events not yet published, age of the oldest) and the database pool.
+ */
+function watchProcess(app: HttpApp, orm: Orm, token: string): void {
+  const m = metricsOf(app);
+  m.token = token;
+  const outbox = qualified(orm.em, 'outbox');
+  const lag = async () =>
+    (await orm.em.fork().getConnection().execute<Array<{ n: number; age: number | null }>>(
+      `select count(*)::int as n, extract(epoch from now() - min(created_at))::float8 as age from ${outbox} where published_at is null`,
+    ))[0]!;
+  m.gauge('outbox_unpublished_events', 'Events committed but not yet published to NATS', async () => (await lag()).n);
+  m.gauge('outbox_oldest_unpublished_seconds', 'Age of the oldest event not yet published (0 when none)', async () => (await lag()).age ?? 0);
+  const pool = () => (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
+  m.gauge('db_pool_connections_in_use', 'Database connections in use', () => pool()?.numUsed() ?? 0);
+  m.gauge('db_pool_connections_idle', 'Database connections open and idle', () => pool()?.numFree() ?? 0);
+  m.gauge('db_pool_waiting', 'Queries waiting for a database connection', () => pool()?.numPendingAcquires() ?? 0);
 }
