@@ -2,7 +2,7 @@
  * `@dme/contracts/browser`: what browser code may import from the contracts, with no zod behind it
  * (issue 13). A module that defines schemas runs zod's `new Function` probe as it loads, which the
  * gateway's CSP (script-src 'self', no 'unsafe-eval') reports as a violation, and costs the JS
- * budget (DESIGN §12). Types may still come from '@dme/contracts' (`import type`, erased);
+ * budget (DESIGN §12). Types may still come from the main entry (`import type`, erased);
  * browser.test.ts checks that nothing here reaches zod.
  */
 export * from './enums';
