@@ -79,7 +79,7 @@ test.describe('warehouse: bins, products with variants, stock and QR labels (iss
     await expect(modal.getByText('Please select Warehouse Bin!')).toBeVisible();
     await expect(modal.getByText('Please input Quantity!')).toBeVisible();
     await pickOption(modal, 'Sub-variant', '18 in');
-    await pickOption(modal, 'Warehouse Bin', binName);
+    await pickOption(modal, 'Warehouse Bin', binName, { search: true });
     await modal.getByLabel('Quantity').fill('3');
     await modal.getByRole('button', { name: 'Add Stock' }).click();
     await expect(page.getByText('Add product stock added successfully!')).toBeVisible();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Form, InputNumber, Modal, Select } from 'antd';
 import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import type { AddStockResponse, Product } from '@dme/contracts';
@@ -35,7 +35,14 @@ export function AddStockModal({
 }) {
   const [form] = Form.useForm<Values>();
   const { notify } = useFeedback();
-  const bins = useBinsQuery({ limit: 100, offset: 0 }, { skip: !open });
+  // The bin list searches the server as the user types (a shop has more than 100 bins in time).
+  const [typed, setTyped] = useState('');
+  const [binSearch, setBinSearch] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setBinSearch(typed.trim()), 300);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const bins = useBinsQuery({ limit: 100, offset: 0, ...(binSearch ? { search: binSearch } : {}) }, { skip: !open });
   const [addStock, state] = useAddStockMutation();
   const [attempted, setAttempted] = useState(false);
   const variant = product.variants.find((v) => v.id === variantID);
@@ -82,10 +89,13 @@ export function AddStockModal({
         )}
         <Form.Item label="Warehouse Bin" name="warehouseBinID" rules={[{ required: true, message: M.bin }]}>
           <Select
-            placeholder="Select"
-            loading={bins.isLoading}
+            placeholder="Select or type to search"
+            showSearch
+            filterOption={false}
+            onSearch={setTyped}
+            loading={bins.isFetching}
             options={(bins.data?.items ?? []).map((b) => ({ value: b.id, label: b.name }))}
-            notFoundContent={bins.isLoading ? 'Loading...' : 'No warehouse bins yet: add one first.'}
+            notFoundContent={bins.isFetching ? 'Loading...' : binSearch ? `No warehouse bin matches "${binSearch}".` : 'No warehouse bins yet: add one first.'}
           />
         </Form.Item>
         <Form.Item label="Quantity" name="quantity" rules={[{ required: true, message: M.quantity }, { type: 'integer', min: 1, max: 500, message: M.quantityRange }]}>
