@@ -55,7 +55,7 @@ async function main() {
   const demo = process.env.SEED_DEMO !== 'false';
   const demoPassword = process.env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD;
   const admin = process.env.ADMIN_USERNAME && process.env.ADMIN_PASSWORD ? { username: process.env.ADMIN_USERNAME, password: process.env.ADMIN_PASSWORD } : undefined;
-  const created = await seed({ databaseUrl, uploadDir, demo, demoPassword, ...(admin ? { admin } : {}) });
+  const created = await seed({ databaseUrl, demo, demoPassword, ...(admin ? { admin } : {}) });
   if (created.length) log(`Seeded: ${created.join(', ')}`);
 
   log('');

@@ -30,10 +30,6 @@ const nextOffset = (last: { items: unknown[]; total: number }, _all: unknown, la
  */
 export const shopApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
-    productCards: b.query<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }>({
-      query: ({ type, search }) => ({ url: '/products', params: { type, limit: LIST_PAGE, ...(search ? { search } : {}) } }),
-      providesTags: [{ type: 'Product', id: 'LIST' }],
-    }),
     /** The dashboard's grids: 100 cards at a time, "Load more" past that (a type can hold more than 100 products). */
     productCardPages: b.infiniteQuery<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }, number>({
       infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
@@ -79,7 +75,6 @@ export const shopApi = baseApi.injectEndpoints({
 });
 
 export const {
-  useProductCardsQuery,
   useProductCardPagesInfiniteQuery,
   useProductQuery,
   useCartQuery,

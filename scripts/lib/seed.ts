@@ -12,7 +12,6 @@ export const DEFAULT_DEMO_PASSWORD = 'demo-pass-2026';
 
 export interface SeedOptions {
   databaseUrl: string;
-  uploadDir: string;
   demo: boolean;
   demoPassword: string;
   /** A first superadmin for a real installation (when demo accounts are off). */

@@ -103,7 +103,7 @@ export async function startTestStack(root: string, pgServerUrl: string, natsUrl:
       log: (l) => log(`  ${l}`),
       extraEnv: { LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', ...env },
     });
-    await seed({ databaseUrl, uploadDir, demo: true, demoPassword: DEFAULT_DEMO_PASSWORD });
+    await seed({ databaseUrl, demo: true, demoPassword: DEFAULT_DEMO_PASSWORD });
   } catch (err) {
     await cleanup();
     throw err;

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Descriptions, Image, Space, Table, Tag, Timeline } from 'antd';
+import { Alert, Button, Image, Space, Table, Tag, Timeline } from 'antd';
 import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, OrderStatus, RequestType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, PageHeader, SectionTitle, ShippingInformation, StatusTag, useFeedback } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
 import { formatBusinessDate } from '../../lib/dates';
 import { days, money } from '../../lib/money';
@@ -134,16 +134,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
             }))}
           />
         </section>
-        <section aria-label="Shipping Information">
-          <SectionTitle>Shipping Information</SectionTitle>
-          <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label="Address">{o.deliveryAddress}</Descriptions.Item>
-            <Descriptions.Item label="City">{o.deliveryCity}</Descriptions.Item>
-            <Descriptions.Item label="State">{o.deliveryState}</Descriptions.Item>
-            <Descriptions.Item label="Zipcode">{o.deliveryZipcode}</Descriptions.Item>
-            <Descriptions.Item label="Note">{o.note || '—'}</Descriptions.Item>
-          </Descriptions>
-        </section>
+        <ShippingInformation order={o} />
         <PaymentSummary order={o} />
         {hasQr(o.status) && (
           <section aria-label="QR Code">
