@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { portSchema } from '@dme/platform';
+import { natsPrefixSchema, portSchema, shutdownDrainSchema } from '@dme/platform';
 
 const url = z.string().url();
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -9,6 +9,8 @@ const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const GatewayEnv = z.object({
   PORT: portSchema.default(8080),
   HOST: z.string().default('0.0.0.0'),
+  /** On SIGTERM: ms of still taking requests while /health/ready answers 503 (see the platform's config). */
+  SHUTDOWN_DRAIN_MS: shutdownDrainSchema,
   INTERNAL_TOKEN: z.string().min(16, { error: 'must be at least 16 characters (shared by gateway and services)' }),
   IDENTITY_URL: url.default('http://127.0.0.1:4101'),
   CATALOG_URL: url.default('http://127.0.0.1:4102'),
@@ -17,6 +19,8 @@ export const GatewayEnv = z.object({
   REPORTING_URL: url.default('http://127.0.0.1:4105'),
   /** NATS, where identity announces ended sessions (logout, deactivation, deletion). */
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** The deployment's prefix on NATS (as the services'): subjects of another prefix are not heard. */
+  NATS_PREFIX: natsPrefixSchema,
   /**
    * Seconds a resolved session is served from the gateway's memory (never past the session's own
    * end, and only while NATS is connected, so identity's revocations drop it at once); 0 asks

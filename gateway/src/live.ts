@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { EVENT_DATA, EVENTS, EventEnvelope, hasPermission, LIVE_EVENTS_PATH, type LiveEvent, type OrderStatus } from '@dme/contracts';
-import { BODY_MESSAGES, hasBody, HttpProblem, tooManyRequests, unauthorized, type Logger, type NatsConnection } from '@dme/platform';
+import { BODY_MESSAGES, hasBody, HttpProblem, namesOf, tooManyRequests, unauthorized, type Logger, type NatsConnection } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { SESSION_COOKIE, type EndedSessions, type Principal, type SessionResolver } from './session';
 
@@ -199,7 +199,7 @@ export class LiveHub {
     try {
       for (const subject of LIVE_SUBJECTS) {
         subs.push(
-          nc.subscribe(`${prefix}${subject}`, {
+          nc.subscribe(namesOf(nc).eventSubject(`${prefix}${subject}`), {
             callback: (err, msg) => {
               if (err) {
                 log.warn({ err, subject }, 'gateway: live-updates subscription failed');

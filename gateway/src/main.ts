@@ -28,15 +28,16 @@ const nats = connectInBackground(config.NATS_URL, logger, (nc) => {
   sessions.follow(nc);
   if (config.SESSION_CACHE_SECONDS > 0) logger.info('gateway: following session revocations over NATS; resolved sessions are cached');
   live.attach(nc);
-});
+}, { prefix: config.NATS_PREFIX });
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
   // Open event streams would hold the server open: end them (EventSource reconnects elsewhere).
   live.close();
-  // Requests already accepted are answered (within 9 s), then NATS is drained.
-  void closeHttpGracefully(server)
+  // /health/ready answers 503 at once; after the drain, requests already accepted are answered
+  // (within 9 s), then NATS is drained.
+  void closeHttpGracefully(server, 9000, config.SHUTDOWN_DRAIN_MS)
     .then(() => nats.stop())
     .finally(() => process.exit(0));
 };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionRevoked } from '@dme/contracts';
-import { connectNats, IDENTITY_HEADERS, type Logger, type NatsConnection } from '@dme/platform';
+import { connectNats, IDENTITY_HEADERS, namesOf, type Logger, type NatsConnection } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { postJson } from './upstream';
 
@@ -204,7 +204,7 @@ export class SessionResolver {
 
     let stopHeartbeat = () => undefined as void;
     try {
-      const sub = nc.subscribe(SESSION_REVOKED_SUBJECT, {
+      const sub = nc.subscribe(namesOf(nc).core(SESSION_REVOKED_SUBJECT), {
         callback: (err, msg) => {
           if (!active()) return;
           if (err) {
@@ -321,14 +321,19 @@ export function sessionResolver(config: GatewayConfig, logger: Logger): SessionR
  * Connects to NATS in the background, retrying every 2 s while it is unreachable (the gateway
  * starts and serves without it), and hands the connection to `onConnected` once. `stop` closes it.
  */
-export function connectInBackground(url: string, logger: Logger, onConnected: (nc: NatsConnection) => void): { stop: () => Promise<void> } {
+export function connectInBackground(
+  url: string,
+  logger: Logger,
+  onConnected: (nc: NatsConnection) => void,
+  opts: { prefix?: string } = {},
+): { stop: () => Promise<void> } {
   let nc: NatsConnection | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let warned = false;
   const attempt = async () => {
     try {
-      const conn = await connectNats(url, 'gateway');
+      const conn = await connectNats(url, 'gateway', { prefix: opts.prefix });
       if (stopped) {
         await conn.close();
         return;

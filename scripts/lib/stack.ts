@@ -48,7 +48,7 @@ export function presentServices(root: string): ServiceName[] {
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
-function pipeLogs(child: ChildProcess, name: string, opts: StackOptions, tail: string[]): void {
+export function pipeLogs(child: ChildProcess, name: string, opts: Pick<StackOptions, 'log' | 'printLevel'>, tail: string[]): void {
   const onData = (stream: 'out' | 'err') => {
     let buffer = '';
     return (chunk: Buffer) => {
@@ -79,13 +79,35 @@ function pipeLogs(child: ChildProcess, name: string, opts: StackOptions, tail: s
 }
 
 /** The process answers /health/ready (its database and NATS are reachable). */
-async function ready(url: string): Promise<boolean> {
+export async function ready(url: string): Promise<boolean> {
   try {
     const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
     return res.ok;
   } catch {
     return false;
   }
+}
+
+/** The environment every process of the stack starts with (scripts/lib/replicas.ts starts replicas with it too). */
+export function processEnv(opts: Pick<StackOptions, 'logLevel' | 'databaseUrl' | 'natsUrl' | 'internalToken' | 'uploadDir' | 'extraEnv'>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: opts.logLevel ?? 'info',
+    DATABASE_URL: opts.databaseUrl,
+    NATS_URL: opts.natsUrl,
+    // Two stacks (two developers) on one NATS server stay apart with different prefixes.
+    ...(process.env.NATS_PREFIX ? { NATS_PREFIX: process.env.NATS_PREFIX } : {}),
+    INTERNAL_TOKEN: opts.internalToken,
+    UPLOAD_DIR: opts.uploadDir,
+    ...opts.extraEnv,
+  };
+}
+
+/** How node runs a process of the stack (from its package folder). */
+export function nodeArgs(name: string): string[] {
+  return [...(NODE_FLAGS[name] ?? []), '--import', 'tsx', 'src/main.ts'];
 }
 
 /** Restart delays after a crash: 250 ms doubling up to 10 s; a process up for 30 s starts over. */
@@ -109,19 +131,9 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   const supervised = new Map<string, Supervised>();
   const serviceUrls: Partial<Record<ServiceName, string>> = {};
   let stopping = false;
-  const commonEnv: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    NODE_ENV: 'production',
-    LOG_LEVEL: opts.logLevel ?? 'info',
-    DATABASE_URL: opts.databaseUrl,
-    NATS_URL: opts.natsUrl,
-    INTERNAL_TOKEN: opts.internalToken,
-    UPLOAD_DIR: opts.uploadDir,
-    ...opts.extraEnv,
-  };
+  const commonEnv = processEnv(opts);
   const spawnOne = (name: string, cwd: string, env: Record<string, string>, crashes = 0): Supervised => {
-    const child = spawn(process.execPath, [...(NODE_FLAGS[name] ?? []), '--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, nodeArgs(name), {
       cwd,
       env: { ...commonEnv, ...env, EXIT_WITH_PARENT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -200,9 +212,9 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
  * A stable uploaded-image path for a seeded record (same name every run: idempotent), stored in
  * the catalog's upload store; the picture is drawn only when it is not stored yet.
  */
-export async function seedImage(blobs: BlobStore, key: string, png: () => Buffer): Promise<string> {
+export async function seedImage(blobs: BlobStore, key: string, png: () => Buffer | Promise<Buffer>): Promise<string> {
   const name = `${createHash('sha256').update(`seed:${key}`).digest('hex').slice(0, 32)}.png`;
-  if ((await blobs.missing([name])).length) await blobs.put(name, 'image/png', png());
+  if ((await blobs.missing([name])).length) await blobs.put(name, 'image/png', await png());
   return `/api/uploads/${name}`;
 }
 

@@ -10,6 +10,12 @@ export const EventEnvelope = z.object({
   aggregateId: z.string(),
   data: z.unknown(),
   version: z.number().int().min(1),
+  /**
+   * The id of the request (X-Request-Id) whose work recorded the event, carried on by the events
+   * recorded while handling it, so logs follow one request across services (issue 14). Optional:
+   * events recorded outside a request, and every older event, have none.
+   */
+  correlationId: z.string().max(100).optional(),
 });
 export type EventEnvelope<T = unknown> = Omit<z.infer<typeof EventEnvelope>, 'data'> & { data: T };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { natsPrefixProblem } from './naming';
 
 export class ConfigError extends Error {
   constructor(readonly issues: Array<{ variable: string; message: string }>) {
@@ -30,12 +31,35 @@ export function loadConfigOrExit<S extends z.ZodObject>(schema: S, env: NodeJS.P
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+/**
+ * NATS_PREFIX: the deployment's prefix on NATS (streams, consumers, subjects), so deployments that
+ * share one NATS cluster stay apart. Empty (the default): the unprefixed names.
+ */
+export const natsPrefixSchema = z
+  .string()
+  .default('')
+  .superRefine((prefix, ctx) => {
+    const problem = natsPrefixProblem(prefix);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * SHUTDOWN_DRAIN_MS: on SIGTERM, how long a process keeps taking requests while /health/ready
+ * already answers 503, so a load balancer stops sending before the listener closes. 0 (default,
+ * one machine): close at once. Behind a load balancer: a little more than its probe interval
+ * times its failure threshold; with the 9 s for requests in flight it must fit the orchestrator's
+ * grace period.
+ */
+export const shutdownDrainSchema = z.coerce.number().int().min(0).max(60_000).default(0);
+
 /** Variables every service reads. */
 export const serviceEnv = {
   DATABASE_URL: z.string().url({ error: 'must be a postgres:// URL' }),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  NATS_PREFIX: natsPrefixSchema,
   INTERNAL_TOKEN: z.string().min(16, { error: 'must be at least 16 characters (shared by gateway and services)' }),
   HOST: z.string().default('127.0.0.1'),
+  SHUTDOWN_DRAIN_MS: shutdownDrainSchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 };

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
-import { EVENT_STREAM, EventEnvelope } from '@dme/contracts';
-import { DEAD_LETTER_PREFIX, DEAD_LETTER_STREAM, ensureDeadLetterStream, type NatsConnection } from './nats';
-import type { Logger } from './logger';
+import { EventEnvelope } from '@dme/contracts';
+import { ensureDeadLetterStream, namesOf, type NatsConnection } from './nats';
+import { CORRELATION_HEADER, isRequestId, withRequestContext, type Logger } from './logger';
 import { qualified } from './outbox';
 import { literal, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
 
@@ -11,9 +11,15 @@ export interface ConsumerOptions {
   nc: NatsConnection;
   em: EntityManager;
   logger: Logger;
-  /** Durable consumer name, shared by every replica of the service. */
+  /**
+   * Durable consumer name, shared by every replica of the service. On NATS it carries the
+   * connection's prefix (NATS_PREFIX); the inbox keeps it as given.
+   */
   durable: string;
-  /** One subject (wildcards allowed): nats-server 2.9 has no multi-subject filters. */
+  /**
+   * One subject (wildcards allowed): nats-server 2.9 has no multi-subject filters. Given
+   * unprefixed (`dme.order.>`); the connection's prefix is added.
+   */
   subjects: [string];
   /** The effect; runs in the same transaction as the inbox record, so it happens once. */
   handle?: (em: EntityManager, event: EventEnvelope) => Promise<void>;
@@ -35,6 +41,7 @@ export interface ConsumerOptions {
    * their own kicks the outbox relay with it, so they do not wait for the relay's next poll).
    */
   afterCommit?: () => void;
+  /** The stream (default: the connection's event stream, DME_EVENTS unprefixed). */
   stream?: string;
   /** Delay before the first retry of a failed message (ms, default 2000); doubles on each delivery. */
   retryDelayMs?: number;
@@ -45,7 +52,7 @@ export interface ConsumerOptions {
    * moved to the dead-letter stream and terminated (default 5).
    */
   maxDeliveries?: number;
-  /** Where dead letters go (default stream DME_DEAD_LETTERS, subjects `dlq.>`). Tests use their own. */
+  /** Where dead letters go (default stream DME_DEAD_LETTERS, subjects `dlq.>`, both prefixed). Tests use their own. */
   deadLetter?: { stream?: string; prefix?: string };
   /**
    * How many events are handled at once (default 16). Events of the same aggregate are always
@@ -55,6 +62,10 @@ export interface ConsumerOptions {
 }
 
 export interface RunningConsumer {
+  /** The durable name as given (without the NATS prefix). */
+  name: string;
+  /** Messages not yet delivered plus delivered ones not yet acknowledged (JetStream's consumer info). */
+  pending(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -92,25 +103,27 @@ export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number)
 export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsumer> {
   if (!opts.handle === !opts.handleBatch) throw new Error(`consumer ${opts.durable}: give either handle or handleBatch`);
   const maxBatch = Math.max(1, opts.maxBatch ?? 100);
-  const stream = opts.stream ?? EVENT_STREAM;
+  const names = namesOf(opts.nc);
+  const stream = opts.stream ?? names.eventStream;
+  const durable = names.durable(opts.durable);
   const maxDeliveries = opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
   const baseDelay = opts.retryDelayMs ?? 2000;
   const maxDelay = Math.max(baseDelay, opts.maxRetryDelayMs ?? 60_000);
-  const dlqStream = opts.deadLetter?.stream ?? DEAD_LETTER_STREAM;
-  const dlqPrefix = opts.deadLetter?.prefix ?? DEAD_LETTER_PREFIX;
+  const dlqStream = opts.deadLetter?.stream ?? names.deadLetterStream;
+  const dlqPrefix = opts.deadLetter?.prefix ?? names.deadLetterPrefix;
   await ensureDeadLetterStream(opts.nc, dlqStream, dlqPrefix);
   const jsm = await jetstreamManager(opts.nc);
   const config = {
-    durable_name: opts.durable,
+    durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: nanos(30_000),
     // Unlimited on the server: the consumer itself dead-letters (the server would just drop).
     max_deliver: -1,
-    filter_subject: opts.subjects[0],
+    filter_subject: names.eventSubject(opts.subjects[0]),
   };
   try {
-    await jsm.consumers.info(stream, opts.durable);
+    await jsm.consumers.info(stream, durable);
   } catch {
     try {
       await jsm.consumers.add(stream, config);
@@ -119,7 +132,7 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
     }
   }
   const js = jetstream(opts.nc);
-  const consumer = await js.consumers.get(stream, opts.durable);
+  const consumer = await js.consumers.get(stream, durable);
   const concurrency = Math.max(1, opts.concurrency ?? 16);
   const messages = await consumer.consume({ max_messages: opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency) });
   const inbox = qualified(opts.em, 'inbox');
@@ -185,7 +198,15 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
     }
   }
 
-  async function handleOne(m: JsMsg, event: EventEnvelope): Promise<void> {
+  /**
+   * Handles one event inside its correlation id (header, else envelope): the handler's log lines
+   * and the events it records carry the id of the request that began it all.
+   */
+  function handleOne(m: JsMsg, event: EventEnvelope): Promise<void> {
+    return withRequestContext(correlationOf(m, event), () => handleOneNow(m, event));
+  }
+
+  async function handleOneNow(m: JsMsg, event: EventEnvelope): Promise<void> {
     try {
       await opts.em.fork().transactional(async (tem) => {
         const res = await tem.execute<{ affectedRows: number }>(
@@ -235,7 +256,10 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
         const isNew = new Set((inserted!.rows as Array<{ event_id: string }>).map((r) => r.event_id));
         // An event delivered twice in one batch is handled once.
         const events = good.map((g) => g.event).filter((e) => isNew.delete(e.id));
-        if (events.length > 0) await handleBatch(db, events);
+        // A batch runs in a correlation id only when all its events share one (each event keeps its own in its envelope).
+        const ids = new Set(good.map((g) => correlationOf(g.m, g.event)));
+        const shared = ids.size === 1 ? [...ids][0] : undefined;
+        if (events.length > 0) await withRequestContext(shared, () => handleBatch(db, events));
         await sqlScript(db, 'commit');
       }, opts.connections);
     } catch {
@@ -289,6 +313,11 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   }
 
   return {
+    name: opts.durable,
+    async pending() {
+      const info = await jsm.consumers.info(stream, durable);
+      return info.num_pending + info.num_ack_pending;
+    },
     async stop() {
       await messages.close();
       await loop.catch(() => undefined);
@@ -296,6 +325,13 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       await opts.nc.flush().catch(() => undefined);
     },
   };
+}
+
+/** An event's correlation id: the NATS header the relay sets, else the envelope's field; only a well-formed one. */
+function correlationOf(m: JsMsg, event: EventEnvelope): string | undefined {
+  const fromHeader = m.headers?.get(CORRELATION_HEADER);
+  if (isRequestId(fromHeader)) return fromHeader;
+  return isRequestId(event.correlationId) ? event.correlationId : undefined;
 }
 
 /** The id and type of a message that is not a valid envelope, when they can be read at all. */

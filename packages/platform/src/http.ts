@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { Socket } from 'node:net';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TITLES } from '@dme/contracts';
 import { HttpProblem } from './errors';
-import type { Logger } from './logger';
+import { isRequestId, withRequestContext, type Logger } from './logger';
 import { createProcessMetrics, metricsAuthorized, type ProcessMetrics } from './metrics';
 
 export interface AppState {
@@ -81,6 +81,16 @@ export function metricsOf(app: HttpApp): ProcessMetrics {
 
 export function setReadiness(app: HttpApp, check: ReadinessCheck): void {
   READINESS.set(app, check);
+}
+
+/** Apps whose process is stopping: /health/ready answers 503 so load balancers send no more. */
+const STOPPING = new WeakSet<object>();
+/** The app each server made by listenHttp serves (closeHttpGracefully marks it stopping). */
+const SERVED = new WeakMap<Server, object>();
+
+/** From now on /health/ready answers 503 `stopping` (liveness stays 200). */
+export function markStopping(app: HttpApp): void {
+  STOPPING.add(app);
 }
 
 export const BODY_MESSAGES = {
@@ -238,10 +248,17 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
   const metrics = createProcessMetrics(name);
   METRICS.set(app, metrics);
 
-  app.use(async (ctx: Context, next: Next) => {
+  app.use((ctx: Context, next: Next) => {
     const incoming = ctx.get('x-request-id');
-    const requestId = /^[A-Za-z0-9._-]{8,100}$/.test(incoming) ? incoming : randomUUID();
+    const requestId = isRequestId(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
+    // Everything done for this request runs in its context: log lines, recorded events and NATS
+    // commands carry the id (logger.ts).
+    return withRequestContext(requestId, next);
+  });
+
+  app.use(async (ctx: Context, next: Next) => {
+    const requestId = ctx.state.requestId as string;
     ctx.set('X-Request-Id', requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
@@ -261,6 +278,13 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
         return;
       }
       if (ctx.method === 'GET' && ctx.path === '/health/ready') {
+        if (STOPPING.has(app)) {
+          // Not a failure: the process is finishing its requests; a load balancer should send no more.
+          ctx.set('Cache-Control', 'no-store');
+          ctx.status = 503;
+          ctx.body = { status: 'stopping', service: name, checks: {} };
+          return;
+        }
         const { ok, checks } = await readiness(app);
         ctx.set('Cache-Control', 'no-store');
         ctx.status = ok ? 200 : 503;
@@ -348,13 +372,18 @@ export function answerClientErrors(server: Server): void {
   });
 }
 
-/** Starts an HTTP server for a Koa app: keep-alive longer than a load balancer's, client errors answered. */
 /**
- * Stops a server gracefully: no new connections, every request already being served is answered,
- * then its connection closes. Keep-alive connections close as soon as they are idle (Node would
- * otherwise keep them for keepAliveTimeout); whatever is still open after `timeoutMs` is cut.
+ * Stops a server gracefully. At once, /health/ready answers 503 `stopping` (liveness stays 200).
+ * For `drainMs` the server still takes requests as usual, so load balancers that have not yet
+ * seen the 503 lose nothing; then no new connections, every request already being served is
+ * answered, then its connection closes. Keep-alive connections close as soon as they are idle
+ * (Node would otherwise keep them for keepAliveTimeout); whatever is still open `timeoutMs` after
+ * the drain is cut.
  */
-export function closeHttpGracefully(server: Server, timeoutMs = 9000): Promise<void> {
+export async function closeHttpGracefully(server: Server, timeoutMs = 9000, drainMs = 0): Promise<void> {
+  const app = SERVED.get(server);
+  if (app) STOPPING.add(app);
+  if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
   return new Promise((resolve) => {
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
@@ -369,8 +398,10 @@ export function closeHttpGracefully(server: Server, timeoutMs = 9000): Promise<v
   });
 }
 
+/** Starts an HTTP server for a Koa app: keep-alive longer than a load balancer's, client errors answered. */
 export async function listenHttp(app: HttpApp, port: number, host: string): Promise<Server> {
   const server = createServer(app.callback());
+  SERVED.set(server, app);
   server.listen(port, host);
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server);

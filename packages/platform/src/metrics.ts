@@ -43,6 +43,42 @@ export function createProcessMetrics(service: string): ProcessMetrics {
   };
 }
 
+/** What the lag gauge reads of a consumer (consumer.ts's RunningConsumer). */
+export interface LaggingConsumer {
+  name: string;
+  pending(): Promise<number>;
+}
+
+/**
+ * consumer_pending_messages{consumer}: per consumer, the events not yet delivered plus those
+ * delivered but not acknowledged, read from JetStream when Prometheus scrapes. Each read has
+ * `timeoutMs`: a consumer NATS does not answer for in time has no series in that scrape, so a
+ * slow NATS never holds /metrics up.
+ */
+export function watchConsumers(metrics: ProcessMetrics, consumers: LaggingConsumer[], timeoutMs = 1000): void {
+  new Gauge({
+    name: 'consumer_pending_messages',
+    help: 'Events waiting for a consumer: not yet delivered plus delivered and not yet acknowledged',
+    labelNames: ['consumer'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      const read = await Promise.allSettled(consumers.map((c) => within(timeoutMs, c.pending())));
+      this.reset();
+      read.forEach((r, i) => {
+        if (r.status === 'fulfilled') this.set({ consumer: consumers[i]!.name }, r.value);
+      });
+    },
+  });
+}
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Whether an Authorization header carries the metrics token (compared in constant time). */
 export function metricsAuthorized(header: string | undefined, token: string | undefined): boolean {
   if (!token || !header?.startsWith('Bearer ')) return false;

@@ -1,13 +1,31 @@
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
-import { EVENT_STREAM, EVENT_SUBJECTS } from '@dme/contracts';
+import { natsNames, type NatsNames } from './naming';
 
 export type { NatsConnection };
+// The naming module is the kit's through this one (index.ts exports nats.ts).
+export { DEAD_LETTER_PREFIX, DEAD_LETTER_STREAM, NATS_PREFIX_PATTERN, natsNames, natsPrefixProblem, type NatsNames } from './naming';
 
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+const NAMES = new WeakMap<NatsConnection, NatsNames>();
+const UNPREFIXED = natsNames('');
+
+/**
+ * Connects to NATS. `prefix` (NATS_PREFIX) is the deployment's: the connection carries it, and
+ * every stream, consumer and subject this kit uses through the connection is named with it
+ * (see namesOf), so callers that pass the connection around need not know it.
+ */
+export async function connectNats(url: string, name: string, opts: { prefix?: string } = {}): Promise<NatsConnection> {
+  const names = natsNames(opts.prefix ?? '');
   // noAsyncTraces: nats.js otherwise builds an Error (with its stack) for every request and
   // timer up front, in case it fails; callers here turn failures into their own problems.
-  return connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
+  const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
+  NAMES.set(nc, names);
+  return nc;
+}
+
+/** The NATS names of the deployment a connection belongs to (unprefixed unless connectNats got a prefix). */
+export function namesOf(nc: NatsConnection): NatsNames {
+  return NAMES.get(nc) ?? UNPREFIXED;
 }
 
 /**
@@ -15,7 +33,7 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
  * so a consumer that starts later still gets every event; duplicates by message id are dropped
  * for 2 minutes.
  */
-export async function ensureEventStream(nc: NatsConnection, stream = EVENT_STREAM, subjects = EVENT_SUBJECTS): Promise<void> {
+export async function ensureEventStream(nc: NatsConnection, stream = namesOf(nc).eventStream, subjects = namesOf(nc).eventSubjects): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const config = {
     name: stream,
@@ -40,16 +58,11 @@ export async function ensureEventStream(nc: NatsConnection, stream = EVENT_STREA
   }
 }
 
-/** The stream that keeps events no consumer could handle (poison or malformed), for inspection and replay. */
-export const DEAD_LETTER_STREAM = 'DME_DEAD_LETTERS';
-/** Dead letters are published on `<prefix>.<consumer>.<original subject>`; must not overlap the events' `dme.>`. */
-export const DEAD_LETTER_PREFIX = 'dlq';
-
 /**
  * Makes sure the dead-letter stream exists (created once, never reconfigured here). Dead letters
  * are kept without an age limit: each one needs a person to look at it.
  */
-export async function ensureDeadLetterStream(nc: NatsConnection, stream = DEAD_LETTER_STREAM, prefix = DEAD_LETTER_PREFIX): Promise<void> {
+export async function ensureDeadLetterStream(nc: NatsConnection, stream = namesOf(nc).deadLetterStream, prefix = namesOf(nc).deadLetterPrefix): Promise<void> {
   const jsm = await jetstreamManager(nc);
   try {
     await jsm.streams.info(stream);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jetstream } from '@nats-io/jetstream';
-import { EVENTS, type EventEnvelope } from '@dme/contracts';
+import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import { EVENT_STREAM, EVENTS, type EventEnvelope } from '@dme/contracts';
 import { createTestDatabase, eventually, testNatsUrl } from '@dme/testing';
 import { createOrm, migrate, type Orm } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
@@ -193,6 +193,45 @@ describe('transactional outbox over JetStream', () => {
     } finally {
       await pool.end();
     }
+  });
+
+  it("several replicas' relays publish each aggregate's events in the order they happened", async () => {
+    const started = new Date();
+    const aggregates = Array.from({ length: 5 }, () => randomUUID());
+    const VERSIONS = 30;
+    // Recorded one after another, aggregates interleaved: outbox order = each aggregate's version order.
+    for (let v = 1; v <= VERSIONS; v++) {
+      for (const aggregateId of aggregates) {
+        await orm.em.fork().transactional(async (tem) => {
+          recordEvent(tem, 'test', {
+            type: EVENTS.identity.userStatusChanged,
+            aggregateId,
+            data: { userId: aggregateId, status: v % 2 ? 'DEACTIVATED' : 'ACTIVE', previousStatus: v % 2 ? 'ACTIVE' : 'DEACTIVATED', changedBy: null },
+            version: v,
+          });
+        });
+      }
+    }
+    // Three relays (as three replicas would run), small batches, all at once until the outbox is empty.
+    const relays = [1, 2, 3].map(() => new OutboxRelay({ em: orm.em, nc, logger, batchSize: 4 }));
+    await Promise.all(relays.map(async (relay) => {
+      for (let idle = 0; idle < 20; ) idle = (await relay.runOnce()) === 0 ? idle + 1 : 0;
+    }));
+    const seen = new Map<string, number[]>(aggregates.map((a) => [a, []]));
+    const consumer = await jetstream(nc).consumers.get(EVENT_STREAM, {
+      filter_subjects: EVENTS.identity.userStatusChanged,
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: started.toISOString(),
+    });
+    const messages = await consumer.consume();
+    let total = 0;
+    for await (const m of messages) {
+      const event = m.json<EventEnvelope>();
+      seen.get(event.aggregateId)?.push(event.version);
+      if (seen.has(event.aggregateId) && ++total === aggregates.length * VERSIONS) break;
+    }
+    await messages.close();
+    for (const versions of seen.values()) expect(versions).toEqual(Array.from({ length: VERSIONS }, (_v, i) => i + 1));
   });
 
   it('the running relay publishes soon after a kick', async () => {

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
 import { EVENT_DATA, type EventEnvelope, type EventType, type EventData, type EventInput } from '@dme/contracts';
-import type { NatsConnection } from './nats';
-import type { Logger } from './logger';
+import { namesOf, type NatsConnection } from './nats';
+import { CORRELATION_HEADER, currentRequestId, isRequestId, type Logger } from './logger';
 import { OutboxEntity } from './outbox-tables';
-import { schemaOf, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
+import { literal, schemaOf, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
+
+/** The first key of the relays' advisory lock (the second is the outbox table's name hashed). */
+const RELAY_LOCK_CLASS = 7_460_001;
 
 export interface NewEvent<T extends EventType> {
   type: T;
@@ -28,6 +32,8 @@ export function eventEnvelope<T extends EventType>(source: string, event: NewEve
   if (!Number.isInteger(version) || version < 1) throw new Error(`recordEvent: invalid aggregate version ${String(event.version)}`);
   const schema = EVENT_DATA[event.type];
   const data = schema.parse(event.data) as EventData<T>;
+  // Recorded while handling a request (or an event of one): the event carries its id on.
+  const correlationId = currentRequestId();
   return {
     id: randomUUID(),
     type: event.type,
@@ -36,6 +42,7 @@ export function eventEnvelope<T extends EventType>(source: string, event: NewEve
     aggregateId: event.aggregateId,
     data,
     version,
+    ...(correlationId ? { correlationId } : {}),
   };
 }
 
@@ -72,9 +79,10 @@ export interface RelayOptions {
 
 /**
  * Publishes pending outbox rows to JetStream with message id = event id (the stream drops
- * duplicates), then marks them published. Rows are claimed with SKIP LOCKED so several
- * replicas can run relays. If the relay dies between publish and mark, the row is published
- * again later; the stream's dedupe and the consumers' inbox make that harmless.
+ * duplicates), then marks them published. Every replica runs one; they take turns (an advisory
+ * lock per round), so events go out in the outbox's order, and rows are claimed with SKIP LOCKED
+ * besides. If the relay dies between publish and mark, the row is published again later; the
+ * stream's dedupe and the consumers' inbox make that harmless.
  */
 export class OutboxRelay {
   private readonly js: JetStreamClient;
@@ -140,10 +148,21 @@ export class OutboxRelay {
    */
   async runOnce(): Promise<number> {
     const batch = Math.max(1, Math.floor(this.opts.batchSize ?? 100));
+    // The row keeps the event type; the subject carries the deployment's prefix.
+    const names = namesOf(this.opts.nc);
     return withConnection(this.opts.em, async (db) => {
       const t = qualified(db, 'outbox');
-      const [, claimed] = await sqlScript(db, `begin; select id, subject, payload::text as payload from ${t} where published_at is null order by seq limit ${batch} for update skip locked`);
-      const rows = claimed!.rows as Array<{ id: string; subject: string; payload: string }>;
+      // One relay publishes at a time (a transaction-scoped advisory lock per outbox table; the
+      // others find it taken and claim nothing this round), so the stream gets the events in the
+      // outbox's order, and an aggregate's events in the order they happened, however many
+      // replicas run a relay. A replica that stops leaves the lock to the next one at once.
+      const [, claimed] = await sqlScript(
+        db,
+        `begin; with relay as (select pg_try_advisory_xact_lock(${RELAY_LOCK_CLASS}, hashtext(${literal(t)})) as ours)
+         select o.id, o.subject, o.payload::text as payload, o.payload->>'correlationId' as correlation_id
+         from ${t} o, relay where relay.ours and o.published_at is null order by o.seq limit ${batch} for update of o skip locked`,
+      );
+      const rows = claimed!.rows as Array<{ id: string; subject: string; payload: string; correlation_id: string | null }>;
       if (rows.length === 0) {
         await sqlScript(db, 'commit');
         return 0;
@@ -154,7 +173,10 @@ export class OutboxRelay {
       // as duplicates.
       await Promise.all(
         rows.map(async (row) => {
-          await this.js.publish(row.subject, row.payload, { msgID: row.id });
+          // The correlation id travels as a header too, readable without parsing the body.
+          const headers = isRequestId(row.correlation_id) ? natsHeaders() : undefined;
+          headers?.set(CORRELATION_HEADER, row.correlation_id!);
+          await this.js.publish(names.eventSubject(row.subject), row.payload, { msgID: row.id, ...(headers ? { headers } : {}) });
           await this.opts.afterPublish?.(row.id);
         }),
       );

@@ -1,9 +1,10 @@
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { z } from 'zod';
 import { Problem } from '@dme/contracts';
 import { fromZodError, HttpProblem } from './errors';
 import { toHttpProblem } from './http';
-import type { Logger } from './logger';
+import { CORRELATION_HEADER, currentRequestId, isRequestId, withRequestContext, type Logger } from './logger';
+import { namesOf } from './nats';
 
 type Reply = { ok: true; result: unknown } | { ok: false; problem: z.infer<typeof Problem> };
 
@@ -35,14 +36,17 @@ export function serveRpc<S extends z.ZodType>(opts: {
       respond(m, { ok: false, problem: problem.toProblem() });
     }
   };
-  return opts.nc.subscribe(opts.subject, {
+  // The subject is given unprefixed; the connection's deployment prefix is added.
+  return opts.nc.subscribe(namesOf(opts.nc).core(opts.subject), {
     queue: opts.queue,
     callback: (err, m) => {
       if (err) {
         opts.logger.warn({ err, subject: opts.subject }, 'rpc subscription error');
         return;
       }
-      void handleOne(m);
+      // The caller's correlation id (header): the handler's log lines and events carry it.
+      const requestId = m.headers?.get(CORRELATION_HEADER);
+      void withRequestContext(isRequestId(requestId) ? requestId : undefined, () => handleOne(m));
     },
   });
 }
@@ -51,7 +55,10 @@ export function serveRpc<S extends z.ZodType>(opts: {
 export async function callRpc(nc: NatsConnection, subject: string, payload: unknown, timeoutMs = 10_000): Promise<unknown> {
   let msg: Msg;
   try {
-    msg = await nc.request(subject, JSON.stringify(payload), { timeout: timeoutMs });
+    const requestId = currentRequestId();
+    const headers = requestId ? natsHeaders() : undefined;
+    headers?.set(CORRELATION_HEADER, requestId!);
+    msg = await nc.request(namesOf(nc).core(subject), JSON.stringify(payload), { timeout: timeoutMs, ...(headers ? { headers } : {}) });
   } catch {
     throw new HttpProblem(503, 'A service we depend on did not answer. Please try again in a moment.');
   }

@@ -12,6 +12,7 @@ import { closeHttpGracefully, listenHttp, metricsOf, setReadiness, type HttpApp 
 import { qualified } from './outbox';
 import type { RunningConsumer } from './consumer';
 import { startHousekeeping, type PurgeOptions } from './housekeeping';
+import { watchConsumers } from './metrics';
 
 type BaseEnv = z.ZodObject<typeof serviceEnv & { PORT: z.ZodType<number> }>;
 
@@ -58,7 +59,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   const orm = await createOrm({ url: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, logger });
   const applied = await migrate(orm, def.schema, config.DATABASE_URL);
   if (applied.length) logger.info({ applied }, 'migrations applied');
-  const nc = await connectNats(config.NATS_URL, def.name);
+  const nc = await connectNats(config.NATS_URL, def.name, { prefix: config.NATS_PREFIX });
   await ensureEventStream(nc);
   const background = backgroundPool(config.DATABASE_URL, def.schema, 2, (err) => logger.warn({ err }, 'background pool: connection lost'));
   const relay = new OutboxRelay({ em: orm.em, nc, logger, connections: background });
@@ -68,6 +69,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   const app = def.createApp(ctx);
   setReadiness(app, async () => ({ postgresql: await postgresUp(orm), nats: await natsUp(nc) }));
   watchProcess(app, orm, config.INTERNAL_TOKEN);
+  watchConsumers(metricsOf(app), consumers);
   const server: Server = await listenHttp(app, config.PORT, config.HOST);
   logger.info({ port: config.PORT }, `${def.name} listening`);
 
@@ -88,7 +90,8 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
     logger.info({ signal }, `${def.name} stopping`);
     const housekeepingStopped = housekeeping.stop();
     // Requests already accepted are answered before the database and NATS go away.
-    await closeHttpGracefully(server);
+    // /health/ready answers 503 from here on; requests keep coming for the drain, then it closes.
+    await closeHttpGracefully(server, 9000, config.SHUTDOWN_DRAIN_MS);
     await Promise.allSettled(consumers.map((c) => c.stop()));
     await relay.stop();
     await housekeepingStopped;

@@ -52,6 +52,37 @@ describe('graceful HTTP shutdown (issue 14)', () => {
     }
   });
 
+  it('answers /health/ready with 503 "stopping" from the moment the stop begins, while liveness stays 200 and accepted requests finish', async () => {
+    const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
+    app.use(async (ctx) => {
+      if (ctx.path === '/slow') await new Promise((r) => setTimeout(r, 600));
+      ctx.body = { path: ctx.path };
+    });
+    const server = await listenHttp(app, 0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+    try {
+      expect(await get(port, '/health/ready', agent)).toEqual({ status: 200, body: expect.stringContaining('"status":"ready"') });
+      const inFlight = get(port, '/slow', agent);
+      await new Promise((r) => setTimeout(r, 100));
+      // The drain: the listener stays open for a second, so the checks below reach it.
+      const closed = closeHttpGracefully(server, 5000, 1000);
+
+      const ready = await get(port, '/health/ready', new http.Agent());
+      expect(ready).toMatchObject({ status: 503 });
+      expect(JSON.parse((ready as { body: string }).body)).toEqual({ status: 'stopping', service: 'shutdown-test', checks: {} });
+      expect(await get(port, '/health/live', new http.Agent())).toMatchObject({ status: 200 });
+      // A load balancer that has not seen the 503 yet loses nothing: its request is still answered.
+      expect(await get(port, '/late-but-accepted', new http.Agent())).toEqual({ status: 200, body: '{"path":"/late-but-accepted"}' });
+      expect(await inFlight).toEqual({ status: 200, body: '{"path":"/slow"}' });
+      await closed;
+      expect(await get(port, '/health/ready', new http.Agent())).toEqual({ error: 'ECONNREFUSED' });
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+    }
+  });
+
   it('cuts a request that outlives the limit instead of waiting for it', async () => {
     const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
     app.use(async (ctx) => {

@@ -11,10 +11,12 @@ import { z } from 'zod';
 import { connectNats, createLogger, loadConfigOrExit, serviceEnv } from '@dme/platform';
 import { DEFAULT_REBUILD_SCHEMA, rebuild } from './modules/rebuild/rebuild';
 
-const env = loadConfigOrExit(z.object({ DATABASE_URL: serviceEnv.DATABASE_URL, NATS_URL: serviceEnv.NATS_URL, LOG_LEVEL: serviceEnv.LOG_LEVEL }));
+const env = loadConfigOrExit(
+  z.object({ DATABASE_URL: serviceEnv.DATABASE_URL, NATS_URL: serviceEnv.NATS_URL, NATS_PREFIX: serviceEnv.NATS_PREFIX, LOG_LEVEL: serviceEnv.LOG_LEVEL }),
+);
 const logger = createLogger('reporting-rebuild', env.LOG_LEVEL);
 const schema = process.argv[2] ?? DEFAULT_REBUILD_SCHEMA;
-const nc = await connectNats(env.NATS_URL, 'reporting-rebuild');
+const nc = await connectNats(env.NATS_URL, 'reporting-rebuild', { prefix: env.NATS_PREFIX });
 try {
   const started = Date.now();
   const result = await rebuild({ databaseUrl: env.DATABASE_URL, nc, logger, schema });

@@ -1,5 +1,5 @@
 import { SESSION_REVOKED_SUBJECT, SessionRevoked } from '@dme/contracts';
-import type { Logger, NatsConnection } from '@dme/platform';
+import { namesOf, type Logger, type NatsConnection } from '@dme/platform';
 
 /**
  * How long an answer waits for NATS to confirm it has the announcement: longer than the 5 s a
@@ -30,7 +30,7 @@ export async function announceRevocation(deps: RevocationDeps, revocation: Sessi
   const message = SessionRevoked.parse(revocation);
   let timer: NodeJS.Timeout | undefined;
   try {
-    deps.nc.publish(SESSION_REVOKED_SUBJECT, JSON.stringify(message));
+    deps.nc.publish(namesOf(deps.nc).core(SESSION_REVOKED_SUBJECT), JSON.stringify(message));
     await Promise.race([
       deps.nc.flush(),
       new Promise<never>((_, reject) => {

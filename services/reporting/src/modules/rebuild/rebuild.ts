@@ -1,6 +1,6 @@
 import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { EVENT_STREAM, EventEnvelope } from '@dme/contracts';
-import { createOrm, literal, migrate, sqlScript, uuidArrayLiteral, withConnection, type Logger, type NatsConnection } from '@dme/platform';
+import { EventEnvelope } from '@dme/contracts';
+import { createOrm, literal, migrate, namesOf, sqlScript, uuidArrayLiteral, withConnection, type Logger, type NatsConnection } from '@dme/platform';
 import { migrations } from '../../migrations/0001_reporting';
 import { applyReportingEvents } from '../readmodel/apply';
 
@@ -31,8 +31,8 @@ export interface RebuildResult {
 
 /**
  * Builds the reporting read models again from the event stream, into an empty schema: the
- * schema is dropped and migrated afresh, then every event from the start of EVENT_STREAM up to
- * its last message at the time the rebuild began is read with an ordered (ephemeral) consumer
+ * schema is dropped and migrated afresh, then every event from the start of the event stream
+ * (DME_EVENTS, with the connection's NATS prefix) up to its last message at the time the rebuild began is read with an ordered (ephemeral) consumer
  * and applied, in stream order, by the same function as the live consumers
  * (applyReportingEvents), with an inbox of its own so an event stored twice counts once. The
  * rebuilt tables can then be compared with the live ones, or swapped for them
@@ -48,14 +48,15 @@ export async function rebuild(opts: RebuildOptions): Promise<RebuildResult> {
     await orm.em.getConnection().execute(`drop schema if exists "${schema}" cascade`);
     await migrate(orm, schema, opts.databaseUrl);
     const jsm = await jetstreamManager(opts.nc);
-    const info = await jsm.streams.info(EVENT_STREAM);
+    const stream = namesOf(opts.nc).eventStream;
+    const info = await jsm.streams.info(stream);
     const lastSeq = info.state.last_seq;
     const fromSeq = Math.max(opts.fromSeq ?? 1, info.state.first_seq, 1);
     if (info.state.first_seq > 1 && (opts.fromSeq ?? 1) < info.state.first_seq) {
       opts.logger.warn({ firstSeq: info.state.first_seq }, 'rebuild: the stream no longer holds its first events');
     }
     if (info.state.messages === 0 || lastSeq < fromSeq) return { schema, messages: 0, skipped: 0, lastSeq };
-    const consumer = await jetstream(opts.nc).consumers.get(EVENT_STREAM, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq });
+    const consumer = await jetstream(opts.nc).consumers.get(stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq });
     const size = Math.max(1, opts.batch ?? 500);
     let pending: EventEnvelope[] = [];
     let messages = 0;
