@@ -17,5 +17,6 @@ export * from './service';
 export * from './rpc';
 export * from './uploads';
 export * from './blobs';
+export * from './blobs-s3';
 export * from './metrics';
 export * from './housekeeping';

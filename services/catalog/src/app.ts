@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AssignSerialsRequest, ReserveRequest, ReturnSerialRequest, RPC, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
-import { createHttpApp, mountRoutes, pgBlobStore, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
-import { missingUploads } from './modules/media/media.service';
+import { blobStoreFromConfig, copyPgBlobs, createHttpApp, mountRoutes, namesOf, pgBlobStore, runExclusive, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
+import { importUploadDir, missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
 import { assignSerials } from './modules/stock/packing.service';
 import { returnSerial } from './modules/stock/returns.service';
@@ -32,6 +32,28 @@ export interface CatalogDeps {
   cacheSubject?: string;
   /** The shop list's cache (tests pass one to look into it); made here when absent. */
   cards?: CardCache;
+  /** Where uploads live; made from the configuration (catalogBlobStore) when absent. */
+  blobs?: BlobStore;
+}
+
+/** The blob store the configuration names: the catalog's `blobs` table, or an S3 bucket (BLOB_STORE=s3). */
+export function catalogBlobStore(orm: MikroORM, config: CatalogConfig): BlobStore {
+  return blobStoreFromConfig(config, () => pgBlobStore(orm.em));
+}
+
+/**
+ * At start: files stored before this configuration move into the configured store. With S3 the
+ * rows of the `blobs` table are copied too; they stay in PostgreSQL (a way back to
+ * BLOB_STORE=postgres; dropping them is a later, deliberate step). Copying skips what is already
+ * there, and one replica at a time does it (advisory lock; a replica that finds it taken skips,
+ * the other one copies everything). Undefined when another replica was at it.
+ */
+export async function moveUploadsIntoStore(opts: { orm: MikroORM; config: CatalogConfig; blobs: BlobStore }): Promise<{ fromDatabase: number; fromFolder: number } | undefined> {
+  const run = await runExclusive(opts.orm.em, 'catalog:uploads-into-blob-store', async (em) => ({
+    fromDatabase: opts.config.BLOB_STORE === 's3' ? await copyPgBlobs(em, opts.blobs) : 0,
+    fromFolder: await importUploadDir(opts.blobs, opts.config.UPLOAD_DIR),
+  }));
+  return run.ran ? run.result : undefined;
 }
 
 /** Catalog replicas clear each other's shop list caches on this subject. */
@@ -43,11 +65,12 @@ export function createApp(deps: CatalogDeps) {
   const afterCommit = deps.afterCommit ?? (() => undefined);
   const cards: CardCache = deps.cards ?? new MicroCache();
   cards.setTtl(deps.config.PRODUCT_LIST_CACHE_MS);
-  const subject = deps.cacheSubject ?? CARD_CACHE_CLEAR_SUBJECT;
+  // With the deployment's NATS prefix: another deployment's writes do not clear this one's cache.
+  const subject = deps.nc ? namesOf(deps.nc).core(deps.cacheSubject ?? CARD_CACHE_CLEAR_SUBJECT) : '';
   // Every replica (this one too) hears a write and clears its list cache. A list read that began
   // before the write committed may still fill the cache with the older list: at most one TTL old.
   deps.nc?.subscribe(subject, { callback: () => cards.clear() });
-  const blobs = pgBlobStore(deps.orm.em);
+  const blobs = deps.blobs ?? catalogBlobStore(deps.orm, deps.config);
   const changed = () => {
     cards.clear();
     if (deps.nc && !deps.nc.isClosed()) deps.nc.publish(subject);
