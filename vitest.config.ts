@@ -12,6 +12,7 @@ export default defineConfig({
       '{gateway,shell}/vitest.config.ts',
       'mf-*/vitest.config.ts',
       'scripts/vitest.config.ts',
+      'deploy/vitest.config.ts',
     ],
   },
 });

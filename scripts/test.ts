@@ -65,7 +65,7 @@ async function main(): Promise<void> {
 
   if (want('static')) {
     log('\n== typecheck ==');
-    const code = (await run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) || (await run('npx', ['tsc', '-p', 'scripts']));
+    const code = (await run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) || (await run('npx', ['tsc', '-p', 'scripts'])) || (await run('npx', ['tsc', '-p', 'deploy']));
     results.push({ suite: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
     log('\n== lint (oxlint: import boundaries of DESIGN §3, no-explicit-any) ==');
     const lint = await run('npx', ['oxlint', '--deny-warnings']);
