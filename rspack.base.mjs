@@ -78,17 +78,20 @@ function checkRouterFacade(appDir) {
  * One copy of each reaches the browser (DESIGN §10): the shell provides them and the remotes use
  * the shell's (their own fallback chunks are only fetched if the host lacks one). antd is NOT
  * shared (STACK P9): each app bundles the tree-shaken components it uses.
+ *
+ * In the shell they are eager: part of its own script, provided to the share scope at start, so
+ * the page needs no second round of chunk requests before it can draw (issue 13: mobile LCP).
  */
-function sharedModules() {
+function sharedModules(eager) {
   const shared = {};
   const add = (key, pkg) => {
-    shared[key] = { singleton: true, requiredVersion: VERSIONS[pkg] };
+    shared[key] = { singleton: true, eager, requiredVersion: VERSIONS[pkg] };
   };
   add('react', 'react');
   add('react/jsx-runtime', 'react');
   add('react-dom', 'react-dom');
   add('react-dom/client', 'react-dom');
-  shared['react-router-dom'] = { import: ROUTER_FACADE, singleton: true, version: VERSIONS['react-router-dom'], requiredVersion: VERSIONS['react-router-dom'] };
+  shared['react-router-dom'] = { import: ROUTER_FACADE, singleton: true, eager, version: VERSIONS['react-router-dom'], requiredVersion: VERSIONS['react-router-dom'] };
   add('@reduxjs/toolkit', '@reduxjs/toolkit');
   add('@reduxjs/toolkit/query/react', '@reduxjs/toolkit');
   add('react-redux', 'react-redux');
@@ -143,7 +146,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
       new ModuleFederationPlugin({
         name,
         ...(isHost ? { remotes: {} } : { filename: 'remoteEntry.js', exposes: { './app': './src/app.tsx' } }),
-        shared: sharedModules(),
+        shared: sharedModules(isHost),
         manifest: isHost ? false : { fileName: 'mf-manifest.json' },
         dts: false,
         // The host provides the federation runtime; remotes use it instead of bundling their own.

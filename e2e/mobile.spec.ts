@@ -49,6 +49,33 @@ async function viaMenu(page: Page, item: string, group?: string): Promise<void> 
 }
 
 test.describe('mobile layout at 390×844 (issue #13)', () => {
+
+  test("the shop's first screen comes with preload hints, and each hinted request is made once (the page uses what was preloaded)", async ({ page: signedIn, request }) => {
+    let page = signedIn;
+    const customer = await registerByApi(request);
+    await signInAs(page, customer.username, customer.password, '/dashboard');
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    // A new tab of the signed-in customer (the first tab's own requests are not counted).
+    const tab = await page.context().newPage();
+    await page.close();
+    page = tab;
+    const urls: string[] = [];
+    page.on('request', (r) => urls.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    const response = await page.goto('/dashboard');
+    const hinted = (response!.headers()['link'] ?? '').split(', ').map((l) => /^<([^>]+)>/.exec(l)?.[1]).filter((u): u is string => !!u);
+    // The scripts, the session, the dashboard's reads, its first picture and the shop remote.
+    expect(hinted).toEqual(expect.arrayContaining(['/api/auth/me', '/api/products?type=FOR_RENT&limit=100&offset=0', '/api/products?type=FOR_SALE&limit=100&offset=0', '/api/my/notices', '/remotes/mf-shop/mf-manifest.json', '/remotes/mf-shop/remoteEntry.js']));
+    expect(hinted.some((u) => /^\/main\.[0-9a-f]+\.js$/.test(u))).toBe(true);
+    const picture = hinted.find((u) => u.startsWith('/api/uploads/'));
+    expect(picture).toBeTruthy();
+    const first = page.getByTestId('product-card').first().locator('img');
+    await expect(first).toHaveAttribute('src', picture!);
+    await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.getByRole('heading', { name: 'For Sale Items' })).toBeVisible();
+    // A hint the page did not use exactly as preloaded (another URL, CORS mode or kind) would be
+    // fetched a second time.
+    for (const url of hinted) expect(urls.filter((u) => u === url), `${url} requested`).toHaveLength(1);
+  });
   test('a customer finds a product, adds it to the cart, checks out and finds the order, all through the drawer menu, with no sideways scrolling', async ({ page }) => {
     const c = await registerByApi(page.request);
     await signInAs(page, c.username, c.password, '/dashboard');

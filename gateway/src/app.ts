@@ -25,6 +25,7 @@ import { SESSION_COOKIE, sessionResolver, type Principal, type SessionResolver }
 import { proxyTo } from './upstream';
 import { compressJson } from './compress';
 import { StaticFolder } from './static';
+import { ShellHints } from './hints';
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
 import { LiveHub, liveOptions } from './live';
 import { createLegacyAdapter, isLegacyPath } from './legacy';
@@ -86,6 +87,20 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   };
   const shell = new StaticFolder(join(config.STATIC_ROOT, 'shell', 'dist'));
   const remotes = new Map(REMOTES.map((r) => [r, new StaticFolder(join(config.STATIC_ROOT, r, 'dist'))]));
+  const hints = new ShellHints(
+    join(config.STATIC_ROOT, 'shell', 'dist'),
+    (r) => join(config.STATIC_ROOT, r, 'dist'),
+    // A public list, read from its service as an anonymous caller, given 300 ms at most.
+    async (url) => {
+      const match = matchRoute(compiled, 'GET', new URL(url, 'http://gateway').pathname);
+      if (!match || 'methodNotAllowed' in match || match.route.def.access !== 'public') return undefined;
+      const res = await fetch(new URL(url, upstreams[match.route.def.service]), {
+        headers: { [IDENTITY_HEADERS.internalToken]: config.INTERNAL_TOKEN },
+        signal: AbortSignal.timeout(300),
+      });
+      return res.ok ? res.json() : undefined;
+    },
+  );
   const require = createRequire(import.meta.url);
   const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const swagger = new StaticFolder(swaggerDir);
@@ -152,7 +167,16 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
     // Anything else is a screen of the single-page app (or a missing asset).
     if (/\.[a-z0-9]{1,5}$/i.test(ctx.path) && ctx.path !== '/') throw notFound();
     ctx.set('Content-Security-Policy', CSP);
-    if (!(await shell.serve(ctx, 'index.html'))) {
+    // A signed-in user's first screen: what the shell will ask for next, fetched in parallel.
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const principal = token ? await sessions.resolve(token).catch(() => undefined) : undefined;
+    if (principal) {
+      const link = await hints.linkHeader(principal.userType, ctx.path, ctx.search);
+      if (link) ctx.set('Link', link);
+    }
+    if (await shell.serve(ctx, 'index.html')) {
+      if (principal) ctx.set('Vary', 'Accept-Encoding, Cookie');
+    } else {
       ctx.status = 503;
       ctx.type = 'text/plain';
       ctx.body = 'The web app is not built yet. Run `npm run build` (npm start does it for you).';

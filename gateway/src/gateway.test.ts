@@ -511,4 +511,44 @@ describe('static bundles', () => {
     expect((await fetch(`${gateway.url}/remotes/mf-nope/remoteEntry.js`)).status).toBe(404);
     expect((await fetch(`${gateway.url}/remotes/mf-shop/..%2F..%2Fshell%2Fdist%2Findex.html`)).status).toBe(404);
   });
+
+  it("names a signed-in user's first screen in preload hints: the scripts, the session, the remote, the data and the first picture", async () => {
+    await writeFile(join(staticRoot, 'shell', 'dist', 'index.html'), '<!doctype html><title>DME</title><div id="root"></div><script defer src="/main.0123abcd.js"></script>');
+    const manifest = { metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' } }, exposes: [{ name: 'app', assets: { js: { sync: ['__federation_expose_app.abcdef1234.js'] } } }] };
+    await writeFile(join(staticRoot, 'mf-shop', 'dist', 'mf-manifest.json'), JSON.stringify(manifest));
+    const admin = await login('admin1', 'admin-pass-1');
+    const product = await call('POST', '/api/products', {
+      cookie: admin,
+      body: { brand: 'Drive', name: `Hint Wheelchair ${Date.now()}`, description: 'Folding', type: 'FOR_RENT', image, price: '12.00', damageCharges: '50.00' },
+    });
+    expect(product.status).toBe(201);
+    const customer = await registerCustomer();
+    const links = async (path: string, cookie?: string) => {
+      const res = await call('GET', path, cookie ? { cookie } : {});
+      expect(res.status).toBe(200);
+      return (res.headers.get('link') ?? '').split(', ').filter(Boolean);
+    };
+    // The browser fetches these at once; each must be exactly what the page then asks for.
+    expect(await links('/dashboard', customer.cookie)).toEqual([
+      '</main.0123abcd.js>; rel=preload; as=script',
+      '</api/auth/me>; rel=preload; as=fetch; crossorigin',
+      '</api/products?type=FOR_RENT&limit=100&offset=0>; rel=preload; as=fetch; crossorigin',
+      '</api/products?type=FOR_SALE&limit=100&offset=0>; rel=preload; as=fetch; crossorigin',
+      '</api/my/notices>; rel=preload; as=fetch; crossorigin',
+      `<${image}>; rel=preload; as=image; fetchpriority=high`,
+      '</remotes/mf-shop/mf-manifest.json>; rel=preload; as=fetch; crossorigin',
+      '</remotes/mf-shop/remoteEntry.js>; rel=preload; as=script',
+      '</remotes/mf-shop/__federation_expose_app.abcdef1234.js>; rel=preload; as=script',
+    ]);
+    // Another screen of the shop: its remote, not the dashboard's data; a search reads other data.
+    const cart = await links('/cart', customer.cookie);
+    expect(cart).toContain('</remotes/mf-shop/remoteEntry.js>; rel=preload; as=script');
+    expect(cart.some((l) => l.includes('/api/products'))).toBe(false);
+    expect((await links('/dashboard?search=chair', customer.cookie)).some((l) => l.includes('/api/products'))).toBe(false);
+    // Staff get their own remote's hints and never the shop's; anonymous callers get none.
+    const staff = await links('/admin/users', admin);
+    expect(staff.some((l) => l.includes('mf-shop'))).toBe(false);
+    expect(await links('/dashboard')).toEqual([]);
+    expect(await links('/dashboard', 'dme_session=forged')).toEqual([]);
+  });
 });

@@ -62,7 +62,12 @@ describe('mf-accounting ./app', () => {
     const paymentLists = () => fetchMock.mock.calls.filter(([input]) => new URL(input instanceof Request ? input.url : String(input), 'http://x').pathname === '/api/payments').length;
     const before = paymentLists();
     expect(before).toBeGreaterThanOrEqual(1);
-    const source = sources.find((s) => !s.closed)!;
+    // The stream opens a moment after the page has loaded (api-client: afterPageLoad).
+    const source = await vi.waitFor(() => {
+      const open = sources.find((s) => !s.closed);
+      if (!open) throw new Error('the live stream is not open yet');
+      return open;
+    }, { timeout: 3000 });
     expect(source.url).toBe(LIVE_EVENTS_PATH);
     const event = { kind: 'payment', orderId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', orderType: 'BUY', status: null, at: '2026-11-24T01:00:00.000Z' };
     act(() => source.listeners.forEach((l) => l(new MessageEvent('change', { data: JSON.stringify(event) }))));

@@ -14,6 +14,7 @@ import type {
   Product,
   ProductCardListResponse,
 } from '@dme/contracts';
+import { MY_NOTICES_URL, PRODUCT_CARD_PAGE } from '@dme/contracts/browser';
 
 /** Lists are loaded 100 at a time (the API's maximum); past that the page offers "Load more". */
 export const LIST_PAGE = 100;
@@ -30,10 +31,13 @@ const nextOffset = (last: { items: unknown[]; total: number }, _all: unknown, la
  */
 export const shopApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
-    /** The dashboard's grids: 100 cards at a time, "Load more" past that (a type can hold more than 100 products). */
+    /**
+     * The dashboard's grids: 100 cards at a time, "Load more" past that (a type can hold more than
+     * 100 products). The first page's URL is the one the gateway preloads (productCardsUrl).
+     */
     productCardPages: b.infiniteQuery<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }, number>({
       infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
-      query: ({ queryArg: { type, search }, pageParam }) => ({ url: '/products', params: { type, limit: LIST_PAGE, offset: pageParam, ...(search ? { search } : {}) } }),
+      query: ({ queryArg: { type, search }, pageParam }) => ({ url: '/products', params: { type, limit: PRODUCT_CARD_PAGE, offset: pageParam, ...(search ? { search } : {}) } }),
       providesTags: [{ type: 'Product', id: 'LIST' }],
     }),
     product: b.query<{ product: Product }, string>({ query: (id) => `/products/${id}`, providesTags: (_r, _e, id) => [{ type: 'Product', id }] }),
@@ -70,7 +74,7 @@ export const shopApi = baseApi.injectEndpoints({
       invalidatesTags: ['Order', 'Payment'],
     }),
     /** My rentals' due notices (past due, or due today); an order change (live updates included) reloads them. */
-    myNotices: b.query<NoticeListResponse, void>({ query: () => '/my/notices', providesTags: [{ type: 'Order', id: 'NOTICES' }] }),
+    myNotices: b.query<NoticeListResponse, void>({ query: () => MY_NOTICES_URL.slice('/api'.length), providesTags: [{ type: 'Order', id: 'NOTICES' }] }),
   }),
 });
 

@@ -58,12 +58,12 @@ export async function seed(opts: SeedOptions): Promise<string[]> {
 
 /** The demo catalog (bins, products, stock), through the catalog service's domain functions. */
 async function seedDemoCatalog(orm: Orm, blobs: BlobStore): Promise<string[]> {
-  // The key carries a hash of the drawing, so a changed illustration is stored under a new name
-  // instead of an old picture (same key) being reused.
+  // The key carries a hash of the drawing (and of how it is encoded: `palette`), so a changed
+  // illustration is stored under a new name instead of an old picture (same key) being reused.
   const images = new Map<string, string>();
   for (const p of DEMO_PRODUCTS) {
     const art = createHash('sha256').update(productSvg(p.shape)).digest('hex').slice(0, 12);
-    images.set(`product:${p.name}`, await seedImage(blobs, `product:${p.name}:art:${art}`, () => productArtPng(p.shape)));
+    images.set(`product:${p.name}`, await seedImage(blobs, `product:${p.name}:art:${art}:palette`, () => productArtPng(p.shape)));
   }
   return seedCatalog(orm.em.fork(), { imageFor: (key) => images.get(key)! });
 }

@@ -1,2 +1,3 @@
-// Async boundary: shared modules are negotiated by Module Federation before the app runs.
-import('./bootstrap');
+// No async boundary: the shared modules are eager in the shell (rspack.base.mjs), so the app
+// starts from the one script the page loads.
+import './bootstrap';

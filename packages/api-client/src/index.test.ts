@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { renderHook } from '@testing-library/react';
-import { baseApi, errorMessage, fieldErrors, liveEventOf, newIdempotencyKey, UNAUTHORIZED_EVENT, useResetApiOnLeave } from './index';
+import { baseApi, errorMessage, fieldErrors, LIVE_START_DELAY_MS, liveEventOf, newIdempotencyKey, UNAUTHORIZED_EVENT, useLiveUpdates, useResetApiOnLeave } from './index';
 
 const api = baseApi.injectEndpoints({
   endpoints: (b) => ({
@@ -105,5 +105,80 @@ describe('liveEventOf (the live stream, read without zod)', () => {
     for (const bad of ['not json', 'null', '[]', JSON.stringify({ kind: 'secret', orderId: id, at: 'x' }), JSON.stringify({ kind: 'order', at: 'x' })]) {
       expect(liveEventOf(bad), bad).toBeUndefined();
     }
+  });
+});
+
+/** The browser's EventSource, recorded (a unit test of the hook's own logic). */
+class RecordingEventSource extends EventTarget {
+  static opened: RecordingEventSource[] = [];
+  closed = false;
+  constructor(readonly url: string) {
+    super();
+    RecordingEventSource.opened.push(this);
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+describe('useLiveUpdates', () => {
+  function setup(readyState: DocumentReadyState) {
+    vi.useFakeTimers();
+    RecordingEventSource.opened = [];
+    vi.stubGlobal('EventSource', RecordingEventSource);
+    const state = vi.spyOn(document, 'readyState', 'get').mockReturnValue(readyState);
+    const dispatch = vi.fn();
+    return { dispatch, state };
+  }
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('opens the stream only once the page has loaded, then reads the screen again', () => {
+    const { dispatch, state } = setup('loading');
+    renderHook(() => useLiveUpdates(dispatch));
+    vi.advanceTimersByTime(1000);
+    expect(RecordingEventSource.opened).toHaveLength(0);
+    state.mockReturnValue('complete');
+    window.dispatchEvent(new Event('load'));
+    vi.advanceTimersByTime(LIVE_START_DELAY_MS - 1);
+    expect(RecordingEventSource.opened).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(RecordingEventSource.opened.map((s) => s.url)).toEqual(['/api/events']);
+    // Opened (and after every reconnection): what changed meanwhile is read again, once.
+    RecordingEventSource.opened[0]!.dispatchEvent(new Event('open'));
+    vi.advanceTimersByTime(200);
+    expect(dispatch).toHaveBeenCalledTimes(1);
+    expect(dispatch.mock.calls[0]![0]).toEqual(baseApi.util.invalidateTags(['Order', 'Payment']));
+  });
+
+  it('refetches on a change, folding changes that come together', () => {
+    const { dispatch } = setup('complete');
+    const heard = vi.fn();
+    renderHook(() => useLiveUpdates(dispatch, heard));
+    vi.advanceTimersByTime(LIVE_START_DELAY_MS);
+    const source = RecordingEventSource.opened[0]!;
+    const change = { kind: 'order', orderId: '3f1c2b9e-8f8a-4d6b-9a59-1f3c1b2a7e10', orderType: 'BUY', status: 'PAID', at: '2026-11-24T01:00:00.000Z' };
+    source.dispatchEvent(new MessageEvent('change', { data: JSON.stringify(change) }));
+    source.dispatchEvent(new MessageEvent('change', { data: JSON.stringify(change) }));
+    source.dispatchEvent(new MessageEvent('change', { data: 'not json' }));
+    vi.advanceTimersByTime(200);
+    expect(heard).toHaveBeenCalledTimes(2);
+    expect(dispatch).toHaveBeenCalledTimes(1);
+  });
+
+  it('never opens when the screen leaves before the page has loaded, and closes when it leaves after', () => {
+    const first = setup('loading');
+    const early = renderHook(() => useLiveUpdates(first.dispatch));
+    early.unmount();
+    window.dispatchEvent(new Event('load'));
+    vi.advanceTimersByTime(LIVE_START_DELAY_MS * 2);
+    expect(RecordingEventSource.opened).toHaveLength(0);
+    first.state.mockReturnValue('complete');
+    const late = renderHook(() => useLiveUpdates(first.dispatch));
+    vi.advanceTimersByTime(LIVE_START_DELAY_MS);
+    late.unmount();
+    expect(RecordingEventSource.opened[0]!.closed).toBe(true);
   });
 });

@@ -101,6 +101,10 @@ export function liveEventOf(data: string): LiveEvent | undefined {
  * (lists and details) loads again. Changes arriving together are folded into one refetch.
  * EventSource reconnects by itself after a drop; `onChange` also hears each event (e.g. a page
  * that keeps its own state).
+ *
+ * The stream opens a moment after the page has loaded (issue 13: its request would otherwise
+ * compete with the first screen's on a slow phone), and every time it (re)opens the screen is
+ * read again: a change made before it was open, or while it was down, is not missed.
  */
 export function useLiveUpdates(
   dispatch: (action: ReturnType<typeof baseApi.util.invalidateTags>) => unknown,
@@ -108,24 +112,55 @@ export function useLiveUpdates(
 ): void {
   useEffect(() => {
     if (typeof EventSource === 'undefined') return undefined;
-    const source = new EventSource(LIVE_EVENTS_PATH);
+    let source: EventSource | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        dispatch(baseApi.util.invalidateTags(['Order', 'Payment']));
+      }, 150);
+    };
     const listener = (message: MessageEvent<string>) => {
       const event = liveEventOf(message.data);
       if (!event) return;
       onChange?.(event);
-      if (timer === undefined) {
-        timer = setTimeout(() => {
-          timer = undefined;
-          dispatch(baseApi.util.invalidateTags(['Order', 'Payment']));
-        }, 150);
-      }
+      refresh();
     };
-    source.addEventListener('change', listener);
+    const open = () => {
+      source = new EventSource(LIVE_EVENTS_PATH);
+      source.addEventListener('change', listener);
+      source.addEventListener('open', refresh);
+    };
+    const start = afterPageLoad(open);
     return () => {
-      source.removeEventListener('change', listener);
-      source.close();
+      start.cancel();
+      source?.removeEventListener('change', listener);
+      source?.removeEventListener('open', refresh);
+      source?.close();
       if (timer !== undefined) clearTimeout(timer);
     };
   }, [dispatch, onChange]);
+}
+
+/**
+ * A second after the document has loaded (its load event comes before a remote's screen has even
+ * drawn its pictures, so the screen's own requests still go first).
+ */
+export const LIVE_START_DELAY_MS = 1000;
+
+/** Runs `fn` LIVE_START_DELAY_MS after the document has loaded (or after now, if it has). */
+export function afterPageLoad(fn: () => void): { cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const later = () => {
+    timer = setTimeout(fn, LIVE_START_DELAY_MS);
+  };
+  if (typeof document === 'undefined' || document.readyState === 'complete') later();
+  else window.addEventListener('load', later, { once: true });
+  return {
+    cancel() {
+      window.removeEventListener('load', later);
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
 }

@@ -129,3 +129,33 @@ export const SUPERADMIN_SHELL_PATHS = ['/admin/users', '/admin/employees'] as co
 export function isSuperadminShellPath(pathname: string): boolean {
   return SUPERADMIN_SHELL_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
+
+/** How many product cards the shop's dashboard asks for at a time ("Load more" for the rest). */
+export const PRODUCT_CARD_PAGE = 100;
+
+/** The customer's due notices (rentals ending, payments due), shown above the dashboard's grids. */
+export const MY_NOTICES_URL = '/api/my/notices';
+
+/** The shop dashboard's first read of one grid, exactly as its API client asks for it. */
+export function productCardsUrl(type: 'FOR_RENT' | 'FOR_SALE'): string {
+  return `/api/products?${new URLSearchParams({ type, limit: String(PRODUCT_CARD_PAGE), offset: '0' })}`;
+}
+
+/**
+ * The API reads a screen makes as soon as it opens, for the gateway's preload hints (issue 13:
+ * mobile LCP). A screen with a query string (a search) reads something else: no hints.
+ */
+export function firstScreenReads(userType: string | undefined, pathname: string, search = ''): string[] {
+  if (search && search !== '?') return [];
+  if (userType === 'CUSTOMER' && pathname === '/dashboard') return [productCardsUrl('FOR_RENT'), productCardsUrl('FOR_SALE'), MY_NOTICES_URL];
+  return [];
+}
+
+/**
+ * The list whose first item's `image` is a screen's largest picture when it opens (the first
+ * card of the shop's dashboard): the gateway reads it and names that picture in a preload hint,
+ * so it is downloaded while the scripts are, not after them.
+ */
+export function firstScreenPictureList(userType: string | undefined, pathname: string, search = ''): string | undefined {
+  return firstScreenReads(userType, pathname, search)[0];
+}

@@ -1,7 +1,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { ART_VIEWBOX, productBackgroundSvg, productSvg, SAFE, SEED_SHAPES } from './products';
-import { PRODUCT_IMAGE_SIZE, productArtPng } from './render';
+import sharp from 'sharp';
+import { PRODUCT_IMAGE_SIZE, productArtPng, svgToPng } from './render';
 
 const SIZE = PRODUCT_IMAGE_SIZE;
 /** The margin that must show only the background, in pixels (SAFE viewBox units, less a little for anti-aliasing). */
@@ -41,12 +42,37 @@ describe('product illustrations', () => {
     expect([...SEED_SHAPES].sort()).toEqual(['bed', 'gauge', 'glove', 'gun', 'lift', 'mask', 'mist', 'scope', 'tank', 'thermo', 'walker', 'wheelchair']);
   });
 
-  it.each(SEED_SHAPES)('%s renders to a small square PNG', (shape) => {
-    const png = productArtPng(shape);
+  it.each(SEED_SHAPES)('%s renders to a small square PNG', async (shape) => {
+    const png = await productArtPng(shape);
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(png.subarray(12, 16).toString('ascii')).toBe('IHDR');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([SIZE, SIZE]);
-    expect(png.length).toBeLessThan(40_000);
+    // A palette picture (colour type 3): a few KB where the full-colour one was 18–30 KB.
+    expect(png[25]).toBe(3);
+    expect(png.length).toBeLessThan(15_000);
+  });
+
+  it.each(SEED_SHAPES)('%s keeps its drawing through the palette (no visible banding or lost lines)', async (shape) => {
+    const full = await sharp(svgToPng(productSvg(shape), SIZE)).ensureAlpha().raw().toBuffer();
+    const palette = await sharp(await productArtPng(shape)).ensureAlpha().raw().toBuffer();
+    expect(palette.length).toBe(full.length);
+    let total = 0;
+    let far = 0;
+    for (let i = 0; i < full.length; i += 4) {
+      let worst = 0;
+      for (let c = 0; c < 4; c++) {
+        // Colours weighted by their opacity: a transparent pixel's colour is never seen.
+        const seen = (px: Buffer) => (c === 3 ? px[i + 3]! : (px[i + c]! * px[i + 3]!) / 255);
+        const d = Math.abs(seen(full) - seen(palette));
+        total += d;
+        worst = Math.max(worst, d);
+      }
+      if (worst > 48) far++;
+    }
+    // On average under one level of 255 per channel, and hardly a pixel far off (only single
+    // anti-aliased edge pixels may be; a lost line or a banded fill would be thousands).
+    expect(total / full.length).toBeLessThan(1);
+    expect(far / (full.length / 4)).toBeLessThan(0.002);
   });
 
   it.each(SEED_SHAPES)('%s is drawn inside the safe margin (nothing to crop at the edges)', (shape) => {

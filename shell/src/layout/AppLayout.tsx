@@ -214,7 +214,8 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
             DME Supply
           </div>
           {user.image ? (
-            <img className="dme-avatar" src={user.image} alt="" width={32} height={32} />
+            // A small picture: it must not take bandwidth from the screen's own (issue 13: LCP).
+            <img className="dme-avatar" src={user.image} alt="" width={32} height={32} fetchPriority="low" />
           ) : (
             <span className="dme-avatar" aria-hidden="true">
               {user.firstName.slice(0, 1).toUpperCase()}

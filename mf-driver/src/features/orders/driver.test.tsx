@@ -321,7 +321,12 @@ describe('live updates', () => {
     mockApi(on('GET', '/api/driver/orders', () => list(listed)));
     open('/admin/for-delivery');
     expect(await screen.findByText('No orders out for delivery.')).toBeInTheDocument();
-    const source = FakeEventSource.instances.find((s) => !s.closed)!;
+    // The stream opens a moment after the page has loaded (api-client: afterPageLoad).
+    const source = await vi.waitFor(() => {
+      const open = FakeEventSource.instances.find((s) => !s.closed);
+      if (!open) throw new Error('the live stream is not open yet');
+      return open;
+    }, { timeout: 3000 });
     expect(source.url).toBe(LIVE_EVENTS_PATH);
 
     listed = [summary(5)];

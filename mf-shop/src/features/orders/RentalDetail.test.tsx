@@ -231,7 +231,8 @@ describe('a rental in progress: requests, due dates and notices', () => {
     let current = delivered();
     show(current, { [ORDER_PATH]: () => ({ status: 200, body: { order: current } }) });
     await heading(current);
-    expect(sources.map((s) => s.url)).toEqual(['/api/events']);
+    // The stream opens a moment after the page has loaded (api-client: afterPageLoad).
+    await vi.waitFor(() => expect(sources.map((s) => s.url)).toEqual(['/api/events']), { timeout: 3000 });
     current = { ...current, status: 'FOR_RETURN' };
     act(() => {
       const data = JSON.stringify({ kind: 'order', orderId: ORDER_ID, orderType: 'RENT', status: 'FOR_RETURN', at: '2026-11-28T01:00:00.000Z' });

@@ -22,15 +22,19 @@ const card = { border: '1px solid #f0f0f0', borderRadius: 8, overflow: 'hidden',
  * picture loads (width/height attributes and aspect-ratio: no layout shift) and nothing is cropped.
  */
 const cardImage = { width: '100%', height: 'auto', aspectRatio: '1 / 1', objectFit: 'contain', display: 'block', background: '#f5f5f5' } as const;
-/** The first cards of the first grid are on screen at once (the LCP candidate): load them eagerly, first. */
+/**
+ * The first row of the first grid is on screen at once: load it eagerly. Only the very first
+ * picture is fetched first (on a phone it is the whole first screen and the LCP element); the
+ * others ask for low priority, so they do not share its bandwidth.
+ */
 const EAGER_CARDS = 4;
 
-function Card({ p, eager = false }: { p: ProductCard; eager?: boolean }) {
+function Card({ p, eager = false, first = false }: { p: ProductCard; eager?: boolean; first?: boolean }) {
   const rent = p.type === 'FOR_RENT';
   return (
     <article style={card} data-testid="product-card">
       <Link to={`/product-description/${p.id}`} tabIndex={-1} aria-hidden="true">
-        <img src={p.image} alt="" width={480} height={480} style={cardImage} loading={eager ? 'eager' : 'lazy'} decoding="async" {...(eager ? { fetchPriority: 'high' as const } : {})} />
+        <img src={p.image} alt="" width={480} height={480} style={cardImage} loading={eager ? 'eager' : 'lazy'} decoding="async" fetchPriority={first ? 'high' : 'low'} />
       </Link>
       <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 4, flex: 1 }}>
         <Link to={`/product-description/${p.id}`} style={{ fontWeight: 600, fontSize: 15 }}>
@@ -70,7 +74,7 @@ function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'F
         <>
           <div style={grid}>
             {items.map((p, i) => (
-              <Card key={p.id} p={p} eager={i < eagerCards} />
+              <Card key={p.id} p={p} eager={i < eagerCards} first={i === 0 && eagerCards > 0} />
             ))}
           </div>
           {q.error ? (

@@ -510,7 +510,8 @@ describe('live updates', () => {
     const { calls } = mockApi(on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current } })));
     open(`/admin/ongoing-rentals/${ORDER}`);
     expect(await screen.findByText('FOR RETURN')).toBeInTheDocument();
-    expect(sources.map((s) => s.url)).toEqual(['/api/events']);
+    // The stream opens a moment after the page has loaded (api-client: afterPageLoad).
+    await vi.waitFor(() => expect(sources.map((s) => s.url)).toEqual(['/api/events']), { timeout: 3000 });
     const before = orderGets(calls).length;
 
     // A driver scans the order for pick-up elsewhere.
