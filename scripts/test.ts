@@ -53,7 +53,7 @@ function readPlaywright(file: string): SuiteResult {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2); // e.g. `npm test -- e2e`, `npm test -- unit` or `npm test -- api`
+  const only = process.argv.slice(2); // e.g. `npm test -- e2e`, `npm test -- unit`, `npm test -- api` or `npm test -- replicas`
   const want = (s: string) => only.length === 0 || only.includes(s);
   mkdirSync(resultsDir, { recursive: true });
 
@@ -82,6 +82,19 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'silent',
     });
     results.push(readVitest(out));
+  }
+
+  if (want('replicas')) {
+    // Issue 14: two replicas of every process on a fresh database and NATS streams of its own
+    // (a random NATS_PREFIX), under a burst of 1,000 orders, then kill -9 and SIGTERM mid-burst.
+    log('\n== replicas: two of every process, bursts, kill -9 and SIGTERM (vitest) ==');
+    const out = join(resultsDir, 'replicas.json');
+    rmSync(out, { force: true });
+    await run('npx', ['vitest', 'run', '-c', 'e2e/replicas/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+      TEST_DATABASE_URL: pgHandle.serverUrl,
+      TEST_NATS_URL: nats.url,
+    });
+    results.push(readVitest(out, 'replicas (two of every process)'));
   }
 
   // The system suite (api) and Playwright (e2e) share one started stack.

@@ -8,7 +8,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPerson } from '@dme/testing';
-import { env, TINY_PNG } from './lib/env';
+import { pngUploadForm } from '@dme/testing';
+import { env } from './lib/env';
 import { startGateway, type SecondGateway } from './lib/gateway';
 import { cookieFrom, json, send, type RawRequest, type RawResponse } from './lib/http';
 
@@ -89,17 +90,8 @@ async function expectCaching(base: string, name: string): Promise<void> {
 
 beforeAll(async () => {
   urlA = env.baseUrl;
-  const b = 'sess';
-  const up = await send(urlA, {
-    method: 'POST',
-    path: '/api/uploads',
-    headers: { 'content-type': `multipart/form-data; boundary=${b}` },
-    body: Buffer.concat([
-      Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-      TINY_PNG,
-      Buffer.from(`\r\n--${b}--\r\n`),
-    ]),
-  });
+  const form = pngUploadForm();
+  const up = await send(urlA, { method: 'POST', path: '/api/uploads', headers: { 'content-type': form.contentType }, body: form.body });
   if (up.kind !== 'answer' || up.status !== 201) throw new Error(`upload: ${outcome(up)}`);
   image = (json(up) as { imagePath: string }).imagePath;
 

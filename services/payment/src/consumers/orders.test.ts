@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstream } from '@nats-io/jetstream';
+import { createLogger } from '@dme/platform';
 import { eventually, type Json } from '@dme/testing';
+import { orderEventHandler } from './orders';
 import { confirmAs, paymentIdOf, placedEvent, purchase, rental, startPayments, statusEvent, type PaymentHarness } from '../test/harness';
 
 /**
@@ -68,5 +70,32 @@ describe('order events from JetStream', () => {
     expect(await payment(data.orderId)).toBeUndefined();
     await h.publish(placedEvent(data));
     expect(await until(data.orderId, () => true)).toMatchObject({ status: 'PENDING', orderStatus: 'FOR_PAYMENT', nextAction: 'PAY_PARTIAL' });
+  });
+
+  it('two replicas handling an order\'s placed event and its status change side by side: the status change is not lost', async () => {
+    // Replicas share the durable consumer, so the two events can be in two batches at once. The
+    // first batch's transaction is held open after its work; the second must wait for it, else it
+    // misses the uncommitted payment and holds its event back for ever.
+    const handle = orderEventHandler(createLogger('payment-test', 'silent'));
+    const data = purchase();
+    let opened!: () => void;
+    const openedYet = new Promise<void>((r) => (opened = r));
+    let commit!: () => void;
+    const gate = new Promise<void>((r) => (commit = r));
+    const first = h.orm.em.fork().transactional(async (tem) => {
+      await handle(tem, [placedEvent(data)]);
+      opened();
+      await gate;
+    });
+    await openedYet;
+    let secondDone = false;
+    const second = h.orm.em.fork().transactional((tem) => handle(tem, [statusEvent(data, 'PENDING', 'FOR_PAYMENT')])).then(() => (secondDone = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(secondDone, 'the second batch waits for the first to commit').toBe(false);
+    commit();
+    await Promise.all([first, second]);
+    expect(await payment(data.orderId)).toMatchObject({ orderStatus: 'FOR_PAYMENT', nextAction: 'MARK_AS_PAID' });
+    const [held] = await h.orm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from payment.early_order_events where order_id = ?', [data.orderId]);
+    expect(held!.n).toBe(0);
   });
 });

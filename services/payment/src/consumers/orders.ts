@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@dme/contracts';
 import { startConsumer, type ConnectionSource, type Db, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
-import { applyOrderEvent } from '../modules/payments/order-feed';
+import { applyOrderEvent, lockOrders } from '../modules/payments/order-feed';
 
 /** The durable consumer of order events shared by every replica of the payment service. */
 export const ORDER_CONSUMER = 'payment-orders';
@@ -10,10 +10,12 @@ export const ORDER_CONSUMER = 'payment-orders';
  * Order events open and move payments (modules/payments/order-feed.ts): placed → a PENDING
  * payment; status changes → the order's status on it, cancellation, the full payment of a
  * rental. A batch is applied in stream order in the consumer's transaction, with the inbox
- * records that make each event's effect happen once.
+ * records that make each event's effect happen once, its orders locked first.
  */
 export function orderEventHandler(logger: Logger) {
   return async (db: Db, events: EventEnvelope[]): Promise<void> => {
+    // Another replica may be handling events of the same orders right now (see lockOrders).
+    await lockOrders(db, events);
     for (const event of events) {
       const outcome = await applyOrderEvent(db, event);
       if (outcome === 'held') {

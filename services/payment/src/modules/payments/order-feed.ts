@@ -87,6 +87,32 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
   return 'applied';
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Locks the orders of a batch for the rest of its transaction, before any of their events is
+ * applied. Replicas share the consumer, so an order's placed event and its status change can be
+ * handled side by side by two of them: without the lock each misses the other's uncommitted row
+ * (the payment, the held-back status event), the status event stays held and the payment never
+ * becomes payable. With it the second waits for the first to commit, then sees its row. Taken in
+ * one sorted pass, so two batches never wait on each other in a cycle.
+ */
+export async function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
+  const ids = new Set<string>();
+  for (const e of events) {
+    if (e.type !== EVENTS.order.placed && e.type !== EVENTS.order.statusChanged) continue;
+    const orderId = (e.data as { orderId?: unknown } | null)?.orderId;
+    if (typeof orderId === 'string' && UUID.test(orderId)) ids.add(orderId.toLowerCase());
+  }
+  if (ids.size === 0) return;
+  await sql(
+    db,
+    `select count(pg_advisory_xact_lock(hashtextextended('payment-order:' || s.id::text, 0)))
+     from (select id from unnest($1::uuid[]) as u(id) order by id) s`,
+    [[...ids]],
+  );
+}
+
 /** Order events in stream order; other order events (a checkout abandoned) do not concern payments. */
 export async function applyOrderEvent(db: Db, event: EventEnvelope): Promise<FeedOutcome | null> {
   if (event.type === EVENTS.order.placed) {
