@@ -52,11 +52,15 @@ export const natsPrefixSchema = z
  */
 export const shutdownDrainSchema = z.coerce.number().int().min(0).max(60_000).default(0);
 
+/** NATS_STREAM_REPLICAS: copies of each stream in a JetStream cluster (1 on one server, 3 on three nodes). */
+export const streamReplicasSchema = z.coerce.number().int().min(1).max(5).default(1);
+
 /** Variables every service reads. */
 export const serviceEnv = {
   DATABASE_URL: z.string().url({ error: 'must be a postgres:// URL' }),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   NATS_PREFIX: natsPrefixSchema,
+  NATS_STREAM_REPLICAS: streamReplicasSchema,
   INTERNAL_TOKEN: z.string().min(16, { error: 'must be at least 16 characters (shared by gateway and services)' }),
   HOST: z.string().default('127.0.0.1'),
   SHUTDOWN_DRAIN_MS: shutdownDrainSchema,

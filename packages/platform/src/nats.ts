@@ -14,13 +14,24 @@ const UNPREFIXED = natsNames('');
  * every stream, consumer and subject this kit uses through the connection is named with it
  * (see namesOf), so callers that pass the connection around need not know it.
  */
-export async function connectNats(url: string, name: string, opts: { prefix?: string } = {}): Promise<NatsConnection> {
+export async function connectNats(url: string, name: string, opts: { prefix?: string; streamReplicas?: number } = {}): Promise<NatsConnection> {
   const names = natsNames(opts.prefix ?? '');
   // noAsyncTraces: nats.js otherwise builds an Error (with its stack) for every request and
   // timer up front, in case it fails; callers here turn failures into their own problems.
   const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
   NAMES.set(nc, names);
+  if (opts.streamReplicas) REPLICAS.set(nc, opts.streamReplicas);
   return nc;
+}
+
+/**
+ * How many copies of its streams the deployment keeps (NATS_STREAM_REPLICAS): 1 on one server;
+ * 3 on a three-node JetStream cluster, so a node's loss loses no event.
+ */
+const REPLICAS = new WeakMap<NatsConnection, number>();
+
+export function streamReplicasOf(nc: NatsConnection): number {
+  return REPLICAS.get(nc) ?? 1;
 }
 
 /** The NATS names of the deployment a connection belongs to (unprefixed unless connectNats got a prefix). */
@@ -43,10 +54,11 @@ export async function ensureEventStream(nc: NatsConnection, stream = namesOf(nc)
     duplicate_window: nanos(120_000),
     // Kept without an age limit: read models of new services are built by replaying the stream.
     max_age: 0,
+    num_replicas: streamReplicasOf(nc),
   };
   try {
     await jsm.streams.info(stream);
-    await jsm.streams.update(stream, { subjects, duplicate_window: config.duplicate_window, max_age: config.max_age });
+    await jsm.streams.update(stream, { subjects, duplicate_window: config.duplicate_window, max_age: config.max_age, num_replicas: config.num_replicas });
   } catch (err) {
     if (!isNotFound(err)) throw err;
     try {
@@ -78,6 +90,7 @@ export async function ensureDeadLetterStream(nc: NatsConnection, stream = namesO
       retention: RetentionPolicy.Limits,
       duplicate_window: nanos(120_000),
       max_age: 0,
+      num_replicas: streamReplicasOf(nc),
     });
   } catch (addErr) {
     if (!String((addErr as Error).message).includes('already in use')) throw addErr;

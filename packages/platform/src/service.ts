@@ -59,7 +59,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   const orm = await createOrm({ url: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, logger });
   const applied = await migrate(orm, def.schema, config.DATABASE_URL);
   if (applied.length) logger.info({ applied }, 'migrations applied');
-  const nc = await connectNats(config.NATS_URL, def.name, { prefix: config.NATS_PREFIX });
+  const nc = await connectNats(config.NATS_URL, def.name, { prefix: config.NATS_PREFIX, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureEventStream(nc);
   const background = backgroundPool(config.DATABASE_URL, def.schema, 2, (err) => logger.warn({ err }, 'background pool: connection lost'));
   const relay = new OutboxRelay({ em: orm.em, nc, logger, connections: background });
