@@ -21,6 +21,11 @@ export interface BlobStore {
   missing(names: string[]): Promise<string[]>;
 }
 
+/** The `blobs` table of a service's schema, for its migration (what pgBlobStore reads and writes). */
+export function blobTableSql(schema: string, table = 'blobs'): string {
+  return `create table "${schema}"."${table}" ("name" text primary key, "content_type" text not null, "size" int not null, "data" bytea not null, "created_at" timestamptz not null default now())`;
+}
+
 /** Files in a `blobs` table of the service's own schema (created by the service's migration). */
 export function pgBlobStore(em: EntityManager, table = 'blobs'): BlobStore {
   const t = qualified(em, table);

@@ -1,4 +1,4 @@
-import { Migration } from '@dme/platform';
+import { blobTableSql, Migration } from '@dme/platform';
 
 /**
  * Uploads in the database (issue 14): every catalog replica serves what another stored; files of
@@ -7,8 +7,6 @@ import { Migration } from '@dme/platform';
 export class CatalogUploads extends Migration {
   override async up(): Promise<void> {
     const s = this.config.get('schema');
-    this.addSql(
-      `create table "${s}"."blobs" ("name" text primary key, "content_type" text not null, "size" int not null, "data" bytea not null, "created_at" timestamptz not null default now())`,
-    );
+    this.addSql(blobTableSql(String(s)));
   }
 }

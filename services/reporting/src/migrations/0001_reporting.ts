@@ -1,4 +1,5 @@
 import { Migration } from '@dme/platform';
+import { ReportingExportFiles } from './0002_export_files';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -102,4 +103,7 @@ export class ReportingInitial extends Migration {
   }
 }
 
-export const migrations = [{ name: '0001_reporting', class: ReportingInitial }];
+export const migrations = [
+  { name: '0001_reporting', class: ReportingInitial },
+  { name: '0002_export_files', class: ReportingExportFiles },
+];

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { REPORT_FILE_NAMES, REPORT_MESSAGES, type ReportExport, type ReportName, type ReportRange } from '@dme/contracts';
-import { conflict, literal, notFound, qualified, sql, sqlScript, withConnection, type Db, type Logger } from '@dme/platform';
+import { conflict, literal, notFound, pgBlobStore, qualified, sql, sqlScript, withConnection, type Blob, type Db, type Logger } from '@dme/platform';
 import { REPORTS, rowsQuery } from '../reports/definitions';
 import { contractRow, tablesOf } from '../reports/report.service';
 import { ReportXlsxWriter } from './xlsx';
@@ -55,12 +55,22 @@ export async function getExport(db: Db, id: string, userId: string): Promise<Rep
   return exportView(await findExport(db, id, userId));
 }
 
+/** The stored file of a finished export (in the reporting schema's `blobs`: any replica serves it). */
+export function exportBlobName(id: string): string {
+  return `export-${id}.xlsx`;
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** The finished file of a job of this user: 409 while it runs or when it failed. */
-export async function exportFile(db: Db, id: string, userId: string): Promise<{ path: string; fileName: string }> {
-  const row = await findExport(db, id, userId);
+export async function exportFile(em: EntityManager, id: string, userId: string): Promise<{ file: Blob; fileName: string }> {
+  const row = await findExport(em, id, userId);
   if (row.status === 'RUNNING') throw conflict(REPORT_MESSAGES.exportNotReady);
   if (row.status === 'FAILED') throw conflict(REPORT_MESSAGES.exportFailed);
-  return { path: row.file_path, fileName: REPORT_FILE_NAMES[row.report] };
+  const file = await pgBlobStore(em).get(exportBlobName(row.id));
+  // Finished before exports were kept in the database (on some replica's disk): start it again.
+  if (!file) throw notFound();
+  return { file, fileName: REPORT_FILE_NAMES[row.report] };
 }
 
 /** Jobs a stopped process left RUNNING will never finish: FAILED, so their users start them again. */
@@ -69,13 +79,16 @@ export async function failInterruptedExports(db: Db): Promise<number> {
   return rows.length;
 }
 
-/** Deletes jobs older than the TTL and their files. */
+/** Deletes jobs older than the TTL and their files, in one statement. */
 export async function purgeExports(db: Db, hours: number = EXPORT_TTL_HOURS): Promise<number> {
   const rows = await sql<{ file_path: string }>(
     db,
-    `delete from ${qualified(db, 'exports')} where created_at < now() - make_interval(hours => $1) returning file_path`,
+    `with gone as (delete from ${qualified(db, 'exports')} where created_at < now() - make_interval(hours => $1) returning id, file_path),
+          files as (delete from ${qualified(db, 'blobs')} where name in (select 'export-' || id || '.xlsx' from gone))
+     select file_path from gone`,
     [hours],
   );
+  // A job's working file, should a stopped process have left one on this replica's disk.
   for (const r of rows) await rm(r.file_path, { force: true });
   return rows.length;
 }
@@ -145,6 +158,9 @@ export class ExportRunner {
         await sqlScript(db, 'commit');
       });
       await writer.finish();
+      // The finished file goes where every replica can serve it; the working file goes away.
+      await pgBlobStore(this.em).put(exportBlobName(job.id), XLSX_TYPE, await readFile(job.file_path));
+      await rm(job.file_path, { force: true });
       await progress(`status = 'DONE', rows_written = $2`, [written]);
     } catch (err) {
       this.logger.error({ err, exportId: job.id, report: job.report }, 'report export failed');

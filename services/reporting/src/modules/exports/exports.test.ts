@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_MESSAGES, ReportExportResponse } from '@dme/contracts';
-import { sql } from '@dme/platform';
-import { eventually, type Caller, type Json } from '@dme/testing';
+import { createOrm, IDENTITY_HEADERS, sql } from '@dme/platform';
+import { eventually, listen, TEST_INTERNAL_TOKEN, type Caller, type Json } from '@dme/testing';
+import { createApp, entities, ExportRunner, migrations, ReportingEnv } from '../../app';
 import { failInterruptedExports, purgeExports } from './export.service';
 import { DATE_FORMAT, MONEY_FORMAT } from './xlsx';
 import { startReporting, type ReportingHarness } from '../../test/harness';
@@ -148,9 +150,40 @@ describe('Excel export jobs', () => {
     expect(await failInterruptedExports(h.orm.em.fork())).toBeGreaterThanOrEqual(1);
     expect((await h.api.get(`/api/report-exports/${running}`, { as: admin })).body.export.status).toBe('FAILED');
     const [row] = await sql<{ file_path: string }>(h.orm.em.fork(), `update reporting.exports set created_at = now() - interval '25 hours' where id = $1 returning file_path`, [old.id]);
-    expect(existsSync(row!.file_path)).toBe(true);
+    const stored = async () => (await sql<{ n: number }>(h.orm.em.fork(), `select count(*)::int as n from reporting.blobs where name = $1`, [`export-${old.id}.xlsx`]))[0]!.n;
+    expect(await stored()).toBe(1);
     expect(await purgeExports(h.orm.em.fork())).toBe(1);
+    expect(await stored()).toBe(0);
     expect(existsSync(row!.file_path)).toBe(false);
     expect((await h.api.get(`/api/report-exports/${old.id}`, { as: admin })).status).toBe(404);
+  });
+
+  it('a finished export is kept in the database, not on the disk of the replica that made it: another replica serves it', async () => {
+    const job = await exportDone('rental-sales', '2026-03-01', '2026-03-31');
+    expect(job.status).toBe('DONE');
+    // The working file is gone from the first replica's export folder.
+    const [row] = await sql<{ file_path: string }>(h.orm.em.fork(), `select file_path from reporting.exports where id = $1`, [job.id]);
+    expect(existsSync(row!.file_path)).toBe(false);
+    // A second replica: its own database pool and export folder, the same database.
+    const orm = await createOrm({ url: h.dbUrl, schema: 'reporting', entities, migrations });
+    const dir = await mkdtemp(join(tmpdir(), 'reporting-replica-'));
+    const config = ReportingEnv.parse({ DATABASE_URL: h.dbUrl, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, EXPORT_DIR: dir });
+    const other = await listen(createApp({ orm, config, logger: h.logger, exports: new ExportRunner(orm.em, h.logger, dir) }));
+    try {
+      const res = await fetch(`${other.url}/api/report-exports/${job.id}/file`, {
+        headers: { [IDENTITY_HEADERS.internalToken]: TEST_INTERNAL_TOKEN, [IDENTITY_HEADERS.userId]: admin.userId, [IDENTITY_HEADERS.userType]: admin.userType, [IDENTITY_HEADERS.username]: 'admin' },
+      });
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const mine = await h.download(`/api/report-exports/${job.id}/file`, admin);
+      expect(bytes.equals(mine.bytes)).toBe(true);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(bytes as unknown as ArrayBuffer);
+      expect(wb.worksheets[0]!.getRow(1).getCell(1).value).toBe('Brand');
+    } finally {
+      await other.close();
+      await orm.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

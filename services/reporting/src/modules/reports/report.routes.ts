@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HandlersOf } from '@dme/platform';
-import { exportFile, getExport, type ExportRunner } from '../exports/export.service';
+import { exportFile, getExport, XLSX_TYPE, type ExportRunner } from '../exports/export.service';
 import { getReport } from './report.service';
 
 const em = (ctx: Context) => ctx.state.em as EntityManager;
@@ -14,11 +13,11 @@ export function reportingHandlers(runner: ExportRunner): HandlersOf<'reporting'>
     reportsExportStart: async (_ctx, { params, body, principal }) => ({ export: await runner.start(params.report, body, principal.userId) }),
     reportsExportGet: async (ctx, { params, principal }) => ({ export: await getExport(em(ctx), params.id, principal.userId) }),
     async reportsExportFile(ctx, { params, principal }) {
-      const file = await exportFile(em(ctx), params.id, principal.userId);
-      ctx.type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-      ctx.set('Content-Disposition', `attachment; filename="${file.fileName}"`);
+      const { file, fileName } = await exportFile(em(ctx), params.id, principal.userId);
+      ctx.type = XLSX_TYPE;
+      ctx.set('Content-Disposition', `attachment; filename="${fileName}"`);
       ctx.set('Cache-Control', 'private, no-store');
-      ctx.body = createReadStream(file.path);
+      ctx.body = file.data;
       return undefined;
     },
   };
