@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect as tcpConnect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,17 @@ function freePort(): Promise<number> {
   });
 }
 
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 const nodes: ChildProcess[] = [];
 let dir: string;
 let nc: NatsConnection;
@@ -39,9 +50,16 @@ beforeAll(async () => {
     const args = ['-a', '127.0.0.1', '-p', String(client[i]), '-js', '-sd', join(dir, `n${i}`), '-n', `n${i}`, '--cluster_name', 'dme-test', '--cluster', `nats://127.0.0.1:${cluster[i]}`, '--routes', routes];
     nodes.push(spawn(BINARY, args, { stdio: 'ignore' }));
   }
+  // The servers take a moment to listen (a first connection attempt before that is refused).
+  const deadline = Date.now() + 30_000;
+  for (const port of client) {
+    while (!(await listening(port))) {
+      if (Date.now() > deadline) throw new Error(`nats-server on port ${port} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   nc = await connectNats(client.map((p) => `nats://127.0.0.1:${p}`).join(','), 'cluster-test', { prefix: 'clustertest', streamReplicas: 3 });
   // The cluster elects its JetStream meta leader a moment after the nodes find each other.
-  const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       await (await jetstreamManager(nc, { timeout: 2000 })).getAccountInfo();
@@ -69,8 +87,19 @@ describe('streams on a three-node JetStream cluster', () => {
 
   it('keeps the event and dead-letter streams on all three nodes', async () => {
     const names = namesOf(nc);
-    await ensureEventStream(nc);
-    await ensureDeadLetterStream(nc);
+    // A three-copy stream needs all three nodes in the cluster: until the last has joined, the
+    // server answers "insufficient resources" (a service would be restarted and try again).
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        await ensureEventStream(nc);
+        await ensureDeadLetterStream(nc);
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    }
     const jsm = await jetstreamManager(nc);
     for (const stream of [names.eventStream, names.deadLetterStream]) {
       const info = await jsm.streams.info(stream);
