@@ -1,42 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@dme/testing';
-import { pgBlobStore, type BlobStore } from './blobs';
+import { S3RVER_CREDENTIALS, startTestS3, type TestS3 } from '@dme/testing/s3';
+import { blobTableSql, pgBlobStore, type BlobStore } from './blobs';
 import { BlobStoreEnv, BlobStoreUnavailable, blobStoreFromEnv, copyPgBlobs, isSafeBlobName, normalizeBlobPrefix, s3BlobStore, type S3BlobStore } from './blobs-s3';
 import { ConfigError, parseConfig } from './config';
 import { createOrm, migrate, type Orm } from './db';
 
-// s3rver: a real S3-compatible server in Node (CommonJS, no type declarations of its own).
-interface S3rverEvent { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }
-interface S3rverServer {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-  on(event: 'event', listener: (e: S3rverEvent) => void): void;
-}
-const S3rver = createRequire(import.meta.url)('s3rver') as new (opts: Record<string, unknown>) => S3rverServer;
-
 const SCHEMA = 'blobs_test';
 const BUCKET = 'shop-uploads';
-const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const CREDENTIALS = S3RVER_CREDENTIALS;
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let orm: Orm;
-let s3dir: string;
-let s3: S3rverServer;
+let s3: TestS3;
 let endpoint: string;
-const puts: string[] = [];
+let puts: string[];
 const stores: S3BlobStore[] = [];
-
-async function startS3(dir: string): Promise<{ server: S3rverServer; endpoint: string }> {
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
-  const { port } = await server.run();
-  return { server, endpoint: `http://127.0.0.1:${port}` };
-}
 
 function s3Store(prefix = `t${randomBytes(4).toString('hex')}`, at = endpoint): S3BlobStore {
   const store = s3BlobStore({ endpoint: at, region: 'us-east-1', bucket: BUCKET, prefix, credentials: CREDENTIALS, forcePathStyle: true });
@@ -51,20 +32,16 @@ beforeAll(async () => {
   orm = await createOrm({ url: db.url, schema: SCHEMA, entities: [], migrations: [] });
   await migrate(orm, SCHEMA, db.url);
   // The same table a service's migration creates (catalog 0007_uploads).
-  await sql(`create table "${SCHEMA}"."blobs" ("name" text primary key, "content_type" text not null, "size" int not null, "data" bytea not null, "created_at" timestamptz not null default now())`);
-  s3dir = await mkdtemp(join(tmpdir(), 's3rver-'));
-  ({ server: s3, endpoint } = await startS3(s3dir));
-  s3.on('event', (e) => {
-    for (const r of e.Records) if (r.eventName.startsWith('ObjectCreated')) puts.push(r.s3.object.key);
-  });
+  await sql(blobTableSql(SCHEMA));
+  s3 = await startTestS3(BUCKET);
+  ({ endpoint, puts } = s3);
 });
 
 afterAll(async () => {
   for (const s of stores) s.close();
-  await s3?.close();
+  await s3?.stop();
   await orm?.close();
   await db?.drop();
-  if (s3dir) await rm(s3dir, { recursive: true, force: true });
 });
 
 const hexName = (ext = 'png') => `${randomBytes(16).toString('hex')}.${ext}`;
@@ -183,12 +160,11 @@ describe('the S3 blob store', () => {
   });
 
   it('a store that cannot be reached fails each call with a 503 problem', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 's3rver-down-'));
-    const other = await startS3(dir);
+    const other = await startTestS3(BUCKET);
     const store = s3Store('down', other.endpoint);
     const name = hexName();
     await store.put(name, 'image/png', Buffer.from('before'));
-    await other.server.close();
+    await other.stop();
     try {
       for (const call of [() => store.get(name), () => store.missing([name]), () => store.put(hexName(), 'image/png', Buffer.from('x'))]) {
         const err = await call().then(
@@ -200,7 +176,7 @@ describe('the S3 blob store', () => {
         expect((err as BlobStoreUnavailable).reason).toMatch(/ECONNREFUSED/);
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await other.stop();
     }
   });
 
@@ -255,7 +231,7 @@ describe('choosing the blob store by configuration', () => {
 
   it('BLOB_STORE=s3 stores in the named bucket with the given endpoint, prefix and keys', async () => {
     const store = blobStoreFromEnv(
-      { BLOB_STORE: 's3', S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: 'from-env', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
+      { BLOB_STORE: 's3', S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: 'from-env', S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey },
       () => pgMarker,
     ) as S3BlobStore;
     stores.push(store);

@@ -5,7 +5,7 @@ import { EventEnvelope } from '@dme/contracts';
 import { ensureDeadLetterStream, namesOf, type NatsConnection } from './nats';
 import { CORRELATION_HEADER, isRequestId, withRequestContext, type Logger } from './logger';
 import { qualified } from './outbox';
-import { literal, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
+import { literal, sql, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
 
 export interface ConsumerOptions {
   nc: NatsConnection;
@@ -350,4 +350,30 @@ function rawIds(m: JsMsg): { id?: string; type?: string } {
 /** Header values are one line of printable text. */
 function headerValue(s: string): string {
   return s.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Locks, for the rest of the caller's transaction, the orders a batch of events is about (the
+ * `orderId` of those of the given types), before any of their effects is written. Consumers of
+ * different subjects, and replicas sharing one consumer, handle events of one order side by side:
+ * without the lock each misses the other's uncommitted rows. Transaction-scoped advisory locks
+ * named by `scope` and the order id, taken in one sorted pass, so two batches never wait on each
+ * other in a cycle.
+ */
+export async function lockEventOrders(db: Db, scope: string, events: readonly EventEnvelope[], types: readonly string[]): Promise<void> {
+  const ids = new Set<string>();
+  for (const e of events) {
+    if (!types.includes(e.type)) continue;
+    const orderId = (e.data as { orderId?: unknown } | null)?.orderId;
+    if (typeof orderId === 'string' && UUID.test(orderId)) ids.add(orderId.toLowerCase());
+  }
+  if (ids.size === 0) return;
+  await sql(
+    db,
+    `select count(pg_advisory_xact_lock(hashtextextended($2 || ':' || s.id::text, 0)))
+     from (select id from unnest($1::uuid[]) as u(id) order by id) s`,
+    [[...ids], scope],
+  );
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { z } from 'zod';
 import { EVENTS, type EventEnvelope } from '@dme/contracts';
-import { createTestDatabase, eventually, listen, testNatsUrl, type TestServer } from '@dme/testing';
+import { closePrefixedNats, createTestDatabase, eventually, listen, testNatsUrl, type TestServer } from '@dme/testing';
 import { createOrm, migrate, type Orm } from './db';
 import { createHttpApp } from './http';
 import { CORRELATION_HEADER, createLogger, currentRequestId, withRequestContext } from './logger';
@@ -105,12 +105,7 @@ afterAll(async () => {
   await server?.close();
   for (const c of consumers) await c.stop();
   await relay?.stop();
-  if (nc) {
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(namesOf(nc).eventStream).catch(() => undefined);
-    await jsm.streams.delete(namesOf(nc).deadLetterStream).catch(() => undefined);
-    await nc.drain();
-  }
+  await closePrefixedNats(nc);
   await orm?.close();
   await db?.drop();
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { EVENTS } from '@dme/contracts';
-import { createTestDatabase, listen, testNatsUrl, type TestServer } from '@dme/testing';
+import { closePrefixedNats, createTestDatabase, listen, testNatsUrl, type TestServer } from '@dme/testing';
 import { startConsumer, type RunningConsumer } from './consumer';
 import { createOrm, migrate, type Orm } from './db';
 import { createHttpApp, metricsOf } from './http';
@@ -95,12 +95,7 @@ describe('consumer_pending_messages (issue 14)', () => {
 
   afterAll(async () => {
     await lagServer?.close();
-    if (nc) {
-      const jsm = await jetstreamManager(nc);
-      await jsm.streams.delete(namesOf(nc).eventStream).catch(() => undefined);
-      await jsm.streams.delete(namesOf(nc).deadLetterStream).catch(() => undefined);
-      await nc.drain();
-    }
+    await closePrefixedNats(nc);
     await orm?.close();
     await db?.drop();
   });

@@ -18,13 +18,19 @@ function get(port: number, path: string, agent: http.Agent): Promise<{ status: n
   });
 }
 
+/** Answers every path with its name; `/slow` takes 600 ms. */
+function echoApp() {
+  const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
+  app.use(async (ctx) => {
+    if (ctx.path === '/slow') await new Promise((r) => setTimeout(r, 600));
+    ctx.body = { path: ctx.path };
+  });
+  return app;
+}
+
 describe('graceful HTTP shutdown (issue 14)', () => {
   it('answers the requests it accepted, refuses new connections, and closes idle keep-alive connections at once', async () => {
-    const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
-    app.use(async (ctx) => {
-      if (ctx.path === '/slow') await new Promise((r) => setTimeout(r, 600));
-      ctx.body = { path: ctx.path };
-    });
+    const app = echoApp();
     // keepAliveTimeout is 65 s here (listenHttp): a close that waited for idle connections would hang.
     const server = await listenHttp(app, 0, '127.0.0.1');
     const { port } = server.address() as AddressInfo;
@@ -53,11 +59,7 @@ describe('graceful HTTP shutdown (issue 14)', () => {
   });
 
   it('answers /health/ready with 503 "stopping" from the moment the stop begins, while liveness stays 200 and accepted requests finish', async () => {
-    const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
-    app.use(async (ctx) => {
-      if (ctx.path === '/slow') await new Promise((r) => setTimeout(r, 600));
-      ctx.body = { path: ctx.path };
-    });
+    const app = echoApp();
     const server = await listenHttp(app, 0, '127.0.0.1');
     const { port } = server.address() as AddressInfo;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });

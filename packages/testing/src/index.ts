@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { answerClientErrors, dropDatabase, ensureDatabase, IDENTITY_HEADERS } from '@dme/platform';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { answerClientErrors, dropDatabase, ensureDatabase, IDENTITY_HEADERS, namesOf, type NatsConnection } from '@dme/platform';
 import type { UserType } from '@dme/contracts';
 
 /**
@@ -18,6 +19,18 @@ export function testServerUrl(): string {
 
 export function testNatsUrl(): string {
   return process.env.TEST_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+}
+
+/**
+ * Closes a test's NATS connection made with a prefix of its own (NATS_PREFIX), deleting that
+ * prefix's event and dead-letter streams first: nothing of the test is left on the server.
+ */
+export async function closePrefixedNats(nc: NatsConnection | undefined): Promise<void> {
+  if (!nc) return;
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.delete(namesOf(nc).eventStream).catch(() => undefined);
+  await jsm.streams.delete(namesOf(nc).deadLetterStream).catch(() => undefined);
+  await nc.drain();
 }
 
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';

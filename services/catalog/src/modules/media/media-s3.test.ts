@@ -1,24 +1,15 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createOrm, IDENTITY_HEADERS, migrate, pgBlobStore, type Orm } from '@dme/platform';
+import { S3RVER_CREDENTIALS, startTestS3, type TestS3 } from '@dme/testing/s3';
 import { createTestDatabase, freePort, listen, TEST_INTERNAL_TOKEN, TINY_JPEG, TINY_PNG, type Json, type TestServer } from '@dme/testing';
 import { CatalogEnv, type CatalogConfig } from '../../config';
 import { catalogBlobStore, createApp, entities, migrations, moveUploadsIntoStore } from '../../app';
-
-// s3rver: a real S3-compatible server in Node (CommonJS, no type declarations of its own).
-interface S3rverEvent { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }
-interface S3rverServer {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-  on(event: 'event', listener: (e: S3rverEvent) => void): void;
-}
-const S3rver = createRequire(import.meta.url)('s3rver') as new (opts: Record<string, unknown>) => S3rverServer;
 
 const BUCKET = 'catalog-uploads';
 const logger = createLogger('catalog-s3-test', 'silent');
@@ -27,20 +18,13 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let orm: Orm;
 /** A second catalog replica: its own pool on the same database. */
 let otherOrm: Orm;
-let s3: S3rverServer;
-let s3dir: string;
+let s3: TestS3;
 let uploadDir: string;
 let config: CatalogConfig;
 let server: TestServer;
 let replica: TestServer;
-/** Keys of every object written to S3 (s3rver's notifications), in order. */
-const puts: string[] = [];
-
-async function startS3(dir: string) {
-  const srv = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
-  const { port } = await srv.run();
-  return { server: srv, endpoint: `http://127.0.0.1:${port}` };
-}
+/** Keys of every object written to S3, in order. */
+let puts: string[];
 
 const s3Env = (endpoint: string, prefix: string) => ({
   BLOB_STORE: 's3',
@@ -48,22 +32,18 @@ const s3Env = (endpoint: string, prefix: string) => ({
   S3_ENDPOINT: endpoint,
   S3_FORCE_PATH_STYLE: 'true',
   S3_PREFIX: prefix,
-  S3_ACCESS_KEY_ID: 'S3RVER',
-  S3_SECRET_ACCESS_KEY: 'S3RVER',
+  S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+  S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
 });
 
 const rowsInDatabase = async () => (await orm.em.fork().getConnection().execute<Array<{ n: number }>>('select count(*)::int as n from catalog.blobs'))[0]!.n;
 
 beforeAll(async () => {
   db = await createTestDatabase('catalog_media_s3');
-  s3dir = await mkdtemp(join(tmpdir(), 's3rver-catalog-'));
   uploadDir = await mkdtemp(join(tmpdir(), 'uploads-s3-'));
-  const started = await startS3(s3dir);
-  s3 = started.server;
-  s3.on('event', (e) => {
-    for (const r of e.Records) if (r.eventName.startsWith('ObjectCreated')) puts.push(r.s3.object.key);
-  });
-  config = CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir, ...s3Env(started.endpoint, 'uploads') });
+  s3 = await startTestS3(BUCKET);
+  puts = s3.puts;
+  config = CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir, ...s3Env(s3.endpoint, 'uploads') });
   orm = await createOrm({ url: db.url, schema: 'catalog', entities, migrations });
   await migrate(orm, 'catalog', db.url);
   otherOrm = await createOrm({ url: db.url, schema: 'catalog', entities, migrations });
@@ -77,9 +57,9 @@ afterAll(async () => {
   await server?.close();
   await otherOrm?.close();
   await orm?.close();
-  await s3?.close();
+  await s3?.stop();
   await db?.drop();
-  for (const d of [s3dir, uploadDir]) if (d) await rm(d, { recursive: true, force: true });
+  if (uploadDir) await rm(uploadDir, { recursive: true, force: true });
 });
 
 const headers = { [IDENTITY_HEADERS.internalToken]: TEST_INTERNAL_TOKEN };
@@ -155,14 +135,13 @@ describe('moving stored uploads into S3 at start', () => {
 
 describe('when S3 cannot be reached', () => {
   it('image requests get a problem+json 503 and the service keeps answering', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 's3rver-down-'));
-    const down = await startS3(dir);
+    const down = await startTestS3(BUCKET);
     const downConfig = CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir, ...s3Env(down.endpoint, 'uploads') });
     const app = await listen(createApp({ orm, config: downConfig, logger }));
     try {
       const stored = await upload(app.url, TINY_PNG);
       expect(stored.status).toBe(201);
-      await down.server.close();
+      await down.stop();
       for (let i = 0; i < 3; i++) {
         const get = await fetch(`${app.url}${stored.body.imagePath as string}`, { headers });
         expect(get.status).toBe(503);
@@ -178,7 +157,7 @@ describe('when S3 cannot be reached', () => {
       expect((await fetch(`${app.url}/api/products`, { headers })).status).toBe(200);
     } finally {
       await app.close();
-      await rm(dir, { recursive: true, force: true });
+      await down.stop();
     }
   });
 });

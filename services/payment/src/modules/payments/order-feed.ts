@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { centsToString, EVENT_DATA, EVENTS, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
-import { qualified, sql, type Db } from '@dme/platform';
+import { lockEventOrders, qualified, sql, type Db } from '@dme/platform';
 import { firstDayTotal, onOrderStatus, opening } from './payment.rules';
 import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
 
@@ -87,30 +87,15 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
   return 'applied';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Locks the orders of a batch for the rest of its transaction, before any of their events is
  * applied. Replicas share the consumer, so an order's placed event and its status change can be
  * handled side by side by two of them: without the lock each misses the other's uncommitted row
  * (the payment, the held-back status event), the status event stays held and the payment never
- * becomes payable. With it the second waits for the first to commit, then sees its row. Taken in
- * one sorted pass, so two batches never wait on each other in a cycle.
+ * becomes payable. With it the second waits for the first to commit, then sees its row.
  */
-export async function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
-  const ids = new Set<string>();
-  for (const e of events) {
-    if (e.type !== EVENTS.order.placed && e.type !== EVENTS.order.statusChanged) continue;
-    const orderId = (e.data as { orderId?: unknown } | null)?.orderId;
-    if (typeof orderId === 'string' && UUID.test(orderId)) ids.add(orderId.toLowerCase());
-  }
-  if (ids.size === 0) return;
-  await sql(
-    db,
-    `select count(pg_advisory_xact_lock(hashtextextended('payment-order:' || s.id::text, 0)))
-     from (select id from unnest($1::uuid[]) as u(id) order by id) s`,
-    [[...ids]],
-  );
+export function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
+  return lockEventOrders(db, 'payment-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged]);
 }
 
 /** Order events in stream order; other order events (a checkout abandoned) do not concern payments. */

@@ -1,5 +1,5 @@
 import { EVENT_DATA, EVENTS, ORDER_STATUSES, type EventData, type EventEnvelope } from '@dme/contracts';
-import { qualified, sql, type Db } from '@dme/platform';
+import { lockEventOrders, qualified, sql, type Db } from '@dme/platform';
 
 /*
  * The reporting read models, from events only (DESIGN §7). One function applies a batch of events
@@ -64,24 +64,9 @@ export async function applyReportingEvents(db: Db, events: readonly EventEnvelop
  * each would recompute an order without the other's uncommitted fact (a payment lost under a
  * status change). Taken in one sorted pass, so two batches never wait on each other in a cycle.
  */
-async function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
-  const ids = new Set<string>();
-  for (const e of events) {
-    if (e.type === EVENTS.order.placed || e.type === EVENTS.order.statusChanged || e.type === EVENTS.payment.confirmed) {
-      const orderId = (e.data as { orderId?: unknown } | null)?.orderId;
-      if (typeof orderId === 'string' && UUID.test(orderId)) ids.add(orderId.toLowerCase());
-    }
-  }
-  if (ids.size === 0) return;
-  await sql(
-    db,
-    `select count(pg_advisory_xact_lock(hashtextextended('reporting-order:' || s.id::text, 0)))
-     from (select id from unnest($1::uuid[]) as u(id) order by id) s`,
-    [[...ids]],
-  );
+function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
+  return lockEventOrders(db, 'reporting-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged, EVENTS.payment.confirmed]);
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A product's brand and name: a snapshot applies only when newer than the one held. */
 async function upsertProduct(db: Db, p: Product, version: number): Promise<void> {
