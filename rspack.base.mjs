@@ -98,6 +98,17 @@ function sharedModules(eager) {
   return shared;
 }
 
+/** Our TypeScript and TSX, compiled by rspack's built-in swc for the given target. */
+function swcRule(target) {
+  return {
+    test: /\.[cm]?tsx?$/,
+    exclude: /node_modules/,
+    loader: 'builtin:swc-loader',
+    type: 'javascript/auto',
+    options: { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target } },
+  };
+}
+
 /**
  * @param {{ dir: string, kind: 'host' | 'remote', name: string, publicPath: string }} opts
  */
@@ -106,6 +117,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
   const production = process.env.NODE_ENV !== 'development';
   checkRouterFacade(dir);
   return {
+    name: 'app',
     mode: production ? 'production' : 'development',
     context: dir,
     entry: { main: './src/index.ts' },
@@ -125,19 +137,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
     },
     module: {
       rules: [
-        {
-          test: /\.[cm]?tsx?$/,
-          exclude: /node_modules/,
-          loader: 'builtin:swc-loader',
-          type: 'javascript/auto',
-          options: {
-            jsc: {
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic' } },
-              target: 'es2020',
-            },
-          },
-        },
+        swcRule('es2020'),
         { test: /\.svg$/, type: 'asset/resource', generator: { filename: '[name].[contenthash:10][ext]' } },
       ],
     },
@@ -157,6 +157,60 @@ export function createConfig({ dir, kind, name, publicPath }) {
         : []),
     ],
     optimization: { moduleIds: 'deterministic', chunkIds: 'deterministic' },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
+/**
+ * The server-rendered first screen of an app (issue 13: mobile LCP): `ssr/first-screen.tsx`,
+ * built for Node into `dist-ssr/first-screen.cjs`, which the gateway loads to draw a signed-in
+ * user's first screen into the page it serves. The same components as the browser build, with
+ * their own copy of React (no federation: nothing is shared with a browser).
+ */
+export function createSsrConfig({ dir }) {
+  return {
+    name: 'ssr',
+    mode: 'production',
+    context: dir,
+    entry: { 'first-screen': './ssr/first-screen.tsx' },
+    devtool: false,
+    target: 'node20',
+    output: { path: resolve(dir, 'dist-ssr'), filename: '[name].cjs', library: { type: 'commonjs2' }, asyncChunks: false, clean: true },
+    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'] },
+    module: {
+      rules: [
+        swcRule('es2022'),
+        { test: /\.svg$/, type: 'asset/resource', generator: { emit: false, filename: '[name].[contenthash:10][ext]' } },
+      ],
+    },
+    plugins: [new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production') })],
+    // Minified: the shop's views come with the whole of @dme/ui's index (antd included), which
+    // only the minifier's dead-code removal drops; the gateway loads this at start.
+    optimization: { minimize: true },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
+/**
+ * The shell's start-up script for pages with a server-rendered first screen
+ * (src/first-screen-boot.ts): a few hundred bytes, no federation, a fixed name the gateway puts
+ * in those pages (served with revalidation, as index.html is). Built after the app, whose build
+ * empties the folder first.
+ */
+export function createBootConfig({ dir }) {
+  return {
+    name: 'boot',
+    dependencies: ['app'],
+    mode: 'production',
+    context: dir,
+    entry: { 'first-screen-boot': './src/first-screen-boot.ts' },
+    devtool: false,
+    target: ['web', 'es2020'],
+    output: { path: resolve(dir, 'dist'), filename: '[name].js', clean: false },
+    resolve: { extensions: ['.ts', '.js'] },
+    module: { rules: [swcRule('es2020')] },
     performance: { hints: false },
     stats: 'errors-warnings',
   };

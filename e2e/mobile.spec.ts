@@ -76,6 +76,73 @@ test.describe('mobile layout at 390×844 (issue #13)', () => {
     // fetched a second time.
     for (const url of hinted) expect(urls.filter((u) => u === url), `${url} requested`).toHaveLength(1);
   });
+  test("the shop's first screen comes drawn by the server: on screen before the app's script runs, then the app's own takes its place at the same spot, without a shift", async ({ page: signedIn, request }) => {
+    const customer = await registerByApi(request);
+    await signInAs(signedIn, customer.username, customer.password, '/dashboard');
+    await expect(signedIn.getByTestId('product-card').first()).toBeVisible();
+    const page = await signedIn.context().newPage();
+    await signedIn.close();
+    // Layout shifts over the whole visit, from before the page's first paint.
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) w.shifts += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // The app's script is held back until the server's copy has been looked at.
+    let release = () => {};
+    let held = Promise.resolve();
+    await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const boxes = (root: string) =>
+      page.evaluate((sel) => {
+        const box = (el: Element | null | undefined) => {
+          const r = el?.getBoundingClientRect();
+          return r ? [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)] : null;
+        };
+        const scope = document.querySelector(sel);
+        const cards = [...(scope?.querySelectorAll('[data-testid="product-card"]') ?? [])];
+        return {
+          heading: box(scope?.querySelector('h1')),
+          search: box(scope?.querySelector('input[type="search"]')),
+          firstPicture: box(cards[0]?.querySelector('img')),
+          cards: cards.slice(0, 6).map(box),
+          sale: box(scope?.querySelector('#FOR_SALE-title')),
+          menuButton: box(scope?.querySelector('.dme-menu-btn')),
+          user: box(scope?.querySelector('[data-testid="current-user"]')),
+        };
+      }, root);
+
+    for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      held = new Promise<void>((resolve) => (release = resolve));
+      await page.goto('/dashboard', { waitUntil: 'commit' });
+      // The copy: the products, the customer's name, the first picture loaded, the app still hidden.
+      const copy = page.locator('#ssr');
+      await expect(copy.getByTestId('product-card').first()).toBeVisible();
+      await expect(copy.getByTestId('current-user')).toContainText(`${customer.firstName} ${customer.lastName}`);
+      await expect(copy).toHaveAttribute('inert', '');
+      await expect.poll(() => copy.locator('img[fetchpriority="high"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await expect(page.locator('#root')).toBeHidden();
+      const drawn = await boxes('#ssr');
+      expect(drawn.cards.length, `${viewport.width} px: cards in the copy`).toBeGreaterThan(1);
+
+      release();
+      // The hand-over: the copy is gone, the app's own screen is where the copy was.
+      await expect(page.locator('#ssr')).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
+      expect(await boxes('#root'), `${viewport.width} px: the app's screen at the copy's place`).toEqual(drawn);
+      expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), 'layout shift').toBe(0);
+      // And it is the app: the search works.
+      await page.getByLabel('Search by name or brand').fill('thermometer');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect(page.getByRole('region', { name: 'For Sale Items' }).getByRole('link', { name: 'Thermometer', exact: true })).toBeVisible();
+    }
+  });
+
   test('a customer finds a product, adds it to the cart, checks out and finds the order, all through the drawer menu, with no sideways scrolling', async ({ page }) => {
     const c = await registerByApi(page.request);
     await signInAs(page, c.username, c.password, '/dashboard');

@@ -1,10 +1,8 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConfig } from '../rspack.base.mjs';
+import { createConfig, createSsrConfig } from '../rspack.base.mjs';
 
-export default createConfig({
-  dir: dirname(fileURLToPath(import.meta.url)),
-  kind: 'remote',
-  name: 'mf_shop',
-  publicPath: '/remotes/mf-shop/',
-});
+const dir = dirname(fileURLToPath(import.meta.url));
+
+// The browser remote, and the dashboard for the gateway's server-rendered first screen.
+export default [createConfig({ dir, kind: 'remote', name: 'mf_shop', publicPath: '/remotes/mf-shop/' }), createSsrConfig({ dir })];

@@ -1,5 +1,9 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConfig } from '../rspack.base.mjs';
+import { createBootConfig, createConfig, createSsrConfig } from '../rspack.base.mjs';
 
-export default createConfig({ dir: dirname(fileURLToPath(import.meta.url)), kind: 'host', name: 'shell', publicPath: '/' });
+const dir = dirname(fileURLToPath(import.meta.url));
+
+// The browser app; its start-up script for server-rendered first screens; and the signed-in
+// frame the gateway renders those screens in.
+export default [createConfig({ dir, kind: 'host', name: 'shell', publicPath: '/' }), createBootConfig({ dir }), createSsrConfig({ dir })];

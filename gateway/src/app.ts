@@ -26,6 +26,7 @@ import { proxyTo } from './upstream';
 import { compressJson } from './compress';
 import { StaticFolder } from './static';
 import { ShellHints } from './hints';
+import { BOOT_SCRIPT, compressPage, FirstScreens, withFirstScreen } from './first-screen';
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
 import { LiveHub, liveOptions } from './live';
 import { createLegacyAdapter, isLegacyPath } from './legacy';
@@ -87,20 +88,23 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   };
   const shell = new StaticFolder(join(config.STATIC_ROOT, 'shell', 'dist'));
   const remotes = new Map(REMOTES.map((r) => [r, new StaticFolder(join(config.STATIC_ROOT, r, 'dist'))]));
-  const hints = new ShellHints(
-    join(config.STATIC_ROOT, 'shell', 'dist'),
-    (r) => join(config.STATIC_ROOT, r, 'dist'),
-    // A public list, read from its service as an anonymous caller, given 300 ms at most.
-    async (url) => {
-      const match = matchRoute(compiled, 'GET', new URL(url, 'http://gateway').pathname);
-      if (!match || 'methodNotAllowed' in match || match.route.def.access !== 'public') return undefined;
-      const res = await fetch(new URL(url, upstreams[match.route.def.service]), {
-        headers: { [IDENTITY_HEADERS.internalToken]: config.INTERNAL_TOKEN },
-        signal: AbortSignal.timeout(300),
-      });
-      return res.ok ? res.json() : undefined;
-    },
-  );
+  /**
+   * A GET of an API route straight from its service, as `principal` (anonymously without one),
+   * allowed as the route says, within 300 ms: the reads the gateway makes for a page it serves.
+   */
+  async function readApi(url: string, principal?: Principal): Promise<unknown> {
+    const match = matchRoute(compiled, 'GET', new URL(url, 'http://gateway').pathname);
+    if (!match || 'methodNotAllowed' in match || accessDecision(match.route.def, principal?.userType) !== 'allow') return undefined;
+    const headers: OutgoingHttpHeaders = { [IDENTITY_HEADERS.internalToken]: config.INTERNAL_TOKEN };
+    if (principal) setIdentity(headers, principal);
+    const res = await fetch(new URL(url, upstreams[match.route.def.service]), { headers: headers as Record<string, string>, signal: AbortSignal.timeout(300) });
+    return res.ok ? res.json() : undefined;
+  }
+  const appDir = (app: string) => join(config.STATIC_ROOT, app, 'dist');
+  // The public list behind the first picture is read anonymously (one cached answer for everyone).
+  const hints = new ShellHints(appDir('shell'), appDir, (url) => readApi(url));
+  const firstScreens = new FirstScreens((app) => join(config.STATIC_ROOT, app), readApi, logger);
+  void firstScreens.warm(['shell', ...REMOTES]);
   const require = createRequire(import.meta.url);
   const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const swagger = new StaticFolder(swaggerDir);
@@ -171,8 +175,22 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
     const token = ctx.cookies.get(SESSION_COOKIE);
     const principal = token ? await sessions.resolve(token).catch(() => undefined) : undefined;
     if (principal) {
-      const link = await hints.linkHeader(principal.userType, ctx.path, ctx.search);
+      const [link, screen] = await Promise.all([hints.linkHeader(principal.userType, ctx.path, ctx.search), firstScreens.render(principal, ctx.path, ctx.search)]);
       if (link) ctx.set('Link', link);
+      // The page with the user's first screen in it: made for this user, kept by no cache.
+      const [index, boot] = screen === undefined ? [] : await Promise.all([shell.text('index.html'), shell.text(BOOT_SCRIPT)]);
+      const page = index === undefined || screen === undefined ? undefined : withFirstScreen(index, screen, boot === undefined ? undefined : BOOT_SCRIPT);
+      if (page !== undefined) {
+        const { body, encoding } = compressPage(page, ctx.get('accept-encoding'));
+        ctx.set('Cache-Control', 'private, no-store');
+        ctx.set('Vary', 'Accept-Encoding, Cookie');
+        if (encoding) ctx.set('Content-Encoding', encoding);
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.status = 200;
+        ctx.body = ctx.method === 'HEAD' ? null : body;
+        ctx.set('Content-Length', String(body.length));
+        return;
+      }
     }
     if (await shell.serve(ctx, 'index.html')) {
       if (principal) ctx.set('Vary', 'Accept-Encoding, Cookie');

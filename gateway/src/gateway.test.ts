@@ -551,4 +551,25 @@ describe('static bundles', () => {
     expect(await links('/dashboard')).toEqual([]);
     expect(await links('/dashboard', 'dme_session=forged')).toEqual([]);
   });
+
+  it("serves the page as before, with its hints, when a first screen's read fails (here the order service is not running)", async () => {
+    await writeFile(join(staticRoot, 'shell', 'dist', 'index.html'), '<!doctype html><html><head><title>DME</title></head><body><div id="root"></div><script defer src="/main.0123abcd.js"></script></body></html>');
+    for (const [app, source] of [
+      ['shell', "exports.renderFrame = (path, reads, screen) => '<frame>' + screen + '</frame>';"],
+      ['mf-shop', "exports.renderScreen = () => '<p>first screen</p>';"],
+    ] as const) {
+      await mkdir(join(staticRoot, app, 'dist-ssr'), { recursive: true });
+      await writeFile(join(staticRoot, app, 'dist-ssr', 'first-screen.cjs'), source);
+    }
+    try {
+      const customer = await registerCustomer();
+      const res = await call('GET', '/dashboard', { cookie: customer.cookie });
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('<div id="root"></div><script defer src="/main.0123abcd.js">');
+      expect(res.body).not.toContain('first screen');
+      expect(res.headers.get('link')).toContain('</api/my/notices>; rel=preload');
+    } finally {
+      for (const app of ['shell', 'mf-shop']) await rm(join(staticRoot, app, 'dist-ssr'), { recursive: true, force: true });
+    }
+  });
 });

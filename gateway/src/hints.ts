@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { firstScreenPictureList, firstScreenReads, remoteFor, type RemoteName } from '@dme/contracts';
+import { firstScreenPictureList, firstScreenReads, ME_URL, remoteFor, type RemoteName } from '@dme/contracts';
 
 /**
  * Preload hints for a signed-in user's first screen (issue 13: mobile LCP). The shell's script
@@ -46,7 +46,7 @@ export class ShellHints {
     // The shell's own script first: a deferred script is a low-priority request, which Chrome
     // holds back while high-priority ones (the hints below) are in flight.
     const links = (await this.shellScripts()).map((src) => `<${src}>; rel=preload; as=script`);
-    links.push('</api/auth/me>; rel=preload; as=fetch; crossorigin');
+    links.push(`<${ME_URL}>; rel=preload; as=fetch; crossorigin`);
     for (const url of firstScreenReads(userType, path, search)) links.push(`<${url}>; rel=preload; as=fetch; crossorigin`);
     const picture = await this.firstPicture(firstScreenPictureList(userType, path, search));
     if (picture) links.push(`<${picture}>; rel=preload; as=image; fetchpriority=high`);

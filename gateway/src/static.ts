@@ -74,6 +74,11 @@ export class StaticFolder {
     return true;
   }
 
+  /** The text of `relPath` (read and cached as `serve` does), or undefined when there is none. */
+  async text(relPath: string): Promise<string | undefined> {
+    return (await this.load(relPath))?.raw.toString('utf8');
+  }
+
   private readonly loading = new Map<string, Promise<Entry>>();
 
   private async load(relPath: string): Promise<Entry | undefined> {

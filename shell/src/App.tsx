@@ -8,6 +8,7 @@ import { AppLayout } from './layout/AppLayout';
 import { RemoteOutlet } from './remotes/RemoteOutlet';
 import { NoRoutesPage, NotAvailablePage } from './states/lazy';
 import { ChunkBoundary } from './states/ChunkBoundary';
+import { firstScreenPath, handOver } from './first-screen';
 
 // Each is a chunk of its own. The login page is plain (every user downloads it); the landing and
 // register pages bring antd and its theme.
@@ -20,6 +21,11 @@ const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 
 export function App() {
   const { pathname } = useLocation();
+  // The server-rendered first screen shows one path: on any other, the app's screen is the one.
+  useEffect(() => {
+    const shown = firstScreenPath();
+    if (shown !== undefined && shown !== pathname) void handOver();
+  }, [pathname]);
   return (
     <ChunkBoundary resetKey={pathname}>
       <Suspense fallback={<PlainLoading />}>

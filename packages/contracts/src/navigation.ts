@@ -133,6 +133,9 @@ export function isSuperadminShellPath(pathname: string): boolean {
 /** How many product cards the shop's dashboard asks for at a time ("Load more" for the rest). */
 export const PRODUCT_CARD_PAGE = 100;
 
+/** The signed-in user's profile: the shell's first read on every signed-in page. */
+export const ME_URL = '/api/auth/me';
+
 /** The customer's due notices (rentals ending, payments due), shown above the dashboard's grids. */
 export const MY_NOTICES_URL = '/api/my/notices';
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { menuOf, type MenuItem, type User } from '@dme/contracts';
 import { useLogoutMutation } from '../api';
@@ -172,6 +172,47 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   };
 
   return (
+    <Frame
+      user={user}
+      menu={menu}
+      selected={selected}
+      drawer={drawer}
+      onDrawer={setDrawer}
+      menuButton={menuButton}
+      closeButton={closeButton}
+      onLogout={() => setAsking(true)}
+      overlay={
+        asking && (
+          <Suspense fallback={null}>
+            <LogoutConfirm loading={loggingOut} onYes={onYes} onNo={() => setAsking(false)} />
+          </Suspense>
+        )
+      }
+    >
+      {children}
+    </Frame>
+  );
+}
+
+export interface FrameProps {
+  user: User;
+  menu: MenuItem[];
+  selected: string | undefined;
+  drawer: boolean;
+  onDrawer?: (open: boolean) => void;
+  menuButton?: Ref<HTMLButtonElement>;
+  closeButton?: Ref<HTMLButtonElement>;
+  onLogout?: () => void;
+  overlay?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * The frame's markup, from plain props: the app renders it through AppLayout, the gateway's
+ * server-rendered first screen (ssr/first-screen.tsx) with the same props, so both are the same.
+ */
+export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, closeButton, onLogout, overlay, children }: FrameProps) {
+  return (
     <div className="dme-frame">
       <style>{CSS}</style>
       <aside
@@ -183,12 +224,12 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
       >
         <div className="dme-side-head">
           <div className="dme-brand">DME Supply</div>
-          <button ref={closeButton} type="button" className="dme-icon-btn dme-close" aria-label="Close menu" onClick={() => setDrawer(false)}>
+          <button ref={closeButton} type="button" className="dme-icon-btn dme-close" aria-label="Close menu" onClick={() => onDrawer?.(false)}>
             <span aria-hidden="true">✕</span>
           </button>
         </div>
         {/* Choosing a page closes the drawer, also the page already shown (the path does not change then). */}
-        <nav aria-label="Main menu" onClick={(e) => (e.target as Element).closest('a') && setDrawer(false)}>
+        <nav aria-label="Main menu" onClick={(e) => (e.target as Element).closest('a') && onDrawer?.(false)}>
           <ul role="menu" aria-label="Main menu" className="dme-menu">
             {menu.map((m) => (
               <MenuEntry key={m.key} item={m} selected={selected} />
@@ -196,7 +237,7 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
           </ul>
         </nav>
       </aside>
-      {drawer && <div className="dme-backdrop" data-testid="menu-backdrop" aria-hidden="true" onClick={() => setDrawer(false)} />}
+      {drawer && <div className="dme-backdrop" data-testid="menu-backdrop" aria-hidden="true" onClick={() => onDrawer?.(false)} />}
       <div className="dme-body" inert={drawer}>
         <header className="dme-top">
           <button
@@ -206,7 +247,7 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
             aria-label="Open menu"
             aria-expanded={drawer}
             aria-controls={DRAWER_ID}
-            onClick={() => setDrawer(true)}
+            onClick={() => onDrawer?.(true)}
           >
             <span className="dme-bars" aria-hidden="true" />
           </button>
@@ -227,17 +268,13 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
             </strong>
             <span>@{user.username}</span>
           </div>
-          <button type="button" className="dme-btn" onClick={() => setAsking(true)}>
+          <button type="button" className="dme-btn" onClick={onLogout}>
             Logout
           </button>
         </header>
         <main className="dme-main">{children}</main>
       </div>
-      {asking && (
-        <Suspense fallback={null}>
-          <LogoutConfirm loading={loggingOut} onYes={onYes} onNo={() => setAsking(false)} />
-        </Suspense>
-      )}
+      {overlay}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { RemoteName, User } from '@dme/contracts';
-import { PlainLoading, type RemoteAppProps } from '@dme/ui';
+import { announceScreenReady, PlainLoading, type RemoteAppProps } from '@dme/ui';
 import { RemoteErrorPage } from '../states/lazy';
 import { loadRemoteApp } from './loader';
 
@@ -48,6 +48,10 @@ export function RemoteOutlet({ remote, user, load = loadRemoteApp }: { remote: R
   }, [remote, attempt, load]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  // A remote that failed has its screen: the error (in place of a server-rendered first screen).
+  useEffect(() => {
+    if (state.status === 'error') announceScreenReady();
+  }, [state.status]);
 
   if (state.status === 'loading') return <PlainLoading label="Loading the page..." />;
   if (state.status === 'error') return <RemoteErrorPage onRetry={retry} />;

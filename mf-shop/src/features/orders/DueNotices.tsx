@@ -24,21 +24,32 @@ export function DueNotices() {
   const q = useMyNoticesQuery();
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   if (q.isLoading) return null;
-  if (q.error) {
+  return (
+    <NoticesView
+      items={(q.data?.items ?? []).filter((n) => !dismissed.has(key(n)))}
+      failed={!!q.error}
+      onRetry={() => void q.refetch()}
+      onDismiss={(n) => setDismissed((d) => new Set(d).add(key(n)))}
+    />
+  );
+}
+
+/** The notices shown (plain props: the server-rendered first screen draws them too). */
+export function NoticesView({ items, failed, onRetry, onDismiss }: { items: Notice[]; failed: boolean; onRetry?: () => void; onDismiss?: (n: Notice) => void }) {
+  if (failed) {
     return (
       <div role="status" style={{ ...box, background: '#fafafa', border: '1px solid #f0f0f0', marginBottom: 16 }}>
         <span style={{ flex: 1 }}>Your rental notices could not be loaded.</span>
-        <button type="button" style={plainButton} onClick={() => void q.refetch()}>
+        <button type="button" style={plainButton} onClick={onRetry}>
           Retry
         </button>
       </div>
     );
   }
-  const shown = (q.data?.items ?? []).filter((n) => !dismissed.has(key(n)));
-  if (shown.length === 0) return null;
+  if (items.length === 0) return null;
   return (
     <section aria-label="Notices" style={{ display: 'flex', flexDirection: 'column', gap: 8, marginBottom: 16 }}>
-      {shown.map((n) => {
+      {items.map((n) => {
         const s = STYLE[n.kind];
         return (
           <div key={key(n)} role="alert" style={{ ...box, background: s.background, border: `1px solid ${s.border}` }}>
@@ -49,7 +60,7 @@ export function DueNotices() {
                 Order {n.orderNumber}
               </Link>
             </span>
-            <button type="button" aria-label={`Dismiss the notice of order ${n.orderNumber}`} style={plainButton} onClick={() => setDismissed((d) => new Set(d).add(key(n)))}>
+            <button type="button" aria-label={`Dismiss the notice of order ${n.orderNumber}`} style={plainButton} onClick={() => onDismiss?.(n)}>
               ✕
             </button>
           </div>

@@ -1,13 +1,12 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { formatPriceRange } from '@dme/contracts/browser';
 import type { ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, PageHeader, PlainEmpty, PlainLoading } from '@dme/ui';
-import { useProductCardPagesInfiniteQuery } from '../../api';
+import { announceScreenReady, LazyErrorState, PageHeader, PlainEmpty, PlainLoading } from '@dme/ui';
+import { useMyNoticesQuery, useProductCardPagesInfiniteQuery } from '../../api';
 import { uniqueRows } from '../../lib/pages';
 import { DueNotices } from '../orders/DueNotices';
-
 
 /*
  * The customer's home, kept light on purpose (DESIGN §12: sign-in to dashboard within 250 KB):
@@ -27,7 +26,7 @@ const cardImage = { width: '100%', height: 'auto', aspectRatio: '1 / 1', objectF
  * picture is fetched first (on a phone it is the whole first screen and the LCP element); the
  * others ask for low priority, so they do not share its bandwidth.
  */
-const EAGER_CARDS = 4;
+export const EAGER_CARDS = 4;
 
 function Card({ p, eager = false, first = false }: { p: ProductCard; eager?: boolean; first?: boolean }) {
   const rent = p.type === 'FOR_RENT';
@@ -52,22 +51,38 @@ function Card({ p, eager = false, first = false }: { p: ProductCard; eager?: boo
 const more = { display: 'flex', gap: 12, alignItems: 'center', justifyContent: 'center', marginTop: 16, color: 'rgba(0,0,0,0.6)' } as const;
 const plainButton = { padding: '6px 15px', borderRadius: 8, border: '1px solid #d9d9d9', background: '#fff', color: 'rgba(0,0,0,0.88)', cursor: 'pointer', fontSize: 14 } as const;
 
-/** A grid of 100 cards; "Load more" brings the next 100 while the shop has more. */
-function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string; eagerCards?: number }) {
-  const q = useProductCardPagesInfiniteQuery({ type, ...(search ? { search } : {}) });
-  const items = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
-  const total = q.data?.pages.at(-1)?.total ?? 0;
-  // A failed "Load more" retries that page; a failed reload of the pages shown reloads them all.
-  const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch());
+export interface GridViewProps {
+  title: string;
+  type: 'FOR_RENT' | 'FOR_SALE';
+  search: string;
+  eagerCards?: number;
+  loading: boolean;
+  /** The list's own failure (nothing to show), or a failed "Load more" under the rows shown. */
+  error?: string;
+  items: ProductCard[];
+  total: number;
+  hasNextPage: boolean;
+  fetching?: boolean;
+  fetchingMore?: boolean;
+  onRetry?: () => void;
+  onMore?: () => void;
+}
+
+/**
+ * A grid of 100 cards; "Load more" brings the next 100 while the shop has more. Plain props: the
+ * page renders it from its queries, the gateway's server-rendered first screen from the same
+ * answers (first-screen.tsx), so both draw the same markup.
+ */
+export function GridView({ title, type, search, eagerCards = 0, loading, error, items, total, hasNextPage, fetching = false, fetchingMore = false, onRetry, onMore }: GridViewProps) {
   return (
     <section aria-labelledby={`${type}-title`} style={{ marginBottom: 32 }}>
       <h2 id={`${type}-title`} style={{ fontSize: 18, margin: '8px 0 12px' }}>
         {title}
       </h2>
-      {q.isLoading ? (
+      {loading ? (
         <PlainLoading />
-      ) : q.error && !q.currentData ? (
-        <LazyErrorState message={errorMessage(q.error)} onRetry={retry} />
+      ) : error && items.length === 0 ? (
+        <LazyErrorState message={error} onRetry={onRetry} />
       ) : items.length === 0 ? (
         <PlainEmpty description={search ? `No ${type === 'FOR_RENT' ? 'rental' : 'sale'} items match “${search}”.` : 'No items yet.'} />
       ) : (
@@ -77,21 +92,21 @@ function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'F
               <Card key={p.id} p={p} eager={i < eagerCards} first={i === 0 && eagerCards > 0} />
             ))}
           </div>
-          {q.error ? (
+          {error ? (
             <div role="alert" style={more}>
-              <span style={{ color: '#cf1322' }}>{errorMessage(q.error)}</span>
-              <button type="button" onClick={retry} disabled={q.isFetching} aria-busy={q.isFetching} style={plainButton}>
+              <span style={{ color: '#cf1322' }}>{error}</span>
+              <button type="button" onClick={onRetry} disabled={fetching} aria-busy={fetching} style={plainButton}>
                 Retry
               </button>
             </div>
           ) : (
-            q.hasNextPage && (
+            hasNextPage && (
               <div style={more}>
                 <span>
                   Showing {items.length} of {Math.max(total, items.length)}
                 </span>
-                <button type="button" onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage} aria-busy={q.isFetchingNextPage} style={plainButton}>
-                  {q.isFetchingNextPage ? 'Loading more…' : 'Load more'}
+                <button type="button" onClick={onMore} disabled={fetchingMore} aria-busy={fetchingMore} style={plainButton}>
+                  {fetchingMore ? 'Loading more…' : 'Load more'}
                 </button>
               </div>
             )
@@ -102,31 +117,48 @@ function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'F
   );
 }
 
-export function DashboardPage() {
-  const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
-  const args = (type: 'FOR_RENT' | 'FOR_SALE') => ({ type, ...(search ? { search } : {}) });
-  const rentals = useProductCardPagesInfiniteQuery(args('FOR_RENT'));
-  useProductCardPagesInfiniteQuery(args('FOR_SALE'));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setSearch(text.trim());
-  };
+function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string; eagerCards?: number }) {
+  const q = useProductCardPagesInfiniteQuery({ type, ...(search ? { search } : {}) });
+  const items = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
+  // A failed "Load more" retries that page; a failed reload of the pages shown reloads them all.
+  const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch());
+  const shown = q.error && !q.currentData ? [] : items;
+  return (
+    <GridView
+      title={title}
+      type={type}
+      search={search}
+      eagerCards={eagerCards}
+      loading={q.isLoading}
+      error={q.error ? errorMessage(q.error) : undefined}
+      items={shown}
+      total={q.data?.pages.at(-1)?.total ?? 0}
+      hasNextPage={q.hasNextPage}
+      fetching={q.isFetching}
+      fetchingMore={q.isFetchingNextPage}
+      onRetry={retry}
+      onMore={() => void q.fetchNextPage()}
+    />
+  );
+}
+
+export const RENT_TITLE = 'For Rental Items';
+export const SALE_TITLE = 'For Sale Items';
+
+/** The dashboard's frame: heading, search, notices, and the two grids (the sale grid once the rentals have theirs). */
+export function DashboardView({ text, onText, onSubmit, notices, rentals, sales }: { text: string; onText?: (value: string) => void; onSubmit?: (e: FormEvent) => void; notices: ReactNode; rentals: ReactNode; sales: ReactNode }) {
   return (
     <div>
       <PageHeader
         title="Products"
         extra={
-          <form role="search" onSubmit={submit} style={{ display: 'flex', gap: 8 }}>
+          <form role="search" onSubmit={onSubmit} style={{ display: 'flex', gap: 8 }}>
             <input
               type="search"
               aria-label="Search by name or brand"
               placeholder="Search by name or brand"
               value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                if (e.target.value === '') setSearch('');
-              }}
+              onChange={(e) => onText?.(e.target.value)}
               style={{ padding: '6px 11px', border: '1px solid #d9d9d9', borderRadius: 8, width: 260, fontSize: 14 }}
             />
             <button type="submit" style={{ padding: '6px 15px', borderRadius: 8, border: 'none', background: '#0b6e79', color: '#fff', cursor: 'pointer' }}>
@@ -135,11 +167,41 @@ export function DashboardPage() {
           </form>
         }
       />
-      <DueNotices />
-      <Grid title="For Rental Items" type="FOR_RENT" search={search} eagerCards={EAGER_CARDS} />
-      {/* The sale items are fetched alongside, but shown once the rental grid above has its
-          cards: appearing first, they would be pushed down the screen as it fills (layout shift). */}
-      {!rentals.isLoading && <Grid title="For Sale Items" type="FOR_SALE" search={search} />}
+      {notices}
+      {rentals}
+      {sales}
     </div>
+  );
+}
+
+export function DashboardPage() {
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  const args = (type: 'FOR_RENT' | 'FOR_SALE') => ({ type, ...(search ? { search } : {}) });
+  const rentals = useProductCardPagesInfiniteQuery(args('FOR_RENT'));
+  const sales = useProductCardPagesInfiniteQuery(args('FOR_SALE'));
+  const notices = useMyNoticesQuery();
+  // The screen has what the server-rendered first screen showed: the shell may hand over to it.
+  const settled = !rentals.isLoading && !sales.isLoading && !notices.isLoading;
+  useEffect(() => {
+    if (settled) announceScreenReady();
+  }, [settled]);
+  return (
+    <DashboardView
+      text={text}
+      onText={(value) => {
+        setText(value);
+        if (value === '') setSearch('');
+      }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setSearch(text.trim());
+      }}
+      notices={<DueNotices />}
+      rentals={<Grid title={RENT_TITLE} type="FOR_RENT" search={search} eagerCards={EAGER_CARDS} />}
+      /* The sale items are fetched alongside, but shown once the rental grid above has its
+         cards: appearing first, they would be pushed down the screen as it fills (layout shift). */
+      sales={!rentals.isLoading && <Grid title={SALE_TITLE} type="FOR_SALE" search={search} />}
+    />
   );
 }

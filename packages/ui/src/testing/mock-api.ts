@@ -56,3 +56,29 @@ export const problem = (status: number, detail: string, errors?: Array<{ field: 
 
 /** The query of a call as an object. */
 export const query = (c: Call) => Object.fromEntries(new URL(c.url, 'http://x').searchParams);
+
+/**
+ * A markup's shape, to compare server-rendered HTML with what the app rendered in the DOM:
+ * elements with their attributes sorted and styles as the DOM reads them, text merged, React's
+ * comment separators dropped.
+ */
+export function markupShape(markup: string | Element): string {
+  const holder = document.createElement('div');
+  if (typeof markup === 'string') holder.innerHTML = markup;
+  else holder.append(markup.cloneNode(true));
+  const walker = document.createTreeWalker(holder, NodeFilter.SHOW_COMMENT);
+  const comments: Node[] = [];
+  while (walker.nextNode()) comments.push(walker.currentNode);
+  for (const c of comments) c.parentNode?.removeChild(c);
+  holder.normalize();
+  const out = (node: Node): string => {
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+    if (!(node instanceof Element)) return '';
+    const attrs = [...node.attributes]
+      .map((a) => (a.name === 'style' ? `style="${(node as HTMLElement).style.cssText}"` : `${a.name}="${a.value}"`))
+      .sort()
+      .join(' ');
+    return `<${node.tagName.toLowerCase()}${attrs ? ` ${attrs}` : ''}>${[...node.childNodes].map(out).join('')}</${node.tagName.toLowerCase()}>`;
+  };
+  return [...holder.childNodes].map(out).join('');
+}

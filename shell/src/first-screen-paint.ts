@@ -1,0 +1,57 @@
+/**
+ * The first paint of the gateway's server-rendered first screen (`#ssr`, issue 13: mobile LCP),
+ * without any import: the shell's small start-up script (first-screen-boot.ts) waits for it
+ * before it starts the app's script, and the hand-over (first-screen.ts) uses its helpers.
+ */
+export const SSR_ID = 'ssr';
+/** Longest wait for the copy's first picture before the app starts anyway. */
+export const FIRST_PAINT_LIMIT_MS = 1_000;
+/** Longest wait for the app's first picture to be decoded at the hand-over. */
+export const DECODE_LIMIT_MS = 500;
+
+export const timeout = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const nextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/** The screen's largest picture: the one card picture fetched at high priority. */
+export function firstPicture(root: ParentNode): HTMLImageElement | null {
+  return root.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
+}
+
+/**
+ * Resolves once the server-rendered screen has been painted with its first picture (at once when
+ * the page has none): the app's start (parsing and running its script, rendering) then does not
+ * hold back the first paint, which on a slow phone is what the customer waits for.
+ */
+export async function whenFirstScreenPainted(doc: Document = document): Promise<void> {
+  const ssr = doc.getElementById(SSR_ID);
+  if (!ssr) return;
+  const img = firstPicture(ssr);
+  await Promise.race([img ? picturePainted(img) : nextPaint(), timeout(FIRST_PAINT_LIMIT_MS)]);
+}
+
+/**
+ * Resolves once the picture is on screen: where the browser reports its largest paint (Chrome),
+ * when that paint is this picture's; elsewhere one frame after it is loaded and decoded.
+ */
+function picturePainted(img: HTMLImageElement): Promise<void> {
+  return new Promise<void>((resolve) => {
+    img.addEventListener('error', () => resolve(), { once: true });
+    if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+      const observer = new PerformanceObserver((list) => {
+        if (list.getEntries().some((e) => (e as PerformanceEntry & { element?: Element | null }).element === img)) {
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe({ type: 'largest-contentful-paint', buffered: true });
+      return;
+    }
+    const loaded = img.complete
+      ? Promise.resolve()
+      : new Promise<void>((done) => img.addEventListener('load', () => done(), { once: true }));
+    void loaded
+      .then(() => img.decode().catch(() => undefined))
+      .then(nextPaint)
+      .then(resolve);
+  });
+}
