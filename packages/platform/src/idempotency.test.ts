@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@dme/testing';
 import { createOrm, migrate, Migration, type Orm } from './db';
 import { conflict, HttpProblem } from './errors';
-import { claimKeys, idempotencyTableSql, idempotent, previousAnswer, requestHash, requireKey } from './idempotency';
+import { ClaimLostError, claimKeys, forgetKey, IDEMPOTENCY_LEASE_SECONDS, idempotencyTableSql, idempotent, previousAnswer, requestHash, requireKey, storeAnswer } from './idempotency';
 import { sql } from './sql';
 
 const SCHEMA = 'idem_test';
@@ -100,9 +100,46 @@ describe('idempotent requests (shared by checkout and payments)', () => {
   it('claims in one statement: a key twice in one batch is held by the first; a held key is not claimed again', async () => {
     const owner = randomUUID();
     const a = { owner, key: 'a', hash: 'h'.repeat(64) };
-    expect(await claimKeys(orm.em, [a, a, { owner, key: 'b', hash: 'h'.repeat(64) }])).toEqual([true, false, true]);
-    expect(await claimKeys(orm.em, [a])).toEqual([false]);
+    expect((await claimKeys(orm.em, [a, a, { owner, key: 'b', hash: 'h'.repeat(64) }])).map((t) => t !== null)).toEqual([true, false, true]);
+    expect(await claimKeys(orm.em, [a])).toEqual([null]);
     // Still running (IN_PROGRESS): 409.
     await expect(previousAnswer(orm.em, a, MESSAGES)).rejects.toMatchObject({ status: 409, detail: MESSAGES.inProgress });
+  });
+
+  it('a claim a crash left IN_PROGRESS is taken over after the lease by the same body only; the late claimant writes nothing', async () => {
+    const owner = randomUUID();
+    const claim = { owner, key: 'crash', hash: requestHash({ what: 'k' }) };
+    const [late] = await claimKeys(orm.em, [claim]);
+    expect(late).not.toBeNull();
+    // Within the lease: still running.
+    await expect(idempotent(orm.em, claim, MESSAGES, '/x', doWork(owner, 'k'))).rejects.toMatchObject({ status: 409 });
+    await sql(orm.em.fork(), `update "${SCHEMA}"."idempotency_keys" set created_at = created_at - make_interval(secs => $1) where owner_id = $2`, [IDEMPOTENCY_LEASE_SECONDS + 1, owner]);
+    // Another body does not take it over; the same body does, once.
+    await expect(idempotent(orm.em, { ...claim, hash: requestHash({ what: 'other' }) }, MESSAGES, '/x', doWork(owner, 'other'))).rejects.toMatchObject({ status: 422 });
+    const [taker] = await claimKeys(orm.em, [claim]);
+    expect(taker).not.toBeNull();
+    expect(taker).not.toBe(late);
+    expect(await claimKeys(orm.em, [claim])).toEqual([null]);
+    // The claimant that lost its lease comes back: it can neither answer nor free the key.
+    expect(await storeAnswer(orm.em.fork(), owner, claim.key, late!, { status: 201, body: { late: true } })).toBe(false);
+    await forgetKey(orm.em.fork(), owner, claim.key, late!);
+    await expect(previousAnswer(orm.em, claim, MESSAGES)).rejects.toMatchObject({ status: 409 });
+    expect(await storeAnswer(orm.em.fork(), owner, claim.key, taker!, { status: 201, body: { taker: true } })).toBe(true);
+    expect(await previousAnswer(orm.em, claim, MESSAGES)).toEqual({ status: 201, body: { taker: true } });
+  });
+
+  it("a request whose lease ran out while it worked rolls its effect back", async () => {
+    const owner = randomUUID();
+    const claim = { owner, key: 'slow', hash: requestHash({ what: 's' }) };
+    const slow = idempotent(orm.em, claim, MESSAGES, '/x', async (tem) => {
+      // Meanwhile its lease runs out and a retry takes the key over.
+      await sql(orm.em.fork(), `update "${SCHEMA}"."idempotency_keys" set created_at = created_at - make_interval(secs => $1) where owner_id = $2`, [IDEMPOTENCY_LEASE_SECONDS + 1, owner]);
+      expect(await claimKeys(orm.em.fork(), [claim])).not.toEqual([null]);
+      return doWork(owner, 's')(tem);
+    });
+    await expect(slow).rejects.toBeInstanceOf(ClaimLostError);
+    expect(await effects(owner)).toBe(0);
+    // The taker's claim is untouched by the failure: still running.
+    await expect(previousAnswer(orm.em, claim, MESSAGES)).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -14,6 +14,12 @@ import { sql, type Db } from './sql';
  * The life of a key: claimed (IN_PROGRESS) before the work, then DONE with the stored answer in
  * the same transaction as the work's effect, or with the answer of a definite refusal (4xx), or
  * forgotten when no definite answer was given (a service down, a crash) so the key can be used again.
+ *
+ * A claim is a lease: a process killed mid-request (kill -9, a lost machine) cannot forget its
+ * key, so a claim still IN_PROGRESS after IDEMPOTENCY_LEASE_SECONDS — far longer than any request
+ * runs — is taken over by a retry with the same body. Each claim carries a token (its `created_at`)
+ * and every later write of the key checks it: a claimant that lost its lease and comes back late
+ * writes nothing (its transaction rolls back), so there is still one effect per key.
  */
 
 /** The table name in every service's schema. */
@@ -21,6 +27,12 @@ export const IDEMPOTENCY_TABLE = 'idempotency_keys';
 
 /** How long a stored answer is kept (a retry after that starts over). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/**
+ * How long a claim may stay IN_PROGRESS before a retry with the same key and body takes it over.
+ * Requests are bounded far below this (the gateway's upstream timeout, the services' RPC timeouts).
+ */
+export const IDEMPOTENCY_LEASE_SECONDS = 120;
 
 /** The keys table, for a service's migration. */
 export function idempotencyTableSql(schema: string): string {
@@ -81,30 +93,34 @@ export function requireKey(key: string | undefined, messages: IdempotencyMessage
 }
 
 /**
- * Claims keys, several in one statement (checkouts waiting together). Answers, per claim, whether
- * this request holds the key now. A key presented twice in one call is held by the first.
+ * Claims keys, several in one statement (checkouts waiting together). Answers, per claim, this
+ * request's token when it holds the key now (a new key, or a claim whose lease ran out with the
+ * same body), else null. A key presented twice in one call is held by the first.
  */
-export async function claimKeys(db: Db, claims: KeyClaim[]): Promise<boolean[]> {
+export async function claimKeys(db: Db, claims: KeyClaim[], leaseSeconds = IDEMPOTENCY_LEASE_SECONDS): Promise<Array<string | null>> {
   const firstOf = new Map<string, number>();
   const rows = claims.map((c, i) => {
     const id = `${c.owner}\u0000${c.key}`;
     if (!firstOf.has(id)) firstOf.set(id, i);
     return { i, owner_id: c.owner, key: c.key, hash: c.hash, dup: firstOf.get(id) !== i };
   });
-  const claimed = await sql<{ i: number; claimed: boolean }>(
+  const table = qualified(db, IDEMPOTENCY_TABLE);
+  const claimed = await sql<{ i: number; token: string | null }>(
     db,
     `with req as materialized (
        select * from jsonb_to_recordset($1::jsonb) as r(i int, owner_id uuid, key text, hash text, dup boolean)
      ), claim as (
-       insert into ${qualified(db, IDEMPOTENCY_TABLE)} (owner_id, key, request_hash, state)
-       select owner_id, key, hash, 'IN_PROGRESS' from req where not dup order by i
-       on conflict do nothing returning owner_id, key
+       insert into ${table} as k (owner_id, key, request_hash, state, created_at)
+       select owner_id, key, hash, 'IN_PROGRESS', clock_timestamp() from req where not dup order by i
+       on conflict (owner_id, key) do update set created_at = excluded.created_at
+         where k.state = 'IN_PROGRESS' and k.request_hash = excluded.request_hash and k.created_at < now() - make_interval(secs => $2)
+       returning owner_id, key, created_at
      )
-     select r.i, not r.dup and exists (select 1 from claim c where c.owner_id = r.owner_id and c.key = r.key) as claimed
+     select r.i, case when r.dup then null else (select c.created_at::text from claim c where c.owner_id = r.owner_id and c.key = r.key) end as token
        from req r order by r.i`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(rows), leaseSeconds],
   );
-  return claimed.map((c) => c.claimed);
+  return claimed.map((c) => c.token);
 }
 
 /**
@@ -124,31 +140,42 @@ export async function previousAnswer(db: Db, claim: KeyClaim, messages: Idempote
   return { status: prev.response_status, body: prev.response_body };
 }
 
-/** Stores the answer of a claimed key (in the caller's transaction when `db` is in one). */
-export async function storeAnswer(db: Db, owner: string, key: string, answer: StoredAnswer): Promise<void> {
-  await sql(db, `update ${qualified(db, IDEMPOTENCY_TABLE)} set state = 'DONE', response_status = $1, response_body = $2::jsonb where owner_id = $3 and key = $4`, [
-    answer.status,
-    JSON.stringify(answer.body),
-    owner,
-    key,
-  ]);
+/**
+ * Stores the answer of the key this request claimed (in the caller's transaction when `db` is in
+ * one). False when the claim is no longer this request's (its lease ran out and a retry took it).
+ */
+export async function storeAnswer(db: Db, owner: string, key: string, token: string, answer: StoredAnswer): Promise<boolean> {
+  const rows = await sql(
+    db,
+    `update ${qualified(db, IDEMPOTENCY_TABLE)} set state = 'DONE', response_status = $1, response_body = $2::jsonb
+      where owner_id = $3 and key = $4 and state = 'IN_PROGRESS' and created_at = $5::timestamptz returning key`,
+    [answer.status, JSON.stringify(answer.body), owner, key, token],
+  );
+  return rows.length === 1;
 }
 
-/** Lets a key be used again (no definite answer was given). */
-export async function forgetKey(db: Db, owner: string, key: string): Promise<void> {
-  await sql(db, `delete from ${qualified(db, IDEMPOTENCY_TABLE)} where owner_id = $1 and key = $2`, [owner, key]);
+/** Lets a key be used again (no definite answer was given), while this request's claim holds it. */
+export async function forgetKey(db: Db, owner: string, key: string, token: string): Promise<void> {
+  await sql(db, `delete from ${qualified(db, IDEMPOTENCY_TABLE)} where owner_id = $1 and key = $2 and state = 'IN_PROGRESS' and created_at = $3::timestamptz`, [owner, key, token]);
+}
+
+/** A claimant whose lease ran out: its work must not commit (the retry that took the key does it). */
+export class ClaimLostError extends Error {
+  constructor(key: string) {
+    super(`the claim of idempotency key ${key} ran out and was taken over`);
+  }
 }
 
 /**
  * After a claimed request failed: a definite refusal (a problem under 500) is stored as the key's
  * answer, so the same key and body get it again; anything else frees the key.
  */
-export async function settleFailure(db: Db, owner: string, key: string, err: unknown, instance: string): Promise<void> {
+export async function settleFailure(db: Db, owner: string, key: string, token: string, err: unknown, instance: string): Promise<void> {
   if (err instanceof HttpProblem && err.status < 500) {
-    await storeAnswer(db, owner, key, { status: err.status, body: err.toProblem(instance) });
+    await storeAnswer(db, owner, key, token, { status: err.status, body: err.toProblem(instance) });
     return;
   }
-  await forgetKey(db, owner, key).catch(() => undefined);
+  await forgetKey(db, owner, key, token).catch(() => undefined);
 }
 
 /**
@@ -163,16 +190,16 @@ export async function idempotent(
   instance: string,
   work: (tem: EntityManager) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer> {
-  const [claimed] = await claimKeys(em, [claim]);
-  if (!claimed) return previousAnswer(em, claim, messages);
+  const [token] = await claimKeys(em, [claim]);
+  if (!token) return previousAnswer(em, claim, messages);
   try {
     return await em.fork().transactional(async (tem) => {
       const answer = await work(tem);
-      await storeAnswer(tem, claim.owner, claim.key, answer);
+      if (!(await storeAnswer(tem, claim.owner, claim.key, token, answer))) throw new ClaimLostError(claim.key);
       return answer;
     });
   } catch (err) {
-    await settleFailure(em, claim.owner, claim.key, err, instance);
+    await settleFailure(em, claim.owner, claim.key, token, err, instance);
     throw err;
   }
 }

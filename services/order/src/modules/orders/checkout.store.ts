@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, qualified, sql, type Settled } from '@dme/platform';
+import { ClaimLostError, claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, qualified, sql, type Settled } from '@dme/platform';
 
 /** A cart line as the claim reads it. */
 export interface CartLineRow {
@@ -20,8 +20,8 @@ export interface Claim {
 }
 
 export interface Claimed {
-  /** This request holds the key now; false when another request had it first. */
-  claimed: boolean;
+  /** This request's claim token when it holds the key now; null when another request has it. */
+  token: string | null;
   customer: Record<string, string> | null;
   cart: CartLineRow[] | null;
 }
@@ -50,6 +50,8 @@ export interface OrderWrite {
   /** The stored idempotent answer (its order number is filled in by the write). */
   answer: unknown;
   key: string;
+  /** The claim's token: the order is written only while the claim is still this request's. */
+  token: string;
 }
 
 /**
@@ -78,7 +80,7 @@ export function checkoutStore(em: EntityManager): CheckoutStore {
  * lines in one more statement.
  */
 export async function claimMany(em: EntityManager, items: Claim[]): Promise<Array<Settled<Claimed>>> {
-  const claimed = await claimKeys(em, items.map((c) => ({ owner: c.customerId, key: c.key, hash: c.hash })));
+  const tokens = await claimKeys(em, items.map((c) => ({ owner: c.customerId, key: c.key, hash: c.hash })));
   const rows = items.map((c, i) => ({ i, customer_id: c.customerId, cart_type: c.cart?.type ?? null, cart_ids: c.cart?.ids ?? null }));
   const found = await sql<{ i: number; customer: Record<string, string> | null; cart: CartLineRow[] | null }>(
     em,
@@ -95,14 +97,16 @@ export async function claimMany(em: EntityManager, items: Claim[]): Promise<Arra
       order by r.i`,
     [JSON.stringify(rows)],
   );
-  return found.map((f) => ({ ok: true, value: { claimed: claimed[f.i]!, customer: f.customer, cart: f.cart } }));
+  return found.map((f) => ({ ok: true, value: { token: tokens[f.i] ?? null, customer: f.customer, cart: f.cart } }));
 }
 
 /**
  * Writes orders in one statement (data-modifying CTEs: all or nothing): the orders, numbered in
  * the order they came; their lines and first tracker entries; the cart lines they were made of;
  * each one's `dme.order.placed` in the outbox and its stored idempotent answer, both with the
- * order number filled in.
+ * order number filled in. Only orders whose key is still claimed with their token are written
+ * (the claim's row locked for the statement): one whose lease ran out and was taken over by a
+ * retry is not, and fails alone.
  */
 export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise<Array<Settled<string>>> {
   const t = (name: string) => qualified(em, name);
@@ -129,6 +133,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     event: w.event.payload,
     answer: w.answer,
     key: w.key,
+    token: w.token,
   }));
   const lines = items.flatMap((w) => w.lines.map((l) => ({ ...l, order_id: w.id })));
   const written = await sql<{ id: string; order_number: string }>(
@@ -136,13 +141,18 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     `with req as materialized (
        select * from jsonb_to_recordset($1::jsonb) as r(i int, id uuid, day text, customer_id uuid, type text, type_of_order text,
          total_amount numeric, partial_payment numeric, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
-         note text, created_at timestamptz, tracker_id uuid, title text, cart_ids uuid[], event_id uuid, subject text, event jsonb, answer jsonb, key text)
+         note text, created_at timestamptz, tracker_id uuid, title text, cart_ids uuid[], event_id uuid, subject text, event jsonb, answer jsonb, key text,
+         token timestamptz)
+     ), owned as materialized (
+       select r.* from req r join ${t(IDEMPOTENCY_TABLE)} k
+           on k.owner_id = r.customer_id and k.key = r.key and k.state = 'IN_PROGRESS' and k.created_at = r.token
+          for update of k
      ), o as (
        insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment,
          delivery_address, delivery_city, delivery_state, delivery_zipcode, note, created_at, updated_at)
        select r.id, 'ORD-' || r.day || '-' || lpad(nextval('${t('order_number_seq')}')::text, 6, '0'), r.customer_id, r.type, r.type_of_order, 'PENDING',
               r.total_amount, r.partial_payment, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
-         from (select * from req order by i) r
+         from (select * from owned order by i) r
        returning id, order_number
      ), l as (
        insert into ${t('order_lines')} (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name,
@@ -152,17 +162,18 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
        from jsonb_to_recordset($2::jsonb) as x(id uuid, order_id uuid, position int, product_id uuid, product_name text, product_image text, variant_id uuid,
          variant_name text, variant_price numeric, sub_variant_id uuid, sub_variant_name text, sub_variant_price numeric, quantity int,
          no_of_rental_days int, unit_price numeric, damage_charges numeric, line_total numeric)
+       where x.order_id in (select id from owned)
      ), t as (
-       insert into ${t('order_tracker')} (id, order_id, title, status, created_at) select r.tracker_id, r.id, r.title, 'PENDING', r.created_at from req r
+       insert into ${t('order_tracker')} (id, order_id, title, status, created_at) select r.tracker_id, r.id, r.title, 'PENDING', r.created_at from owned r
      ), c as (
-       delete from ${t('cart_items')} ci using req r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids)
+       delete from ${t('cart_items')} ci using owned r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids)
      ), e as (
        insert into ${t('outbox')} (id, subject, payload)
-       select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from req r join o on o.id = r.id order by r.i
+       select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from owned r join o on o.id = r.id order by r.i
      ), k as (
        update ${t(IDEMPOTENCY_TABLE)} k set state = 'DONE', response_status = 201,
               response_body = jsonb_set(r.answer, '{order,orderNumber}', to_jsonb(o.order_number))
-         from req r join o on o.id = r.id
+         from owned r join o on o.id = r.id
         where k.owner_id = r.customer_id and k.key = r.key
      )
      select id, order_number from o`,
@@ -171,6 +182,6 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
   const numbers = new Map(written.map((w) => [w.id, w.order_number]));
   return items.map((w) => {
     const n = numbers.get(w.id);
-    return n ? { ok: true, value: n } : { ok: false, error: new Error(`order ${w.id} was not written`) };
+    return n ? { ok: true, value: n } : { ok: false, error: new ClaimLostError(w.key) };
   });
 }

@@ -515,7 +515,8 @@ export async function placeOrder(
   const hash = requestHash(body);
   const fromCart = body.typeOfOrder !== 'BULK';
   const first = await store.claim({ customerId: who.userId, key: idemKey, hash, cart: fromCart ? { type: body.type, ids: body.cartItemIDs ?? null } : null });
-  if (!first.claimed) return previousAnswer(em, { owner: who.userId, key: idemKey, hash }, ORDER_IDEMPOTENCY);
+  const token = first.token;
+  if (!token) return previousAnswer(em, { owner: who.userId, key: idemKey, hash }, ORDER_IDEMPOTENCY);
 
   const orderId = randomUUID();
   // 'asked': the reserve request went out; 'held': the catalog answered that the stock is held.
@@ -650,6 +651,7 @@ export async function placeOrder(
       event: { id: event.id, type: event.type, payload: event },
       answer: { order },
       key: idemKey,
+      token,
     });
     return { status: 201, body: { order } };
   } catch (err) {
@@ -658,7 +660,7 @@ export async function placeOrder(
     const refused = reservation === 'asked' && err instanceof HttpProblem && err.status < 500;
     if (reservation === 'held' || (reservation === 'asked' && !refused)) await abandonCheckout(em, orderId);
     // A definite answer (4xx) is stored for the same key and body; otherwise the key is freed.
-    await settleFailure(em, who.userId, idemKey, err, '/api/orders');
+    await settleFailure(em, who.userId, idemKey, token, err, '/api/orders');
     throw err;
   }
 }

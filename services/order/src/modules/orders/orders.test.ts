@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstream, jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import { EVENT_STREAM, ORDER_MESSAGES } from '@dme/contracts';
+import { ClaimLostError, IDEMPOTENCY_LEASE_SECONDS } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { ADDRESS, place, startOrdering, type OrderHarness } from '../../test/harness';
 import { checkoutStore, claimMany } from './checkout.store';
@@ -253,7 +254,7 @@ describe('checkouts taken together', () => {
       { customerId: c.userId, key, hash: 'a'.repeat(64), cart: null },
       { customerId: c.userId, key: randomUUID(), hash: 'b'.repeat(64), cart: { type: 'RENT', ids: null } },
     ]);
-    expect(claims.map((r) => r.ok && r.value.claimed)).toEqual([true, false, true]);
+    expect(claims.map((r) => r.ok && r.value.token !== null)).toEqual([true, false, true]);
     expect(claims[2]!.ok && claims[2]!.value.cart).toEqual([]);
     expect(claims[0]!.ok && claims[0]!.value.cart).toBeNull();
   });
@@ -264,26 +265,33 @@ describe('checkouts taken together', () => {
     await h.addStock({ productID: p.id, quantity: 3 });
     const placed = await place(h, h.customer(), { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] });
     expect(placed.status).toBe(201);
-    const write = (id: string) => ({
-      id,
-      day: '20261124',
-      customerId: randomUUID(),
-      type: 'BUY',
-      typeOfOrder: 'BULK',
-      totalAmount: '19.99',
-      partialPayment: null,
-      ...ADDRESS,
-      createdAt: new Date(),
-      lines: [],
-      trackerId: randomUUID(),
-      trackerTitle: 'Order placed',
-      cartIds: [],
-      event: { id: randomUUID(), type: 'dme.order.placed', payload: { orderNumber: '' } },
-      answer: { order: {} },
-      key: randomUUID(),
-    });
+    const write = async (id: string) => {
+      const customerId = randomUUID();
+      const key = randomUUID();
+      const [claim] = await claimMany(h.orderOrm.em, [{ customerId, key, hash: 'c'.repeat(64), cart: null }]);
+      return {
+        id,
+        day: '20261124',
+        customerId,
+        type: 'BUY',
+        typeOfOrder: 'BULK',
+        totalAmount: '19.99',
+        partialPayment: null,
+        ...ADDRESS,
+        createdAt: new Date(),
+        lines: [],
+        trackerId: randomUUID(),
+        trackerTitle: 'Order placed',
+        cartIds: [],
+        event: { id: randomUUID(), type: 'dme.order.placed', payload: { orderNumber: '' } },
+        answer: { order: {} },
+        key,
+        token: (claim!.ok && claim!.value.token) || '',
+      };
+    };
     // The second reuses the id of an order that exists: the batch fails, then each is written alone.
-    const results = await Promise.allSettled([write(randomUUID()), write(placed.body.order.id), write(randomUUID())].map((w) => store.write(w)));
+    const writes = await Promise.all([write(randomUUID()), write(placed.body.order.id), write(randomUUID())]);
+    const results = await Promise.allSettled(writes.map((w) => store.write(w)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     for (const r of results) if (r.status === 'fulfilled') expect(r.value).toMatch(/^ORD-20261124-\d{6}$/);
   });
@@ -334,6 +342,69 @@ describe('idempotency', () => {
     expect(again.status).toBe(409);
     expect(again.body).toEqual(first.body);
     expect((await place(h, c, body)).status).toBe(201);
+  });
+});
+
+describe('a key left claimed by a crash (kill -9 between claim and answer)', () => {
+  /** Leaves `key` IN_PROGRESS for `c`, `ageSeconds` old, with the body hash of the finished order of key `hashOf`. */
+  async function leftClaimed(c: { userId: string }, key: string, ageSeconds: number, hashOf: string) {
+    const em = h.orderOrm.em.fork();
+    const [done] = await em.execute<Array<{ request_hash: string }>>(`select request_hash from ordering.idempotency_keys where owner_id = ? and key = ?`, [c.userId, hashOf]);
+    await em.execute(
+      `insert into ordering.idempotency_keys (owner_id, key, request_hash, state, created_at) values (?, ?, ?, 'IN_PROGRESS', now() - make_interval(secs => ?))`,
+      [c.userId, key, done!.request_hash, ageSeconds],
+    );
+  }
+
+  it('answers 409 while the claim is fresh; after the lease a retry with the same body takes the key over and places one order', async () => {
+    const p = await sale();
+    await h.addStock({ productID: p.id, quantity: 5 });
+    const c = h.customer();
+    const body = { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] };
+    const model = randomUUID();
+    expect((await place(h, c, body, model)).status).toBe(201);
+
+    const fresh = randomUUID();
+    await leftClaimed(c, fresh, 5, model);
+    expect((await place(h, c, body, fresh)).status).toBe(409);
+
+    const stale = randomUUID();
+    await leftClaimed(c, stale, IDEMPOTENCY_LEASE_SECONDS + 5, model);
+    // Another body never takes a key over: it was used for something else.
+    expect((await place(h, c, { ...body, lines: [{ productID: p.id, quantity: 2 }] }, stale)).status).toBe(422);
+    const retried = await place(h, c, body, stale);
+    expect(retried.status).toBe(201);
+    expect(await place(h, c, body, stale)).toMatchObject({ status: 201, body: retried.body });
+    expect((await h.order.get('/api/my/orders', { as: c })).body.total).toBe(2); // the model order and the retried one
+    expect((await h.available(p.id)).availableQuantity).toBe(3);
+  });
+
+  it('a claimant that lost its lease writes nothing; the one that took the key over writes the order', async () => {
+    const em = h.orderOrm.em;
+    const store = checkoutStore(em);
+    const c = h.customer();
+    const key = randomUUID();
+    const claim = { customerId: c.userId, key, hash: 'd'.repeat(64), cart: null };
+    const [first] = await claimMany(em, [claim]);
+    const late = first!.ok ? first!.value.token : null;
+    expect(late).not.toBeNull();
+    await em.fork().execute(`update ordering.idempotency_keys set created_at = created_at - make_interval(secs => ?) where owner_id = ? and key = ?`, [IDEMPOTENCY_LEASE_SECONDS + 1, c.userId, key]);
+    const [second] = await claimMany(em, [claim]);
+    const taker = second!.ok ? second!.value.token : null;
+    expect(taker).not.toBeNull();
+    expect(taker).not.toBe(late);
+    const order = (token: string) => ({
+      id: randomUUID(), day: '20261124', customerId: c.userId, type: 'BUY', typeOfOrder: 'BULK', totalAmount: '19.99', partialPayment: null, ...ADDRESS,
+      createdAt: new Date(), lines: [], trackerId: randomUUID(), trackerTitle: 'Order placed', cartIds: [],
+      event: { id: randomUUID(), type: 'dme.order.placed', payload: { orderNumber: '' } }, answer: { order: {} }, key, token,
+    });
+    const lost = order(late!);
+    await expect(store.write(lost)).rejects.toBeInstanceOf(ClaimLostError);
+    const [none] = await em.fork().execute<Array<{ n: number }>>(`select count(*)::int as n from ordering.orders where id = ?`, [lost.id]);
+    expect(none!.n).toBe(0);
+    expect(await store.write(order(taker!))).toMatch(/^ORD-20261124-\d{6}$/);
+    const [stored] = await em.fork().execute<Array<{ state: string }>>(`select state from ordering.idempotency_keys where owner_id = ? and key = ?`, [c.userId, key]);
+    expect(stored!.state).toBe('DONE');
   });
 });
 
