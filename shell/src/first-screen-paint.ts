@@ -30,21 +30,19 @@ export async function whenFirstScreenPainted(doc: Document = document): Promise<
 }
 
 /**
- * Resolves once the picture is on screen: where the browser reports its largest paint (Chrome),
- * when that paint is this picture's; elsewhere one frame after it is loaded and decoded.
+ * Resolves once the picture is on screen: when the browser reports it as the page's largest paint
+ * so far (Chrome), or two frames after it is loaded and decoded (other browsers, or a picture
+ * that is not the largest element on a wide screen), whichever comes first.
  */
 function picturePainted(img: HTMLImageElement): Promise<void> {
+  let observer: PerformanceObserver | undefined;
   return new Promise<void>((resolve) => {
     img.addEventListener('error', () => resolve(), { once: true });
     if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
-      const observer = new PerformanceObserver((list) => {
-        if (list.getEntries().some((e) => (e as PerformanceEntry & { element?: Element | null }).element === img)) {
-          observer.disconnect();
-          resolve();
-        }
+      observer = new PerformanceObserver((list) => {
+        if (list.getEntries().some((e) => (e as PerformanceEntry & { element?: Element | null }).element === img)) resolve();
       });
       observer.observe({ type: 'largest-contentful-paint', buffered: true });
-      return;
     }
     const loaded = img.complete
       ? Promise.resolve()
@@ -52,6 +50,7 @@ function picturePainted(img: HTMLImageElement): Promise<void> {
     void loaded
       .then(() => img.decode().catch(() => undefined))
       .then(nextPaint)
+      .then(nextPaint)
       .then(resolve);
-  });
+  }).finally(() => observer?.disconnect());
 }

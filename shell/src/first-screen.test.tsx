@@ -59,6 +59,24 @@ describe('the hand-over from the server-rendered copy to the app', () => {
     await vi.waitFor(() => expect(document.getElementById('ssr')).toBeNull());
   });
 
+  it("starts the app once the copy's first picture is painted, or at once when it failed", async () => {
+    document.body.innerHTML = '<div id="ssr" inert><img fetchpriority="high" src="/api/uploads/1.png"></div><div id="root"></div>';
+    const img = document.querySelector('img')!;
+    img.decode = () => Promise.resolve();
+    let started = false;
+    const painted = whenFirstScreenPainted().then(() => (started = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(started).toBe(false); // the picture has not arrived
+    img.dispatchEvent(new Event('load'));
+    await painted;
+    expect(started).toBe(true);
+
+    document.body.innerHTML = '<div id="ssr" inert><img fetchpriority="high" src="/api/uploads/missing.png"></div><div id="root"></div>';
+    const failing = whenFirstScreenPainted();
+    document.querySelector('img')!.dispatchEvent(new Event('error'));
+    await expect(failing).resolves.toBeUndefined();
+  });
+
   it('does nothing on a page without a copy, and the app starts at once', async () => {
     document.body.innerHTML = '<div id="root"></div>';
     startHandover();
