@@ -67,6 +67,8 @@ describe("the shop's server-rendered first screen", () => {
     // What the customer sees first: the first picture asked for first, the names escaped.
     expect(html).toContain('src="/api/uploads/1.png"');
     expect(html).toMatch(/<img[^>]*src="\/api\/uploads\/1\.png"[^>]*fetchPriority="high"|<img[^>]*fetchPriority="high"[^>]*src="\/api\/uploads\/1\.png"/);
+    expect(html).toMatch(/<img[^>]*elementtiming="first-picture"[^>]*src="\/api\/uploads\/1\.png"|<img[^>]*src="\/api\/uploads\/1\.png"[^>]*elementtiming="first-picture"/);
+    expect(html?.match(/elementtiming=/g)).toHaveLength(1);
     expect(html).toContain('Rental item 1 &lt;b&gt;&amp;');
     expect(html).toContain('Load more');
   });

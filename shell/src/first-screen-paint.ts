@@ -29,21 +29,28 @@ export async function whenFirstScreenPainted(doc: Document = document): Promise<
   await Promise.race([img ? picturePainted(img) : nextPaint(), timeout(FIRST_PAINT_LIMIT_MS)]);
 }
 
+type PaintEntry = PerformanceEntry & { element?: Element | null };
+
 /**
- * Resolves once the picture is on screen: when the browser reports it as the page's largest paint
- * so far (Chrome), or two frames after it is loaded and decoded (other browsers, or a picture
- * that is not the largest element on a wide screen), whichever comes first.
+ * Resolves once the picture is on screen. Chrome reports it: an element-timing entry for the
+ * picture (the screen gives it `elementtiming`, @dme/ui FIRST_PICTURE_TIMING), or a
+ * largest-contentful-paint entry for it. Where neither
+ * is reported (other browsers), two frames after it is loaded and decoded.
  */
 function picturePainted(img: HTMLImageElement): Promise<void> {
-  let observer: PerformanceObserver | undefined;
+  const supported = typeof PerformanceObserver === 'undefined' ? [] : (PerformanceObserver.supportedEntryTypes ?? []);
+  const types = ['element', 'largest-contentful-paint'].filter((t) => supported.includes(t));
+  const observers: PerformanceObserver[] = [];
   return new Promise<void>((resolve) => {
     img.addEventListener('error', () => resolve(), { once: true });
-    if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
-      observer = new PerformanceObserver((list) => {
-        if (list.getEntries().some((e) => (e as PerformanceEntry & { element?: Element | null }).element === img)) resolve();
+    for (const type of types) {
+      const observer = new PerformanceObserver((list) => {
+        if (list.getEntries().some((e) => (e as PaintEntry).element === img)) resolve();
       });
-      observer.observe({ type: 'largest-contentful-paint', buffered: true });
+      observer.observe({ type, buffered: true });
+      observers.push(observer);
     }
+    if (types.includes('element') && img.getAttribute('elementtiming')) return;
     const loaded = img.complete
       ? Promise.resolve()
       : new Promise<void>((done) => img.addEventListener('load', () => done(), { once: true }));
@@ -52,5 +59,5 @@ function picturePainted(img: HTMLImageElement): Promise<void> {
       .then(nextPaint)
       .then(nextPaint)
       .then(resolve);
-  }).finally(() => observer?.disconnect());
+  }).finally(() => observers.forEach((o) => o.disconnect()));
 }

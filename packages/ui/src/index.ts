@@ -6,7 +6,7 @@ export { AntdTheme } from './antd-theme';
 export { ErrorState, NotAvailable, PageNotFound, InfoResult } from './results';
 export { LazyErrorState, LazyNotAvailable, LazyPageNotFound, LazyInfoResult } from './lazy-states';
 export { PageHeader } from './PageHeader';
-export { SCREEN_READY_EVENT, announceScreenReady } from './first-screen';
+export { FIRST_PICTURE_TIMING, SCREEN_READY_EVENT, announceScreenReady } from './first-screen';
 export { SectionTitle } from './SectionTitle';
 export { FilterTabs, type FilterTab } from './FilterTabs';
 export { StatusTag } from './StatusTag';
