@@ -1,9 +1,7 @@
 import { SCREEN_READY_EVENT } from '@dme/ui';
 import { DECODE_LIMIT_MS, firstPicture, SSR_ID, timeout } from './first-screen-paint';
 
-export { SSR_ID };
-
-/**
+/*
  * The hand-over from the gateway's server-rendered first screen (`#ssr`, issue 13: mobile LCP).
  *
  * The page a signed-in customer opens at /dashboard already holds the screen, drawn on the server
@@ -14,8 +12,10 @@ export { SSR_ID };
  * path, or after HANDOVER_LIMIT_MS in any case, the copy is removed: the app's screen, drawn with
  * the same markup, takes its place without a visible change.
  */
+
 /** Longest wait for the app's screen before the copy goes anyway. */
 export const HANDOVER_LIMIT_MS = 15_000;
+
 let pending: { path: string; stop: () => void } | undefined;
 
 /** Starts waiting for the app's screen (called once, before the app renders). */
