@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { BODY_MESSAGES, hasBody, HttpProblem } from '@dme/platform';
 
@@ -24,11 +24,23 @@ const unavailable = () => new HttpProblem(503, 'The service is not available rig
 /**
  * Streams the request to a service and its answer back (STACK P19: upstream and client errors
  * are handled, a client that disconnects mid-answer does not take the process down). A body over
- * `maxBody` bytes is cut off with 413 even when sent without a length. A request without a body
- * that meets a kept-alive connection the service had just closed is tried once more.
+ * `maxBody` bytes is cut off with 413 even when sent without a length. A request that meets a
+ * kept-alive connection the service had just closed (a replica stopping, or its idle timeout) is
+ * tried once more when sending it again cannot do anything twice: a request without a body, or
+ * one with an Idempotency-Key (the service answers a repeat as it answered the first), whose body
+ * is then read whole first so it can be sent again.
  */
-export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeaders, maxBody: number): Promise<void> {
+export async function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeaders, maxBody: number): Promise<void> {
   const bodiless = !hasBody(ctx.req);
+  let whole: Buffer | undefined;
+  if (!bodiless && ctx.get('idempotency-key')) {
+    whole = await readWhole(ctx.req, maxBody);
+    // The client went away while sending: there is no one to answer.
+    if (!whole) return;
+    delete headers['transfer-encoding'];
+    headers['content-length'] = whole.length;
+  }
+  const body = whole;
   const attempt = (mayRetry: boolean): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -76,7 +88,7 @@ export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeade
         if (settled) return;
         settled = true;
         if (clientGone) resolve();
-        else if (mayRetry && bodiless && upstream.reusedSocket && err.code === 'ECONNRESET') resolve(attempt(false));
+        else if (mayRetry && (bodiless || body) && upstream.reusedSocket && err.code === 'ECONNRESET') resolve(attempt(false));
         else reject(unavailable());
       });
       const abandon = () => {
@@ -89,8 +101,8 @@ export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeade
       ctx.res.on('close', () => {
         if (!ctx.res.writableFinished) abandon();
       });
-      if (bodiless) {
-        upstream.end();
+      if (bodiless || body) {
+        upstream.end(body);
         return;
       }
       let size = 0;
@@ -110,6 +122,33 @@ export function proxyTo(ctx: Context, base: URL, headers: http.OutgoingHttpHeade
       ctx.req.pipe(upstream);
     });
   return attempt(true);
+}
+
+/**
+ * A request's whole body, at most `maxBody` bytes (413 past that); undefined when the client went
+ * away before sending all of it.
+ */
+function readWhole(req: IncomingMessage, maxBody: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBody) {
+        req.off('data', onData);
+        req.pause();
+        reject(new HttpProblem(413, BODY_MESSAGES.tooLarge));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('close', () => {
+      if (!req.complete) resolve(undefined);
+    });
+    req.on('error', () => resolve(undefined));
+  });
 }
 
 /** A small JSON POST to a service (session resolution). */
