@@ -30,7 +30,7 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
   });
 }
 
-function readVitest(file: string, suite = 'unit + service (vitest)'): SuiteResult {
+function readVitest(file: string, suite: string): SuiteResult {
   try {
     const r = JSON.parse(readFileSync(file, 'utf8')) as { success?: boolean; numPassedTests: number; numFailedTests: number; numTotalTests: number; testResults?: Array<{ status: string }> };
     // A test file that fails to load has no tests but counts as a failure; so does a run that
@@ -41,6 +41,14 @@ function readVitest(file: string, suite = 'unit + service (vitest)'): SuiteResul
   } catch {
     return { suite, passed: 0, failed: 1 };
   }
+}
+
+/** Runs one vitest suite (the root config without `config`) and records its result. */
+async function runVitest(results: SuiteResult[], suite: string, file: string, config: string | undefined, env: Record<string, string>): Promise<void> {
+  const out = join(resultsDir, file);
+  rmSync(out, { force: true });
+  await run('npx', ['vitest', 'run', ...(config ? ['-c', config] : []), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  results.push(readVitest(out, suite));
 }
 
 function readPlaywright(file: string): SuiteResult {
@@ -74,27 +82,14 @@ async function main(): Promise<void> {
 
   if (want('unit')) {
     log('\n== unit + service tests (vitest) ==');
-    const out = join(resultsDir, 'vitest.json');
-    rmSync(out, { force: true });
-    await run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
-      TEST_DATABASE_URL: pgHandle.serverUrl,
-      TEST_NATS_URL: nats.url,
-      LOG_LEVEL: 'silent',
-    });
-    results.push(readVitest(out));
+    await runVitest(results, 'unit + service (vitest)', 'vitest.json', undefined, { TEST_DATABASE_URL: pgHandle.serverUrl, TEST_NATS_URL: nats.url, LOG_LEVEL: 'silent' });
   }
 
   if (want('replicas')) {
     // Issue 14: two replicas of every process on a fresh database and NATS streams of its own
     // (a random NATS_PREFIX), under a burst of 1,000 orders, then kill -9 and SIGTERM mid-burst.
     log('\n== replicas: two of every process, bursts, kill -9 and SIGTERM (vitest) ==');
-    const out = join(resultsDir, 'replicas.json');
-    rmSync(out, { force: true });
-    await run('npx', ['vitest', 'run', '-c', 'e2e/replicas/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
-      TEST_DATABASE_URL: pgHandle.serverUrl,
-      TEST_NATS_URL: nats.url,
-    });
-    results.push(readVitest(out, 'replicas (two of every process)'));
+    await runVitest(results, 'replicas (two of every process)', 'replicas.json', 'e2e/replicas/vitest.config.ts', { TEST_DATABASE_URL: pgHandle.serverUrl, TEST_NATS_URL: nats.url });
   }
 
   // The system suite (api) and Playwright (e2e) share one started stack.
@@ -117,9 +112,7 @@ async function main(): Promise<void> {
       try {
         if (wantApi) {
           log('\n== system: fuzz, recovery, limits (vitest, against the started stack) ==');
-          const out = join(resultsDir, 'api.json');
-          rmSync(out, { force: true });
-          await run('npx', ['vitest', 'run', '-c', 'e2e/api/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+          await runVitest(results, 'system (fuzz, recovery, limits)', 'api.json', 'e2e/api/vitest.config.ts', {
             E2E_BASE_URL: stack.url,
             E2E_DATABASE_URL: stack.databaseUrl,
             E2E_SERVICE_URLS: JSON.stringify(stack.serviceUrls),
@@ -128,7 +121,6 @@ async function main(): Promise<void> {
             E2E_ROOT: root,
             E2E_NATS_URL: stackNats.url,
           });
-          results.push(readVitest(out, 'system (fuzz, recovery, limits)'));
         }
         if (wantE2e && built) {
           log('\n== end-to-end (Playwright in Chromium, against the started stack) ==');

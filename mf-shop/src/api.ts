@@ -15,15 +15,11 @@ import type {
   ProductCardListResponse,
 } from '@dme/contracts';
 import { MY_NOTICES_URL, PRODUCT_CARD_PAGE } from '@dme/contracts/browser';
+import { nextOffset } from './lib/pages';
 
 /** Lists are loaded 100 at a time (the API's maximum); past that the page offers "Load more". */
 export const LIST_PAGE = 100;
 
-/** The next offset of a list loaded page by page, while the server has more ({ items, total }). */
-const nextOffset = (last: { items: unknown[]; total: number }, _all: unknown, lastOffset: number) => {
-  const next = lastOffset + last.items.length;
-  return last.items.length > 0 && next < last.total ? next : undefined;
-};
 
 /**
  * The shop's endpoints; lists refresh at once after a change (tags). A paged list refetched on

@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { MY_NOTICES_URL, NoticeListResponse, ProductCardListResponse, productCardsUrl } from '@dme/contracts';
 import { DashboardView, EAGER_CARDS, GridView, RENT_TITLE, SALE_TITLE } from '../src/features/products/DashboardPage';
 import { NoticesView } from '../src/features/orders/DueNotices';
-import { uniqueRows } from '../src/lib/pages';
+import { nextOffset, uniqueRows } from '../src/lib/pages';
 
 /**
  * The shop's server-rendered first screen (issue 13: mobile LCP), run by the gateway in Node: the
@@ -21,7 +21,7 @@ export function renderScreen(path: string, reads: Readonly<Record<string, unknow
   const grid = (title: string, type: 'FOR_RENT' | 'FOR_SALE', page: ProductCardListResponse, eagerCards = 0) => {
     const items = uniqueRows([page]);
     return (
-      <GridView title={title} type={type} search="" eagerCards={eagerCards} loading={false} items={items} total={page.total} hasNextPage={page.items.length > 0 && page.items.length < page.total} />
+      <GridView title={title} type={type} search="" eagerCards={eagerCards} loading={false} items={items} total={page.total} hasNextPage={nextOffset(page, [page], 0) !== undefined} />
     );
   };
   return renderToString(
