@@ -1,7 +1,10 @@
 // Shared rspack configuration of the shell (Module Federation host) and the four remotes.
 import { readdirSync, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 
@@ -98,6 +101,41 @@ function sharedModules(eager) {
   return shared;
 }
 
+/** Files the gateway serves compressed (gateway/src/static.ts reads the siblings this writes). */
+export const COMPRESSIBLE_ASSET = /\.(html|js|mjs|css|json|map|svg|txt)$/;
+/** Smaller files go as they are: compression would save nothing worth a header. */
+export const COMPRESS_MIN_BYTES = 512;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes `<file>.br` (brotli 11) and `<file>.gz` (gzip 9) beside every compressible file a build
+ * emitted (issue 30, item 6, brought forward by issue 22: on a busy machine the first visitor of a
+ * screen waited seconds while the gateway compressed its chunks at quality 11 on that request).
+ * After emit, so files other plugins add late (the federation manifest, index.html) get theirs too.
+ * The compression runs on libuv's thread pool, files side by side.
+ */
+class PrecompressPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tapPromise('Precompress', async (compilation) => {
+      const out = compilation.outputOptions.path;
+      const names = compilation.getAssets().map((a) => a.name).filter((n) => COMPRESSIBLE_ASSET.test(n));
+      await Promise.all(
+        names.map(async (name) => {
+          const file = join(out, name);
+          const raw = await readFile(file);
+          if (raw.length <= COMPRESS_MIN_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            gzipAsync(raw, { level: 9 }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    });
+  }
+}
+
 /** Our TypeScript and TSX, compiled by rspack's built-in swc for the given target. */
 function swcRule(target) {
   return {
@@ -155,6 +193,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
       ...(isHost
         ? [new rspack.HtmlRspackPlugin({ template: './src/index.html', inject: 'body', scriptLoading: 'defer', minify: production })]
         : []),
+      new PrecompressPlugin(),
     ],
     optimization: { moduleIds: 'deterministic', chunkIds: 'deterministic' },
     performance: { hints: false },
@@ -211,6 +250,7 @@ export function createBootConfig({ dir }) {
     output: { path: resolve(dir, 'dist'), filename: '[name].js', clean: false },
     resolve: { extensions: ['.ts', '.js'] },
     module: { rules: [swcRule('es2020')] },
+    plugins: [new PrecompressPlugin()],
     performance: { hints: false },
     stats: 'errors-warnings',
   };

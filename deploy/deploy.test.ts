@@ -465,6 +465,13 @@ describe('Docker (deploy/Dockerfile, deploy/compose.yaml)', () => {
     expect(conf).toMatch(new RegExp(`proxy_pass http://${upstream[1]};`));
     expect(lb.ports).toEqual(['8080:80']);
     expect(composeEnv('gateway').TRUST_PROXY).toBe('true');
+    // The gateway's own origin (its cross-site check) is the browser's host with its port: every proxied location says it.
+    const locations = conf.split(/\blocation\b/).slice(1).filter((l) => l.includes('proxy_pass'));
+    expect(locations.length).toBeGreaterThan(0);
+    for (const l of locations) {
+      expect(l).toMatch(/proxy_set_header X-Forwarded-Host \$http_host;/);
+      expect(l).toMatch(/proxy_set_header X-Forwarded-Proto \$scheme;/);
+    }
   });
 });
 

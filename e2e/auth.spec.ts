@@ -87,8 +87,14 @@ test.describe('register and sign in (SPEC §5, §8)', () => {
     await expect(page.locator('.ant-upload-list-item')).toHaveCount(1);
     await expect(page.locator('.ant-upload-list-item-uploading')).toHaveCount(0);
     await page.getByRole('button', { name: 'Register' }).click();
-    await expect(page.getByText('Create User Error')).toBeVisible();
-    await expect(page.getByText('Username is already taken.')).toBeVisible();
+    // SPEC §7, §9: the 409's notification shows the server's message for about 500 ms (waitFor
+    // watches the page itself, so so short a notice is not missed between polls) ...
+    const notice = page.locator('.ant-notification-notice').filter({ hasText: 'Create User Error' });
+    await notice.waitFor({ state: 'visible' });
+    await expect(notice).toContainText('Username is already taken.');
+    await expect(notice).toBeHidden({ timeout: 2500 });
+    // ... and the message stays on the Username field.
+    await expect(page.locator('.ant-form-item').filter({ has: page.getByLabel('Username') })).toContainText('Username is already taken.');
     await expect(page).toHaveURL(/\/register$/);
     expect((await request.get('/api/auth/me')).status()).toBe(401);
   });

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { BrowserContext } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { expect, test } from './fixtures';
-import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
-import { openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
+import { DEMO_PASSWORD, expect, test } from './fixtures';
+import { answerPopconfirm, registerByApi, signInAs, uniqueName } from './helpers';
+import { apiSignedIn, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
 
 test.describe('fulfilment and payments (issue 9)', () => {
   test('customer orders → warehouse confirms → accounting takes the payment (and a rental\'s first day) → warehouse packs by typed serial codes → TO_SHIP; the customer downloads the invoice and the QR', async ({ browser, playwright, baseURL }) => {
@@ -99,7 +99,7 @@ test.describe('fulfilment and payments (issue 9)', () => {
       await expect(shopper.getByRole('heading', { name: `Order ${purchase.orderNumber}` })).toBeVisible();
       await expect(shopper.getByRole('region', { name: 'Payment Records' })).toContainText(invoice);
       const pdfDownload = shopper.waitForEvent('download');
-      await shopper.getByRole('link', { name: 'Download invoice' }).click();
+      await shopper.getByRole('link', { name: 'Download INVOICE.pdf' }).click();
       const pdf = await pdfDownload;
       expect(pdf.suggestedFilename()).toBe('INVOICE.pdf');
       const text = await pdfText((await pdf.path())!);
@@ -117,11 +117,102 @@ test.describe('fulfilment and payments (issue 9)', () => {
       // The rental's invoice is the initial-payment one.
       await shopper.goto(`/orders/rentals/${rental.id}`);
       const rentPdf = shopper.waitForEvent('download');
-      await shopper.getByRole('link', { name: 'Download invoice' }).click();
+      await shopper.getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' }).click();
       expect((await rentPdf).suggestedFilename()).toBe('INITIAL_PAYMENT_INVOICE.pdf');
       await admin.dispose();
     } finally {
       for (const c of contexts) await c.close();
+    }
+  });
+
+  test('a packer reloads mid-packing and continues: each scan is kept on the server, To Ship Order packs them (issue 22)', async ({ browser, playwright, baseURL }) => {
+    test.setTimeout(180_000);
+    const login = (username: string, password?: string) => apiSignedIn(playwright, baseURL, username, password);
+    const admin = await login('superadmin');
+    const sale = await product(admin, 'FOR_SALE', '19.90', 3);
+    const customer = await registerByApi(admin);
+    const shopper = await login(customer.username, customer.password);
+    const placed = await shopper.post('/api/orders', {
+      headers: { 'idempotency-key': uniqueName('key') },
+      data: { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: sale.id, quantity: 2 }], deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '121000', note: '' },
+    });
+    expect(placed.status(), await placed.text()).toBe(201);
+    const order = ((await placed.json()) as { order: { id: string; orderNumber: string } }).order;
+    // Confirmed and paid through the API (their screens have the journey above): the order is PREPARING.
+    const warehouseApi = await login('warehouseadmin');
+    const confirmed = await warehouseApi.post(`/api/orders/${order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
+    const accounting = await login('accounting');
+    let paymentId: string | undefined;
+    await expect(async () => {
+      const list = (await (await accounting.get(`/api/payments?search=${encodeURIComponent(order.orderNumber)}`)).json()) as {
+        items: Array<{ id: string; orderNumber: string; nextAction: string | null }>;
+      };
+      paymentId = list.items.find((p) => p.orderNumber === order.orderNumber && p.nextAction)?.id;
+      expect(paymentId).toBeDefined();
+    }).toPass({ timeout: 30_000 });
+    const paid = await accounting.post(`/api/payments/${paymentId}/confirm`, {
+      headers: { 'idempotency-key': uniqueName('pay') },
+      data: { invoiceNumber: uniqueName('INV'), receiptNumber: 'OR-2001', note: '' },
+    });
+    expect(paid.status(), await paid.text()).toBe(200);
+    // The payment event moves the order to PREPARING a moment later.
+    await expect(async () => {
+      const read = (await (await warehouseApi.get(`/api/orders/${order.id}`)).json()) as { order: { status: string } };
+      expect(read.order.status).toBe('PREPARING');
+    }).toPass({ timeout: 30_000 });
+
+    const context = await browser.newContext({ baseURL });
+    try {
+      const packer = await context.newPage();
+      await signInAs(packer, 'warehousestaff', DEMO_PASSWORD, '/admin/warehouse-bins');
+      await packer.goto(`/admin/orders/purchased/${order.id}`);
+      await expect(packer.getByRole('heading', { name: `Order ${order.orderNumber}` })).toBeVisible();
+      await expect(packer.getByText('PREPARING', { exact: true }).first()).toBeVisible();
+      const toShip = packer.getByRole('button', { name: 'To Ship Order' });
+      const scanDialog = async () => {
+        await packer.getByRole('button', { name: `Scan ${sale.name}` }).click();
+        const dialog = packer.getByRole('dialog', { name: `Scan ${sale.name}` });
+        return { dialog, code: dialog.getByRole('textbox', { name: 'Serial code' }), list: dialog.getByRole('list', { name: 'Scanned serial codes' }) };
+      };
+
+      // One item scanned (typed, as a keyboard-wedge scanner sends it), then the page is reloaded mid-packing.
+      let scan = await scanDialog();
+      await scan.code.fill(sale.serials[0]!);
+      await scan.code.press('Enter');
+      await expect(scan.dialog.getByText(`${sale.serials[0]} added.`)).toBeVisible();
+      await expect(scan.list).toContainText(sale.serials[0]!);
+      await expect(toShip).toBeDisabled();
+      await packer.reload();
+
+      // The scan is still there: on the page, and in the dialog opened again.
+      await expect(packer.getByRole('heading', { name: `Order ${order.orderNumber}` })).toBeVisible();
+      await expect(packer.getByRole('region', { name: 'Products' })).toContainText('1 / 2 scanned');
+      await expect(toShip).toBeDisabled();
+      scan = await scanDialog();
+      await expect(scan.dialog.getByText('Scanned 1 of 2')).toBeVisible();
+      await expect(scan.list).toContainText(sale.serials[0]!);
+      await expect(scan.dialog.getByRole('button', { name: 'OK' })).toBeDisabled();
+      // It is still a repeat, and the rest is scanned as before.
+      await scan.code.fill(sale.serials[0]!);
+      await scan.code.press('Enter');
+      await expect(scan.dialog.getByText('Already scanned')).toBeVisible();
+      await scan.code.fill(sale.serials[1]!);
+      await scan.code.press('Enter');
+      await expect(scan.list).toContainText(sale.serials[1]!);
+      await expect(scan.dialog.getByText('Scanned 2 of 2')).toBeVisible();
+      await scan.dialog.getByRole('button', { name: 'OK' }).click();
+      await expect(scan.dialog).toHaveCount(0);
+
+      await expect(toShip).toBeEnabled();
+      await toShip.click();
+      await expect(packer.getByText('Order packed: ready to ship.')).toBeVisible();
+      await expect(packer.getByText('TO SHIP', { exact: true }).first()).toBeVisible();
+      const products = packer.getByRole('region', { name: 'Products' });
+      for (const s of sale.serials.slice(0, 2)) await expect(products).toContainText(s);
+    } finally {
+      await context.close();
+      await Promise.all([admin, shopper, warehouseApi, accounting].map((c) => c.dispose()));
     }
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { expect } from './fixtures';
+import { DEMO_PASSWORD, expect } from './fixtures';
 import { makePng, signInAs, uniqueName } from './helpers';
 
 /** Steps the back-office journeys share (fulfilment.spec.ts, rental.spec.ts). */
@@ -10,6 +10,14 @@ export interface Made {
   id: string;
   name: string;
   serials: string[];
+}
+
+/** An API client of the running stack signed in as `username` (its own cookie jar). */
+export async function apiSignedIn(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined, username: string, password = DEMO_PASSWORD): Promise<APIRequestContext> {
+  const c = await playwright.request.newContext({ baseURL });
+  const res = await c.post('/api/auth/login', { data: { username, password } });
+  expect(res.status(), await res.text()).toBe(200);
+  return c;
 }
 
 /** A product of the test's own (for rent or for sale) with serial-coded stock, made through the API as the superadmin. */
@@ -54,12 +62,17 @@ export async function openStaffOrder(page: Page, kind: 'Purchased' | 'Rentals', 
   await expect(page.getByRole('heading', { name: `Order ${orderNumber}` })).toBeVisible();
 }
 
-/** Waits (reloading, as a person would) until the order's status tag shows `status`. */
+/**
+ * Waits (reloading, as a person would) until the order's status tag shows `status`. Each reload
+ * waits for the order to be drawn (its heading) before reading the status: on a busy machine the
+ * page takes seconds to draw, which is not the status being wrong.
+ */
 export async function untilStatus(page: Page, status: string): Promise<void> {
   await expect(async () => {
     await page.reload();
+    await expect(page.getByRole('heading', { name: /^Order ORD-/ })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText(status, { exact: true }).first()).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 /** Accounting takes the payment due on an order: opens it from the list and confirms the dialog. */
@@ -74,8 +87,9 @@ export async function takePayment(page: Page, orderNumber: string, action: strin
     await page.reload();
     await page.getByLabel('Search payments').fill(orderNumber);
     await page.getByLabel('Search payments').press('Enter');
-    await expect(row).toContainText(action, { timeout: 2000 });
-  }).toPass({ timeout: 30_000 });
+    // The list answers the search in well under a second on a quiet machine, in seconds on a busy one.
+    await expect(row).toContainText(action, { timeout: 5000 });
+  }).toPass({ timeout: 60_000 });
   await row.getByRole('link', { name: 'View' }).click();
   await page.getByRole('button', { name: action }).click();
   const dialog = page.getByRole('dialog', { name: action });

@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { APIResponse, Browser, BrowserContext, Page } from '@playwright/test';
 import { cameraLaunchOptions, pictureVideo } from './camera';
 import { expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
-import { openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
+import type { Json } from '@dme/testing';
+import { apiSignedIn, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
 
 /**
  * The passage of time: a rental's due date is its delivered day plus its rental days, so the test
@@ -185,7 +187,7 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       await showsStatus(shopper, 'COMPLETED', 30_000);
       await expect(shopper.getByRole('region', { name: 'Payment Records' })).toContainText(fullInvoice);
       const download = shopper.waitForEvent('download');
-      await shopper.getByRole('link', { name: 'Download invoice' }).click();
+      await shopper.getByRole('link', { name: 'Download FULL_PAYMENT_INVOICE.pdf' }).click();
       const pdf = await download;
       expect(pdf.suggestedFilename()).toBe('FULL_PAYMENT_INVOICE.pdf');
       const flat = (await pdfText((await pdf.path())!)).replace(/\s+/g, '');
@@ -199,6 +201,90 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
     } finally {
       await camera?.close();
       for (const c of contexts) await c.close();
+    }
+  });
+
+  test("a rental paid in full: the customer downloads each payment's invoice from the order page, the initial one too (issue 22)", async ({ browser, playwright, baseURL }) => {
+    test.setTimeout(180_000);
+    const login = (username: string, password?: string) => apiSignedIn(playwright, baseURL, username, password);
+    const ok = async (res: Promise<APIResponse>) => {
+      const r = await res;
+      expect(r.status(), await r.text()).toBeLessThan(300);
+      return (await r.json()) as Json;
+    };
+    // The staff steps through the API as the superadmin (the journey above drives their screens).
+    const admin = await login('superadmin');
+    const rent = await product(admin, 'FOR_RENT', '20.00', 1);
+    const customer = await registerByApi(admin);
+    const shopperApi = await login(customer.username, customer.password);
+    const { order } = await ok(
+      shopperApi.post('/api/orders', {
+        headers: { 'idempotency-key': uniqueName('key') },
+        data: { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: rent.id, quantity: 1, noOfRentalDays: 1 }], deliveryAddress: '5 Mabini St', deliveryCity: 'Quezon City', deliveryState: 'Metro Manila', deliveryZipcode: '110100', note: '' },
+      }),
+    );
+    const step = (to: string, extra: Json = {}) => ok(admin.post(`/api/orders/${order.id}/transitions`, { data: { to, ...extra } }));
+    const scan = (purpose: 'DELIVERY' | 'PICKUP') => ok(admin.post('/api/driver/scan', { data: { purpose, code: order.orderNumber } }));
+    const staffOrder = async () => (await ok(admin.get(`/api/orders/${order.id}`))).order;
+    const pay = async (action: string, invoiceNumber: string, receiptNumber: string) => {
+      let id = '';
+      await expect(async () => {
+        const { items } = await ok(admin.get(`/api/payments?search=${encodeURIComponent(order.orderNumber)}`));
+        const p = items.find((i: Json) => i.orderNumber === order.orderNumber);
+        expect(p?.nextAction).toBe(action);
+        id = p.id;
+      }).toPass({ timeout: 30_000 });
+      await ok(admin.post(`/api/payments/${id}/confirm`, { headers: { 'idempotency-key': uniqueName('pay') }, data: { invoiceNumber, receiptNumber, note: '' } }));
+    };
+    const until = (status: string) => expect(async () => expect((await staffOrder()).status).toBe(status)).toPass({ timeout: 30_000 });
+
+    const initialInvoice = uniqueName('INV');
+    const fullInvoice = uniqueName('INV');
+    await step('FOR_PAYMENT');
+    await pay('PAY_PARTIAL', initialInvoice, 'OR-3001');
+    await until('PREPARING');
+    const lineID = (await staffOrder()).products[0].id;
+    await step('TO_SHIP', { packing: [{ lineID, serialCodes: [rent.serials[0]] }] });
+    await scan('DELIVERY');
+    await scan('DELIVERY');
+    await until('DELIVERED');
+    await deliveredDaysAgo(order.id, 1);
+    await step('FOR_RETURN');
+    await scan('PICKUP');
+    await until('FOR_PICK_UP');
+    await ok(admin.post(`/api/orders/${order.id}/serials/${rent.serials[0]}/return`, { data: { status: 'OK' } }));
+    await step('FOR_FULL_PAYMENT');
+    await pay('COMPLETE_PAYMENT', fullInvoice, 'OR-3002');
+    await until('COMPLETED');
+
+    const context = await browser.newContext({ baseURL, acceptDownloads: true });
+    try {
+      const shopper = await signedIn(async () => context, customer.username, '/dashboard', customer.password);
+      await shopper.goto(`/orders/rentals/${order.id}`);
+      const records = shopper.getByRole('region', { name: 'Payment Records' });
+      await expect(records).toContainText(fullInvoice);
+      for (const [file, invoice, receipt] of [
+        ['INITIAL_PAYMENT_INVOICE.pdf', initialInvoice, 'OR-3001'],
+        ['FULL_PAYMENT_INVOICE.pdf', fullInvoice, 'OR-3002'],
+      ] as const) {
+        const row = records.getByRole('row', { name: new RegExp(invoice) });
+        const download = shopper.waitForEvent('download');
+        await row.getByRole('link', { name: `Download ${file}` }).click();
+        const pdf = await download;
+        expect(pdf.suggestedFilename()).toBe(file);
+        const path = (await pdf.path())!;
+        expect((await readFile(path)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        const flat = (await pdfText(path)).replace(/\s+/g, '');
+        for (const want of [invoice, receipt, order.orderNumber]) expect(flat, file).toContain(want);
+      }
+      // The initial invoice is the one of the first day: the full payment is not on it.
+      const first = shopper.waitForEvent('download');
+      await records.getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' }).click();
+      expect((await pdfText((await (await first).path())!)).replace(/\s+/g, '')).not.toContain(fullInvoice);
+    } finally {
+      await context.close();
+      await shopperApi.dispose();
+      await admin.dispose();
     }
   });
 });

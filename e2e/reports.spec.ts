@@ -57,8 +57,8 @@ test.describe('reports (issue 11)', () => {
     await expect(async () => {
       await page.reload();
       await page.getByRole('tab', { name: 'Purchased Sales' }).click();
-      await expect(row).toContainText('$136.50', { timeout: 2000 });
-    }).toPass({ timeout: 30_000 });
+      await expect(row).toContainText('$136.50', { timeout: 5000 });
+    }).toPass({ timeout: 60_000 });
     await expect(row).toContainText('Omron');
     await expect(row.getByRole('cell', { name: '3', exact: true })).toBeVisible();
     const totals = page.getByRole('region', { name: 'Overall totals' });

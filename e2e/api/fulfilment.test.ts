@@ -4,7 +4,8 @@
  * IS DOWN (killed with SIGKILL; the launcher brings it back), and the order still moves on to
  * PREPARING once the order service is up again (the payment event waits in JetStream); then it is
  * packed by serial codes and the customer downloads the invoice (PDF, text read back) and the
- * order QR (decoded). Every step goes through the gateway with the demo accounts' sessions.
+ * order QR (decoded), which the demo driver then scans to take the order out (before that, the
+ * order is not the driver's to read). Every step goes through the gateway with the demo accounts' sessions.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,5 +212,25 @@ describe('a purchase from the shop to TO_SHIP (issue 9)', () => {
     expect(JSON.parse(decoded!.data)).toEqual({ orderID: order.id, orderNumber: order.orderNumber });
     expect((await call('GET', `/api/my/orders/${order.id}/invoice.pdf`, { cookie: other })).status).toBe(404);
     expect((await call('GET', `/api/my/orders/${order.id}/qr.png`, { cookie: other })).status).toBe(404);
+
+    // The driver (issue 22): an order waiting for a driver is not theirs to read (the customer's
+    // details stay hidden), and a scan that cannot take it answers exactly like a code naming no
+    // order; the scan of its QR for delivery takes it, and then it is theirs to read.
+    const driver = await signIn('driver');
+    const scan = (code: string, purpose: 'DELIVERY' | 'PICKUP') => call('POST', '/api/driver/scan', { cookie: driver, body: { purpose, code } });
+    const whole = (r: Answer) => ({ status: r.status, type: r.headers.get('content-type'), text: r.bytes.toString('utf8') });
+    const unknownRead = await call('GET', `/api/driver/orders/${randomUUID()}`, { cookie: driver });
+    const waitingRead = await call('GET', `/api/driver/orders/${order.id}`, { cookie: driver });
+    expect(unknownRead.status).toBe(404);
+    expect([waitingRead.status, waitingRead.headers.get('content-type')]).toEqual([404, unknownRead.headers.get('content-type')]);
+    expect({ ...(waitingRead.body as object), instance: null }).toEqual({ ...(unknownRead.body as object), instance: null });
+    const unknownScan = whole(await scan('ORD-19990101-000000', 'PICKUP'));
+    expect(unknownScan.status).toBe(404);
+    expect(whole(await scan(decoded!.data, 'PICKUP'))).toEqual(unknownScan);
+    expect(whole(await scan(order.orderNumber, 'PICKUP'))).toEqual(unknownScan);
+    expect((await scan(decoded!.data, 'DELIVERY')).status).toBe(200);
+    const mine = await call('GET', `/api/driver/orders/${order.id}`, { cookie: driver });
+    expect(mine.status).toBe(200);
+    expect((mine.body as { order: { status: string; deliveryAddress: string } }).order).toMatchObject({ status: 'OUT_FOR_DELIVERY', deliveryAddress: '12 Rizal St' });
   }, 150_000);
 });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, manilaDate } from '@dme/contracts';
+import { addDays, manilaDate, ORDER_MESSAGES } from '@dme/contracts';
 import { validPerson, type Json } from '@dme/testing';
 import { env, TINY_PNG } from './lib/env';
 import { call, expectError, expectOk, legacyLogin, sessionCookie, until, type Answer } from './lib/legacy';
@@ -230,8 +230,12 @@ describe('legacy: cart', () => {
       'cart/create.php',
     );
     expect(added).toMatchObject({ productID: sale.id, quantity: 1, type: 'BUY', price: '45.50' });
+    // More than the catalog has available (SPEC §5): refused by the REST route it maps onto, the line unchanged.
+    const over = { productID: sale.id, productVariantID: null, productSubVariantID: null, quantity: 500, noOfRentalDays: null, type: 'BUY' };
+    expect(expectError(await call('POST', '/cart/create.php', { cookie: a.cookie, body: over }), 409, 'cart/create.php over the stock').detail).toBe(ORDER_MESSAGES.maxStock);
     const mine = expectOk(await call('GET', `/cart/get_all.php?userID=${a.user.id}&type=BUY`, { cookie: a.cookie }), 200, 'cart/get_all.php');
     expect(mine.map((i: { id: string }) => i.id)).toContain(added.id);
+    expect(mine.find((i: { id: string }) => i.id === added.id).quantity).toBe(1);
     // B never sees A's cart: naming A is refused, B's own does not hold A's line.
     expectError(await call('GET', `/cart/get_all.php?userID=${a.user.id}&type=BUY`, { cookie: b.cookie }), 403, "another's cart");
     const theirs = expectOk(await call('GET', `/cart/get_all.php?userID=${b.user.id}&type=BUY`, { cookie: b.cookie }), 200, 'own cart');
@@ -310,6 +314,22 @@ describe('legacy: orders, payments, serial codes', () => {
       'pack',
     );
     expect(packed.products[0].serialCodes.map((s: { serialCode: string }) => s.serialCode).sort()).toEqual(saleSerials.slice(0, 2).sort());
+    // orders/get.php: each serial code is a SPEC §3 serial code entry (issue 22), for the customer too.
+    const got = expectOk(await call('GET', `/orders/get.php?id=${order.id}`, { cookie: a.cookie }), 200, 'packed order');
+    expect(got.products[0].serialCodes).toHaveLength(2);
+    for (const entry of got.products[0].serialCodes) {
+      expect(entry).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        serialCode: expect.any(String),
+        productID: got.products[0].productID,
+        status: null,
+        updatedAt: null,
+        returnedAt: null,
+        inventoryType: 'OUT',
+        warehouseBin: { name: expect.any(String) },
+        createdAt: expect.any(String),
+      });
+    }
     const restTakeOut = await call('POST', `/api/orders/${order.id}/transitions`, { cookie: a.cookie, body: { to: 'OUT_FOR_DELIVERY' } });
     expect(restTakeOut.status).toBeGreaterThanOrEqual(400);
     expectError(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: a.cookie, body: { status: 'OUT_FOR_DELIVERY' } }), restTakeOut.status, 'a customer taking it out');
@@ -338,9 +358,76 @@ describe('legacy: orders, payments, serial codes', () => {
 
   it('an order with nothing valid in it is refused, nothing is placed', async () => {
     expectError(await call('POST', '/orders/create.php', { cookie: a.cookie, body: { type: 'BUY', ...address, products: [] } }), 400, 'no products');
-    expectError(await call('POST', '/orders/create.php', { cookie: a.cookie, body: { type: 'RENT', ...address, products: [{ productID: rent.id, quantity: 1 }] } }), 400, 'a rental without days');
+    expectError(await call('POST', '/orders/create.php', { cookie: a.cookie, body: { typeOfOrder: 'BULK', type: 'RENT', ...address, products: [{ productID: rent.id, quantity: 1 }] } }), 400, 'a bulk rental without days');
+    expectError(await call('POST', '/orders/create.php', { cookie: a.cookie, body: { typeOfOrder: 'bulk', type: 'BUY', ...address, products: [{ productID: sale.id, quantity: 1 }] } }), 400, 'an unknown typeOfOrder');
     expectError(await call('POST', '/orders/create.php', { cookie: warehouse.cookie, body: { type: 'BUY', ...address, products: [{ productID: sale.id, quantity: 1 }] } }), 403, 'staff placing an order');
   });
+});
+
+describe('legacy: orders from the cart (SPEC §7: typeOfOrder BULK only where bulk)', () => {
+  /** A product of its own with `stock` units, so these orders take nobody else's stock. */
+  async function product(type: 'FOR_SALE' | 'FOR_RENT', price: string, stock: number): Promise<{ id: string }> {
+    const p = expectOk(
+      await call('POST', '/products/create.php', { cookie: warehouse.cookie, body: { brand: 'Philips', name: `Legacy cart ${tag()}`, description: 'cart checkout', type, image, price, damageCharges: type === 'FOR_RENT' ? '5.00' : '0.00' } }),
+      200,
+      'products/create.php',
+    );
+    expectOk(await call('POST', '/stocks/create.php', { cookie: warehouse.cookie, body: { productID: p.id, warehouseBinID: bin.id, quantity: stock } }), 200, 'stocks/create.php');
+    return p;
+  }
+  const cartOf = async (who: Who, type: 'BUY' | 'RENT') =>
+    (expectOk(await call('GET', `/cart/get_all.php?type=${type}`, { cookie: who.cookie }), 200, 'cart/get_all.php') as Array<{ id: string; productID: string; quantity: number }>).map((i) => [i.productID, i.quantity]);
+
+  it('without typeOfOrder BULK: the checkout of those cart lines, which leave the cart; with BULK: a bulk order and the cart untouched', async () => {
+    const c = await newCustomer();
+    const [nebulizer, mask, bed] = await Promise.all([product('FOR_SALE', '12.25', 4), product('FOR_SALE', '3.00', 4), product('FOR_RENT', '10.00', 2)]);
+    const add = async (p: { id: string }, type: 'BUY' | 'RENT', quantity: number, noOfRentalDays: number | null = null) =>
+      expectOk(await call('POST', '/cart/create.php', { cookie: c.cookie, body: { productID: p.id, productVariantID: null, productSubVariantID: null, quantity, noOfRentalDays, type, createdBy: c.user.id } }), 200, 'cart/create.php');
+    await add(nebulizer, 'BUY', 2);
+    await add(mask, 'BUY', 1);
+    await add(bed, 'RENT', 1, 3);
+
+    // A product that is not in the cart: 400 naming it; nothing placed, the cart as it was.
+    const missing = expectError(
+      await call('POST', '/orders/create.php', { cookie: c.cookie, body: { type: 'BUY', ...address, products: [{ productID: nebulizer.id, quantity: 2 }, { productID: sale.id, quantity: 1 }] } }),
+      400,
+      'a product not in the cart',
+    );
+    expect(missing.detail).toContain(sale.id);
+    expect(missing.errors).toEqual([{ field: 'products.1', message: expect.stringContaining(sale.id) }]);
+    // The rental cart is another cart.
+    expectError(await call('POST', '/orders/create.php', { cookie: c.cookie, body: { type: 'RENT', ...address, products: [{ productID: nebulizer.id, quantity: 2, noOfRentalDays: 1 }] } }), 400, 'a purchase line as a rental');
+    // A quantity other than the cart line's: the cart changed since the client read it.
+    const changed = expectError(await call('POST', '/orders/create.php', { cookie: c.cookie, body: { type: 'BUY', ...address, products: [{ productID: nebulizer.id, quantity: 3 }] } }), 409, 'another quantity');
+    expect(changed.detail).toMatch(/quantity 2, not 3/);
+    expect(expectOk(await call('GET', '/orders/get_all.php', { cookie: c.cookie }), 200, 'no orders yet')).toEqual([]);
+    expect(await cartOf(c, 'BUY')).toEqual(expect.arrayContaining([[nebulizer.id, 2], [mask.id, 1]]));
+
+    // The checkout of one of the two lines: an ordinary order (typeOfOrder null), that line leaves the cart.
+    const order = expectOk(
+      await call('POST', '/orders/create.php', {
+        cookie: c.cookie,
+        body: { type: 'BUY', ...address, note: '', totalAmount: '0.01', createdBy: b.user.id, products: [{ productID: nebulizer.id, productVariantID: null, productSubVariantID: null, quantity: 2, noOfRentalDays: null, variants: [] }] },
+      }),
+      200,
+      'orders/create.php from the cart',
+    );
+    expect(order).toMatchObject({ type: 'BUY', typeOfOrder: null, status: 'PENDING', totalAmount: '24.50', customerID: c.user.id });
+    expect(order.products.map((l: { productID: string; quantity: number }) => [l.productID, l.quantity])).toEqual([[nebulizer.id, 2]]);
+    expect(await cartOf(c, 'BUY')).toEqual([[mask.id, 1]]);
+
+    // A rental from the rental cart: its days are the cart line's.
+    const rental = expectOk(await call('POST', '/orders/create.php', { cookie: c.cookie, body: { type: 'RENT', ...address, products: [{ id: bed.id, noOfRentalDays: 3, quantity: 1, variants: [] }] } }), 200, 'a rental from the cart');
+    expect(rental).toMatchObject({ type: 'RENT', typeOfOrder: null, totalAmount: '30.00' });
+    expect(await cartOf(c, 'RENT')).toEqual([]);
+
+    // BULK: the products are the order; the cart keeps its line.
+    const bulk = expectOk(await call('POST', '/orders/create.php', { cookie: c.cookie, body: { typeOfOrder: 'BULK', type: 'BUY', ...address, products: [{ productID: mask.id, quantity: 3 }] } }), 200, 'a bulk order');
+    expect(bulk).toMatchObject({ type: 'BUY', typeOfOrder: 'BULK', totalAmount: '9.00' });
+    expect(await cartOf(c, 'BUY')).toEqual([[mask.id, 1]]);
+
+    for (const o of [order, rental, bulk]) expect(expectOk(await call('DELETE', `/orders/delete.php?id=${o.id}`, { cookie: c.cookie }), 200, 'cancel').status).toBe('CANCELLED');
+  }, 60_000);
 });
 
 describe('legacy: a rental with a fix request', () => {
@@ -385,7 +472,7 @@ describe('legacy: a rental with a fix request', () => {
       call('PATCH', `/orders_product_serial_code/update.php?id=${order.id}&serialCode=${code}&productID=${rent.id}`, { cookie: who.cookie, body: { status } });
     expectError(await mark(first, 'OK', a), 403, 'a customer marking a return');
     const ok = expectOk(await mark(first, 'OK'), 201, 'orders_product_serial_code/update.php');
-    expect(ok.products[0].serialCodes.find((s: { serialCode: string }) => s.serialCode === first)).toMatchObject({ status: 'OK', returnedAt: expect.any(String) });
+    expect(ok.products[0].serialCodes.find((s: { serialCode: string }) => s.serialCode === first)).toMatchObject({ status: 'OK', updatedAt: expect.any(String), returnedAt: expect.any(String), inventoryType: 'IN' });
     expectError(await mark(first, 'DAMAGED'), 409, 'a serial marked twice');
     expectOk(await mark(second, 'DAMAGED'), 201, 'damaged');
     const asked = expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: warehouse.cookie, body: { status: 'FOR_FULL_PAYMENT', extraCharge: '0.01' } }), 201, 'for full payment');

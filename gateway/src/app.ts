@@ -30,6 +30,7 @@ import { BOOT_SCRIPT, compressPage, FirstScreens, withFirstScreen } from './firs
 import { buildOpenApi, DOCS_HTML, DOCS_INIT_JS } from './openapi';
 import { LiveHub, liveOptions } from './live';
 import { createLegacyAdapter, isLegacyPath } from './legacy';
+import { crossOriginRefusal } from './csrf';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -107,7 +108,7 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   void firstScreens.warm(['shell', ...REMOTES]);
   const require = createRequire(import.meta.url);
   const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-  const swagger = new StaticFolder(swaggerDir);
+  const swagger = new StaticFolder(swaggerDir, { compressOnRequest: true });
   let openapi: string | undefined;
   // The old client's .php calls (SPEC §7, issue 12), translated into REST calls through this gateway.
   const legacy = createLegacyAdapter({ logger, maxBodyBytes: config.MAX_BODY_BYTES });
@@ -122,6 +123,20 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   // fitted to the answer (level 6 through koa-compress's streams was a fifth of the gateway's CPU
   // under the checkout load, docs/benchmarks.md). Built assets are compressed once (static.ts).
   app.use(compressJson());
+
+  // Cross-site request forgery (csrf.ts): a request that changes something is carried out only
+  // when it comes from the shop's own pages (or an ALLOWED_ORIGINS one); the old .php calls too,
+  // answered in their own error shape.
+  app.use(async (ctx, next) => {
+    const refused = crossOriginRefusal(ctx, config.ALLOWED_ORIGINS);
+    if (!refused) return next();
+    logger.info(
+      { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, origin: ctx.get('origin'), secFetchSite: ctx.get('sec-fetch-site'), host: ctx.host, protocol: ctx.protocol },
+      'gateway: cross-origin request refused',
+    );
+    if (isLegacyPath(ctx.path)) return legacy.refuse(ctx, refused);
+    throw refused;
+  });
 
   app.use(async (ctx, next) => {
     const path = ctx.path;

@@ -21,8 +21,8 @@ export function zlibOptionsFor(length: number | undefined): ZlibOptions {
 }
 
 /**
- * Compresses JSON answers (API answers are small and made per request; built assets are
- * compressed once, at their best, by StaticFolder; server-sent events never are). gzip or deflate as the client accepts, at
+ * Compresses JSON answers (API answers are small and made per request; built assets come
+ * compressed at their best from the build, served by StaticFolder; server-sent events never are). gzip or deflate as the client accepts, at
  * zlib's fastest level; a body held in memory is compressed in one call, a stream as a stream.
  */
 export function compressJson() {

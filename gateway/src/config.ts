@@ -4,6 +4,33 @@ import { z } from 'zod';
 import { natsPrefixSchema, portSchema, shutdownDrainSchema } from '@dme/platform';
 
 const url = z.string().url();
+
+/**
+ * ALLOWED_ORIGINS: origins besides the shop's own whose pages may send requests that change
+ * something (csrf.ts), comma-separated, e.g. `https://admin.example.com,http://localhost:5173`.
+ * Each must be a bare http(s) origin (no path, query or user); kept as browsers write it.
+ */
+const allowedOrigins = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const out = new Set<string>();
+    for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+      let u: URL | undefined;
+      try {
+        u = new URL(entry);
+      } catch {
+        u = undefined;
+      }
+      const bare = u && (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && !u.search && !u.hash && (u.pathname === '/' || u.pathname === '');
+      if (!u || !bare || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" is not an origin: write it as scheme://host[:port], e.g. https://admin.example.com` });
+        continue;
+      }
+      out.add(u.origin);
+    }
+    return out as ReadonlySet<string>;
+  });
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 export const GatewayEnv = z.object({
@@ -43,8 +70,13 @@ export const GatewayEnv = z.object({
   /** Registrations and anonymous uploads allowed per client address per hour. */
   REGISTER_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
   UPLOAD_ANON_MAX_PER_IP: z.coerce.number().int().min(1).default(60),
-  /** Set true only when a load balancer in front of the gateway sets X-Forwarded-For. */
+  /**
+   * Set true only when a load balancer in front of the gateway sets X-Forwarded-For (the client's
+   * address) and X-Forwarded-Proto / X-Forwarded-Host (the shop's own origin, csrf.ts).
+   */
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Other origins allowed to send state-changing requests, besides the shop's own (see allowedOrigins above). */
+  ALLOWED_ORIGINS: allowedOrigins,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });

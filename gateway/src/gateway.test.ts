@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { brotliCompressSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,7 +57,11 @@ beforeAll(async () => {
   await mkdir(join(staticRoot, 'shell', 'dist'), { recursive: true });
   await mkdir(join(staticRoot, 'mf-shop', 'dist'), { recursive: true });
   await writeFile(join(staticRoot, 'shell', 'dist', 'index.html'), '<!doctype html><title>DME</title><div id="root"></div>');
-  await writeFile(join(staticRoot, 'shell', 'dist', 'main.0123abcd.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
+  const mainJs = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+  await writeFile(join(staticRoot, 'shell', 'dist', 'main.0123abcd.js'), mainJs);
+  // As the build leaves it: compressed copies beside the file (rspack.base.mjs, PrecompressPlugin).
+  await writeFile(join(staticRoot, 'shell', 'dist', 'main.0123abcd.js.gz'), gzipSync(mainJs));
+  await writeFile(join(staticRoot, 'shell', 'dist', 'main.0123abcd.js.br'), brotliCompressSync(mainJs));
   await writeFile(join(staticRoot, 'mf-shop', 'dist', 'remoteEntry.js'), `var mf_shop = ${JSON.stringify('y'.repeat(3000))};`);
   await writeFile(join(staticRoot, 'mf-shop', 'dist', 'mf-manifest.json'), '{"id":"mf_shop"}');
   await writeFile(join(staticRoot, 'mf-shop', 'dist', '123.abcdef12.js'), 'export {}');
@@ -330,6 +334,22 @@ describe('proxying and errors', () => {
     expect(Buffer.from(await img.arrayBuffer()).equals(TINY_PNG)).toBe(true);
   });
 
+  it('the legacy upload.php answers a refused image with its error in an `error` field (SPEC §7), `message` too', async () => {
+    const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(gif)], { type: 'image/png' }), 'me.png');
+    const res = await fetch(`${gateway.url}/upload/upload.php`, { method: 'POST', body: form });
+    expect(res.status).toBe(415);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = (await res.json()) as Json;
+    expect(body).toMatchObject({ status: 415, detail: MESSAGES.upload.onlyJpgPng, message: MESSAGES.upload.onlyJpgPng, error: MESSAGES.upload.onlyJpgPng });
+    const ok = new FormData();
+    ok.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'me.png');
+    const uploaded = (await (await fetch(`${gateway.url}/upload/upload.php`, { method: 'POST', body: ok })).json()) as Json;
+    expect(uploaded).toMatchObject({ status: 200, message: 'success', data: { imagePath: expect.stringMatching(/^\/api\/uploads\//) } });
+    expect(uploaded).not.toHaveProperty('error');
+  });
+
   it('rate-limits anonymous uploads per address', async () => {
     const strict = await listen(createApp({ config: gatewayConfig({ UPLOAD_ANON_MAX_PER_IP: '1' }), logger }));
     try {
@@ -491,7 +511,7 @@ describe('static bundles', () => {
     expect((await call('GET', '/missing.0123abcd.js')).status).toBe(404);
   });
 
-  it('caches hashed assets for a year and compresses them', async () => {
+  it("caches hashed assets for a year and serves the build's compressed copy", async () => {
     const res = await fetch(`${gateway.url}/main.0123abcd.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('content-encoding')).toBe('gzip');

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import { EVENT_DATA, EVENTS, EventEnvelope, hasPermission, LIVE_EVENTS_PATH, type LiveEvent, type OrderStatus } from '@dme/contracts';
+import { EVENT_DATA, EVENTS, EventEnvelope, hasPermission, inOrderScope, LIVE_EVENTS_PATH, orderScopeOf, type LiveEvent, type OrderScope, type OrderStatus } from '@dme/contracts';
 import { BODY_MESSAGES, hasBody, HttpProblem, namesOf, tooManyRequests, unauthorized, type Logger, type NatsConnection } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { SESSION_COOKIE, type EndedSessions, type Principal, type SessionResolver } from './session';
@@ -14,10 +14,11 @@ import { SESSION_COOKIE, type EndedSessions, type Principal, type SessionResolve
  * the streams whose user may see it (decided here, on the server, from the session's role):
  *
  * - holders of order:read or payment:read (staff) receive every event;
- * - a driver (order:drive without order:read) receives order status changes of orders they
- *   have or moved, and of orders waiting for a driver (TO_SHIP, FOR_RETURN), nothing else;
- * - a customer (order:read-own) receives only the events of their own orders;
- * - anyone else receives nothing but heartbeats.
+ * - everyone else hears of the orders they may see, by the one rule of contracts' orderScopeOf /
+ *   inOrderScope: a driver (order:drive without order:read) of the status changes of orders
+ *   assigned to them (the event names the driver the order has after the step; an order waiting
+ *   for a driver is not theirs until their scan takes it), a customer (order:read-own) of the
+ *   events of their own orders; anyone else receives nothing but heartbeats.
  *
  * A stream ends when its session ends (a revocation or a logout seen by this gateway ends it at
  * once; a re-check through the session cache every LIVE_SESSION_CHECK_SECONDS catches the rest),
@@ -37,6 +38,7 @@ const MAX_BUFFERED_BYTES = 256 * 1024;
 const OrderPlaced = EVENT_DATA[EVENTS.order.placed].pick({ orderId: true, customerId: true, type: true });
 const OrderStatusChanged = EVENT_DATA[EVENTS.order.statusChanged].pick({ orderId: true, customerId: true, type: true, to: true, by: true, driverId: true });
 const PaymentConfirmed = EVENT_DATA[EVENTS.payment.confirmed].pick({ orderId: true, customerId: true, orderType: true });
+const PaymentRefundDue = EVENT_DATA[EVENTS.payment.refundDue].pick({ orderId: true, customerId: true, orderType: true });
 const RequestChanged = EVENT_DATA[EVENTS.request.changed].pick({ orderId: true, customerId: true });
 
 /** A mapped event with what decides who may receive it. */
@@ -80,6 +82,12 @@ export function routeEvent(payload: Uint8Array | string): RoutedEvent | undefine
       if (!d.success) return undefined;
       return { event: { kind: 'payment', orderId: d.data.orderId, orderType: d.data.orderType, status: null, at }, customerId: d.data.customerId };
     }
+    // A payment taken for an order cancelled meanwhile (issue 22): accounting's lists and the customer's order refresh.
+    case EVENTS.payment.refundDue: {
+      const d = PaymentRefundDue.safeParse(data);
+      if (!d.success) return undefined;
+      return { event: { kind: 'payment', orderId: d.data.orderId, orderType: d.data.orderType, status: null, at }, customerId: d.data.customerId };
+    }
     case EVENTS.request.changed: {
       const d = RequestChanged.safeParse(data);
       if (!d.success) return undefined;
@@ -90,32 +98,20 @@ export function routeEvent(payload: Uint8Array | string): RoutedEvent | undefine
   }
 }
 
-/** Who a stream's user is, as far as live updates go. */
-export type Audience = { kind: 'staff' } | { kind: 'driver'; userId: string } | { kind: 'customer'; userId: string } | { kind: 'none' };
+/** Who a stream's user is, as far as live updates go: staff, or the orders they may see. */
+export type Audience = { kind: 'staff' } | Exclude<OrderScope, { kind: 'all' }>;
 
 export function audienceOf(p: Pick<Principal, 'userId' | 'userType'>): Audience {
-  if (hasPermission(p.userType, 'order:read') || hasPermission(p.userType, 'payment:read')) return { kind: 'staff' };
-  if (hasPermission(p.userType, 'order:drive')) return { kind: 'driver', userId: p.userId };
-  if (hasPermission(p.userType, 'order:read-own')) return { kind: 'customer', userId: p.userId };
-  return { kind: 'none' };
+  // Accounting reads no order but takes every payment: it hears of every change.
+  if (hasPermission(p.userType, 'payment:read')) return { kind: 'staff' };
+  const scope = orderScopeOf(p);
+  return scope.kind === 'all' ? { kind: 'staff' } : scope;
 }
 
-/** Order statuses in which an order waits for a driver (every driver hears of them). */
-const WAITING_FOR_DRIVER: ReadonlySet<OrderStatus> = new Set<OrderStatus>(['TO_SHIP', 'FOR_RETURN']);
-
 export function mayReceive(audience: Audience, e: RoutedEvent): boolean {
-  switch (audience.kind) {
-    case 'staff':
-      return true;
-    case 'driver': {
-      const s = e.statusChange;
-      return s !== undefined && (s.driverId === audience.userId || s.by === audience.userId || WAITING_FOR_DRIVER.has(s.to));
-    }
-    case 'customer':
-      return e.customerId === audience.userId;
-    default:
-      return false;
-  }
+  if (audience.kind === 'staff') return true;
+  // Only a status change names the order's driver: a driver hears of nothing else.
+  return inOrderScope(audience, { customerId: e.customerId, driverId: e.statusChange?.driverId ?? null });
 }
 
 /** Whether an Accept header asks for server-sent events (EventSource sends `text/event-stream`). */

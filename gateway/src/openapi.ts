@@ -75,7 +75,7 @@ function legacyOperation(call: LegacyCall): Record<string, unknown> {
     parameters,
     responses: {
       [ok]: { description: 'Success in the old envelope: { status, message: "success", data }', content: { 'application/json': { schema: LEGACY_ENVELOPE } } },
-      default: { description: 'The REST problem, plus `message` (= detail)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+      default: { description: 'The REST problem, plus `message` and `error` (both = detail)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
     },
     ...(call.access === 'public' ? { security: [] } : {}),
   };

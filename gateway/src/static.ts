@@ -39,13 +39,21 @@ interface Entry {
 }
 
 /**
- * Serves a built folder from memory, compressed once per file (gzip and brotli), with long
- * caching for hashed assets.
+ * Serves a built folder from memory, with long caching for hashed assets. Compressed copies come
+ * from the build (`<file>.br`, `<file>.gz`, written by rspack.base.mjs's PrecompressPlugin) and
+ * are served as they are: nothing is compressed on a request (on a busy machine compressing a
+ * chunk at brotli 11 kept its first visitor waiting seconds). A file without them (or with copies
+ * older than itself) goes uncompressed, unless the folder is a third party's that no build of ours
+ * went through (`compressOnRequest`: swagger-ui's, for /api/docs): its files are compressed on
+ * their first request, once per process.
  */
 export class StaticFolder {
   private readonly cache = new Map<string, Entry>();
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly options: { compressOnRequest?: boolean } = {},
+  ) {}
 
   /** Serves `relPath` from the folder; returns false when there is no such file. */
   async serve(ctx: Context, relPath: string): Promise<boolean> {
@@ -111,16 +119,26 @@ export class StaticFolder {
       type: TYPES[ext] ?? 'application/octet-stream',
       cacheControl: NEVER_CACHE.has(name) || !HASHED.test(name) ? 'no-cache' : 'public, max-age=31536000, immutable',
     };
-    if (COMPRESSIBLE.has(ext) && raw.length > 512) {
-      // Once per file, off the event loop: brotli's best quality (11) costs about half a second
-      // for the shell's script, and saves 7% of its bytes on every first visit (issue 13: a
-      // phone on a slow network waits for this script before anything shows).
-      [entry.gzip, entry.br] = await Promise.all([
-        gzipAsync(raw, { level: 9 }),
-        brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-      ]);
+    if (COMPRESSIBLE.has(ext) && this.options.compressOnRequest) {
+      if (raw.length > 512) {
+        [entry.gzip, entry.br] = await Promise.all([
+          gzipAsync(raw, { level: 9 }),
+          brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+        ]);
+      }
+    } else if (COMPRESSIBLE.has(ext)) {
+      const [br, gz] = await Promise.all([sibling(full, '.br', mtimeMs), sibling(full, '.gz', mtimeMs)]);
+      if (br) entry.br = br;
+      if (gz) entry.gzip = gz;
     }
     this.cache.set(full, entry);
     return entry;
   }
+}
+
+/** The build's compressed copy of a file (`.br`, `.gz`), unless missing or older than the file. */
+async function sibling(full: string, suffix: string, mtimeMs: number): Promise<Buffer | undefined> {
+  const info = await stat(full + suffix).catch(() => undefined);
+  if (!info?.isFile() || info.mtimeMs < mtimeMs) return undefined;
+  return readFile(full + suffix).catch(() => undefined);
 }

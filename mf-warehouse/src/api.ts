@@ -16,7 +16,6 @@ import type {
   ProductListResponse,
   ProductRequest,
   ReturnStatus,
-  StockItem,
   StockListResponse,
   TransitionRequest,
   UpdateRequestBody,
@@ -146,11 +145,6 @@ export const warehouseApi = baseApi.injectEndpoints({
       query: ({ id, requestId, body }) => ({ url: `/orders/${id}/requests/${requestId}`, method: 'PATCH', body }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }],
     }),
-    /** The stock item with this serial code, asked afresh on every scan (its status may have changed). */
-    stockBySerial: b.query<{ item: StockItem }, string>({
-      query: (serialCode) => `/stocks/by-serial/${encodeURIComponent(serialCode)}`,
-      keepUnusedDataFor: 0,
-    }),
   }),
 });
 
@@ -174,5 +168,4 @@ export const {
   useOngoingRentalsQuery,
   useReturnSerialMutation,
   useUpdateRequestMutation,
-  useLazyStockBySerialQuery,
 } = warehouseApi;

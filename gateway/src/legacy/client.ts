@@ -26,7 +26,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs:
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
 
-/** A REST answer of 400 or above: passed to the old client as it is (plus `message`). */
+/** A REST answer of 400 or above: passed to the old client as it is (plus `message` and `error`). */
 export class RestError extends Error {
   constructor(
     readonly status: number,

@@ -43,6 +43,8 @@ export interface LegacyAdapterOptions {
 export interface LegacyAdapter {
   /** Answers a legacy call (isLegacyPath). */
   serve(ctx: Context): Promise<void>;
+  /** Answers a refusal made before the call was looked at (cross-origin, csrf.ts) in the legacy error shape. */
+  refuse(ctx: Context, problem: HttpProblem): void;
   /** The original client address of the adapter's own REST calls (believed only with this process's key). */
   clientIp(ctx: Context): string | undefined;
   docs: ReturnType<typeof legacyDocs>;
@@ -127,5 +129,5 @@ export function createLegacyAdapter({ logger, maxBodyBytes }: LegacyAdapterOptio
     }
   }
 
-  return { serve, clientIp: (ctx) => key.clientIp(ctx), docs: legacyDocs() };
+  return { serve, refuse: answerError, clientIp: (ctx) => key.clientIp(ctx), docs: legacyDocs() };
 }

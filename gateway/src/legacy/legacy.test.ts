@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '@dme/contracts';
-import { driverPurposes, errorBody, matchLines, orderLines, packingOf, payloadOf, reportRange, segment, successBody, successStatus } from './mapping';
+import { cartCheckout, cartLineName, describeLine, driverPurposes, errorBody, matchLines, orderLines, packingOf, payloadOf, reportRange, segment, successBody, successStatus } from './mapping';
 import { LEGACY_BY_PATH, LEGACY_CALLS, legacyDocs } from './table';
 import { isLegacyPath } from './index';
 
@@ -24,16 +24,18 @@ describe('legacy envelope and status mapping', () => {
     expect(successBody('delete', undefined)).toEqual({ status: 200, message: 'success', data: null });
   });
 
-  it('keeps the REST problem and adds message = detail', () => {
+  it('keeps the REST problem and adds message = error = detail (SPEC §7: uploads and reports read `error`)', () => {
     const problem = { type: 'https://dme.example/problems/conflict', title: 'Conflict', status: 409, detail: 'This username is already taken.', instance: '/api/auth/register' };
-    expect(errorBody(409, problem, 'Conflict.')).toEqual({ ...problem, message: 'This username is already taken.' });
+    expect(errorBody(409, problem, 'Conflict.')).toEqual({ ...problem, message: 'This username is already taken.', error: 'This username is already taken.' });
     const withErrors = { ...problem, status: 400, errors: [{ field: 'email', message: 'Please input your Email!' }] };
-    expect(errorBody(400, withErrors, 'x')).toMatchObject({ status: 400, errors: withErrors.errors, message: problem.detail });
+    expect(errorBody(400, withErrors, 'x')).toMatchObject({ status: 400, errors: withErrors.errors, message: problem.detail, error: problem.detail });
+    const upload = { type: 'https://dme.example/problems/unsupported-media-type', title: 'Unsupported Media Type', status: 415, detail: 'You can only upload JPG or PNG file!' };
+    expect(errorBody(415, upload, 'x')).toMatchObject({ error: 'You can only upload JPG or PNG file!', message: 'You can only upload JPG or PNG file!' });
   });
 
   it('makes a problem of a body that is none', () => {
-    expect(errorBody(503, undefined, 'Service Unavailable.')).toMatchObject({ status: 503, detail: 'Service Unavailable.', message: 'Service Unavailable.', title: 'Error' });
-    expect(errorBody(404, [1, 2], 'Not Found.')).toMatchObject({ status: 404, message: 'Not Found.' });
+    expect(errorBody(503, undefined, 'Service Unavailable.')).toMatchObject({ status: 503, detail: 'Service Unavailable.', message: 'Service Unavailable.', error: 'Service Unavailable.', title: 'Error' });
+    expect(errorBody(404, [1, 2], 'Not Found.')).toMatchObject({ status: 404, message: 'Not Found.', error: 'Not Found.' });
   });
 
   it('data is the list of a list, the object of a one-key answer, else the body', () => {
@@ -98,6 +100,40 @@ describe('legacy orders: nested products → bulk lines', () => {
     expect(driverPurposes('FOR_PICK_UP')).toEqual(['PICKUP']);
     expect(driverPurposes(undefined)).toEqual(['DELIVERY', 'PICKUP']);
     expect(driverPurposes('PENDING')).toEqual([]);
+  });
+});
+
+describe('legacy orders: products of a normal order → cart lines', () => {
+  const C1 = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
+  const C2 = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
+  const C3 = 'ffffffff-ffff-4fff-8fff-ffffffffffff';
+  const cart = [
+    { id: C1, productID: P, productVariantID: null, productSubVariantID: null, quantity: 2, noOfRentalDays: 3, name: 'Bed' },
+    { id: C2, productID: P, productVariantID: V, productSubVariantID: null, quantity: 1, noOfRentalDays: 7, name: 'Bed', variant: { name: 'Wide' } },
+    { id: C3, productID: P, productVariantID: V, productSubVariantID: S, quantity: 4, noOfRentalDays: 2, name: 'Bed', variant: { name: 'Wide' }, subVariant: { name: '20 in' } },
+  ];
+  it('matches flat and nested products by product, variant and sub-variant, each line once, in the order sent', () => {
+    const sent = [{ id: P, noOfRentalDays: 7, variants: [{ id: V, subVariants: [{ id: S, quantity: 4, noOfRentalDays: 2 }] }, { id: V, quantity: 1 }] }, { productID: P, quantity: 2, noOfRentalDays: 3 }, { productID: P }];
+    expect(cartCheckout(sent, 'RENT', cart)).toEqual({ cartItemIDs: [C3, C2, C1], notInCart: [], changed: [] });
+  });
+  it('takes a cart line named by its id (an old client sending the cart items themselves)', () => {
+    expect(cartCheckout([{ id: C2 }], 'RENT', cart).cartItemIDs).toEqual([C2]);
+  });
+  it('reports products that are not in the cart by position, with what they name', () => {
+    const other = '44444444-4444-4444-8444-444444444444';
+    const r = cartCheckout([{ productID: P }, { productID: other, quantity: 1 }, { productID: P, productVariantID: other }, {}], 'RENT', cart);
+    expect(r.cartItemIDs).toEqual([C1]);
+    expect(r.notInCart.map((n) => n.index)).toEqual([1, 2, 3]);
+    expect(describeLine(r.notInCart[0]!.line)).toBe(`Product ${other}`);
+    expect(describeLine(r.notInCart[1]!.line)).toBe(`Product ${P} (variant ${other})`);
+    expect(describeLine(r.notInCart[2]!.line)).toBe('A product without a productID');
+  });
+  it('a quantity or rental days other than the cart line\'s is a change (days only for rentals)', () => {
+    const r = cartCheckout([{ productID: P, quantity: 5 }, { productID: P, productVariantID: V, noOfRentalDays: 9 }], 'RENT', cart);
+    expect(r.changed.map((c) => [c.index, c.item.id, c.field, c.sent])).toEqual([[0, C1, 'quantity', 5], [1, C2, 'noOfRentalDays', 9]]);
+    expect(cartCheckout([{ productID: P, quantity: 2, noOfRentalDays: 99 }], 'BUY', cart).changed).toEqual([]);
+    expect(cartLineName(cart[2]!)).toBe('Bed (Wide, 20 in)');
+    expect(cartLineName(cart[0]!)).toBe('Bed');
   });
 });
 

@@ -27,10 +27,11 @@ export function successBody(kind: LegacyKind, data: unknown): LegacySuccess {
 
 /**
  * An error: the REST problem document unchanged (it stays application/problem+json with the REST
- * status) plus the old shape's `message`, equal to its detail. A body that is not a problem (it
+ * status) plus the old shapes' `message` and `error`, both equal to its detail (SPEC §7: reads and
+ * updates show `message`; an upload and the reports read `error`). A body that is not a problem (it
  * should not happen) becomes one with the status's words.
  */
-export function errorBody(status: number, body: unknown, fallbackDetail: string): Problem & { message: string } {
+export function errorBody(status: number, body: unknown, fallbackDetail: string): Problem & { message: string; error: string } {
   const p = body && typeof body === 'object' && !Array.isArray(body) ? (body as Partial<Problem>) : {};
   const detail = typeof p.detail === 'string' && p.detail.length > 0 ? p.detail : fallbackDetail;
   return {
@@ -40,6 +41,7 @@ export function errorBody(status: number, body: unknown, fallbackDetail: string)
     status,
     detail,
     message: detail,
+    error: detail,
   };
 }
 
@@ -143,6 +145,74 @@ export function orderLines(products: unknown[], type: 'BUY' | 'RENT'): BulkLineI
     }
   }
   return lines;
+}
+
+/** A cart line as GET /api/cart shows it (the fields a checkout's matching needs). */
+export interface CartLineRef {
+  id: string;
+  productID: string;
+  productVariantID: string | null;
+  productSubVariantID: string | null;
+  quantity: number;
+  noOfRentalDays: number | null;
+  name: string;
+  variant?: { name: string } | null;
+  subVariant?: { name: string } | null;
+}
+
+/** The old order's products matched to the customer's cart lines of the order's type. */
+export interface CartCheckout {
+  /** The cart lines to order, in the order sent, each once. */
+  cartItemIDs: string[];
+  /** Products that name no cart line: their position and the line they name. */
+  notInCart: Array<{ index: number; line: BulkLineInput }>;
+  /** Products whose quantity or rental days differ from their cart line's (the cart changed since the client read it). */
+  changed: Array<{ index: number; item: CartLineRef; field: 'quantity' | 'noOfRentalDays'; sent: number }>;
+}
+
+/**
+ * A normal (not BULK) old order is the checkout of cart lines: each product, flattened as for a
+ * bulk order (orderLines), names the cart line with the same product, variant and sub-variant
+ * (the cart holds one line per such triple and type), or a cart line by its id. A quantity or
+ * rental days sent must be the cart line's.
+ */
+export function cartCheckout(products: readonly unknown[], type: 'BUY' | 'RENT', cart: readonly CartLineRef[]): CartCheckout {
+  const out: CartCheckout = { cartItemIDs: [], notInCart: [], changed: [] };
+  products.forEach((p, index) => {
+    const lines = orderLines([p], type);
+    if (lines.length === 0) out.notInCart.push({ index, line: { productID: undefined, productVariantID: null, productSubVariantID: null, quantity: undefined } });
+    for (const line of lines) {
+      const item =
+        cart.find((c) => c.id === line.productID) ??
+        cart.find((c) => c.productID === line.productID && c.productVariantID === (line.productVariantID ?? null) && c.productSubVariantID === (line.productSubVariantID ?? null));
+      if (!item) {
+        out.notInCart.push({ index, line });
+        continue;
+      }
+      if (typeof line.quantity === 'number' && line.quantity !== item.quantity) out.changed.push({ index, item, field: 'quantity', sent: line.quantity });
+      else if (type === 'RENT' && typeof line.noOfRentalDays === 'number' && line.noOfRentalDays !== item.noOfRentalDays) {
+        out.changed.push({ index, item, field: 'noOfRentalDays', sent: line.noOfRentalDays });
+      }
+      if (!out.cartItemIDs.includes(item.id)) out.cartItemIDs.push(item.id);
+    }
+  });
+  return out;
+}
+
+/** A product as an error names it: its id, variant and sub-variant ids. */
+export function describeLine(line: BulkLineInput): string {
+  const id = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  const product = id(line.productID);
+  if (!product) return 'A product without a productID';
+  const variant = id(line.productVariantID);
+  const sub = id(line.productSubVariantID);
+  return `Product ${product}${variant ? ` (variant ${variant}${sub ? `, sub-variant ${sub}` : ''})` : sub ? ` (sub-variant ${sub})` : ''}`;
+}
+
+/** A cart line as a message names it: name, variant, sub-variant. */
+export function cartLineName(item: CartLineRef): string {
+  const parts = [item.variant?.name, item.subVariant?.name].filter((n): n is string => typeof n === 'string' && n.length > 0);
+  return parts.length ? `${item.name} (${parts.join(', ')})` : item.name;
 }
 
 /** Order status filter → the driver list's purpose (SPEC §2 driver: For Delivery, For Pickup). */

@@ -42,9 +42,23 @@ import {
   type RouteId,
 } from '@dme/contracts';
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, forbidden } from '@dme/platform';
+import { badRequest, conflict, forbidden, HttpProblem } from '@dme/platform';
 import type { Caller, Rest } from './client';
-import { driverPurposes, LEGACY_REPORTS, matchLines, orderLines, packingOf, payloadOf, reportRange, type LegacyKind, type LineRefOfOrder } from './mapping';
+import {
+  cartCheckout,
+  cartLineName,
+  describeLine,
+  driverPurposes,
+  LEGACY_REPORTS,
+  matchLines,
+  orderLines,
+  packingOf,
+  payloadOf,
+  reportRange,
+  type CartLineRef,
+  type LegacyKind,
+  type LineRefOfOrder,
+} from './mapping';
 
 /** What a handler gets: the query, the body as sent (validated), the REST API, the request headers. */
 export interface LegacyInput {
@@ -183,7 +197,8 @@ const OrderProduct = z.object({
 });
 const OrderCreateBody = z.object({
   type: z.enum(ORDER_TYPES, { error: 'Please choose rent or buy.' }),
-  typeOfOrder: ignored,
+  /** BULK: the products are the order; absent, null or empty: the checkout of those cart lines. */
+  typeOfOrder: z.enum(['BULK', ''], { error: 'typeOfOrder is BULK for a bulk order, or left out for an order from the cart.' }).nullish(),
   totalAmount: ignored,
   createdBy: ignored,
   customerID: ignored,
@@ -440,19 +455,41 @@ const calls: LegacyCall[] = [
   },
   // ---- orders
   {
-    method: 'POST', path: '/orders/create.php', kind: 'create', access: ROUTES.ordersPlace.access, rest: ['ordersPlace'],
-    summary: 'POST /api/orders as a BULK order with lines from the nested products (Idempotency-Key: the client\'s or a new one); totalAmount and createdBy ignored: the server computes the total',
+    method: 'POST', path: '/orders/create.php', kind: 'create', access: ROUTES.ordersPlace.access, rest: ['cartList', 'ordersPlace'],
+    summary:
+      'typeOfOrder BULK → POST /api/orders as a BULK order with lines from the nested products (the cart is not touched). Otherwise the checkout of cart lines: ' +
+      'GET /api/cart?type, each product (product / variant / sub-variant, or a cart line id) matched to its cart line, then POST /api/orders { cartItemIDs } (those lines leave the cart); ' +
+      'a product not in the cart → 400 naming it, a quantity or rental days other than the cart line\'s → 409. Idempotency-Key: the client\'s or a new one; totalAmount and createdBy ignored: the server computes the total',
     body: OrderCreateBody,
     handle: async (input) => {
       const { rest, body } = input;
       const type = body.type as 'BUY' | 'RENT';
-      const order = {
-        type,
-        typeOfOrder: 'BULK',
-        lines: orderLines(body.products as unknown[], type),
-        ...pick(body, ['deliveryAddress', 'deliveryCity', 'deliveryState', 'deliveryZipcode', 'note']),
-      };
-      return data(rest.call('ordersPlace', { body: order, headers: { 'idempotency-key': idempotencyKey(input) } }));
+      const products = body.products as unknown[];
+      const address = pick(body, ['deliveryAddress', 'deliveryCity', 'deliveryState', 'deliveryZipcode', 'note']);
+      const headers = { 'idempotency-key': idempotencyKey(input) };
+      if (body.typeOfOrder === 'BULK') {
+        return data(rest.call('ordersPlace', { body: { type, typeOfOrder: 'BULK', lines: orderLines(products, type), ...address }, headers }));
+      }
+      const cart = payloadOf((await rest.call('cartList', { query: { type } })).body) as CartLineRef[];
+      const { cartItemIDs, notInCart, changed } = cartCheckout(products, type, cart);
+      if (notInCart.length) {
+        const where = type === 'RENT' ? 'your rental cart' : 'your purchase cart';
+        const names = notInCart.map((n) => describeLine(n.line));
+        throw badRequest(
+          `${names.length === 1 ? `${names[0]} is` : `${names.join('; ')} are`} not in ${where}. An order without typeOfOrder BULK orders lines of the cart: add ${names.length === 1 ? 'it' : 'them'} to the cart first, or send typeOfOrder BULK.`,
+          notInCart.map((n) => ({ field: `products.${n.index}`, message: `${describeLine(n.line)} is not in ${where}.` })),
+        );
+      }
+      if (changed.length) {
+        const what = (c: (typeof changed)[number]) =>
+          c.field === 'quantity' ? `${cartLineName(c.item)} is in your cart with quantity ${c.item.quantity}, not ${c.sent}` : `${cartLineName(c.item)} is in your cart for ${c.item.noOfRentalDays} rental days, not ${c.sent}`;
+        throw new HttpProblem(
+          409,
+          `Your cart has changed: ${changed.map(what).join('; ')}. Reload the cart and confirm the order again.`,
+          changed.map((c) => ({ field: `products.${c.index}.${c.field}`, message: `${what(c)}.` })),
+        );
+      }
+      return data(rest.call('ordersPlace', { body: { type, cartItemIDs, ...address }, headers }));
     },
   },
   {
@@ -481,12 +518,12 @@ const calls: LegacyCall[] = [
   },
   {
     method: 'GET', path: '/orders/get.php', kind: 'read', access: 'authenticated', rest: ['staffOrdersGet', 'driverOrdersGet', 'myOrdersGet'],
-    summary: 'Staff → GET /api/orders/:id; a driver → GET /api/driver/orders/:id; a customer → GET /api/my/orders/:id (another\'s → 404)', query: idQuery,
+    summary: 'Staff → GET /api/orders/:id; a driver → GET /api/driver/orders/:id; a customer → GET /api/my/orders/:id (another\'s → 404). Each product\'s serialCodes are SPEC §3 serial code entries: id, serialCode, productID, status (OK/LOST/DAMAGED once returned), updatedAt (return time), inventoryType, warehouseBin { name }, createdAt', query: idQuery,
     handle: ({ rest, query }) => readOrder(rest, need(query, 'id')),
   },
   {
     method: 'PATCH', path: '/orders/update.php', kind: 'update', access: 'authenticated', rest: ['ordersTransition', 'staffOrdersGet'],
-    summary: 'POST /api/orders/:id/transitions { to: status } as the process table allows the caller (403/409 otherwise); to TO_SHIP the products\' serialCodes are the packing. driverID, totalAmount, customerID, totalPartialPayment ignored',
+    summary: 'POST /api/orders/:id/transitions { to: status } as the process table allows the caller (403/409 otherwise); to TO_SHIP the products\' serialCodes are the packing (without them, the codes saved while scanning, GET /api/orders/:id/packing). driverID, totalAmount, customerID, totalPartialPayment ignored',
     query: idQuery, body: OrderUpdateBody,
     handle: async ({ rest, query, body }) => {
       const id = need(query, 'id');
@@ -613,7 +650,7 @@ export function legacyDocs() {
     description:
       'Each old call is translated into calls of the REST routes through this gateway (same session cookie, permissions, object checks, validation and totals). ' +
       'Success: 200 for reads, creates and deletes, 201 for updates, body { status, message: "success", data }. ' +
-      'Errors: the REST status and problem+json body, plus `message` (= detail). Unknown .php path: 404; wrong method: 405.',
+      'Errors: the REST status and problem+json body, plus `message` and `error` (both = detail; an upload and the reports are read by `error`). Unknown .php path: 404; wrong method: 405.',
     calls: calls.map((c) => ({
       method: c.method,
       path: c.path,

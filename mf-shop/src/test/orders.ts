@@ -1,4 +1,5 @@
 import type { Order, OrderLine, OrderPayment, User } from '@dme/contracts';
+import { serialEntry } from '@dme/ui/testing';
 
 /** Test data of the customer's orders (the Order contract of issue 10). */
 
@@ -35,9 +36,14 @@ export const unpaid: OrderPayment = {
   records: [],
 };
 
-export const initial = { type: 'PARTIAL' as const, invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '90.00', note: '', createdAt: '2026-11-23T03:00:00.000Z' };
-export const fullRecord = { type: 'FULL' as const, invoiceNumber: 'INV-002', receiptNumber: 'OR-002', amount: '680.00', note: 'Bank transfer', createdAt: '2026-11-28T03:00:00.000Z' };
-export const packedLine = line({ serialCodes: [{ serialCode: 'HOS-0000101', status: null, returnedAt: null }, { serialCode: 'HOS-0000102', status: null, returnedAt: null }] });
+export const INITIAL_RECORD_ID = '44444444-4444-4444-8444-444444444444';
+export const FULL_RECORD_ID = '55555555-5555-4555-8555-555555555555';
+export const initial = { id: INITIAL_RECORD_ID, type: 'PARTIAL' as const, invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '90.00', note: '', createdAt: '2026-11-23T03:00:00.000Z' };
+export const fullRecord = { id: FULL_RECORD_ID, type: 'FULL' as const, invoiceNumber: 'INV-002', receiptNumber: 'OR-002', amount: '680.00', note: 'Bank transfer', createdAt: '2026-11-28T03:00:00.000Z' };
+/** A serial code entry (SPEC §3) of a packed unit from bin B-01: not returned yet unless `over` says so. */
+export const serial = (serialCode: string, over: Partial<OrderLine['serialCodes'][number]> = {}) =>
+  serialEntry(serialCode, { productID: '33333333-3333-4333-8333-333333333333', warehouseBin: { name: 'B-01 Beds' }, ...over });
+export const packedLine = line({ serialCodes: [serial('HOS-0000101'), serial('HOS-0000102')] });
 
 export function order(over: Partial<Order> = {}): Order {
   return {

@@ -79,8 +79,12 @@ export const RENTAL_ORDER_STATUSES = [
 export const ORDER_STATUSES = [...RENTAL_ORDER_STATUSES, 'CANCELLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** CANCELLED (not in the spec): the order was cancelled before it was paid; nothing can be taken. */
-export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED'] as const;
+/**
+ * SPEC §4's payment statuses, and two not in the spec: CANCELLED (the order was cancelled before
+ * it was paid; nothing can be taken) and REFUND_DUE (a payment was taken, then the payment service
+ * learnt that its order had been cancelled meanwhile: the money taken is owed back; issue 22).
+ */
+export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED', 'REFUND_DUE'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_TYPES = ['PARTIAL', 'FULL'] as const;
@@ -100,6 +104,14 @@ export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
 export const INVENTORY_TYPES = ['IN', 'OUT'] as const;
 export type InventoryType = (typeof INVENTORY_TYPES)[number];
+
+/**
+ * Where a unit packed for an order is, as the order's serial code entry shows it (SPEC §3
+ * inventoryType): OUT from packing on (with the customer, sold), and after a return inspection
+ * where the catalog puts it: OK and DAMAGED back IN the warehouse, LOST stays OUT.
+ */
+export const RETURN_INVENTORY_TYPE: Record<ReturnStatus, InventoryType> = { OK: 'IN', DAMAGED: 'IN', LOST: 'OUT' };
+export const serialInventoryType = (returnStatus: ReturnStatus | null): InventoryType => (returnStatus ? RETURN_INVENTORY_TYPE[returnStatus] : 'OUT');
 
 /** antd Tag colour names (SPEC §4). */
 export type TagColor =

@@ -47,6 +47,8 @@ export const EVENTS = {
   payment: {
     /** A payment was taken (a purchase's, or a rental's first or full one). */
     confirmed: 'dme.payment.confirmed',
+    /** A payment was taken for an order cancelled meanwhile: what was paid is owed back (issue 22). */
+    refundDue: 'dme.payment.refund_due',
   },
   request: {
     /** A fix or replace request was filed or moved on (ON_PROGRESS, DONE). */
@@ -177,6 +179,19 @@ export const EVENT_DATA = {
     overallTotal: z.string().nullable(),
     balance: z.string(),
     dueDate: z.string().nullable(),
+    /** The payment record this payment wrote (its invoice is downloaded by it); older events have none. */
+    recordId: z.string().uuid().nullable().default(null),
+  }),
+  [EVENTS.payment.refundDue]: z.object({
+    paymentId: z.string().uuid(),
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    orderType: z.enum(['BUY', 'RENT']),
+    /** Always REFUND_DUE: the payment's status after it. */
+    status: z.enum(PAYMENT_STATUSES),
+    /** What was paid and is owed back. */
+    amount: z.string(),
   }),
   [EVENTS.request.changed]: z.object({
     requestId: z.string().uuid(),

@@ -45,7 +45,8 @@ export const RENTAL_MESSAGES = {
   markDone: 'Mark as Done',
   // ours
   scanWhat: 'Scan the order QR code or type the order number.',
-  unknownOrder: 'No order has this QR code or order number.',
+  /** Also another driver's order, or one not waiting to be taken this way: the same answer as a code that names no order. */
+  unknownOrder: 'No order you can take here or already have matches this QR code or order number.',
   notForDelivery: (orderNumber: string, status: string) =>
     `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only orders TO SHIP, or OUT FOR DELIVERY with you, can be scanned for delivery.`,
   notForPickup: (orderNumber: string, status: string) => `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only rentals FOR RETURN can be scanned for pick-up.`,
@@ -69,4 +70,8 @@ export const PACKING_MESSAGES = {
   unknownCode: (serialCode: string) => `There is no item with the serial code ${serialCode}.`,
   scanEveryLine: 'Scan every item of every line before shipping the order.',
   tooMany: (productName: string) => `More items were scanned for ${productName} than the order has.`,
+  // saved packing progress (issue 22)
+  notPreparing: 'Items are scanned only while the order is PREPARING.',
+  scannedForOtherOrder: (serialCode: string, orderNumber: string) => `${serialCode} is already scanned for order ${orderNumber}.`,
+  notScanned: 'This serial code is not scanned for this line.',
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CART_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
+import { CART_TYPES, INVENTORY_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
 import { MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from './order-messages';
 import { Pagination } from './identity';
@@ -91,6 +91,28 @@ export const PlaceOrderRequest = z
 export type PlaceOrderRequest = z.input<typeof PlaceOrderRequest>;
 export type PlaceOrderInput = z.output<typeof PlaceOrderRequest>;
 
+/**
+ * A serial code packed for an order line (SPEC §3 "Serial code entry"). `id` is the entry's own id
+ * (the order's record of this unit on this line); productID the line's product; status the return
+ * inspection (OK, LOST, DAMAGED) once marked, else null; updatedAt the return time (null until
+ * returned; `returnedAt` is the same time, kept for older clients); inventoryType where the unit is
+ * (OUT from packing on, IN once returned OK or DAMAGED: RETURN_INVENTORY_TYPE); warehouseBin the
+ * bin it was packed from, `{ name }` as a stock item shows it (null for orders packed before
+ * issue 22); createdAt when it was packed.
+ */
+export const SerialCodeEntry = z.object({
+  id: z.string().uuid(),
+  serialCode: z.string(),
+  productID: z.string().uuid(),
+  status: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  returnedAt: z.string().nullable(),
+  inventoryType: z.enum(INVENTORY_TYPES),
+  warehouseBin: z.object({ name: z.string() }).nullable(),
+  createdAt: z.string(),
+});
+export type SerialCodeEntry = z.infer<typeof SerialCodeEntry>;
+
 export const OrderLine = z.object({
   id: z.string().uuid(),
   productID: z.string().uuid(),
@@ -106,11 +128,8 @@ export const OrderLine = z.object({
   productAmount: z.string(),
   productDamageCharges: z.string(),
   lineTotal: z.string(),
-  /**
-   * The serial codes packed for the line; status is the return inspection (OK, LOST, DAMAGED)
-   * once marked, with returnedAt, the return time (SPEC §3: updatedAt); the UI shows RETURNED.
-   */
-  serialCodes: z.array(z.object({ serialCode: z.string(), status: z.string().nullable(), returnedAt: z.string().nullable() })),
+  /** The serial codes packed for the line (PREPARING → TO_SHIP), in the order they were scanned. */
+  serialCodes: z.array(SerialCodeEntry),
   /** A rental line once delivered: the delivered date plus its rental days, on the Manila calendar (YYYY-MM-DD). */
   dueDate: z.string().nullable(),
 });
@@ -134,6 +153,11 @@ export type OrderSummary = z.infer<typeof OrderSummary>;
 
 /** A payment taken for an order (from `dme.payment.confirmed`): the first of a rental is PARTIAL. */
 export const OrderPaymentRecord = z.object({
+  /**
+   * The payment record's id, for its invoice (GET /api/my/orders/:id/records/:recordId/invoice.pdf);
+   * absent for a record taken before payment events carried it (its invoice is the latest-invoice route's).
+   */
+  id: z.string().uuid().optional(),
   type: z.enum(PAYMENT_TYPES),
   invoiceNumber: z.string(),
   receiptNumber: z.string(),
@@ -147,9 +171,13 @@ export const OrderPaymentRecord = z.object({
  * the status is UNPAID with the order total and the rental's partial payment; afterwards the
  * payment's own status (INITIAL_PAYMENT, FOR_FULL_PAYMENT, PAID) and its records. In
  * FOR_FULL_PAYMENT and PAID a rental also shows due date, extra charges, overall total and balance.
+ * REFUND_DUE (issue 22): a payment was taken for the order after it had been cancelled; `refundDue`
+ * is what is owed back.
  */
 export const OrderPayment = z.object({
   status: z.string(),
+  /** REFUND_DUE only: what was paid and is owed back (absent otherwise). */
+  refundDue: z.string().optional(),
   totalOrderPayment: z.string(),
   totalPartialPayment: z.string().nullable(),
   extraCharge: z.string().nullable(),
@@ -241,10 +269,46 @@ export const PackedLine = z.object({
 
 export const TransitionRequest = z.object({
   to: z.enum(ORDER_STATUSES, { error: 'Unknown status.' }),
-  /** Packing: every line of the order with exactly as many scanned serial codes as its quantity. */
+  /**
+   * Packing: every line of the order with exactly as many scanned serial codes as its quantity.
+   * Without it, 'To Ship Order' packs the scans saved on the server (PUT .../packing/... below);
+   * kept for older clients (the legacy `orders/update.php`).
+   */
   packing: z.array(PackedLine).max(100).optional(),
 });
 export type TransitionRequest = z.input<typeof TransitionRequest>;
+
+/** An order line being packed (PREPARING): `/api/orders/:id/packing/:lineId/serials`. */
+export const PackingLineParams = z.object({
+  id: z.string().uuid({ error: 'Not found.' }),
+  lineId: z.string().uuid({ error: 'Unknown order line.' }),
+});
+/** One scanned serial code of a line being packed. */
+export const PackingSerialParams = PackingLineParams.extend({ serialCode: text({ max: 40, error: 'Unknown serial code.' }) });
+/** A serial code scanned for a line: kept on the server at once (issue 22), checked like packing. */
+export const PackingScanRequest = z.object({ serialCode: SerialCode });
+export type PackingScanRequest = z.input<typeof PackingScanRequest>;
+
+/**
+ * The packing progress of an order (PREPARING): the serial codes scanned so far per line, kept on
+ * the server so that a reload or another packer continues it; 'To Ship Order' packs them. Cleared
+ * when the order leaves PREPARING.
+ */
+export const PackingProgress = z.object({
+  orderID: z.string().uuid(),
+  lines: z.array(
+    z.object({
+      lineID: z.string().uuid(),
+      quantity: z.number().int(),
+      serialCodes: z.array(z.object({ serialCode: z.string(), warehouseBin: z.string().nullable(), scannedAt: z.string() })),
+    }),
+  ),
+  /** Every line has exactly its quantity of scanned codes: 'To Ship Order' can be sent. */
+  complete: z.boolean(),
+});
+export type PackingProgress = z.infer<typeof PackingProgress>;
+export const PackingProgressResponse = z.object({ packing: PackingProgress });
+export type PackingProgressResponse = z.infer<typeof PackingProgressResponse>;
 
 /** The reply of a stock reservation request (catalog, over NATS request/reply). */
 export const ReserveLineReply = z.object({
@@ -289,15 +353,52 @@ export const AssignSerialsRequest = z.object({
     .max(100),
 });
 export type AssignSerialsRequest = z.input<typeof AssignSerialsRequest>;
-export const AssignSerialsReply = z.object({
-  lines: z.array(z.object({ lineId: z.string().uuid(), serialCodes: z.array(z.object({ serialCode: z.string(), status: z.string() })) })),
+/**
+ * Per packed unit: its code, its stock status now (RENTED or SOLD), the stock item's id and the
+ * name of the bin it was packed from (what the order's serial code entry keeps; null from a
+ * catalog that predates issue 22).
+ */
+export const AssignedSerial = z.object({
+  serialCode: z.string(),
+  status: z.string(),
+  stockItemId: z.string().uuid().nullable().default(null),
+  warehouseBin: z.string().nullable().default(null),
 });
-export type AssignSerialsReply = z.infer<typeof AssignSerialsReply>;
+export const AssignSerialsReply = z.object({
+  lines: z.array(z.object({ lineId: z.string().uuid(), serialCodes: z.array(AssignedSerial) })),
+});
+export type AssignSerialsReply = z.input<typeof AssignSerialsReply>;
+
+/**
+ * One scan while packing (catalog, over NATS request/reply; nothing changes there): the unit with
+ * this code must exist, be of the line's product, variant and sub-variant and be AVAILABLE in the
+ * warehouse, checked by the same rule as AssignSerialsRequest. Answers the unit's id and bin name,
+ * else 409 with PACKING_MESSAGES (unknownCode, wrongProduct naming the line, notAvailable).
+ */
+export const CheckSerialRequest = LineRef.extend({ productName: z.string(), serialCode: z.string().min(1).max(40) });
+export type CheckSerialRequest = z.input<typeof CheckSerialRequest>;
+export const CheckSerialReply = z.object({ stockItemId: z.string().uuid(), serialCode: z.string(), warehouseBin: z.string().nullable() });
+export type CheckSerialReply = z.infer<typeof CheckSerialReply>;
+
+/**
+ * What a customer can still order of a product at a variant / sub-variant (catalog, over NATS
+ * request/reply; add to cart): the stock ledger's `available - reserved` at that level, the
+ * number the product page shows and checkout's reservation checks; 0 for a level with no stock or
+ * not of this product. Whether the product can be ordered at that level is the asker's check.
+ */
+export const StockAvailabilityRequest = LineRef;
+export type StockAvailabilityRequest = z.input<typeof StockAvailabilityRequest>;
+export const StockAvailabilityReply = z.object({ available: z.number().int() });
+export type StockAvailabilityReply = z.infer<typeof StockAvailabilityReply>;
 
 export const RPC = {
   reserve: 'rpc.catalog.reserve',
   release: 'rpc.catalog.release',
   assignSerials: 'rpc.catalog.assign-serials',
+  /** One scan while packing: is this code a unit of the line, AVAILABLE? (CheckSerialRequest). */
+  checkSerial: 'rpc.catalog.check-serial',
   /** A returned serial code of an order: OK → AVAILABLE and IN, DAMAGED → DAMAGED, LOST → LOST (rentals.ts ReturnSerialRequest). */
   returnSerial: 'rpc.catalog.return-serial',
+  /** What a customer can still order of one leaf, `available - reserved` of the stock ledger (StockAvailabilityRequest): add to cart. */
+  availability: 'rpc.catalog.availability',
 } as const;

@@ -15,6 +15,11 @@ export const PAYMENT_MESSAGES = {
   payPartial: 'Pay Partial Payment',
   completePayment: 'Complete Payment',
   notPayable: 'This payment cannot be taken now: its order is not waiting for a payment.',
+  /** Ours (issue 22): the payment service already knows the order was cancelled. */
+  orderCancelled: 'This order was cancelled: no payment can be taken for it.',
+  /** Ours (issue 22): a payment taken for an order cancelled meanwhile. */
+  refundDue: 'The order was cancelled after this payment was taken: the amount paid is due to be refunded.',
+  recordNotFound: 'Payment record not found.',
   idempotencyMissing: 'An Idempotency-Key header is required to confirm a payment.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different payment.',
   idempotencyInProgress: 'This payment is already being confirmed. Please wait a moment.',
@@ -25,3 +30,20 @@ export const PAYMENT_MESSAGES = {
 /** What confirming a payment does next (SPEC §4 Payment statuses), or nothing when it cannot be taken. */
 export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT'] as const;
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
+
+/** Invoice file names (SPEC §9). */
+export const INVOICE_FILES = {
+  purchase: 'INVOICE.pdf',
+  initial: 'INITIAL_PAYMENT_INVOICE.pdf',
+  full: 'FULL_PAYMENT_INVOICE.pdf',
+} as const;
+
+/**
+ * The invoice file of a payment record (SPEC §9): INVOICE.pdf for a purchase; a rental's first
+ * (partial) payment INITIAL_PAYMENT_INVOICE.pdf, its full payment FULL_PAYMENT_INVOICE.pdf. The
+ * payment service names its downloads with it, the screens their download links.
+ */
+export function invoiceFileName(orderType: 'BUY' | 'RENT', recordType: 'PARTIAL' | 'FULL'): string {
+  if (orderType === 'BUY') return INVOICE_FILES.purchase;
+  return recordType === 'PARTIAL' ? INVOICE_FILES.initial : INVOICE_FILES.full;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES } from './enums';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentStatus } from './enums';
 import { Pagination } from './identity';
 import { optionalText, requiredText, searchParam } from './text';
 import { PAYMENT_ACTIONS, PAYMENT_MESSAGES } from './payment-messages';
@@ -37,6 +37,8 @@ export const PaymentSummary = z.object({
   balance: z.string(),
   /** What confirming does now; null when nothing can be taken (order not confirmed yet, paid, cancelled). */
   nextAction: z.enum(PAYMENT_ACTIONS).nullable(),
+  /** REFUND_DUE: what was paid and is owed back (the order was cancelled meanwhile); else null. */
+  refundDue: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -74,7 +76,12 @@ export const PaymentListQuery = Pagination.extend({
   /** Order number or customer name. */
   search: searchParam(),
 });
-export const PaymentListResponse = z.object({ items: z.array(PaymentSummary), total: z.number().int() });
+export const PaymentListResponse = z.object({
+  items: z.array(PaymentSummary),
+  total: z.number().int(),
+  /** Payments per status for the same search (the tabs' counts). */
+  counts: z.object(Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, z.number().int()])) as Record<PaymentStatus, z.ZodNumber>),
+});
 export type PaymentListResponse = z.infer<typeof PaymentListResponse>;
 
 /** The payment form (SPEC §5): invoice and receipt numbers required, note optional. */
@@ -88,12 +95,8 @@ export type ConfirmPaymentRequest = z.input<typeof ConfirmPaymentRequest>;
 /** Order-id path of the invoice routes. */
 export const OrderIdParams = z.object({ id: z.string().uuid({ error: 'Not found.' }) });
 
-/** Invoice file names (SPEC §9). */
-export const INVOICE_FILES = {
-  purchase: 'INVOICE.pdf',
-  initial: 'INITIAL_PAYMENT_INVOICE.pdf',
-  full: 'FULL_PAYMENT_INVOICE.pdf',
-} as const;
+/** The path of one payment record's invoice: the payment's (staff) or the order's (customer) id and the record's. */
+export const RecordInvoiceParams = z.object({ id: z.string().uuid({ error: 'Not found.' }), recordId: z.string().uuid({ error: 'Not found.' }) });
 
 /** The seller on every invoice (SPEC §9: a fixed address, e-mail and phone). */
 export const SELLER = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasPermission, isAllowed, PERMISSIONS, ROLE_PERMISSIONS } from './permissions';
+import { hasPermission, inOrderScope, isAllowed, orderScopeOf, PERMISSIONS, ROLE_PERMISSIONS } from './permissions';
 import { orderStatusColor, stockStatusColor, USER_TYPES } from './enums';
 import { ROUTES } from './routes';
 import { homeOf, menuOf, remoteForPath, ROLE_REMOTE } from './navigation';
@@ -92,5 +92,29 @@ describe('status tag colours (SPEC §4)', () => {
     expect(stockStatusColor('DAMAGED')).toBe('volcano');
     expect(stockStatusColor('SOLD')).toBe('gold');
     expect(stockStatusColor('LOST')).toBe('red');
+  });
+});
+
+describe('who may see which order (orderScopeOf, inOrderScope: the one rule)', () => {
+  it('staff every order; a driver the orders assigned to them (not those waiting for a driver); a customer their own; anyone else none', () => {
+    const me = 'me';
+    const order = (customerId: string, driverId: string | null) => ({ customerId, driverId });
+    for (const t of ['SUPERADMIN', 'WAREHOUSE_ADMIN', 'WAREHOUSE_STAFF'] as const) {
+      expect(orderScopeOf({ userId: me, userType: t }), t).toEqual({ kind: 'all' });
+      expect(inOrderScope(orderScopeOf({ userId: me, userType: t }), order('c', null)), t).toBe(true);
+    }
+    const driver = orderScopeOf({ userId: me, userType: 'DRIVER' });
+    expect(driver).toEqual({ kind: 'driver', userId: me });
+    expect(inOrderScope(driver, order('c', me))).toBe(true);
+    expect(inOrderScope(driver, order('c', null))).toBe(false);
+    expect(inOrderScope(driver, order('c', 'another'))).toBe(false);
+    expect(inOrderScope(driver, order(me, null))).toBe(false);
+    const customer = orderScopeOf({ userId: me, userType: 'CUSTOMER' });
+    expect(inOrderScope(customer, order(me, 'd'))).toBe(true);
+    expect(inOrderScope(customer, order('other', me))).toBe(false);
+    for (const t of ['ACCOUNTING_ADMIN', 'SUPPORT', 'NOBODY']) {
+      expect(orderScopeOf({ userId: me, userType: t }), t).toEqual({ kind: 'none' });
+      expect(inOrderScope(orderScopeOf({ userId: me, userType: t }), order(me, me)), t).toBe(false);
+    }
   });
 });

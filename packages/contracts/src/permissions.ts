@@ -77,3 +77,33 @@ export function isAllowed(access: Access, userType: string | undefined): boolean
   if (access === 'authenticated') return true;
   return hasPermission(userType, access);
 }
+
+/**
+ * Which orders a user may see (SPEC §6, DESIGN §9) — the one rule: holders of order:read see
+ * every order (staff; the superadmin, who also drives); a driver (order:drive) the orders assigned
+ * to them (taking a waiting order is a step, the scan, not a read); a customer (order:read-own)
+ * their own; anyone else none. The order service turns it into its SQL filter, the gateway's live
+ * stream into who hears of an order's change.
+ */
+export type OrderScope = { kind: 'all' } | { kind: 'driver'; userId: string } | { kind: 'customer'; userId: string } | { kind: 'none' };
+
+export function orderScopeOf(who: { userId: string; userType: string }): OrderScope {
+  if (hasPermission(who.userType, 'order:read')) return { kind: 'all' };
+  if (hasPermission(who.userType, 'order:drive')) return { kind: 'driver', userId: who.userId };
+  if (hasPermission(who.userType, 'order:read-own')) return { kind: 'customer', userId: who.userId };
+  return { kind: 'none' };
+}
+
+/** Whether an order (its customer and the driver assigned to it) is in a scope. */
+export function inOrderScope(scope: OrderScope, order: { customerId: string; driverId: string | null }): boolean {
+  switch (scope.kind) {
+    case 'all':
+      return true;
+    case 'driver':
+      return order.driverId === scope.userId;
+    case 'customer':
+      return order.customerId === scope.userId;
+    default:
+      return false;
+  }
+}

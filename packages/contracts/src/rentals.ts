@@ -38,7 +38,7 @@ export const OngoingRentalListQuery = Pagination.extend({
 export const OngoingRental = OrderSummary.extend({
   /** The status as the list shows it: a DELIVERED rental is ON_GOING (SPEC §4). */
   displayStatus: z.string(),
-  /** The initial (first-day) payment, shown as the price alone (SPEC §9). */
+  /** The initial payment: the first day's rental total of every line (docs/decisions.md: not the price alone of SPEC §9). */
   initialPayment: z.string().nullable(),
   /** The earliest due date of its lines (YYYY-MM-DD, Manila), once delivered. */
   dueDate: z.string().nullable(),

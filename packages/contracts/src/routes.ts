@@ -44,11 +44,15 @@ import {
   MyOrderListQuery,
   OrderListResponse,
   OrderResponse,
+  PackingLineParams,
+  PackingProgressResponse,
+  PackingScanRequest,
+  PackingSerialParams,
   PlaceOrderRequest,
   StaffOrderListQuery,
   TransitionRequest,
 } from './ordering';
-import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse } from './payments';
+import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams } from './payments';
 import {
   CreateRequestBody,
   DriverOrderListQuery,
@@ -279,12 +283,12 @@ export const ROUTES = {
   },
   cartAdd: {
     method: 'POST', path: '/api/cart', service: 'order', access: 'cart:own', tag: 'cart',
-    summary: 'Add a product (at its variant / sub-variant) to my cart; the same line adds up', body: CartAddRequest,
+    summary: 'Add a product (at its variant / sub-variant) to my cart; the same line adds up, to at most what is available (else 409)', body: CartAddRequest,
     response: CartItemResponse, status: 201,
   },
   cartUpdate: {
     method: 'PATCH', path: '/api/cart/:id', service: 'order', access: 'cart:own', tag: 'cart',
-    summary: 'Change quantity or rental days of my cart line', params: IdParams, body: CartUpdateRequest,
+    summary: 'Change quantity or rental days of my cart line (a quantity raised above what is available: 409)', params: IdParams, body: CartUpdateRequest,
     response: CartItemResponse,
   },
   cartRemove: {
@@ -332,6 +336,21 @@ export const ROUTES = {
     summary: "An order's QR code as a PNG (QR_Code.png; payload orderID and orderNumber)", params: IdParams,
     binary: 'image/png',
   },
+  // ---- order: packing progress (PREPARING), kept on the server per line (issue 22)
+  orderPackingGet: {
+    method: 'GET', path: '/api/orders/:id/packing', service: 'order', access: 'order:process', tag: 'orders',
+    summary: 'The serial codes scanned so far for each line of an order being packed (PREPARING; empty otherwise)', params: IdParams,
+    response: PackingProgressResponse,
+  },
+  orderPackingScan: {
+    method: 'POST', path: '/api/orders/:id/packing/:lineId/serials', service: 'order', access: 'order:process', tag: 'orders',
+    summary: "Keep a scanned serial code for a line while PREPARING: checked at once (the line's product, AVAILABLE, not scanned already: 'Already scanned', 'Scanned product is not …'); 'To Ship Order' packs the kept codes",
+    params: PackingLineParams, body: PackingScanRequest, response: PackingProgressResponse,
+  },
+  orderPackingUnscan: {
+    method: 'DELETE', path: '/api/orders/:id/packing/:lineId/serials/:serialCode', service: 'order', access: 'order:process', tag: 'orders',
+    summary: 'Remove a scanned serial code from a line being packed (PREPARING)', params: PackingSerialParams, response: PackingProgressResponse,
+  },
   // ---- order: drivers (delivery and pick-up by QR scan)
   driverScan: {
     method: 'POST', path: '/api/driver/scan', service: 'order', access: 'order:drive', tag: 'driver',
@@ -345,7 +364,7 @@ export const ROUTES = {
   },
   driverOrdersGet: {
     method: 'GET', path: '/api/driver/orders/:id', service: 'order', access: 'order:drive', tag: 'driver',
-    summary: 'One order a driver has or may take (others answer 404)', params: IdParams, response: OrderResponse,
+    summary: 'One order assigned to the driver; any other (one waiting for a driver too) answers 404 like an unknown id', params: IdParams, response: OrderResponse,
   },
   // ---- order: ongoing rentals, returns, requests, notices
   ongoingRentalsList: {
@@ -401,6 +420,16 @@ export const ROUTES = {
   myOrdersInvoice: {
     method: 'GET', path: '/api/my/orders/:id/invoice.pdf', service: 'payment', access: 'invoice:read-own', tag: 'payments',
     summary: "My order's invoice (of its latest payment), as an A4 PDF", params: OrderIdParams, binary: 'application/pdf',
+  },
+  paymentsRecordInvoice: {
+    method: 'GET', path: '/api/payments/:id/records/:recordId/invoice.pdf', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: 'The invoice of one payment record (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf or FULL_PAYMENT_INVOICE.pdf), as an A4 PDF',
+    params: RecordInvoiceParams, binary: 'application/pdf',
+  },
+  myOrdersRecordInvoice: {
+    method: 'GET', path: '/api/my/orders/:id/records/:recordId/invoice.pdf', service: 'payment', access: 'invoice:read-own', tag: 'payments',
+    summary: "The invoice of one payment record of my order, as an A4 PDF (another's order answers 404)",
+    params: RecordInvoiceParams, binary: 'application/pdf',
   },
   // ---- reporting (read models built from events)
   reportsGet: {

@@ -22,7 +22,7 @@ export async function startCatalogService(opts: {
   nc: NatsConnection;
   logger: Logger;
   uploadDir: string;
-  subjects: { reserve: string; release: string; assignSerials?: string; returnSerial?: string };
+  subjects: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string };
   durable: string;
 }): Promise<CatalogFixture> {
   const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities, migrations, poolMax: 20 });
@@ -32,7 +32,9 @@ export async function startCatalogService(opts: {
   const subjects = {
     ...opts.subjects,
     assignSerials: opts.subjects.assignSerials ?? `${opts.subjects.reserve}.assign-serials`,
+    checkSerial: opts.subjects.checkSerial ?? `${opts.subjects.reserve}.check-serial`,
     returnSerial: opts.subjects.returnSerial ?? `${opts.subjects.reserve}.return-serial`,
+    availability: opts.subjects.availability ?? `${opts.subjects.reserve}.availability`,
   };
   const subs = serveReservations({ nc: opts.nc, orm, logger: opts.logger, subjects });
   const consumer: RunningConsumer = await startOrderConsumer({ nc: opts.nc, em: orm.em, logger: opts.logger, durable: opts.durable });

@@ -19,8 +19,11 @@ export interface Feedback {
     info: (content: string) => void;
     /** A short error toast, e.g. a refused upload. */
     toastError: (content: string) => void;
-    /** An error notification with a title and the server's message as description. */
-    error: (title: string, description?: string) => void;
+    /**
+     * An error notification with a title and the server's message as description, shown for antd's
+     * default 4.5 s unless `durationMs` says how long.
+     */
+    error: (title: string, description?: string, options?: { durationMs?: number }) => void;
   };
   /** Asks a yes/no question; resolves true on yes. */
   confirm: (options: ConfirmOptions) => Promise<boolean>;
@@ -78,7 +81,10 @@ export function FeedbackRoot({ children }: { children: ReactNode }) {
         success: (content) => void api().then((a) => a.notification.success({ title: content, duration: TOAST_SECONDS })),
         info: (content) => void api().then((a) => a.notification.info({ title: content, duration: TOAST_SECONDS })),
         toastError: (content) => void api().then((a) => a.notification.error({ title: content, duration: TOAST_SECONDS })),
-        error: (title, description) => void api().then((a) => a.notification.error({ title, description })),
+        error: (title, description, options) =>
+          void api().then((a) =>
+            a.notification.error({ title, description, ...(options?.durationMs !== undefined ? { duration: options.durationMs / 1000 } : {}) }),
+          ),
       },
       confirm: (o) =>
         api().then(

@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AssignSerialsRequest, ReserveRequest, ReturnSerialRequest, RPC, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
+import { AssignSerialsRequest, CheckSerialRequest, ReserveRequest, ReturnSerialRequest, RPC, StockAvailabilityRequest, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
 import { blobStoreFromConfig, copyPgBlobs, createHttpApp, mountRoutes, namesOf, pgBlobStore, runExclusive, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
 import { importUploadDir, missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
-import { assignSerials } from './modules/stock/packing.service';
+import { assignSerials, checkSerial } from './modules/stock/packing.service';
 import { returnSerial } from './modules/stock/returns.service';
+import { availabilityOf } from './modules/stock/availability.service';
 import { z } from 'zod';
 import type { CatalogConfig } from './config';
 import { mediaHandlers } from './modules/media/media.routes';
@@ -93,7 +94,7 @@ export const entities = [BinEntity, ProductEntity, VariantEntity, SubVariantEnti
 export { migrations } from './migrations/0001_catalog';
 export { CatalogEnv } from './config';
 export { reserve, reserveOrders, release, confirm, expireHeld } from './modules/reservations/reservation.service';
-export { assignSerials } from './modules/stock/packing.service';
+export { assignSerials, checkSerial } from './modules/stock/packing.service';
 export { returnSerial } from './modules/stock/returns.service';
 export { startOrderConsumer } from './consumers/orders';
 export { importUploadDir } from './modules/media/media.service';
@@ -113,14 +114,15 @@ export function serveUploadsExist(opts: { nc: NatsConnection; logger: Logger; bl
 
 /**
  * The stock commands other services wait for (NATS request/reply, DESIGN §2): reserve at checkout
- * (taken in batches, see reservationBatcher), release, and assign serials at packing (which
- * consumes the order's reservation). Replicas share them through a queue group.
+ * (taken in batches, see reservationBatcher), release, check a scan and assign serials at packing
+ * (which consumes the order's reservation), and what is still available of a leaf (add to cart).
+ * Replicas share them through a queue group.
  */
 export function serveReservations(opts: {
   nc: NatsConnection;
   orm: MikroORM;
   logger: Logger;
-  subjects?: { reserve: string; release: string; assignSerials?: string; returnSerial?: string };
+  subjects?: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string };
 }) {
   const subjects = { ...RPC, ...opts.subjects };
   const reserve = reservationBatcher(opts.orm.em);
@@ -144,11 +146,27 @@ export function serveReservations(opts: {
     }),
     serveRpc({
       nc: opts.nc,
+      subject: subjects.checkSerial,
+      queue: 'catalog',
+      schema: CheckSerialRequest,
+      logger: opts.logger,
+      handle: (input) => checkSerial(opts.orm.em.fork(), input),
+    }),
+    serveRpc({
+      nc: opts.nc,
       subject: subjects.returnSerial,
       queue: 'catalog',
       schema: ReturnSerialRequest,
       logger: opts.logger,
       handle: (input) => returnSerial(opts.orm.em.fork(), input),
+    }),
+    serveRpc({
+      nc: opts.nc,
+      subject: subjects.availability,
+      queue: 'catalog',
+      schema: StockAvailabilityRequest,
+      logger: opts.logger,
+      handle: (input) => availabilityOf(opts.orm.em.fork(), input),
     }),
   ];
 }

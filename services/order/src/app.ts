@@ -13,8 +13,8 @@ export interface OrderDeps {
   logger: Logger;
   /** NATS: stock reservation (checkout) and serial assignment (packing) in the catalog are request/reply. */
   nc: NatsConnection;
-  /** The catalog's command subjects: reservation and packing (tests give each run its own). */
-  rpcSubjects?: { reserve: string; release: string; assignSerials: string; returnSerial?: string };
+  /** The catalog's command subjects: reservation, packing, returns, availability (tests give each run its own). */
+  rpcSubjects?: { reserve: string; release: string; assignSerials: string; checkSerial?: string; returnSerial?: string; availability?: string };
   afterCommit?: () => void;
 }
 
@@ -31,7 +31,7 @@ export function createApp(deps: OrderDeps) {
   const api = mountRoutes(
     'order',
     {
-      ...cartHandlers(),
+      ...cartHandlers({ nc: deps.nc, availability: subjects.availability }),
       ...orderHandlers(checkoutStore(deps.orm.em), process, afterCommit),
       ...rentalHandlers({ process, returns: { nc: deps.nc, subjects: { returnSerial: subjects.returnSerial } } }, afterCommit),
     },

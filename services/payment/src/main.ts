@@ -12,7 +12,9 @@ await runService({
   migrations,
   createApp: ({ orm, config, logger, relay }) => createApp({ orm, config, logger, afterCommit: () => relay.kick() }),
   // Order events open and move payments; batches use the background connections, apart from requests.
-  consumers: async ({ nc, orm, logger, background }) => [await startOrderConsumer({ nc, em: orm.em, logger, connections: background })],
+  consumers: async ({ nc, orm, logger, background, relay }) => [
+    await startOrderConsumer({ nc, em: orm.em, logger, connections: background, afterCommit: () => relay.kick() }),
+  ],
   // Platform purge (outbox, inbox), then stored idempotent answers older than 24 h and stale held events.
   housekeeping: {
     everyMs: 10 * 60_000,

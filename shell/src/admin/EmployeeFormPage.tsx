@@ -1,10 +1,10 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
 import { EMPLOYEE_TYPES, MESSAGES, USER_TYPE_LABELS, type EmployeeType } from '@dme/contracts';
-import { errorMessage, fieldErrors } from '@dme/api-client';
+import { errorMessage } from '@dme/api-client';
 import { ErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useCreateEmployeeMutation, useEmployeeQuery, useUpdateEmployeeMutation } from '../api';
-import { PersonFields, personBody, type PersonValues } from '../components/PersonFields';
+import { PersonFields, personBody, showSaveError, type PersonValues } from '../components/PersonFields';
 
 type Values = PersonValues & { userType: EmployeeType; position: string; username?: string; password?: string };
 const required = (message: string) => [{ required: true, whitespace: true, message }];
@@ -36,9 +36,7 @@ export function EmployeeFormPage({ mode }: { mode: 'add' | 'edit' }) {
       }
       setTimeout(() => navigate('/admin/employees'), 1000);
     } catch (err) {
-      const fields = fieldErrors(err);
-      if (fields.length) form.setFields(fields as never);
-      notify.error(mode === 'add' ? MESSAGES.employee.createErrorTitle : MESSAGES.employee.updateErrorTitle, errorMessage(err));
+      showSaveError(form, notify.error, mode === 'add' ? MESSAGES.employee.createErrorTitle : MESSAGES.employee.updateErrorTitle, err);
     }
   };
 

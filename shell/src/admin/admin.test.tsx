@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { computeAge, MESSAGES } from '@dme/contracts';
 import { App } from '../App';
-import { chooseFile, chooseOption, makeUser, mockApi, on, pngFile, problem, renderWithShell, storeUser, type Call } from '../test/utils';
+import { chooseFile, chooseOption, leaving, makeUser, mockApi, on, pngFile, problem, renderWithShell, storeUser, type Call } from '../test/utils';
 
 const admin = makeUser('SUPERADMIN', { id: '00000000-0000-4000-8000-0000000000aa', username: 'superadmin' });
 const customer = makeUser('CUSTOMER', { id: '00000000-0000-4000-8000-000000000001', idNumber: 'CUS-000001', username: 'maria', suffix: 'Jr.' });
@@ -186,7 +186,9 @@ describe('superadmin: employees', () => {
     const { calls } = mockApi(
       me,
       on('POST', '/api/uploads', { status: 201, body: { imagePath: '/api/uploads/emp.png', contentType: 'image/png', size: 8 } }),
-      on('POST', '/api/employees', () => (taken ? problem(409, 'Username is already taken.') : { status: 201, body: { user: driver } })),
+      on('POST', '/api/employees', () =>
+        taken ? problem(409, MESSAGES.common.usernameTaken, [{ field: 'username', message: MESSAGES.common.usernameTaken }]) : { status: 201, body: { user: driver } },
+      ),
       on('GET', '/api/employees', { status: 200, body: { items: [driver], total: 1 } }),
     );
     openAs('/admin/employees/add');
@@ -209,9 +211,17 @@ describe('superadmin: employees', () => {
     await chooseFile(pngFile());
     await waitFor(() => expect(document.querySelector('.ant-upload-list-item-done')).not.toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Create Employee' }));
-    expect(await screen.findByText(MESSAGES.employee.createErrorTitle)).toBeInTheDocument();
-    expect(screen.getByText('Username is already taken.')).toBeInTheDocument();
+    const notice = (await screen.findByText(MESSAGES.employee.createErrorTitle)).closest('.ant-notification-notice') as HTMLElement;
+    expect(within(notice).getByText(MESSAGES.common.usernameTaken)).toBeInTheDocument();
+    // The 409's notification goes after about 500 ms (SPEC §7, §9); the message stays on Username.
+    await waitFor(() => expect(leaving(notice)).toBe(true), { timeout: 1500 });
+    const usernameItem = screen.getByLabelText('Username').closest('.ant-form-item') as HTMLElement;
+    expect(within(usernameItem).getByText(MESSAGES.common.usernameTaken)).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/admin/employees/add');
+    // Changing the username clears its message.
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'juan2' } });
+    await waitFor(() => expect(within(usernameItem).queryByText(MESSAGES.common.usernameTaken)).toBeNull());
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'juan' } });
 
     taken = false;
     fireEvent.click(screen.getByRole('button', { name: 'Create Employee' }));

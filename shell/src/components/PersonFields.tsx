@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Col, Form, Input, Row, Select, type FormInstance } from 'antd';
-import { ADDRESS_MAX, compareDates, computeAge, GENDERS, isIsoDate, manilaDate, MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
+import { ADDRESS_MAX, compareDates, CONFLICT_DISPLAY_MS, computeAge, GENDERS, isIsoDate, manilaDate, MESSAGES, ZIPCODE_MIN } from '@dme/contracts';
+import { errorMessage, fieldErrors } from '@dme/api-client';
 import { ImageUpload } from '@dme/ui';
 
 export type PersonMessages = {
@@ -176,4 +177,22 @@ export function personBody(v: PersonValues) {
     zipcode: v.zipcode,
     image: v.image,
   };
+}
+
+/**
+ * A failed save of a person form: the server's field errors go on their fields, and the
+ * notification `title` carries the server's message (SPEC §8). A 409 on creating a user (the
+ * username is taken) shows that notification for about 500 ms (SPEC §7, §9); its message stays
+ * on the Username field, where the server puts it, until the username is changed.
+ */
+export function showSaveError(
+  form: FormInstance,
+  notifyError: (title: string, description?: string, options?: { durationMs?: number }) => void,
+  title: string,
+  err: unknown,
+): void {
+  const fields = fieldErrors(err);
+  if (fields.length) form.setFields(fields as never);
+  const conflict = (err as { status?: unknown } | undefined)?.status === 409;
+  notifyError(title, errorMessage(err), conflict ? { durationMs: CONFLICT_DISPLAY_MS } : undefined);
 }

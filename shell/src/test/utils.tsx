@@ -113,6 +113,12 @@ export const on =
   (call) =>
     call.method === method && call.url.split('?')[0] === path ? (typeof reply === 'function' ? reply(call) : reply) : undefined;
 
+/**
+ * Whether an antd notification has closed: removed, or started its leave motion (happy-dom runs no
+ * CSS transitions, so a closing notice stays in the page with its leave class).
+ */
+export const leaving = (notice: Element) => !notice.isConnected || notice.classList.contains('ant-notification-fade-leave');
+
 export const problem = (status: number, detail: string, errors?: Array<{ field: string; message: string }>) => ({
   status,
   body: { type: 'about:blank', title: 'Error', status, detail, ...(errors ? { errors } : {}) },

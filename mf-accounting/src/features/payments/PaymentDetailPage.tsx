@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Space, Table, Tag } from 'antd';
-import { formatManilaDateTime } from '@dme/contracts/browser';
+import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Payment, PaymentAction, PaymentRecord } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, SectionTitle } from '@dme/ui';
 import { usePaymentQuery } from '../../api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
-import { ACTION_LABELS, formatBusinessDate, money, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, WAITING_FOR_WAREHOUSE } from './labels';
+import { ACTION_LABELS, formatBusinessDate, money, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
 
 type Line = Payment['lines'][number] & { key: number };
 
@@ -19,7 +19,8 @@ function backTo(from: unknown, p: Payment | undefined): string {
 
 /**
  * One payment (SPEC §2, §4): its order, customer, delivery address, lines, amounts and records,
- * the invoice once a payment was taken, and the step that can be taken now.
+ * each record with its invoice, and the step that can be taken now; a payment taken for an order
+ * cancelled meanwhile says what is owed back (issue 22).
  */
 export default function PaymentDetailPage() {
   const { id = '' } = useParams();
@@ -50,11 +51,6 @@ export default function PaymentDetailPage() {
         title={`Order ${p.orderNumber}`}
         extra={
           <Space wrap>
-            {p.records.length > 0 && (
-              <Button href={`/api/payments/${p.id}/invoice.pdf`} download>
-                Download invoice
-              </Button>
-            )}
             {p.nextAction && (
               <Button type="primary" onClick={() => setDialog((d) => ({ n: d.n + 1, action: p.nextAction }))}>
                 {ACTION_LABELS[p.nextAction]}
@@ -75,6 +71,7 @@ export default function PaymentDetailPage() {
       </Space>
       {!p.nextAction && p.status === 'PENDING' && <Alert type="info" showIcon title={WAITING_FOR_WAREHOUSE} style={{ marginBottom: 16 }} />}
       {p.status === 'CANCELLED' && <Alert type="warning" showIcon title="The order was cancelled: there is nothing to pay." style={{ marginBottom: 16 }} />}
+      {p.status === 'REFUND_DUE' && p.refundDue !== null && <Alert type="error" showIcon title={refundDueText(p.refundDue)} style={{ marginBottom: 16 }} />}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
         <section aria-label="Customer">
           <SectionTitle>Customer</SectionTitle>
@@ -106,6 +103,11 @@ export default function PaymentDetailPage() {
               <strong data-testid="balance">{money(p.balance)}</strong>
             </Descriptions.Item>
             {p.dueDate && <Descriptions.Item label="Due Date">{formatBusinessDate(p.dueDate)}</Descriptions.Item>}
+            {p.refundDue !== null && (
+              <Descriptions.Item label="Refund Due">
+                <strong data-testid="refund-due">{money(p.refundDue)}</strong>
+              </Descriptions.Item>
+            )}
           </Descriptions>
         </section>
       </div>
@@ -153,6 +155,19 @@ export default function PaymentDetailPage() {
             { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
             { title: 'Accommodated By', dataIndex: 'accommodatedByName' },
             { title: 'Note', dataIndex: 'note', render: (n: string) => n || '—' },
+            {
+              title: 'Invoice',
+              key: 'invoice',
+              render: (_: unknown, r: PaymentRecord) => {
+                // A plain download the server names (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf).
+                const file = invoiceFileName(p.orderType, r.type);
+                return (
+                  <a href={`/api/payments/${p.id}/records/${r.id}/invoice.pdf`} download aria-label={`Download ${file}`}>
+                    {file}
+                  </a>
+                );
+              },
+            },
           ]}
         />
       </section>

@@ -24,7 +24,26 @@ function queryString(status: PaymentStatus, search: string, page: number) {
   return `?${q}`;
 }
 
-/** Payments in tabs by status (SPEC §2), searched by order number or customer name. */
+const COUNT_CSS = `
+.dme-tab-count{display:inline-block;min-width:20px;margin-left:2px;padding:0 6px;border-radius:10px;background:#f0f0f0;color:rgba(0,0,0,.65);font-size:12px;line-height:20px;text-align:center;font-weight:400}
+.dme-tab-count[data-attention=true]{background:#cf1322;color:#fff}
+`;
+
+/** A tab's label with the number of its payments (for the current search), once known. */
+function tabLabel(t: (typeof PAYMENT_TABS)[number], counts: Partial<Record<PaymentStatus, number>> | undefined) {
+  const n = counts?.[t.status];
+  if (n === undefined) return t.label;
+  return (
+    <>
+      {t.label}{' '}
+      <span className="dme-tab-count" data-attention={t.status === 'REFUND_DUE' && n > 0}>
+        {n}
+      </span>
+    </>
+  );
+}
+
+/** Payments in tabs by status (SPEC §2, and Refund Due and Cancelled), searched by order number or customer name, with each tab's count. */
 export function PaymentsPage() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -38,10 +57,18 @@ export function PaymentsPage() {
     ...(search ? { search } : {}),
   });
   const go = (status: PaymentStatus, s: string, p: number) => navigate({ search: queryString(status, s, p) });
+  // The counts of the last answer stay on the tabs while the next one loads.
+  const [counts, setCounts] = useState<Partial<Record<PaymentStatus, number>>>();
+  useEffect(() => {
+    if (data?.counts) setCounts(data.counts);
+  }, [data?.counts]);
   const here = `${location.pathname}${location.search}`;
 
   return (
     <section>
+      <style href="dme-payment-tab-count" precedence="dme">
+        {COUNT_CSS}
+      </style>
       <PageHeader
         title="Payments"
         extra={
@@ -56,7 +83,7 @@ export function PaymentsPage() {
           />
         }
       />
-      <FilterTabs label="Payment status" active={tab.status} onChange={(k) => go(k, search, 1)} items={PAYMENT_TABS.map((t) => ({ key: t.status, label: t.label }))}>
+      <FilterTabs label="Payment status" active={tab.status} onChange={(k) => go(k, search, 1)} items={PAYMENT_TABS.map((t) => ({ key: t.status, label: tabLabel(t, counts) }))}>
       {error ? (
         <LazyErrorState title="The payments could not be loaded" message={errorMessage(error)} onRetry={refetch} />
       ) : (
@@ -79,7 +106,11 @@ export function PaymentsPage() {
               render: (_: unknown, p: PaymentSummary) => (
                 <div>
                   <div>{money(p.totalOrderPayment)}</div>
-                  <div style={{ color: 'rgba(0,0,0,0.55)', fontSize: 12 }}>Balance {money(p.balance)}</div>
+                  {p.refundDue !== null ? (
+                    <div style={{ color: '#cf1322', fontSize: 12 }}>Refund due {money(p.refundDue)}</div>
+                  ) : (
+                    <div style={{ color: 'rgba(0,0,0,0.55)', fontSize: 12 }}>Balance {money(p.balance)}</div>
+                  )}
                 </div>
               ),
             },

@@ -1,12 +1,18 @@
 import { formatMoneyString, PAYMENT_MESSAGES } from '@dme/contracts/browser';
 import type { OrderType, PaymentAction, PaymentStatus, PaymentType } from '@dme/contracts';
 
-/** The list's tabs (SPEC §2: Pending, Partial Paid, For Full Payment, Paid), the first is the default. */
+/**
+ * The list's tabs (SPEC §2: Pending, Partial Paid, For Full Payment, Paid), the first is the
+ * default; ours besides (issue 22): payments taken for orders cancelled meanwhile (Refund Due) and
+ * payments of orders cancelled before anything was paid (Cancelled).
+ */
 export const PAYMENT_TABS: ReadonlyArray<{ status: PaymentStatus; label: string; empty: string }> = [
   { status: 'PENDING', label: 'Pending', empty: 'No pending payments.' },
   { status: 'INITIAL_PAYMENT', label: 'Partial Paid', empty: 'No partially paid rentals.' },
   { status: 'FOR_FULL_PAYMENT', label: 'For Full Payment', empty: 'No rentals waiting for their full payment.' },
   { status: 'PAID', label: 'Paid', empty: 'No paid payments yet.' },
+  { status: 'REFUND_DUE', label: 'Refund Due', empty: 'No payments to refund.' },
+  { status: 'CANCELLED', label: 'Cancelled', empty: 'No cancelled payments.' },
 ];
 
 /** The button (and dialog title) of each next step (SPEC §4). */
@@ -29,10 +35,14 @@ export const recordTypeLabel = (t: PaymentType) => (t === 'PARTIAL' ? 'Partial P
 export const money = (v: string) => formatMoneyString(v);
 
 /** What the next step of a payment is, in words, or null when there is nothing to say. */
-export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null }): string | null {
+export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null; refundDue: string | null }): string | null {
   if (p.nextAction) return ACTION_LABELS[p.nextAction];
+  if (p.status === 'REFUND_DUE' && p.refundDue !== null) return `Refund ${money(p.refundDue)} to the customer`;
   return p.status === 'PENDING' ? WAITING_FOR_WAREHOUSE : null;
 }
+
+/** Ours (issue 22): the detail of a payment taken for an order cancelled meanwhile. */
+export const refundDueText = (amount: string) => `${PAYMENT_MESSAGES.refundDue} Refund ${money(amount)} to the customer.`;
 
 const dayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' });
 

@@ -29,6 +29,7 @@ function summary(over: Partial<PaymentSummary> = {}): PaymentSummary {
     totalPartialPayment: null,
     balance: '1250.00',
     nextAction: 'MARK_AS_PAID',
+    refundDue: null,
     createdAt: '2026-11-23T02:00:00.000Z',
     updatedAt: '2026-11-23T02:00:00.000Z',
     ...over,
@@ -113,7 +114,7 @@ const pressEnter = (el: HTMLElement) => {
 const confirms = (calls: Call[]) => calls.filter((c) => c.method === 'POST');
 
 describe('payments list', () => {
-  it('has the four tabs, kept in the address, with a row per payment and its next step', async () => {
+  it('has the four tabs of the spec, Refund Due and Cancelled, kept in the address, with a row per payment and its next step', async () => {
     const { calls } = mockApi(
       on('GET', '/api/payments', (c) => {
         const status = query(c).status;
@@ -126,7 +127,7 @@ describe('payments list', () => {
     );
     open('/admin/payments');
     expect(await screen.findByText('ORD-20261123-000001')).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid', 'Refund Due', 'Cancelled']);
     expect(screen.getByRole('tab', { name: 'Pending', selected: true })).toBeInTheDocument();
     expect(query(lists(calls)[0]!)).toMatchObject({ status: 'PENDING', limit: '20', offset: '0' });
     for (const title of ['Order Number', 'Customer', 'Type', 'Order Status', 'Amount / Balance', 'Payment Status']) {
@@ -158,6 +159,41 @@ describe('payments list', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Paid' }));
     expect(await screen.findByText('No paid payments yet.')).toBeInTheDocument();
     expect(location()).toBe('/admin/payments?status=PAID');
+    fireEvent.click(screen.getByRole('tab', { name: 'Cancelled' }));
+    expect(await screen.findByText('No cancelled payments.')).toBeInTheDocument();
+    expect(location()).toBe('/admin/payments?status=CANCELLED');
+  });
+
+  it('counts the payments of each tab, and lists payments taken for orders cancelled meanwhile under Refund Due with what is owed (issue 22)', async () => {
+    const owed = summary({ id: ids.full, orderNumber: 'ORD-20261123-000009', orderStatus: 'CANCELLED', status: 'REFUND_DUE', type: 'FULL', balance: '0.00', nextAction: null, refundDue: '1250.00' });
+    const counts = { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 7, CANCELLED: 3, REFUND_DUE: 1 };
+    const { calls } = mockApi(
+      on('GET', '/api/payments', (c) => {
+        const status = query(c).status;
+        if (status === 'REFUND_DUE') return { status: 200, body: { items: [owed], total: 1, counts } };
+        if (status === 'CANCELLED') return { status: 200, body: { items: [summary({ id: ids.waiting, orderStatus: 'CANCELLED', status: 'CANCELLED', nextAction: null })], total: 1, counts } };
+        return { status: 200, body: { items: [], total: 0, counts } };
+      }),
+    );
+    open('/admin/payments');
+    expect(await screen.findByRole('tab', { name: 'Refund Due 1' })).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending 2', 'Partial Paid 0', 'For Full Payment 0', 'Paid 7', 'Refund Due 1', 'Cancelled 3']);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Refund Due 1' }));
+    expect(await screen.findByText('ORD-20261123-000009')).toBeInTheDocument();
+    expect(location()).toBe('/admin/payments?status=REFUND_DUE');
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'REFUND_DUE' });
+    const r = row('ORD-20261123-000009');
+    expect(within(r).getByText('REFUND DUE')).toBeInTheDocument();
+    expect(within(r).getByText('CANCELLED')).toBeInTheDocument();
+    expect(within(r).getByText('Refund due $1,250.00')).toBeInTheDocument();
+    expect(within(r).getByText('Refund $1,250.00 to the customer')).toBeInTheDocument();
+    expect(within(r).getByRole('link', { name: 'View' })).toHaveAttribute('href', `/admin/payments/${ids.full}`);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Cancelled 3' }));
+    // Order and payment both CANCELLED.
+    expect(await within(await waitFor(() => row('ORD-20261123-000001'))).findAllByText('CANCELLED')).toHaveLength(2);
+    expect(location()).toBe('/admin/payments?status=CANCELLED');
   });
 
   it('opens on the tab named in the address and searches by order number or customer name', async () => {
@@ -216,7 +252,7 @@ describe('payment detail', () => {
     expect(screen.queryByRole('button', { name: 'Pay Partial Payment' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Complete Payment' })).toBeNull();
     // No payment taken yet: no invoice.
-    expect(screen.queryByRole('link', { name: 'Download invoice' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Download/ })).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/admin/payments?status=PENDING'));
@@ -251,7 +287,8 @@ describe('payment detail', () => {
     for (const text of ['Partial Payment', 'OR-001', '$90.00', 'Ana Reyes', 'Cash']) expect(within(r).getByText(text)).toBeInTheDocument();
     // 16:30 UTC is half past midnight the next day in Manila.
     expect(within(r).getByText(/Nov 24, 2026/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Download invoice' })).toHaveAttribute('href', `/api/payments/${ids.rental}/invoice.pdf`);
+    expect(within(r).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', `/api/payments/${ids.rental}/records/${record().id}/invoice.pdf`);
+    expect(within(r).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('download', '');
     expect(within(screen.getByRole('region', { name: 'Products' })).getByText('Single')).toBeInTheDocument();
     for (const name of ['Mark as paid', 'Pay Partial Payment', 'Complete Payment']) expect(screen.queryByRole('button', { name })).toBeNull();
   });
@@ -267,6 +304,34 @@ describe('payment detail', () => {
     expect(within(dialog).getByLabelText('Balance')).toHaveAttribute('readonly');
     expect(within(dialog).getByLabelText('Extra Charges')).toHaveValue('$500.00');
     expect(within(dialog).getByLabelText('Extra Charges')).toHaveAttribute('readonly');
+  });
+
+  it('a rental paid in full offers the invoice of each record, the first one too (issue 22)', async () => {
+    const second = '88888888-8888-4888-8888-888888888888';
+    mockApi(
+      on('GET', `/api/payments/${ids.full}`, {
+        status: 200,
+        body: { payment: { ...forFull, status: 'PAID', orderStatus: 'COMPLETED', nextAction: null, balance: '0.00', records: [record(), record({ id: second, type: 'FULL', invoiceNumber: 'INV-002', amount: '680.00' })] } },
+      }),
+    );
+    open(`/admin/payments/${ids.full}`);
+    const records = await screen.findByRole('region', { name: 'Payment Records' });
+    const first = within(records).getByText('INV-001').closest('tr') as HTMLElement;
+    const last = within(records).getByText('INV-002').closest('tr') as HTMLElement;
+    expect(within(first).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', `/api/payments/${ids.full}/records/${record().id}/invoice.pdf`);
+    expect(within(last).getByRole('link', { name: 'Download FULL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', `/api/payments/${ids.full}/records/${second}/invoice.pdf`);
+  });
+
+  it('a payment taken for an order cancelled meanwhile says what is owed back, offers no step, and Back goes to Refund Due (issue 22)', async () => {
+    const owed = detail({ orderStatus: 'CANCELLED', status: 'REFUND_DUE', type: 'FULL', balance: '0.00', overallTotal: '1250.00', nextAction: null, refundDue: '1250.00', records: [record({ type: 'FULL', amount: '1250.00' })] });
+    mockApi(on('GET', `/api/payments/${ids.purchase}`, { status: 200, body: { payment: owed } }), on('GET', '/api/payments', { status: 200, body: { items: [], total: 0 } }));
+    open(`/admin/payments/${ids.purchase}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The order was cancelled after this payment was taken: the amount paid is due to be refunded. Refund $1,250.00 to the customer.');
+    expect(screen.getByTestId('refund-due')).toHaveTextContent('$1,250.00');
+    for (const name of ['Mark as paid', 'Pay Partial Payment', 'Complete Payment']) expect(screen.queryByRole('button', { name })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Download INVOICE.pdf' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(location()).toBe('/admin/payments?status=REFUND_DUE'));
   });
 
   it('shows the error with Retry when the payment cannot be loaded', async () => {
@@ -360,7 +425,7 @@ describe('the confirm dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('INV-9')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Mark as paid' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Download invoice' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download INVOICE.pdf' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/admin/payments'));
     await waitFor(() => expect(lists(calls.slice(before)).length).toBeGreaterThan(0));

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { LIVE_EVENTS_PATH, RENTAL_MESSAGES, type LiveEvent, type Order, type OrderLine, type OrderSummary, type User } from '@dme/contracts';
 import { SCANNER_MESSAGES } from '@dme/ui';
 import App from '../../app';
-import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
+import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
 import { REPEAT_SCAN_MS, SCAN_INPUT_LABEL } from './purpose';
 
 const driver = { id: '00000000-0000-4000-8000-0000000000d1', username: 'driver', firstName: 'Dan', lastName: 'Cruz', userType: 'DRIVER' } as User;
@@ -40,8 +40,8 @@ const line: OrderLine = {
   productDamageCharges: '500.00',
   lineTotal: '300.00',
   serialCodes: [
-    { serialCode: 'WHE-0000001', status: null, returnedAt: null },
-    { serialCode: 'WHE-0000002', status: 'OK', returnedAt: '2026-11-27T02:00:00.000Z' },
+    serialEntry('WHE-0000001'),
+    serialEntry('WHE-0000002', { status: 'OK', updatedAt: '2026-11-27T02:00:00.000Z', returnedAt: '2026-11-27T02:00:00.000Z', inventoryType: 'IN' }),
   ],
   dueDate: '2026-11-27',
 };
@@ -211,6 +211,17 @@ describe('scanning an order', () => {
     type(dialog, 'ORD-20261123-000001');
     await answer(dialog, 'Order ORD-20261123-000001 delivered.');
     expect(scans(calls)).toHaveLength(2);
+  });
+
+  it("an order the driver may not take or does not have (404, like a code naming no order): the server's message, no link", async () => {
+    mockApi(on('GET', '/api/driver/orders', list([])), on('POST', '/api/driver/scan', problem(404, RENTAL_MESSAGES.unknownOrder)));
+    open('/admin/for-delivery');
+    const dialog = await openScanner();
+    type(dialog, 'ORD-20261123-000009');
+    await answer(dialog, RENTAL_MESSAGES.unknownOrder);
+    const alert = within(within(dialog).getByTestId('scan-answer')).getByRole('alert');
+    expect(alert.className).toMatch(/error/);
+    expect(within(alert).queryByRole('link')).not.toBeInTheDocument();
   });
 });
 

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import type { Order } from '@dme/contracts';
 import App from '../../app';
 import { stubApi } from '../../test/api';
-import { customer, fullRecord, initial, line, order, ORDER_ID, packedLine, unpaid } from '../../test/orders';
+import { customer, FULL_RECORD_ID, fullRecord, INITIAL_RECORD_ID, initial, line, order, ORDER_ID, packedLine, unpaid } from '../../test/orders';
 
 async function show(o: Order) {
   stubApi({ [`/api/my/orders/${ORDER_ID}`]: { status: 200, body: { order: o } } });
@@ -18,7 +18,10 @@ async function show(o: Order) {
 }
 
 const downloadQr = () => screen.queryByRole('link', { name: 'Download QR' });
-const downloadInvoice = () => screen.queryByRole('link', { name: 'Download invoice' });
+/** Every invoice download of the page (one per payment record). */
+const invoiceLinks = () => screen.queryAllByRole('link', { name: /^Download .*\.pdf$/ });
+const downloadInvoice = () => invoiceLinks()[0] ?? null;
+const recordInvoice = (recordId: string) => `/api/my/orders/${ORDER_ID}/records/${recordId}/invoice.pdf`;
 
 describe("the customer's order detail", () => {
   it('shows a pending rental as UNPAID with its total and partial payment, and nothing to download', async () => {
@@ -51,10 +54,11 @@ describe("the customer's order detail", () => {
     const records = within(screen.getByRole('region', { name: 'Payment Records' }));
     const r = records.getByText('INV-001').closest('tr') as HTMLElement;
     for (const text of ['Initial Payment', 'OR-001', '$90.00', 'Nov 23, 2026, 11:00 AM']) expect(within(r).getByText(text)).toBeInTheDocument();
-    const invoice = downloadInvoice()!;
-    expect(invoice).toHaveAttribute('href', `/api/my/orders/${ORDER_ID}/invoice.pdf`);
+    const invoice = within(r).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' });
+    expect(invoice).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
     // Saved under the name the server gives.
     expect(invoice).toHaveAttribute('download', '');
+    expect(invoiceLinks()).toHaveLength(1);
     expect(downloadQr()).toBeNull();
   });
 
@@ -119,9 +123,28 @@ describe("the customer's order detail", () => {
     expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Initial Payment', 'Full Payment']);
     for (const text of ['INV-001', 'OR-001', '$90.00']) expect(within(rows[0]!).getByText(text)).toBeInTheDocument();
     for (const text of ['INV-002', 'OR-002', '$680.00', 'Bank transfer']) expect(within(rows[1]!).getByText(text)).toBeInTheDocument();
-    // The invoice of the full payment: the server names it (FULL_PAYMENT_INVOICE.pdf), the link does not.
-    expect(downloadInvoice()).toHaveAttribute('href', `/api/my/orders/${ORDER_ID}/invoice.pdf`);
-    expect(downloadInvoice()).toHaveAttribute('download', '');
+    // Each payment has its invoice, the first one too (issue 22); the server names the files.
+    expect(within(rows[0]!).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
+    expect(within(rows[1]!).getByRole('link', { name: 'Download FULL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(FULL_RECORD_ID));
+    for (const link of invoiceLinks()) expect(link).toHaveAttribute('download', '');
+  });
+
+  it('a record from before records had ids: the latest one links to the order\'s latest invoice, an earlier one has no link', async () => {
+    const { id: _a, ...oldInitial } = initial;
+    const { id: _b, ...oldFull } = fullRecord;
+    await show(order({ status: 'COMPLETED', payment: { ...unpaid, status: 'PAID', balance: '0.00', records: [oldInitial, oldFull] }, products: [packedLine] }));
+    const rows = within(screen.getByRole('region', { name: 'Payment Records' })).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).queryByRole('link')).toBeNull();
+    expect(within(rows[1]!).getByRole('link', { name: 'Download FULL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', `/api/my/orders/${ORDER_ID}/invoice.pdf`);
+  });
+
+  it('a payment taken for an order cancelled meanwhile: REFUND DUE with the amount owed back, and its invoice (issue 22)', async () => {
+    const pay = await show(order({ status: 'CANCELLED', payment: { ...unpaid, status: 'REFUND_DUE', refundDue: '90.00', records: [initial] } }));
+    expect(pay.getByText('REFUND DUE')).toBeInTheDocument();
+    expect(pay.queryByText('UNPAID')).toBeNull();
+    expect(pay.getByTestId('refund-due')).toHaveTextContent('$90.00');
+    expect(pay.getByRole('alert')).toHaveTextContent('This order was cancelled after your payment of $90.00 was received. It is due to be refunded to you');
+    expect(screen.getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
   });
 
   it('a cancelled order offers neither download', async () => {

@@ -14,8 +14,12 @@ import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
 /** The order carries a QR code once it is packed (TO_SHIP and every later step; SPEC §2). */
 const hasQr = (s: OrderStatus) => RENTAL_ORDER_STATUSES.indexOf(s as (typeof RENTAL_ORDER_STATUSES)[number]) >= RENTAL_ORDER_STATUSES.indexOf('TO_SHIP');
 
-/** A serial code is back once it was inspected on return (OK, LOST or DAMAGED): the customer sees RETURNED (SPEC §4). */
-const isReturned = (c: OrderLine['serialCodes'][number]) => c.returnedAt !== null || c.status !== null;
+/**
+ * A serial code is back once it was inspected on return (OK, LOST or DAMAGED; updatedAt is its
+ * return time, SPEC §3): the customer sees RETURNED (SPEC §4) and when. The bin it was packed from
+ * is the warehouse's business, not shown here.
+ */
+const isReturned = (c: OrderLine['serialCodes'][number]) => c.updatedAt !== null || c.status !== null;
 
 const DUE_NOTICE_TEXT = { OVERDUE: RENTAL_MESSAGES.hasDueProducts, DUE_TODAY: RENTAL_MESSAGES.dueToday } as const;
 
@@ -182,9 +186,10 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
                       <Space wrap size={4}>
                         {l.serialCodes.map((c) =>
                           isReturned(c) ? (
-                            <Tag key={c.serialCode} color="green">
-                              {c.serialCode} RETURNED
-                            </Tag>
+                            <Space key={c.serialCode} size={4}>
+                              <Tag color="green">{c.serialCode} RETURNED</Tag>
+                              {c.updatedAt && <span style={{ color: 'rgba(0,0,0,0.6)' }}>{formatManilaDateTime(c.updatedAt)}</span>}
+                            </Space>
                           ) : (
                             <Tag key={c.serialCode}>{c.serialCode}</Tag>
                           ),

@@ -1,5 +1,5 @@
-import { Button, Descriptions, Table } from 'antd';
-import { formatManilaDateTime } from '@dme/contracts/browser';
+import { Alert, Descriptions, Table } from 'antd';
+import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
 import { StatusTag, SectionTitle } from '@dme/ui';
 import { formatBusinessDate } from '../../lib/dates';
@@ -13,16 +13,26 @@ const orUnknown = (v: string | null, show: (v: string) => string) => (v === null
  * Payment Information as SPEC §4 shows it to the customer: while the order is PENDING or
  * FOR_PAYMENT the order total and the rental's partial payment as UNPAID; afterwards the payment's
  * status and total; for a rental in FOR_FULL_PAYMENT or PAID also due date, extra charges,
- * overall total and balance.
+ * overall total and balance. A payment taken for an order cancelled meanwhile shows REFUND DUE
+ * with the amount owed back (issue 22).
  */
 export function PaymentSummary({ order }: { order: Order }) {
   const pay = order.payment;
   const rent = order.type === 'RENT';
   const unpaid = order.status === 'PENDING' || order.status === 'FOR_PAYMENT';
   const full = rent && (pay.status === 'FOR_FULL_PAYMENT' || pay.status === 'PAID');
+  const refund = pay.status === 'REFUND_DUE' ? (pay.refundDue ?? null) : null;
   return (
     <section aria-label="Payment Information">
       <SectionTitle>Payment Information</SectionTitle>
+      {pay.status === 'REFUND_DUE' && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`This order was cancelled after your payment${refund ? ` of ${money(refund)}` : ''} was received. It is due to be refunded to you; our accounting team will contact you.`}
+        />
+      )}
       <Descriptions column={1} size="small" bordered>
         <Descriptions.Item label="Status">
           <StatusTag kind="payment" status={unpaid ? 'UNPAID' : pay.status} />
@@ -31,6 +41,11 @@ export function PaymentSummary({ order }: { order: Order }) {
           <strong data-testid="order-total">{money(pay.totalOrderPayment)}</strong>
         </Descriptions.Item>
         {rent && pay.totalPartialPayment !== null && <Descriptions.Item label="Partial Payment (first day)">{money(pay.totalPartialPayment)}</Descriptions.Item>}
+        {refund !== null && (
+          <Descriptions.Item label="Refund Due">
+            <strong data-testid="refund-due">{money(refund)}</strong>
+          </Descriptions.Item>
+        )}
         {full && <Descriptions.Item label="Due Date">{orUnknown(pay.dueDate, formatBusinessDate)}</Descriptions.Item>}
         {full && <Descriptions.Item label="Extra Charges">{orUnknown(pay.extraCharge, money)}</Descriptions.Item>}
         {full && <Descriptions.Item label="Overall Total">{orUnknown(pay.overallTotal, money)}</Descriptions.Item>}
@@ -44,19 +59,27 @@ export function PaymentSummary({ order }: { order: Order }) {
   );
 }
 
-/** The payments taken (the first of a rental is its initial payment, a second its full payment) and the invoice. */
+/**
+ * Where a record's invoice is downloaded: its own route by record id; a record from before
+ * payment events carried the id has only the order's latest invoice, so only the last record
+ * links there (null: no link).
+ */
+function invoiceHref(orderId: string, r: Record, last: boolean): string | null {
+  if (r.id) return `/api/my/orders/${orderId}/records/${r.id}/invoice.pdf`;
+  return last ? `/api/my/orders/${orderId}/invoice.pdf` : null;
+}
+
+/**
+ * The payments taken (the first of a rental is its initial payment, a second its full payment),
+ * each with its invoice: a plain download the server names (INVOICE.pdf,
+ * INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf), so an earlier invoice stays reachable.
+ */
 export function PaymentRecords({ order }: { order: Order }) {
   const records = order.payment.records;
   if (records.length === 0) return null;
   return (
     <section aria-label="Payment Records" style={{ marginTop: 24 }}>
-      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <SectionTitle>Payment Records</SectionTitle>
-        {/* A plain download: the server names the file (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf). */}
-        <Button href={`/api/my/orders/${order.id}/invoice.pdf`} download>
-          Download invoice
-        </Button>
-      </div>
+      <SectionTitle>Payment Records</SectionTitle>
       <Table<Record & { key: number }>
         size="small"
         pagination={false}
@@ -69,6 +92,21 @@ export function PaymentRecords({ order }: { order: Order }) {
           { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => money(v) },
           { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
           { title: 'Note', dataIndex: 'note', render: (n: string) => n || '—' },
+          {
+            title: 'Invoice',
+            key: 'invoice',
+            render: (_: unknown, r: Record & { key: number }) => {
+              const href = invoiceHref(order.id, r, r.key === records.length - 1);
+              const file = invoiceFileName(order.type, r.type);
+              return href ? (
+                <a href={href} download aria-label={`Download ${file}`}>
+                  {file}
+                </a>
+              ) : (
+                '—'
+              );
+            },
+          },
         ]}
       />
     </section>

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { RENTAL_MESSAGES, type Order, type OrderRequest } from '@dme/contracts';
 import App from '../../app';
 import { stubApi } from '../../test/api';
-import { customer, initial, line, order, ORDER_ID, unpaid } from '../../test/orders';
+import { customer, initial, line, order, ORDER_ID, serial, unpaid } from '../../test/orders';
 
 const BED = '22222222-2222-4222-8222-222222222222';
 const CHAIR = '44444444-4444-4444-8444-444444444444';
@@ -23,10 +23,10 @@ const delivered = (over: Partial<Order> = {}): Order =>
         id: BED,
         variant: { name: 'Electric', price: '45.00' },
         subVariant: { name: 'Large', price: '45.00' },
-        serialCodes: [{ serialCode: 'HOS-0000101', status: null, returnedAt: null }],
+        serialCodes: [serial('HOS-0000101')],
         dueDate: '2026-11-28',
       }),
-      line({ id: CHAIR, productName: 'Wheelchair', quantity: 1, noOfRentalDays: 7, serialCodes: [{ serialCode: 'WHE-0000007', status: null, returnedAt: null }], dueDate: '2026-12-02' }),
+      line({ id: CHAIR, productName: 'Wheelchair', quantity: 1, noOfRentalDays: 7, serialCodes: [serial('WHE-0000007')], dueDate: '2026-12-02' }),
     ],
     ...over,
   });
@@ -181,7 +181,7 @@ describe('a rental in progress: requests, due dates and notices', () => {
     const o = delivered({
       status: 'FOR_PICK_UP',
       products: [
-        line({ id: BED, serialCodes: [{ serialCode: 'HOS-0000101', status: 'OK', returnedAt: '2026-11-29T02:00:00.000Z' }, { serialCode: 'HOS-0000102', status: null, returnedAt: null }], dueDate: '2026-11-28' }),
+        line({ id: BED, serialCodes: [serial('HOS-0000101', { status: 'OK', updatedAt: '2026-11-29T02:00:00.000Z', returnedAt: '2026-11-29T02:00:00.000Z', inventoryType: 'IN' }), serial('HOS-0000102')], dueDate: '2026-11-28' }),
       ],
     });
     show(o);
@@ -191,6 +191,8 @@ describe('a rental in progress: requests, due dates and notices', () => {
     const row = products.getByText('Hospital Bed').closest('tr') as HTMLElement;
     expect(within(row).getByText('Nov 28, 2026')).toBeInTheDocument();
     expect(within(row).getByText(/HOS-0000101/)).toHaveTextContent('HOS-0000101 RETURNED');
+    // When it came back (the entry's updatedAt; 02:00 UTC is 10:00 AM in Manila).
+    expect(within(row).getByText('Nov 29, 2026, 10:00 AM')).toBeInTheDocument();
     expect(within(row).getByText(/HOS-0000102/)).toHaveTextContent(/^HOS-0000102$/);
   });
 

@@ -6,9 +6,8 @@ import type { Order, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, OrderTracker, PageHeader, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from '../../api';
-import { allLinesDone, packingRequest } from './packing';
 import { usePacking } from './usePacking';
-import { PackingDialog } from './PackingDialog';
+import { PackingDialog, PackingLoadError } from './PackingDialog';
 import { ordersBase, showsQr } from './format';
 import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, QrBlock, ShippingInformation } from './OrderSections';
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
@@ -19,7 +18,7 @@ export const CONFIRM_ORDER_PROMPT = 'Confirm this order? The customer will be as
 /** Staff order detail (SPEC §2 "Staff order detail screens"), with the steps the order lists for the caller. */
 export default function OrderDetailPage({ type }: { type: OrderType }) {
   const { id = '' } = useParams();
-  // One page per order: scans made for one order never show on another.
+  // One page per order: the packing of one order never shows on another.
   return <OrderDetail key={id} id={id} type={type} />;
 }
 
@@ -28,7 +27,9 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
   const { notify, confirm } = useFeedback();
   const q = useStaffOrderQuery(id);
   const [transition, transitioning] = useTransitionOrderMutation();
-  const packing = usePacking();
+  // The scans of an order being packed are kept on the server (issue 22): loaded only while it can be packed.
+  const packable = q.data?.order.status === 'PREPARING' && q.data.order.allowedTransitions.includes('TO_SHIP');
+  const packing = usePacking(id, packable);
   const [scanLineID, setScanLineID] = useState<string>();
   const [shipError, setShipError] = useState<string>();
 
@@ -40,8 +41,8 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
   const can = (to: Order['allowedTransitions'][number]) => o.allowedTransitions.includes(to);
   const canConfirm = o.status === 'PENDING' && can('FOR_PAYMENT');
   const canCancel = can('CANCELLED');
-  const canPack = o.status === 'PREPARING' && can('TO_SHIP');
-  const packed = canPack && allLinesDone(o.products, packing.scans);
+  const canPack = packable;
+  const packed = canPack && packing.complete;
   const scanLine = canPack ? o.products.find((l) => l.id === scanLineID) : undefined;
 
   const onConfirm = async () => {
@@ -67,11 +68,13 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
   const onShip = async () => {
     setShipError(undefined);
     try {
-      await transition({ id: o.id, body: packingRequest(o.products, packing.scans) }).unwrap();
-      packing.clear();
+      // The server packs the codes it kept for each line.
+      await transition({ id: o.id, body: { to: 'TO_SHIP' } }).unwrap();
       notify.success('Order packed: ready to ship.');
     } catch (err) {
       setShipError(errorMessage(err));
+      // Another packer may have changed the scans meanwhile.
+      packing.reload();
     }
   };
 
@@ -127,10 +130,15 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
             type={packed ? 'success' : 'info'}
             showIcon
             style={{ marginBottom: 12 }}
-            title={packed ? "Every line is scanned: send the order with 'To Ship Order'." : "Scan the serial-code label of every item, line by line. 'To Ship Order' is enabled when every line is fully scanned."}
+            title={
+              packed
+                ? "Every line is scanned: send the order with 'To Ship Order'."
+                : "Scan the serial-code label of every item, line by line. 'To Ship Order' is enabled when every line is fully scanned. Each scan is saved at once: packing can be continued later, here or on another device."
+            }
           />
         )}
         {shipError && <Alert type="error" showIcon closable onClose={() => setShipError(undefined)} style={{ marginBottom: 12 }} title={shipError} />}
+        {canPack && packing.loadError && <PackingLoadError packing={packing} style={{ marginBottom: 12 }} />}
         <ProductsTable order={o} packing={canPack ? packing : undefined} onScan={setScanLineID} />
       </section>
 

@@ -140,9 +140,15 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
   return (
     <div style={{ display: 'grid', gap: 6, justifyItems: 'start' }}>
       <Space size={8}>
-        <span data-testid={`scanned-${line.id}`}>
-          {codes.length} / {line.quantity} scanned
-        </span>
+        {packing.loading ? (
+          <span role="status">Loading the scanned codes…</span>
+        ) : packing.loadError ? (
+          <span style={{ color: 'rgba(0,0,0,0.6)' }}>—</span>
+        ) : (
+          <span data-testid={`scanned-${line.id}`}>
+            {codes.length} / {line.quantity} scanned
+          </span>
+        )}
         {done && <Tag color="green">Done</Tag>}
       </Space>
       {codes.length > 0 && (
@@ -152,7 +158,7 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
           ))}
         </Space>
       )}
-      <Button size="small" onClick={() => onScan(line.id)} aria-label={`Scan ${lineName(line)}`}>
+      <Button size="small" onClick={() => onScan(line.id)} aria-label={`Scan ${lineName(line)}`} disabled={packing.loading || packing.loadError !== undefined}>
         Scan
       </Button>
     </div>

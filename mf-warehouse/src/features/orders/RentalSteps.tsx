@@ -114,9 +114,14 @@ export function RentalStepHints({ order }: { order: Order }) {
 
 type Serial = OrderLine['serialCodes'][number];
 
+/** The bin a unit was packed from (SPEC §3 serial code entry), where the warehouse finds or puts it back. */
+function BinText({ serial }: { serial: Serial }) {
+  return serial.warehouseBin ? <span style={{ color: 'rgba(0,0,0,0.6)' }}>Bin {serial.warehouseBin.name}</span> : null;
+}
+
 /**
- * One serial code of a line: RETURNED with its mark and return time once inspected; in a
- * FOR_PICK_UP rental, OK / LOST / DAMAGED buttons until then.
+ * One serial code of a line with the bin it was packed from: RETURNED with its mark and return
+ * time (updatedAt) once inspected; in a FOR_PICK_UP rental, OK / LOST / DAMAGED buttons until then.
  */
 export function SerialCodeCell({ order, line, serial }: { order: Order; line: OrderLine; serial: Serial }) {
   const mark = returnMark(serial);
@@ -126,20 +131,25 @@ export function SerialCodeCell({ order, line, serial }: { order: Order; line: Or
         <Tag>{serial.serialCode}</Tag>
         <Tag color="purple">RETURNED</Tag>
         <Tag color={RETURN_MARK_COLORS[mark]}>{mark}</Tag>
-        {serial.returnedAt && <span>{formatManilaDateTime(serial.returnedAt)}</span>}
+        {serial.updatedAt && <span>{formatManilaDateTime(serial.updatedAt)}</span>}
+        <BinText serial={serial} />
       </Space>
     );
   }
-  if (order.type === 'RENT' && order.status === 'FOR_PICK_UP') return <ReturnButtons order={order} line={line} serialCode={serial.serialCode} />;
+  if (order.type === 'RENT' && order.status === 'FOR_PICK_UP') return <ReturnButtons order={order} line={line} serial={serial} />;
   return (
-    <Tag data-testid={`serial-${serial.serialCode}`}>
-      {serial.serialCode}
-      {serial.status ? ` · ${statusText(serial.status)}` : ''}
-    </Tag>
+    <Space size={4} wrap>
+      <Tag data-testid={`serial-${serial.serialCode}`}>
+        {serial.serialCode}
+        {serial.status ? ` · ${statusText(serial.status)}` : ''}
+      </Tag>
+      <BinText serial={serial} />
+    </Space>
   );
 }
 
-function ReturnButtons({ order, line, serialCode }: { order: Order; line: OrderLine; serialCode: string }) {
+function ReturnButtons({ order, line, serial }: { order: Order; line: OrderLine; serial: Serial }) {
+  const { serialCode, warehouseBin } = serial;
   const { notify } = useFeedback();
   const [markReturn, state] = useReturnSerialMutation();
   const onMark = async (status: ReturnStatus) => {
@@ -153,13 +163,14 @@ function ReturnButtons({ order, line, serialCode }: { order: Order; line: OrderL
   return (
     <Space size={4} wrap data-testid={`serial-${serialCode}`}>
       <Tag>{serialCode}</Tag>
+      <BinText serial={serial} />
       {RETURN_STATUSES.map((status) => (
         <Popconfirm
           key={status}
           title={`Mark ${serialCode} as ${status}?`}
           description={
             status === 'OK'
-              ? 'It goes back to the available stock.'
+              ? `It goes back to the available stock${warehouseBin ? ` (bin ${warehouseBin.name})` : ''}.`
               : `Its damage or lost fee (${money(line.productDamageCharges)}) is added to the full payment.`
           }
           okText="Yes"

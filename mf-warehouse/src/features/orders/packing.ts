@@ -1,15 +1,24 @@
-import { PACKING_MESSAGES } from '@dme/contracts/browser';
-import type { OrderLine, StockItem, TransitionRequest } from '@dme/contracts';
-import { lineName } from './format';
+import type { OrderLine, PackingProgress } from '@dme/contracts';
 
 /**
- * Packing (SPEC §4 PREPARING → TO_SHIP, §5 Scanning): pure rules of the packing screen. The server
- * checks all of it again when the order is sent to TO_SHIP; these give the person at the table an
- * answer per scan.
+ * Packing (SPEC §4 PREPARING → TO_SHIP, §5 Scanning): pure rules of the packing screen. Each scan
+ * is kept on the server, which checks it (the line's product, AVAILABLE, not scanned already) and
+ * checks everything again when the order is sent to TO_SHIP; these read what a scanner gave and
+ * answer at once what needs no server (a repeat, a full line).
  */
 
 /** Serial codes scanned so far, per order line id. */
 export type Scans = Readonly<Record<string, readonly string[]>>;
+
+/** The server's packing progress as scans per line id. */
+export function scansOf(progress: PackingProgress | undefined): Scans {
+  return Object.fromEntries((progress?.lines ?? []).map((l) => [l.lineID, l.serialCodes.map((s) => s.serialCode)]));
+}
+
+/** The bin each scanned code lies in (null when the catalog did not say), by code. */
+export function binsOf(progress: PackingProgress | undefined): Readonly<Record<string, string | null>> {
+  return Object.fromEntries((progress?.lines ?? []).flatMap((l) => l.serialCodes.map((s) => [s.serialCode, s.warehouseBin])));
+}
 
 export type ScanCheck = { ok: true; serialCode: string } | { ok: false; message: string };
 
@@ -55,33 +64,9 @@ export function isAlreadyScanned(serialCode: string, scans: Scans): boolean {
   return Object.values(scans).some((codes) => codes.includes(serialCode));
 }
 
-type LineIdentity = Pick<OrderLine, 'productID' | 'productVariantID' | 'productSubVariantID'>;
-
-/** An item fits a line when it is the same product, variant and sub-variant. */
-export function fitsLine(item: Pick<StockItem, 'productID' | 'productVariantID' | 'productSubVariantID'>, line: LineIdentity): boolean {
-  return (
-    item.productID === line.productID &&
-    (item.productVariantID ?? null) === (line.productVariantID ?? null) &&
-    (item.productSubVariantID ?? null) === (line.productSubVariantID ?? null)
-  );
-}
-
 /** Whether the line has room for one more scanned item. */
 export function lineHasRoom(line: Pick<OrderLine, 'id' | 'quantity'>, scans: Scans): boolean {
   return (scans[line.id]?.length ?? 0) < line.quantity;
-}
-
-type NamedLine = LineIdentity & Pick<OrderLine, 'productName' | 'variant' | 'subVariant'>;
-
-/**
- * What to answer for an item looked up by the code scanned for `line`: another product, variant or
- * sub-variant is refused with the spec's message, naming the line as the server does ("Wheelchair /
- * Standard / Large"); an item that is not AVAILABLE (rented, sold, damaged, lost) cannot be packed.
- */
-export function checkItem(item: Pick<StockItem, 'serialCode' | 'status' | 'productID' | 'productVariantID' | 'productSubVariantID'>, line: NamedLine): ScanCheck {
-  if (!fitsLine(item, line)) return { ok: false, message: PACKING_MESSAGES.wrongProduct(lineName(line)) };
-  if (item.status !== 'AVAILABLE') return { ok: false, message: PACKING_MESSAGES.notAvailable(item.serialCode) };
-  return { ok: true, serialCode: item.serialCode };
 }
 
 /** A line is done when exactly its quantity of items is scanned (SPEC §5: OK only then). */
@@ -92,9 +77,4 @@ export function lineDone(line: Pick<OrderLine, 'id' | 'quantity'>, scans: Scans)
 /** 'To Ship Order' is enabled only when every line is done (SPEC §4). */
 export function allLinesDone(lines: readonly Pick<OrderLine, 'id' | 'quantity'>[], scans: Scans): boolean {
   return lines.length > 0 && lines.every((l) => lineDone(l, scans));
-}
-
-/** The body that sends a packed order to TO_SHIP: every line with its scanned serial codes. */
-export function packingRequest(lines: readonly Pick<OrderLine, 'id'>[], scans: Scans): TransitionRequest {
-  return { to: 'TO_SHIP', packing: lines.map((l) => ({ lineID: l.id, serialCodes: [...(scans[l.id] ?? [])] })) };
 }

@@ -2,81 +2,98 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { PACKING_MESSAGES } from '@dme/contracts/browser';
 import type { OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { useLazyStockBySerialQuery } from '../../api';
 import { lineName } from './format';
-import { checkItem, isAlreadyScanned, lineHasRoom, serialFromScan, type ScanCheck, type Scans } from './packing';
+import { binsOf, isAlreadyScanned, lineHasRoom, scansOf, serialFromScan, type ScanCheck, type Scans } from './packing';
+import { usePackingProgressQuery, useScanPackingSerialMutation, useUnscanPackingSerialMutation } from './packingApi';
 
 export interface Packing {
-  /** Serial codes scanned so far, per line id (kept while the order's page is open). */
+  /** Serial codes scanned so far, per line id, as the server keeps them (a reload or another packer sees the same). */
   scans: Scans;
-  /** Checks what a scanner read for a line and adds it when it fits; resolves with the answer to show. */
+  /** The bin each scanned code lies in, by code (null when unknown). */
+  bins: Readonly<Record<string, string | null>>;
+  /** Every line has its quantity of codes (the server says): 'To Ship Order' can be sent. */
+  complete: boolean;
+  /** The saved progress is being loaded (first time). */
+  loading: boolean;
+  /** Loading the saved progress failed: its message, and a retry. */
+  loadError: string | undefined;
+  reload: () => void;
+  /** Checks what a scanner read for a line and saves it on the server; resolves with the answer to show. */
   scan: (line: OrderLine, text: string) => Promise<ScanCheck>;
-  remove: (lineID: string, serialCode: string) => void;
-  clear: () => void;
-  /** A scan is being checked against the stock. */
+  /** Takes a saved code off a line; resolves with the server's refusal, if any. */
+  remove: (lineID: string, serialCode: string) => Promise<ScanCheck | undefined>;
+  /** A scan or removal is on its way to the server. */
   checking: boolean;
 }
 
-function isNotFound(error: unknown): boolean {
-  return !!error && typeof error === 'object' && (error as { status?: unknown }).status === 404;
-}
-
 /**
- * The scans of an order being packed. Reads are checked one after another (a keyboard-wedge
- * scanner can send codes faster than the stock answers), so a code sent twice in a row is refused
- * as a repeat and a line never takes more than its quantity.
+ * The scans of an order being packed, kept on the server per line (issue 22): loaded when the
+ * page opens, each scan saved at once (the server checks it: the line's product, AVAILABLE, not
+ * scanned already), so nothing is lost on a reload and another packer can continue. Reads are
+ * sent one after another (a keyboard-wedge scanner can send codes faster than the server answers),
+ * so a code sent twice in a row is answered as a repeat and a line never takes more than its
+ * quantity. `enabled` false (the order is not being packed) asks nothing.
  */
-export function usePacking(): Packing {
-  const [scans, setScans] = useState<Scans>({});
-  const current = useRef<Scans>({});
+export function usePacking(orderId: string, enabled: boolean): Packing {
+  const progress = usePackingProgressQuery(orderId, { skip: !enabled, refetchOnMountOrArgChange: true });
+  const [save] = useScanPackingSerialMutation();
+  const [unsave] = useUnscanPackingSerialMutation();
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const [pending, setPending] = useState(0);
-  const [lookup] = useLazyStockBySerialQuery();
-
-  const commit = useCallback((next: Scans) => {
-    current.current = next;
-    setScans(next);
-  }, []);
+  const data = progress.data?.packing;
+  const scans = useMemo(() => scansOf(data), [data]);
+  const bins = useMemo(() => binsOf(data), [data]);
+  // The latest progress, read by queued scans when their turn comes (not the one they were made with).
+  const latest = useRef<Scans>(scans);
+  latest.current = scans;
 
   const check = useCallback(
     async (line: OrderLine, text: string): Promise<ScanCheck> => {
       const read = serialFromScan(text);
       if (!read.ok) return read;
       const code = read.serialCode;
-      if (isAlreadyScanned(code, current.current)) return { ok: false, message: PACKING_MESSAGES.alreadyScanned };
-      if (!lineHasRoom(line, current.current)) return { ok: false, message: PACKING_MESSAGES.tooMany(lineName(line)) };
-      let found;
+      if (isAlreadyScanned(code, latest.current)) return { ok: false, message: PACKING_MESSAGES.alreadyScanned };
+      if (!lineHasRoom(line, latest.current)) return { ok: false, message: PACKING_MESSAGES.tooMany(lineName(line)) };
       try {
-        found = await lookup(code).unwrap();
+        const answer = await save({ id: orderId, lineID: line.id, serialCode: code }).unwrap();
+        latest.current = scansOf(answer.packing);
+        return { ok: true, serialCode: code };
       } catch (err) {
-        return { ok: false, message: isNotFound(err) ? PACKING_MESSAGES.unknownCode(code) : errorMessage(err) };
+        return { ok: false, message: errorMessage(err) };
       }
-      const verdict = checkItem(found.item, line);
-      if (!verdict.ok) return verdict;
-      // A code removed or added while the stock answered: check again against the latest scans.
-      if (isAlreadyScanned(verdict.serialCode, current.current)) return { ok: false, message: PACKING_MESSAGES.alreadyScanned };
-      if (!lineHasRoom(line, current.current)) return { ok: false, message: PACKING_MESSAGES.tooMany(lineName(line)) };
-      commit({ ...current.current, [line.id]: [...(current.current[line.id] ?? []), verdict.serialCode] });
-      return verdict;
     },
-    [commit, lookup],
+    [orderId, save],
   );
 
-  const scan = useCallback(
-    (line: OrderLine, text: string) => {
-      setPending((n) => n + 1);
-      const run = queue.current.then(() => check(line, text)).finally(() => setPending((n) => n - 1));
-      queue.current = run.catch(() => undefined);
-      return run;
-    },
-    [check],
-  );
+  const queued = useCallback(<T,>(work: () => Promise<T>): Promise<T> => {
+    setPending((n) => n + 1);
+    const run = queue.current.then(work).finally(() => setPending((n) => n - 1));
+    queue.current = run.catch(() => undefined);
+    return run;
+  }, []);
+
+  const scan = useCallback((line: OrderLine, text: string) => queued(() => check(line, text)), [queued, check]);
 
   const remove = useCallback(
-    (lineID: string, serialCode: string) => commit({ ...current.current, [lineID]: (current.current[lineID] ?? []).filter((c) => c !== serialCode) }),
-    [commit],
+    (lineID: string, serialCode: string) =>
+      queued(async (): Promise<ScanCheck | undefined> => {
+        try {
+          const answer = await unsave({ id: orderId, lineID, serialCode }).unwrap();
+          latest.current = scansOf(answer.packing);
+          return undefined;
+        } catch (err) {
+          return { ok: false, message: errorMessage(err) };
+        }
+      }),
+    [queued, unsave, orderId],
   );
-  const clear = useCallback(() => commit({}), [commit]);
 
-  return useMemo(() => ({ scans, scan, remove, clear, checking: pending > 0 }), [scans, scan, remove, clear, pending]);
+  const { refetch } = progress;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const loadError = progress.isError ? errorMessage(progress.error) : undefined;
+
+  return useMemo(
+    () => ({ scans, bins, complete: data?.complete ?? false, loading: progress.isLoading, loadError, reload, scan, remove, checking: pending > 0 }),
+    [scans, bins, data, progress.isLoading, loadError, reload, scan, remove, pending],
+  );
 }

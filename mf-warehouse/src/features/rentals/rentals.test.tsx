@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { formatManilaDateTime, RENTAL_MESSAGES, type OngoingRental, type Order, type OrderLine, type OrderRequest, type User } from '@dme/contracts';
 import App from '../../app';
-import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
+import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
 import { FOR_RETURN_NOT_DUE, FOR_RETURN_PROMPT, FULL_PAYMENT_PROMPT, NO_REQUESTS } from '../orders/RentalSteps';
 
 const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse', firstName: 'Wendy', lastName: 'Ramos', userType: 'WAREHOUSE_ADMIN' } as User;
@@ -14,6 +14,8 @@ const LINE_A = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const LINE_B = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 const REQ = 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee';
 
+/** A serial code entry (SPEC §3) packed for a line and not returned yet. */
+const packed = (serialCode: string, productID = '11111111-1111-4111-8111-111111111111') => serialEntry(serialCode, { productID });
 const lineA: OrderLine = {
   id: LINE_A,
   productID: '11111111-1111-4111-8111-111111111111',
@@ -28,10 +30,7 @@ const lineA: OrderLine = {
   productAmount: '50.00',
   productDamageCharges: '500.00',
   lineTotal: '300.00',
-  serialCodes: [
-    { serialCode: 'WHE-0000001', status: null, returnedAt: null },
-    { serialCode: 'WHE-0000002', status: null, returnedAt: null },
-  ],
+  serialCodes: [packed('WHE-0000001'), packed('WHE-0000002')],
   // Long past: the line is overdue whatever day the test runs.
   dueDate: '2020-01-04',
 };
@@ -50,7 +49,7 @@ const lineB: OrderLine = {
   productAmount: '20.00',
   productDamageCharges: '150.00',
   lineTotal: '600.00',
-  serialCodes: [{ serialCode: 'OXY-0000001', status: null, returnedAt: null }],
+  serialCodes: [packed('OXY-0000001', '22222222-2222-4222-8222-222222222222')],
   dueDate: '2099-02-01',
 };
 
@@ -321,7 +320,8 @@ describe('rental order detail: due dates, returns, full payment, requests', () =
     const returnedAt = '2026-11-25T01:15:00.000Z';
     const marks: Record<string, string> = {};
     const current = () => {
-      const mark = (s: OrderLine['serialCodes'][number]) => (marks[s.serialCode] ? { ...s, status: marks[s.serialCode]!, returnedAt } : s);
+      const mark = (s: OrderLine['serialCodes'][number]) =>
+        marks[s.serialCode] ? { ...s, status: marks[s.serialCode]!, updatedAt: returnedAt, returnedAt, inventoryType: marks[s.serialCode] === 'LOST' ? ('OUT' as const) : ('IN' as const) } : s;
       const products = [lineA, lineB].map((l) => ({ ...l, serialCodes: l.serialCodes.map(mark) }));
       const all = Object.keys(marks).length === 3;
       return rental({ status: 'FOR_PICK_UP', products, allowedTransitions: all ? ['FOR_FULL_PAYMENT'] : [] });

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { OrderLine } from '@dme/contracts';
 
 /** A fetch stand-in for the remotes' UI tests (vitest + jsdom): `import { mockApi, on } from '@dme/ui/testing'`. */
 
@@ -82,3 +83,20 @@ export function markupShape(markup: string | Element): string {
   };
   return [...holder.childNodes].map(out).join('');
 }
+
+/**
+ * A serial code entry of an order line (SPEC §3) as the order reads show it: a unit packed from
+ * bin A-01 and not returned yet, unless `over` says otherwise. Its id follows from the code.
+ */
+export const serialEntry = (serialCode: string, over: Partial<OrderLine['serialCodes'][number]> = {}): OrderLine['serialCodes'][number] => ({
+  id: `00000000-0000-4000-8000-${serialCode.replace(/\D/g, '').padStart(12, '0')}`,
+  serialCode,
+  productID: '11111111-1111-4111-8111-111111111111',
+  status: null,
+  updatedAt: null,
+  returnedAt: null,
+  inventoryType: 'OUT',
+  warehouseBin: { name: 'A-01 Mobility' },
+  createdAt: '2026-11-23T05:00:00.000Z',
+  ...over,
+});

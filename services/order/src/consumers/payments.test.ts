@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstream } from '@nats-io/jetstream';
 import { EVENTS } from '@dme/contracts';
+import { eventEnvelope } from '@dme/platform';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { paymentConfirmed, place, startOrdering, type OrderHarness } from '../test/harness';
 
@@ -38,7 +39,7 @@ describe('dme.payment.confirmed', () => {
   it("a purchase's payment moves FOR_PAYMENT → PREPARING once and fills Order.payment (PAID, records); a redelivery changes nothing", async () => {
     const c = h.customer();
     const order = await confirm(await buy(c));
-    const event = paymentConfirmed(order, 'first', { invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', note: 'cash' });
+    const event = paymentConfirmed(order, 'first', { invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', note: 'cash', recordId: randomUUID() });
     await h.publish(event);
     await handled(event.id);
     // The same event delivered again (JetStream's dedupe bypassed, as after a lost ack).
@@ -60,7 +61,7 @@ describe('dme.payment.confirmed', () => {
       overallTotal: '39.98',
       balance: '0.00',
       dueDate: null,
-      records: [{ type: 'FULL', invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', amount: '39.98', note: 'cash', createdAt: event.data.confirmedAt }],
+      records: [{ id: event.data.recordId, type: 'FULL', invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', amount: '39.98', note: 'cash', createdAt: event.data.confirmedAt }],
     });
     // The customer reads the same.
     expect((await h.order.get(`/api/my/orders/${order.id}`, { as: c })).body.order.payment).toEqual(o.payment);
@@ -127,6 +128,41 @@ describe('dme.payment.confirmed', () => {
     await h.publish(unknown);
     await handled(unknown.id);
     expect(await h.orderOrm.em.fork().execute('select 1 from ordering.order_payments where order_id = ?', [unknown.data.orderId])).toEqual([]);
+  });
+
+  it('a payment taken for an order cancelled meanwhile (issue 22): the order stays cancelled and shows the payment, then REFUND_DUE with the amount once the payment service says so', async () => {
+    const c = h.customer();
+    const order = await rent(c, 2, 7);
+    await confirm(order);
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: c })).status).toBe(200);
+    const paid = paymentConfirmed({ ...order, status: 'FOR_PAYMENT' }, 'first', { recordId: randomUUID() });
+    await h.publish(paid);
+    await handled(paid.id);
+    const kept = await read(order);
+    expect(kept.status).toBe('CANCELLED');
+    expect(await statusChanges(order.id)).toHaveLength(2);
+    // Not UNPAID: the money taken shows, with its record.
+    expect(kept.payment).not.toHaveProperty('refundDue');
+    expect(kept.payment).toMatchObject({ status: 'INITIAL_PAYMENT', records: [{ id: paid.data.recordId, type: 'PARTIAL', amount: '30.00' }] });
+
+    const refund = eventEnvelope('payment', {
+      type: EVENTS.payment.refundDue,
+      aggregateId: paid.data.paymentId,
+      version: 2,
+      data: { paymentId: paid.data.paymentId, orderId: order.id, orderNumber: order.orderNumber, customerId: c.userId, orderType: 'RENT', status: 'REFUND_DUE', amount: '30.00' },
+    });
+    await h.publish(refund);
+    await handled(refund.id);
+    for (const o of [await read(order), (await h.order.get(`/api/my/orders/${order.id}`, { as: c })).body.order]) {
+      expect(o.status).toBe('CANCELLED');
+      expect(o.payment).toMatchObject({ status: 'REFUND_DUE', refundDue: '30.00', totalOrderPayment: '210.00', records: [{ id: paid.data.recordId, invoiceNumber: paid.data.invoiceNumber }] });
+    }
+    // The confirmation delivered again does not take REFUND_DUE back (statuses only move forward).
+    await jetstream(h.nc).publish(paid.type, JSON.stringify(paid), { msgID: randomUUID() });
+    const barrier = { ...refund, id: randomUUID(), type: 'dme.payment.noted' };
+    await jetstream(h.nc).publish('dme.payment.noted', JSON.stringify(barrier), { msgID: barrier.id });
+    await handled(barrier.id);
+    expect((await read(order)).payment).toMatchObject({ status: 'REFUND_DUE', refundDue: '30.00' });
   });
 
   it("on real NATS: a confirm published while the order service's consumer is stopped moves the order once it starts again", async () => {

@@ -6,9 +6,10 @@ import { loadFacts, type Caller, type OrderFacts } from '../process/facts';
 import { perform } from '../process/transitions';
 
 type Confirmed = EventData<typeof EVENTS.payment.confirmed>;
+type RefundDue = EventData<typeof EVENTS.payment.refundDue>;
 
 /** Payment statuses only move forward; a redelivered older event does not undo a newer one. */
-const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3 };
+const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3, REFUND_DUE: 4 };
 
 /**
  * The payment an order waits for in its status: the first payment in FOR_PAYMENT (a rental's
@@ -27,9 +28,13 @@ export function paymentExpected(order: Pick<OrderFacts, 'type' | 'status'>): Pay
  * from its status is taken (FOR_PAYMENT → PREPARING, FOR_FULL_PAYMENT → COMPLETED) through
  * canPerform, with its tracker entry and status event, in the same transaction as the inbox
  * record (so once). A payment for an order in another status changes the payment data only (and
- * is logged).
+ * is logged). A payment for a CANCELLED order (taken while it was being cancelled) does not bring
+ * the order back: its stock is released; the payment data is kept, and the payment service, which
+ * learns of the cancellation too, makes the payment REFUND_DUE and says so (`dme.payment.refund_due`,
+ * applyRefundDue), which the order then shows.
  */
 export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope, logger: Logger): Promise<void> {
+  if (event.type === EVENTS.payment.refundDue) return applyRefundDue(em, event, logger);
   if (event.type !== EVENTS.payment.confirmed) return;
   const d: Confirmed = EVENT_DATA[EVENTS.payment.confirmed].parse(event.data);
   const [locked] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? for update`, [d.orderId]);
@@ -47,11 +52,18 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
     [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.totalPartialPayment, d.extraCharge, d.overallTotal, d.balance, d.dueDate],
   );
   await em.execute(
-    `insert into ${qualified(em, 'order_payment_records')} (id, order_id, payment_id, type, invoice_number, receipt_number, amount, note, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (order_id, type) do nothing`,
-    [event.id, d.orderId, d.paymentId, d.type, d.invoiceNumber, d.receiptNumber, d.amount, d.note, d.confirmedAt],
+    `insert into ${qualified(em, 'order_payment_records')} (id, order_id, payment_id, type, invoice_number, receipt_number, amount, note, created_at, payment_record_id)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (order_id, type) do nothing`,
+    [event.id, d.orderId, d.paymentId, d.type, d.invoiceNumber, d.receiptNumber, d.amount, d.note, d.confirmedAt, d.recordId],
   );
   const order = (await loadFacts(em, d.orderId))!;
+  if (order.status === 'CANCELLED') {
+    logger.warn(
+      { eventId: event.id, orderId: d.orderId, paymentId: d.paymentId, amount: d.amount },
+      'payment confirmed for a cancelled order: the order stays cancelled, the payment is kept (the payment service makes it REFUND_DUE)',
+    );
+    return;
+  }
   const expected = paymentExpected(order);
   const row = ORDER_TRANSITIONS.find((t) => t.from === order.status && t.types.includes(order.type) && t.who.kind === 'event' && t.who.event === event.type);
   if (!row || expected !== d.type) {
@@ -68,6 +80,29 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
     return;
   }
   await perform(em, order, row.to, caller, {}, undefined);
+}
+
+/**
+ * `dme.payment.refund_due`: a payment was taken for the order after it had been cancelled. The
+ * payment read model shows REFUND_DUE with the amount owed back (forward only, like every payment
+ * status); the order's status does not change.
+ */
+async function applyRefundDue(em: EntityManager, event: EventEnvelope, logger: Logger): Promise<void> {
+  const d: RefundDue = EVENT_DATA[EVENTS.payment.refundDue].parse(event.data);
+  const [locked] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? for update`, [d.orderId]);
+  if (!locked) {
+    logger.warn({ eventId: event.id, orderId: d.orderId }, 'refund due for an order this service does not have; ignored');
+    return;
+  }
+  await em.execute(
+    `insert into ${qualified(em, 'order_payments')} as p (order_id, payment_id, status, status_rank, refund_due, updated_at)
+     values (?, ?, ?, ?, ?, now())
+     on conflict (order_id) do update set payment_id = excluded.payment_id, status = excluded.status, status_rank = excluded.status_rank,
+       refund_due = excluded.refund_due, updated_at = now()
+     where p.status_rank <= excluded.status_rank`,
+    [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.amount],
+  );
+  logger.warn({ eventId: event.id, orderId: d.orderId, paymentId: d.paymentId, amount: d.amount }, 'refund due on a cancelled order: shown on the order');
 }
 
 /** The order service's consumer of payment events (durable, shared by replicas). */

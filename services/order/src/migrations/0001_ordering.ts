@@ -110,6 +110,8 @@ import { OrderingReadModelVersions } from './0002_readmodel_versions';
 import { OrderingIdempotencyOwner } from './0003_idempotency_owner';
 import { OrderingProcess } from './0004_process';
 import { OrderingRequests } from './0005_requests';
+import { OrderingPackingProgress } from './0006_packing_progress';
+import { OrderingPaymentRefunds } from './0007_payment_refunds';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -117,4 +119,6 @@ export const migrations = [
   { name: '0003_idempotency_owner', class: OrderingIdempotencyOwner },
   { name: '0004_process', class: OrderingProcess },
   { name: '0005_requests', class: OrderingRequests },
+  { name: '0006_packing_progress', class: OrderingPackingProgress },
+  { name: '0007_payment_refunds', class: OrderingPaymentRefunds },
 ];

@@ -60,7 +60,8 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
    * PREPARING → TO_SHIP: the catalog assigns the scanned serial codes (AVAILABLE → RENTED or SOLD,
    * inventory OUT) and consumes the order's reservation, in one transaction of its own
    * (RPC.assignSerials, request/reply: staff wait for it); then the serials are recorded per line
-   * here, in the transition's transaction. If that transaction fails after the catalog answered,
+   * here, in the transition's transaction, with the stock item and the bin each was packed from.
+   * The codes are the request's `packing`, or the ones saved while scanning (process/packing.ts). If that transaction fails after the catalog answered,
    * sending the same codes again gets the same answer from the catalog (it is a retry there).
    */
   'assign-serials': async ({ em, order, input, deps }) => {
@@ -86,11 +87,20 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
       throw err instanceof HttpProblem && err.errors ? new HttpProblem(err.status, err.detail, err.errors.map((e) => packingField(e, request, input))) : err;
     }
     const reply = AssignSerialsReply.parse(answer);
-    const rows = reply.lines.flatMap((l) => l.serialCodes.map((s, position) => ({ id: randomUUID(), line_id: l.lineId, position, serial_code: s.serialCode })));
+    const rows = reply.lines.flatMap((l) =>
+      l.serialCodes.map((s, position) => ({
+        id: randomUUID(),
+        line_id: l.lineId,
+        position,
+        serial_code: s.serialCode,
+        stock_item_id: s.stockItemId,
+        warehouse_bin: s.warehouseBin,
+      })),
+    );
     await em.execute(
-      `insert into ${qualified(em, 'order_line_serials')} (id, order_id, line_id, position, serial_code)
-       select r.id, ?, r.line_id, r.position, r.serial_code
-         from jsonb_to_recordset(?::jsonb) as r(id uuid, line_id uuid, position int, serial_code text)`,
+      `insert into ${qualified(em, 'order_line_serials')} (id, order_id, line_id, position, serial_code, stock_item_id, warehouse_bin)
+       select r.id, ?, r.line_id, r.position, r.serial_code, r.stock_item_id, r.warehouse_bin
+         from jsonb_to_recordset(?::jsonb) as r(id uuid, line_id uuid, position int, serial_code text, stock_item_id uuid, warehouse_bin text)`,
       [order.id, JSON.stringify(rows)],
     );
     return {};

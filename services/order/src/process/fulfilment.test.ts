@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, EVENTS, manilaDate, ORDER_TRANSITIONS, PACKING_MESSAGES } from '@dme/contracts';
 import { eventually, type Caller, type Json } from '@dme/testing';
-import { ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../test/harness';
+import { chairRentalPreparing, ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../test/harness';
 import { GUARD_MESSAGES } from './guards';
 
 let h: OrderHarness;
@@ -14,6 +14,20 @@ afterAll(() => h?.close());
 const title = (from: string, to: string) => ORDER_TRANSITIONS.find((t) => t.from === from && t.to === to)!.title;
 const move = (order: Json, to: string, as: Caller, packing?: unknown) => h.order.post(`/api/orders/${order.id}/transitions`, { to, ...(packing ? { packing } : {}) }, { as });
 const staffRead = async (order: Json) => (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+/** The harness's bin, by name (what a serial code entry shows). */
+const binName = async () => (await h.catalog.get(`/api/warehouse-bins/${h.binId}`, { as: h.staff })).body.bin.name as string;
+/** A serial code entry (SPEC §3) of a unit packed and not returned yet. */
+const packedEntry = (serialCode: string, productID: string, warehouseBin: string) => ({
+  id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+  serialCode,
+  productID,
+  status: null,
+  updatedAt: null,
+  returnedAt: null,
+  inventoryType: 'OUT',
+  warehouseBin: { name: warehouseBin },
+  createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+});
 
 /** Catalog items by serial code (status, inventory, the order they were packed for). */
 async function items(codes: string[]) {
@@ -46,33 +60,8 @@ describe('packing: PREPARING → TO_SHIP with scanned serial codes', () => {
   let order: Json;
   let customer: Caller;
   beforeAll(async () => {
-    chair = await h.product({
-      brand: 'Drive',
-      name: `Chair ${randomUUID().slice(0, 6)}`,
-      type: 'FOR_RENT',
-      price: '15.00',
-      variants: [
-        { name: 'Standard', price: '15.00', damageCharges: '250.00' },
-        { name: 'Heavy', subVariants: [{ name: '20 in', price: '22.50', damageCharges: '350.00' }, { name: '22 in', price: '24.00', damageCharges: '350.00' }] },
-      ],
-    });
-    cane = await h.product({ brand: 'Drive', name: `Cane ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '5.00' });
-    const [standard, heavy] = chair.variants;
-    std = await h.addStock({ productID: chair.id, productVariantID: standard.id, quantity: 4 });
-    h20 = await h.addStock({ productID: chair.id, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[0].id, quantity: 2 });
-    h22 = await h.addStock({ productID: chair.id, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[1].id, quantity: 1 });
-    canes = await h.addStock({ productID: cane.id, quantity: 1 });
     customer = h.customer();
-    const placed = await place(h, customer, {
-      type: 'RENT',
-      typeOfOrder: 'BULK',
-      lines: [
-        { productID: chair.id, productVariantID: standard.id, quantity: 2, noOfRentalDays: 3 },
-        { productID: chair.id, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[0].id, quantity: 1, noOfRentalDays: 5 },
-      ],
-    });
-    expect(placed.status).toBe(201);
-    order = await toPreparing(h, placed.body.order);
+    ({ chair, cane, std, h20, h22, canes, order } = await chairRentalPreparing(h, customer));
   });
 
   const lineIds = () => order.products.map((l: { id: string }) => l.id) as [string, string];
@@ -140,10 +129,14 @@ describe('packing: PREPARING → TO_SHIP with scanned serial codes', () => {
     const o = res.body.order;
     expect(o.status).toBe('TO_SHIP');
     expect(o.orderTracker.at(-1)).toMatchObject({ title: title('PREPARING', 'TO_SHIP'), status: 'TO_SHIP' });
+    // Serial code entries (SPEC §3): their own id, the product, the bin each was packed from, OUT.
+    const bin = await binName();
     expect(o.products.map((l: { serialCodes: unknown[] }) => l.serialCodes)).toEqual([
-      [{ serialCode: std[1], status: null, returnedAt: null }, { serialCode: std[0], status: null, returnedAt: null }],
-      [{ serialCode: h20[1], status: null, returnedAt: null }],
+      [packedEntry(std[1]!, chair.id, bin), packedEntry(std[0]!, chair.id, bin)],
+      [packedEntry(h20[1]!, chair.id, bin)],
     ]);
+    const ids = o.products.flatMap((l: { serialCodes: Array<{ id: string }> }) => l.serialCodes.map((s) => s.id));
+    expect(new Set(ids).size).toBe(3);
     // The customer sees the same serials.
     expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.products).toEqual(o.products);
     expect(await items([std[0]!, std[1]!, h20[1]!])).toEqual(
@@ -186,7 +179,7 @@ describe('packing races and retries', () => {
     expect((await staffRead(orders[loser])).status).toBe('PREPARING');
     const retry = await one(orders[loser], codes[1]!);
     expect(retry.status).toBe(200);
-    expect(retry.body.order.products[0].serialCodes).toEqual([{ serialCode: codes[1], status: null, returnedAt: null }]);
+    expect(retry.body.order.products[0].serialCodes).toEqual([packedEntry(codes[1]!, thermo.id, await binName())]);
     expect((await items(codes)).map((i) => [i.status, i.inventory_type, i.order_id])).toEqual(
       codes.map((_, i) => ['SOLD', 'OUT', orders[i === 0 ? 1 - loser : loser].id]),
     );
@@ -259,8 +252,8 @@ describe('the later rows of the process (driver, return, full payment)', () => {
 
     const driver = h.as('DRIVER');
     const otherDriver = h.as('DRIVER');
-    // A driver sees an order waiting for a driver and is offered to take it.
-    expect((await move(order, 'DELIVERED', driver)).status).toBe(409);
+    // A driver reaches an order waiting for a driver only with the step that takes it (else 404, like an unknown id).
+    expect((await move(order, 'DELIVERED', driver)).status).toBe(404);
     const out = await move(order, 'OUT_FOR_DELIVERY', driver);
     expect(out.status).toBe(200);
     expect(out.body.order.allowedTransitions).toEqual(['DELIVERED']);
@@ -315,6 +308,11 @@ describe('the later rows of the process (driver, return, full payment)', () => {
       dueDate: addDays(manilaDate(), 1),
     });
     expect(full.body.order.products.map((l: { serialCodes: Array<{ status: string }> }) => l.serialCodes.map((s) => s.status))).toEqual([['OK', 'DAMAGED'], ['LOST']]);
+    // Returned: the return time is updatedAt (returnedAt too); OK and DAMAGED units are back IN the warehouse, a LOST one stays OUT.
+    const returned = full.body.order.products.flatMap((l: { serialCodes: Json[] }) => l.serialCodes);
+    expect(returned.map((s: Json) => s.inventoryType)).toEqual(['IN', 'IN', 'OUT']);
+    for (const s of returned) expect(s.updatedAt).toBe(s.returnedAt);
+    expect(returned.every((s: Json) => typeof s.updatedAt === 'string' && Date.parse(s.updatedAt) >= Date.parse(s.createdAt))).toBe(true);
     const [event] = await h.orderOrm.em
       .fork()
       .execute<Array<{ payload: Json }>>(`select payload from ordering.outbox where subject = ? and payload -> 'data' ->> 'to' = 'FOR_FULL_PAYMENT' and payload -> 'data' ->> 'orderId' = ?`, [

@@ -1,30 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, hasPermission, ORDER_TRANSITIONS, type Order, type OrderStatus } from '@dme/contracts';
+import { EVENTS, ORDER_TRANSITIONS, orderScopeOf, type Order, type OrderStatus } from '@dme/contracts';
 import { badRequest, forbidden, HttpProblem, notFound, qualified, recordEvent, type Principal } from '@dme/platform';
 import { getOrder, SOURCE } from '../modules/orders/order.service';
 import { decide } from './can-perform';
 import { EFFECTS, type ProcessDeps } from './effects';
 import { loadFacts, type Caller, type OrderFacts, type TransitionInput } from './facts';
+import { clearPacking, savedPacking } from './packing';
 
 export type { ProcessDeps } from './effects';
 
-/** Statuses in which an order waits for a driver to take it (the steps that record the driver). */
-export const AWAITING_DRIVER: readonly OrderStatus[] = [...new Set(ORDER_TRANSITIONS.filter((t) => t.effect === 'record-driver').map((t) => t.from))];
-
-/** The permissions that let a caller see orders (all, a driver's, or a customer's own). */
-const ORDER_READERS = ['order:read', 'order:drive', 'order:read-own'] as const;
+/** A driver's taking steps (the rows that record the driver): the status each leads to → the status it takes the order from. */
+const TAKING: ReadonlyMap<OrderStatus, OrderStatus> = new Map(ORDER_TRANSITIONS.filter((t) => t.effect === 'record-driver').map((t) => [t.to, t.from]));
 
 /**
- * Which orders a caller may see: staff with order:read all; a driver those assigned to them and
- * those waiting for a driver; a customer their own. Anything else answers like an unknown id.
+ * The SQL filter (on `orders`, unaliased) of the orders a caller may reach — the one rule,
+ * contracts' orderScopeOf: staff with order:read every order, a driver those assigned to them, a
+ * customer their own. A driver also reaches an order waiting for a driver when the step asked
+ * (`step`, the status it leads to) is the one that takes it: TO_SHIP → OUT_FOR_DELIVERY,
+ * FOR_RETURN → FOR_PICK_UP (the scan, or the old client's status update). Taking is a step, not
+ * a read: the order and its customer's details are the driver's once taken. Anything else answers
+ * like an unknown id. `customerId` is set when the caller reads as a customer.
  */
-export function visibility(who: Principal): { where: string; params: unknown[]; all: boolean } {
-  if (hasPermission(who.userType, 'order:read')) return { where: '', params: [], all: true };
-  if (hasPermission(who.userType, 'order:drive')) {
-    return { where: `and (driver_id = ? or status in (${AWAITING_DRIVER.map(() => '?').join(',')}))`, params: [who.userId, ...AWAITING_DRIVER], all: true };
+export function visibility(who: Principal, step?: OrderStatus): { where: string; params: unknown[]; customerId?: string } {
+  const scope = orderScopeOf(who);
+  switch (scope.kind) {
+    case 'all':
+      return { where: '', params: [] };
+    case 'driver': {
+      const from = step === undefined ? undefined : TAKING.get(step);
+      return from ? { where: 'and (driver_id = ? or status = ?)', params: [scope.userId, from] } : { where: 'and driver_id = ?', params: [scope.userId] };
+    }
+    case 'customer':
+      return { where: 'and customer_id = ?', params: [scope.userId], customerId: scope.userId };
+    default:
+      return { where: 'and false', params: [] };
   }
-  return { where: 'and customer_id = ?', params: [who.userId], all: false };
 }
 
 /**
@@ -43,8 +54,8 @@ export async function transition(
 ): Promise<Order> {
   // Someone who can see no order at all (accounting, support) is refused whatever the id, so the
   // answer tells nothing about which orders exist.
-  if (!ORDER_READERS.some((p) => hasPermission(who.userType, p))) throw forbidden();
-  const scope = visibility(who);
+  if (orderScopeOf(who).kind === 'none') throw forbidden();
+  const scope = visibility(who, body.to);
   await em.transactional(async (tem) => {
     const [locked] = await tem.execute<Array<{ id: string }>>(
       `select id from ${qualified(tem, 'orders')} where id = ? ${scope.where} for update`,
@@ -56,16 +67,18 @@ export async function transition(
       const message = 'Serial codes are sent only when packing an order (to TO_SHIP).';
       throw badRequest(message, [{ field: 'packing', message }]);
     }
-    await perform(tem, order, body.to, { kind: 'person', principal: who }, { ...(body.packing ? { packing: body.packing } : {}) }, deps);
+    // Packing: the codes sent (older clients), else the codes saved while scanning (issue 22).
+    const packing = body.packing ?? (body.to === 'TO_SHIP' ? await savedPacking(tem, orderId) : undefined);
+    await perform(tem, order, body.to, { kind: 'person', principal: who }, { ...(packing ? { packing } : {}) }, deps);
   });
-  return getOrder(em, orderId, who, scope.all ? {} : { customerId: who.userId });
+  return getOrder(em, orderId, who, scope.customerId ? { customerId: scope.customerId } : {});
 }
 
 /**
  * Takes one step of the process for a locked order, in the caller's transaction: canPerform must
  * accept it (else its problem is thrown and nothing is written), then the row's effect runs, the
- * status changes, an order-tracker entry is appended and `dme.order.status_changed` is recorded
- * in the outbox, all in that transaction.
+ * status changes (an order leaving PREPARING drops its saved packing scans), an order-tracker
+ * entry is appended and `dme.order.status_changed` is recorded in the outbox, all in that transaction.
  */
 export async function perform(
   tem: EntityManager,
@@ -80,6 +93,7 @@ export async function perform(
   if (!decision.ok) throw new HttpProblem(decision.status, decision.message, decision.errors);
   const row = decision.row;
   const outcome = row.effect ? await EFFECTS[row.effect]({ em: tem, order, caller, input, deps, now }) : {};
+  if (order.status === 'PREPARING') await clearPacking(tem, order.id);
   await tem.execute(`update ${qualified(tem, 'orders')} set status = ?, updated_at = now() where id = ?`, [to, order.id]);
   await tem.execute(`insert into ${qualified(tem, 'order_tracker')} (id, order_id, title, status, created_at) values (?, ?, ?, ?, ?)`, [
     randomUUID(),

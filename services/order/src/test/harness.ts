@@ -56,7 +56,7 @@ export interface OrderHarness {
  */
 export async function startOrdering(): Promise<OrderHarness> {
   const run = randomUUID().slice(0, 8);
-  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials`, returnSerial: `rpc.test.${run}.return-serial` };
+  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials`, checkSerial: `rpc.test.${run}.check-serial`, returnSerial: `rpc.test.${run}.return-serial`, availability: `rpc.test.${run}.availability` };
   const logger = createLogger('order-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await createTestDatabase('order');
   const dir = await mkdtemp(join(tmpdir(), 'order-'));
@@ -218,4 +218,46 @@ export async function ledgerAndRecount(h: OrderHarness, productIds: string[]): P
   const em = h.catalogOrm.em.fork();
   const [l, r] = await Promise.all([ledger(em, productIds), recount(em.fork(), productIds)]);
   return { ledger: nonZero(l), recount: nonZero(r) };
+}
+
+/**
+ * The packing tests' stock (fulfilment.test.ts, packing.test.ts): a chair with a Standard variant
+ * (4 units) and a Heavy one with sub-variants 20 in (2) and 22 in (1), a cane (1), and a rental of
+ * 2 Standard for 3 days and 1 Heavy / 20 in for 5 days by `customer`, taken to PREPARING.
+ */
+export async function chairRentalPreparing(h: OrderHarness, customer: Caller): Promise<{
+  chair: Json;
+  cane: Json;
+  std: string[];
+  h20: string[];
+  h22: string[];
+  canes: string[];
+  order: Json;
+}> {
+  const chair = await h.product({
+    brand: 'Drive',
+    name: `Chair ${randomUUID().slice(0, 6)}`,
+    type: 'FOR_RENT',
+    price: '15.00',
+    variants: [
+      { name: 'Standard', price: '15.00', damageCharges: '250.00' },
+      { name: 'Heavy', subVariants: [{ name: '20 in', price: '22.50', damageCharges: '350.00' }, { name: '22 in', price: '24.00', damageCharges: '350.00' }] },
+    ],
+  });
+  const cane = await h.product({ brand: 'Drive', name: `Cane ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '5.00' });
+  const [standard, heavy] = chair.variants;
+  const std = await h.addStock({ productID: chair.id, productVariantID: standard.id, quantity: 4 });
+  const h20 = await h.addStock({ productID: chair.id, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[0].id, quantity: 2 });
+  const h22 = await h.addStock({ productID: chair.id, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[1].id, quantity: 1 });
+  const canes = await h.addStock({ productID: cane.id, quantity: 1 });
+  const placed = await place(h, customer, {
+    type: 'RENT',
+    typeOfOrder: 'BULK',
+    lines: [
+      { productID: chair.id, productVariantID: standard.id, quantity: 2, noOfRentalDays: 3 },
+      { productID: chair.id, productVariantID: heavy.id, productSubVariantID: heavy.subVariants[0].id, quantity: 1, noOfRentalDays: 5 },
+    ],
+  });
+  if (placed.status !== 201) throw new Error(`the chair rental was not placed: ${placed.status} ${JSON.stringify(placed.body)}`);
+  return { chair, cane, std, h20, h22, canes, order: await toPreparing(h, placed.body.order) };
 }

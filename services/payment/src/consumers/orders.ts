@@ -8,8 +8,8 @@ export const ORDER_CONSUMER = 'payment-orders';
 
 /**
  * Order events open and move payments (modules/payments/order-feed.ts): placed → a PENDING
- * payment; status changes → the order's status on it, cancellation, the full payment of a
- * rental. A batch is applied in stream order in the consumer's transaction, with the inbox
+ * payment; status changes → the order's status on it, cancellation (REFUND_DUE when a payment was
+ * taken meanwhile), the full payment of a rental. A batch is applied in stream order in the consumer's transaction, with the inbox
  * records that make each event's effect happen once, its orders locked first.
  */
 export function orderEventHandler(logger: Logger) {
@@ -20,6 +20,8 @@ export function orderEventHandler(logger: Logger) {
       const outcome = await applyOrderEvent(db, event);
       if (outcome === 'held') {
         logger.warn({ eventId: event.id, orderId: event.aggregateId }, 'payment: status event for an order not placed yet, held until it is');
+      } else if (outcome === 'refund-due') {
+        logger.warn({ eventId: event.id, orderId: event.aggregateId }, 'payment: the order was cancelled after a payment was taken; the payment is REFUND_DUE');
       } else if (outcome === 'duplicate') {
         logger.warn({ eventId: event.id, orderId: event.aggregateId }, 'payment: order placed again, its payment already exists');
       }
@@ -27,7 +29,15 @@ export function orderEventHandler(logger: Logger) {
   };
 }
 
-export function startOrderConsumer(opts: { nc: NatsConnection; em: EntityManager; logger: Logger; durable?: string; connections?: ConnectionSource }): Promise<RunningConsumer> {
+export function startOrderConsumer(opts: {
+  nc: NatsConnection;
+  em: EntityManager;
+  logger: Logger;
+  durable?: string;
+  connections?: ConnectionSource;
+  /** Called after a batch committed (kicks the outbox relay: a refund-due event may be waiting). */
+  afterCommit?: () => void;
+}): Promise<RunningConsumer> {
   return startConsumer({
     nc: opts.nc,
     em: opts.em,
@@ -36,5 +46,6 @@ export function startOrderConsumer(opts: { nc: NatsConnection; em: EntityManager
     subjects: ['dme.order.>'],
     handleBatch: orderEventHandler(opts.logger),
     ...(opts.connections ? { connections: opts.connections } : {}),
+    ...(opts.afterCommit ? { afterCommit: opts.afterCommit } : {}),
   });
 }

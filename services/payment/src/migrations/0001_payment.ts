@@ -69,4 +69,9 @@ export class PaymentInitial extends Migration {
   }
 }
 
-export const migrations = [{ name: '0001_payment', class: PaymentInitial }];
+import { PaymentRefundDue } from './0002_refund_due';
+
+export const migrations = [
+  { name: '0001_payment', class: PaymentInitial },
+  { name: '0002_refund_due', class: PaymentRefundDue },
+];

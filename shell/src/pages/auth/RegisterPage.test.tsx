@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { computeAge, MESSAGES } from '@dme/contracts';
 import { FEEDBACK_TOP } from '@dme/ui';
 import { App } from '../../App';
-import { chooseFile, chooseOption, feedbackTop, mockApi, on, pngFile, problem, renderWithShell } from '../../test/utils';
+import { chooseFile, chooseOption, feedbackTop, leaving, mockApi, on, pngFile, problem, renderWithShell } from '../../test/utils';
 
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Register' }));
 const field = (label: string) => screen.getByLabelText(label);
@@ -165,17 +165,27 @@ describe('register form (SPEC §5)', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'), { timeout: 2500 });
   });
 
-  it("shows 'Create User Error' with the server's message on a 409", async () => {
+  it("shows 'Create User Error' with the server's message on a 409 for about 500 ms, and keeps it on Username", async () => {
+    const taken = MESSAGES.common.usernameTaken;
     mockApi(
       on('POST', '/api/uploads', { status: 201, body: { imagePath: '/api/uploads/abc123.png', contentType: 'image/png', size: 4 } }),
-      on('POST', '/api/auth/register', problem(409, 'Username is already taken.')),
+      on('POST', '/api/auth/register', problem(409, taken, [{ field: 'username', message: taken }])),
     );
     await fillValidForm();
     submit();
-    expect(await screen.findByText(MESSAGES.register.errorTitle)).toBeInTheDocument();
-    expect(screen.getByText('Username is already taken.')).toBeInTheDocument();
+    const title = await screen.findByText(MESSAGES.register.errorTitle);
+    const notice = title.closest('.ant-notification-notice') as HTMLElement;
+    expect(within(notice).getByText(taken)).toBeInTheDocument();
     // Notifications too sit 120 px from the top (SPEC §9).
-    expect(feedbackTop(screen.getByText(MESSAGES.register.errorTitle))).toBe(`${FEEDBACK_TOP}px`);
+    expect(feedbackTop(title)).toBe(`${FEEDBACK_TOP}px`);
+    // SPEC §7, §9: a 409 on user creation shows the server's message for about 500 ms (antd's
+    // default would keep it 4.5 s) ...
+    // (happy-dom runs no CSS transitions: a notice that has started to leave counts as gone.)
+    await waitFor(() => expect(leaving(notice)).toBe(true), { timeout: 1500 });
+    // ... and the message stays on the Username field, so it is not lost.
+    const usernameItem = field('Username').closest('.ant-form-item') as HTMLElement;
+    expect(within(usernameItem).getByText(taken)).toBeInTheDocument();
+    expect(hasError('Username')).toBe(true);
     expect(screen.getByTestId('location')).toHaveTextContent('/register');
   });
 

@@ -2,9 +2,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Col, Form, Input, Row } from 'antd';
 import { useFeedback } from '@dme/ui';
 import { MESSAGES } from '@dme/contracts';
-import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useRegisterMutation } from '../../api';
-import { PersonFields, personBody, type PersonValues } from '../../components/PersonFields';
+import { PersonFields, personBody, showSaveError, type PersonValues } from '../../components/PersonFields';
 import { AuthCard, AuthFrame } from './AuthFrame';
 
 type Values = PersonValues & { username: string; password: string };
@@ -21,9 +20,7 @@ export default function RegisterPage() {
       notify.success(MESSAGES.register.success);
       setTimeout(() => navigate('/login'), 1000);
     } catch (err) {
-      const fields = fieldErrors(err);
-      if (fields.length) form.setFields(fields as never);
-      notify.error(MESSAGES.register.errorTitle, errorMessage(err));
+      showSaveError(form, notify.error, MESSAGES.register.errorTitle, err);
     }
   };
 

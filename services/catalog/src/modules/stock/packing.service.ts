@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PACKING_MESSAGES, type AssignSerialsReply, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
+import { PACKING_MESSAGES, type AssignSerialsReply, type AssignSerialsRequest, type CheckSerialReply, type CheckSerialRequest, type FieldError } from '@dme/contracts';
 import { HttpProblem, qualified, sql } from '@dme/platform';
 import type { z } from 'zod';
 
 type Assign = z.output<typeof AssignSerialsRequest>;
+type Check = z.output<typeof CheckSerialRequest>;
 
 /** Texts of packing where the spec is silent (the rest are PACKING_MESSAGES, verbatim). */
 export const PACKING_CATALOG_MESSAGES = {
@@ -19,6 +20,36 @@ interface ItemRow {
   sub_variant_id: string | null;
   status: string;
   inventory_type: string;
+  /** The name of the item's bin (what the order's serial code entry shows). */
+  warehouse_bin: string | null;
+}
+
+/** The item columns packing reads, with the bin's name (a scalar subquery: `for update` locks only the items). */
+const ITEM_COLUMNS = (t: (name: string) => string) =>
+  `i.id, i.serial_code, i.product_id, i.variant_id, i.sub_variant_id, i.status, i.inventory_type,
+   (select b.name from ${t('warehouse_bins')} b where b.id = i.warehouse_bin_id) as warehouse_bin`;
+
+/** The line a code is scanned for: its leaf, and its name as packing names it ("Wheelchair / Standard / 18 in"). */
+interface PackLine {
+  productID: string;
+  variantId: string | null;
+  subVariantId: string | null;
+  productName: string;
+}
+
+/**
+ * Why the item with this code cannot be packed for this line, or undefined when it can: the one
+ * rule of a scan, used for each scan while packing (checkSerial) and again for every code when the
+ * order is packed (assignSerials). Unknown code, another product, variant or sub-variant (naming
+ * the line), or not AVAILABLE in the warehouse.
+ */
+function codeProblem(code: string, item: ItemRow | undefined, line: PackLine): string | undefined {
+  if (!item) return PACKING_MESSAGES.unknownCode(code);
+  if (item.product_id !== line.productID || item.variant_id !== line.variantId || item.sub_variant_id !== line.subVariantId) {
+    return PACKING_MESSAGES.wrongProduct(line.productName);
+  }
+  if (item.status !== 'AVAILABLE' || item.inventory_type !== 'IN') return PACKING_MESSAGES.notAvailable(code);
+  return undefined;
 }
 
 /** Serial codes are matched whatever the case they were typed in (codes are upper case). */
@@ -84,29 +115,35 @@ export async function assignSerials(em: EntityManager, input: Assign): Promise<A
       [leaves],
     );
 
-    const mine = await sql<{ serial_code: string; status: string }>(tem, `select serial_code, status from ${t('stock_items')} where order_id = $1`, [input.orderId]);
+    /** What the order keeps of each unit: its code, status, id and bin name, line by line. */
+    const reply = (byCode: Map<string, ItemRow>, status?: string): AssignSerialsReply => ({
+      lines: lines.map((l) => ({
+        lineId: l.lineId,
+        serialCodes: l.codes.map((c) => {
+          const item = byCode.get(c)!;
+          return { serialCode: c, status: status ?? item.status, stockItemId: item.id, warehouseBin: item.warehouse_bin };
+        }),
+      })),
+    });
+
+    const mine = await sql<ItemRow>(tem, `select ${ITEM_COLUMNS(t)} from ${t('stock_items')} i where i.order_id = $1`, [input.orderId]);
     if (mine.length > 0) {
-      const assigned = new Map(mine.map((m) => [m.serial_code, m.status]));
+      const assigned = new Map(mine.map((m) => [m.serial_code, m]));
       if (assigned.size !== codes.length || codes.some((c) => !assigned.has(c))) throw new HttpProblem(409, PACKING_CATALOG_MESSAGES.packedOtherwise);
-      return { lines: lines.map((l) => ({ lineId: l.lineId, serialCodes: l.codes.map((c) => ({ serialCode: c, status: assigned.get(c)! })) })) };
+      return reply(assigned);
     }
 
     const items = await sql<ItemRow>(
       tem,
-      `select id, serial_code, product_id, variant_id, sub_variant_id, status, inventory_type
-         from ${t('stock_items')} where serial_code = any($1::text[]) order by id for update`,
+      `select ${ITEM_COLUMNS(t)} from ${t('stock_items')} i where i.serial_code = any($1::text[]) order by i.id for update`,
       [codes],
     );
     const byCode = new Map(items.map((i) => [i.serial_code, i]));
     const problems: FieldError[] = [];
     for (const [i, l] of lines.entries()) {
       for (const [j, code] of l.codes.entries()) {
-        const field = `lines.${i}.serialCodes.${j}`;
-        const item = byCode.get(code);
-        if (!item) problems.push({ field, message: PACKING_MESSAGES.unknownCode(code) });
-        else if (item.product_id !== l.productID || item.variant_id !== l.variantId || item.sub_variant_id !== l.subVariantId) {
-          problems.push({ field, message: PACKING_MESSAGES.wrongProduct(l.productName) });
-        } else if (item.status !== 'AVAILABLE' || item.inventory_type !== 'IN') problems.push({ field, message: PACKING_MESSAGES.notAvailable(code) });
+        const message = codeProblem(code, byCode.get(code), l);
+        if (message) problems.push({ field: `lines.${i}.serialCodes.${j}`, message });
       }
     }
     if (problems.length > 0) throw refused(problems);
@@ -146,6 +183,27 @@ export async function assignSerials(em: EntityManager, input: Assign): Promise<A
        update ${t('stock_levels')} l set reserved = l.reserved - p.quantity from per_leaf p where l.leaf_id = p.leaf_id`,
       [input.orderId, leaves],
     );
-    return { lines: lines.map((l) => ({ lineId: l.lineId, serialCodes: l.codes.map((c) => ({ serialCode: c, status })) })) };
+    return reply(byCode, status);
   });
+}
+
+/**
+ * One scan while packing (over NATS request/reply from the order service, which keeps the scan):
+ * the item with this code must be a unit of the line and AVAILABLE in the warehouse (codeProblem,
+ * the rule assignSerials applies again to every code when the order is packed). Nothing changes
+ * here: the unit is taken only by assignSerials. Answers the item's id and bin name; a refusal is
+ * a 409 naming the code (`serialCode`).
+ */
+export async function checkSerial(em: EntityManager, input: Check): Promise<CheckSerialReply> {
+  const code = normalize(input.serialCode);
+  const [item] = await sql<ItemRow>(em, `select ${ITEM_COLUMNS((n) => qualified(em, n))} from ${qualified(em, 'stock_items')} i where i.serial_code = $1`, [code]);
+  const line: PackLine = {
+    productID: input.productID,
+    variantId: input.productVariantID ?? null,
+    subVariantId: input.productSubVariantID ?? null,
+    productName: input.productName,
+  };
+  const message = codeProblem(code, item, line);
+  if (message || !item) throw refused([{ field: 'serialCode', message: message ?? PACKING_MESSAGES.unknownCode(code) }]);
+  return { stockItemId: item.id, serialCode: item.serial_code, warehouseBin: item.warehouse_bin };
 }

@@ -5,7 +5,7 @@ import { HttpProblem } from '@dme/platform';
 import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
 import { ledger, nonZero, recount } from '@dme/testing/ledger';
 import { confirm, release, reserve } from '../reservations/reservation.service';
-import { assignSerials, PACKING_CATALOG_MESSAGES } from './packing.service';
+import { assignSerials, checkSerial, PACKING_CATALOG_MESSAGES } from './packing.service';
 
 let h: CatalogHarness;
 let binId: string;
@@ -143,10 +143,10 @@ describe('assign serials (packing)', () => {
 
     // Codes are matched whatever their case.
     const reply = await o.pack([[c16[0]!.toLowerCase(), c16[1]!], [c18[0]!]]);
-    expect(reply.lines.map((l) => l.serialCodes)).toEqual([
-      [{ serialCode: c16[0], status: 'RENTED' }, { serialCode: c16[1], status: 'RENTED' }],
-      [{ serialCode: c18[0], status: 'RENTED' }],
-    ]);
+    // Per unit what the order keeps of it (issue 22): the stock item's id and the bin's name.
+    const idOf = new Map((await em().execute<Array<{ id: string; serial_code: string }>>('select id, serial_code from catalog.stock_items where warehouse_bin_id = ?', [binId])).map((r) => [r.serial_code, r.id]));
+    const unit = (serialCode: string) => ({ serialCode, status: 'RENTED', stockItemId: idOf.get(serialCode), warehouseBin: 'Packing' });
+    expect(reply.lines.map((l) => l.serialCodes)).toEqual([[unit(c16[0]!), unit(c16[1]!)], [unit(c18[0]!)]]);
     expect(await items([c16[0]!, c16[1]!, c18[0]!])).toEqual(
       [c16[0]!, c16[1]!, c18[0]!].sort().map((serial_code) => ({ serial_code, status: 'RENTED', inventory_type: 'OUT', order_id: o.orderId })),
     );
@@ -226,6 +226,32 @@ describe('assign serials (packing)', () => {
     const l = await ledger(em(), [chair.id, cane.id]);
     expect(l.get(sub.id)).toMatchObject({ rented: 12, available: 28, reserved: 8 });
     await expectLedgerMatchesRecount([chair.id, cane.id]);
+  });
+});
+
+describe('check one scan (packing kept in the order service, issue 22)', () => {
+  it('answers the unit and its bin for a code of the line that is AVAILABLE; refuses as packing does, naming the code; changes nothing', async () => {
+    const chair = await product(wheelchair());
+    const thermo = await product(simpleProduct());
+    const [std] = chair.variants;
+    const line = { productID: chair.id, productVariantID: std!.id, productSubVariantID: std!.subVariants[0]!.id, productName: `${chair.name} / Standard / 16 in` };
+    const c16 = await addStock({ productID: chair.id, productVariantID: line.productVariantID, productSubVariantID: line.productSubVariantID, quantity: 2 });
+    const c18 = await addStock({ productID: chair.id, productVariantID: std!.id, productSubVariantID: std!.subVariants[1]!.id, quantity: 1 });
+    const cThermo = await addStock({ productID: thermo.id, quantity: 1 });
+    await em().execute(`update catalog.stock_items set status = 'RENTED', inventory_type = 'OUT' where serial_code = ?`, [c16[1]]);
+    const before = await items([...c16, ...c18, ...cThermo]);
+    const [{ id }] = (await em().execute<Array<{ id: string }>>('select id from catalog.stock_items where serial_code = ?', [c16[0]])) as [{ id: string }];
+    expect(await checkSerial(em(), { ...line, serialCode: c16[0]!.toLowerCase() })).toEqual({ stockItemId: id, serialCode: c16[0], warehouseBin: 'Packing' });
+    const cases: Array<[string, string]> = [
+      [cThermo[0]!, PACKING_MESSAGES.wrongProduct(line.productName)],
+      [c18[0]!, PACKING_MESSAGES.wrongProduct(line.productName)],
+      ['ZZZ-9999999', PACKING_MESSAGES.unknownCode('ZZZ-9999999')],
+      [c16[1]!, PACKING_MESSAGES.notAvailable(c16[1]!)],
+    ];
+    for (const [code, message] of cases) {
+      expect(await refusal(checkSerial(em(), { ...line, serialCode: code })), message).toEqual({ status: 409, detail: message, errors: [{ field: 'serialCode', message }] });
+    }
+    expect(await items([...c16, ...c18, ...cThermo])).toEqual(before);
   });
 });
 

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ReturnSerialReply, ReturnSerialRequest, ReturnStatus } from '@dme/contracts';
+import { RETURN_INVENTORY_TYPE, type InventoryType, type ReturnSerialReply, type ReturnSerialRequest, type ReturnStatus } from '@dme/contracts';
 import { HttpProblem, notFound, qualified, sql } from '@dme/platform';
 import type { z } from 'zod';
 
 type Return = z.output<typeof ReturnSerialRequest>;
 
 /** Where a returned item goes (SPEC §4, issue 10): OK back to stock, DAMAGED in the warehouse as damaged, LOST gone. */
-export const RETURN_TARGET: Record<ReturnStatus, { status: 'AVAILABLE' | 'DAMAGED' | 'LOST'; inventoryType: 'IN' | 'OUT' }> = {
-  OK: { status: 'AVAILABLE', inventoryType: 'IN' },
-  DAMAGED: { status: 'DAMAGED', inventoryType: 'IN' },
-  LOST: { status: 'LOST', inventoryType: 'OUT' },
+export const RETURN_TARGET: Record<ReturnStatus, { status: 'AVAILABLE' | 'DAMAGED' | 'LOST'; inventoryType: InventoryType }> = {
+  OK: { status: 'AVAILABLE', inventoryType: RETURN_INVENTORY_TYPE.OK },
+  DAMAGED: { status: 'DAMAGED', inventoryType: RETURN_INVENTORY_TYPE.DAMAGED },
+  LOST: { status: 'LOST', inventoryType: RETURN_INVENTORY_TYPE.LOST },
 };
 
 /** Texts of returns where the spec is silent. */

@@ -77,6 +77,7 @@ describe('register', () => {
     const again = await h.api.post('/api/auth/register', { ...h.person(), username: person.username.toUpperCase() });
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe(MESSAGES.common.usernameTaken);
+    expect(again.body.errors).toEqual([{ field: 'username', message: MESSAGES.common.usernameTaken }]);
   });
 
   it('lets only one of many simultaneous registrations of a username succeed', async () => {

@@ -13,7 +13,7 @@ import {
   type UserStatus,
   type UserType,
 } from '@dme/contracts';
-import { bumpAggregateVersion, conflict, isUniqueViolation, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
+import { bumpAggregateVersion, conflict, HttpProblem, isUniqueViolation, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
 import type { z } from 'zod';
 import { UserEntity, type UserRow } from './user.entity';
 import { hashPassword } from './password';
@@ -82,7 +82,12 @@ async function assertUsernameFree(em: EntityManager, username: string): Promise<
     `select id from ${qualified(em, 'users')} where lower(username) = lower(?) limit 1`,
     [username],
   );
-  if (rows.length > 0) throw conflict(MESSAGES.common.usernameTaken);
+  if (rows.length > 0) throw usernameTaken();
+}
+
+/** A 409 naming the username field, so the form keeps the message on the field (SPEC §7 409). */
+function usernameTaken(): HttpProblem {
+  return new HttpProblem(409, MESSAGES.common.usernameTaken, [{ field: 'username', message: MESSAGES.common.usernameTaken }]);
 }
 
 type PersonInput = Omit<Register, 'username' | 'password' | 'age'>;
@@ -139,7 +144,7 @@ async function createUser(
     try {
       await tem.flush();
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(MESSAGES.common.usernameTaken);
+      if (isUniqueViolation(err)) throw usernameTaken();
       throw err;
     }
     return user;

@@ -156,6 +156,8 @@ describe('employees (superadmin)', () => {
     const taken = await h.api.post('/api/employees', employee({ username: 'BOSS' }), { as: h.admin });
     expect(taken.status).toBe(409);
     expect(taken.body.detail).toBe(MESSAGES.common.usernameTaken);
+    // The field it is about, so the form keeps the message on Username (SPEC §7 409).
+    expect(taken.body.errors).toEqual([{ field: 'username', message: MESSAGES.common.usernameTaken }]);
   });
 
   it('edits an employee without touching username or password', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, ORDER_MESSAGES, sumCents, toCents, type CartItem, type CartType } from '@dme/contracts';
-import { badRequest, notFound, qualified } from '@dme/platform';
+import { centsToString, ORDER_MESSAGES, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
+import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
 
 interface CartRow {
@@ -55,6 +55,27 @@ async function ownRow(em: EntityManager, customerId: string, id: string): Promis
   return row;
 }
 
+/** What the cart needs from outside the order service: the catalog's availability answer (NATS request/reply). */
+export interface CartDeps {
+  nc: NatsConnection;
+  /** The catalog's availability subject (RPC.availability; tests give each run its own). */
+  availability: string;
+}
+
+/**
+ * How many units of a leaf a customer can still order, asked of the catalog, which owns stock
+ * (DESIGN §2): its ledger's `available - reserved`, live — the number the product page shows and
+ * checkout's reservation checks. The catalog not answering is a 503 (nothing is added).
+ */
+async function availableOf(deps: CartDeps, ref: StockAvailabilityRequest): Promise<number> {
+  const reply = StockAvailabilityReply.safeParse(await callRpc(deps.nc, deps.availability, ref));
+  if (!reply.success) throw new HttpProblem(502, 'A service we depend on gave an unexpected answer.');
+  return reply.data.available;
+}
+
+/** More than is available (SPEC §5, §8): 409 like checkout's stock refusal, with the spec's text on the quantity. */
+const overStock = () => new HttpProblem(409, ORDER_MESSAGES.maxStock, [{ field: 'quantity', message: ORDER_MESSAGES.maxStock }]);
+
 export interface CartAdd {
   type: CartType;
   productID: string;
@@ -64,8 +85,14 @@ export interface CartAdd {
   noOfRentalDays?: number | undefined;
 }
 
-/** Adds a line; the same product at the same variant adds up (the days take the latest choice). */
-export async function addToCart(em: EntityManager, customerId: string, input: CartAdd): Promise<CartItem> {
+/**
+ * Adds a line; the same product at the same variant adds up (the days take the latest choice).
+ * What the line then holds (what the cart had of that leaf plus the quantity added) must not be
+ * more than the catalog has available (SPEC §5), else 409 with the spec's max-stock message and
+ * nothing changes. The sum is checked in the insert itself, so two adds at once cannot pass it
+ * together. Nothing is held: checkout's reservation is the one that counts.
+ */
+export async function addToCart(em: EntityManager, customerId: string, input: CartAdd, deps: CartDeps): Promise<CartItem> {
   const p = (await productsById(em, [input.productID])).get(input.productID);
   const leaf = leafOf(p, input.productVariantID, input.productSubVariantID);
   const field = (f: string, m: string) => badRequest(m, [{ field: f, message: m }]);
@@ -73,6 +100,9 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
   if ((input.type === 'RENT') !== (p.type === 'FOR_RENT')) throw field('type', ORDER_MESSAGES.wrongType);
   if (leaf.problem === 'variant') throw field('productVariantID', ORDER_MESSAGES.chooseVariant);
   if (leaf.problem === 'subVariant') throw field('productSubVariantID', ORDER_MESSAGES.chooseSubVariant);
+  const ref = { productID: input.productID, productVariantID: input.productVariantID, productSubVariantID: input.productSubVariantID };
+  const available = await availableOf(deps, ref);
+  if (input.quantity > available) throw overStock();
   const days = input.type === 'RENT' ? (input.noOfRentalDays ?? 1) : null;
   const t = qualified(em, 'cart_items');
   const [row] = await em.execute<CartRow[]>(
@@ -80,14 +110,32 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
      values (?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (customer_id, type, product_id, coalesce(variant_id, '00000000-0000-0000-0000-000000000000'), coalesce(sub_variant_id, '00000000-0000-0000-0000-000000000000'))
      do update set quantity = least(${t}.quantity + excluded.quantity, 500), no_of_rental_days = excluded.no_of_rental_days, updated_at = now()
+       where ${t}.quantity + excluded.quantity <= ?
      returning *`,
-    [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days],
+    [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days, available],
   );
-  return toItem(row!, p);
+  // No row: the line was there and the sum is more than is available.
+  if (!row) throw overStock();
+  return toItem(row, p);
 }
 
-export async function updateCartItem(em: EntityManager, customerId: string, id: string, input: { quantity: number; noOfRentalDays?: number | undefined }): Promise<CartItem> {
+/**
+ * Changes a line's quantity or rental days. Raising the quantity above what the catalog has
+ * available is refused like adding (409, the spec's max-stock message); keeping or lowering it is
+ * not (stock may have gone since the line was added: lowering is the customer adjusting to it).
+ */
+export async function updateCartItem(
+  em: EntityManager,
+  customerId: string,
+  id: string,
+  input: { quantity: number; noOfRentalDays?: number | undefined },
+  deps: CartDeps,
+): Promise<CartItem> {
   const row = await ownRow(em, customerId, id);
+  if (input.quantity > row.quantity) {
+    const available = await availableOf(deps, { productID: row.product_id, productVariantID: row.variant_id, productSubVariantID: row.sub_variant_id });
+    if (input.quantity > available) throw overStock();
+  }
   const days = row.type === 'RENT' ? (input.noOfRentalDays ?? row.no_of_rental_days) : null;
   const [updated] = await em.execute<CartRow[]>(
     `update ${qualified(em, 'cart_items')} set quantity = ?, no_of_rental_days = ?, updated_at = now() where id = ? and customer_id = ? returning *`,

@@ -14,6 +14,8 @@ beforeAll(async () => {
     variants: [{ name: 'Standard', subVariants: [{ name: '16 in', price: '15.00', damageCharges: '250.00' }, { name: '18 in', price: '16.00', damageCharges: '250.00' }] }],
   });
   gloves = await h.product({ brand: 'Medline', name: `Gloves ${randomUUID().slice(0, 6)}`, type: 'FOR_SALE', price: '12.50', damageCharges: '0.00' });
+  await h.addStock({ ...leaf(), quantity: 20 });
+  await h.addStock({ productID: gloves.id, quantity: 20 });
 });
 afterAll(() => h?.close());
 
@@ -62,6 +64,66 @@ describe('cart', () => {
     }
     expect((await h.order.get('/api/cart?type=RENT', { as: c })).body.items).toEqual([]);
     expect((await h.order.get('/api/cart?type=BUY', { as: c })).body.items).toEqual([]);
+  });
+
+  it("refuses more than the catalog has available (SPEC §5), counting what the cart already holds of the leaf: 409, the spec's message on quantity, nothing added", async () => {
+    const walker = await h.product({
+      brand: 'Drive', name: `Walker ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '10.00',
+      variants: [{ name: 'Folding', subVariants: [{ name: 'Small', price: '10.00', damageCharges: '50.00' }, { name: 'Large', price: '11.00', damageCharges: '50.00' }] }],
+    });
+    const small = { productID: walker.id, productVariantID: walker.variants[0].id, productSubVariantID: walker.variants[0].subVariants[0].id };
+    const large = { ...small, productSubVariantID: walker.variants[0].subVariants[1].id };
+    await h.addStock({ ...small, quantity: 3 });
+    await h.addStock({ ...large, quantity: 5 });
+    const c = h.customer();
+    const add = (body: Record<string, unknown>, quantity: number) => h.order.post('/api/cart', { type: 'RENT', noOfRentalDays: 2, ...body, quantity }, { as: c });
+    const refusal = { status: 409, body: { status: 409, detail: ORDER_MESSAGES.maxStock, errors: [{ field: 'quantity', message: ORDER_MESSAGES.maxStock }] } };
+    const lines = async () => (await h.order.get('/api/cart?type=RENT', { as: c })).body.items.map((i: Json) => [i.productSubVariantID, i.quantity]);
+
+    const over = await add(small, 4);
+    expect(over).toMatchObject(refusal);
+    expect(over.headers.get('content-type')).toContain('application/problem+json');
+    expect(await lines()).toEqual([]);
+    expect((await add(small, 2)).status).toBe(201);
+    // 2 in the cart + 2 more is over 3: refused, the line keeps its 2 (and its days).
+    expect(await add(small, 2)).toMatchObject(refusal);
+    expect(await lines()).toEqual([[small.productSubVariantID, 2]]);
+    // Up to exactly what is available; another leaf of the same product counts on its own.
+    expect((await add(small, 1)).body.item).toMatchObject({ quantity: 3 });
+    expect(await add(small, 1)).toMatchObject(refusal);
+    expect((await add(large, 5)).status).toBe(201);
+    expect(await lines()).toEqual([[small.productSubVariantID, 3], [large.productSubVariantID, 5]]);
+
+    // Units held by placed orders are not available (the ledger's available - reserved).
+    const buyer = h.customer();
+    const placed = await h.order.post(
+      '/api/orders',
+      { type: 'RENT', typeOfOrder: 'BULK', lines: [{ ...large, quantity: 4, noOfRentalDays: 1 }], deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '121000', note: '' },
+      { as: buyer, headers: { 'idempotency-key': randomUUID() } },
+    );
+    expect(placed.status).toBe(201);
+    const late = h.customer();
+    expect(await h.order.post('/api/cart', { type: 'RENT', ...large, quantity: 2, noOfRentalDays: 1 }, { as: late })).toMatchObject(refusal);
+    expect((await h.order.post('/api/cart', { type: 'RENT', ...large, quantity: 1, noOfRentalDays: 1 }, { as: late })).status).toBe(201);
+
+    // Changing a line's quantity: raising it over what is available is refused the same way;
+    // lowering it (the customer adjusting to less stock) is not.
+    const line = (await h.order.get('/api/cart?type=RENT', { as: c })).body.items.find((i: Json) => i.productSubVariantID === large.productSubVariantID);
+    const raised = await h.order.patch(`/api/cart/${line.id}`, { quantity: 6 }, { as: c });
+    expect(raised).toMatchObject(refusal);
+    expect((await h.order.patch(`/api/cart/${line.id}`, { quantity: 4, noOfRentalDays: 3 }, { as: c })).body.item).toMatchObject({ quantity: 4, noOfRentalDays: 3 });
+    expect(await h.order.patch(`/api/cart/${line.id}`, { quantity: 5 }, { as: c })).toMatchObject(refusal);
+  });
+
+  it('two adds of one leaf at once cannot pass the check together', async () => {
+    const cane = await h.product({ brand: 'Drive', name: `Cane ${randomUUID().slice(0, 6)}`, type: 'FOR_SALE', price: '8.00', damageCharges: '0.00' });
+    await h.addStock({ productID: cane.id, quantity: 3 });
+    for (let round = 0; round < 5; round++) {
+      const c = h.customer();
+      const results = await Promise.all([1, 2].map(() => h.order.post('/api/cart', { type: 'BUY', productID: cane.id, quantity: 2 }, { as: c })));
+      expect(results.map((r) => r.status).sort(), `round ${round}`).toEqual([201, 409]);
+      expect((await h.order.get('/api/cart?type=BUY', { as: c })).body.items.map((i: Json) => i.quantity)).toEqual([2]);
+    }
   });
 
   it('is for customers only', async () => {

@@ -5,10 +5,21 @@ import { em } from '../cart/cart.routes';
 import { getOrder, listMyOrders, listOrders, orderQrPng, placeOrder, type Rpc } from './order.service';
 import type { CheckoutStore } from './checkout.store';
 import { transition, type ProcessDeps } from '../../process/transitions';
+import { packingProgress, scanSerial, unscanSerial, type PackingDeps } from '../../process/packing';
 
 type OrderHandlers = Pick<
   HandlersOf<'order'>,
-  'ordersPlace' | 'myOrdersList' | 'myOrdersGet' | 'myOrdersQr' | 'ordersTransition' | 'staffOrdersList' | 'staffOrdersGet' | 'staffOrdersQr'
+  | 'ordersPlace'
+  | 'myOrdersList'
+  | 'myOrdersGet'
+  | 'myOrdersQr'
+  | 'ordersTransition'
+  | 'staffOrdersList'
+  | 'staffOrdersGet'
+  | 'staffOrdersQr'
+  | 'orderPackingGet'
+  | 'orderPackingScan'
+  | 'orderPackingUnscan'
 >;
 
 /** An order's QR code as a download (SPEC §9: QR_Code.png). */
@@ -19,7 +30,11 @@ function sendQr(ctx: Context, png: Buffer): void {
   ctx.body = png;
 }
 
-export function orderHandlers(store: CheckoutStore, rpc: Rpc & { subjects: ProcessDeps['subjects'] }, afterCommit: () => void): OrderHandlers {
+export function orderHandlers(
+  store: CheckoutStore,
+  rpc: Rpc & { subjects: ProcessDeps['subjects'] & PackingDeps['subjects'] },
+  afterCommit: () => void,
+): OrderHandlers {
   return {
     async ordersPlace(ctx, { body, principal }) {
       const stored = await placeOrder(em(ctx), store, rpc, principal, ctx.get('idempotency-key') || undefined, body);
@@ -57,5 +72,11 @@ export function orderHandlers(store: CheckoutStore, rpc: Rpc & { subjects: Proce
     async staffOrdersQr(ctx, { params }) {
       sendQr(ctx, await orderQrPng(em(ctx), params.id, {}));
     },
+    // Packing progress kept on the server (issue 22): nothing here is an event, so no relay kick.
+    orderPackingGet: async (ctx, { params }) => ({ packing: await packingProgress(em(ctx), params.id) }),
+    orderPackingScan: async (ctx, { params, body, principal }) => ({
+      packing: await scanSerial(em(ctx), params.id, params.lineId, body.serialCode, principal, rpc),
+    }),
+    orderPackingUnscan: async (ctx, { params, principal }) => ({ packing: await unscanSerial(em(ctx), params.id, params.lineId, params.serialCode, principal) }),
   };
 }

@@ -9,6 +9,7 @@ import {
   ORDER_MESSAGES,
   ORDER_PLACED_TITLE,
   ReserveLineReply,
+  serialInventoryType,
   sumCents,
   toCents,
   type Order,
@@ -77,7 +78,15 @@ interface OrderDetailRow extends OrderRow {
   full_payment_due_text: string | null;
   lines: OrderLineRow[];
   tracker: Array<{ title: string; status: OrderStatus; created_at: string }>;
-  serials: Array<{ line_id: string; serial_code: string; return_status: ReturnStatus | null; returned_at: string | null }>;
+  serials: Array<{
+    id: string;
+    line_id: string;
+    serial_code: string;
+    return_status: ReturnStatus | null;
+    returned_at: string | null;
+    warehouse_bin: string | null;
+    created_at: string;
+  }>;
   requests: RequestRow[];
   customer: Record<string, string> | null;
   payment: PaymentRow | null;
@@ -136,6 +145,8 @@ export function dueNoticeOf(status: OrderStatus, dueDates: Array<string | null>,
 /** The payment read model of an order (from `dme.payment.confirmed`), numeric columns as text. */
 interface PaymentRow {
   status: string;
+  /** REFUND_DUE: what is owed back (from `dme.payment.refund_due`). */
+  refund_due: string | null;
   total_partial_payment: string | null;
   extra_charge: string | null;
   overall_total: string | null;
@@ -144,6 +155,8 @@ interface PaymentRow {
 }
 
 interface PaymentRecordRow {
+  /** The payment service's record id (null for records whose event did not carry it). */
+  payment_record_id: string | null;
   type: PaymentType;
   invoice_number: string;
   receipt_number: string;
@@ -197,13 +210,16 @@ const UNPAID_STATUSES: readonly OrderStatus[] = ['PENDING', 'FOR_PAYMENT', 'CANC
  * Afterwards it is the payment's own status and records, from the payment read model. A rental
  * in FOR_FULL_PAYMENT shows what the order asked for at its return (extra charge, due date) with
  * the overall total (total + extra) and the balance (total − partial + extra); once PAID, the
- * payment's own figures.
+ * payment's own figures. A payment taken for an order cancelled meanwhile (issue 22) shows its
+ * own status and records, then REFUND_DUE with the amount owed back once the payment service
+ * says so; it is never shown as UNPAID.
  */
 function paymentOf(o: OrderDetailRow): OrderPayment {
   const total = money(o.total_amount);
   const partialRecord = o.records.find((r) => r.type === 'PARTIAL');
   const partial = partialRecord ? money(partialRecord.amount) : moneyOrNull(o.payment?.total_partial_payment ?? o.partial_payment);
   const records = o.records.map((r) => ({
+    ...(r.payment_record_id ? { id: r.payment_record_id } : {}),
     type: r.type,
     invoiceNumber: r.invoice_number,
     receiptNumber: r.receipt_number,
@@ -212,6 +228,8 @@ function paymentOf(o: OrderDetailRow): OrderPayment {
     createdAt: new Date(r.created_at).toISOString(),
   }));
   const base = { totalOrderPayment: total, totalPartialPayment: partial, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records };
+  if (o.payment?.status === 'REFUND_DUE') return { ...base, status: 'REFUND_DUE', refundDue: money(o.payment.refund_due ?? '0') };
+  if (o.status === 'CANCELLED' && o.payment) return { ...base, status: o.payment.status };
   if (UNPAID_STATUSES.includes(o.status)) return { ...base, status: 'UNPAID' };
   if (o.status === 'FOR_FULL_PAYMENT') {
     const extra = toCents(o.extra_charge ?? '0');
@@ -283,24 +301,39 @@ export async function loadOrder(em: EntityManager, id: string, scope: { customer
                        order by l.position) from ${t('order_lines')} l where l.order_id = o.id), '[]'::json) as lines,
             coalesce((select json_agg(json_build_object('title', k.title, 'status', k.status, 'created_at', k.created_at) order by k.created_at, k.id)
                         from ${t('order_tracker')} k where k.order_id = o.id), '[]'::json) as tracker,
-            coalesce((select json_agg(json_build_object('line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status,
-                       'returned_at', s.returned_at) order by s.line_id, s.position) from ${t('order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials,
+            coalesce((select json_agg(json_build_object('id', s.id, 'line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status,
+                       'returned_at', s.returned_at, 'warehouse_bin', s.warehouse_bin, 'created_at', s.created_at) order by s.line_id, s.position)
+                        from ${t('order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials,
             ${requestsJson(em)} as requests,
             (select row_to_json(c) from ${t('customers')} c where c.id = o.customer_id) as customer,
-            (select json_build_object('status', p.status, 'total_partial_payment', p.total_partial_payment::text,
+            (select json_build_object('status', p.status, 'refund_due', p.refund_due::text, 'total_partial_payment', p.total_partial_payment::text,
                        'extra_charge', p.extra_charge::text, 'overall_total', p.overall_total::text, 'balance', p.balance::text,
                        'due_date', p.due_date::text) from ${t('order_payments')} p where p.order_id = o.id) as payment,
-            coalesce((select json_agg(json_build_object('type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
+            coalesce((select json_agg(json_build_object('payment_record_id', r.payment_record_id, 'type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
                        'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at) order by r.created_at, r.id)
                         from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records
        from ${t('orders')} o where o.id = ?${scope.customerId ? ' and o.customer_id = ?' : ''}`,
     scope.customerId ? [id, scope.customerId] : [id],
   );
   if (!row) throw notFound('Order not found.');
+  // Serial code entries (SPEC §3): the line's product; the return time is updatedAt (and returnedAt,
+  // kept for older clients); where the unit is follows its return mark (RETURN_INVENTORY_TYPE).
+  const productOf = new Map(row.lines.map((l) => [l.id, l.product_id]));
   const serials = new Map<string, OrderLine['serialCodes']>();
   for (const s of row.serials) {
     const list = serials.get(s.line_id) ?? [];
-    list.push({ serialCode: s.serial_code, status: s.return_status, returnedAt: s.returned_at === null ? null : new Date(s.returned_at).toISOString() });
+    const returnedAt = s.returned_at === null ? null : new Date(s.returned_at).toISOString();
+    list.push({
+      id: s.id,
+      serialCode: s.serial_code,
+      productID: productOf.get(s.line_id)!,
+      status: s.return_status,
+      updatedAt: returnedAt,
+      returnedAt,
+      inventoryType: serialInventoryType(s.return_status),
+      warehouseBin: s.warehouse_bin === null ? null : { name: s.warehouse_bin },
+      createdAt: new Date(s.created_at).toISOString(),
+    });
     serials.set(s.line_id, list);
   }
   const deliveredAt = row.delivered_at === null ? null : new Date(row.delivered_at);

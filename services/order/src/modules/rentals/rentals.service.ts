@@ -4,8 +4,8 @@ import {
   centsToString,
   DRIVER_LIST_STATUS,
   EVENTS,
-  hasPermission,
   manilaDate,
+  orderScopeOf,
   parseOrderCode,
   RENTAL_MESSAGES,
   REQUEST_NEXT,
@@ -28,7 +28,7 @@ import { badRequest, callRpc, containsPattern, HttpProblem, notFound, qualified,
 import type { z } from 'zod';
 import { dueNoticeOf, getOrder, listOrders, requestOf, requestsJson, SOURCE, type RequestRow } from '../orders/order.service';
 import { loadFacts } from '../../process/facts';
-import { AWAITING_DRIVER, perform, type ProcessDeps } from '../../process/transitions';
+import { perform, visibility, type ProcessDeps } from '../../process/transitions';
 
 /** What returns need from outside the order service: the catalog's return command. */
 export interface ReturnDeps {
@@ -40,17 +40,17 @@ const money = (v: string) => centsToString(toCents(v));
 
 // ---------------------------------------------------------------- drivers
 
-/** Whether the caller sees every order (staff with order:read, e.g. the superadmin) or only a driver's. */
-const seesAll = (who: Principal) => hasPermission(who.userType, 'order:read');
-
 /**
  * A driver scans an order QR (or types its number) — SPEC §2 DRIVER, §4:
  * delivery: TO_SHIP → OUT_FOR_DELIVERY (the order is now this driver's), then OUT_FOR_DELIVERY →
  * DELIVERED by the same driver (delivered time stored; rental due dates count from it);
- * pick-up: FOR_RETURN → FOR_PICK_UP (this driver's). The order row is locked for the step, so two
- * drivers scanning one order at once go one after the other: the second is told the order is out
- * with another driver. Any other status, or another driver's order, is refused with a 409 saying
- * why; a code that names no order is a 404.
+ * pick-up: FOR_RETURN → FOR_PICK_UP (this driver's). A scan reaches only what `visibility` lets
+ * the driver reach with this scan's taking step: their own orders, and orders waiting to be taken
+ * this way. Their own order in a status the scan cannot move is refused with a 409 saying why;
+ * anything else — another driver's order, a PENDING one, a code that names no order — answers
+ * one and the same 404, so order numbers (sequential) cannot be probed. The order row is locked
+ * for the step, so two drivers scanning one order at once go one after the other: the second no
+ * longer reaches it (404). The superadmin reaches every order and is told why about each.
  */
 export async function driverScan(
   em: EntityManager,
@@ -60,14 +60,17 @@ export async function driverScan(
 ): Promise<DriverScanResponse> {
   const { orderId, orderNumber } = parseOrderCode(body.code);
   if (!orderId && !orderNumber) throw notFound(RENTAL_MESSAGES.unknownOrder);
+  // The scan's taking step leads to the status the purpose's list shows (OUT_FOR_DELIVERY, FOR_PICK_UP).
+  const scope = visibility(who, DRIVER_LIST_STATUS[body.purpose]);
   const t = (n: string) => qualified(em, n);
   let message = '';
   let id = '';
   await em.transactional(async (tem) => {
     const conds = [orderId ? 'id = ?' : null, orderNumber ? 'order_number = ?' : null].filter(Boolean).join(' and ');
-    const [row] = await tem.execute<Array<{ id: string }>>(`select id from ${t('orders')} where ${conds} for update`, [
+    const [row] = await tem.execute<Array<{ id: string }>>(`select id from ${t('orders')} where ${conds} ${scope.where} for update`, [
       ...(orderId ? [orderId] : []),
       ...(orderNumber ? [orderNumber] : []),
+      ...scope.params,
     ]);
     if (!row) throw notFound(RENTAL_MESSAGES.unknownOrder);
     id = row.id;
@@ -82,6 +85,7 @@ export async function driverScan(
         to = 'DELIVERED';
         message = RENTAL_MESSAGES.delivered(order.orderNumber);
       } else if (order.status === 'OUT_FOR_DELIVERY') {
+        // Only the superadmin reaches another driver's order.
         throw new HttpProblem(409, RENTAL_MESSAGES.otherDriver(order.orderNumber));
       } else {
         throw new HttpProblem(409, RENTAL_MESSAGES.notForDelivery(order.orderNumber, order.status));
@@ -112,28 +116,26 @@ function summaryOf(o: Order): OrderSummary {
   };
 }
 
-/** The driver's list: their OUT_FOR_DELIVERY (delivery) or FOR_PICK_UP (pick-up) orders; staff see every driver's. */
+/** The driver's list: their OUT_FOR_DELIVERY (delivery) or FOR_PICK_UP (pick-up) orders; the superadmin sees every driver's. */
 export function listDriverOrders(em: EntityManager, who: Principal, q: { purpose: DriverScanPurpose; limit: number; offset: number }) {
+  const scope = orderScopeOf(who);
   return listOrders(em, {
     status: DRIVER_LIST_STATUS[q.purpose],
-    ...(seesAll(who) ? {} : { driverId: who.userId }),
+    ...(scope.kind === 'all' ? {} : { driverId: who.userId }),
     limit: q.limit,
     offset: q.offset,
   });
 }
 
 /**
- * One order as a driver reads it: only one assigned to them or waiting to be taken (TO_SHIP,
- * FOR_RETURN); any other answers 404 exactly like an unknown id. Staff read any.
+ * One order as a driver reads it: only one assigned to them (SPEC §6; `visibility`). An order
+ * waiting for a driver is not read but taken, by the scan; any other answers 404 exactly like an
+ * unknown id. The superadmin reads any.
  */
 export async function getDriverOrder(em: EntityManager, who: Principal, id: string): Promise<Order> {
-  if (!seesAll(who)) {
-    const [row] = await em.execute<Array<{ id: string }>>(
-      `select id from ${qualified(em, 'orders')} where id = ? and (driver_id = ? or status in (${AWAITING_DRIVER.map(() => '?').join(',')}))`,
-      [id, who.userId, ...AWAITING_DRIVER],
-    );
-    if (!row) throw notFound('Order not found.');
-  }
+  const scope = visibility(who);
+  const [row] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? ${scope.where}`, [id, ...scope.params]);
+  if (!row) throw notFound('Order not found.');
   return getOrder(em, id, who, {});
 }
 

@@ -26,6 +26,16 @@ const staffRead = async (order: Json) => (await h.order.get(`/api/orders/${order
 const scan = (as: Caller, code: string, purpose: 'DELIVERY' | 'PICKUP' = 'DELIVERY') => h.order.post('/api/driver/scan', { purpose, code }, { as });
 const qrPayload = (order: Json) => JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber });
 const exec = <T>(q: string, params: unknown[]) => h.orderOrm.em.fork().execute<T[]>(q, params);
+/** An answer as a client receives it, byte for byte: status, content type and the body's text. */
+const whole = (r: { status: number; headers: Headers; text: string }) => ({ status: r.status, type: r.headers.get('content-type'), text: r.text });
+/** What a scan of a code that names no order answers. */
+const unknownScan = (as: Caller, purpose: 'DELIVERY' | 'PICKUP' = 'DELIVERY') => scan(as, `ORD-19990101-${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`, purpose);
+/** A driver's read of an order, its path (the problem's `instance`) taken out: what remains must not depend on the id. */
+const driverRead = async (as: Caller, id: string) => {
+  const r = await h.order.get(`/api/driver/orders/${id}`, { as });
+  const body = r.status === 404 ? { ...r.body, instance: r.body.instance === `/api/driver/orders/${id}` ? 'the path' : r.body.instance } : r.body;
+  return { status: r.status, type: r.headers.get('content-type'), body };
+};
 
 /** A rental of 2 walkers (3 days) and a bed (30 days), placed, paid and packed: TO_SHIP. */
 async function rentalToShip(customer: Caller = h.customer()): Promise<{ order: Json; walkers: string[]; beds: string[]; customer: Caller }> {
@@ -78,10 +88,10 @@ describe('drivers: delivery and pick-up by QR scan', () => {
     expect(mine.body.items[0]).toMatchObject({ orderNumber: order.orderNumber, customerID: order.customerID, status: 'OUT_FOR_DELIVERY' });
     const other = h.as('DRIVER');
     expect((await h.order.get('/api/driver/orders?purpose=DELIVERY', { as: other })).body.items).toEqual([]);
-    // Another driver scanning it is told why not.
+    // Another driver scanning it learns nothing: the answer is the one for a code that names no order.
     const refused = await scan(other, order.orderNumber);
-    expect(refused.status).toBe(409);
-    expect(refused.body.detail).toBe(RENTAL_MESSAGES.otherDriver(order.orderNumber));
+    expect(whole(refused)).toEqual(whole(await unknownScan(other)));
+    expect(refused).toMatchObject({ status: 404, body: { detail: RENTAL_MESSAGES.unknownOrder } });
 
     const done = await scan(driver, order.orderNumber.toLowerCase());
     expect(done.status).toBe(200);
@@ -107,21 +117,27 @@ describe('drivers: delivery and pick-up by QR scan', () => {
     ]);
   });
 
-  it("a driver reads only orders assigned to them or waiting to be taken: another driver's and an unknown id are both 404", async () => {
+  it("a driver reads only orders assigned to them: one waiting for a driver, another driver's and an unknown id all answer the same 404", async () => {
     const { order } = await rentalToShip();
     const driver = h.as('DRIVER');
     const other = h.as('DRIVER');
-    // Waiting for a driver: any driver may read it.
-    expect((await h.order.get(`/api/driver/orders/${order.id}`, { as: other })).status).toBe(200);
+    const unknown = await driverRead(other, randomUUID());
+    expect(unknown).toMatchObject({ status: 404, type: expect.stringContaining('application/problem+json') });
+    // Waiting for a driver (TO_SHIP): not theirs yet, so not readable — the customer's name,
+    // contact details and address stay hidden until a driver takes it (the scan).
+    const waiting = await driverRead(other, order.id);
+    expect(waiting).toEqual(unknown);
+    expect(JSON.stringify(waiting)).not.toContain(order.deliveryAddress);
+    // Nor through the transitions route with any step but the one that takes it.
+    const stepUnknown = await h.order.post(`/api/orders/${randomUUID()}/transitions`, { to: 'DELIVERED' }, { as: other });
+    const stepWaiting = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'DELIVERED' }, { as: other });
+    expect(stepWaiting.status).toBe(404);
+    expect({ ...stepWaiting.body, instance: null }).toEqual({ ...stepUnknown.body, instance: null });
     expect((await scan(driver, qrPayload(order))).status).toBe(200);
     const mine = await h.order.get(`/api/driver/orders/${order.id}`, { as: driver });
     expect(mine.status).toBe(200);
     expect(mine.body.order).toMatchObject({ id: order.id, status: 'OUT_FOR_DELIVERY', customerID: order.customerID, deliveryAddress: order.deliveryAddress });
-    const theirs = await h.order.get(`/api/driver/orders/${order.id}`, { as: other });
-    const unknown = await h.order.get(`/api/driver/orders/${randomUUID()}`, { as: other });
-    expect(theirs.status).toBe(404);
-    expect(unknown.status).toBe(404);
-    expect(theirs.body.detail).toBe(unknown.body.detail);
+    expect(await driverRead(other, order.id)).toEqual(unknown);
     // The superadmin sees every driver's orders.
     const admin = h.as('SUPERADMIN');
     expect((await h.order.get(`/api/driver/orders/${order.id}`, { as: admin })).status).toBe(200);
@@ -140,7 +156,9 @@ describe('drivers: delivery and pick-up by QR scan', () => {
       const results = await Promise.all(drivers.map((d) => scan(d, qrPayload(order))));
       const won = results.filter((r) => r.status === 200);
       expect(won).toHaveLength(1);
-      expect(results.filter((r) => r.status === 409)).toHaveLength(2);
+      // The others come second: the order is then another driver's, which answers like no order at all.
+      const unknown = whole(await unknownScan(drivers[0]!));
+      expect(results.filter((r) => r.status !== 200).map(whole)).toEqual([unknown, unknown]);
       const winner = drivers[results.indexOf(won[0]!)]!;
       const read = await staffRead(order);
       expect(read).toMatchObject({ status: 'OUT_FOR_DELIVERY', driverID: winner.userId });
@@ -148,22 +166,41 @@ describe('drivers: delivery and pick-up by QR scan', () => {
     }
   });
 
-  it('refuses orders in other statuses and codes that name no order', async () => {
+  it('a scan is not an oracle: a PENDING order, another driver\'s, one not waiting this way and a code naming no order answer byte for byte alike', async () => {
     await h.addStock({ productID: bed.id, quantity: 1 });
     const placed = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 2 }] });
     const pending = placed.body.order;
     const driver = h.as('DRIVER');
-    const res = await scan(driver, pending.orderNumber);
-    expect(res.status).toBe(409);
-    expect(res.body.detail).toBe(RENTAL_MESSAGES.notForDelivery(pending.orderNumber, 'PENDING'));
-    const pick = await scan(driver, pending.orderNumber, 'PICKUP');
-    expect(pick.status).toBe(409);
-    expect(pick.body.detail).toBe(RENTAL_MESSAGES.notForPickup(pending.orderNumber, 'PENDING'));
-    for (const code of ['ORD-19990101-999999', '{"orderID":"not json', JSON.stringify({ orderID: randomUUID(), orderNumber: pending.orderNumber })]) {
-      const r = await scan(driver, code);
-      expect(r.status, code).toBe(404);
-      expect(r.body.detail).toBe(RENTAL_MESSAGES.unknownOrder);
+    const unknown = whole(await unknownScan(driver));
+    expect(unknown).toMatchObject({ status: 404, type: expect.stringContaining('application/problem+json') });
+    expect(JSON.parse(unknown.text).detail).toBe(RENTAL_MESSAGES.unknownOrder);
+    // A PENDING order, by number and by QR, for delivery and for pick-up.
+    for (const purpose of ['DELIVERY', 'PICKUP'] as const) {
+      expect(whole(await scan(driver, pending.orderNumber, purpose)), purpose).toEqual(unknown);
+      expect(whole(await scan(driver, qrPayload(pending), purpose)), purpose).toEqual(unknown);
     }
+    // Another driver's order out for delivery, by number and by QR.
+    const { order: out } = await rentalToShip();
+    const holder = h.as('DRIVER');
+    expect((await scan(holder, out.orderNumber)).status).toBe(200);
+    expect(whole(await scan(driver, out.orderNumber))).toEqual(unknown);
+    expect(whole(await scan(driver, qrPayload(out)))).toEqual(unknown);
+    // A TO_SHIP order scanned for pick-up: it is not taken that way.
+    const { order: toShip } = await rentalToShip();
+    expect(whole(await scan(driver, toShip.orderNumber, 'PICKUP'))).toEqual(unknown);
+    // Codes naming no order (also a QR whose id and number do not match).
+    for (const code of ['ORD-19990101-999999', '{"orderID":"not json', JSON.stringify({ orderID: randomUUID(), orderNumber: pending.orderNumber })]) {
+      expect(whole(await scan(driver, code)), code).toEqual(unknown);
+    }
+    // The holder scanning their own order the wrong way is told why; the superadmin is told about any.
+    const own = await scan(holder, out.orderNumber, 'PICKUP');
+    expect(own).toMatchObject({ status: 409, body: { detail: RENTAL_MESSAGES.notForPickup(out.orderNumber, 'OUT_FOR_DELIVERY') } });
+    const admin = h.as('SUPERADMIN');
+    expect((await scan(admin, out.orderNumber)).body.detail).toBe(RENTAL_MESSAGES.otherDriver(out.orderNumber));
+    expect((await scan(admin, pending.orderNumber)).body.detail).toBe(RENTAL_MESSAGES.notForDelivery(pending.orderNumber, 'PENDING'));
+    // Nothing moved.
+    expect((await staffRead(toShip)).status).toBe('TO_SHIP');
+    expect((await staffRead(out)).driverID).toBe(holder.userId);
     expect((await scan(driver, '   ')).status).toBe(400);
     const [row] = await exec<{ status: string }>('select status from ordering.orders where id = ?', [pending.id]);
     expect(row!.status).toBe('PENDING');
@@ -174,7 +211,10 @@ describe('drivers: delivery and pick-up by QR scan', () => {
     await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
     expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
     const picker = h.as('DRIVER');
-    expect((await scan(picker, order.orderNumber, 'DELIVERY')).status).toBe(409);
+    // Waiting for a pick-up driver: no driver but the one it went out with reads it, and a
+    // delivery scan does not reach it.
+    expect(await driverRead(picker, order.id)).toEqual(await driverRead(picker, randomUUID()));
+    expect(whole(await scan(picker, order.orderNumber, 'DELIVERY'))).toEqual(whole(await unknownScan(picker)));
     const res = await scan(picker, qrPayload(order), 'PICKUP');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ order: { status: 'FOR_PICK_UP' }, message: RENTAL_MESSAGES.pickedUp(order.orderNumber) });

@@ -178,3 +178,62 @@ describe('who gets which invoice', () => {
     expect((await h.download(`/api/orders/${data.orderId}/invoice.pdf`, h.as('SUPERADMIN'))).status).toBe(200);
   });
 });
+
+describe("each payment record's invoice (issue 22: not only the latest)", () => {
+  it('a rental paid in full: staff and the customer still get INITIAL_PAYMENT_INVOICE.pdf of the first record, and FULL_PAYMENT_INVOICE.pdf of the second; the latest-invoice routes keep working', async () => {
+    const data = rental();
+    const id = await paidOrder(data, { invoiceNumber: 'INV-P-1', receiptNumber: 'OR-P-1', note: '' });
+    await h.feed(...rentalToFullPayment(data, '120.00'));
+    const full = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-P-2', receiptNumber: 'OR-P-2', note: '' });
+    expect(full.status).toBe(200);
+    const [first, second] = full.body.payment.records as Array<{ id: string }>;
+    const owner: Caller = { userId: data.customerId, userType: 'CUSTOMER' };
+
+    for (const [path, who] of [
+      [`/api/payments/${id}/records/${first!.id}/invoice.pdf`, h.accounting],
+      [`/api/my/orders/${data.orderId}/records/${first!.id}/invoice.pdf`, owner],
+    ] as const) {
+      const initial = await invoice(path, who, INVOICE_FILES.initial);
+      // The invoice as it was when the first day was paid: its numbers, balance and no later payment.
+      for (const expected of ['INV-P-1', 'OR-P-1', 'Partial payment (first day) $78.00', 'Overall total $0.00', 'Balance $246.00']) expect(initial.text, expected).toContain(expected);
+      for (const absent of ['INV-P-2', 'Extra charges', PAYMENT_MESSAGES.invoiceTerms]) expect(initial.text, absent).not.toContain(absent);
+    }
+    for (const [path, who] of [
+      [`/api/payments/${id}/records/${second!.id}/invoice.pdf`, h.accounting],
+      [`/api/my/orders/${data.orderId}/records/${second!.id}/invoice.pdf`, owner],
+    ] as const) {
+      const last = await invoice(path, who, INVOICE_FILES.full);
+      for (const expected of ['INV-P-2', 'OR-P-2', 'INV-P-1', 'Extra charges $120.00', 'Balance $0.00', PAYMENT_MESSAGES.invoiceTerms]) expect(last.text, expected).toContain(expected);
+    }
+    // Legacy callers: the latest invoice, as before.
+    await invoice(`/api/my/orders/${data.orderId}/invoice.pdf`, owner, INVOICE_FILES.full);
+    await invoice(`/api/payments/${id}/invoice.pdf`, h.accounting, INVOICE_FILES.full);
+  });
+
+  it("another customer's order, another payment's record and unknown ids are 404; each route checks its permission", async () => {
+    const data = purchase();
+    const id = await paidOrder(data);
+    const recordId = (await h.api.get(`/api/payments/${id}`, { as: h.accounting })).body.payment.records[0].id as string;
+    const otherData = purchase();
+    const otherId = await paidOrder(otherData);
+    const owner: Caller = { userId: data.customerId, userType: 'CUSTOMER' };
+    await invoice(`/api/my/orders/${data.orderId}/records/${recordId}/invoice.pdf`, owner, INVOICE_FILES.purchase);
+
+    const stranger: Caller = { userId: randomUUID(), userType: 'CUSTOMER' };
+    const theirs = await h.download(`/api/my/orders/${data.orderId}/records/${recordId}/invoice.pdf`, stranger);
+    expect([theirs.status, theirs.problem.detail]).toEqual([404, 'Order not found.']);
+    // The record of another payment, through this payment or the customer's own order.
+    const crossed = await h.download(`/api/payments/${otherId}/records/${recordId}/invoice.pdf`, h.accounting);
+    expect([crossed.status, crossed.problem.detail]).toEqual([404, PAYMENT_MESSAGES.recordNotFound]);
+    const notHers = await h.download(`/api/my/orders/${otherData.orderId}/records/${recordId}/invoice.pdf`, { userId: otherData.customerId, userType: 'CUSTOMER' });
+    expect(notHers.status).toBe(404);
+    expect((await h.download(`/api/payments/${id}/records/${randomUUID()}/invoice.pdf`, h.accounting)).status).toBe(404);
+    expect((await h.download(`/api/payments/${randomUUID()}/records/${recordId}/invoice.pdf`, h.accounting)).problem.detail).toBe('Payment not found.');
+    expect((await h.download(`/api/payments/${id}/records/not-an-id/invoice.pdf`, h.accounting)).status).toBe(404);
+    // Permissions: staff need payment:read, customers invoice:read-own.
+    expect((await h.download(`/api/payments/${id}/records/${recordId}/invoice.pdf`, owner)).status).toBe(403);
+    expect((await h.download(`/api/payments/${id}/records/${recordId}/invoice.pdf`, h.as('WAREHOUSE_STAFF'))).status).toBe(403);
+    expect((await h.download(`/api/my/orders/${data.orderId}/records/${recordId}/invoice.pdf`, h.accounting)).status).toBe(403);
+    expect((await h.download(`/api/payments/${id}/records/${recordId}/invoice.pdf`, h.as('SUPERADMIN'))).status).toBe(200);
+  });
+});

@@ -1,6 +1,5 @@
-import { formatMoney, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
+import { formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
 import { renderPdf } from '@dme/platform';
-import { invoiceFileName } from './payment.rules';
 import type { InvoiceSource } from './payment.service';
 
 /**
@@ -27,7 +26,7 @@ const ROWS = {
 };
 const cellHeader = (text: string, alignment: 'left' | 'right' = 'left') => ({ text, bold: true, fillColor: '#f0f0f0', alignment });
 
-/** The file name and A4 PDF of the invoice of a payment's latest record (SPEC §9). */
+/** The file name and A4 PDF of the invoice of the last of these records, with the payments so far (SPEC §9). */
 export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string; pdf: Buffer }> {
   const { payment: p, records } = src;
   const latest = records[records.length - 1]!;

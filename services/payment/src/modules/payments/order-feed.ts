@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { centsToString, EVENT_DATA, EVENTS, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
-import { lockEventOrders, qualified, sql, type Db } from '@dme/platform';
-import { firstDayTotal, onOrderStatus, opening } from './payment.rules';
+import { eventEnvelope, lockEventOrders, qualified, sql, type Db } from '@dme/platform';
+import { firstDayTotal, onOrderStatus, opening, refundDue } from './payment.rules';
+import { SOURCE } from './payment.service';
 import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
 
 type Placed = EventData<typeof EVENTS.order.placed>;
 type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
 
 /** What applying an order event did (for the consumer's log). */
-export type FeedOutcome = 'opened' | 'duplicate' | 'applied' | 'held';
+export type FeedOutcome = 'opened' | 'duplicate' | 'applied' | 'held' | 'refund-due';
 
 const money2 = (v: string) => centsToString(toCents(v));
 
@@ -69,7 +70,9 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
 /**
  * `dme.order.status_changed` keeps the order's status on its payment and applies what it means
  * for the payment (payment.rules onOrderStatus). For an order whose payment is not opened yet, the
- * event is held back and applied when `dme.order.placed` arrives.
+ * event is held back and applied when `dme.order.placed` arrives. A cancellation that finds a
+ * payment taken makes it REFUND_DUE and records `dme.payment.refund_due` in the outbox, in the
+ * consumer's transaction.
  */
 export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: string, eventId: string = randomUUID()): Promise<FeedOutcome> {
   const row = await findPayment(db, 'order_id', data.orderId, { lock: true });
@@ -82,9 +85,29 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
     ]);
     return 'held';
   }
-  const after = onOrderStatus(figuresOf(row), data.to, cents(data.extraCharge), new Date(occurredAt));
-  await saveFigures(db, row.id, after);
-  return 'applied';
+  const before = figuresOf(row);
+  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt));
+  const refund = before.status !== 'REFUND_DUE' ? refundDue(after) : null;
+  await saveFigures(db, row.id, after, refund !== null);
+  if (refund === null) return 'applied';
+  // A payment was taken while the order was being cancelled: never silent. The payment shows
+  // REFUND_DUE to accounting; the order service learns it from this event (the customer's page).
+  const event = eventEnvelope(SOURCE, {
+    type: EVENTS.payment.refundDue,
+    aggregateId: row.id,
+    version: row.version + 1,
+    data: {
+      paymentId: row.id,
+      orderId: row.order_id,
+      orderNumber: row.order_number,
+      customerId: row.customer_id,
+      orderType: row.order_type,
+      status: after.status,
+      amount: centsToString(refund),
+    },
+  });
+  await sql(db, `insert into ${qualified(db, 'outbox')} (id, subject, payload) values ($1, $2, $3::jsonb)`, [event.id, event.type, JSON.stringify(event)]);
+  return 'refund-due';
 }
 
 /**

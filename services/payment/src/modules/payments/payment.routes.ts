@@ -7,7 +7,7 @@ import { confirmPayment, getPayment, getPaymentOfOrder, invoiceSource, listPayme
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
 
-/** Sends an invoice PDF as a download named after its kind (INVOICE.pdf, INITIAL_/FULL_PAYMENT_INVOICE.pdf). */
+/** Sends an invoice PDF as a download named after its payment's kind (INVOICE.pdf, INITIAL_/FULL_PAYMENT_INVOICE.pdf). */
 async function sendInvoice(ctx: Context, src: InvoiceSource): Promise<void> {
   const { fileName, pdf } = await invoicePdf(src);
   ctx.type = 'application/pdf';
@@ -34,5 +34,8 @@ export function paymentHandlers(afterCommit: () => void): HandlersOf<'payment'> 
     paymentsInvoice: async (ctx, { params }) => sendInvoice(ctx, await invoiceSource(em(ctx), { paymentId: params.id })),
     staffOrdersInvoice: async (ctx, { params }) => sendInvoice(ctx, await invoiceSource(em(ctx), { orderId: params.id })),
     myOrdersInvoice: async (ctx, { params, principal }) => sendInvoice(ctx, await invoiceSource(em(ctx), { orderId: params.id, customerId: principal.userId })),
+    paymentsRecordInvoice: async (ctx, { params }) => sendInvoice(ctx, await invoiceSource(em(ctx), { paymentId: params.id }, params.recordId)),
+    myOrdersRecordInvoice: async (ctx, { params, principal }) =>
+      sendInvoice(ctx, await invoiceSource(em(ctx), { orderId: params.id, customerId: principal.userId }, params.recordId)),
   };
 }

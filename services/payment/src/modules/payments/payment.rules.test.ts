@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus } from '@dme/contracts';
-import { confirm, firstDayTotal, invoiceFileName, nextAction, onOrderStatus, opening, type Figures, type OrderKind } from './payment.rules';
+import { confirm, firstDayTotal, invoiceFileName, nextAction, notPayableReason, onOrderStatus, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 const purchase = () => opening('BUY', 17_598, null);
 const rental = () => opening('RENT', 32_400, 7_800);
@@ -63,10 +63,27 @@ describe('onOrderStatus: order events on a payment', () => {
     expect(nextAction(p)).toBe('MARK_AS_PAID');
   });
 
-  it('CANCELLED cancels a payment nothing was paid on, and only such a payment', () => {
-    expect(onOrderStatus(at(rental(), 'FOR_PAYMENT'), 'CANCELLED', null, new Date())).toMatchObject({ status: 'CANCELLED', orderStatus: 'CANCELLED' });
+  it('CANCELLED cancels a payment nothing was paid on; a payment taken meanwhile becomes REFUND_DUE with what was paid (issue 22)', () => {
+    const cancelled = onOrderStatus(at(rental(), 'FOR_PAYMENT'), 'CANCELLED', null, new Date());
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', orderStatus: 'CANCELLED' });
+    expect(refundDue(cancelled)).toBeNull();
     const paid = confirm(at(purchase(), 'FOR_PAYMENT'))!.after;
-    expect(onOrderStatus(paid, 'CANCELLED', null, new Date())).toMatchObject({ status: 'PAID', orderStatus: 'CANCELLED', balance: 0 });
+    const owed = onOrderStatus(paid, 'CANCELLED', null, new Date());
+    expect(owed).toMatchObject({ status: 'REFUND_DUE', orderStatus: 'CANCELLED', balance: 0, paid: 17_598 });
+    expect(refundDue(owed)).toBe(17_598);
+    expect(nextAction(owed)).toBeNull();
+    // A rental's first day taken: that is what is owed back.
+    const partial = onOrderStatus(confirm(at(rental(), 'FOR_PAYMENT'))!.after, 'CANCELLED', null, new Date());
+    expect(refundDue(partial)).toBe(7_800);
+    // The same cancellation again changes nothing.
+    expect(onOrderStatus(owed, 'CANCELLED', null, new Date())).toEqual(owed);
+  });
+
+  it('why nothing can be taken: the order cancelled (as the payment knows it), or not waiting for a payment', () => {
+    expect(notPayableReason(at(purchase(), 'FOR_PAYMENT'))).toBeNull();
+    expect(notPayableReason(purchase())).toBe('notPayable');
+    expect(notPayableReason(onOrderStatus(at(purchase(), 'FOR_PAYMENT'), 'CANCELLED', null, new Date()))).toBe('orderCancelled');
+    expect(notPayableReason(confirm(at(purchase(), 'FOR_PAYMENT'))!.after)).toBe('notPayable');
   });
 
   it('the full payment is due the Manila day after the request, across the UTC date line', () => {

@@ -1,6 +1,5 @@
 import {
   addDays,
-  INVOICE_FILES,
   lineTotal,
   manilaDate,
   sumCents,
@@ -11,6 +10,8 @@ import {
   type PaymentStatus,
   type PaymentType,
 } from '@dme/contracts';
+
+export { invoiceFileName } from '@dme/contracts';
 
 /**
  * The payment's rules (SPEC §4 Payment statuses, DESIGN §5 money), pure: what can be taken now,
@@ -40,6 +41,21 @@ export function nextAction(p: Pick<Figures, 'orderType' | 'orderStatus' | 'statu
   if (p.status === 'PENDING' && p.orderStatus === 'FOR_PAYMENT') return p.orderType === 'BUY' ? 'MARK_AS_PAID' : 'PAY_PARTIAL';
   if (p.orderType === 'RENT' && p.status === 'FOR_FULL_PAYMENT' && p.orderStatus === 'FOR_FULL_PAYMENT') return 'COMPLETE_PAYMENT';
   return null;
+}
+
+/**
+ * Why nothing can be taken now, as a 409's text: the order was cancelled (as far as the payment
+ * knows: its copy of the order status, fed by order events), or it is not waiting for a payment.
+ * Null when something can be taken.
+ */
+export function notPayableReason(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status'>): 'orderCancelled' | 'notPayable' | null {
+  if (nextAction(p)) return null;
+  return p.orderStatus === 'CANCELLED' || p.status === 'CANCELLED' ? 'orderCancelled' : 'notPayable';
+}
+
+/** REFUND_DUE: what was paid and is owed back; null for any other status. */
+export function refundDue(p: Pick<Figures, 'status' | 'paid'>): Cents | null {
+  return p.status === 'REFUND_DUE' ? p.paid : null;
 }
 
 /** A rental's first (partial) payment: the first day's rental total (quantity × unit price per line). */
@@ -106,7 +122,9 @@ export function confirm(p: Figures): Confirmation | null {
 
 /**
  * What an order status event does to its payment: the order's status is kept (FOR_PAYMENT makes
- * the payment payable); CANCELLED cancels a payment nothing was paid on; FOR_FULL_PAYMENT (a
+ * the payment payable); CANCELLED cancels a payment nothing was paid on, and makes a payment
+ * something was paid on REFUND_DUE (taken while the order was being cancelled: the order stays
+ * cancelled, its stock released, and the money is owed back; issue 22); FOR_FULL_PAYMENT (a
  * rental after its return) asks for the rest: extra charge, overall total = extra + order total,
  * balance = order total − paid + extra (= total − partial + extra), due a day after the request
  * (Manila date of `at`).
@@ -114,7 +132,8 @@ export function confirm(p: Figures): Confirmation | null {
 export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date): Figures {
   const next: Figures = { ...p, orderStatus: to };
   if (to === 'CANCELLED' && p.paid === 0 && (p.status === 'PENDING' || p.status === 'CANCELLED')) return { ...next, status: 'CANCELLED' };
-  if (to === 'FOR_FULL_PAYMENT' && p.orderType === 'RENT' && p.status !== 'PAID' && p.status !== 'CANCELLED') {
+  if (to === 'CANCELLED' && p.paid > 0) return { ...next, status: 'REFUND_DUE' };
+  if (to === 'FOR_FULL_PAYMENT' && p.orderType === 'RENT' && p.status !== 'PAID' && p.status !== 'CANCELLED' && p.status !== 'REFUND_DUE') {
     const extra = extraCharge ?? 0;
     return {
       ...next,
@@ -128,8 +147,3 @@ export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | 
   return next;
 }
 
-/** The invoice file of a payment record (SPEC §9). */
-export function invoiceFileName(orderType: OrderKind, recordType: PaymentType): string {
-  if (orderType === 'BUY') return INVOICE_FILES.purchase;
-  return recordType === 'PARTIAL' ? INVOICE_FILES.initial : INVOICE_FILES.full;
-}

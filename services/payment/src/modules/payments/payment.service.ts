@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, EVENTS, PAYMENT_MESSAGES, type ConfirmPaymentRequest, type Payment, type PaymentListResponse, type PaymentStatus } from '@dme/contracts';
+import { centsToString, EVENTS, PAYMENT_MESSAGES, PAYMENT_STATUSES, type ConfirmPaymentRequest, type Payment, type PaymentListResponse, type PaymentStatus } from '@dme/contracts';
 import {
   conflict,
   containsPattern,
@@ -15,7 +15,7 @@ import {
   type Principal,
   type StoredAnswer,
 } from '@dme/platform';
-import { confirm } from './payment.rules';
+import { confirm, notPayableReason } from './payment.rules';
 import { figuresOf, findPayment, money, PAYMENT_COLUMNS, paymentOf, recordsOf, saveFigures, summaryOf, type PaymentRow, type RecordRow } from './payment.store';
 
 export const SOURCE = 'payment';
@@ -36,22 +36,31 @@ export interface ListFilter {
   offset: number;
 }
 
-/** Payments, newest order first, by status and/or an order number or customer name containing `search`. */
+/**
+ * Payments, newest order first, by status and/or an order number or customer name containing
+ * `search`, with the number of payments of each status for the same search (the tabs' counts:
+ * one grouped count on the status index, in the same statement).
+ */
 export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListResponse> {
   const search = f.search ? containsPattern(f.search) : null;
-  const rows = await sql<PaymentRow & { total: number }>(
+  const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null }>(
     db,
     `with f as (
        select * from ${qualified(db, 'payments')}
         where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2)
      )
-     select t.total, ${PAYMENT_COLUMNS}
+     select t.total, c.counts, ${PAYMENT_COLUMNS}
        from (select count(*)::int as total from f) t
+       cross join (select json_object_agg(g.status, g.n) as counts
+                     from (select status, count(*)::int as n from ${qualified(db, 'payments')}
+                            where ($2::text is null or order_number ilike $2 or customer_name ilike $2) group by status) g) c
        left join lateral (select * from f order by f.created_at desc, f.id limit $3 offset $4) p on true
       order by p.created_at desc, p.id`,
     [f.status ?? null, search, f.limit, f.offset],
   );
-  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0 };
+  const found = rows[0]?.counts ?? {};
+  const counts = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PaymentStatus, number>;
+  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0, counts };
 }
 
 /** One payment with its records; 404 when there is none. */
@@ -73,8 +82,10 @@ export async function getPaymentOfOrder(db: Db, orderId: string): Promise<Paymen
  * its next action decides the amount and the figures after it (computed here, in cents, from the
  * payment's own figures; the client sends only invoice and receipt numbers and a note); a record
  * names who accommodated it; `dme.payment.confirmed` goes to the outbox in the same transaction.
- * Nothing to take now is 409. The same Idempotency-Key and body answer the same and take one
- * payment; the key with another body (or another payment) is 422.
+ * Nothing to take now is 409, with its own text when the payment already knows that its order
+ * was cancelled (a payment taken before it knew becomes REFUND_DUE when it learns: order-feed.ts).
+ * The same Idempotency-Key and body answer the same and take one payment; the key with another
+ * body (or another payment) is 422.
  */
 export function confirmPayment(em: EntityManager, paymentId: string, who: Principal, key: string | undefined, body: ConfirmPaymentRequest): Promise<StoredAnswer> {
   const idemKey = requireKey(key, PAYMENT_IDEMPOTENCY);
@@ -82,8 +93,9 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
   return idempotent(em, claim, PAYMENT_IDEMPOTENCY, `/api/payments/${paymentId}/confirm`, async (tem) => {
     const row = await findPayment(tem, 'id', paymentId, { lock: true });
     if (!row) throw notFound(PAYMENT_NOT_FOUND);
-    const taken = confirm(figuresOf(row));
-    if (!taken) throw conflict(PAYMENT_MESSAGES.notPayable);
+    const figures = figuresOf(row);
+    const taken = confirm(figures);
+    if (!taken) throw conflict(PAYMENT_MESSAGES[notPayableReason(figures) ?? 'notPayable']);
     const { after, amount } = taken;
     const note = body.note ?? '';
     const confirmedAt = new Date();
@@ -111,6 +123,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         overallTotal: money(after.overallTotal),
         balance: centsToString(after.balance),
         dueDate: after.dueDate,
+        recordId,
       },
     });
     await saveFigures(tem, paymentId, after, true);
@@ -147,7 +160,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
   });
 }
 
-/** A payment and its records for an invoice: the latest record is the invoice's payment. */
+/** A payment and its records for an invoice: the last record is the invoice's payment, those before it the payments so far. */
 export interface InvoiceSource {
   payment: PaymentRow;
   records: RecordRow[];
@@ -155,16 +168,23 @@ export interface InvoiceSource {
 
 /**
  * The payment an invoice is made of, found by payment id (staff) or order id (staff, or the
- * customer who owns the order: another customer's order answers like an unknown one). 404 with
- * PAYMENT_MESSAGES.noInvoice while no payment was taken.
+ * customer who owns the order: another customer's order answers like an unknown one). Without a
+ * record id, the invoice of the latest payment (404 with PAYMENT_MESSAGES.noInvoice while none was
+ * taken); with one, that record's invoice as it was when its payment was taken (the records up to
+ * it; 404 for a record of another payment).
  */
-export async function invoiceSource(db: Db, by: { paymentId: string } | { orderId: string; customerId?: string }): Promise<InvoiceSource> {
+export async function invoiceSource(db: Db, by: { paymentId: string } | { orderId: string; customerId?: string }, recordId?: string): Promise<InvoiceSource> {
   const payment =
     'paymentId' in by
       ? await findPayment(db, 'id', by.paymentId)
       : await findPayment(db, 'order_id', by.orderId, by.customerId ? { customerId: by.customerId } : {});
   if (!payment) throw notFound('paymentId' in by ? PAYMENT_NOT_FOUND : ORDER_NOT_FOUND);
   const records = await recordsOf(db, payment.id);
-  if (records.length === 0) throw notFound(PAYMENT_MESSAGES.noInvoice);
-  return { payment, records };
+  if (recordId === undefined) {
+    if (records.length === 0) throw notFound(PAYMENT_MESSAGES.noInvoice);
+    return { payment, records };
+  }
+  const at = records.findIndex((r) => r.id === recordId);
+  if (at < 0) throw notFound(PAYMENT_MESSAGES.recordNotFound);
+  return { payment, records: records.slice(0, at + 1) };
 }

@@ -1,6 +1,6 @@
 import { centsToString, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
-import { nextAction, type Figures, type OrderKind } from './payment.rules';
+import { nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 /**
  * Rows of the payment schema and their conversions (numeric columns are read as text, dates as
@@ -108,6 +108,7 @@ export function summaryOf(row: PaymentRow) {
     totalPartialPayment: money(f.partial),
     balance: centsToString(f.balance),
     nextAction: nextAction(f),
+    refundDue: money(refundDue(f)),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };

@@ -46,6 +46,7 @@ describe('payments opened by order events', () => {
       totalPartialPayment: null,
       balance: '175.98',
       nextAction: null,
+      refundDue: null,
       createdAt: data.createdAt,
       updatedAt: expect.any(String),
       customer: { name: 'Maria Santos', email: 'maria.santos@example.com', contactNumber: '+63 917 555 0101' },
@@ -70,7 +71,7 @@ describe('payments opened by order events', () => {
     expect((await get(oldId)).body.payment).toMatchObject({ totalPartialPayment: '78.00', customerName: '', customer: null, delivery: null });
   });
 
-  it('FOR_PAYMENT makes the payment payable; CANCELLED cancels an unpaid one', async () => {
+  it('FOR_PAYMENT makes the payment payable; CANCELLED cancels an unpaid one, and paying it is refused saying why', async () => {
     const buy = purchase();
     const buyId = await order(buy);
     expect((await get(buyId)).body.payment).toMatchObject({ orderStatus: 'FOR_PAYMENT', status: 'PENDING', nextAction: 'MARK_AS_PAID' });
@@ -81,7 +82,9 @@ describe('payments opened by order events', () => {
     expect((await get(rentId)).body.payment).toMatchObject({ orderStatus: 'CANCELLED', status: 'CANCELLED', nextAction: null });
     const res = await confirmAs(h, h.accounting, rentId);
     expect(res.status).toBe(409);
-    expect(res.body.detail).toBe(PAYMENT_MESSAGES.notPayable);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body.detail).toBe(PAYMENT_MESSAGES.orderCancelled);
+    expect(await recordCount(rentId)).toBe(0);
   });
 
   it('a status event that arrives before its order is held, and applied when the order arrives', async () => {
@@ -142,6 +145,7 @@ describe('confirm', () => {
       overallTotal: '175.98',
       balance: '0.00',
       dueDate: null,
+      recordId: p.records[0].id,
     });
     // Paid: nothing more can be taken.
     const again = await confirmAs(h, h.accounting, id);
@@ -286,6 +290,74 @@ describe('the full payment of a rental', () => {
   });
 });
 
+describe('a payment and a cancellation at the same time (issue 22)', () => {
+  /** The payment events in the outbox for a payment (subject, data), oldest first. */
+  const events = async (paymentId: string) => (await confirmedEvents(paymentId)).map((e) => [e.subject, e.payload.data] as const);
+
+  it('a payment taken before the payment service learnt of the cancellation becomes REFUND_DUE with what was paid, and says so once through the outbox', async () => {
+    const data = rental();
+    const id = await order(data);
+    // The order is cancelled at the order service; its event is still on its way: the payment is taken.
+    const paid = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-R1', receiptNumber: 'OR-R1', note: 'cash at the counter' });
+    expect(paid.status).toBe(200);
+    const cancelled = statusEvent(data, 'FOR_PAYMENT', 'CANCELLED');
+    await h.feed(cancelled);
+    const p = (await get(id)).body.payment;
+    expect(p).toMatchObject({ status: 'REFUND_DUE', orderStatus: 'CANCELLED', refundDue: '78.00', nextAction: null, type: 'PARTIAL' });
+    // The money taken is kept on record.
+    expect(p.records.map((r: Json) => [r.type, r.invoiceNumber, r.amount])).toEqual([['PARTIAL', 'INV-R1', '78.00']]);
+    const out = await events(id);
+    expect(out.map(([subject]) => subject)).toEqual([EVENTS.payment.confirmed, EVENTS.payment.refundDue]);
+    expect(EVENT_DATA[EVENTS.payment.refundDue].parse(out[1]![1])).toEqual({
+      paymentId: id,
+      orderId: data.orderId,
+      orderNumber: data.orderNumber,
+      customerId: data.customerId,
+      orderType: 'RENT',
+      status: 'REFUND_DUE',
+      amount: '78.00',
+    });
+    const [refundEvent] = await db().execute<Array<{ payload: Json }>>(`select payload from payment.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.payment.refundDue, id]);
+    expect(refundEvent!.payload).toMatchObject({ source: 'payment', aggregateId: id, version: 2 });
+    // The same cancellation delivered again (its inbox record purged) changes nothing and says nothing more.
+    await h.feed({ ...cancelled, id: randomUUID() });
+    expect((await get(id)).body.payment).toMatchObject({ status: 'REFUND_DUE', refundDue: '78.00' });
+    expect(await events(id)).toHaveLength(2);
+    // Nothing more can be taken, and the refusal says the order was cancelled.
+    const again = await confirmAs(h, h.accounting, id);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(PAYMENT_MESSAGES.orderCancelled);
+  });
+
+  it('a purchase paid in full then cancelled owes its total; accounting finds it under REFUND_DUE, cancelled ones under CANCELLED, with counts', async () => {
+    const tag = randomUUID().slice(0, 6).toUpperCase();
+    const paidThenCancelled = purchase({ orderNumber: `ORD-${tag}-1` });
+    const cancelledUnpaid = purchase({ orderNumber: `ORD-${tag}-2` });
+    const idPaid = await order(paidThenCancelled);
+    const idUnpaid = await order(cancelledUnpaid);
+    expect((await confirmAs(h, h.accounting, idPaid)).status).toBe(200);
+    await h.feed(statusEvent(paidThenCancelled, 'FOR_PAYMENT', 'CANCELLED'), statusEvent(cancelledUnpaid, 'FOR_PAYMENT', 'CANCELLED'));
+    const list = (q: string) => h.api.get(`/api/payments?search=${tag}&${q}`, { as: h.accounting });
+    const refunds = await list('status=REFUND_DUE');
+    expect(refunds.body).toMatchObject({ total: 1, items: [{ id: idPaid, status: 'REFUND_DUE', refundDue: '175.98', orderStatus: 'CANCELLED' }] });
+    expect(refunds.body.counts).toEqual({ PENDING: 0, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 0, CANCELLED: 1, REFUND_DUE: 1 });
+    expect((await list('status=CANCELLED')).body).toMatchObject({ total: 1, items: [{ id: idUnpaid, status: 'CANCELLED', refundDue: null }] });
+    expect((await list('status=PAID')).body.total).toBe(0);
+  });
+
+  it('a cancellation the payment service already knows refuses the payment (409 saying so): nothing taken, nothing owed', async () => {
+    const data = purchase();
+    const id = await order(data);
+    await h.feed(statusEvent(data, 'FOR_PAYMENT', 'CANCELLED'));
+    const res = await confirmAs(h, h.accounting, id);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ status: 409, detail: PAYMENT_MESSAGES.orderCancelled });
+    expect(await recordCount(id)).toBe(0);
+    expect((await get(id)).body.payment).toMatchObject({ status: 'CANCELLED', refundDue: null });
+    expect(await events(id)).toEqual([]);
+  });
+});
+
 describe('list', () => {
   it('filters by status, searches order number or customer name, pages with the total', async () => {
     const tag = randomUUID().slice(0, 6).toUpperCase();
@@ -307,7 +379,11 @@ describe('list', () => {
     const page = await list(`search=${tag}&limit=2&offset=2`);
     expect(page.body.total).toBe(3);
     expect(page.body.items).toHaveLength(1);
-    expect((await list(`search=${tag}&limit=2&offset=10`)).body).toEqual({ items: [], total: 3 });
+    expect((await list(`search=${tag}&limit=2&offset=10`)).body).toEqual({
+      items: [],
+      total: 3,
+      counts: { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 1, CANCELLED: 0, REFUND_DUE: 0 },
+    });
     // Wildcards are taken literally.
     expect((await list('search=%25%25%25_')).body.total).toBe(0);
     expect((await list('status=NOPE')).status).toBe(400);
