@@ -2,10 +2,16 @@ import { writeFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium';
 
-/** A camera for Chromium: a Y4M video (YUV 4:2:0) that shows one picture, e.g. a QR code. */
+/**
+ * A camera for Chromium: a Y4M video (YUV 4:2:0) that shows one picture, e.g. a QR code. The frame
+ * is twice the scanner's 360 px viewfinder: html5-qrcode decodes the scan box at the size it is
+ * shown, so each video pixel pair becomes one decoded pixel and a QR's whole-pixel modules stay
+ * even (at 640 px wide the 1.78:1 reduction made modules of 4 and 5 px, and some codes were not
+ * read in time on a busy machine).
+ */
 
-const WIDTH = 640;
-const HEIGHT = 480;
+const WIDTH = 720;
+const HEIGHT = 540;
 const FRAMES = 4;
 
 /**

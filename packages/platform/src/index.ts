@@ -20,3 +20,4 @@ export * from './blobs';
 export * from './blobs-s3';
 export * from './metrics';
 export * from './housekeeping';
+export * from './qr';

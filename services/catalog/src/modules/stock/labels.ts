@@ -1,11 +1,10 @@
-import QRCode from 'qrcode';
 import { binStockQrPayload, stockQrPayload, type StockItem } from '@dme/contracts';
-import { renderPdf } from '@dme/platform';
+import { qrCodePng, renderPdf } from '@dme/platform';
 
 /** A stock item's QR code as a PNG (payload per SPEC §3). */
 export function qrPng(item: StockItem, payload: 'serial' | 'id'): Promise<Buffer> {
   const text = payload === 'id' ? binStockQrPayload(item) : stockQrPayload(item);
-  return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
+  return qrCodePng(text);
 }
 
 

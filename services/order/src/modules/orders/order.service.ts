@@ -31,6 +31,7 @@ import {
   HttpProblem,
   notFound,
   previousAnswer,
+  qrCodePng,
   qualified,
   requestHash,
   requireKey,
@@ -40,7 +41,6 @@ import {
   type Principal,
   type StoredAnswer,
 } from '@dme/platform';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { allowedTransitions } from '../../process/can-perform';
 import type { OrderFacts } from '../../process/facts';
@@ -443,7 +443,7 @@ export async function orderQrPng(em: EntityManager, id: string, scope: { custome
     scope.customerId ? [id, scope.customerId] : [id],
   );
   if (!row) throw notFound('Order not found.');
-  return QRCode.toBuffer(orderQrPayload(row), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
+  return qrCodePng(orderQrPayload(row));
 }
 
 // ---------------------------------------------------------------- placing an order
