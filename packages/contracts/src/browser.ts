@@ -21,3 +21,4 @@ export * from './report-labels';
 export * from './live';
 export * from './process';
 export * from './navigation';
+export * from './terms';

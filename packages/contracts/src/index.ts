@@ -25,3 +25,4 @@ export * from './process';
 export * from './events';
 export * from './routes';
 export * from './navigation';
+export * from './terms';

@@ -2,8 +2,9 @@ import {
   formatManilaDateTime,
   formatMoneyString,
   orderStatusColor,
+  chargedAtReturn,
   RETURN_STATUSES,
-  sumCents,
+  returnChargeCents,
   toCents,
 } from '@dme/contracts/browser';
 import type {
@@ -66,13 +67,11 @@ export function returnProgress(order: Pick<Order, 'products'>): { marked: number
   return { marked: all.filter((s) => returnMark(s) !== undefined).length, total: all.length };
 }
 
-/** Extra charge at full payment (SPEC §9): the damage or lost fee of every serial code not marked OK. */
+/** Extra charge at full payment (SPEC §9, contracts `returnChargeCents`) and the serial codes it is for. */
 export function extraCharge(order: Pick<Order, 'products'>): { cents: number; codes: string[] } {
-  const notOk = order.products.flatMap((l) =>
-    l.serialCodes.filter((s) => returnMark(s) !== undefined && returnMark(s) !== 'OK').map((s) => ({ line: l, serial: s })),
-  );
+  const units = order.products.flatMap((l) => l.serialCodes.map((s) => ({ line: l, serial: s, mark: returnMark(s) ?? null })));
   return {
-    cents: sumCents(notOk.map((x) => toCents(x.line.productDamageCharges))),
-    codes: notOk.map((x) => `${x.serial.serialCode} (${x.serial.status})`),
+    cents: returnChargeCents(units.map((u) => ({ mark: u.mark, feeCents: toCents(u.line.productDamageCharges) }))),
+    codes: units.filter((u) => chargedAtReturn(u.mark)).map((u) => `${u.serial.serialCode} (${u.serial.status})`),
   };
 }

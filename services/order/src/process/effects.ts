@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addDays, AssignSerialsReply, centsToString, manilaDate, sumCents, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
+import { AssignSerialsReply, centsToString, fullPaymentDueDate, returnChargeCents, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
 import { callRpc, HttpProblem, qualified, type NatsConnection } from '@dme/platform';
 import { lineLabel, normalizeSerial, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
 
@@ -39,9 +39,6 @@ function packingField(e: FieldError, request: AssignSerialsRequest, input: Trans
   const k = lineId === undefined ? -1 : (input.packing ?? []).findIndex((p) => p.lineID === lineId);
   return k < 0 ? e : { ...e, field: `packing.${k}${m![2] ?? ''}` };
 }
-
-/** A full rental payment is due this many days after it was asked for (SPEC §9). */
-export const FULL_PAYMENT_DUE_DAYS = 1;
 
 /**
  * The effects of the process table, one function per effect the table can name: a row naming an
@@ -120,14 +117,14 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
   },
 
   /**
-   * FOR_PICK_UP → FOR_FULL_PAYMENT: the extra charge is the damage or lost fee of every serial not
-   * returned OK (DESIGN §5), due a day after it is asked for (in Manila). It travels in the status
+   * FOR_PICK_UP → FOR_FULL_PAYMENT: the extra charge is the damage or lost fee of every serial
+   * returned LOST or DAMAGED (contracts `returnChargeCents`, DESIGN §5), due a day after it is asked for (in Manila). It travels in the status
    * event (the payment service asks for balance + extra) and stays on the order for its display.
    */
   'full-payment-due': async ({ em, order, now }) => {
     const fee = new Map(order.lines.map((l) => [l.id, toCents(l.damageCharges)]));
-    const extra = centsToString(sumCents(order.serials.filter((s) => s.returnStatus !== 'OK').map((s) => fee.get(s.lineId) ?? 0)));
-    const due = addDays(manilaDate(now), FULL_PAYMENT_DUE_DAYS);
+    const extra = centsToString(returnChargeCents(order.serials.map((s) => ({ mark: s.returnStatus, feeCents: fee.get(s.lineId) ?? 0 }))));
+    const due = fullPaymentDueDate(now);
     await em.execute(`update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ?`, [extra, due, order.id]);
     return { extraCharge: extra };
   },

@@ -1,7 +1,6 @@
 import {
-  addDays,
+  fullPaymentDueDate,
   lineTotal,
-  manilaDate,
   sumCents,
   toCents,
   type Cents,
@@ -141,7 +140,7 @@ export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | 
       extraCharge: extra,
       overallTotal: extra + p.total,
       balance: p.total + extra - p.paid,
-      dueDate: addDays(manilaDate(at), 1),
+      dueDate: fullPaymentDueDate(at),
     };
   }
   return next;
