@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validPerson } from '@dme/testing';
-import { env, TINY_PNG } from './lib/env';
+import { uploadImage } from './lib/api';
+import { env } from './lib/env';
 import { call, expectOk, type Answer } from './lib/legacy';
 
 const FOREIGN = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
@@ -25,9 +26,7 @@ const cartLines = async () => ((await call('GET', '/api/cart?type=BUY', { cookie
 
 beforeAll(async () => {
   own = { origin: new URL(env.baseUrl).origin, 'sec-fetch-site': 'same-origin' };
-  const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'me.png');
-  const image = ((await call('POST', '/api/uploads', { form })).body as { imagePath: string }).imagePath;
+  const image = await uploadImage();
   const person = validPerson({ image });
   expect((await call('POST', '/api/auth/register', { body: person })).status).toBe(201);
   const login = await call('POST', '/api/auth/login', { body: { username: person.username, password: person.password } });

@@ -13,7 +13,8 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { validPerson } from '@dme/testing';
-import { env, TINY_PNG } from './lib/env';
+import { uploadImage } from './lib/api';
+import { env } from './lib/env';
 import { json, send } from './lib/http';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -84,10 +85,7 @@ let serials: string[] = [];
 beforeAll(async () => {
   [admin, warehouse, accounting] = await Promise.all([signIn('superadmin'), signIn('warehouseadmin'), signIn('accounting')]);
   // A product of its own, so other suites' orders cannot take its stock.
-  const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'a.png');
-  const up = await fetch(`${env.baseUrl}/api/uploads`, { method: 'POST', body: form, headers: { cookie: admin } });
-  const image = ((await up.json()) as { imagePath: string }).imagePath;
+  const image = await uploadImage(admin);
   const bin = await call('POST', '/api/warehouse-bins', { cookie: admin, body: { name: `Fulfilment ${randomUUID().slice(0, 8)}`, description: 'system test' } });
   const created = await call('POST', '/api/products', {
     cookie: admin,

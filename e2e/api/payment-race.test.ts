@@ -15,8 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validPerson } from '@dme/testing';
-import { call, signIn, until, type Answer } from './lib/api';
-import { env, TINY_PNG } from './lib/env';
+import { call, signIn, until, uploadImage, type Answer } from './lib/api';
 
 const RUNS = 50;
 /** Races run side by side (each on its own order). */
@@ -32,10 +31,7 @@ const products: Record<'BUY' | 'RENT', string> = { BUY: '', RENT: '' };
 
 beforeAll(async () => {
   [admin, warehouse, accounting] = await Promise.all([signIn('superadmin'), signIn('warehouseadmin'), signIn('accounting')]);
-  const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'a.png');
-  const up = await fetch(`${env.baseUrl}/api/uploads`, { method: 'POST', body: form, headers: { cookie: admin } });
-  const image = ((await up.json()) as { imagePath: string }).imagePath;
+  const image = await uploadImage(admin);
   const bin = await call('POST', '/api/warehouse-bins', { cookie: admin, body: { name: `Race ${randomUUID().slice(0, 8)}`, description: 'system test' } });
   // A product of each kind of the suite's own, with stock for every run.
   for (const [kind, type, price] of [

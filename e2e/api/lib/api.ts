@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Json } from '@dme/testing';
-import { env } from './env';
+import { env, TINY_PNG } from './env';
 
 export interface Answer {
   status: number;
@@ -60,4 +60,13 @@ export async function signIn(username: string, password = env.demoPassword): Pro
   const cookie = sessionCookie(r);
   expect(cookie, `sign in ${username}: a session cookie`).toBeDefined();
   return cookie!;
+}
+
+/** Uploads the tiny PNG (as `cookie`'s session, or signed out as a registering visitor does); answers its imagePath. */
+export async function uploadImage(cookie?: string): Promise<string> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'a.png');
+  const up = await call('POST', '/api/uploads', { form, cookie });
+  expect(up.status, JSON.stringify(up.body)).toBe(201);
+  return (up.body as { imagePath: string }).imagePath;
 }
