@@ -149,6 +149,7 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Rent Now' }).click();
     await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+    await expect(page.getByText('Order submitted successfully!')).toBeVisible();
     await page.waitForURL('**/orders/rentals');
     expect((await (await page.request.get(`/api/products/${product.id}`)).json()).product.availableQuantity).toBe(product.availableQuantity - 1);
     await page.getByRole('row').filter({ hasText: /ORD-/ }).getByRole('link', { name: 'View' }).click();

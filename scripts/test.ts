@@ -4,7 +4,7 @@
  * one line what is missing. Ends with "N passed, M failed".
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MissingPrerequisite } from './lib/infra';
@@ -57,6 +57,21 @@ function readPlaywright(file: string): SuiteResult {
     return { suite: 'end-to-end (Playwright, Chromium)', passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected + (r.errors?.length ?? 0) };
   } catch {
     return { suite: 'end-to-end (Playwright, Chromium)', passed: 0, failed: 1 };
+  }
+}
+
+/**
+ * A failed Playwright test leaves the page as the browser saw it (error-context.md: its
+ * accessibility snapshot, with any notification on screen). CI keeps only this output, so the
+ * snapshot of each failure is printed here, where a flaky failure can still be read afterwards.
+ */
+function printFailureContexts(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const test of readdirSync(dir)) {
+    const file = join(dir, test, 'error-context.md');
+    if (!existsSync(file)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    log(`\n== page at the failure: ${test} ==\n${lines.slice(0, 150).join('\n')}${lines.length > 150 ? `\n... (${lines.length - 150} more lines)` : ''}`);
   }
 }
 
@@ -136,7 +151,9 @@ async function main(): Promise<void> {
             CHROMIUM_PATH: chromium,
             PLAYWRIGHT_JSON_OUTPUT_NAME: out,
           });
-          results.push(readPlaywright(out));
+          const e2e = readPlaywright(out);
+          if (e2e.failed > 0) printFailureContexts(join(resultsDir, 'playwright'));
+          results.push(e2e);
         }
       } finally {
         await stack.stop();

@@ -96,7 +96,11 @@ export type RequestType = (typeof REQUEST_TYPES)[number];
 export const REQUEST_STATUSES = ['PENDING', 'ON_PROGRESS', 'DONE'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
-export const STOCK_STATUSES = ['AVAILABLE', 'RENTED', 'DAMAGED', 'SOLD'] as const;
+/**
+ * Stock item statuses: SPEC §3's four, and LOST (a rented unit marked LOST at return inspection).
+ * The moves between them are the table in stock-status.ts.
+ */
+export const STOCK_STATUSES = ['AVAILABLE', 'RENTED', 'DAMAGED', 'SOLD', 'LOST'] as const;
 export type StockStatus = (typeof STOCK_STATUSES)[number];
 
 export const RETURN_STATUSES = ['OK', 'LOST', 'DAMAGED'] as const;

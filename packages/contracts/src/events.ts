@@ -156,6 +156,10 @@ export const EVENT_DATA = {
     driverId: z.string().uuid().nullable().default(null),
     /** FOR_FULL_PAYMENT: the damage or lost fees of the serials not returned OK (DESIGN §5). */
     extraCharge: z.string().nullable().default(null),
+    /** FOR_FULL_PAYMENT: the full payment's due date (Manila date, terms `fullPaymentDueDate`); null on older events. */
+    fullPaymentDue: z.string().nullable().default(null),
+    /** FOR_FULL_PAYMENT: what is left to pay, order total + extra charge − first payment (terms `balanceCents`); null on older events. */
+    balance: z.string().nullable().default(null),
   }),
   [EVENTS.payment.confirmed]: z.object({
     paymentId: z.string().uuid(),

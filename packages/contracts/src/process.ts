@@ -1,5 +1,6 @@
-import type { OrderStatus, OrderType } from './enums';
+import type { OrderStatus, OrderType, PaymentType } from './enums';
 import type { Permission } from './permissions';
+import type { DriverScanPurpose } from './rental-constants';
 
 /**
  * The order process as data (DESIGN §6): who may move an order from one status to another, what
@@ -8,12 +9,22 @@ import type { Permission } from './permissions';
  */
 export type Actor = { kind: 'permission'; permission: Permission } | { kind: 'owner-or-staff' } | { kind: 'event'; event: string };
 
+/**
+ * What starts a step: a person's action (the transitions route: staff, the owner, a driver's
+ * button), a driver's scan of the order's QR for a purpose, or a payment the payment service
+ * confirmed — the order's first one (a rental's partial payment, a purchase's full one) or a
+ * rental's full one. The driver scan and the payment consumer find their row by its trigger.
+ */
+export type Trigger = { kind: 'action' } | { kind: 'scan'; purpose: DriverScanPurpose } | { kind: 'payment'; which: 'first' | 'full' };
+
 export interface Transition {
   from: OrderStatus;
   to: OrderStatus;
   /** Order types the row applies to. */
   types: readonly OrderType[];
   who: Actor;
+  /** What may start the step (at least one). */
+  on: readonly Trigger[];
   guard?: 'confirm' | 'all-lines-scanned' | 'same-driver' | 'some-line-past-due' | 'all-serials-returned';
   effect?: 'payment-ready' | 'assign-serials' | 'record-driver' | 'delivered' | 'full-payment-due' | 'release-reservation';
   /** Order-tracker title of the step. */
@@ -21,23 +32,42 @@ export interface Transition {
 }
 
 const BOTH = ['BUY', 'RENT'] as const;
+const ACTION: readonly Trigger[] = [{ kind: 'action' }];
+const DELIVERY_SCAN: Trigger = { kind: 'scan', purpose: 'DELIVERY' };
 
 export const ORDER_TRANSITIONS: readonly Transition[] = [
-  { from: 'PENDING', to: 'FOR_PAYMENT', types: BOTH, who: { kind: 'permission', permission: 'order:process' }, guard: 'confirm', effect: 'payment-ready', title: 'Order confirmed, waiting for payment' },
-  { from: 'FOR_PAYMENT', to: 'PREPARING', types: BOTH, who: { kind: 'event', event: 'dme.payment.confirmed' }, title: 'Payment received, preparing the order' },
-  { from: 'PREPARING', to: 'TO_SHIP', types: BOTH, who: { kind: 'permission', permission: 'order:process' }, guard: 'all-lines-scanned', effect: 'assign-serials', title: 'Packed, ready to ship' },
-  { from: 'TO_SHIP', to: 'OUT_FOR_DELIVERY', types: BOTH, who: { kind: 'permission', permission: 'order:drive' }, effect: 'record-driver', title: 'Out for delivery' },
-  { from: 'OUT_FOR_DELIVERY', to: 'DELIVERED', types: BOTH, who: { kind: 'permission', permission: 'order:drive' }, guard: 'same-driver', effect: 'delivered', title: 'Delivered' },
-  { from: 'DELIVERED', to: 'FOR_RETURN', types: ['RENT'], who: { kind: 'permission', permission: 'order:process' }, guard: 'some-line-past-due', title: 'Rental period ended, for return' },
-  { from: 'FOR_RETURN', to: 'FOR_PICK_UP', types: ['RENT'], who: { kind: 'permission', permission: 'order:drive' }, effect: 'record-driver', title: 'Driver on the way for pick-up' },
-  { from: 'FOR_PICK_UP', to: 'FOR_FULL_PAYMENT', types: ['RENT'], who: { kind: 'permission', permission: 'order:process' }, guard: 'all-serials-returned', effect: 'full-payment-due', title: 'Returned, waiting for full payment' },
-  { from: 'FOR_FULL_PAYMENT', to: 'COMPLETED', types: ['RENT'], who: { kind: 'event', event: 'dme.payment.confirmed' }, title: 'Completed' },
-  { from: 'PENDING', to: 'CANCELLED', types: BOTH, who: { kind: 'owner-or-staff' }, effect: 'release-reservation', title: 'Order cancelled' },
-  { from: 'FOR_PAYMENT', to: 'CANCELLED', types: BOTH, who: { kind: 'owner-or-staff' }, effect: 'release-reservation', title: 'Order cancelled' },
+  { from: 'PENDING', to: 'FOR_PAYMENT', types: BOTH, who: { kind: 'permission', permission: 'order:process' }, guard: 'confirm', on: ACTION, effect: 'payment-ready', title: 'Order confirmed, waiting for payment' },
+  { from: 'FOR_PAYMENT', to: 'PREPARING', types: BOTH, who: { kind: 'event', event: 'dme.payment.confirmed' }, on: [{ kind: 'payment', which: 'first' }], title: 'Payment received, preparing the order' },
+  { from: 'PREPARING', to: 'TO_SHIP', types: BOTH, who: { kind: 'permission', permission: 'order:process' }, on: ACTION, guard: 'all-lines-scanned', effect: 'assign-serials', title: 'Packed, ready to ship' },
+  { from: 'TO_SHIP', to: 'OUT_FOR_DELIVERY', types: BOTH, who: { kind: 'permission', permission: 'order:drive' }, on: [DELIVERY_SCAN, ...ACTION], effect: 'record-driver', title: 'Out for delivery' },
+  { from: 'OUT_FOR_DELIVERY', to: 'DELIVERED', types: BOTH, who: { kind: 'permission', permission: 'order:drive' }, on: [DELIVERY_SCAN, ...ACTION], guard: 'same-driver', effect: 'delivered', title: 'Delivered' },
+  { from: 'DELIVERED', to: 'FOR_RETURN', types: ['RENT'], who: { kind: 'permission', permission: 'order:process' }, on: ACTION, guard: 'some-line-past-due', title: 'Rental period ended, for return' },
+  { from: 'FOR_RETURN', to: 'FOR_PICK_UP', types: ['RENT'], who: { kind: 'permission', permission: 'order:drive' }, on: [{ kind: 'scan', purpose: 'PICKUP' }, ...ACTION], effect: 'record-driver', title: 'Driver on the way for pick-up' },
+  { from: 'FOR_PICK_UP', to: 'FOR_FULL_PAYMENT', types: ['RENT'], who: { kind: 'permission', permission: 'order:process' }, on: ACTION, guard: 'all-serials-returned', effect: 'full-payment-due', title: 'Returned, waiting for full payment' },
+  { from: 'FOR_FULL_PAYMENT', to: 'COMPLETED', types: ['RENT'], who: { kind: 'event', event: 'dme.payment.confirmed' }, on: [{ kind: 'payment', which: 'full' }], title: 'Completed' },
+  { from: 'PENDING', to: 'CANCELLED', types: BOTH, who: { kind: 'owner-or-staff' }, on: ACTION, effect: 'release-reservation', title: 'Order cancelled' },
+  { from: 'FOR_PAYMENT', to: 'CANCELLED', types: BOTH, who: { kind: 'owner-or-staff' }, on: ACTION, effect: 'release-reservation', title: 'Order cancelled' },
 ];
 
 export function findTransition(type: OrderType, from: OrderStatus, to: OrderStatus): Transition | undefined {
   return ORDER_TRANSITIONS.find((t) => t.from === from && t.to === to && t.types.includes(type));
+}
+
+/** The payment type a payment trigger waits for: the first payment is a rental's partial one, a purchase's full one. */
+export function paymentTypeOf(which: 'first' | 'full', type: OrderType): PaymentType {
+  return which === 'first' && type === 'RENT' ? 'PARTIAL' : 'FULL';
+}
+
+/** The row a driver's scan for this purpose performs on an order in this status, if any. */
+export function scanTransition(type: OrderType, from: OrderStatus, purpose: DriverScanPurpose): Transition | undefined {
+  return ORDER_TRANSITIONS.find((t) => t.from === from && t.types.includes(type) && t.on.some((o) => o.kind === 'scan' && o.purpose === purpose));
+}
+
+/** The row a confirmed payment of this type performs on an order in this status, if any (the order waits for exactly it). */
+export function paymentTransition(type: OrderType, from: OrderStatus, paymentType: PaymentType): Transition | undefined {
+  return ORDER_TRANSITIONS.find(
+    (t) => t.from === from && t.types.includes(type) && t.on.some((o) => o.kind === 'payment' && paymentTypeOf(o.which, type) === paymentType),
+  );
 }
 
 /** Transitions a person (not an event) may start from this status. */

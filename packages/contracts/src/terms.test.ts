@@ -1,5 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { chargedAtReturn, fullPaymentDueDate, returnChargeCents, type ReturnedUnit } from './terms';
+import type { OrderStatus, PaymentStatus } from './enums';
+import {
+  balanceCents,
+  chargedAtReturn,
+  dueNotice,
+  firstDayCents,
+  fullPaymentDueDate,
+  isPastDue,
+  levelDamageCharges,
+  levelPrice,
+  lineDueDate,
+  lineTotalCents,
+  orderTotalCents,
+  paymentStatusOf,
+  rentalPartialCents,
+  returnChargeCents,
+  type DueNotice,
+  type PaymentFacts,
+  type PricedLine,
+  type ReturnedUnit,
+} from './terms';
 
 describe('returnChargeCents: the extra charge at full payment', () => {
   const unit = (mark: ReturnedUnit['mark'], feeCents: number): ReturnedUnit => ({ mark, feeCents });
@@ -38,5 +58,116 @@ describe('fullPaymentDueDate: the Manila day after the full payment is asked for
     ['the end of February in a leap year', '2028-02-28T04:00:00.000Z', '2028-02-29'],
   ])('%s', (_what, at, due) => {
     expect(fullPaymentDueDate(new Date(at))).toBe(due);
+  });
+});
+
+describe('levelPrice / levelDamageCharges: the chosen level, else the one above', () => {
+  const product = { price: '40.00', damageCharges: '1500.00' };
+  it.each<[string, { price?: string | null; damageCharges?: string | null } | null, { price?: string | null; damageCharges?: string | null } | null, string, string]>([
+    ['a product without variants', null, null, '40.00', '1500.00'],
+    ['a variant with its own price', { price: '45.00', damageCharges: '1600.00' }, null, '45.00', '1600.00'],
+    ['a variant without its own price takes the product’s', { price: null, damageCharges: null }, null, '40.00', '1500.00'],
+    ['a sub-variant with its own price', { price: '45.00', damageCharges: '1600.00' }, { price: '47.50', damageCharges: '1700.00' }, '47.50', '1700.00'],
+    ['a sub-variant without its own price takes the variant’s', { price: '45.00', damageCharges: '1600.00' }, { price: null, damageCharges: null }, '45.00', '1600.00'],
+    ['a sub-variant and variant without prices take the product’s', { price: null }, { price: undefined }, '40.00', '1500.00'],
+    ['a free sub-variant (0.00) is its own price, not missing', { price: '45.00' }, { price: '0.00', damageCharges: '0.00' }, '0.00', '0.00'],
+  ])('%s', (_what, variant, sub, price, damage) => {
+    expect(levelPrice(product, variant, sub)).toBe(price);
+    expect(levelDamageCharges(product, variant, sub)).toBe(damage);
+  });
+  it('works on cents too (0 is a price)', () => {
+    expect(levelPrice({ price: 4000 }, { price: 0 }, null)).toBe(0);
+    expect(levelPrice({ price: 4000 }, { price: null }, { price: null })).toBe(4000);
+  });
+});
+
+describe('line totals and the rental’s first payment', () => {
+  it.each<[string, PricedLine, number, number]>([
+    ['a purchase line: quantity × unit', { unitCents: 1999, quantity: 2, noOfRentalDays: null }, 3998, 3998],
+    ['a rental line: quantity × unit × days', { unitCents: 1600, quantity: 1, noOfRentalDays: 3 }, 4800, 1600],
+    ['three units for two days', { unitCents: 800, quantity: 3, noOfRentalDays: 2 }, 4800, 2400],
+    ['one cent a day for 30 days', { unitCents: 1, quantity: 1, noOfRentalDays: 30 }, 30, 1],
+    ['a free line', { unitCents: 0, quantity: 5, noOfRentalDays: 7 }, 0, 0],
+    ['500 units (the most a line holds) at $9,999.99 for 365 days stays exact', { unitCents: 999999, quantity: 500, noOfRentalDays: 365 }, 182499817500, 499999500],
+  ])('%s', (_what, line, total, firstDay) => {
+    expect(lineTotalCents(line)).toBe(total);
+    expect(firstDayCents(line)).toBe(firstDay);
+  });
+  it('an order total adds its lines exactly (no floating point: 0.10 + 0.20)', () => {
+    expect(orderTotalCents([{ unitCents: 10, quantity: 1, noOfRentalDays: null }, { unitCents: 20, quantity: 1, noOfRentalDays: null }])).toBe(30);
+    expect(orderTotalCents([])).toBe(0);
+  });
+  it('the first payment of a bulk rental is the first day of every line (1 × 8.00, 1 × 6.00, 1 × 45.00)', () => {
+    expect(rentalPartialCents([{ unitCents: 800, quantity: 1 }, { unitCents: 600, quantity: 1 }, { unitCents: 4500, quantity: 1 }])).toBe(5900);
+  });
+  it('refuses a fractional quantity or negative days instead of pricing them', () => {
+    expect(() => lineTotalCents({ unitCents: 100, quantity: 1.5, noOfRentalDays: null })).toThrow(RangeError);
+    expect(() => lineTotalCents({ unitCents: 100, quantity: 1, noOfRentalDays: -1 })).toThrow(RangeError);
+    expect(() => lineTotalCents({ unitCents: 10.5, quantity: 1, noOfRentalDays: null })).toThrow(RangeError);
+  });
+});
+
+describe('balanceCents: total + extra − paid', () => {
+  it.each<[string, { totalCents: number; paidCents: number; extraCents?: number | null }, number]>([
+    ['nothing paid', { totalCents: 7900, paidCents: 0 }, 7900],
+    ['after the first day', { totalCents: 7900, paidCents: 5900 }, 2000],
+    ['after the first day, with a damage fee', { totalCents: 7900, paidCents: 5900, extraCents: 150000 }, 152000],
+    ['extra unknown (null) adds nothing', { totalCents: 4800, paidCents: 1600, extraCents: null }, 3200],
+    ['paid in full', { totalCents: 4800, paidCents: 4800, extraCents: 0 }, 0],
+    ['cents edge: 0.01 left', { totalCents: 100001, paidCents: 100000 }, 1],
+  ])('%s', (_what, f, cents) => {
+    expect(balanceCents(f)).toBe(cents);
+  });
+});
+
+describe('lineDueDate: the Manila delivered date + rental days', () => {
+  it.each([
+    ['delivered mid-day in Manila, 3 days', '2026-11-25T04:00:00.000Z', 3, '2026-11-28'],
+    ['delivered at 23:30 Manila (15:30 UTC): that Manila day counts', '2026-11-25T15:30:00.000Z', 1, '2026-11-26'],
+    ['delivered at 00:15 Manila (16:15 UTC the day before): the next Manila day', '2026-11-25T16:15:00.000Z', 1, '2026-11-27'],
+    ['across a month end', '2026-11-29T02:00:00.000Z', 3, '2026-12-02'],
+    ['across the new year', '2026-12-30T02:00:00.000Z', 5, '2027-01-04'],
+    ['through a leap day', '2028-02-27T02:00:00.000Z', 2, '2028-02-29'],
+  ])('%s', (_what, at, days, due) => {
+    expect(lineDueDate(new Date(at), days)).toBe(due);
+  });
+  it.each([
+    ['due tomorrow', '2026-11-26', '2026-11-25', false],
+    ['due today', '2026-11-25', '2026-11-25', true],
+    ['due yesterday', '2026-11-24', '2026-11-25', true],
+    ['due last year', '2025-12-31', '2026-01-01', true],
+  ])('isPastDue: %s → %s', (_what, due, today, past) => {
+    expect(isPastDue(due, today)).toBe(past);
+  });
+});
+
+describe('dueNotice: while a rental is out', () => {
+  const today = '2026-11-25';
+  it.each<[string, OrderStatus, Array<string | null>, DueNotice]>([
+    ['delivered, due later', 'DELIVERED', ['2026-11-27'], null],
+    ['delivered, one line due today', 'DELIVERED', ['2026-11-27', '2026-11-25'], 'DUE_TODAY'],
+    ['delivered, one line overdue (overdue wins over due today)', 'DELIVERED', ['2026-11-25', '2026-11-24'], 'OVERDUE'],
+    ['for return, overdue', 'FOR_RETURN', ['2026-11-20'], 'OVERDUE'],
+    ['a purchase line (no due date) is ignored', 'DELIVERED', [null, '2026-11-30'], null],
+    ['picked up: no notice any more', 'FOR_PICK_UP', ['2026-11-20'], null],
+    ['not delivered yet: no notice', 'TO_SHIP', ['2026-11-20'], null],
+    ['completed: no notice', 'COMPLETED', ['2026-11-20'], null],
+  ])('%s', (_what, status, dates, notice) => {
+    expect(dueNotice(status, dates, today)).toBe(notice);
+  });
+});
+
+describe('paymentStatusOf: the status an order’s money facts imply', () => {
+  const t = '2026-11-25T04:00:00.000Z';
+  it.each<[string, PaymentFacts, PaymentStatus]>([
+    ['nothing yet', { firstPaidAt: null, fullAskedAt: null, fullPaidAt: null, cancelled: false }, 'PENDING'],
+    ['cancelled before any payment', { firstPaidAt: null, fullAskedAt: null, fullPaidAt: null, cancelled: true }, 'CANCELLED'],
+    ['the first day paid', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: false }, 'INITIAL_PAYMENT'],
+    ['the full payment asked for', { firstPaidAt: t, fullAskedAt: t, fullPaidAt: null, cancelled: false }, 'FOR_FULL_PAYMENT'],
+    ['paid in full (a rental)', { firstPaidAt: t, fullAskedAt: t, fullPaidAt: t, cancelled: false }, 'PAID'],
+    ['paid in full (a purchase: one payment)', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: t, cancelled: false }, 'PAID'],
+    ['paid, then cancelled: the payment facts win', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: true }, 'INITIAL_PAYMENT'],
+  ])('%s', (_what, facts, status) => {
+    expect(paymentStatusOf(facts)).toBe(status);
   });
 });

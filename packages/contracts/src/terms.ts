@@ -1,11 +1,119 @@
-import type { ReturnStatus } from './enums';
-import { sumCents } from './money';
-import { addDays, manilaDate } from './time';
+import type { OrderStatus, PaymentStatus, ReturnStatus } from './enums';
+import { lineTotal, sumCents, type Cents } from './money';
+import { addDays, compareDates, manilaDate } from './time';
 
 /**
- * Rental and money terms (issue 23): pure rules over integer cents, one home for each, called by
- * the services and the screens alike. More move here as issue 23 goes on.
+ * Rental and money terms (issue 23): pure rules over integer cents and Manila business dates, one
+ * home for each, called by the services and the screens alike (docs/architecture.md).
  */
+
+// ---- The price of the level a customer picks --------------------------------------------------
+
+/** A level of the product tree with its own price (a variant's or sub-variant's may be unset). */
+export interface PricedLevel<T> {
+  price?: T | null;
+  damageCharges?: T | null;
+}
+
+/**
+ * The price of the chosen level (SPEC §3): the sub-variant's own, else the variant's, else the
+ * product's. Works on wire strings or on cents alike (the caller's unit comes back).
+ */
+export function levelPrice<T>(product: { price: T }, variant?: PricedLevel<T> | null, sub?: PricedLevel<T> | null): T {
+  return sub?.price ?? variant?.price ?? product.price;
+}
+
+/** The damage or lost fee of the chosen level: the same inheritance as its price. */
+export function levelDamageCharges<T>(product: { damageCharges: T }, variant?: PricedLevel<T> | null, sub?: PricedLevel<T> | null): T {
+  return sub?.damageCharges ?? variant?.damageCharges ?? product.damageCharges;
+}
+
+// ---- Order lines and the rental's first payment ------------------------------------------------
+
+/** A line as priced at checkout: its unit price (cents), quantity and rental days (null: a purchase). */
+export interface PricedLine {
+  unitCents: Cents;
+  quantity: number;
+  noOfRentalDays: number | null;
+}
+
+/** A line's total: quantity × unit price, × rental days for a rental line (DESIGN §5). */
+export function lineTotalCents(l: PricedLine): Cents {
+  return lineTotal(l.unitCents, l.quantity, l.noOfRentalDays ?? 1);
+}
+
+/** The total of an order's lines. */
+export function orderTotalCents(lines: readonly PricedLine[]): Cents {
+  return sumCents(lines.map(lineTotalCents));
+}
+
+/** A rental line's first day (its part of the first, partial payment): quantity × unit price. */
+export function firstDayCents(l: Pick<PricedLine, 'unitCents' | 'quantity'>): Cents {
+  return lineTotal(l.unitCents, l.quantity, 1);
+}
+
+/** A rental's first (partial) payment (SPEC §9): the first day of every line. */
+export function rentalPartialCents(lines: ReadonlyArray<Pick<PricedLine, 'unitCents' | 'quantity'>>): Cents {
+  return sumCents(lines.map(firstDayCents));
+}
+
+/** What is left to pay: order total + extra charge − what was paid (= total − partial + extra after the first payment). */
+export function balanceCents(f: { totalCents: Cents; paidCents: Cents; extraCents?: Cents | null }): Cents {
+  return sumCents([f.totalCents, f.extraCents ?? 0, -f.paidCents]);
+}
+
+// ---- Due dates and notices -----------------------------------------------------------------------
+
+/** The Manila date a rental line is due back: the delivered date plus its rental days (DESIGN §5). */
+export function lineDueDate(deliveredAt: Date, noOfRentalDays: number): string {
+  return addDays(manilaDate(deliveredAt), noOfRentalDays);
+}
+
+/** Whether a line due on `dueDate` has reached it on `today` (due today or past): it may be picked up. */
+export function isPastDue(dueDate: string, today: string): boolean {
+  return compareDates(dueDate, today) <= 0;
+}
+
+export type DueNotice = 'OVERDUE' | 'DUE_TODAY' | null;
+
+/**
+ * A rental's due notice (SPEC §8) while it is out with the customer (DELIVERED or FOR_RETURN):
+ * OVERDUE when some line's due date has passed ('Has to due products'), DUE_TODAY when one is
+ * due today ('Some products are due for return today.'), on the Manila calendar.
+ */
+export function dueNotice(status: OrderStatus, dueDates: ReadonlyArray<string | null>, today: string): DueNotice {
+  if (status !== 'DELIVERED' && status !== 'FOR_RETURN') return null;
+  const due = dueDates.filter((d): d is string => d !== null);
+  if (due.some((d) => compareDates(d, today) < 0)) return 'OVERDUE';
+  if (due.some((d) => d === today)) return 'DUE_TODAY';
+  return null;
+}
+
+// ---- The payment status an order's facts imply ---------------------------------------------------
+
+/** What happened to an order's money, as facts (times or null). */
+export interface PaymentFacts {
+  firstPaidAt: Date | string | null;
+  fullAskedAt: Date | string | null;
+  fullPaidAt: Date | string | null;
+  cancelled: boolean;
+}
+
+/**
+ * The payment status (SPEC §4) those facts imply, for read models built from events: paid in
+ * full → PAID; full payment asked → FOR_FULL_PAYMENT; first payment taken → INITIAL_PAYMENT;
+ * cancelled before any payment → CANCELLED; else PENDING. (The payment service's own record moves
+ * through its table, `PAYMENT_PROCESS` in payments.ts.)
+ */
+export function paymentStatusOf(f: PaymentFacts): PaymentStatus {
+  if (f.fullPaidAt !== null) return 'PAID';
+  if (f.fullAskedAt !== null) return 'FOR_FULL_PAYMENT';
+  if (f.firstPaidAt !== null) return 'INITIAL_PAYMENT';
+  if (f.cancelled) return 'CANCELLED';
+  return 'PENDING';
+}
+
+// ---- At return ------------------------------------------------------------------------------------
 
 /** A unit of a rental as it comes back: how it was marked (none yet: null) and its line's damage or lost fee. */
 export interface ReturnedUnit {

@@ -21,3 +21,4 @@ export * from './blobs-s3';
 export * from './metrics';
 export * from './housekeeping';
 export * from './qr';
+export * from './steps';

@@ -6,7 +6,7 @@ import { EVENT_DATA, type EventEnvelope, type EventType, type EventData, type Ev
 import { namesOf, type NatsConnection } from './nats';
 import { CORRELATION_HEADER, currentRequestId, isRequestId, type Logger } from './logger';
 import { OutboxEntity } from './outbox-tables';
-import { literal, schemaOf, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
+import { literal, schemaOf, sql, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
 
 /** The first key of the relays' advisory lock (the second is the outbox table's name hashed). */
 const RELAY_LOCK_CLASS = 7_460_001;
@@ -47,8 +47,29 @@ export function eventEnvelope<T extends EventType>(source: string, event: NewEve
 }
 
 /**
- * Adds a domain event to the outbox in the caller's unit of work: it is written in the same
- * transaction as the change it describes, or not at all.
+ * The one shape of an outbox row for raw SQL (issue 23: one writer of outbox rows): the insert and
+ * its three parameters, numbered from `firstParam` so a store can put it in the same statement as
+ * its change (a CTE) — or run it alone through `writeEvent`.
+ */
+export function outboxInsert(db: Db, envelope: EventEnvelope, firstParam = 1): { text: string; values: [string, string, string] } {
+  const n = firstParam;
+  return {
+    text: `insert into ${qualified(db, 'outbox')} (id, subject, payload) values ($${n}, $${n + 1}, $${n + 2}::jsonb)`,
+    values: [envelope.id, envelope.type, JSON.stringify(envelope)],
+  };
+}
+
+/** Writes a domain event to the outbox now, in the caller's transaction (SQL stores); answers its envelope. */
+export async function writeEvent<T extends EventType>(db: Db, source: string, event: NewEvent<T>): Promise<EventEnvelope<EventData<T>>> {
+  const envelope = eventEnvelope(source, event);
+  const row = outboxInsert(db, envelope);
+  await sql(db, row.text, row.values);
+  return envelope;
+}
+
+/**
+ * Adds a domain event to the outbox in the caller's unit of work (ORM stores): it is written in the
+ * same transaction as the change it describes, or not at all.
  */
 export function recordEvent<T extends EventType>(em: EntityManager, source: string, event: NewEvent<T>): EventEnvelope<EventData<T>> {
   const envelope = eventEnvelope(source, event);

@@ -4,7 +4,7 @@ import { createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@d
 import type { OrderConfig } from './config';
 import { cartHandlers } from './modules/cart/cart.routes';
 import { orderHandlers } from './modules/orders/order.routes';
-import { checkoutStore } from './modules/orders/checkout.store';
+import { checkoutStore } from './modules/checkout/checkout.store';
 import { rentalHandlers } from './modules/rentals/rentals.routes';
 
 export interface OrderDeps {

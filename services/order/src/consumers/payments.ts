@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, EVENT_DATA, ORDER_TRANSITIONS, type EventData, type EventEnvelope, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { EVENTS, EVENT_DATA, paymentTransition, type EventData, type EventEnvelope, type PaymentStatus } from '@dme/contracts';
 import { qualified, startConsumer, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import { decide } from '../process/can-perform';
-import { loadFacts, type Caller, type OrderFacts } from '../process/facts';
+import { loadOrder } from '../modules/orders/read';
+import type { Caller } from '../process/facts';
 import { perform } from '../process/transitions';
 
 type Confirmed = EventData<typeof EVENTS.payment.confirmed>;
@@ -10,16 +11,6 @@ type RefundDue = EventData<typeof EVENTS.payment.refundDue>;
 
 /** Payment statuses only move forward; a redelivered older event does not undo a newer one. */
 const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3, REFUND_DUE: 4 };
-
-/**
- * The payment an order waits for in its status: the first payment in FOR_PAYMENT (a rental's
- * partial payment, a purchase's full one), the full payment of a rental in FOR_FULL_PAYMENT.
- */
-export function paymentExpected(order: Pick<OrderFacts, 'type' | 'status'>): PaymentType | null {
-  if (order.status === 'FOR_PAYMENT') return order.type === 'RENT' ? 'PARTIAL' : 'FULL';
-  if (order.status === 'FOR_FULL_PAYMENT' && order.type === 'RENT') return 'FULL';
-  return null;
-}
 
 /**
  * The payment read model (SPEC §4), from `dme.payment.confirmed`, and the process rows the event
@@ -56,7 +47,7 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (order_id, type) do nothing`,
     [event.id, d.orderId, d.paymentId, d.type, d.invoiceNumber, d.receiptNumber, d.amount, d.note, d.confirmedAt, d.recordId],
   );
-  const order = (await loadFacts(em, d.orderId))!;
+  const { facts: order } = await loadOrder(em, d.orderId, { detail: false });
   if (order.status === 'CANCELLED') {
     logger.warn(
       { eventId: event.id, orderId: d.orderId, paymentId: d.paymentId, amount: d.amount },
@@ -64,9 +55,10 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
     );
     return;
   }
-  const expected = paymentExpected(order);
-  const row = ORDER_TRANSITIONS.find((t) => t.from === order.status && t.types.includes(order.type) && t.who.kind === 'event' && t.who.event === event.type);
-  if (!row || expected !== d.type) {
+  // The process row this payment triggers from the order's status (the first payment in
+  // FOR_PAYMENT, a rental's full one in FOR_FULL_PAYMENT), or none: the order is not waiting for it.
+  const row = paymentTransition(order.type, order.status, d.type);
+  if (!row) {
     logger.info(
       { eventId: event.id, orderId: d.orderId, orderStatus: order.status, paymentType: d.type },
       'payment confirmed for an order not waiting for it: payment data kept, status unchanged',

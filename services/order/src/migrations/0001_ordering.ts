@@ -4,6 +4,13 @@ export class OrderingInitial extends Migration {
   override async up(): Promise<void> {
     const s = this.config.get('schema');
     this.addSql(`create sequence "${s}"."order_number_seq" start 1`);
+    this.createReadModels(s);
+    this.createCart(s);
+    this.createOrders(s);
+    this.createIdempotencyKeys(s);
+  }
+
+  private createReadModels(s: string | undefined): void {
     // Read models fed by events (DESIGN §2: services never read each other's tables).
     this.addSql(`create table "${s}"."customers" (
       "id" uuid primary key,
@@ -32,6 +39,9 @@ export class OrderingInitial extends Migration {
       "archived" boolean not null default false,
       "updated_at" timestamptz not null default now()
     )`);
+  }
+
+  private createCart(s: string | undefined): void {
     this.addSql(`create table "${s}"."cart_items" (
       "id" uuid primary key,
       "customer_id" uuid not null,
@@ -45,6 +55,9 @@ export class OrderingInitial extends Migration {
       "updated_at" timestamptz not null default now()
     )`);
     this.addSql(`create unique index "cart_items_line_uq" on "${s}"."cart_items" ("customer_id", "type", "product_id", coalesce("variant_id", '00000000-0000-0000-0000-000000000000'), coalesce("sub_variant_id", '00000000-0000-0000-0000-000000000000'))`);
+  }
+
+  private createOrders(s: string | undefined): void {
     this.addSql(`create table "${s}"."orders" (
       "id" uuid primary key,
       "order_number" varchar(30) not null unique,
@@ -93,6 +106,9 @@ export class OrderingInitial extends Migration {
       "created_at" timestamptz not null default now()
     )`);
     this.addSql(`create index "order_tracker_order_idx" on "${s}"."order_tracker" ("order_id", "created_at")`);
+  }
+
+  private createIdempotencyKeys(s: string | undefined): void {
     this.addSql(`create table "${s}"."idempotency_keys" (
       "customer_id" uuid not null,
       "key" varchar(200) not null,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AssignSerialsReply, centsToString, fullPaymentDueDate, returnChargeCents, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
+import { AssignSerialsReply, balanceCents, centsToString, fullPaymentDueDate, returnChargeCents, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
 import { callRpc, HttpProblem, qualified, type NatsConnection } from '@dme/platform';
 import { lineLabel, normalizeSerial, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
 
@@ -24,6 +24,10 @@ export interface EffectContext {
 export interface EffectOutcome {
   /** FOR_FULL_PAYMENT: the damage or lost fees of the serials not returned OK. */
   extraCharge?: string;
+  /** FOR_FULL_PAYMENT: the full payment's due date (Manila). */
+  fullPaymentDue?: string;
+  /** FOR_FULL_PAYMENT: what is left to pay (order total + extra charge − first payment). */
+  balance?: string;
 }
 
 export type EffectFn = (ctx: EffectContext) => Promise<EffectOutcome>;
@@ -118,15 +122,21 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
 
   /**
    * FOR_PICK_UP → FOR_FULL_PAYMENT: the extra charge is the damage or lost fee of every serial
-   * returned LOST or DAMAGED (contracts `returnChargeCents`, DESIGN §5), due a day after it is asked for (in Manila). It travels in the status
-   * event (the payment service asks for balance + extra) and stays on the order for its display.
+   * returned LOST or DAMAGED (contracts `returnChargeCents`, DESIGN §5), due on `fullPaymentDueDate`
+   * (the Manila day after it is asked for), the balance `balanceCents` (total + extra − the first
+   * payment). The three travel in the status event (the payment service and reporting keep them,
+   * not recompute them) and stay on the order for its display.
    */
   'full-payment-due': async ({ em, order, now }) => {
     const fee = new Map(order.lines.map((l) => [l.id, toCents(l.damageCharges)]));
-    const extra = centsToString(returnChargeCents(order.serials.map((s) => ({ mark: s.returnStatus, feeCents: fee.get(s.lineId) ?? 0 }))));
+    const extraCents = returnChargeCents(order.serials.map((s) => ({ mark: s.returnStatus, feeCents: fee.get(s.lineId) ?? 0 })));
     const due = fullPaymentDueDate(now);
-    await em.execute(`update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ?`, [extra, due, order.id]);
-    return { extraCharge: extra };
+    const [money] = await em.execute<Array<{ total: string; partial: string | null }>>(
+      `update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ? returning total_amount::text as total, partial_payment::text as partial`,
+      [centsToString(extraCents), due, order.id],
+    );
+    const balance = balanceCents({ totalCents: toCents(money!.total), paidCents: toCents(money!.partial ?? '0'), extraCents });
+    return { extraCharge: centsToString(extraCents), fullPaymentDue: due, balance: centsToString(balance) };
   },
 
   /** → CANCELLED: nothing to write here; the catalog releases the reservation when it sees the status event. */

@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FieldError, OrderStatus, OrderType, PackedLine, ReturnStatus, Transition } from '@dme/contracts';
-import { qualified, type Principal } from '@dme/platform';
+import type { Principal } from '@dme/platform';
 import type { z } from 'zod';
 
 /** The guards and effects the process table names (DESIGN §6, packages/contracts process.ts). */
@@ -40,7 +39,7 @@ export interface FactSerial {
   returnStatus: ReturnStatus | null;
 }
 
-/** What the process table's guards and effects decide on: the order, its lines and their serials. */
+/** What the process table's guards and effects decide on: the order, its lines and their serials (read by `loadOrder`, modules/orders/read.ts). */
 export interface OrderFacts {
   id: string;
   orderNumber: string;
@@ -67,48 +66,4 @@ export function lineLabel(line: Pick<FactLine, 'productName' | 'variantName' | '
 /** Serial codes are matched whatever the case they were typed in (catalog codes are upper case). */
 export function normalizeSerial(code: string): string {
   return code.trim().toUpperCase();
-}
-
-interface FactsRow {
-  id: string;
-  order_number: string;
-  customer_id: string;
-  type: OrderType;
-  status: OrderStatus;
-  driver_id: string | null;
-  delivered_at: string | Date | null;
-  lines: FactLine[];
-  serials: FactSerial[];
-}
-
-/**
- * The facts of one order (call it after locking the order row, so that it reads what committed
- * before the lock was granted), or null when there is no such order.
- */
-export async function loadFacts(em: EntityManager, orderId: string): Promise<OrderFacts | null> {
-  const [row] = await em.execute<FactsRow[]>(
-    `select o.id, o.order_number, o.customer_id, o.type, o.status, o.driver_id, o.delivered_at,
-            coalesce((select json_agg(json_build_object('id', l.id, 'productId', l.product_id, 'variantId', l.variant_id,
-                       'subVariantId', l.sub_variant_id, 'productName', l.product_name, 'variantName', l.variant_name,
-                       'subVariantName', l.sub_variant_name, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
-                       'damageCharges', l.damage_charges::text) order by l.position)
-                        from ${qualified(em, 'order_lines')} l where l.order_id = o.id), '[]'::json) as lines,
-            coalesce((select json_agg(json_build_object('lineId', s.line_id, 'serialCode', s.serial_code, 'returnStatus', s.return_status)
-                       order by s.line_id, s.position)
-                        from ${qualified(em, 'order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials
-       from ${qualified(em, 'orders')} o where o.id = ?`,
-    [orderId],
-  );
-  if (!row) return null;
-  return {
-    id: row.id,
-    orderNumber: row.order_number,
-    customerId: row.customer_id,
-    type: row.type,
-    status: row.status,
-    driverId: row.driver_id,
-    deliveredAt: row.delivered_at === null ? null : new Date(row.delivered_at),
-    lines: row.lines,
-    serials: row.serials,
-  };
 }

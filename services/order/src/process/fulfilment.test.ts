@@ -319,7 +319,8 @@ describe('the later rows of the process (driver, return, full payment)', () => {
         EVENTS.order.statusChanged,
         order.id,
       ]);
-    expect(event!.payload.data).toMatchObject({ from: 'FOR_PICK_UP', to: 'FOR_FULL_PAYMENT', extraCharge: '1020.00' });
+    // The event carries the figures its readers keep (the payment service, reporting): due date and balance of the terms module.
+    expect(event!.payload.data).toMatchObject({ from: 'FOR_PICK_UP', to: 'FOR_FULL_PAYMENT', extraCharge: '1020.00', fullPaymentDue: addDays(manilaDate(), 1), balance: '2510.00' });
 
     // The full payment (an event) completes the rental.
     const paid = paymentConfirmed(full.body.order, 'full', {

@@ -1,4 +1,4 @@
-import { addDays, compareDates, manilaDate, PACKING_MESSAGES, type FieldError } from '@dme/contracts';
+import { isPastDue, lineDueDate, manilaDate, PACKING_MESSAGES, type FieldError } from '@dme/contracts';
 import { lineLabel, no, normalizeSerial, YES, type Caller, type Guard, type OrderFacts, type TransitionInput, type Verdict } from './facts';
 
 export interface GuardContext {
@@ -25,10 +25,6 @@ export const GUARD_MESSAGES = {
   notReturned: 'Mark every serial code of this order as OK, damaged or lost first.',
 } as const;
 
-/** The Manila date a rental line is due back: the delivered date plus its rental days (DESIGN §5). */
-export function dueDate(deliveredAt: Date, noOfRentalDays: number): string {
-  return addDays(manilaDate(deliveredAt), noOfRentalDays);
-}
 
 /**
  * The guards of the process table, one function per guard the table can name: a row naming a
@@ -87,7 +83,7 @@ export const GUARDS: { [G in Guard]: GuardFn } = {
   'some-line-past-due': ({ order, now }) => {
     if (!order.deliveredAt) return no(409, GUARD_MESSAGES.notDelivered);
     const today = manilaDate(now);
-    const due = order.lines.some((l) => l.noOfRentalDays !== null && compareDates(dueDate(order.deliveredAt!, l.noOfRentalDays), today) <= 0);
+    const due = order.lines.some((l) => l.noOfRentalDays !== null && isPastDue(lineDueDate(order.deliveredAt!, l.noOfRentalDays), today));
     return due ? YES : no(409, GUARD_MESSAGES.notPastDue);
   },
 

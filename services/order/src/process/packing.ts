@@ -4,7 +4,8 @@ import { CheckSerialReply, PACKING_MESSAGES, type CheckSerialRequest, type Packi
 import { callRpc, HttpProblem, notFound, qualified, type NatsConnection, type Principal } from '@dme/platform';
 import type { z } from 'zod';
 import { decide } from './can-perform';
-import { lineLabel, loadFacts, normalizeSerial, type OrderFacts } from './facts';
+import { lockOrder } from '../modules/orders/read';
+import { lineLabel, normalizeSerial, type OrderFacts } from './facts';
 import { GUARD_MESSAGES } from './guards';
 
 /**
@@ -58,9 +59,7 @@ export async function packingProgress(em: EntityManager, orderId: string): Promi
  * the permission, not packed yet).
  */
 async function lockForPacking(tem: EntityManager, orderId: string, who: Principal): Promise<OrderFacts> {
-  const [locked] = await tem.execute<Array<{ id: string }>>(`select id from ${qualified(tem, 'orders')} where id = ? for update`, [orderId]);
-  if (!locked) throw notFound('Order not found.');
-  const order = (await loadFacts(tem, orderId))!;
+  const order = await lockOrder(tem, { id: orderId });
   if (order.status !== 'PREPARING') throw new HttpProblem(409, PACKING_MESSAGES.notPreparing);
   const decision = decide({ order, caller: { kind: 'person', principal: who }, input: undefined, now: new Date() }, 'TO_SHIP');
   if (!decision.ok) throw new HttpProblem(decision.status, decision.message, decision.errors);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ORDER_MESSAGES, ORDER_STATUSES, ORDER_TRANSITIONS, PACKING_MESSAGES, type OrderStatus, type OrderType, type UserType } from '@dme/contracts';
+import { lineDueDate, ORDER_MESSAGES, ORDER_STATUSES, ORDER_TRANSITIONS, PACKING_MESSAGES, type OrderStatus, type OrderType, type UserType } from '@dme/contracts';
 import type { Principal } from '@dme/platform';
 import { allowedTransitions, canPerform, decide, PROCESS_MESSAGES } from './can-perform';
 import { EFFECTS } from './effects';
 import type { Caller, OrderFacts } from './facts';
-import { dueDate, GUARD_MESSAGES, GUARDS } from './guards';
+import { GUARD_MESSAGES, GUARDS } from './guards';
 
 /** The process table as pure logic (no database): who may take each row, its guards, and what an order offers. */
 
@@ -209,7 +209,7 @@ describe('guards', () => {
     const at = (iso: string) => GUARDS['some-line-past-due']({ order: o, caller: CALLERS.warehouseStaff, input: undefined, now: new Date(iso) });
     expect(at('2026-03-10T15:45:00Z')).toEqual({ ok: false, status: 409, message: GUARD_MESSAGES.notPastDue }); // 10 Mar, 23:45 in Manila
     expect(at('2026-03-10T16:05:00Z')).toEqual({ ok: true }); // 11 Mar, 00:05 in Manila (still 10 March in UTC)
-    expect(dueDate(new Date('2026-03-10T15:30:00Z'), 1)).toBe('2026-03-11');
+    expect(lineDueDate(new Date('2026-03-10T15:30:00Z'), 1)).toBe('2026-03-11');
   });
 
   it('all-serials-returned: every packed serial has its return status', () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EVENTS, ORDER_TRANSITIONS, orderScopeOf, type Order, type OrderStatus } from '@dme/contracts';
-import { badRequest, forbidden, HttpProblem, notFound, qualified, recordEvent, type Principal } from '@dme/platform';
-import { getOrder, SOURCE } from '../modules/orders/order.service';
+import { badRequest, forbidden, HttpProblem, qualified, recordEvent, type Principal } from '@dme/platform';
+import { SOURCE } from '../events';
+import { getOrder, lockOrder } from '../modules/orders/read';
 import { decide } from './can-perform';
 import { EFFECTS, type ProcessDeps } from './effects';
-import { loadFacts, type Caller, type OrderFacts, type TransitionInput } from './facts';
+import type { Caller, OrderFacts, TransitionInput } from './facts';
 import { clearPacking, savedPacking } from './packing';
 
 export type { ProcessDeps } from './effects';
@@ -57,12 +58,7 @@ export async function transition(
   if (orderScopeOf(who).kind === 'none') throw forbidden();
   const scope = visibility(who, body.to);
   await em.transactional(async (tem) => {
-    const [locked] = await tem.execute<Array<{ id: string }>>(
-      `select id from ${qualified(tem, 'orders')} where id = ? ${scope.where} for update`,
-      [orderId, ...scope.params],
-    );
-    if (!locked) throw notFound('Order not found.');
-    const order = (await loadFacts(tem, orderId))!;
+    const order = await lockOrder(tem, { id: orderId }, scope);
     if (body.packing !== undefined && body.to !== 'TO_SHIP') {
       const message = 'Serial codes are sent only when packing an order (to TO_SHIP).';
       throw badRequest(message, [{ field: 'packing', message }]);
@@ -116,6 +112,8 @@ export async function perform(
       // The driver who has the order after this step (the live stream tells them, and only them).
       driverId: row.effect === 'record-driver' ? (caller.kind === 'person' ? caller.principal.userId : caller.by) : order.driverId,
       extraCharge: outcome.extraCharge ?? null,
+      fullPaymentDue: outcome.fullPaymentDue ?? null,
+      balance: outcome.balance ?? null,
     },
   });
   await tem.flush();

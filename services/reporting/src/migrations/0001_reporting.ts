@@ -1,5 +1,6 @@
 import { Migration } from '@dme/platform';
 import { ReportingExportFiles } from './0002_export_files';
+import { ReportingEventFigures } from './0003_event_figures';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -106,4 +107,5 @@ export class ReportingInitial extends Migration {
 export const migrations = [
   { name: '0001_reporting', class: ReportingInitial },
   { name: '0002_export_files', class: ReportingExportFiles },
+  { name: '0003_event_figures', class: ReportingEventFigures },
 ];

@@ -45,7 +45,7 @@ const chairRent = (quantity: number, days: number, lineTotal: string): Line => (
   productId: PRODUCTS.wheelchairRent.productId, variantId: PRODUCTS.wheelchairRent.variant, subVariantId: PRODUCTS.wheelchairRent.sub, productName: 'Folding Wheelchair',
   variantName: 'Standard', subVariantName: '18 in', quantity, noOfRentalDays: days, unitPrice: '16.50', lineTotal,
 });
-const oxygen = (quantity: number, days: number, lineTotal: string): Line => ({
+export const oxygen = (quantity: number, days: number, lineTotal: string): Line => ({
   productId: PRODUCTS.oxygen.productId, variantId: null, subVariantId: null, productName: 'Oxygen Concentrator', variantName: null, subVariantName: null,
   quantity, noOfRentalDays: days, unitPrice: '45.00', lineTotal,
 });
@@ -72,12 +72,19 @@ export function placedEvent(o: PlacedData): EventEnvelope {
   return at(eventEnvelope('order', { type: EVENTS.order.placed, aggregateId: o.orderId, data: o }), o.createdAt!);
 }
 
-export function statusEvent(o: PlacedData, from: OrderStatus, to: OrderStatus, when: string, extraCharge: string | null = null): EventEnvelope {
+export function statusEvent(
+  o: PlacedData,
+  from: OrderStatus,
+  to: OrderStatus,
+  when: string,
+  extraCharge: string | null = null,
+  carried: { fullPaymentDue: string; balance: string } | null = null,
+): EventEnvelope {
   return at(
     eventEnvelope('order', {
       type: EVENTS.order.statusChanged,
       aggregateId: o.orderId,
-      data: { orderId: o.orderId, orderNumber: o.orderNumber, customerId: o.customerId, type: o.type, from, to, by: randomUUID(), extraCharge },
+      data: { orderId: o.orderId, orderNumber: o.orderNumber, customerId: o.customerId, type: o.type, from, to, by: randomUUID(), extraCharge, ...carried },
     }),
     when,
   );

@@ -2,8 +2,11 @@ import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import type { HandlersOf } from '@dme/platform';
 import type { Context } from 'koa';
 import { em } from '../cart/cart.routes';
-import { getOrder, listMyOrders, listOrders, orderQrPng, placeOrder, type Rpc } from './order.service';
-import type { CheckoutStore } from './checkout.store';
+import type { CheckoutStore } from '../checkout/checkout.store';
+import { placeOrder, type Rpc } from '../checkout/place-order';
+import { listMyOrders, listOrders } from './list';
+import { orderQrPng } from './qr';
+import { getOrder } from './read';
 import { transition, type ProcessDeps } from '../../process/transitions';
 import { packingProgress, scanSerial, unscanSerial, type PackingDeps } from '../../process/packing';
 

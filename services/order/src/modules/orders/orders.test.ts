@@ -5,7 +5,7 @@ import { EVENT_STREAM, ORDER_MESSAGES } from '@dme/contracts';
 import { ClaimLostError, IDEMPOTENCY_LEASE_SECONDS } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { ADDRESS, place, startOrdering, type OrderHarness } from '../../test/harness';
-import { checkoutStore, claimMany } from './checkout.store';
+import { checkoutStore, claimMany } from '../checkout/checkout.store';
 
 let h: OrderHarness;
 beforeAll(async () => {

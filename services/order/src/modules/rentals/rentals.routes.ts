@@ -1,17 +1,11 @@
 import type { HandlersOf } from '@dme/platform';
 import { em } from '../cart/cart.routes';
 import type { ProcessDeps } from '../../process/transitions';
-import {
-  createRequest,
-  driverScan,
-  getDriverOrder,
-  listDriverOrders,
-  listNotices,
-  listOngoingRentals,
-  returnSerial,
-  updateRequest,
-  type ReturnDeps,
-} from './rentals.service';
+import { driverScan, getDriverOrder, listDriverOrders } from './drivers';
+import { listNotices } from './notices';
+import { listOngoingRentals } from './ongoing';
+import { createRequest, updateRequest } from './requests';
+import { returnSerial, type ReturnDeps } from './returns';
 
 type RentalHandlers = Pick<
   HandlersOf<'order'>,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EVENTS, manilaDate, RENTAL_MESSAGES } from '@dme/contracts';
+import { addDays, EVENTS, lineDueDate, manilaDate, RENTAL_MESSAGES } from '@dme/contracts';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 import { GUARD_MESSAGES } from '../../process/guards';
+import { LINE_DUE } from './ongoing';
 
 let h: OrderHarness;
 let walker: Json;
@@ -224,6 +225,20 @@ describe('drivers: delivery and pick-up by QR scan', () => {
 });
 
 describe('due dates on the Manila calendar', () => {
+  it("the list's SQL form of a line's due date agrees with the terms rule lineDueDate at the Manila-midnight edges", async () => {
+    const cases: Array<[string, number]> = [
+      ['2026-11-25T15:30:00.000Z', 1], // 23:30 Manila
+      ['2026-11-25T16:15:00.000Z', 1], // 00:15 Manila the next day
+      ['2026-11-29T02:00:00.000Z', 3], // across a month end
+      ['2026-12-30T20:00:00.000Z', 5], // across the new year (04:00 Manila on the 31st)
+      ['2028-02-27T02:00:00.000Z', 2], // to a leap day
+    ];
+    for (const [at, days] of cases) {
+      const [row] = await exec<{ due: string }>(`select ${LINE_DUE}::text as due from (select ?::timestamptz as delivered_at) o, (select ?::int as no_of_rental_days) l`, [at, days]);
+      expect(row!.due, `${at} + ${days}`).toBe(lineDueDate(new Date(at), days));
+    }
+  });
+
   it('delivered at 23:30 Manila time with 1 rental day: due the next Manila day; FOR_RETURN refused until that day', async () => {
     const r = await rentalToShip();
     const order = r.order;

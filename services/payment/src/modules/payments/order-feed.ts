@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { centsToString, EVENT_DATA, EVENTS, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
-import { eventEnvelope, lockEventOrders, qualified, sql, type Db } from '@dme/platform';
-import { firstDayTotal, onOrderStatus, opening, refundDue } from './payment.rules';
+import { centsToString, EVENT_DATA, EVENTS, rentalPartialCents, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
+import { lockEventOrders, qualified, sql, writeEvent, type Db } from '@dme/platform';
+import { onOrderStatus, opening, refundDue } from './payment.rules';
 import { SOURCE } from './payment.service';
 import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
 
@@ -21,7 +21,8 @@ const money2 = (v: string) => centsToString(toCents(v));
  */
 export async function openPayment(db: Db, data: Placed, occurredAt: string): Promise<FeedOutcome> {
   const total = toCents(data.totalAmount);
-  const partial = data.type === 'RENT' ? (data.partialPayment !== null ? toCents(data.partialPayment) : firstDayTotal(data.lines)) : null;
+  const firstDays = () => rentalPartialCents(data.lines.map((l) => ({ unitCents: toCents(l.unitPrice), quantity: l.quantity })));
+  const partial = data.type === 'RENT' ? (data.partialPayment !== null ? toCents(data.partialPayment) : firstDays()) : null;
   const f = opening(data.type, total, partial);
   const lines = data.lines.map((l) => ({
     productName: l.productName,
@@ -86,13 +87,13 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
     return 'held';
   }
   const before = figuresOf(row);
-  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt));
+  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt), data.fullPaymentDue);
   const refund = before.status !== 'REFUND_DUE' ? refundDue(after) : null;
   await saveFigures(db, row.id, after, refund !== null);
   if (refund === null) return 'applied';
   // A payment was taken while the order was being cancelled: never silent. The payment shows
   // REFUND_DUE to accounting; the order service learns it from this event (the customer's page).
-  const event = eventEnvelope(SOURCE, {
+  await writeEvent(db, SOURCE, {
     type: EVENTS.payment.refundDue,
     aggregateId: row.id,
     version: row.version + 1,
@@ -106,7 +107,6 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
       amount: centsToString(refund),
     },
   });
-  await sql(db, `insert into ${qualified(db, 'outbox')} (id, subject, payload) values ($1, $2, $3::jsonb)`, [event.id, event.type, JSON.stringify(event)]);
   return 'refund-due';
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus } from '@dme/contracts';
-import { confirm, firstDayTotal, invoiceFileName, nextAction, notPayableReason, onOrderStatus, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { ORDER_STATUSES, PAYMENT_PROCESS, PAYMENT_STATUSES, paymentMoveOf, rentalPartialCents, type OrderStatus, type PaymentStatus } from '@dme/contracts';
+import { confirm, invoiceFileName, nextAction, notPayableReason, onOrderStatus, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 const purchase = () => opening('BUY', 17_598, null);
 const rental = () => opening('RENT', 32_400, 7_800);
@@ -102,14 +102,67 @@ describe('onOrderStatus: order events on a payment', () => {
 });
 
 describe('helpers', () => {
-  it('first-day total = Σ quantity × unit price, in cents', () => {
-    expect(firstDayTotal([{ unitPrice: '16.50', quantity: 2 }, { unitPrice: '45.00', quantity: 1 }, { unitPrice: '0.10', quantity: 3 }])).toBe(7_830);
-    expect(firstDayTotal([])).toBe(0);
+  it('first-day total = Σ quantity × unit price, in cents (the terms rule the feed calls)', () => {
+    expect(rentalPartialCents([{ unitCents: 1650, quantity: 2 }, { unitCents: 4500, quantity: 1 }, { unitCents: 10, quantity: 3 }])).toBe(7_830);
+    expect(rentalPartialCents([])).toBe(0);
   });
 
   it('invoice files per SPEC §9', () => {
     expect(invoiceFileName('BUY', 'FULL')).toBe('INVOICE.pdf');
     expect(invoiceFileName('RENT', 'PARTIAL')).toBe('INITIAL_PAYMENT_INVOICE.pdf');
     expect(invoiceFileName('RENT', 'FULL')).toBe('FULL_PAYMENT_INVOICE.pdf');
+  });
+});
+
+describe('the payment process table (contracts PAYMENT_PROCESS) drives every status change', () => {
+  /** Every payment the rules can hold: each status (nothing paid while PENDING or CANCELLED, something after), for each kind, at each order status. */
+  function everyPayment(): Figures[] {
+    const out: Figures[] = [];
+    for (const orderType of ['BUY', 'RENT'] as OrderKind[]) {
+      for (const status of PAYMENT_STATUSES as readonly PaymentStatus[]) {
+        for (const orderStatus of ORDER_STATUSES as readonly OrderStatus[]) {
+          const paid = status === 'PENDING' || status === 'CANCELLED' ? 0 : 7_800;
+          out.push({ ...opening(orderType, 32_400, orderType === 'RENT' ? 7_800 : null), status, orderStatus, paid });
+        }
+      }
+    }
+    return out;
+  }
+
+  it('every row has a trigger and its words, and no two rows are the same change', () => {
+    const keys = PAYMENT_PROCESS.map((m) => `${m.from}>${m.to}>${m.trigger.by === 'staff' ? m.trigger.action : m.trigger.status}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const m of PAYMENT_PROCESS) {
+      expect(m.trigger.by === 'staff' ? m.trigger.action : m.trigger.status).toBeTruthy();
+      expect(m.when.length).toBeGreaterThan(5);
+      expect(m.from).not.toBe(m.to);
+    }
+  });
+
+  it('taking a payment and order events change a status only along a row, and every row is used', () => {
+    const used = new Set<string>();
+    const note = (from: PaymentStatus, to: PaymentStatus, trigger: Parameters<typeof paymentMoveOf>[2]) => {
+      if (from === to) return;
+      const row = paymentMoveOf(from, to, trigger);
+      expect(row, `${from} → ${to} on ${JSON.stringify(trigger)}`).not.toBeNull();
+      used.add(PAYMENT_PROCESS.indexOf(row!).toString());
+    };
+    for (const p of everyPayment()) {
+      const c = confirm(p);
+      if (c) note(p.status, c.after.status, { by: 'staff', action: c.action });
+      for (const to of ORDER_STATUSES as readonly OrderStatus[]) note(p.status, onOrderStatus(p, to, 100, new Date('2026-11-25T04:00:00Z')).status, { by: 'order', status: to });
+    }
+    expect([...used].sort()).toEqual(PAYMENT_PROCESS.map((_, i) => i.toString()).sort());
+  });
+
+  it('a change that is not a row throws instead of being written', () => {
+    expect(paymentMoveOf('PAID', 'PENDING', { by: 'order', status: 'PENDING' })).toBeNull();
+    expect(paymentMoveOf('PENDING', 'PAID', { by: 'staff', action: 'COMPLETE_PAYMENT' })).toBeNull();
+  });
+
+  it('the full payment is due on the date the order event carries, else the Manila day after the event', () => {
+    const partial = confirm(at(rental(), 'FOR_PAYMENT'))!.after;
+    expect(onOrderStatus(partial, 'FOR_FULL_PAYMENT', 0, new Date('2026-11-25T04:00:00Z'), '2026-11-30').dueDate).toBe('2026-11-30');
+    expect(onOrderStatus(partial, 'FOR_FULL_PAYMENT', 0, new Date('2026-11-25T04:00:00Z')).dueDate).toBe('2026-11-26');
   });
 });

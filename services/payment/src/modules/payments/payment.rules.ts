@@ -1,8 +1,7 @@
 import {
+  balanceCents,
   fullPaymentDueDate,
-  lineTotal,
-  sumCents,
-  toCents,
+  paymentMove,
   type Cents,
   type OrderStatus,
   type PaymentAction,
@@ -57,11 +56,6 @@ export function refundDue(p: Pick<Figures, 'status' | 'paid'>): Cents | null {
   return p.status === 'REFUND_DUE' ? p.paid : null;
 }
 
-/** A rental's first (partial) payment: the first day's rental total (quantity × unit price per line). */
-export function firstDayTotal(lines: ReadonlyArray<{ unitPrice: string; quantity: number }>): Cents {
-  return sumCents(lines.map((l) => lineTotal(toCents(l.unitPrice), l.quantity, 1)));
-}
-
 /** A new payment: PENDING, nothing paid, the whole order total still to pay. */
 export function opening(orderType: OrderKind, total: Cents, partial: Cents | null): Figures {
   return {
@@ -90,8 +84,15 @@ export interface Confirmation {
  * Takes the payment due now (SPEC §4): a purchase in full (PAID, FULL, overall total = order
  * total); a rental's first day (INITIAL_PAYMENT, PARTIAL, overall total 0, balance = total −
  * partial); a rental's balance (PAID, FULL, amount = balance). Null when nothing can be taken.
+ * The status change is a row of the payment process (contracts PAYMENT_PROCESS) or throws.
  */
 export function confirm(p: Figures): Confirmation | null {
+  const c = figuresAfter(p);
+  if (c) paymentMove(p.status, c.after.status, { by: 'staff', action: c.action });
+  return c;
+}
+
+function figuresAfter(p: Figures): Confirmation | null {
   const action = nextAction(p);
   switch (action) {
     case 'MARK_AS_PAID':
@@ -105,7 +106,7 @@ export function confirm(p: Figures): Confirmation | null {
       return {
         action,
         amount: partial,
-        after: { ...p, status: 'INITIAL_PAYMENT', type: 'PARTIAL', partial, overallTotal: 0, balance: p.total - partial, paid: p.paid + partial },
+        after: { ...p, status: 'INITIAL_PAYMENT', type: 'PARTIAL', partial, overallTotal: 0, balance: balanceCents({ totalCents: p.total, paidCents: p.paid + partial }), paid: p.paid + partial },
       };
     }
     case 'COMPLETE_PAYMENT':
@@ -125,10 +126,17 @@ export function confirm(p: Figures): Confirmation | null {
  * something was paid on REFUND_DUE (taken while the order was being cancelled: the order stays
  * cancelled, its stock released, and the money is owed back; issue 22); FOR_FULL_PAYMENT (a
  * rental after its return) asks for the rest: extra charge, overall total = extra + order total,
- * balance = order total − paid + extra (= total − partial + extra), due a day after the request
- * (Manila date of `at`).
+ * balance = order total + extra − paid (terms `balanceCents`), due on the date the order event
+ * carries (older events: terms `fullPaymentDueDate` of its time). The status change is a row of
+ * the payment process (contracts PAYMENT_PROCESS) or throws.
  */
-export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date): Figures {
+export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date, dueDate: string | null = null): Figures {
+  const next = afterOrderStatus(p, to, extraCharge, dueDate ?? fullPaymentDueDate(at));
+  paymentMove(p.status, next.status, { by: 'order', status: to });
+  return next;
+}
+
+function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, dueDate: string): Figures {
   const next: Figures = { ...p, orderStatus: to };
   if (to === 'CANCELLED' && p.paid === 0 && (p.status === 'PENDING' || p.status === 'CANCELLED')) return { ...next, status: 'CANCELLED' };
   if (to === 'CANCELLED' && p.paid > 0) return { ...next, status: 'REFUND_DUE' };
@@ -139,10 +147,9 @@ export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | 
       status: 'FOR_FULL_PAYMENT',
       extraCharge: extra,
       overallTotal: extra + p.total,
-      balance: p.total + extra - p.paid,
-      dueDate: fullPaymentDueDate(at),
+      balance: balanceCents({ totalCents: p.total, paidCents: p.paid, extraCents: extra }),
+      dueDate,
     };
   }
   return next;
 }
-

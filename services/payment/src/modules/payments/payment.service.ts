@@ -7,6 +7,7 @@ import {
   eventEnvelope,
   idempotent,
   notFound,
+  outboxInsert,
   qualified,
   requestHash,
   requireKey,
@@ -127,6 +128,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
       },
     });
     await saveFigures(tem, paymentId, after, true);
+    const outbox = outboxInsert(tem, event, 16);
     await sql(
       tem,
       `with r as (
@@ -134,7 +136,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
                 accommodated_by_name, total_partial_payment, extra_charge, overall_total, balance, due_date, created_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15)
        )
-       insert into ${qualified(tem, 'outbox')} (id, subject, payload) values ($16, $17, $18::jsonb)`,
+       ${outbox.text}`,
       [
         recordId,
         paymentId,
@@ -151,9 +153,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         centsToString(after.balance),
         after.dueDate,
         confirmedAt,
-        event.id,
-        event.type,
-        JSON.stringify(event),
+        ...outbox.values,
       ],
     );
     return { status: 200, body: { payment: await getPayment(tem, paymentId) } };

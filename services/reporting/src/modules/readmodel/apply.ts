@@ -1,4 +1,16 @@
-import { EVENT_DATA, EVENTS, ORDER_STATUSES, type EventData, type EventEnvelope } from '@dme/contracts';
+import {
+  balanceCents,
+  centsToString,
+  EVENT_DATA,
+  EVENTS,
+  firstDayCents,
+  fullPaymentDueDate,
+  ORDER_STATUSES,
+  paymentStatusOf,
+  toCents,
+  type EventData,
+  type EventEnvelope,
+} from '@dme/contracts';
 import { lockEventOrders, qualified, sql, type Db } from '@dme/platform';
 
 /*
@@ -91,22 +103,42 @@ async function insertOrder(db: Db, data: Placed, occurredAt: string): Promise<vo
   await sql(
     db,
     `insert into ${qualified(db, 'order_lines')} (order_id, line_no, product_id, variant_id, sub_variant_id, product_name, variant_name,
-            sub_variant_name, quantity, no_of_rental_days, unit_price, line_total)
+            sub_variant_name, quantity, no_of_rental_days, unit_price, line_total, first_day)
      select $1, x.n, (x.l->>'productId')::uuid, (x.l->>'variantId')::uuid, (x.l->>'subVariantId')::uuid, x.l->>'productName',
             x.l->>'variantName', x.l->>'subVariantName', (x.l->>'quantity')::int, (x.l->>'noOfRentalDays')::int,
-            (x.l->>'unitPrice')::numeric(12,2), (x.l->>'lineTotal')::numeric(12,2)
+            (x.l->>'unitPrice')::numeric(12,2), (x.l->>'lineTotal')::numeric(12,2), (x.l->>'firstDay')::numeric(12,2)
      from jsonb_array_elements($2::jsonb) with ordinality as x(l, n)
      on conflict do nothing`,
-    [data.orderId, JSON.stringify(data.lines)],
+    [data.orderId, JSON.stringify(data.lines.map((l) => ({ ...l, firstDay: rentalFirstDay(data.type, l) })))],
   );
 }
 
+/**
+ * One row per status change, once. A full-payment request keeps the due date and balance its event
+ * carries (an older event without them: the due date of the terms rule for its time; the balance
+ * is then computed at refresh).
+ */
+/** A rental line's part of the first payment (terms `firstDayCents`); null on a purchase line. */
+function rentalFirstDay(type: Placed['type'], l: Placed['lines'][number]): string | null {
+  return type === 'RENT' ? centsToString(firstDayCents({ unitCents: toCents(l.unitPrice), quantity: l.quantity })) : null;
+}
+
 async function insertStatusChange(db: Db, eventId: string, data: StatusChanged, occurredAt: string): Promise<void> {
+  const asked = data.to === 'FOR_FULL_PAYMENT';
   await sql(
     db,
-    `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, occurred_at)
-     values ($1, $2, $3, $4, $5, $6) on conflict do nothing`,
-    [eventId, data.orderId, data.from, data.to, data.to === 'FOR_FULL_PAYMENT' ? (data.extraCharge ?? '0') : data.extraCharge, new Date(occurredAt)],
+    `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, due_date, balance, occurred_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing`,
+    [
+      eventId,
+      data.orderId,
+      data.from,
+      data.to,
+      asked ? (data.extraCharge ?? '0') : data.extraCharge,
+      asked ? (data.fullPaymentDue ?? fullPaymentDueDate(new Date(occurredAt))) : null,
+      asked ? data.balance : null,
+      new Date(occurredAt),
+    ],
   );
 }
 
@@ -135,43 +167,78 @@ async function insertPayment(db: Db, data: Confirmed, version: number): Promise<
   );
 }
 
+/** An order's facts, as the refresh reads them (numbers and dates as text). */
+interface OrderFactsRow {
+  id: string;
+  to_status: string | null;
+  status_at: Date | null;
+  full_asked_at: Date | null;
+  extra_charge: string | null;
+  due_date: string | null;
+  balance: string | null;
+  total_amount: string;
+  partial_payment: string | null;
+  first_paid_at: Date | null;
+  full_paid_at: Date | null;
+}
+
 /**
  * The derived columns of orders, from their facts: status = the newest status change (ties: the
- * later step of the process); the request of the full payment (time, extra charge, due date = the
- * Manila day after); first and full payment times; the payment status they imply.
+ * later step of the process); the request of the full payment (time, and the extra charge, due
+ * date and balance its event carried); first and full payment times; the payment status they
+ * imply. The figures come from the terms module (contracts), never from SQL arithmetic.
  */
 export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
   const events = qualified(db, 'order_status_events');
-  await sql(
+  const facts = await sql<OrderFactsRow>(
     db,
-    `update ${qualified(db, 'orders')} o set
-       status = coalesce(st.to_status, 'PENDING'),
-       status_at = st.occurred_at,
-       full_asked_at = ff.occurred_at,
-       extra_charge = ff.extra_charge,
-       full_due_date = (ff.occurred_at at time zone 'Asia/Manila')::date + 1,
-       first_paid_at = pay.first_paid_at,
-       full_paid_at = pay.full_paid_at,
-       payment_status = case
-         when pay.full_paid_at is not null then 'PAID'
-         when ff.occurred_at is not null then 'FOR_FULL_PAYMENT'
-         when pay.first_paid_at is not null then 'INITIAL_PAYMENT'
-         when st.to_status = 'CANCELLED' then 'CANCELLED'
-         else 'PENDING' end
+    `select o.id, st.to_status, st.occurred_at as status_at, ff.occurred_at as full_asked_at, ff.extra_charge::text, ff.due_date::text,
+            ff.balance::text, o.total_amount::text, o.partial_payment::text, pay.first_paid_at, pay.full_paid_at
      from unnest($1::uuid[]) as ids(id)
+     join ${qualified(db, 'orders')} o on o.id = ids.id
      left join lateral (
        select e.to_status, e.occurred_at from ${events} e where e.order_id = ids.id
        order by e.occurred_at desc, array_position($2::text[], e.to_status::text) desc, e.event_id desc limit 1
      ) st on true
      left join lateral (
-       select e.occurred_at, e.extra_charge from ${events} e where e.order_id = ids.id and e.to_status = 'FOR_FULL_PAYMENT'
+       select e.occurred_at, e.extra_charge, e.due_date, e.balance from ${events} e where e.order_id = ids.id and e.to_status = 'FOR_FULL_PAYMENT'
        order by e.occurred_at desc, e.event_id desc limit 1
      ) ff on true
      left join lateral (
        select min(p.confirmed_at) as first_paid_at, max(p.confirmed_at) filter (where p.type = 'FULL') as full_paid_at
        from ${qualified(db, 'payments')} p where p.order_id = ids.id
-     ) pay on true
-     where o.id = ids.id`,
+     ) pay on true`,
     [orderIds, [...ORDER_STATUSES]],
   );
+  if (facts.length === 0) return;
+  await sql(
+    db,
+    `update ${qualified(db, 'orders')} o set status = d.status, status_at = d.status_at, full_asked_at = d.full_asked_at, extra_charge = d.extra_charge,
+       full_due_date = d.full_due_date, full_balance = d.full_balance, first_paid_at = d.first_paid_at, full_paid_at = d.full_paid_at,
+       payment_status = d.payment_status
+     from jsonb_to_recordset($1::jsonb) as d(id uuid, status text, status_at timestamptz, full_asked_at timestamptz, extra_charge numeric,
+       full_due_date date, full_balance numeric, first_paid_at timestamptz, full_paid_at timestamptz, payment_status text)
+     where o.id = d.id`,
+    [JSON.stringify(facts.map(derivedColumns))],
+  );
+}
+
+/** One order's derived columns from its facts (terms: balance and payment status). */
+function derivedColumns(f: OrderFactsRow) {
+  const asked = f.full_asked_at !== null;
+  const balance = !asked
+    ? null
+    : (f.balance ?? centsToString(balanceCents({ totalCents: toCents(f.total_amount), paidCents: toCents(f.partial_payment ?? '0'), extraCents: toCents(f.extra_charge ?? '0') })));
+  return {
+    id: f.id,
+    status: f.to_status ?? 'PENDING',
+    status_at: f.status_at,
+    full_asked_at: f.full_asked_at,
+    extra_charge: f.extra_charge,
+    full_due_date: f.due_date,
+    full_balance: balance,
+    first_paid_at: f.first_paid_at,
+    full_paid_at: f.full_paid_at,
+    payment_status: paymentStatusOf({ firstPaidAt: f.first_paid_at, fullAskedAt: f.full_asked_at, fullPaidAt: f.full_paid_at, cancelled: f.to_status === 'CANCELLED' }),
+  };
 }

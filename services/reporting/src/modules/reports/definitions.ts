@@ -53,7 +53,7 @@ const hi = (r: RangeSql) => `(((${r.to})::date + 1)::timestamp at time zone 'Asi
 const day = (col: string) => `(${col} at time zone 'Asia/Manila')::date`;
 
 const salesLines = (t: Tables, paidCol: string) => `select l.product_id, l.variant_id, l.sub_variant_id, l.unit_price, l.quantity,
-    l.no_of_rental_days, l.line_total, l.product_name, l.variant_name, l.sub_variant_name, o.full_paid_at,
+    l.no_of_rental_days, l.line_total, l.first_day, l.product_name, l.variant_name, l.sub_variant_name, o.full_paid_at,
     ${day(`o.${paidCol}`)} as _day, l.line_total as _money
   from ${t.orders} o join ${t.lines} l on l.order_id = o.id`;
 
@@ -75,7 +75,6 @@ const invoiceColumns = () => `py.invoice_number as "invoiceNumber", py.receipt_n
 const invoiceFrom = (t: Tables) => `from ${t.payments} py left join ${t.orders} o on o.id = py.order_id`;
 
 const rentalTotal = 'coalesce(o.total_amount, py.amount + py.balance_after)';
-const unpaidBalance = '(o.total_amount - coalesce(o.partial_payment, 0) + coalesce(o.extra_charge, 0))';
 
 export const REPORTS: Record<ReportName, ReportDef> = {
   /** Purchase lines of orders paid in full on a day of the range. */
@@ -96,13 +95,13 @@ export const REPORTS: Record<ReportName, ReportDef> = {
   },
   /**
    * Rental lines of orders whose first (partial) payment was taken on a day of the range, never a
-   * cancelled one. Partial payment of a line = its first day (quantity × unit price); its balance
-   * = line total − that, until the rental is paid in full (then 0). Extra charges are the order's,
-   * not a line's: they are in the unpaid invoice report.
+   * cancelled one. Partial payment of a line = its first day (stored at insert, terms
+   * `firstDayCents`); its balance = line total − that, until the rental is paid in full (then 0).
+   * Extra charges are the order's, not a line's: they are in the unpaid invoice report.
    */
   'rental-sales': {
-    base: (t, r) => `select s.*, s.quantity * s.unit_price as partial,
-        case when s.full_paid_at is null then s.line_total - s.quantity * s.unit_price else 0 end as balance
+    base: (t, r) => `select s.*, s.first_day as partial,
+        case when s.full_paid_at is null then s.line_total - s.first_day else 0 end as balance
       from (${salesLines(t, 'first_paid_at')}
         where o.type = 'RENT' and o.status <> 'CANCELLED' and o.first_paid_at >= ${lo(r)} and o.first_paid_at < ${hi(r)}) s`,
     rows: (t) =>
@@ -148,8 +147,8 @@ export const REPORTS: Record<ReportName, ReportDef> = {
   'rental-unpaid-invoice': {
     base: (t, r) => `select o.order_number as "orderNumber", o.customer_name as "customerName", ${day('o.full_asked_at')}::text as "askedOn",
         o.full_due_date::text as "dueDate", o.total_amount::text as "orderTotal", coalesce(o.partial_payment, 0)::text as "partialPayment",
-        coalesce(o.extra_charge, 0)::text as "extraCharge", ${unpaidBalance}::text as balance,
-        ${day('o.full_asked_at')} as _day, ${unpaidBalance} as _money, o.full_asked_at as _at, o.id as _id,
+        coalesce(o.extra_charge, 0)::text as "extraCharge", o.full_balance::text as balance,
+        ${day('o.full_asked_at')} as _day, o.full_balance as _money, o.full_asked_at as _at, o.id as _id,
         concat_ws(' · ', o.order_number, nullif(o.customer_name, '')) as _label
       from ${t.orders} o
       where o.type = 'RENT' and o.full_paid_at is null and o.status <> 'CANCELLED'
@@ -172,8 +171,8 @@ export const REPORTS: Record<ReportName, ReportDef> = {
   /** One row per first (partial) payment of a rental taken on a day of the range; its money is the payment. */
   'rental-partial-invoice': {
     base: (t, r) => `select ${invoiceColumns()}, ${rentalTotal}::text as "orderTotal", py.amount::text as "partialPayment",
-        (${rentalTotal} - py.amount)::text as balance, coalesce(o.payment_status, py.status_after) as "paymentStatus",
-        py.amount as _money, (${rentalTotal} - py.amount) as _balance
+        py.balance_after::text as balance, coalesce(o.payment_status, py.status_after) as "paymentStatus",
+        py.amount as _money, py.balance_after as _balance
       ${invoiceFrom(t)}
       where py.order_type = 'RENT' and py.type = 'PARTIAL' and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}`,
     rows: () => 'select * from base',

@@ -8,7 +8,7 @@ import { migrations } from '../../migrations/0001_reporting';
 import { rebuild } from '../rebuild/rebuild';
 import { reportTotals } from './report.service';
 import { startReporting, tableRows, type ReportingHarness } from '../../test/harness';
-import { EXPECTED, PRODUCTS, productEvent, scriptedHistory } from '../../test/scenario';
+import { EXPECTED, order, oxygen, placedEvent, PRODUCTS, productEvent, scriptedHistory, statusEvent } from '../../test/scenario';
 
 /**
  * The scripted history published on the real stream as the producers publish it, read by the
@@ -175,6 +175,25 @@ describe('event order and redelivery', () => {
     expect(await orderRow(R1.orderId)).toMatchObject({ status: 'COMPLETED', payment_status: 'PAID', extra: '20.00', due: '2026-03-03' });
     expect(await orderRow(B4.orderId)).toMatchObject({ status: 'CANCELLED', payment_status: 'CANCELLED' });
     expect(await orderRow(R4.orderId)).toMatchObject({ status: 'CANCELLED', payment_status: 'CANCELLED' });
+  });
+
+  it('a full-payment request keeps the due date and balance its event carries; an older event without them gets the terms’ figures', async () => {
+    const rent = order('RENT', 'Ana Cruz', '90.00', '45.00', [oxygen(1, 2, '90.00')], '2026-05-01T02:00:00.000Z');
+    const older = order('RENT', 'Ben Reyes', '90.00', '45.00', [oxygen(1, 2, '90.00')], '2026-05-01T02:00:00.000Z');
+    // 23:30 Manila on May 3 (15:30 UTC): the Manila day after is May 4. The carried figures differ
+    // from what reporting would compute (May 4; 90 − 45 + 10 = 55) to show they are kept, not recomputed.
+    await h.publish(placedEvent(rent), statusEvent(rent, 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', '2026-05-03T15:30:00.000Z', '10.00', { fullPaymentDue: '2026-05-09', balance: '54.99' }));
+    await h.publish(placedEvent(older), statusEvent(older, 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', '2026-05-03T15:30:00.000Z', '10.00'));
+    const figures = (id: string) =>
+      sql<{ due: string; balance: string; first: string }>(
+        h.orm.em.fork(),
+        `select o.full_due_date::text as due, o.full_balance::text as balance, (select l.first_day::text from reporting.order_lines l where l.order_id = o.id) as first
+         from reporting.orders o where o.id = $1 and o.full_asked_at is not null`,
+        [id],
+      );
+    await eventually(async () => (await figures(rent.orderId)).length === 1 && (await figures(older.orderId)).length === 1, 10_000);
+    expect((await figures(rent.orderId))[0]).toEqual({ due: '2026-05-09', balance: '54.99', first: '45.00' });
+    expect((await figures(older.orderId))[0]).toEqual({ due: '2026-05-04', balance: '55.00', first: '45.00' });
   });
 
   it('the same events delivered again change nothing', async () => {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES } from './enums';
+import { ORDER_TRANSITIONS, paymentTransition, paymentTypeOf, scanTransition } from './process';
+
+describe('the order process table: every row has its trigger', () => {
+  it('every row names at least one trigger, and an event row is started by a payment only', () => {
+    for (const row of ORDER_TRANSITIONS) {
+      expect(row.on.length, `${row.from} → ${row.to}`).toBeGreaterThan(0);
+      expect(row.on.some((o) => o.kind === 'payment')).toBe(row.who.kind === 'event');
+      if (row.who.kind === 'event') expect(row.on.every((o) => o.kind === 'payment')).toBe(true);
+    }
+  });
+
+  it('a scan or a payment finds at most one row from any status, and only rows that name it', () => {
+    const found: string[] = [];
+    for (const type of ORDER_TYPES) {
+      for (const from of ORDER_STATUSES) {
+        for (const purpose of ['DELIVERY', 'PICKUP'] as const) {
+          const row = scanTransition(type, from, purpose);
+          if (row) found.push(`${type} ${purpose} scan: ${row.from} → ${row.to}`);
+        }
+        for (const paymentType of PAYMENT_TYPES) {
+          const row = paymentTransition(type, from, paymentType);
+          if (row) found.push(`${type} ${paymentType} payment: ${row.from} → ${row.to}`);
+        }
+      }
+    }
+    expect(found.sort()).toEqual(
+      [
+        'BUY DELIVERY scan: TO_SHIP → OUT_FOR_DELIVERY',
+        'BUY DELIVERY scan: OUT_FOR_DELIVERY → DELIVERED',
+        'BUY FULL payment: FOR_PAYMENT → PREPARING',
+        'RENT DELIVERY scan: TO_SHIP → OUT_FOR_DELIVERY',
+        'RENT DELIVERY scan: OUT_FOR_DELIVERY → DELIVERED',
+        'RENT PICKUP scan: FOR_RETURN → FOR_PICK_UP',
+        'RENT PARTIAL payment: FOR_PAYMENT → PREPARING',
+        'RENT FULL payment: FOR_FULL_PAYMENT → COMPLETED',
+      ].sort(),
+    );
+  });
+
+  it("the first payment is a rental's partial one and a purchase's full one", () => {
+    expect(paymentTypeOf('first', 'RENT')).toBe('PARTIAL');
+    expect(paymentTypeOf('first', 'BUY')).toBe('FULL');
+    expect(paymentTypeOf('full', 'RENT')).toBe('FULL');
+    expect(paymentTypeOf('full', 'BUY')).toBe('FULL');
+  });
+});

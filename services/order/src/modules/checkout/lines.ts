@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { centsToString, lineTotal, ORDER_MESSAGES, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
+import { badRequest, notFound } from '@dme/platform';
+import type { CartLineRow } from './checkout.store';
+
+/** A line of the order being placed, as the reservation asks for it (`ref`: its position). */
+export interface Line {
+  ref: number;
+  productID: string;
+  productVariantID: string | null;
+  productSubVariantID: string | null;
+  quantity: number;
+  noOfRentalDays: number | null;
+}
+
+/** A line with the catalog's price snapshot (`r`), its new id, its total and its first day's total, in cents. */
+export type PricedLine = Line & { r: ReserveLineReply; id: string; total: number; firstDay: number };
+
+/** The order's lines: the bulk lines as sent, or the customer's cart lines of that type. */
+export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { lines: Line[]; cartIds: string[] } {
+  if (body.typeOfOrder === 'BULK') {
+    return {
+      cartIds: [],
+      lines: (body.lines ?? []).map((l, ref) => ({
+        ref,
+        productID: l.productID,
+        productVariantID: l.productVariantID,
+        productSubVariantID: l.productSubVariantID,
+        quantity: l.quantity,
+        noOfRentalDays: body.type === 'RENT' ? (l.noOfRentalDays ?? 1) : null,
+      })),
+    };
+  }
+  const rows = cart ?? [];
+  if (rows.length === 0) throw badRequest(ORDER_MESSAGES.emptyOrder, [{ field: 'cartItemIDs', message: ORDER_MESSAGES.emptyOrder }]);
+  if (body.cartItemIDs && rows.length !== new Set(body.cartItemIDs).size) throw notFound('Cart item not found.');
+  return {
+    cartIds: rows.map((r) => r.id),
+    lines: rows.map((r, ref) => ({
+      ref,
+      productID: r.product_id,
+      productVariantID: r.variant_id,
+      productSubVariantID: r.sub_variant_id,
+      quantity: r.quantity,
+      noOfRentalDays: body.type === 'RENT' ? (r.no_of_rental_days ?? 1) : null,
+    })),
+  };
+}
+
+/**
+ * The lines priced from the catalog's reservation answer (its price snapshot), with the order's
+ * total and, for a rental, its first (partial) payment: every total is computed here.
+ */
+export function priceLines(lines: Line[], reply: ReserveLineReply[], type: OrderType): { priced: PricedLine[]; totalAmount: string; partial: string | null } {
+  const byRef = new Map(reply.map((l) => [l.ref, l]));
+  const priced = lines.map((l) => {
+    const r = byRef.get(l.ref)!;
+    const total = lineTotal(toCents(r.unitPrice), l.quantity, l.noOfRentalDays ?? 1);
+    return { ...l, r, id: randomUUID(), total, firstDay: lineTotal(toCents(r.unitPrice), l.quantity, 1) };
+  });
+  const totalAmount = centsToString(sumCents(priced.map((p) => p.total)));
+  const partial = type === 'RENT' ? centsToString(sumCents(priced.map((p) => p.firstDay))) : null;
+  return { priced, totalAmount, partial };
+}

@@ -1,0 +1,56 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
+import { containsPattern, qualified } from '@dme/platform';
+import { summary, type OrderRow } from './rows';
+
+/** A customer's own orders. */
+export async function listMyOrders(
+  em: EntityManager,
+  customerId: string,
+  f: { type?: OrderType; status?: OrderStatus; limit: number; offset: number },
+): Promise<{ items: OrderSummary[]; total: number }> {
+  return listOrders(em, { ...f, customerId });
+}
+
+/**
+ * Orders newest first, by type and status, searched by order number or customer name (first,
+ * last or "first last", from the customers read model), paged with the total; a customer's own
+ * (customerId) or everyone's (staff).
+ */
+export async function listOrders(
+  em: EntityManager,
+  f: { customerId?: string; driverId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number },
+): Promise<{ items: OrderSummary[]; total: number }> {
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  const eq = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    conds.push(`${col} = ?`);
+    params.push(v);
+  };
+  eq('o.customer_id', f.customerId);
+  eq('o.driver_id', f.driverId);
+  eq('o.type', f.type);
+  eq('o.status', f.status);
+  const search = f.search?.trim();
+  if (search) {
+    const like = containsPattern(search);
+    conds.push(`(o.order_number ilike ? or (c.first_name || ' ' || c.last_name) ilike ? or (c.first_name || ' ' || c.middle_name || ' ' || c.last_name) ilike ?)`);
+    params.push(like, like, like);
+  }
+  const where = conds.length ? `where ${conds.join(' and ')}` : '';
+  const from = `${qualified(em, 'orders')} o left join ${qualified(em, 'customers')} c on c.id = o.customer_id`;
+  const rows = await em.execute<Array<OrderRow & { total: number }>>(
+    `select o.id, o.order_number, o.customer_id, o.type, o.type_of_order, o.status, o.total_amount, o.created_at,
+            trim(c.first_name || ' ' || c.last_name) as customer_name, count(*) over ()::int as total
+       from ${from} ${where}
+      order by o.created_at desc, o.id limit ? offset ?`,
+    [...params, f.limit, f.offset],
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && f.offset > 0) {
+    const [c] = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${from} ${where}`, params);
+    total = c?.n ?? 0;
+  }
+  return { items: rows.map(summary), total };
+}

@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  DRIVER_LIST_STATUS,
+  orderScopeOf,
+  parseOrderCode,
+  RENTAL_MESSAGES,
+  scanTransition,
+  type DriverScanPurpose,
+  type DriverScanResponse,
+  type Order,
+  type OrderStatus,
+  type OrderSummary,
+} from '@dme/contracts';
+import { HttpProblem, notFound, qualified, type Principal } from '@dme/platform';
+import type { OrderFacts } from '../../process/facts';
+import { perform, visibility, type ProcessDeps } from '../../process/transitions';
+import { listOrders } from '../orders/list';
+import { getOrder, lockOrder } from '../orders/read';
+
+/**
+ * A driver scans an order QR (or types its number) — SPEC §2 DRIVER, §4:
+ * delivery: TO_SHIP → OUT_FOR_DELIVERY (the order is now this driver's), then OUT_FOR_DELIVERY →
+ * DELIVERED by the same driver (delivered time stored; rental due dates count from it);
+ * pick-up: FOR_RETURN → FOR_PICK_UP (this driver's). A scan reaches only what `visibility` lets
+ * the driver reach with this scan's taking step: their own orders, and orders waiting to be taken
+ * this way. Their own order in a status the scan cannot move is refused with a 409 saying why;
+ * anything else — another driver's order, a PENDING one, a code that names no order — answers
+ * one and the same 404, so order numbers (sequential) cannot be probed. The order row is locked
+ * for the step, so two drivers scanning one order at once go one after the other: the second no
+ * longer reaches it (404). The superadmin reaches every order and is told why about each.
+ */
+export async function driverScan(
+  em: EntityManager,
+  who: Principal,
+  body: { purpose: DriverScanPurpose; code: string },
+  deps: ProcessDeps,
+): Promise<DriverScanResponse> {
+  const { orderId, orderNumber } = parseOrderCode(body.code);
+  if (!orderId && !orderNumber) throw notFound(RENTAL_MESSAGES.unknownOrder);
+  // The scan's taking step leads to the status the purpose's list shows (OUT_FOR_DELIVERY, FOR_PICK_UP).
+  const scope = visibility(who, DRIVER_LIST_STATUS[body.purpose]);
+  let message = '';
+  let id = '';
+  await em.transactional(async (tem) => {
+    const order = await lockOrder(tem, { id: orderId, orderNumber }, scope, RENTAL_MESSAGES.unknownOrder);
+    id = order.id;
+    const step = scanStep(order, body.purpose, order.driverId === who.userId);
+    message = step.message;
+    await perform(tem, order, step.to, { kind: 'person', principal: who }, {}, deps);
+  });
+  const order = await getOrder(em, id, who, {});
+  return { order: summaryOf(order), message };
+}
+
+/** What the driver is told after each step a scan can take (by the status it leads to). */
+const SCAN_TOLD: Partial<Record<OrderStatus, (orderNumber: string) => string>> = {
+  OUT_FOR_DELIVERY: RENTAL_MESSAGES.takenOut,
+  DELIVERED: RENTAL_MESSAGES.delivered,
+  FOR_PICK_UP: RENTAL_MESSAGES.pickedUp,
+};
+
+/**
+ * The step a scan takes on the order: the process row whose trigger is a scan for this purpose
+ * from the order's status (contracts scanTransition), with what the driver is told; a 409 saying
+ * why when there is none. `mine`: the order is the scanning driver's — a row guarded by
+ * 'same-driver' reached by someone else (only the superadmin can) is told whose it is.
+ */
+function scanStep(order: OrderFacts, purpose: DriverScanPurpose, mine: boolean): { to: OrderStatus; message: string } {
+  const row = scanTransition(order.type, order.status, purpose);
+  if (!row) {
+    throw new HttpProblem(409, purpose === 'DELIVERY' ? RENTAL_MESSAGES.notForDelivery(order.orderNumber, order.status) : RENTAL_MESSAGES.notForPickup(order.orderNumber, order.status));
+  }
+  if (row.guard === 'same-driver' && !mine) throw new HttpProblem(409, RENTAL_MESSAGES.otherDriver(order.orderNumber));
+  const told = SCAN_TOLD[row.to];
+  if (!told) throw new Error(`scan step ${row.from} → ${row.to} has no message for the driver`);
+  return { to: row.to, message: told(order.orderNumber) };
+}
+
+/** The order as lists show it (the scan answers with it). */
+function summaryOf({ id, orderNumber, createdAt, status, type, typeOfOrder, totalAmount, customerID, customerName }: Order): OrderSummary {
+  return { id, orderNumber, createdAt, status, type, typeOfOrder, totalAmount, customerID, customerName };
+}
+
+/** The driver's list: their OUT_FOR_DELIVERY (delivery) or FOR_PICK_UP (pick-up) orders; the superadmin sees every driver's. */
+export function listDriverOrders(em: EntityManager, who: Principal, q: { purpose: DriverScanPurpose; limit: number; offset: number }) {
+  const scope = orderScopeOf(who);
+  return listOrders(em, {
+    status: DRIVER_LIST_STATUS[q.purpose],
+    ...(scope.kind === 'all' ? {} : { driverId: who.userId }),
+    limit: q.limit,
+    offset: q.offset,
+  });
+}
+
+/**
+ * One order as a driver reads it: only one assigned to them (SPEC §6; `visibility`). An order
+ * waiting for a driver is not read but taken, by the scan; any other answers 404 exactly like an
+ * unknown id. The superadmin reads any.
+ */
+export async function getDriverOrder(em: EntityManager, who: Principal, id: string): Promise<Order> {
+  const scope = visibility(who);
+  const [row] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? ${scope.where}`, [id, ...scope.params]);
+  if (!row) throw notFound('Order not found.');
+  return getOrder(em, id, who, {});
+}

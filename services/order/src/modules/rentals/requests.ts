@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badRequest, HttpProblem, notFound, qualified, recordEvent, type Principal } from '@dme/platform';
+import { EVENTS, RENTAL_MESSAGES, REQUEST_NEXT, type CreateRequestBody, type OrderRequest } from '@dme/contracts';
+import type { z } from 'zod';
+import { SOURCE } from '../../events';
+import { lockOrder } from '../orders/read';
+import { requestOf, requestsJson, type RequestRow } from './request-rows';
+
+/**
+ * A customer files a fix or replace request for products of their own ongoing (DELIVERED)
+ * rental (SPEC §2, §5): another's order answers 404; other statuses 409; the products must be
+ * lines of the order. Recorded with `dme.request.changed` in the same transaction.
+ */
+export async function createRequest(em: EntityManager, orderId: string, who: Principal, body: z.output<typeof CreateRequestBody>): Promise<OrderRequest> {
+  const id = randomUUID();
+  await em.transactional(async (tem) => {
+    const t = (n: string) => qualified(tem, n);
+    const order = await lockOrder(tem, { id: orderId }, { where: 'and customer_id = ?', params: [who.userId] });
+    if (order.type !== 'RENT' || order.status !== 'DELIVERED') throw new HttpProblem(409, RENTAL_MESSAGES.requestNotOngoing);
+    const lineIds = [...new Set(body.lineIDs)];
+    const lines = await tem.execute<Array<{ id: string }>>(`select id from ${t('order_lines')} where order_id = ? and id = any(?::uuid[])`, [orderId, `{${lineIds.join(',')}}`]);
+    if (lines.length !== lineIds.length) throw badRequest(RENTAL_MESSAGES.unknownLine, [{ field: 'lineIDs', message: RENTAL_MESSAGES.unknownLine }]);
+    await tem.execute(`insert into ${t('order_requests')} (id, order_id, customer_id, type, status, user_note, line_ids) values (?, ?, ?, ?, 'PENDING', ?, ?::uuid[])`, [
+      id,
+      orderId,
+      order.customerId,
+      body.type,
+      body.note,
+      `{${lineIds.join(',')}}`,
+    ]);
+    recordEvent(tem, SOURCE, {
+      type: EVENTS.request.changed,
+      aggregateId: orderId,
+      data: { requestId: id, orderId, orderNumber: order.orderNumber, customerId: order.customerId, type: body.type, status: 'PENDING' },
+    });
+    await tem.flush();
+  });
+  return loadRequest(em, orderId, id);
+}
+
+/** Staff move a request on: PENDING → ON_PROGRESS ('Mark as On Progress') → DONE ('Mark as Done'); anything else 409. */
+export async function updateRequest(em: EntityManager, orderId: string, requestId: string, to: 'ON_PROGRESS' | 'DONE'): Promise<OrderRequest> {
+  await em.transactional(async (tem) => {
+    const t = (n: string) => qualified(tem, n);
+    const [row] = await tem.execute<Array<{ status: string; type: 'FIX' | 'REPLACE'; customer_id: string; order_number: string }>>(
+      `select q.status, q.type, q.customer_id, o.order_number from ${t('order_requests')} q join ${t('orders')} o on o.id = q.order_id
+        where q.id = ? and q.order_id = ? for update of q`,
+      [requestId, orderId],
+    );
+    if (!row) throw notFound('Request not found.');
+    if (REQUEST_NEXT[row.status] !== to) throw new HttpProblem(409, RENTAL_MESSAGES.requestStep(row.status, to));
+    await tem.execute(`update ${t('order_requests')} set status = ?, updated_at = now() where id = ?`, [to, requestId]);
+    recordEvent(tem, SOURCE, {
+      type: EVENTS.request.changed,
+      aggregateId: orderId,
+      data: { requestId, orderId, orderNumber: row.order_number, customerId: row.customer_id, type: row.type, status: to },
+    });
+    await tem.flush();
+  });
+  return loadRequest(em, orderId, requestId);
+}
+
+async function loadRequest(em: EntityManager, orderId: string, requestId: string): Promise<OrderRequest> {
+  const [row] = await em.execute<Array<{ requests: RequestRow[] }>>(
+    `select ${requestsJson(em, 'q.order_id = o.id and q.id = ?')} as requests from ${qualified(em, 'orders')} o where o.id = ?`,
+    [requestId, orderId],
+  );
+  const request = row?.requests[0];
+  if (!request) throw notFound('Request not found.');
+  return requestOf(request);
+}
