@@ -3,7 +3,9 @@ import { badRequest, type BlobStore, type HandlersOf } from '@dme/platform';
 import { MESSAGES } from '@dme/contracts';
 import { missingUploads } from '../media/media.service';
 import { em } from '../bins/bin.routes';
-import { createProduct, deleteProduct, getProduct, listProductCards, listProducts, updateProduct } from './product.service';
+import { createProduct, deleteProduct, getProduct } from './product.service';
+import { updateProduct } from './product-edit';
+import { listProductCards, listProducts } from './product-list';
 import type { MicroCache } from './card-cache';
 
 /** The shop list's micro-cache of one catalog process (see createApp: cleared on every replica by a catalog write). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, ORDER_MESSAGES, toCents, type ReserveLineReply, type ReserveRequest as ReserveSchema } from '@dme/contracts';
+import { centsToString, levelDamageCharges, levelPrice, ORDER_MESSAGES, toCents, type ReserveLineReply, type ReserveRequest as ReserveSchema } from '@dme/contracts';
 import { badRequest, conflict, MicroBatcher, qualified, sql, type Db, type HttpProblem } from '@dme/platform';
 import type { z } from 'zod';
 
@@ -40,8 +40,18 @@ interface LineRow {
   sub_damage: string | null;
 }
 
+/** The levels a line resolved to (its variant and sub-variant, when it has them), with their own prices. */
+function levelsOf(r: LineRow) {
+  return {
+    product: { price: r.price!, damageCharges: r.damage_charges! },
+    variant: r.variant_id === null ? null : { price: r.variant_price, damageCharges: r.variant_damage },
+    sub: r.sub_variant_id === null ? null : { price: r.sub_price, damageCharges: r.sub_damage },
+  };
+}
+
 function replyOf(r: LineRow): ReserveLineReply {
   const sub = r.sub_variant_id !== null;
+  const { product, variant, sub: subLevel } = levelsOf(r);
   return {
     ref: r.ref,
     productName: r.name!,
@@ -51,8 +61,9 @@ function replyOf(r: LineRow): ReserveLineReply {
     variantPrice: r.variant_price == null ? null : money(r.variant_price),
     subVariantName: sub ? r.sub_name : null,
     subVariantPrice: sub ? money(r.sub_price!) : null,
-    unitPrice: money(sub ? r.sub_price! : (r.variant_price ?? r.price!)),
-    damageCharges: money(sub ? r.sub_damage! : (r.variant_damage ?? r.damage_charges!)),
+    // The chosen level's price and fee: the one rule (levelPrice), over the columns read as they are.
+    unitPrice: money(levelPrice(product, variant, subLevel)),
+    damageCharges: money(levelDamageCharges(product, variant, subLevel)),
   };
 }
 
@@ -108,19 +119,11 @@ export async function reserveOrders(db: Db, inputs: Reserve[]): Promise<ReserveO
 }
 
 /**
- * The statement of reserveOrders(). $1: the requests, numbered 0, 1, ... in the order they came,
- * each with its order id, the product type it may hold and its lines; $2: when held units lapse.
- *
- * `alloc` walks the requests in that order (a recursive step per request), carrying what each
- * locked leaf still has free and which orders already hold: a request with a bad line is an
- * 'error', one whose order holds reservations already is a 'retry', one whose leaves all have
- * enough is 'held' (and takes its units off), else 'short' (naming its first leaf, in leaf-id
- * order, that has too few).
+ * The lines asked ($1) resolved to their leaf against the product tree: names, the prices of each
+ * level (as stored; replyOf picks the level's price by levelPrice), and why a line cannot be.
  */
-function reserveOrdersSql(db: Db): string {
-  const t = (name: string) => qualified(db, name);
-  const freeOf = (free: string, leaf: string) => `coalesce((${free} ->> ${leaf}::text)::int, 0)`;
-  return `with recursive asked as materialized (
+function resolvedLinesSql(t: (name: string) => string): string {
+  return `asked as materialized (
        select r.req, r.wanted, l.ord, l.ref, l.product_id, l.variant_id, l.sub_variant_id, l.quantity
          from jsonb_to_recordset($1::jsonb) as r(req int, order_id uuid, wanted text, lines jsonb),
               jsonb_to_recordset(r.lines) as l(ord int, ref int, product_id uuid, variant_id uuid, sub_variant_id uuid, quantity int)
@@ -145,22 +148,12 @@ function reserveOrdersSql(db: Db): string {
          from asked i
          left join ${t('products')} p on p.id = i.product_id and p.archived_at is null
          left join ${t('variants')} v on v.id = i.variant_id and v.product_id = p.id
-         left join ${t('sub_variants')} s on s.id = i.sub_variant_id and s.variant_id = v.id
-     ), requests as materialized (
-       select r.req, r.order_id,
-              exists (select 1 from resolved x where x.req = r.req and x.error is not null) as bad,
-              exists (select 1 from ${t('reservations')} h where h.order_id = r.order_id and h.status in ('HELD','CONFIRMED')) as retry
-         from jsonb_to_recordset($1::jsonb) as r(req int, order_id uuid)
-     ), needs as materialized (
-       select x.req, x.leaf_id, x.product_id, x.variant_id, x.sub_variant_id, sum(x.quantity)::int as q
-         from resolved x join requests r on r.req = x.req and not r.bad
-        group by x.req, x.leaf_id, x.product_id, x.variant_id, x.sub_variant_id
-     ), locked as materialized (
-       select l.leaf_id, l.available - l.reserved as free
-         from ${t('stock_levels')} l
-        where l.leaf_id in (select n.leaf_id from needs n join requests r on r.req = n.req and not r.retry)
-        order by l.leaf_id for update
-     ), alloc (req, free, held, outcome, short) as (
+         left join ${t('sub_variants')} s on s.id = i.sub_variant_id and s.variant_id = v.id`;
+}
+
+/** The recursive step of reserveOrdersSql: the requests taken one after another (see there). */
+function allocSql(freeOf: (free: string, leaf: string) => string): string {
+  return `alloc (req, free, held, outcome, short) as (
        select -1, coalesce((select jsonb_object_agg(leaf_id, free) from locked), '{}'::jsonb), '{}'::uuid[], null::text, null::jsonb
        union all
        select r.req,
@@ -184,7 +177,38 @@ function reserveOrdersSql(db: Db): string {
                     when c.fits then 'held'
                     else 'short'
                   end as outcome
-         ) o
+         ) o`;
+}
+
+/**
+ * The statement of reserveOrders(). $1: the requests, numbered 0, 1, ... in the order they came,
+ * each with its order id, the product type it may hold and its lines; $2: when held units lapse.
+ *
+ * `alloc` walks the requests in that order (a recursive step per request), carrying what each
+ * locked leaf still has free and which orders already hold: a request with a bad line is an
+ * 'error', one whose order holds reservations already is a 'retry', one whose leaves all have
+ * enough is 'held' (and takes its units off), else 'short' (naming its first leaf, in leaf-id
+ * order, that has too few).
+ */
+function reserveOrdersSql(db: Db): string {
+  const t = (name: string) => qualified(db, name);
+  const freeOf = (free: string, leaf: string) => `coalesce((${free} ->> ${leaf}::text)::int, 0)`;
+  return `with recursive ${resolvedLinesSql(t)}
+     ), requests as materialized (
+       select r.req, r.order_id,
+              exists (select 1 from resolved x where x.req = r.req and x.error is not null) as bad,
+              exists (select 1 from ${t('reservations')} h where h.order_id = r.order_id and h.status in ('HELD','CONFIRMED')) as retry
+         from jsonb_to_recordset($1::jsonb) as r(req int, order_id uuid)
+     ), needs as materialized (
+       select x.req, x.leaf_id, x.product_id, x.variant_id, x.sub_variant_id, sum(x.quantity)::int as q
+         from resolved x join requests r on r.req = x.req and not r.bad
+        group by x.req, x.leaf_id, x.product_id, x.variant_id, x.sub_variant_id
+     ), locked as materialized (
+       select l.leaf_id, l.available - l.reserved as free
+         from ${t('stock_levels')} l
+        where l.leaf_id in (select n.leaf_id from needs n join requests r on r.req = n.req and not r.retry)
+        order by l.leaf_id for update
+     ), ${allocSql(freeOf)}
      ), decided as (
        select a.req, r.order_id, a.outcome, a.short from alloc a join requests r on r.req = a.req
      ), written as (

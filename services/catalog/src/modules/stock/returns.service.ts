@@ -1,16 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RETURN_INVENTORY_TYPE, type InventoryType, type ReturnSerialReply, type ReturnSerialRequest, type ReturnStatus } from '@dme/contracts';
+import { RETURN_TRIGGER, STOCK_STATUS_INVENTORY, stockMoveTarget, type ReturnSerialReply, type ReturnSerialRequest } from '@dme/contracts';
 import { HttpProblem, notFound, qualified, sql } from '@dme/platform';
 import type { z } from 'zod';
+import { moveStockItems, stockMoveOf } from './stock-moves';
 
 type Return = z.output<typeof ReturnSerialRequest>;
-
-/** Where a returned item goes (SPEC §4, issue 10): OK back to stock, DAMAGED in the warehouse as damaged, LOST gone. */
-export const RETURN_TARGET: Record<ReturnStatus, { status: 'AVAILABLE' | 'DAMAGED' | 'LOST'; inventoryType: InventoryType }> = {
-  OK: { status: 'AVAILABLE', inventoryType: RETURN_INVENTORY_TYPE.OK },
-  DAMAGED: { status: 'DAMAGED', inventoryType: RETURN_INVENTORY_TYPE.DAMAGED },
-  LOST: { status: 'LOST', inventoryType: RETURN_INVENTORY_TYPE.LOST },
-};
 
 /** Texts of returns where the spec is silent. */
 export const RETURN_MESSAGES = {
@@ -20,14 +14,19 @@ export const RETURN_MESSAGES = {
 
 /**
  * A serial code of an order comes back (over NATS request/reply from the order service): the item
- * packed for that order and out on it (RENTED, inventory OUT) moves to its return target in one
- * statement; the ledger (`stock_levels`) follows through its trigger, in the same transaction.
+ * packed for that order and out on it (RENTED, inventory OUT: the `from` of the mark's row in the
+ * stock-item table) moves to the row's target through moveStockItems, in one statement; the
+ * ledger (`stock_levels`) follows through its trigger, in the same transaction.
  * The leaf's ledger row is locked first, as packing and reservations do, so returns never
  * deadlock with them. Asking again once it is back answers the same (a retry).
  */
 export async function returnSerial(em: EntityManager, input: Return): Promise<ReturnSerialReply> {
   const code = input.serialCode.trim().toUpperCase();
-  const target = RETURN_TARGET[input.status];
+  // Where the mark sends the unit (SPEC §4, issue 10), as the stock-item table says: OK back to
+  // stock, DAMAGED in the warehouse as damaged, LOST gone.
+  const trigger = RETURN_TRIGGER[input.status];
+  const to = stockMoveTarget(trigger);
+  const target = { status: to, inventoryType: STOCK_STATUS_INVENTORY[to] };
   return em.transactional(async (tem) => {
     const t = (n: string) => qualified(tem, n);
     const [found] = await sql<{ leaf_id: string }>(
@@ -46,8 +45,8 @@ export async function returnSerial(em: EntityManager, input: Return): Promise<Re
     if (item.status === target.status && item.inventory_type === target.inventoryType) {
       return { serialCode: code, stockStatus: item.status, inventoryType: item.inventory_type };
     }
-    if (item.status !== 'RENTED' || item.inventory_type !== 'OUT') throw new HttpProblem(409, RETURN_MESSAGES.notOut(code, item.status));
-    await sql(tem, `update ${t('stock_items')} set status = $2, inventory_type = $3, updated_at = now() where id = $1`, [item.id, target.status, target.inventoryType]);
+    if (!stockMoveOf(item, trigger)) throw new HttpProblem(409, RETURN_MESSAGES.notOut(code, item.status));
+    await moveStockItems(tem, trigger, [item.id]);
     return { serialCode: code, stockStatus: target.status, inventoryType: target.inventoryType };
   });
 }

@@ -1,8 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import type { InventoryType, StockStatus } from '@dme/contracts';
 
-export type StockItemStatus = StockStatus | 'LOST';
-
 export const StockBatchEntity = defineEntity({
   name: 'StockBatch',
   tableName: 'stock_batches',
@@ -30,7 +28,8 @@ export const StockItemEntity = defineEntity({
     subVariantId: p.uuid().nullable(),
     warehouseBinId: p.uuid(),
     batchId: p.uuid(),
-    status: p.string().length(12).$type<StockItemStatus>(),
+    /** Its place in the stock-item table (contracts stock-status.ts); changed only by moveStockItems. */
+    status: p.string().length(12).$type<StockStatus>(),
     inventoryType: p.string().length(3).$type<InventoryType>(),
     /** The order the item was packed for (set by packing, migrations/0006_packing.ts). */
     orderId: p.uuid().nullable(),

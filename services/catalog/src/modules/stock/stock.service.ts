@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CATALOG_MESSAGES, EVENTS, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
+import { CATALOG_MESSAGES, EVENTS, STOCK_ITEM_START, STOCK_STATUS_INVENTORY, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
 import { badRequest, conflict, notFound, qualified, recordEvent } from '@dme/platform';
 import type { z } from 'zod';
-import { ProductEntity, SubVariantEntity, VariantEntity } from '../products/product.entity';
+import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow } from '../products/product.entity';
 import { BinEntity } from '../bins/bin.entity';
-import { StockBatchEntity, StockItemEntity } from './stock.entity';
+import { StockBatchEntity, StockItemEntity, type StockItemRow } from './stock.entity';
 import { SOURCE } from '../products/product.service';
+import { listTotal } from '../list-total';
 
 type AddStock = z.output<typeof AddStockSchema>;
 const M = CATALOG_MESSAGES.stock;
@@ -18,10 +19,63 @@ export function serialPrefix(productName: string): string {
   return (letters + 'XXX').slice(0, 3);
 }
 
+/** The level of the product tree stock is added at, with its names. */
+interface Level {
+  variantId: string | null;
+  subVariantId: string | null;
+  variantName: string | null;
+  subVariantName: string | null;
+}
+
+/** The level (product, variant or sub-variant) Add Stock puts the items at: the product tree's leaf the input names, or 400. */
+async function stockLevelOf(tem: EntityManager, product: ProductRow, input: AddStock): Promise<Level> {
+  const none: Level = { variantId: null, subVariantId: null, variantName: null, subVariantName: null };
+  const variants = await tem.find(VariantEntity, { productId: product.id });
+  if (variants.length === 0) {
+    if (input.productVariantID || input.productSubVariantID) throw badRequest(M.levelNone, [{ field: 'productVariantID', message: M.levelNone }]);
+    return none;
+  }
+  const variant = variants.find((v) => v.id === input.productVariantID);
+  if (!input.productVariantID) throw badRequest(M.levelVariant, [{ field: 'productVariantID', message: M.levelVariant }]);
+  if (!variant) throw badRequest(M.unknownVariant, [{ field: 'productVariantID', message: M.unknownVariant }]);
+  const atVariant: Level = { ...none, variantId: variant.id, variantName: variant.name };
+  const subs = await tem.find(SubVariantEntity, { variantId: variant.id });
+  if (subs.length === 0) {
+    if (input.productSubVariantID) throw badRequest(M.unknownVariant, [{ field: 'productSubVariantID', message: M.unknownVariant }]);
+    return atVariant;
+  }
+  if (!input.productSubVariantID) throw badRequest(M.levelSubVariant, [{ field: 'productSubVariantID', message: M.levelSubVariant }]);
+  const sub = subs.find((s) => s.id === input.productSubVariantID);
+  if (!sub) throw badRequest(M.unknownVariant, [{ field: 'productSubVariantID', message: M.unknownVariant }]);
+  return { ...atVariant, subVariantId: sub.id, subVariantName: sub.name };
+}
+
+/** An item just added, as the API answers it. */
+function addedItem(i: StockItemRow, names: { product: string; bin: string }, level: Level): StockItem {
+  return {
+    id: i.id,
+    serialCode: i.serialCode,
+    status: i.status,
+    inventoryType: i.inventoryType,
+    productID: i.productId,
+    productName: names.product,
+    productVariantID: i.variantId ?? null,
+    variantName: level.variantName,
+    productSubVariantID: i.subVariantId ?? null,
+    subVariantName: level.subVariantName,
+    warehouseBinID: i.warehouseBinId,
+    warehouseBin: { name: names.bin },
+    batchID: i.batchId,
+    createdAt: i.createdAt.toISOString(),
+    updatedAt: i.updatedAt.toISOString(),
+  };
+}
+
 /**
  * Add Stock: creates `quantity` items at the leaf level of the product, each with a unique serial
- * code from a PostgreSQL sequence (safe under concurrent requests), status AVAILABLE, inventory
- * IN, in one transaction with the batch and its event. Quantities cannot be changed afterwards.
+ * code from a PostgreSQL sequence (safe under concurrent requests), in the status a unit starts
+ * in (STOCK_ITEM_START of the stock-item table: AVAILABLE, inventory IN), in one transaction with
+ * the batch and its event. Quantities cannot be changed afterwards.
  * The stock ledger (`stock_levels`) counts the new items in the same statement that inserts them
  * (a trigger on stock_items, migrations/0004_stock_levels.ts), as it does for every status change.
  */
@@ -36,30 +90,8 @@ export async function addStock(em: EntityManager, input: AddStock, actorId: stri
     const bin = await tem.findOne(BinEntity, { id: input.warehouseBinID }, { lockMode: LockMode.PESSIMISTIC_READ });
     if (!bin) throw badRequest(M.unknownBin, [{ field: 'warehouseBinID', message: M.unknownBin }]);
 
-    const variants = await tem.find(VariantEntity, { productId: product.id });
-    let variantId: string | null = null;
-    let subVariantId: string | null = null;
-    let variantName: string | null = null;
-    let subVariantName: string | null = null;
-    if (variants.length === 0) {
-      if (input.productVariantID || input.productSubVariantID) throw badRequest(M.levelNone, [{ field: 'productVariantID', message: M.levelNone }]);
-    } else {
-      const variant = variants.find((v) => v.id === input.productVariantID);
-      if (!input.productVariantID) throw badRequest(M.levelVariant, [{ field: 'productVariantID', message: M.levelVariant }]);
-      if (!variant) throw badRequest(M.unknownVariant, [{ field: 'productVariantID', message: M.unknownVariant }]);
-      variantId = variant.id;
-      variantName = variant.name;
-      const subs = await tem.find(SubVariantEntity, { variantId: variant.id });
-      if (subs.length === 0) {
-        if (input.productSubVariantID) throw badRequest(M.unknownVariant, [{ field: 'productSubVariantID', message: M.unknownVariant }]);
-      } else {
-        if (!input.productSubVariantID) throw badRequest(M.levelSubVariant, [{ field: 'productSubVariantID', message: M.levelSubVariant }]);
-        const sub = subs.find((s) => s.id === input.productSubVariantID);
-        if (!sub) throw badRequest(M.unknownVariant, [{ field: 'productSubVariantID', message: M.unknownVariant }]);
-        subVariantId = sub.id;
-        subVariantName = sub.name;
-      }
-    }
+    const level = await stockLevelOf(tem, product, input);
+    const { variantId, subVariantId } = level;
 
     const seq = qualified(tem, 'serial_seq');
     const numbers = await tem.execute<Array<{ n: string }>>(`select nextval('${seq}') as n from generate_series(1, ?)`, [input.quantity]);
@@ -85,8 +117,8 @@ export async function addStock(em: EntityManager, input: AddStock, actorId: stri
         subVariantId,
         warehouseBinId: bin.id,
         batchId: batch.id,
-        status: 'AVAILABLE',
-        inventoryType: 'IN',
+        status: STOCK_ITEM_START.status,
+        inventoryType: STOCK_STATUS_INVENTORY[STOCK_ITEM_START.status],
         createdAt: now,
         updatedAt: now,
       });
@@ -109,23 +141,7 @@ export async function addStock(em: EntityManager, input: AddStock, actorId: stri
     await tem.flush();
     return {
       batchID: batch.id,
-      items: items.map((i) => ({
-        id: i.id,
-        serialCode: i.serialCode,
-        status: i.status,
-        inventoryType: i.inventoryType,
-        productID: product.id,
-        productName: product.name,
-        productVariantID: variantId,
-        variantName,
-        productSubVariantID: subVariantId,
-        subVariantName,
-        warehouseBinID: bin.id,
-        warehouseBin: { name: bin.name },
-        batchID: batch.id,
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      })),
+      items: items.map((i) => addedItem(i, { product: product.name, bin: bin.name }, level)),
     };
   });
 }
@@ -179,6 +195,7 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
   eq('s.batch_id', f.batchID);
   eq('s.serial_code', f.serialCode);
   eq('s.status', f.status);
+  const where = conds.length ? `where ${conds.join(' and ')}` : '';
   const rows = await em.execute<Row[]>(
     `select s.id, s.serial_code, s.status, s.inventory_type, s.product_id, p.name as product_name,
             s.variant_id, v.name as variant_name, s.sub_variant_id, sv.name as sub_variant_name,
@@ -189,21 +206,13 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
        join ${qualified(em, 'warehouse_bins')} b on b.id = s.warehouse_bin_id
        left join ${qualified(em, 'variants')} v on v.id = s.variant_id
        left join ${qualified(em, 'sub_variants')} sv on sv.id = s.sub_variant_id
-      ${conds.length ? `where ${conds.join(' and ')}` : ''}
+      ${where}
       order by s.created_at desc, s.serial_code desc
       limit ? offset ?`,
     [...params, f.limit, f.offset],
   );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && f.offset > 0) {
-    const c = await em.execute<Array<{ n: number }>>(
-      `select count(*)::int as n from ${qualified(em, 'stock_items')} s ${conds.length ? `where ${conds.join(' and ')}` : ''}`,
-      params,
-    );
-    total = c[0]?.n ?? 0;
-  }
   return {
-    total,
+    total: await listTotal(em, rows, f.offset, `select count(*)::int as n from ${qualified(em, 'stock_items')} s ${where}`, params),
     items: rows.map((r) => ({
       id: r.id,
       serialCode: r.serial_code,
