@@ -1,25 +1,6 @@
-import { Provider } from 'react-redux';
-import { useLiveUpdates, useResetApiOnLeave } from '@dme/api-client';
-import { CurrentUserProvider, ThemeProvider, type RemoteAppProps } from '@dme/ui';
-import { store } from './store';
+import { ThemeProvider } from '@dme/ui';
+import { createRemote } from '@dme/ui/remote';
 import { AppRoutes } from './routes';
 
-/**
- * Exposed as `./app`: the shell renders it inside its BrowserRouter for this remote's paths.
- * It brings its own store (RTK Query cache, dropped when the user leaves) and its own antd,
- * themed like the shell.
- */
-export default function App({ user }: RemoteAppProps) {
-  useResetApiOnLeave(store, user.id);
-  // Orders and payments changed elsewhere (another person, a driver's scan) refresh what is on screen.
-  useLiveUpdates(store.dispatch);
-  return (
-    <Provider store={store}>
-      <ThemeProvider>
-        <CurrentUserProvider user={user}>
-          <AppRoutes />
-        </CurrentUserProvider>
-      </ThemeProvider>
-    </Provider>
-  );
-}
+/** Exposed as `./app`: the driver's delivery and pick-up screens (live updates: orders changed elsewhere). */
+export default createRemote({ routes: AppRoutes, frame: ThemeProvider }).App;

@@ -1,8 +1,4 @@
-import { configureStore } from '@reduxjs/toolkit';
-import { baseApi } from '@dme/api-client';
+import { createRemoteStore } from '@dme/ui/remote';
 
-/** This remote's own store (each app has one; the RTK Query cache is per app). */
-export const store = configureStore({
-  reducer: { [baseApi.reducerPath]: baseApi.reducer },
-  middleware: (getDefault) => getDefault().concat(baseApi.middleware),
-});
+/** The shop's own store (its RTK Query cache), given to its app; tests dispatch to it. */
+export const store = createRemoteStore();

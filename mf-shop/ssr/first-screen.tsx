@@ -2,8 +2,8 @@ import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { MY_NOTICES_URL, NoticeListResponse, ProductCardListResponse, productCardsUrl } from '@dme/contracts';
 import { DashboardView, EAGER_CARDS, GridView, RENT_TITLE, SALE_TITLE } from '../src/features/products/DashboardPage';
-import { NoticesView } from '../src/features/orders/DueNotices';
-import { nextOffset, uniqueRows } from '../src/lib/pages';
+import { NoticesView } from '../src/features/products/DueNotices';
+import { nextOffset, uniqueRows } from '@dme/ui';
 
 /**
  * The shop's server-rendered first screen (issue 13: mobile LCP), run by the gateway in Node: the

@@ -12,7 +12,7 @@ const ProductStocksPage = lazy(() => import('./features/stock/ProductStocksPage'
 const OrdersPage = lazy(() => import('./features/orders/OrdersPage'));
 const OrderDetailPage = lazy(() => import('./features/orders/OrderDetailPage'));
 const OngoingRentalsPage = lazy(() => import('./features/rentals/OngoingRentalsPage'));
-const OngoingRentalDetailPage = lazy(() => import('./features/rentals/OngoingRentalDetailPage'));
+const OngoingRentalDetailPage = lazy(() => import('./features/orders/OngoingRentalDetailPage'));
 
 /** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {

@@ -3,9 +3,9 @@ import { Alert, Descriptions, Form, Input, Modal } from 'antd';
 import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
 import type { Payment, PaymentAction } from '@dme/contracts';
 import { errorMessage, fieldErrors, newIdempotencyKey } from '@dme/api-client';
-import { useFeedback } from '@dme/ui';
-import { useConfirmPaymentMutation } from '../../api';
-import { ACTION_LABELS, money, PAYMENT_RECORDED } from './labels';
+import { money, useFeedback } from '@dme/ui';
+import { useConfirmPaymentMutation } from './api';
+import { ACTION_LABELS, PAYMENT_RECORDED } from './labels';
 
 interface Values {
   invoiceNumber: string;

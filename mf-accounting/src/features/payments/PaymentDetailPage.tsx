@@ -4,10 +4,10 @@ import { Alert, Button, Descriptions, Space, Table, Tag } from 'antd';
 import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Payment, PaymentAction, PaymentRecord } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, StatusTag, SectionTitle } from '@dme/ui';
-import { usePaymentQuery } from '../../api';
+import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle } from '@dme/ui';
+import { usePaymentQuery } from './api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
-import { ACTION_LABELS, formatBusinessDate, money, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
+import { ACTION_LABELS, formatBusinessDate, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
 
 type Line = Payment['lines'][number] & { key: number };
 
@@ -90,52 +90,31 @@ export default function PaymentDetailPage() {
             <Descriptions.Item label="Zipcode">{p.delivery?.zipcode || '—'}</Descriptions.Item>
           </Descriptions>
         </section>
-        <section aria-label="Amounts">
-          <SectionTitle>Amounts</SectionTitle>
-          <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label="Order Total">
-              <span data-testid="order-total">{money(p.totalOrderPayment)}</span>
-            </Descriptions.Item>
-            {p.totalPartialPayment !== null && <Descriptions.Item label="Partial Payment">{money(p.totalPartialPayment)}</Descriptions.Item>}
-            {p.extraCharge !== null && <Descriptions.Item label="Extra Charges">{money(p.extraCharge)}</Descriptions.Item>}
-            {p.overallTotal !== null && <Descriptions.Item label="Overall Total">{money(p.overallTotal)}</Descriptions.Item>}
-            <Descriptions.Item label="Balance">
-              <strong data-testid="balance">{money(p.balance)}</strong>
-            </Descriptions.Item>
-            {p.dueDate && <Descriptions.Item label="Due Date">{formatBusinessDate(p.dueDate)}</Descriptions.Item>}
-            {p.refundDue !== null && (
-              <Descriptions.Item label="Refund Due">
-                <strong data-testid="refund-due">{money(p.refundDue)}</strong>
-              </Descriptions.Item>
-            )}
-          </Descriptions>
-        </section>
+        <PaymentInfoBlock
+          title="Amounts"
+          rows={[
+            { label: 'Order Total', value: <span data-testid="order-total"><Money value={p.totalOrderPayment} /></span> },
+            p.totalPartialPayment !== null && { label: 'Partial Payment', value: <Money value={p.totalPartialPayment} /> },
+            p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
+            p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },
+            { label: 'Balance', value: <strong data-testid="balance"><Money value={p.balance} /></strong> },
+            !!p.dueDate && { label: 'Due Date', value: formatBusinessDate(p.dueDate) },
+            p.refundDue !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={p.refundDue} /></strong> },
+          ]}
+        />
       </div>
       <section aria-label="Products" style={{ marginBottom: 24 }}>
         <SectionTitle>Products</SectionTitle>
-        <Table<Line>
+        <OrderLinesTable<Line>
+          lines={p.lines.map((l, key) => ({ ...l, key }))}
+          rowKey="key"
+          rent={rent}
           size="small"
-          pagination={false}
-          dataSource={p.lines.map((l, key) => ({ ...l, key }))}
-          scroll={{ x: true }}
-          locale={{ emptyText: <EmptyState description="No products." /> }}
-          columns={[
-            {
-              title: 'Product',
-              key: 'name',
-              render: (_: unknown, l: Line) => (
-                <Space wrap size={4}>
-                  {l.productName}
-                  {l.variantName && <Tag>{l.variantName}</Tag>}
-                  {l.subVariantName && <Tag>{l.subVariantName}</Tag>}
-                </Space>
-              ),
-            },
-            { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
-            ...(rent ? [{ title: 'Rental Days', dataIndex: 'noOfRentalDays', align: 'right' as const }] : []),
-            { title: rent ? 'Price / day' : 'Price', dataIndex: 'unitPrice', align: 'right' as const, render: (v: string) => money(v) },
-            { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
-          ]}
+          emptyText={<EmptyState description="No products." />}
+          nameTitle="Product"
+          name={(l) => ({ product: l.productName, variant: l.variantName, subVariant: l.subVariantName })}
+          rentalDays={{ title: 'Rental Days', align: 'right', render: (l) => l.noOfRentalDays }}
+          prices={{ unit: (l) => l.unitPrice, total: (l) => l.lineTotal }}
         />
       </section>
       <section aria-label="Payment Records">
@@ -151,7 +130,7 @@ export default function PaymentDetailPage() {
             { title: 'Type', dataIndex: 'type', render: recordTypeLabel },
             { title: 'Invoice No.', dataIndex: 'invoiceNumber' },
             { title: 'Receipt No.', dataIndex: 'receiptNumber' },
-            { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => money(v) },
+            { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
             { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
             { title: 'Accommodated By', dataIndex: 'accommodatedByName' },
             { title: 'Note', dataIndex: 'note', render: (n: string) => n || '—' },

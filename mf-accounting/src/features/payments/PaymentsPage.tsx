@@ -3,9 +3,9 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Input, Table } from 'antd';
 import type { PaymentStatus, PaymentSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
-import { usePaymentsQuery } from '../../api';
-import { money, nextStepText, orderTypeLabel, PAYMENT_TABS } from './labels';
+import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, StatusTag } from '@dme/ui';
+import { usePaymentsQuery } from './api';
+import { nextStepText, orderTypeLabel, PAYMENT_TABS } from './labels';
 
 const PAGE = 20;
 

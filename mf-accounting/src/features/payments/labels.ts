@@ -1,5 +1,6 @@
-import { formatMoneyString, PAYMENT_MESSAGES } from '@dme/contracts/browser';
+import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
 import type { OrderType, PaymentAction, PaymentStatus, PaymentType } from '@dme/contracts';
+import { money } from '@dme/ui';
 
 /**
  * The list's tabs (SPEC §2: Pending, Partial Paid, For Full Payment, Paid), the first is the
@@ -31,8 +32,6 @@ export const PAYMENT_RECORDED = 'Payment recorded.';
 export const orderTypeLabel = (t: OrderType) => (t === 'RENT' ? 'Rental' : 'Purchase');
 
 export const recordTypeLabel = (t: PaymentType) => (t === 'PARTIAL' ? 'Partial Payment' : 'Full Payment');
-
-export const money = (v: string) => formatMoneyString(v);
 
 /** What the next step of a payment is, in words, or null when there is nothing to say. */
 export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null; refundDue: string | null }): string | null {

@@ -1,4 +1,5 @@
-import { addDays, formatMoney, formatMoneyString, isIsoDate, manilaDate, REPORT_NAMES, toCents } from '@dme/contracts/browser';
+import { addDays, isIsoDate, manilaDate, REPORT_NAMES, toCents } from '@dme/contracts/browser';
+import { money as formatAmount } from '@dme/ui';
 import type { ReportName, ReportRange } from '@dme/contracts';
 
 export const PAGE_SIZE = 50;
@@ -7,7 +8,7 @@ export const PAGE_SIZE = 50;
 export function money(value: string | null | undefined): string {
   if (value === null || value === undefined) return '—';
   try {
-    return formatMoneyString(value);
+    return formatAmount(value);
   } catch {
     return value;
   }
@@ -23,7 +24,7 @@ export function cents(value: string): number {
 }
 
 /** Integer cents as "$1,234.50" (chart axes and tooltips). */
-export const moneyCents = (c: number) => formatMoney(Math.round(c));
+export const moneyCents = (c: number) => formatAmount(Math.round(c));
 
 const dayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' });
 const shortDayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', month: 'short', day: 'numeric' });

@@ -1,10 +1,10 @@
 import { Link, useParams } from 'react-router-dom';
-import { Space, Table, Tag } from 'antd';
+import { Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { DriverScanPurpose, OrderLine } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderTracker, PageHeader, ShippingInformation, StatusTag, SectionTitle } from '@dme/ui';
-import { useDriverOrderQuery } from '../../api';
+import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderLinesTable, OrderTracker, PageHeader, ShippingInformation, StatusTag, SectionTitle } from '@dme/ui';
+import { useDriverOrderQuery } from './api';
 import { PURPOSE } from './purpose';
 
 /** A driver's read-only order detail (SPEC §2 DRIVER), from GET /api/driver/orders/:id. */
@@ -47,26 +47,12 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
 
       <section aria-label="Products">
         <SectionTitle>Products</SectionTitle>
-        <Table<OrderLine>
+        <OrderLinesTable<OrderLine>
+          lines={o.products}
           rowKey="id"
-          pagination={false}
-          dataSource={o.products}
-          scroll={{ x: true }}
-          columns={[
-            {
-              title: 'Name',
-              key: 'name',
-              render: (_: unknown, l: OrderLine) => (
-                <Space wrap size={4}>
-                  {l.productName}
-                  {l.variant && <Tag>{l.variant.name}</Tag>}
-                  {l.subVariant && <Tag>{l.subVariant.name}</Tag>}
-                </Space>
-              ),
-            },
-            { title: 'Quantity', dataIndex: 'quantity', align: 'right' as const },
-            { title: 'Serial Codes', key: 'serials', render: (_: unknown, l: OrderLine) => <SerialCodes line={l} /> },
-          ]}
+          rent={o.type === 'RENT'}
+          name={(l) => ({ product: l.productName, variant: l.variant?.name, subVariant: l.subVariant?.name })}
+          after={[{ title: 'Serial Codes', key: 'serials', render: (_: unknown, l: OrderLine) => <SerialCodes line={l} /> }]}
         />
       </section>
     </article>

@@ -3,8 +3,8 @@ import { Link } from 'react-router-dom';
 import { Button, Table } from 'antd';
 import type { DriverScanPurpose, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
-import { useDriverOrdersInfiniteQuery } from '../../api';
+import { EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows } from '@dme/ui';
+import { useDriverOrdersInfiniteQuery } from './api';
 import { PURPOSE } from './purpose';
 
 // The dialog (antd Modal, the camera scanner) is fetched when the driver opens it.
@@ -19,11 +19,8 @@ export function DriverOrdersPage({ purpose }: { purpose: DriverScanPurpose }) {
   const texts = PURPOSE[purpose];
   const [scanning, setScanning] = useState(false);
   const q = useDriverOrdersInfiniteQuery(purpose);
-  const rows = useMemo(() => {
-    const seen = new Set<string>();
-    // Offsets shift when orders change status between pages: an order is shown once.
-    return (q.data?.pages ?? []).flatMap((p) => p.items).filter((o) => (seen.has(o.id) ? false : (seen.add(o.id), true)));
-  }, [q.data]);
+  // Offsets shift when orders change status between pages: an order is shown once.
+  const rows = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
   const total = q.data?.pages.at(-1)?.total ?? 0;
 
   return (

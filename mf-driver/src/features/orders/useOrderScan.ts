@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import type { DriverScanPurpose, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
-import { useDriverScanMutation } from '../../api';
+import { useDriverScanMutation } from './api';
 import { REPEAT_SCAN_MS } from './purpose';
 
 export type ScanAnswer = { ok: true; text: string; order: OrderSummary } | { ok: false; text: string };

@@ -2,12 +2,11 @@ import { useEffect, useState } from 'react';
 import { Button, InputNumber, Select, Space, Table } from 'antd';
 import type { ProductCard } from '@dme/contracts';
 import { centsToString, lineTotal, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
-import { PageHeader } from '@dme/ui';
-import { useProductCardPagesInfiniteQuery, useProductQuery } from '../../api';
-import { money } from '../../lib/money';
-import { AddressDialog } from '../cart/AddressDialog';
+import { money, PageHeader } from '@dme/ui';
+import { useProductCardPagesInfiniteQuery, useProductQuery } from '../../lib/catalogApi';
+import { AddressDialog } from '../../lib/checkout/AddressDialog';
 import { chooseLeaf } from '../../lib/leaf';
-import { useCheckout } from '../cart/useCheckout';
+import { useCheckout } from '../../lib/checkout/useCheckout';
 
 interface Line {
   key: number;

@@ -3,11 +3,10 @@ import { Button, Image, Popconfirm, Space, Table, Tag } from 'antd';
 import { ORDER_MESSAGES } from '@dme/contracts/browser';
 import type { CartItem, CartType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, useFeedback } from '@dme/ui';
-import { useCartQuery, useRemoveFromCartMutation } from '../../api';
-import { days, money } from '../../lib/money';
-import { AddressDialog } from './AddressDialog';
-import { useCheckout } from './useCheckout';
+import { days, EmptyState, LazyErrorState, money, PageHeader, useFeedback } from '@dme/ui';
+import { useCartQuery, useRemoveFromCartMutation } from './api';
+import { AddressDialog } from '../../lib/checkout/AddressDialog';
+import { useCheckout } from '../../lib/checkout/useCheckout';
 
 function CartTable({ type }: { type: CartType }) {
   const rent = type === 'RENT';

@@ -1,18 +1,14 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Image, Space, Table, Tag, Timeline } from 'antd';
-import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
-import type { Order, OrderLine, OrderRequest, OrderStatus, RequestType } from '@dme/contracts';
+import { Alert, Button, Space, Table, Tag, Timeline } from 'antd';
+import { formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import type { Order, OrderLine, OrderRequest, RequestType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, SectionTitle, ShippingInformation, StatusTag, useFeedback } from '@dme/ui';
-import { useCancelOrderMutation, useMyOrderQuery } from '../../api';
+import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useFeedback } from '@dme/ui';
+import { useCancelOrderMutation, useMyOrderQuery } from './api';
 import { formatBusinessDate } from '../../lib/dates';
-import { days, money } from '../../lib/money';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
-
-/** The order carries a QR code once it is packed (TO_SHIP and every later step; SPEC §2). */
-const hasQr = (s: OrderStatus) => RENTAL_ORDER_STATUSES.indexOf(s as (typeof RENTAL_ORDER_STATUSES)[number]) >= RENTAL_ORDER_STATUSES.indexOf('TO_SHIP');
 
 /**
  * A serial code is back once it was inspected on return (OK, LOST or DAMAGED; updatedAt is its
@@ -90,7 +86,6 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const rent = o.type === 'RENT';
   const packed = o.products.some((l) => l.serialCodes.length > 0);
   const due = rent && o.products.some((l) => l.dueDate !== null);
-  const qr = `/api/my/orders/${o.id}/qr.png`;
 
   const onCancel = async () => {
     if (!(await confirm({ title: 'Cancel this order?', content: 'The items go back to the shop.', okText: 'Yes, cancel', cancelText: 'No', danger: true }))) return;
@@ -140,42 +135,19 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         </section>
         <ShippingInformation order={o} />
         <PaymentSummary order={o} />
-        {hasQr(o.status) && (
-          <section aria-label="QR Code">
-            <SectionTitle>QR Code</SectionTitle>
-            <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 12 }}>
-              <img src={qr} alt={`QR code of order ${o.orderNumber}`} width={160} height={160} style={{ border: '1px solid #f0f0f0', borderRadius: 8 }} />
-              <Button href={qr} download="QR_Code.png">
-                Download QR
-              </Button>
-            </div>
-          </section>
-        )}
+        <QrBlock order={o} src={`/api/my/orders/${o.id}/qr.png`} download="link" framed gap={12} />
       </div>
       <section aria-label="Products">
         <SectionTitle>Products</SectionTitle>
-        <Table<OrderLine>
+        <OrderLinesTable<OrderLine>
+          lines={o.products}
           rowKey="id"
-          pagination={false}
-          dataSource={o.products}
-          scroll={{ x: true }}
-          columns={[
-            { title: 'Image', dataIndex: 'productImage', render: (src: string, l: OrderLine) => <Image src={src} alt={l.productName} width={48} preview={false} /> },
-            {
-              title: 'Name',
-              key: 'name',
-              render: (_: unknown, l: OrderLine) => (
-                <Space wrap size={4}>
-                  {l.productName}
-                  {l.variant && <Tag>{l.variant.name}</Tag>}
-                  {l.subVariant && <Tag>{l.subVariant.name}</Tag>}
-                </Space>
-              ),
-            },
-            { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
-            ...(rent ? [{ title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) }] : []),
-            { title: rent ? 'Price / day' : 'Price', dataIndex: 'productAmount', align: 'right' as const, render: (v: string) => money(v) },
-            { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+          rent={rent}
+          image={(l) => l.productImage}
+          name={(l) => ({ product: l.productName, variant: l.variant?.name, subVariant: l.subVariant?.name })}
+          rentalDays={{ title: 'Rental Duration', render: (l) => (l.noOfRentalDays === null ? '—' : days(l.noOfRentalDays)) }}
+          prices={{ unit: (l) => l.productAmount, total: (l) => l.lineTotal }}
+          after={[
             ...(due ? [{ title: 'Due Date', dataIndex: 'dueDate', render: (d: string | null) => (d === null ? '—' : formatBusinessDate(d)) }] : []),
             ...(packed
               ? [{

@@ -4,10 +4,8 @@ import { Alert, Button, Table } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { OrderStatus, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { money } from '../../lib/money';
-import { uniqueRows } from '../../lib/pages';
-import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
-import { useMyOrdersInfiniteQuery } from '../../api';
+import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, StatusTag, uniqueRows } from '@dme/ui';
+import { useMyOrdersInfiniteQuery } from './api';
 
 const label = (s: string) => s.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()).replace(/\B\w+/g, (w) => w.toLowerCase());
 

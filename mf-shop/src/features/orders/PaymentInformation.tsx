@@ -1,9 +1,8 @@
-import { Alert, Descriptions, Table } from 'antd';
+import { Alert, Table } from 'antd';
 import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
-import { StatusTag, SectionTitle } from '@dme/ui';
+import { money, Money, PaymentInfoBlock, StatusTag, SectionTitle } from '@dme/ui';
 import { formatBusinessDate } from '../../lib/dates';
-import { money } from '../../lib/money';
 
 type Record = OrderPayment['records'][number];
 
@@ -23,39 +22,28 @@ export function PaymentSummary({ order }: { order: Order }) {
   const full = rent && (pay.status === 'FOR_FULL_PAYMENT' || pay.status === 'PAID');
   const refund = pay.status === 'REFUND_DUE' ? (pay.refundDue ?? null) : null;
   return (
-    <section aria-label="Payment Information">
-      <SectionTitle>Payment Information</SectionTitle>
-      {pay.status === 'REFUND_DUE' && (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 12 }}
-          title={`This order was cancelled after your payment${refund ? ` of ${money(refund)}` : ''} was received. It is due to be refunded to you; our accounting team will contact you.`}
-        />
-      )}
-      <Descriptions column={1} size="small" bordered>
-        <Descriptions.Item label="Status">
-          <StatusTag kind="payment" status={unpaid ? 'UNPAID' : pay.status} />
-        </Descriptions.Item>
-        <Descriptions.Item label="Order Total">
-          <strong data-testid="order-total">{money(pay.totalOrderPayment)}</strong>
-        </Descriptions.Item>
-        {rent && pay.totalPartialPayment !== null && <Descriptions.Item label="Partial Payment (first day)">{money(pay.totalPartialPayment)}</Descriptions.Item>}
-        {refund !== null && (
-          <Descriptions.Item label="Refund Due">
-            <strong data-testid="refund-due">{money(refund)}</strong>
-          </Descriptions.Item>
-        )}
-        {full && <Descriptions.Item label="Due Date">{orUnknown(pay.dueDate, formatBusinessDate)}</Descriptions.Item>}
-        {full && <Descriptions.Item label="Extra Charges">{orUnknown(pay.extraCharge, money)}</Descriptions.Item>}
-        {full && <Descriptions.Item label="Overall Total">{orUnknown(pay.overallTotal, money)}</Descriptions.Item>}
-        {full && (
-          <Descriptions.Item label="Balance">
-            <span data-testid="balance">{orUnknown(pay.balance, money)}</span>
-          </Descriptions.Item>
-        )}
-      </Descriptions>
-    </section>
+    <PaymentInfoBlock
+      notice={
+        pay.status === 'REFUND_DUE' && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={`This order was cancelled after your payment${refund ? ` of ${money(refund)}` : ''} was received. It is due to be refunded to you; our accounting team will contact you.`}
+          />
+        )
+      }
+      rows={[
+        { label: 'Status', value: <StatusTag kind="payment" status={unpaid ? 'UNPAID' : pay.status} /> },
+        { label: 'Order Total', value: <strong data-testid="order-total"><Money value={pay.totalOrderPayment} /></strong> },
+        rent && pay.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={pay.totalPartialPayment} /> },
+        refund !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={refund} /></strong> },
+        full && { label: 'Due Date', value: orUnknown(pay.dueDate, formatBusinessDate) },
+        full && { label: 'Extra Charges', value: orUnknown(pay.extraCharge, money) },
+        full && { label: 'Overall Total', value: orUnknown(pay.overallTotal, money) },
+        full && { label: 'Balance', value: <span data-testid="balance">{orUnknown(pay.balance, money)}</span> },
+      ]}
+    />
   );
 }
 
@@ -89,7 +77,7 @@ export function PaymentRecords({ order }: { order: Order }) {
           { title: 'Payment', dataIndex: 'type', render: (t: Record['type']) => (t === 'PARTIAL' ? 'Initial Payment' : 'Full Payment') },
           { title: 'Invoice No.', dataIndex: 'invoiceNumber' },
           { title: 'Receipt No.', dataIndex: 'receiptNumber' },
-          { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => money(v) },
+          { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
           { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
           { title: 'Note', dataIndex: 'note', render: (n: string) => n || '—' },
           {

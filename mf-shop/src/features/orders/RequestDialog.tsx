@@ -4,7 +4,7 @@ import { RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { OrderLine, RequestType } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
-import { useCreateRequestMutation } from '../../api';
+import { useCreateRequestMutation } from './api';
 
 interface RequestValues {
   lineIDs: string[];

@@ -3,10 +3,10 @@ import { Link } from 'react-router-dom';
 import { formatPriceRange } from '@dme/contracts/browser';
 import type { ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { announceScreenReady, FIRST_PICTURE_TIMING, LazyErrorState, PageHeader, PlainEmpty, PlainLoading } from '@dme/ui';
-import { useMyNoticesQuery, useProductCardPagesInfiniteQuery } from '../../api';
-import { uniqueRows } from '../../lib/pages';
-import { DueNotices } from '../orders/DueNotices';
+import { announceScreenReady, FIRST_PICTURE_TIMING, LazyErrorState, PageHeader, PlainEmpty, PlainLoading, uniqueRows } from '@dme/ui';
+import { useProductCardPagesInfiniteQuery } from '../../lib/catalogApi';
+import { useMyNoticesQuery } from './api';
+import { DueNotices } from './DueNotices';
 
 /*
  * The customer's home, kept light on purpose (DESIGN §12: sign-in to dashboard within 250 KB):

@@ -4,9 +4,9 @@ import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
 import { formatPriceRange, ORDER_MESSAGES } from '@dme/contracts/browser';
 import { chooseLeaf } from '../../lib/leaf';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, useFeedback } from '@dme/ui';
-import { useAddToCartMutation, useProductQuery } from '../../api';
-import { money } from '../../lib/money';
+import { LazyErrorState, Loading, money, useFeedback } from '@dme/ui';
+import { useProductQuery } from '../../lib/catalogApi';
+import { useAddToCartMutation } from './api';
 import { Stepper } from '../../lib/Stepper';
 
 export default function ProductPage() {

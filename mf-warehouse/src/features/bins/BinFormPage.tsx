@@ -4,7 +4,7 @@ import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import type { BinRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
-import { useBinQuery, useCreateBinMutation, useUpdateBinMutation } from '../../api';
+import { useBinQuery, useCreateBinMutation, useUpdateBinMutation } from './api';
 
 const M = CATALOG_MESSAGES.bin;
 

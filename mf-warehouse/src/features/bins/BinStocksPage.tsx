@@ -3,8 +3,8 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Button } from 'antd';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, PageHeader } from '@dme/ui';
-import { useBinQuery, useBinStocksQuery } from '../../api';
-import { StockTable } from '../stock/StockTable';
+import { useBinQuery, useBinStocksQuery } from './api';
+import { StockTable } from '../../lib/StockTable';
 
 const PAGE = 20;
 

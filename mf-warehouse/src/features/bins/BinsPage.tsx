@@ -4,7 +4,8 @@ import { Button, Popconfirm, Space, Table } from 'antd';
 import type { Bin } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, useFeedback } from '@dme/ui';
-import { useBinsQuery, useDeleteBinMutation } from '../../api';
+import { useBinsQuery } from '../../lib/api';
+import { useDeleteBinMutation } from './api';
 
 const PAGE = 20;
 

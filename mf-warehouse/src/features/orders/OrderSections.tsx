@@ -1,11 +1,11 @@
-import { useState } from 'react';
-import { Alert, Button, Descriptions, Image, Space, Table, Tag } from 'antd';
+import { Alert, Button, Space, Table, Tag } from 'antd';
 import { formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine } from '@dme/contracts';
-import { useFeedback, StatusTag, SectionTitle } from '@dme/ui';
+import { days, Money, OrderLinesTable, PaymentInfoBlock, StatusTag } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';
-import { dateText, days, displayStatusColor, lineName, money, statusText } from './format';
+import { dateText } from '../../lib/rentalStatus';
+import { lineName } from './format';
 import { SerialCodeCell } from './RentalSteps';
 
 /**
@@ -13,55 +13,11 @@ import { SerialCodeCell } from './RentalSteps';
  * order detail and the ongoing rental detail.
  */
 
-/** A status tag as the ongoing rentals show it: a DELIVERED rental is ON GOING, green like delivered (SPEC §4). */
-export function DisplayStatusTag({ status }: { status: string }) {
-  return <Tag color={displayStatusColor(status)}>{statusText(status)}</Tag>;
-}
-
 /** 'Has to due products' or 'Some products are due for return today.' (SPEC §8) for a delivered rental. */
 export function DueNoticeAlert({ order }: { order: Order }) {
   if (!order.dueNotice) return null;
   const title = order.dueNotice === 'OVERDUE' ? RENTAL_MESSAGES.hasDueProducts : RENTAL_MESSAGES.dueToday;
   return <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={title} />;
-}
-
-/** The order's QR (payload orderID and orderNumber) and a Download QR button saving QR_Code.png. */
-export function QrBlock({ order }: { order: Order }) {
-  const { notify } = useFeedback();
-  const [saving, setSaving] = useState(false);
-  const src = `/api/orders/${order.id}/qr.png`;
-  const download = async () => {
-    setSaving(true);
-    try {
-      const res = await fetch(src, { credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`QR answer ${res.status}`);
-      const url = URL.createObjectURL(await res.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = 'QR_Code.png';
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    } catch (err) {
-      // SPEC §8: a QR failure is logged; the person is told too, so the click does not seem lost.
-      console.error('Order QR download failed', err);
-      notify.toastError('The QR code could not be downloaded. Please try again.');
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <section aria-label="QR Code">
-      <SectionTitle>QR Code</SectionTitle>
-      <div style={{ display: 'grid', justifyItems: 'start', gap: 8 }}>
-        <img src={src} alt={`QR code of order ${order.orderNumber}`} width={160} height={160} />
-        <Button onClick={() => void download()} loading={saving}>
-          Download QR
-        </Button>
-      </div>
-    </section>
-  );
 }
 
 export { CustomerInformation, ShippingInformation } from '@dme/ui';
@@ -89,29 +45,16 @@ export function ProductsTable({ order, packing, onScan }: { order: Order; packin
   const rent = order.type === 'RENT';
   const delivered = rent && (order.deliveredAt !== null || order.products.some((l) => l.dueDate !== null));
   return (
-    <Table<OrderLine>
+    <OrderLinesTable<OrderLine>
+      lines={order.products}
       rowKey="id"
-      pagination={false}
-      dataSource={order.products}
-      scroll={{ x: true }}
-      columns={[
-        { title: 'Image', dataIndex: 'productImage', render: (src: string, l: OrderLine) => <Image src={src} alt={l.productName} width={48} preview={false} /> },
-        {
-          title: 'Name',
-          key: 'name',
-          render: (_: unknown, l: OrderLine) => (
-            <Space wrap size={4}>
-              {l.productName}
-              {l.variant && <Tag>{l.variant.name}</Tag>}
-              {l.subVariant && <Tag>{l.subVariant.name}</Tag>}
-            </Space>
-          ),
-        },
-        { title: 'Quantity', dataIndex: 'quantity', align: 'right' as const },
-        ...(rent ? [{ title: 'Rental Days', dataIndex: 'noOfRentalDays', render: (d: number | null) => (d ? days(d) : '—') }] : []),
-        ...(delivered ? [{ title: 'Due Date', key: 'dueDate', render: (_: unknown, l: OrderLine) => <DueDateCell order={order} line={l} /> }] : []),
-        { title: rent ? 'Price / day' : 'Price', dataIndex: 'productAmount', align: 'right' as const, render: (v: string) => money(v) },
-        { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
+      rent={rent}
+      image={(l) => l.productImage}
+      name={(l) => ({ product: l.productName, variant: l.variant?.name, subVariant: l.subVariant?.name })}
+      rentalDays={{ title: 'Rental Days', render: (l) => (l.noOfRentalDays ? days(l.noOfRentalDays) : '—') }}
+      beforePrices={delivered ? [{ title: 'Due Date', key: 'dueDate', render: (_: unknown, l: OrderLine) => <DueDateCell order={order} line={l} /> }] : []}
+      prices={{ unit: (l) => l.productAmount, total: (l) => l.lineTotal }}
+      after={[
         {
           title: 'Serial Codes',
           key: 'serials',
@@ -170,19 +113,19 @@ export function PaymentInformation({ order }: { order: Order }) {
   const rent = order.type === 'RENT';
   const paid = p.records.length > 0;
   return (
-    <section aria-label="Payment Information">
-      <SectionTitle>Payment Information</SectionTitle>
-      <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered style={{ marginBottom: 12 }}>
-        <Descriptions.Item label="Status">
-          <StatusTag kind="payment" status={p.status} />
-        </Descriptions.Item>
-        <Descriptions.Item label="Total Order Payment">{money(p.totalOrderPayment)}</Descriptions.Item>
-        {rent && p.totalPartialPayment !== null && <Descriptions.Item label="Partial Payment (first day)">{money(p.totalPartialPayment)}</Descriptions.Item>}
-        {p.extraCharge !== null && <Descriptions.Item label="Extra Charges">{money(p.extraCharge)}</Descriptions.Item>}
-        {p.overallTotal !== null && <Descriptions.Item label="Overall Total">{money(p.overallTotal)}</Descriptions.Item>}
-        {p.balance !== null && <Descriptions.Item label="Balance">{money(p.balance)}</Descriptions.Item>}
-        {p.dueDate && <Descriptions.Item label="Due Date">{dateText(p.dueDate)}</Descriptions.Item>}
-      </Descriptions>
+    <PaymentInfoBlock
+      column={{ xs: 1, md: 2 }}
+      style={{ marginBottom: 12 }}
+      rows={[
+        { label: 'Status', value: <StatusTag kind="payment" status={p.status} /> },
+        { label: 'Total Order Payment', value: <Money value={p.totalOrderPayment} /> },
+        rent && p.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={p.totalPartialPayment} /> },
+        p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
+        p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },
+        p.balance !== null && { label: 'Balance', value: <Money value={p.balance} /> },
+        !!p.dueDate && { label: 'Due Date', value: dateText(p.dueDate) },
+      ]}
+    >
       {paid ? (
         <>
           <Table
@@ -195,7 +138,7 @@ export function PaymentInformation({ order }: { order: Order }) {
               { title: 'Type', dataIndex: 'type', render: (t: string) => (t === 'PARTIAL' ? 'Initial payment' : 'Full payment') },
               { title: 'Invoice Number', dataIndex: 'invoiceNumber' },
               { title: 'Receipt Number', dataIndex: 'receiptNumber' },
-              { title: 'Amount', dataIndex: 'amount', align: 'right' as const, render: (v: string) => money(v) },
+              { title: 'Amount', dataIndex: 'amount', align: 'right' as const, render: (v: string) => <Money value={v} /> },
               { title: 'Note', dataIndex: 'note', render: (n: string) => n || '—' },
               { title: 'Date', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
             ]}
@@ -209,6 +152,6 @@ export function PaymentInformation({ order }: { order: Order }) {
       ) : (
         <p style={{ color: 'rgba(0,0,0,0.6)' }}>No payment has been taken yet.</p>
       )}
-    </section>
+    </PaymentInfoBlock>
   );
 }

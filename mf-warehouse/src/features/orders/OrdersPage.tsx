@@ -4,8 +4,8 @@ import { Button, Input, Table } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
-import { useStaffOrdersInfiniteQuery } from '../../api';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows } from '@dme/ui';
+import { useStaffOrdersInfiniteQuery } from './api';
 import { ordersBase, statusLabel } from './format';
 
 /** The spec's tabs per order type, and CANCELLED (DESIGN §5) last so cancelled orders can be found. */
@@ -35,11 +35,8 @@ export default function OrdersPage({ type }: { type: OrderType }) {
   };
 
   const q = useStaffOrdersInfiniteQuery({ type, status, ...(search ? { search } : {}) });
-  const rows = useMemo(() => {
-    const seen = new Set<string>();
-    // Offsets shift when orders change status between pages: an order is shown once.
-    return (q.data?.pages ?? []).flatMap((p) => p.items).filter((o) => (seen.has(o.id) ? false : (seen.add(o.id), true)));
-  }, [q.data]);
+  // Offsets shift when orders change status between pages: an order is shown once.
+  const rows = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
   const total = q.data?.pages.at(-1)?.total ?? 0;
 
   return (

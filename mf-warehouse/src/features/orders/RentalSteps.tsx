@@ -1,16 +1,16 @@
 import { Alert, Button, Popconfirm, Space, Table, Tag } from 'antd';
 import {
   formatManilaDateTime,
-  formatMoney,
   RENTAL_MESSAGES,
   REQUEST_NEXT,
   RETURN_STATUSES,
 } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, ReturnStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
-import { useReturnSerialMutation, useTransitionOrderMutation, useUpdateRequestMutation } from '../../api';
-import { extraCharge, money, RETURN_MARK_COLORS, returnMark, returnProgress, statusText } from './format';
+import { EmptyState, money, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
+import { useReturnSerialMutation, useTransitionOrderMutation, useUpdateRequestMutation } from './api';
+import { statusText } from '../../lib/rentalStatus';
+import { extraCharge, RETURN_MARK_COLORS, returnMark, returnProgress } from './format';
 
 /**
  * The rental steps of staff (SPEC §4): DELIVERED → FOR_RETURN once a product is due, the returns
@@ -57,7 +57,7 @@ export function RentalStepButtons({ order }: { order: Order }) {
     const which = extra.codes.length > 0 ? ` (${extra.codes.join(', ')})` : ' (every serial code came back OK)';
     const ok = await confirm({
       title: FULL_PAYMENT_PROMPT,
-      content: `The extra charge will be the damage or lost fees of every serial code not marked OK: ${formatMoney(extra.cents)}${which}. The full payment is due one day from now.`,
+      content: `The extra charge will be the damage or lost fees of every serial code not marked OK: ${money(extra.cents)}${which}. The full payment is due one day from now.`,
       okText: 'Yes',
       cancelText: 'No',
     });

@@ -1,7 +1,4 @@
 import {
-  formatManilaDateTime,
-  formatMoneyString,
-  orderStatusColor,
   chargedAtReturn,
   RETURN_STATUSES,
   returnChargeCents,
@@ -10,15 +7,10 @@ import {
 import type {
   Order,
   OrderLine,
-  OrderStatus,
   OrderType,
   ReturnStatus,
   TagColor,
 } from '@dme/contracts';
-
-export const money = (v: string) => formatMoneyString(v);
-
-export const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 
 /** "FOR_PAYMENT" → "For Payment" (tab labels). */
 export const statusLabel = (s: string) =>
@@ -31,26 +23,8 @@ export const statusLabel = (s: string) =>
 export const lineName = (l: Pick<OrderLine, 'productName' | 'variant' | 'subVariant'>) =>
   [l.productName, l.variant?.name, l.subVariant?.name].filter(Boolean).join(' / ');
 
-/** A due date may come as a calendar day ("2026-11-24") or an instant. */
-export const dateText = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? v : formatManilaDateTime(v));
-
 /** Where the staff screens of an order type live. */
 export const ordersBase = (type: OrderType) => (type === 'RENT' ? '/admin/orders/rentals' : '/admin/orders/purchased');
-
-/** The order QR is shown once the order is past PENDING, FOR_PAYMENT and PREPARING (SPEC §2). */
-export const showsQr = (status: OrderStatus) => !['PENDING', 'FOR_PAYMENT', 'PREPARING', 'CANCELLED'].includes(status);
-
-/** "FOR_PICK_UP" → "FOR PICK UP" (tags). */
-export const statusText = (s: string) => s.replace(/_/g, ' ');
-
-/** Where the ongoing rental screens live (SPEC §2). */
-export const ONGOING_BASE = '/admin/ongoing-rentals';
-
-/** The status as the ongoing rentals show it: a DELIVERED rental is ON_GOING (SPEC §4). */
-export const rentalDisplayStatus = (s: string) => (s === 'DELIVERED' ? 'ON_GOING' : s);
-
-/** Tag colour of a displayed status: ON_GOING is green like delivered; the rest as orders (SPEC §4). */
-export const displayStatusColor = (s: string): TagColor => orderStatusColor(s === 'ON_GOING' ? 'DELIVERED' : s);
 
 type Serial = OrderLine['serialCodes'][number];
 

@@ -4,7 +4,8 @@ import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import type { Product, ProductRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
-import { useCreateProductMutation, useProductQuery, useUpdateProductMutation } from '../../api';
+import { useProductQuery } from '../../lib/api';
+import { useCreateProductMutation, useUpdateProductMutation } from './api';
 
 const M = CATALOG_MESSAGES.product;
 

@@ -3,7 +3,7 @@ import { Button, Descriptions, Image, Space, Tag } from 'antd';
 import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, SectionTitle } from '@dme/ui';
-import { useProductQuery } from '../../api';
+import { useProductQuery } from '../../lib/api';
 import { Truncated } from '../../lib/Truncated';
 
 export default function ProductViewPage() {

@@ -5,7 +5,7 @@ import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import type { Product, SubVariant, Variant } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, useCurrentUser, useFeedback } from '@dme/ui';
-import { useDeleteProductMutation, useProductsQuery } from '../../api';
+import { useDeleteProductMutation, useProductsQuery } from './api';
 import { Truncated } from '../../lib/Truncated';
 
 const PAGE = 20;

@@ -3,10 +3,9 @@ import { Input, Table } from 'antd';
 import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS } from '@dme/contracts/browser';
 import type { OngoingRental, OngoingRentalTab } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, PageHeader } from '@dme/ui';
-import { useOngoingRentalsQuery } from '../../api';
-import { dateText, money, ONGOING_BASE } from '../orders/format';
-import { DisplayStatusTag } from '../orders/OrderSections';
+import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader } from '@dme/ui';
+import { useOngoingRentalsQuery } from './api';
+import { dateText, DisplayStatusTag, ONGOING_BASE } from '../../lib/rentalStatus';
 
 export const ONGOING_PAGE_SIZE = 20;
 

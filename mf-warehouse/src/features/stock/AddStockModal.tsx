@@ -4,7 +4,8 @@ import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import type { AddStockResponse, Product } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
-import { useAddStockMutation, useBinsQuery } from '../../api';
+import { useBinsQuery } from '../../lib/api';
+import { useAddStockMutation } from './api';
 
 const M = CATALOG_MESSAGES.stock;
 

@@ -4,8 +4,9 @@ import { Alert, Button, Descriptions, Space } from 'antd';
 import type { AddStockResponse, StockCounts } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, LazyNotAvailable, LazyPageNotFound, Loading, PageHeader, useCurrentUser } from '@dme/ui';
-import { useProductQuery, useStocksQuery } from '../../api';
-import { StockTable } from './StockTable';
+import { useProductQuery } from '../../lib/api';
+import { useStocksQuery } from './api';
+import { StockTable } from '../../lib/StockTable';
 import { AddStockModal } from './AddStockModal';
 import { Truncated } from '../../lib/Truncated';
 

@@ -3,7 +3,7 @@ import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { StockItem, StockListResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, StatusTag } from '@dme/ui';
-import { Truncated } from '../../lib/Truncated';
+import { Truncated } from './Truncated';
 
 
 interface QueryLike {

@@ -4,8 +4,8 @@ import { ORDER_MESSAGES } from '@dme/contracts/browser';
 import type { PlaceOrderRequest } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
-import { usePlaceOrderMutation } from '../../api';
-import { isDefiniteFailure, newIdempotencyKey } from '../../lib/idempotency';
+import { usePlaceOrderMutation } from './api';
+import { isDefiniteFailure, newIdempotencyKey } from '../idempotency';
 import type { AddressValues } from './AddressDialog';
 
 /**

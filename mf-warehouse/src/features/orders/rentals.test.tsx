@@ -4,7 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import { formatManilaDateTime, RENTAL_MESSAGES, type OngoingRental, type Order, type OrderLine, type OrderRequest, type User } from '@dme/contracts';
 import App from '../../app';
 import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
-import { FOR_RETURN_NOT_DUE, FOR_RETURN_PROMPT, FULL_PAYMENT_PROMPT, NO_REQUESTS } from '../orders/RentalSteps';
+import { FOR_RETURN_NOT_DUE, FOR_RETURN_PROMPT, FULL_PAYMENT_PROMPT, NO_REQUESTS } from './RentalSteps';
 
 const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse', firstName: 'Wendy', lastName: 'Ramos', userType: 'WAREHOUSE_ADMIN' } as User;
 

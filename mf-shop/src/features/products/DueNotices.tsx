@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Notice } from '@dme/contracts';
-import { useMyNoticesQuery } from '../../api';
+import { useMyNoticesQuery } from './api';
 
 /*
  * The customer's due notices on /dashboard (SPEC §8): 'Has to due products' for a rental with

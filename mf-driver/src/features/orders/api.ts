@@ -1,4 +1,5 @@
 import { baseApi } from '@dme/api-client';
+import { nextOffset } from '@dme/ui';
 import type { DriverScanPurpose, DriverScanRequest, DriverScanResponse, OrderListResponse, OrderResponse } from '@dme/contracts';
 
 /** A driver's list is loaded 100 at a time (the API's maximum); the page offers "Load more" past that. */
@@ -11,13 +12,7 @@ export const DRIVER_ORDERS_PAGE = 100;
 export const driverApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
     driverOrders: b.infiniteQuery<OrderListResponse, DriverScanPurpose, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 0,
-        getNextPageParam: (last, _all, lastOffset) => {
-          const next = lastOffset + last.items.length;
-          return last.items.length > 0 && next < last.total ? next : undefined;
-        },
-      },
+      infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
       query: ({ queryArg, pageParam }) => ({ url: '/driver/orders', params: { purpose: queryArg, limit: DRIVER_ORDERS_PAGE, offset: pageParam } }),
       providesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r?.pages ?? []).flatMap((p) => p.items.map((o) => ({ type: 'Order' as const, id: o.id })))],
     }),

@@ -3,10 +3,11 @@ import { Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, SectionTitle } from '@dme/ui';
-import { useStaffOrderQuery } from '../../api';
-import { ONGOING_BASE, ordersBase, rentalDisplayStatus } from '../orders/format';
-import { CustomerInformation, DisplayStatusTag, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from '../orders/OrderSections';
-import { RentalStepButtons, RentalStepHints, RequestsSection } from '../orders/RentalSteps';
+import { useStaffOrderQuery } from './api';
+import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/rentalStatus';
+import { ordersBase } from './format';
+import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from './OrderSections';
+import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
 
 /**
  * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,

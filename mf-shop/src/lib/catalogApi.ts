@@ -1,0 +1,26 @@
+import { baseApi } from '@dme/api-client';
+import type { ProductCardListResponse, Product } from '@dme/contracts';
+import { PRODUCT_CARD_PAGE } from '@dme/contracts/browser';
+import { nextOffset } from '@dme/ui';
+
+/**
+ * The catalog as the customer sees it: the dashboard's grids and a product, used by the products
+ * and the bulk-order screens. A paged list refetched on an invalidation (live updates too) loads
+ * again from offset 0 as many pages as were shown.
+ */
+export const catalogApi = baseApi.injectEndpoints({
+  endpoints: (b) => ({
+    /**
+     * The dashboard's grids: 100 cards at a time, "Load more" past that (a type can hold more than
+     * 100 products). The first page's URL is the one the gateway preloads (productCardsUrl).
+     */
+    productCardPages: b.infiniteQuery<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }, number>({
+      infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
+      query: ({ queryArg: { type, search }, pageParam }) => ({ url: '/products', params: { type, limit: PRODUCT_CARD_PAGE, offset: pageParam, ...(search ? { search } : {}) } }),
+      providesTags: [{ type: 'Product', id: 'LIST' }],
+    }),
+    product: b.query<{ product: Product }, string>({ query: (id) => `/products/${id}`, providesTags: (_r, _e, id) => [{ type: 'Product', id }] }),
+  }),
+});
+
+export const { useProductCardPagesInfiniteQuery, useProductQuery } = catalogApi;

@@ -1,0 +1,14 @@
+import { baseApi } from '@dme/api-client';
+import type { OrderResponse, PlaceOrderRequest } from '@dme/contracts';
+
+/** Placing an order, from the cart or a bulk order: the cart, my orders and the stock shown refresh. */
+export const checkoutApi = baseApi.injectEndpoints({
+  endpoints: (b) => ({
+    placeOrder: b.mutation<OrderResponse, { body: PlaceOrderRequest; idempotencyKey: string }>({
+      query: ({ body, idempotencyKey }) => ({ url: '/orders', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      invalidatesTags: (_r, _e, arg) => [{ type: 'Cart', id: arg.body.type === 'RENT' ? 'RENT' : 'BUY' }, { type: 'Order', id: 'LIST' }, { type: 'Product', id: 'LIST' }],
+    }),
+  }),
+});
+
+export const { usePlaceOrderMutation } = checkoutApi;

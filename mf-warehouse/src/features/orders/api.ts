@@ -1,0 +1,62 @@
+import { baseApi } from '@dme/api-client';
+import { nextOffset } from '@dme/ui';
+import type {
+  OrderListResponse,
+  OrderRequest,
+  OrderResponse,
+  OrderStatus,
+  OrderType,
+  ReturnStatus,
+  TransitionRequest,
+  UpdateRequestBody,
+} from '@dme/contracts';
+
+export interface StaffOrdersArgs {
+  type: OrderType;
+  status: OrderStatus;
+  search?: string;
+}
+
+/** What a change to an order's lines (returns) touches besides the order: lists, payments and stock. */
+const ORDER_CHANGE_TAGS = (id: string) => [
+  { type: 'Order' as const, id },
+  { type: 'Order' as const, id: 'LIST' },
+  { type: 'Payment' as const, id: 'LIST' },
+  { type: 'Stock' as const, id: 'LIST' },
+  { type: 'Product' as const, id: 'LIST' },
+];
+
+/** Orders are loaded 100 at a time (the API's maximum); the list offers "Load more" past that. */
+export const ORDERS_PAGE = 100;
+
+/** Staff orders, their steps, returns and requests, with list and item tags. */
+export const ordersApi = baseApi.injectEndpoints({
+  endpoints: (b) => ({
+    staffOrders: b.infiniteQuery<OrderListResponse, StaffOrdersArgs, number>({
+      infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
+      query: ({ queryArg, pageParam }) => ({
+        url: '/orders',
+        params: { type: queryArg.type, status: queryArg.status, ...(queryArg.search ? { search: queryArg.search } : {}), limit: ORDERS_PAGE, offset: pageParam },
+      }),
+      providesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r?.pages ?? []).flatMap((p) => p.items.map((o) => ({ type: 'Order' as const, id: o.id })))],
+    }),
+    staffOrder: b.query<OrderResponse, string>({ query: (id) => `/orders/${id}`, providesTags: (_r, _e, id) => [{ type: 'Order', id }] }),
+    /** A step of the order process (confirm, cancel, pack). Packing also changes stock and counts. */
+    transitionOrder: b.mutation<OrderResponse, { id: string; body: TransitionRequest }>({
+      query: ({ id, body }) => ({ url: `/orders/${id}/transitions`, method: 'POST', body }),
+      invalidatesTags: (_r, _e, { id }) => ORDER_CHANGE_TAGS(id),
+    }),
+    /** Returns inspection (FOR_PICK_UP): a serial code comes back OK, LOST or DAMAGED; the catalog follows. */
+    returnSerial: b.mutation<OrderResponse, { id: string; serialCode: string; status: ReturnStatus }>({
+      query: ({ id, serialCode, status }) => ({ url: `/orders/${id}/serials/${encodeURIComponent(serialCode)}/return`, method: 'POST', body: { status } }),
+      invalidatesTags: (_r, _e, { id }) => ORDER_CHANGE_TAGS(id),
+    }),
+    /** A fix or replace request moves PENDING → ON_PROGRESS → DONE. */
+    updateRequest: b.mutation<{ request: OrderRequest }, { id: string; requestId: string; body: UpdateRequestBody }>({
+      query: ({ id, requestId, body }) => ({ url: `/orders/${id}/requests/${requestId}`, method: 'PATCH', body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }],
+    }),
+  }),
+});
+
+export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation } = ordersApi;

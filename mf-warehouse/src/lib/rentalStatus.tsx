@@ -1,0 +1,28 @@
+import { Tag } from 'antd';
+import { formatManilaDateTime, orderStatusColor } from '@dme/contracts/browser';
+import type { TagColor } from '@dme/contracts';
+
+/*
+ * How the staff screens show an order's dates and statuses, shared by the orders and the ongoing
+ * rentals features.
+ */
+
+/** A due date may come as a calendar day ("2026-11-24") or an instant. */
+export const dateText = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? v : formatManilaDateTime(v));
+
+/** "FOR_PICK_UP" → "FOR PICK UP" (tags). */
+export const statusText = (s: string) => s.replace(/_/g, ' ');
+
+/** Where the ongoing rental screens live (SPEC §2). */
+export const ONGOING_BASE = '/admin/ongoing-rentals';
+
+/** The status as the ongoing rentals show it: a DELIVERED rental is ON_GOING (SPEC §4). */
+export const rentalDisplayStatus = (s: string) => (s === 'DELIVERED' ? 'ON_GOING' : s);
+
+/** Tag colour of a displayed status: ON_GOING is green like delivered; the rest as orders (SPEC §4). */
+export const displayStatusColor = (s: string): TagColor => orderStatusColor(s === 'ON_GOING' ? 'DELIVERED' : s);
+
+/** A status tag as the ongoing rentals show it: a DELIVERED rental is ON GOING, green like delivered (SPEC §4). */
+export function DisplayStatusTag({ status }: { status: string }) {
+  return <Tag color={displayStatusColor(status)}>{statusText(status)}</Tag>;
+}
