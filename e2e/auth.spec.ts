@@ -88,10 +88,11 @@ test.describe('register and sign in (SPEC §5, §8)', () => {
     await expect(page.locator('.ant-upload-list-item-uploading')).toHaveCount(0);
     await page.getByRole('button', { name: 'Register' }).click();
     // SPEC §7, §9: the 409's notification shows the server's message for about 500 ms (waitFor
-    // watches the page itself, so so short a notice is not missed between polls) ...
-    const notice = page.locator('.ant-notification-notice').filter({ hasText: 'Create User Error' });
+    // watches the page itself, so so short a notice is not missed between polls; its title and the
+    // server's message are matched in that one wait, as a loaded machine may take longer than the
+    // notice lasts between two steps) ...
+    const notice = page.locator('.ant-notification-notice').filter({ hasText: 'Create User Error' }).filter({ hasText: 'Username is already taken.' });
     await notice.waitFor({ state: 'visible' });
-    await expect(notice).toContainText('Username is already taken.');
     await expect(notice).toBeHidden({ timeout: 2500 });
     // ... and the message stays on the Username field.
     await expect(page.locator('.ant-form-item').filter({ has: page.getByLabel('Username') })).toContainText('Username is already taken.');

@@ -13,55 +13,9 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { validPerson } from '@dme/testing';
-import { uploadImage } from './lib/api';
+import { call, signIn, until, uploadImage, type Answer } from './lib/api';
 import { env } from './lib/env';
 import { json, send } from './lib/http';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  bytes: Buffer;
-}
-
-async function call(method: string, path: string, opts: { cookie?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const res = await fetch(`${env.baseUrl}${path}`, {
-    method,
-    headers: { ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }), ...(opts.cookie ? { cookie: opts.cookie } : {}), ...opts.headers },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  let body: unknown;
-  try {
-    body = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, headers: res.headers, body, bytes };
-}
-
-async function signIn(username: string, password = env.demoPassword): Promise<string> {
-  const r = await call('POST', '/api/auth/login', { body: { username, password } });
-  expect(r.status, `sign in ${username}`).toBe(200);
-  return r.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  while (Date.now() - start < timeoutMs) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(250);
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
-}
 
 async function pdfText(bytes: Buffer): Promise<string> {
   const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, disableFontFace: true }).promise;

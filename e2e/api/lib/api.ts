@@ -9,7 +9,10 @@ import { env, TINY_PNG } from './env';
 export interface Answer {
   status: number;
   headers: Headers;
+  /** The JSON answer parsed, else its text. */
   body: Json;
+  /** The answer as it came (a PDF, a PNG). */
+  bytes: Buffer;
 }
 
 export async function call(
@@ -27,14 +30,15 @@ export async function call(
     headers,
     body: opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
   });
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = text;
   }
-  return { status: res.status, headers: res.headers, body };
+  return { status: res.status, headers: res.headers, body, bytes };
 }
 
 /** The session cookie (name=value) a sign-in answer sets. */
@@ -43,14 +47,20 @@ export function sessionCookie(a: Answer): string | undefined {
   return set?.split(';')[0];
 }
 
+/** Polls `probe` until it answers something; the last error it threw is told if it never does. */
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const start = Date.now();
+  let last: unknown;
   while (Date.now() - start < timeoutMs) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
+  throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
 }
 
 /** Signs in through POST /api/auth/login; returns the session cookie (name=value). */

@@ -1,8 +1,9 @@
+import { levelDamageCharges, levelPrice } from '@dme/contracts/browser';
 import type { Product } from '@dme/contracts';
 
 /**
  * The level a customer picked (product, variant or sub-variant) with its price, fee and what is
- * available there; `complete` once every picker the product has is chosen. Display only: the
+ * available there (terms `levelPrice`); `complete` once every picker the product has is chosen. Display only: the
  * server checks and prices the same choice at checkout.
  */
 export function chooseLeaf(p: Product, variantId?: string, subId?: string) {
@@ -15,7 +16,7 @@ export function chooseLeaf(p: Product, variantId?: string, subId?: string) {
     sub,
     complete,
     available: (sub ?? variant ?? p).availableQuantity,
-    price: sub?.price ?? variant?.price ?? p.price,
-    damage: sub?.damageCharges ?? variant?.damageCharges ?? p.damageCharges,
+    price: levelPrice(p, variant, sub),
+    damage: levelDamageCharges(p, variant, sub),
   };
 }

@@ -241,6 +241,20 @@ export const Order = OrderSummary.extend({
    * ('DUE_TODAY': 'Some products are due for return today.'), on the Manila calendar; else null.
    */
   dueNotice: z.enum(['OVERDUE', 'DUE_TODAY']).nullable(),
+  /**
+   * A rental being picked up (FOR_PICK_UP): what asking for the full payment now would charge, as
+   * the server computes it (terms `fullPaymentTerms`): the extra charge and the serial codes it is
+   * for, the balance and the due date. Null in every other status (absent from older servers).
+   */
+  fullPaymentPreview: z
+    .object({
+      extraCharge: z.string(),
+      chargedSerials: z.array(z.object({ serialCode: z.string(), status: z.enum(['LOST', 'DAMAGED']) })),
+      balance: z.string(),
+      dueDate: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Order = z.infer<typeof Order>;
 export const OrderResponse = z.object({ order: Order });

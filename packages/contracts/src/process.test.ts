@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES } from './enums';
-import { ORDER_TRANSITIONS, paymentTransition, paymentTypeOf, scanTransition } from './process';
+import { ORDER_TRANSITIONS, orderHasQr, paymentTransition, paymentTypeOf, scanTransition } from './process';
 
 describe('the order process table: every row has its trigger', () => {
   it('every row names at least one trigger, and an event row is started by a payment only', () => {
@@ -44,5 +44,11 @@ describe('the order process table: every row has its trigger', () => {
     expect(paymentTypeOf('first', 'BUY')).toBe('FULL');
     expect(paymentTypeOf('full', 'RENT')).toBe('FULL');
     expect(paymentTypeOf('full', 'BUY')).toBe('FULL');
+  });
+});
+
+describe('orderHasQr: from TO_SHIP on', () => {
+  it('is true from TO_SHIP to COMPLETED, false before and once cancelled', () => {
+    expect(ORDER_STATUSES.filter(orderHasQr)).toEqual(['TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED']);
   });
 });

@@ -1,4 +1,4 @@
-import type { OrderStatus, OrderType, PaymentType } from './enums';
+import { RENTAL_ORDER_STATUSES, type OrderStatus, type OrderType, type PaymentType } from './enums';
 import type { Permission } from './permissions';
 import type { DriverScanPurpose } from './rental-constants';
 
@@ -73,6 +73,14 @@ export function paymentTransition(type: OrderType, from: OrderStatus, paymentTyp
 /** Transitions a person (not an event) may start from this status. */
 export function transitionsFrom(type: OrderType, from: OrderStatus): Transition[] {
   return ORDER_TRANSITIONS.filter((t) => t.from === from && t.types.includes(type) && t.who.kind !== 'event');
+}
+
+/**
+ * An order carries a QR code once it is packed: TO_SHIP and every later step (SPEC §2); never
+ * before, and not once cancelled. The screens show the QR block by it (packages/ui QrBlock).
+ */
+export function orderHasQr(status: OrderStatus): boolean {
+  return (RENTAL_ORDER_STATUSES as readonly OrderStatus[]).indexOf(status) >= RENTAL_ORDER_STATUSES.indexOf('TO_SHIP');
 }
 
 /** The tracker title of the first step. */

@@ -6,6 +6,8 @@ import {
   dueNotice,
   firstDayCents,
   fullPaymentDueDate,
+  fullPaymentDueInWords,
+  fullPaymentTerms,
   isPastDue,
   levelDamageCharges,
   levelPrice,
@@ -169,5 +171,23 @@ describe('paymentStatusOf: the status an order’s money facts imply', () => {
     ['paid, then cancelled: the payment facts win', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: true }, 'INITIAL_PAYMENT'],
   ])('%s', (_what, facts, status) => {
     expect(paymentStatusOf(facts)).toBe(status);
+  });
+});
+
+describe('fullPaymentTerms: what asking for the full payment charges', () => {
+  it.each<[string, { totalCents: number; firstPaymentCents: number | null; units: ReturnedUnit[]; askedAt: string }, { extraCents: number; balanceCents: number; dueDate: string }]>([
+    ['all back OK', { totalCents: 90000, firstPaymentCents: 12000, units: [{ mark: 'OK', feeCents: 25000 }], askedAt: '2026-11-25T04:00:00.000Z' }, { extraCents: 0, balanceCents: 78000, dueDate: '2026-11-26' }],
+    [
+      'one damaged, one lost, asked at 23:30 Manila',
+      { totalCents: 156000, firstPaymentCents: 7000, units: [{ mark: 'OK', feeCents: 12000 }, { mark: 'DAMAGED', feeCents: 12000 }, { mark: 'LOST', feeCents: 90000 }], askedAt: '2026-11-25T15:30:00.000Z' },
+      { extraCents: 102000, balanceCents: 251000, dueDate: '2026-11-26' },
+    ],
+    ['no first payment recorded: the whole total', { totalCents: 5000, firstPaymentCents: null, units: [], askedAt: '2026-11-30T16:30:00.000Z' }, { extraCents: 0, balanceCents: 5000, dueDate: '2026-12-02' }],
+  ])('%s', (_what, f, want) => {
+    expect(fullPaymentTerms({ ...f, askedAt: new Date(f.askedAt) })).toEqual(want);
+  });
+  it('says the due delay in words for prompts', () => {
+    expect(fullPaymentDueInWords()).toBe('one day');
+    expect(fullPaymentDueInWords(3)).toBe('3 days');
   });
 });

@@ -142,3 +142,26 @@ export const FULL_PAYMENT_DUE_DAYS = 1;
 export function fullPaymentDueDate(askedAt: Date): string {
   return addDays(manilaDate(askedAt), FULL_PAYMENT_DUE_DAYS);
 }
+
+/** How long after the request the full payment is due, in words ("one day", "3 days"), for prompts. */
+export function fullPaymentDueInWords(days: number = FULL_PAYMENT_DUE_DAYS): string {
+  return days === 1 ? 'one day' : `${days} days`;
+}
+
+/**
+ * What asking for a rental's full payment at `askedAt` charges (SPEC §9): the extra charge of the
+ * units marked LOST or DAMAGED, the balance (total + extra − the first payment) and the due date.
+ * The order's step computes it when it asks, and its preview (FOR_PICK_UP) before, alike.
+ */
+export function fullPaymentTerms(f: { totalCents: Cents; firstPaymentCents: Cents | null; units: readonly ReturnedUnit[]; askedAt: Date }): {
+  extraCents: Cents;
+  balanceCents: Cents;
+  dueDate: string;
+} {
+  const extraCents = returnChargeCents(f.units);
+  return {
+    extraCents,
+    balanceCents: balanceCents({ totalCents: f.totalCents, paidCents: f.firstPaymentCents ?? 0, extraCents }),
+    dueDate: fullPaymentDueDate(f.askedAt),
+  };
+}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@dme/contracts';
 import { ensureDeadLetterStream, namesOf, type NatsConnection } from './nats';
@@ -102,215 +102,19 @@ export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number)
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsumer> {
   if (!opts.handle === !opts.handleBatch) throw new Error(`consumer ${opts.durable}: give either handle or handleBatch`);
-  const maxBatch = Math.max(1, opts.maxBatch ?? 100);
-  const names = namesOf(opts.nc);
-  const stream = opts.stream ?? names.eventStream;
-  const durable = names.durable(opts.durable);
-  const maxDeliveries = opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
-  const baseDelay = opts.retryDelayMs ?? 2000;
-  const maxDelay = Math.max(baseDelay, opts.maxRetryDelayMs ?? 60_000);
-  const dlqStream = opts.deadLetter?.stream ?? names.deadLetterStream;
-  const dlqPrefix = opts.deadLetter?.prefix ?? names.deadLetterPrefix;
-  await ensureDeadLetterStream(opts.nc, dlqStream, dlqPrefix);
+  const settings = consumerSettings(opts);
+  const { stream, durable, maxBatch, concurrency } = settings;
+  await ensureDeadLetterStream(opts.nc, settings.dlqStream, settings.dlqPrefix);
   const jsm = await jetstreamManager(opts.nc);
-  const config = {
-    durable_name: durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(30_000),
-    // Unlimited on the server: the consumer itself dead-letters (the server would just drop).
-    max_deliver: -1,
-    filter_subject: names.eventSubject(opts.subjects[0]),
-  };
-  try {
-    await jsm.consumers.info(stream, durable);
-  } catch {
-    try {
-      await jsm.consumers.add(stream, config);
-    } catch (err) {
-      if (!String((err as Error).message).includes('already')) throw err;
-    }
-  }
+  await ensureDurableConsumer(jsm, stream, durable, settings.filterSubject);
   const js = jetstream(opts.nc);
   const consumer = await js.consumers.get(stream, durable);
-  const concurrency = Math.max(1, opts.concurrency ?? 16);
   const messages = await consumer.consume({ max_messages: opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency) });
   const inbox = qualified(opts.em, 'inbox');
 
   const handleEvent = opts.handle ?? ((em: EntityManager, event: EventEnvelope) => opts.handleBatch!(em, [event]));
-  const loop = opts.handleBatch ? batchLoop(opts.handleBatch) : concurrentLoop();
-
-  /** One event at a time per aggregate, up to `concurrency` aggregates side by side. */
-  async function concurrentLoop(): Promise<void> {
-    // Per aggregate, the tail of its chain of handlers: the next event of that aggregate waits for it.
-    const tails = new Map<string, Promise<void>>();
-    const running = new Set<Promise<void>>();
-    for await (const m of messages) {
-      while (running.size >= concurrency) await Promise.race(running);
-      const parsed = parse(m);
-      const key = parsed.ok ? parsed.event.aggregateId : `\0${m.info.streamSequence}`;
-      const before = tails.get(key) ?? Promise.resolve();
-      const done: Promise<void> = before.then(() => (parsed.ok ? handleOne(m, parsed.event) : deadLetter(m, 'malformed', parsed.err, rawIds(m)))).catch(logUnexpected);
-      tails.set(key, done);
-      running.add(done);
-      void done.then(() => {
-        running.delete(done);
-        if (tails.get(key) === done) tails.delete(key);
-      });
-    }
-    await Promise.all(running);
-  }
-
-  /**
-   * Messages are gathered while the previous batch is being handled (and for the rest of the
-   * tick in which the first arrives), then handled together: one transaction, one inbox insert
-   * and the handler's own statements for the whole batch, whatever its size.
-   */
-  async function batchLoop(handleBatch: NonNullable<ConsumerOptions['handleBatch']>): Promise<void> {
-    const pending: JsMsg[] = [];
-    let worker: Promise<void> | undefined;
-    const work = async () => {
-      await new Promise((r) => setImmediate(r));
-      while (pending.length > 0) {
-        const batch = pending.splice(0, maxBatch);
-        await handleMany(batch, handleBatch).catch(logUnexpected);
-      }
-      worker = undefined;
-    };
-    for await (const m of messages) {
-      pending.push(m);
-      worker ??= work();
-      // Backpressure: the iterator asks the server for more as it is read.
-      while (pending.length >= 2 * maxBatch && worker) await worker;
-    }
-    while (worker) await worker;
-  }
-
-  function logUnexpected(err: unknown): void {
-    opts.logger.error({ err, consumer: opts.durable }, 'consumer: unexpected failure handling a message');
-  }
-
-  function parse(m: JsMsg): { ok: true; event: EventEnvelope } | { ok: false; err: unknown } {
-    try {
-      return { ok: true, event: EventEnvelope.parse(m.json()) as EventEnvelope };
-    } catch (err) {
-      return { ok: false, err };
-    }
-  }
-
-  /**
-   * Handles one event inside its correlation id (header, else envelope): the handler's log lines
-   * and the events it records carry the id of the request that began it all.
-   */
-  function handleOne(m: JsMsg, event: EventEnvelope): Promise<void> {
-    return withRequestContext(correlationOf(m, event), () => handleOneNow(m, event));
-  }
-
-  async function handleOneNow(m: JsMsg, event: EventEnvelope): Promise<void> {
-    try {
-      await opts.em.fork().transactional(async (tem) => {
-        const res = await tem.execute<{ affectedRows: number }>(
-          `insert into ${inbox} (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing`,
-          [opts.durable, event.id],
-          'run',
-        );
-        if (res.affectedRows === 0) return; // handled before: effect already happened
-        await handleEvent(tem, event);
-      });
-      opts.afterCommit?.();
-      m.ack();
-    } catch (err) {
-      const deliveries = m.info.deliveryCount;
-      if (deliveries >= maxDeliveries) {
-        if (await databaseAnswers()) {
-          await deadLetter(m, 'handler-failed', err, { id: event.id, type: event.type });
-          return;
-        }
-        opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries }, 'consumer: handler failed while the database is unavailable, will retry');
-        m.nak(maxDelay);
-        return;
-      }
-      const delay = retryDelay(deliveries, baseDelay, maxDelay);
-      opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, retryInMs: delay }, 'consumer: handler failed, will retry');
-      m.nak(delay);
-    }
-  }
-
-  /** A batch in one transaction; if it fails, each of its events alone (with retries and dead letters). */
-  async function handleMany(batch: JsMsg[], handleBatch: NonNullable<ConsumerOptions['handleBatch']>): Promise<void> {
-    const good: Array<{ m: JsMsg; event: EventEnvelope }> = [];
-    for (const m of batch) {
-      const parsed = parse(m);
-      if (parsed.ok) good.push({ m, event: parsed.event });
-      else await deadLetter(m, 'malformed', parsed.err, rawIds(m));
-    }
-    if (good.length === 0) return;
-    try {
-      // Three round trips for the batch: begin with the inbox insert, the handler's statement(s), commit.
-      await withConnection(opts.em, async (db) => {
-        const [, inserted] = await sqlScript(
-          db,
-          `begin; insert into ${inbox} (consumer, event_id, processed_at)
-           select ${literal(opts.durable)}, unnest(${uuidArrayLiteral(good.map((g) => g.event.id))}), now() on conflict do nothing returning event_id`,
-        );
-        const isNew = new Set((inserted!.rows as Array<{ event_id: string }>).map((r) => r.event_id));
-        // An event delivered twice in one batch is handled once.
-        const events = good.map((g) => g.event).filter((e) => isNew.delete(e.id));
-        // A batch runs in a correlation id only when all its events share one (each event keeps its own in its envelope).
-        const ids = new Set(good.map((g) => correlationOf(g.m, g.event)));
-        const shared = ids.size === 1 ? [...ids][0] : undefined;
-        if (events.length > 0) await withRequestContext(shared, () => handleBatch(db, events));
-        await sqlScript(db, 'commit');
-      }, opts.connections);
-    } catch {
-      for (const { m, event } of good) await handleOne(m, event);
-      return;
-    }
-    opts.afterCommit?.();
-    for (const { m } of good) m.ack();
-  }
-
-  async function databaseAnswers(): Promise<boolean> {
-    try {
-      await opts.em.fork().execute('select 1');
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Moves a message to the dead-letter stream, then terminates it; on failure it is retried. */
-  async function deadLetter(m: JsMsg, reason: 'malformed' | 'handler-failed', err: unknown, ids: { id?: string; type?: string }): Promise<void> {
-    const deliveries = m.info.deliveryCount;
-    const error = headerValue(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
-    const h = natsHeaders();
-    h.set(DEAD_LETTER_HEADERS.reason, reason);
-    h.set(DEAD_LETTER_HEADERS.subject, m.subject);
-    h.set(DEAD_LETTER_HEADERS.stream, m.info.stream);
-    h.set(DEAD_LETTER_HEADERS.seq, String(m.info.streamSequence));
-    h.set(DEAD_LETTER_HEADERS.consumer, opts.durable);
-    if (ids.id) h.set(DEAD_LETTER_HEADERS.eventId, headerValue(ids.id));
-    if (ids.type) h.set(DEAD_LETTER_HEADERS.eventType, headerValue(ids.type));
-    h.set(DEAD_LETTER_HEADERS.deliveries, String(deliveries));
-    h.set(DEAD_LETTER_HEADERS.error, error);
-    try {
-      await js.publish(`${dlqPrefix}.${opts.durable}.${m.subject}`, m.data, {
-        headers: h,
-        // A second attempt for the same stream message (e.g. the term below was lost) is a duplicate.
-        msgID: `${opts.durable}:${m.info.stream}:${m.info.streamSequence}`,
-      });
-    } catch (pubErr) {
-      opts.logger.warn({ err: pubErr, consumer: opts.durable, eventId: ids.id, type: ids.type }, 'consumer: could not publish a dead letter, will retry');
-      m.nak(maxDelay);
-      return;
-    }
-    opts.logger.error(
-      { consumer: opts.durable, eventId: ids.id ?? null, type: ids.type ?? null, subject: m.subject, seq: m.info.streamSequence, deliveries, reason, error },
-      `consumer ${opts.durable}: event ${ids.id ?? '(unreadable)'} of type ${ids.type ?? '(unknown)'} dead-lettered (${reason})`,
-    );
-    // No reason text: nats-server 2.9 only knows a bare +TERM.
-    m.term();
-  }
+  const run: ConsumerRun = { ...settings, opts, js, messages, inbox, handleEvent };
+  const loop = opts.handleBatch ? batchLoop(run, opts.handleBatch) : concurrentLoop(run);
 
   return {
     name: opts.durable,
@@ -325,6 +129,259 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       await opts.nc.flush().catch(() => undefined);
     },
   };
+}
+
+/** A consumer's options with their defaults filled in, and its names on NATS. */
+interface ConsumerSettings {
+  /** The stream and the durable name on NATS (prefixed). */
+  stream: string;
+  durable: string;
+  filterSubject: string;
+  maxBatch: number;
+  concurrency: number;
+  maxDeliveries: number;
+  baseDelay: number;
+  maxDelay: number;
+  dlqStream: string;
+  dlqPrefix: string;
+}
+
+function consumerSettings(opts: ConsumerOptions): ConsumerSettings {
+  const names = namesOf(opts.nc);
+  const baseDelay = opts.retryDelayMs ?? 2000;
+  return {
+    stream: opts.stream ?? names.eventStream,
+    durable: names.durable(opts.durable),
+    filterSubject: names.eventSubject(opts.subjects[0]),
+    maxBatch: Math.max(1, opts.maxBatch ?? 100),
+    concurrency: Math.max(1, opts.concurrency ?? 16),
+    maxDeliveries: opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
+    baseDelay,
+    maxDelay: Math.max(baseDelay, opts.maxRetryDelayMs ?? 60_000),
+    dlqStream: opts.deadLetter?.stream ?? names.deadLetterStream,
+    dlqPrefix: opts.deadLetter?.prefix ?? names.deadLetterPrefix,
+  };
+}
+
+/** Creates the durable consumer unless it exists (another replica may create it at the same time). */
+async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, durable: string, filterSubject: string): Promise<void> {
+  const config = {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(30_000),
+    // Unlimited on the server: the consumer itself dead-letters (the server would just drop).
+    max_deliver: -1,
+    filter_subject: filterSubject,
+  };
+  try {
+    await jsm.consumers.info(stream, durable);
+  } catch {
+    try {
+      await jsm.consumers.add(stream, config);
+    } catch (err) {
+      if (!String((err as Error).message).includes('already')) throw err;
+    }
+  }
+}
+
+/** What the loops and handlers of a started consumer share. */
+interface ConsumerRun extends ConsumerSettings {
+  opts: ConsumerOptions;
+  js: JetStreamClient;
+  messages: ConsumerMessages;
+  /** The inbox table, qualified by the service's schema. */
+  inbox: string;
+  /** The effect of one event: `handle`, or `handleBatch` with a batch of one. */
+  handleEvent: (em: EntityManager, event: EventEnvelope) => Promise<void>;
+}
+
+type HandleBatch = NonNullable<ConsumerOptions['handleBatch']>;
+
+/** One event at a time per aggregate, up to `concurrency` aggregates side by side. */
+async function concurrentLoop(run: ConsumerRun): Promise<void> {
+  // Per aggregate, the tail of its chain of handlers: the next event of that aggregate waits for it.
+  const tails = new Map<string, Promise<void>>();
+  const running = new Set<Promise<void>>();
+  for await (const m of run.messages) {
+    while (running.size >= run.concurrency) await Promise.race(running);
+    const parsed = parse(m);
+    const key = parsed.ok ? parsed.event.aggregateId : `\0${m.info.streamSequence}`;
+    const before = tails.get(key) ?? Promise.resolve();
+    const done: Promise<void> = before
+      .then(() => (parsed.ok ? handleOne(run, m, parsed.event) : deadLetter(run, m, 'malformed', parsed.err, rawIds(m))))
+      .catch((err: unknown) => logUnexpected(run, err));
+    tails.set(key, done);
+    running.add(done);
+    void done.then(() => {
+      running.delete(done);
+      if (tails.get(key) === done) tails.delete(key);
+    });
+  }
+  await Promise.all(running);
+}
+
+/**
+ * Messages are gathered while the previous batch is being handled (and for the rest of the
+ * tick in which the first arrives), then handled together: one transaction, one inbox insert
+ * and the handler's own statements for the whole batch, whatever its size.
+ */
+async function batchLoop(run: ConsumerRun, handleBatch: HandleBatch): Promise<void> {
+  const pending: JsMsg[] = [];
+  let worker: Promise<void> | undefined;
+  const work = async () => {
+    await new Promise((r) => setImmediate(r));
+    while (pending.length > 0) {
+      const batch = pending.splice(0, run.maxBatch);
+      await handleMany(run, batch, handleBatch).catch((err: unknown) => logUnexpected(run, err));
+    }
+    worker = undefined;
+  };
+  for await (const m of run.messages) {
+    pending.push(m);
+    worker ??= work();
+    // Backpressure: the iterator asks the server for more as it is read.
+    while (pending.length >= 2 * run.maxBatch && worker) await worker;
+  }
+  while (worker) await worker;
+}
+
+function logUnexpected(run: ConsumerRun, err: unknown): void {
+  run.opts.logger.error({ err, consumer: run.opts.durable }, 'consumer: unexpected failure handling a message');
+}
+
+function parse(m: JsMsg): { ok: true; event: EventEnvelope } | { ok: false; err: unknown } {
+  try {
+    return { ok: true, event: EventEnvelope.parse(m.json()) as EventEnvelope };
+  } catch (err) {
+    return { ok: false, err };
+  }
+}
+
+/**
+ * Handles one event inside its correlation id (header, else envelope): the handler's log lines
+ * and the events it records carry the id of the request that began it all.
+ */
+function handleOne(run: ConsumerRun, m: JsMsg, event: EventEnvelope): Promise<void> {
+  return withRequestContext(correlationOf(m, event), () => handleOneNow(run, m, event));
+}
+
+async function handleOneNow(run: ConsumerRun, m: JsMsg, event: EventEnvelope): Promise<void> {
+  const { opts } = run;
+  try {
+    await opts.em.fork().transactional(async (tem) => {
+      const res = await tem.execute<{ affectedRows: number }>(
+        `insert into ${run.inbox} (consumer, event_id, processed_at) values (?, ?, now()) on conflict do nothing`,
+        [opts.durable, event.id],
+        'run',
+      );
+      if (res.affectedRows === 0) return; // handled before: effect already happened
+      await run.handleEvent(tem, event);
+    });
+    opts.afterCommit?.();
+    m.ack();
+  } catch (err) {
+    await retryOrDeadLetter(run, m, event, err);
+  }
+}
+
+/**
+ * After a handler failed: a retry with a growing delay; once `maxDeliveries` is reached, a dead
+ * letter, unless the database does not answer (then the failure is an outage, retried).
+ */
+async function retryOrDeadLetter(run: ConsumerRun, m: JsMsg, event: EventEnvelope, err: unknown): Promise<void> {
+  const { opts, maxDelay } = run;
+  const deliveries = m.info.deliveryCount;
+  if (deliveries >= run.maxDeliveries) {
+    if (await databaseAnswers(opts.em)) {
+      await deadLetter(run, m, 'handler-failed', err, { id: event.id, type: event.type });
+      return;
+    }
+    opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries }, 'consumer: handler failed while the database is unavailable, will retry');
+    m.nak(maxDelay);
+    return;
+  }
+  const delay = retryDelay(deliveries, run.baseDelay, maxDelay);
+  opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, retryInMs: delay }, 'consumer: handler failed, will retry');
+  m.nak(delay);
+}
+
+/** A batch in one transaction; if it fails, each of its events alone (with retries and dead letters). */
+async function handleMany(run: ConsumerRun, batch: JsMsg[], handleBatch: HandleBatch): Promise<void> {
+  const { opts } = run;
+  const good: Array<{ m: JsMsg; event: EventEnvelope }> = [];
+  for (const m of batch) {
+    const parsed = parse(m);
+    if (parsed.ok) good.push({ m, event: parsed.event });
+    else await deadLetter(run, m, 'malformed', parsed.err, rawIds(m));
+  }
+  if (good.length === 0) return;
+  try {
+    // Three round trips for the batch: begin with the inbox insert, the handler's statement(s), commit.
+    await withConnection(opts.em, async (db) => {
+      const [, inserted] = await sqlScript(
+        db,
+        `begin; insert into ${run.inbox} (consumer, event_id, processed_at)
+           select ${literal(opts.durable)}, unnest(${uuidArrayLiteral(good.map((g) => g.event.id))}), now() on conflict do nothing returning event_id`,
+      );
+      const isNew = new Set((inserted!.rows as Array<{ event_id: string }>).map((r) => r.event_id));
+      // An event delivered twice in one batch is handled once.
+      const events = good.map((g) => g.event).filter((e) => isNew.delete(e.id));
+      // A batch runs in a correlation id only when all its events share one (each event keeps its own in its envelope).
+      const ids = new Set(good.map((g) => correlationOf(g.m, g.event)));
+      const shared = ids.size === 1 ? [...ids][0] : undefined;
+      if (events.length > 0) await withRequestContext(shared, () => handleBatch(db, events));
+      await sqlScript(db, 'commit');
+    }, opts.connections);
+  } catch {
+    for (const { m, event } of good) await handleOne(run, m, event);
+    return;
+  }
+  opts.afterCommit?.();
+  for (const { m } of good) m.ack();
+}
+
+async function databaseAnswers(em: EntityManager): Promise<boolean> {
+  try {
+    await em.fork().execute('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves a message to the dead-letter stream, then terminates it; on failure it is retried. */
+async function deadLetter(run: ConsumerRun, m: JsMsg, reason: 'malformed' | 'handler-failed', err: unknown, ids: { id?: string; type?: string }): Promise<void> {
+  const { opts } = run;
+  const deliveries = m.info.deliveryCount;
+  const error = headerValue(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+  const h = natsHeaders();
+  h.set(DEAD_LETTER_HEADERS.reason, reason);
+  h.set(DEAD_LETTER_HEADERS.subject, m.subject);
+  h.set(DEAD_LETTER_HEADERS.stream, m.info.stream);
+  h.set(DEAD_LETTER_HEADERS.seq, String(m.info.streamSequence));
+  h.set(DEAD_LETTER_HEADERS.consumer, opts.durable);
+  if (ids.id) h.set(DEAD_LETTER_HEADERS.eventId, headerValue(ids.id));
+  if (ids.type) h.set(DEAD_LETTER_HEADERS.eventType, headerValue(ids.type));
+  h.set(DEAD_LETTER_HEADERS.deliveries, String(deliveries));
+  h.set(DEAD_LETTER_HEADERS.error, error);
+  try {
+    await run.js.publish(`${run.dlqPrefix}.${opts.durable}.${m.subject}`, m.data, {
+      headers: h,
+      // A second attempt for the same stream message (e.g. the term below was lost) is a duplicate.
+      msgID: `${opts.durable}:${m.info.stream}:${m.info.streamSequence}`,
+    });
+  } catch (pubErr) {
+    opts.logger.warn({ err: pubErr, consumer: opts.durable, eventId: ids.id, type: ids.type }, 'consumer: could not publish a dead letter, will retry');
+    m.nak(run.maxDelay);
+    return;
+  }
+  opts.logger.error(
+    { consumer: opts.durable, eventId: ids.id ?? null, type: ids.type ?? null, subject: m.subject, seq: m.info.streamSequence, deliveries, reason, error },
+    `consumer ${opts.durable}: event ${ids.id ?? '(unreadable)'} of type ${ids.type ?? '(unknown)'} dead-lettered (${reason})`,
+  );
+  // No reason text: nats-server 2.9 only knows a bare +TERM.
+  m.term();
 }
 
 /** An event's correlation id: the NATS header the relay sets, else the envelope's field; only a well-formed one. */

@@ -88,6 +88,34 @@ const STOPPING = new WeakSet<object>();
 /** The app each server made by listenHttp serves (closeHttpGracefully marks it stopping). */
 const SERVED = new WeakMap<Server, object>();
 
+/**
+ * Handlers of each app still running. A request's handler goes on when its connection closes
+ * under it (the caller gave up, or a gateway's kept-alive connection was cut): a stopping process
+ * waits for these too, not only for open connections, so a checkout it accepted is finished
+ * (its Idempotency-Key never left "being placed").
+ */
+const IN_FLIGHT = new WeakMap<object, { n: number; idle: Array<() => void> }>();
+
+function inFlightOf(app: object) {
+  let f = IN_FLIGHT.get(app);
+  if (!f) IN_FLIGHT.set(app, (f = { n: 0, idle: [] }));
+  return f;
+}
+
+/** Resolves once no handler of the app is running (or after `timeoutMs`). */
+function handlersDone(app: object, timeoutMs: number): Promise<void> {
+  const f = inFlightOf(app);
+  if (f.n === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const cut = setTimeout(resolve, timeoutMs);
+    cut.unref();
+    f.idle.push(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+  });
+}
+
 /** From now on /health/ready answers 503 `stopping` (liveness stays 200). */
 export function markStopping(app: HttpApp): void {
   STOPPING.add(app);
@@ -248,85 +276,132 @@ export function createHttpApp({ name, logger, jsonLimit = 100 * 1024, parseJson 
   const metrics = createProcessMetrics(name);
   METRICS.set(app, metrics);
 
-  app.use((ctx: Context, next: Next) => {
-    const incoming = ctx.get('x-request-id');
-    const requestId = isRequestId(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    // Everything done for this request runs in its context: log lines, recorded events and NATS
-    // commands carry the id (logger.ts).
-    return withRequestContext(requestId, next);
-  });
+  // First: counts every handler of the app while it runs (closeHttpGracefully waits for them).
+  app.use(countInFlight(app));
+  app.use(assignRequestId);
+  app.use(requestFrame(app, name, logger, metrics));
 
-  app.use(async (ctx: Context, next: Next) => {
+  if (!parseJson) return app;
+  app.use(jsonBodyReader(jsonLimit));
+
+  return app;
+}
+
+/** Middleware counting the app's handlers still running; wakes those waiting (handlersDone) when none is left. */
+function countInFlight(app: object) {
+  return async (_ctx: Context, next: Next) => {
+    const f = inFlightOf(app);
+    f.n += 1;
+    try {
+      await next();
+    } finally {
+      f.n -= 1;
+      if (f.n === 0) for (const done of f.idle.splice(0)) done();
+    }
+  };
+}
+
+/** Middleware giving the request its id (the caller's X-Request-Id when well-formed) and running the rest in its context. */
+function assignRequestId(ctx: Context, next: Next) {
+  const incoming = ctx.get('x-request-id');
+  const requestId = isRequestId(incoming) ? incoming : randomUUID();
+  ctx.state.requestId = requestId;
+  // Everything done for this request runs in its context: log lines, recorded events and NATS
+  // commands carry the id (logger.ts).
+  return withRequestContext(requestId, next);
+}
+
+/**
+ * Middleware around every request: common headers, the health and metrics endpoints, 404s and
+ * errors as problem+json, the request's duration, and closing the connection after a refusal.
+ */
+function requestFrame(app: object, name: string, logger: Logger, metrics: ProcessMetrics) {
+  return async (ctx: Context, next: Next) => {
     const requestId = ctx.state.requestId as string;
     ctx.set('X-Request-Id', requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
     let observed = false; // health checks and scrapes are not counted
     try {
-      if (ctx.method === 'GET' && (ctx.path === '/health' || ctx.path === '/health/live')) {
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = { status: 'ok', service: name, pid: process.pid };
-        return;
-      }
-      if (ctx.method === 'GET' && ctx.path === '/metrics' && metrics.token) {
-        // For Prometheus inside the deployment, with the internal token as a bearer token.
-        if (!metricsAuthorized(ctx.get('authorization'), metrics.token)) throw new HttpProblem(401, 'Metrics need the internal token.');
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = metrics.registry.contentType;
-        ctx.body = await metrics.registry.metrics();
-        return;
-      }
-      if (ctx.method === 'GET' && ctx.path === '/health/ready') {
-        if (STOPPING.has(app)) {
-          // Not a failure: the process is finishing its requests; a load balancer should send no more.
-          ctx.set('Cache-Control', 'no-store');
-          ctx.status = 503;
-          ctx.body = { status: 'stopping', service: name, checks: {} };
-          return;
-        }
-        const { ok, checks } = await readiness(app);
-        ctx.set('Cache-Control', 'no-store');
-        ctx.status = ok ? 200 : 503;
-        ctx.body = { status: ok ? 'ready' : 'not ready', service: name, checks };
-        return;
-      }
+      if (await answerOwnEndpoint(ctx, app, name, metrics)) return;
       observed = true;
       await next();
       if (ctx.status === 404 && ctx.body == null) {
         sendProblem(ctx, new HttpProblem(404, 'Not found.'));
       }
     } catch (err) {
-      const problem = toHttpProblem(err);
-      if (problem.status >= 500) {
-        const unavailable = problem.status === 503 || problem.status === 502;
-        logger[unavailable ? 'warn' : 'error']({ err, requestId, method: ctx.method, path: ctx.path }, unavailable ? `${name}: a dependency is unavailable` : `${name}: unhandled error`);
-      }
-      sendProblem(ctx, problem);
+      answerError(ctx, err, name, logger, requestId);
     } finally {
-      if (observed) {
-        // By route pattern (never the raw path: ids would make every request its own series).
-        const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-        metrics.http.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, Number(process.hrtime.bigint() - started) / 1e9);
-      }
-      // Answered before the body arrived in full: close instead of leaving the rest on the socket.
-      // (A request without a body has nothing left to arrive, even if Node has not marked it
-      // complete yet because this answer came synchronously.)
-      if (hasBody(ctx.req) && !ctx.req.complete) closeAfterAnswer(ctx);
+      finishRequest(ctx, metrics, observed, started);
     }
-  });
+  };
+}
 
-  if (!parseJson) return app;
-  app.use(async (ctx: Context, next: Next) => {
+/** Answers the process's own endpoints (liveness, metrics, readiness); false for any other request. */
+async function answerOwnEndpoint(ctx: Context, app: object, name: string, metrics: ProcessMetrics): Promise<boolean> {
+  if (ctx.method === 'GET' && (ctx.path === '/health' || ctx.path === '/health/live')) {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok', service: name, pid: process.pid };
+    return true;
+  }
+  if (ctx.method === 'GET' && ctx.path === '/metrics' && metrics.token) {
+    // For Prometheus inside the deployment, with the internal token as a bearer token.
+    if (!metricsAuthorized(ctx.get('authorization'), metrics.token)) throw new HttpProblem(401, 'Metrics need the internal token.');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+    return true;
+  }
+  if (ctx.method === 'GET' && ctx.path === '/health/ready') {
+    if (STOPPING.has(app)) {
+      // Not a failure: the process is finishing its requests; a load balancer should send no more.
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 503;
+      ctx.body = { status: 'stopping', service: name, checks: {} };
+      return true;
+    }
+    const { ok, checks } = await readiness(app);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = ok ? 200 : 503;
+    ctx.body = { status: ok ? 'ready' : 'not ready', service: name, checks };
+    return true;
+  }
+  return false;
+}
+
+/** Answers anything thrown as a problem+json; a 5xx is logged (a 502 or 503 as a warning). */
+function answerError(ctx: Context, err: unknown, name: string, logger: Logger, requestId: string): void {
+  const problem = toHttpProblem(err);
+  if (problem.status >= 500) {
+    const unavailable = problem.status === 503 || problem.status === 502;
+    logger[unavailable ? 'warn' : 'error']({ err, requestId, method: ctx.method, path: ctx.path }, unavailable ? `${name}: a dependency is unavailable` : `${name}: unhandled error`);
+  }
+  sendProblem(ctx, problem);
+}
+
+/** After the answer: the request's duration (when observed), and a clean close after an early refusal. */
+function finishRequest(ctx: Context, metrics: ProcessMetrics, observed: boolean, started: bigint): void {
+  if (observed) {
+    // By route pattern (never the raw path: ids would make every request its own series).
+    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+    metrics.http.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+  // Answered before the body arrived in full: close instead of leaving the rest on the socket.
+  // (A request without a body has nothing left to arrive, even if Node has not marked it
+  // complete yet because this answer came synchronously.)
+  if (hasBody(ctx.req) && !ctx.req.complete) closeAfterAnswer(ctx);
+}
+
+/** Middleware reading a JSON body into ctx.request.body (compressed bodies refused; other types left to the routes). */
+function jsonBodyReader(jsonLimit: number) {
+  return async (ctx: Context, next: Next) => {
     if (!hasBody(ctx.req)) return next();
     const encoding = String(ctx.get('content-encoding') || 'identity').trim().toLowerCase();
     if (encoding !== 'identity') throw new HttpProblem(415, BODY_MESSAGES.encoding);
     // Only JSON is read here; multipart bodies are streamed by the routes that take them.
     if (isJsonType(ctx.req)) (ctx.request as { body?: unknown }).body = parseJsonBody(await readRequestBody(ctx.req, jsonLimit));
     await next();
-  });
-
-  return app;
+  };
 }
 
 /**
@@ -378,7 +453,8 @@ export function answerClientErrors(server: Server): void {
  * seen the 503 lose nothing; then no new connections, every request already being served is
  * answered, then its connection closes. Keep-alive connections close as soon as they are idle
  * (Node would otherwise keep them for keepAliveTimeout); whatever is still open `timeoutMs` after
- * the drain is cut.
+ * the drain is cut. Handlers still running after their connection closed are waited for as well
+ * (within the same `timeoutMs`).
  */
 export async function closeHttpGracefully(server: Server, timeoutMs = 9000, drainMs = 0): Promise<void> {
   const app = SERVED.get(server);
@@ -389,10 +465,11 @@ export async function closeHttpGracefully(server: Server, timeoutMs = 9000, drai
     const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
     sweep.unref();
     cut.unref();
+    const started = Date.now();
     server.close(() => {
       clearInterval(sweep);
       clearTimeout(cut);
-      resolve();
+      void (app ? handlersDone(app, Math.max(0, timeoutMs - (Date.now() - started))) : Promise.resolve()).then(resolve);
     });
     server.closeIdleConnections();
   });

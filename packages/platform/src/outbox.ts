@@ -54,9 +54,17 @@ export function eventEnvelope<T extends EventType>(source: string, event: NewEve
 export function outboxInsert(db: Db, envelope: EventEnvelope, firstParam = 1): { text: string; values: [string, string, string] } {
   const n = firstParam;
   return {
-    text: `insert into ${qualified(db, 'outbox')} (id, subject, payload) values ($${n}, $${n + 1}, $${n + 2}::jsonb)`,
+    text: outboxInsertFrom(db, `values ($${n}, $${n + 1}, $${n + 2}::jsonb)`),
     values: [envelope.id, envelope.type, JSON.stringify(envelope)],
   };
+}
+
+/**
+ * The same insert for many rows at once, from a `select` (or `values`) of (id, subject, payload):
+ * a batch store writes the events of all its orders in the statement that writes the orders.
+ */
+export function outboxInsertFrom(db: Db, rows: string): string {
+  return `insert into ${qualified(db, 'outbox')} (id, subject, payload) ${rows}`;
 }
 
 /** Writes a domain event to the outbox now, in the caller's transaction (SQL stores); answers its envelope. */

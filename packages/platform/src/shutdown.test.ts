@@ -105,4 +105,24 @@ describe('graceful HTTP shutdown (issue 14)', () => {
       agent.destroy();
     }
   });
+
+  it('waits for a handler whose caller went away (its connection closed) before it finishes: what it accepted is done', async () => {
+    const app = createHttpApp({ name: 'shutdown-test', logger: createLogger('shutdown-test', 'silent') });
+    let finished = false;
+    app.use(async (ctx) => {
+      await new Promise((r) => setTimeout(r, 600));
+      finished = true;
+      ctx.body = 'done';
+    });
+    const server = await listenHttp(app, 0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    // The caller sends the request and drops the connection while it is being handled.
+    const req = http.get({ host: '127.0.0.1', port, path: '/checkout', agent: new http.Agent() });
+    req.on('error', () => undefined);
+    await new Promise((r) => setTimeout(r, 150));
+    req.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    await closeHttpGracefully(server, 5000);
+    expect(finished).toBe(true);
+  });
 });

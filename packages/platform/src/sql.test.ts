@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@dme/testing';
 import { createOrm, migrate, type Orm } from './db';
-import { backgroundPool, literal, sql, sqlCount, sqlScript, uuidArrayLiteral, withConnection } from './sql';
+import { backgroundPool, equalsFilters, literal, sql, sqlCount, sqlScript, uuidArrayLiteral, withConnection } from './sql';
 
 const SCHEMA = 'sql_test';
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -90,5 +90,12 @@ describe('held connections and scripts', () => {
     expect(uuidArrayLiteral(['7f1a1f40-0000-4000-8000-00000000abcd'])).toBe(`'{7f1a1f40-0000-4000-8000-00000000abcd}'::uuid[]`);
     expect(() => uuidArrayLiteral(["7f1a1f40'}'::uuid[]; drop table x; --"])).toThrow('not a uuid');
     expect(literal("catalog-orders'; drop table x; --")).toBe("'catalog-orders''; drop table x; --'");
+  });
+});
+
+describe('equalsFilters', () => {
+  it('one `column = ?` per given value, in order; undefined values are left out', () => {
+    expect(equalsFilters([['o.type', 'RENT'], ['o.status', undefined], ['o.customer_id', 'c1']])).toEqual({ conds: ['o.type = ?', 'o.customer_id = ?'], params: ['RENT', 'c1'] });
+    expect(equalsFilters([['o.type', undefined]])).toEqual({ conds: [], params: [] });
   });
 });

@@ -171,3 +171,12 @@ export function uuidArrayLiteral(ids: readonly string[]): string {
   for (const id of ids) if (!UUID.test(id)) throw new Error(`not a uuid: ${id}`);
   return `'{${ids.join(',')}}'::uuid[]`;
 }
+
+/**
+ * Optional equality filters for a list query (`?` placeholders, the ORM's execute): one
+ * `column = ?` for each pair whose value is given, in order; the caller adds its other conditions.
+ */
+export function equalsFilters(pairs: ReadonlyArray<readonly [column: string, value: string | undefined]>): { conds: string[]; params: unknown[] } {
+  const given = pairs.filter(([, v]) => v !== undefined);
+  return { conds: given.map(([col]) => `${col} = ?`), params: given.map(([, v]) => v) };
+}

@@ -63,3 +63,24 @@ describe('runSteps: each step with its undo', () => {
     expect(log).toEqual(['run reserve']);
   });
 });
+
+describe('runSteps: a step whose failure may have done its work', () => {
+  it('is undone too when its undoWhenFailed says so (a lost answer), and not on a definite refusal', async () => {
+    const log: string[] = [];
+    const ask = (err: Error) =>
+      ({
+        name: 'reserve',
+        run: async () => {
+          log.push('run reserve');
+          throw err;
+        },
+        undo: async () => void log.push('undo reserve'),
+        undoWhenFailed: (e: unknown) => (e as Error).message === 'timeout',
+      }) as const;
+    await expect(runSteps({}, [ask(new Error('timeout'))])).rejects.toThrow('timeout');
+    expect(log).toEqual(['run reserve', 'undo reserve']);
+    log.length = 0;
+    await expect(runSteps({}, [ask(new Error('out of stock'))])).rejects.toThrow('out of stock');
+    expect(log).toEqual(['run reserve']);
+  });
+});

@@ -8,8 +8,13 @@
 export interface Step<C> {
   name: string;
   run: (ctx: C) => Promise<void>;
-  /** Undoes what `run` did (only called when `run` succeeded and a later step failed). */
+  /** Undoes what `run` did (called when `run` succeeded and a later step failed). */
   undo?: (ctx: C) => Promise<void>;
+  /**
+   * Whether this step's own failure may still have done its work, so it is undone too: a request
+   * whose answer was lost (a timeout) may have been carried out; a definite refusal was not.
+   */
+  undoWhenFailed?: (err: unknown) => boolean;
 }
 
 export interface StepsOptions {
@@ -17,9 +22,9 @@ export interface StepsOptions {
   onUndoError?: (step: string, err: unknown) => void;
 }
 
-/** Declares a step (typed against its context). */
-export function step<C>(name: string, run: (ctx: C) => Promise<void>, undo?: (ctx: C) => Promise<void>): Step<C> {
-  return undo ? { name, run, undo } : { name, run };
+/** Declares a step (typed against its context), with its undo and when its own failure needs it. */
+export function step<C>(name: string, run: (ctx: C) => Promise<void>, undo?: (ctx: C) => Promise<void>, undoWhenFailed?: (err: unknown) => boolean): Step<C> {
+  return { name, run, ...(undo ? { undo } : {}), ...(undoWhenFailed ? { undoWhenFailed } : {}) };
 }
 
 /** Runs the steps in order on `ctx`; on a failure undoes the finished ones in reverse and rethrows. */
@@ -29,6 +34,7 @@ export async function runSteps<C>(ctx: C, steps: ReadonlyArray<Step<C>>, opts: S
     try {
       await s.run(ctx);
     } catch (err) {
+      if (s.undo && s.undoWhenFailed?.(err)) done.push(s);
       for (const d of done.reverse()) {
         if (!d.undo) continue;
         try {

@@ -10,7 +10,7 @@ import { errorMessage } from '@dme/api-client';
 import { EmptyState, money, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
 import { useReturnSerialMutation, useTransitionOrderMutation, useUpdateRequestMutation } from './api';
 import { statusText } from '../../lib/rentalStatus';
-import { extraCharge, RETURN_MARK_COLORS, returnMark, returnProgress } from './format';
+import { fullPaymentPromptText, RETURN_MARK_COLORS, returnMark, returnProgress } from './format';
 
 /**
  * The rental steps of staff (SPEC §4): DELIVERED → FOR_RETURN once a product is due, the returns
@@ -53,11 +53,9 @@ export function RentalStepButtons({ order }: { order: Order }) {
   };
 
   const onFullPayment = async () => {
-    const extra = extraCharge(order);
-    const which = extra.codes.length > 0 ? ` (${extra.codes.join(', ')})` : ' (every serial code came back OK)';
     const ok = await confirm({
       title: FULL_PAYMENT_PROMPT,
-      content: `The extra charge will be the damage or lost fees of every serial code not marked OK: ${money(extra.cents)}${which}. The full payment is due one day from now.`,
+      content: fullPaymentPromptText(order.fullPaymentPreview ?? null),
       okText: 'Yes',
       cancelText: 'No',
     });

@@ -1,9 +1,5 @@
-import {
-  chargedAtReturn,
-  RETURN_STATUSES,
-  returnChargeCents,
-  toCents,
-} from '@dme/contracts/browser';
+import { fullPaymentDueInWords, RETURN_STATUSES } from '@dme/contracts/browser';
+import { money } from '@dme/ui';
 import type {
   Order,
   OrderLine,
@@ -41,11 +37,15 @@ export function returnProgress(order: Pick<Order, 'products'>): { marked: number
   return { marked: all.filter((s) => returnMark(s) !== undefined).length, total: all.length };
 }
 
-/** Extra charge at full payment (SPEC §9, contracts `returnChargeCents`) and the serial codes it is for. */
-export function extraCharge(order: Pick<Order, 'products'>): { cents: number; codes: string[] } {
-  const units = order.products.flatMap((l) => l.serialCodes.map((s) => ({ line: l, serial: s, mark: returnMark(s) ?? null })));
-  return {
-    cents: returnChargeCents(units.map((u) => ({ mark: u.mark, feeCents: toCents(u.line.productDamageCharges) }))),
-    codes: units.filter((u) => chargedAtReturn(u.mark)).map((u) => `${u.serial.serialCode} (${u.serial.status})`),
-  };
+/**
+ * The prompt before asking for the full payment: the extra charge and the serial codes it is for,
+ * as the server computed them (the order's fullPaymentPreview, contracts `fullPaymentTerms`), and
+ * when the payment will be due.
+ */
+export function fullPaymentPromptText(preview: Order['fullPaymentPreview'] | null): string {
+  const due = `The full payment is due ${fullPaymentDueInWords()} from now.`;
+  if (!preview) return `The extra charge will be the damage or lost fees of every serial code not marked OK. ${due}`;
+  const codes = preview.chargedSerials.map((s) => `${s.serialCode} (${s.status})`);
+  const which = codes.length > 0 ? ` (${codes.join(', ')})` : ' (every serial code came back OK)';
+  return `The extra charge will be the damage or lost fees of every serial code not marked OK: ${money(preview.extraCharge)}${which}. ${due}`;
 }

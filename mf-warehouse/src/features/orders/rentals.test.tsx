@@ -324,7 +324,11 @@ describe('rental order detail: due dates, returns, full payment, requests', () =
         marks[s.serialCode] ? { ...s, status: marks[s.serialCode]!, updatedAt: returnedAt, returnedAt, inventoryType: marks[s.serialCode] === 'LOST' ? ('OUT' as const) : ('IN' as const) } : s;
       const products = [lineA, lineB].map((l) => ({ ...l, serialCodes: l.serialCodes.map(mark) }));
       const all = Object.keys(marks).length === 3;
-      return rental({ status: 'FOR_PICK_UP', products, allowedTransitions: all ? ['FOR_FULL_PAYMENT'] : [] });
+      // What the server says asking now would charge (it computes it; the screen shows it as given).
+      const fullPaymentPreview = all
+        ? { extraCharge: '650.00', chargedSerials: [{ serialCode: 'WHE-0000002', status: 'DAMAGED' as const }, { serialCode: 'OXY-0000001', status: 'LOST' as const }], balance: '1430.00', dueDate: '2026-11-26' }
+        : null;
+      return rental({ status: 'FOR_PICK_UP', products, allowedTransitions: all ? ['FOR_FULL_PAYMENT'] : [], fullPaymentPreview });
     };
     const { calls } = mockApi(
       on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current() } })),

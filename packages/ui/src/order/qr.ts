@@ -1,14 +1,5 @@
-import { RENTAL_ORDER_STATUSES, type OrderStatus } from '@dme/contracts/browser';
-
-const TO_SHIP = RENTAL_ORDER_STATUSES.indexOf('TO_SHIP');
-
-/**
- * An order carries a QR code once it is packed: TO_SHIP and every later step (SPEC §2); never
- * before, and not once cancelled.
- */
-export function showsOrderQr(status: OrderStatus): boolean {
-  return RENTAL_ORDER_STATUSES.indexOf(status as (typeof RENTAL_ORDER_STATUSES)[number]) >= TO_SHIP;
-}
+/** Whether an order shows its QR block: the rule of the order process (contracts `orderHasQr`). */
+export { orderHasQr as showsOrderQr } from '@dme/contracts/browser';
 
 /** Saves `src` (fetched with the session) as `fileName`. */
 export async function downloadFile(src: string, fileName: string): Promise<void> {

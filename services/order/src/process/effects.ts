@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AssignSerialsReply, balanceCents, centsToString, fullPaymentDueDate, returnChargeCents, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
+import { AssignSerialsReply, centsToString, fullPaymentTerms, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
 import { callRpc, HttpProblem, qualified, type NatsConnection } from '@dme/platform';
-import { lineLabel, normalizeSerial, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
+import { lineLabel, normalizeSerial, returnedUnits, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
 
 /** What the effects need from outside the order service: the catalog's packing command. */
 export interface ProcessDeps {
@@ -121,22 +121,22 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
   },
 
   /**
-   * FOR_PICK_UP → FOR_FULL_PAYMENT: the extra charge is the damage or lost fee of every serial
-   * returned LOST or DAMAGED (contracts `returnChargeCents`, DESIGN §5), due on `fullPaymentDueDate`
-   * (the Manila day after it is asked for), the balance `balanceCents` (total + extra − the first
-   * payment). The three travel in the status event (the payment service and reporting keep them,
-   * not recompute them) and stay on the order for its display.
+   * FOR_PICK_UP → FOR_FULL_PAYMENT: the terms of contracts `fullPaymentTerms` (DESIGN §5): the
+   * extra charge is the damage or lost fee of every serial returned LOST or DAMAGED, the balance
+   * total + extra − the first payment, due the Manila day after it is asked for. The three travel
+   * in the status event (the payment service and reporting keep them, not recompute them) and the
+   * extra charge and due date stay on the order for its display.
    */
   'full-payment-due': async ({ em, order, now }) => {
-    const fee = new Map(order.lines.map((l) => [l.id, toCents(l.damageCharges)]));
-    const extraCents = returnChargeCents(order.serials.map((s) => ({ mark: s.returnStatus, feeCents: fee.get(s.lineId) ?? 0 })));
-    const due = fullPaymentDueDate(now);
-    const [money] = await em.execute<Array<{ total: string; partial: string | null }>>(
-      `update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ? returning total_amount::text as total, partial_payment::text as partial`,
-      [centsToString(extraCents), due, order.id],
-    );
-    const balance = balanceCents({ totalCents: toCents(money!.total), paidCents: toCents(money!.partial ?? '0'), extraCents });
-    return { extraCharge: centsToString(extraCents), fullPaymentDue: due, balance: centsToString(balance) };
+    const terms = fullPaymentTerms({
+      totalCents: toCents(order.totalAmount),
+      firstPaymentCents: order.partialPayment === null ? null : toCents(order.partialPayment),
+      units: returnedUnits(order),
+      askedAt: now,
+    });
+    const extraCharge = centsToString(terms.extraCents);
+    await em.execute(`update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ?`, [extraCharge, terms.dueDate, order.id]);
+    return { extraCharge, fullPaymentDue: terms.dueDate, balance: centsToString(terms.balanceCents) };
   },
 
   /** → CANCELLED: nothing to write here; the catalog releases the reservation when it sees the status event. */

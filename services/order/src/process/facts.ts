@@ -1,4 +1,4 @@
-import type { FieldError, OrderStatus, OrderType, PackedLine, ReturnStatus, Transition } from '@dme/contracts';
+import { toCents, type FieldError, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
 import type { Principal } from '@dme/platform';
 import type { z } from 'zod';
 
@@ -48,6 +48,9 @@ export interface OrderFacts {
   status: OrderStatus;
   driverId: string | null;
   deliveredAt: Date | null;
+  /** The order total and a rental's first (partial) payment, as placed ("1560.00"; null: a purchase). */
+  totalAmount: string;
+  partialPayment: string | null;
   lines: FactLine[];
   serials: FactSerial[];
 }
@@ -57,6 +60,12 @@ export type Verdict = { ok: true } | { ok: false; status: 400 | 403 | 409; messa
 
 export const YES: Verdict = { ok: true };
 export const no = (status: 400 | 403 | 409, message: string, errors?: FieldError[]): Verdict => ({ ok: false, status, message, ...(errors ? { errors } : {}) });
+
+/** The order's packed units as they came back (their mark, null until marked) with their line's damage or lost fee. */
+export function returnedUnits(order: Pick<OrderFacts, 'lines' | 'serials'>): ReturnedUnit[] {
+  const fee = new Map(order.lines.map((l) => [l.id, toCents(l.damageCharges)]));
+  return order.serials.map((s) => ({ mark: s.returnStatus, feeCents: fee.get(s.lineId) ?? 0 }));
+}
 
 /** A line as packing names it: product / variant / sub-variant ("Wheelchair / Standard / 18 in"). */
 export function lineLabel(line: Pick<FactLine, 'productName' | 'variantName' | 'subVariantName'>): string {

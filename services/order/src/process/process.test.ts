@@ -47,6 +47,8 @@ function facts(type: OrderType, status: OrderStatus, extra: Partial<OrderFacts> 
     status,
     driverId: after('OUT_FOR_DELIVERY') ? driverId : null,
     deliveredAt: after('DELIVERED') ? new Date('2026-11-10T02:00:00Z') : null,
+    totalAmount: '1560.00',
+    partialPayment: type === 'RENT' ? '70.00' : null,
     lines: [
       { id: lineA, productId: randomUUID(), variantId: null, subVariantId: null, productName: 'Wheelchair', variantName: 'Standard', subVariantName: null, quantity: 2, noOfRentalDays: type === 'RENT' ? 3 : null, damageCharges: '250.00' },
       { id: lineB, productId: randomUUID(), variantId: null, subVariantId: null, productName: 'Cane', variantName: null, subVariantName: null, quantity: 1, noOfRentalDays: type === 'RENT' ? 30 : null, damageCharges: '40.00' },

@@ -15,6 +15,14 @@ import { ReportingEventFigures } from './0003_event_figures';
 export class ReportingInitial extends Migration {
   override async up(): Promise<void> {
     const s = this.config.get('schema');
+    this.createProductsAndOrders(s);
+    this.createOrderFacts(s);
+    this.createPayments(s);
+    this.createExports(s);
+  }
+
+  /** Products, and orders with the indexes of the sales reports. */
+  private createProductsAndOrders(s: string | undefined): void {
     this.addSql(`create table "${s}"."products" (
       "id" uuid primary key,
       "brand" varchar(200) not null,
@@ -44,6 +52,10 @@ export class ReportingInitial extends Migration {
     this.addSql(`create index "orders_buy_paid_idx" on "${s}"."orders" ("full_paid_at") where "type" = 'BUY'`);
     this.addSql(`create index "orders_rent_first_paid_idx" on "${s}"."orders" ("first_paid_at") where "type" = 'RENT'`);
     this.addSql(`create index "orders_rent_asked_idx" on "${s}"."orders" ("full_asked_at", "id") where "type" = 'RENT' and "full_paid_at" is null`);
+  }
+
+  /** The facts of an order as they arrive: its lines and its status changes. */
+  private createOrderFacts(s: string | undefined): void {
     this.addSql(`create table "${s}"."order_lines" (
       "order_id" uuid not null,
       "line_no" int not null,
@@ -68,6 +80,10 @@ export class ReportingInitial extends Migration {
       "occurred_at" timestamptz not null
     )`);
     this.addSql(`create index "order_status_events_order_idx" on "${s}"."order_status_events" ("order_id", "occurred_at")`);
+  }
+
+  /** Confirmed payments, one row per payment and type. */
+  private createPayments(s: string | undefined): void {
     this.addSql(`create table "${s}"."payments" (
       "payment_id" uuid not null,
       "type" varchar(7) not null check ("type" in ('PARTIAL','FULL')),
@@ -86,6 +102,10 @@ export class ReportingInitial extends Migration {
     )`);
     this.addSql(`create index "payments_order_idx" on "${s}"."payments" ("order_id")`);
     this.addSql(`create index "payments_report_idx" on "${s}"."payments" ("order_type", "type", "confirmed_at", "payment_id")`);
+  }
+
+  /** Report exports and their progress. */
+  private createExports(s: string | undefined): void {
     this.addSql(`create table "${s}"."exports" (
       "id" uuid primary key,
       "report" varchar(40) not null,

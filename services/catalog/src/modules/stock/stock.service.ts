@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, EVENTS, STOCK_ITEM_START, STOCK_STATUS_INVENTORY, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
-import { badRequest, conflict, notFound, qualified, recordEvent } from '@dme/platform';
+import { badRequest, conflict, equalsFilters, notFound, qualified, recordEvent } from '@dme/platform';
 import type { z } from 'zod';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow } from '../products/product.entity';
 import { BinEntity } from '../bins/bin.entity';
@@ -180,21 +180,16 @@ type Row = {
 
 /** Stock items with their product, variant, sub-variant and bin names; newest first. */
 export async function listStock(em: EntityManager, f: StockFilter): Promise<{ items: StockItem[]; total: number }> {
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  const eq = (col: string, v: string | undefined) => {
-    if (v === undefined) return;
-    conds.push(`${col} = ?`);
-    params.push(v);
-  };
-  eq('s.id', f.id);
-  eq('s.product_id', f.productID);
-  eq('s.variant_id', f.productVariantID);
-  eq('s.sub_variant_id', f.productSubVariantID);
-  eq('s.warehouse_bin_id', f.warehouseBinID);
-  eq('s.batch_id', f.batchID);
-  eq('s.serial_code', f.serialCode);
-  eq('s.status', f.status);
+  const { conds, params } = equalsFilters([
+    ['s.id', f.id],
+    ['s.product_id', f.productID],
+    ['s.variant_id', f.productVariantID],
+    ['s.sub_variant_id', f.productSubVariantID],
+    ['s.warehouse_bin_id', f.warehouseBinID],
+    ['s.batch_id', f.batchID],
+    ['s.serial_code', f.serialCode],
+    ['s.status', f.status],
+  ]);
   const where = conds.length ? `where ${conds.join(' and ')}` : '';
   const rows = await em.execute<Row[]>(
     `select s.id, s.serial_code, s.status, s.inventory_type, s.product_id, p.name as product_name,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, ORDER_MESSAGES, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
+import { centsToString, MAX_QUANTITY, ORDER_MESSAGES, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
 import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
 
@@ -109,7 +109,7 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
     `insert into ${t} (id, customer_id, type, product_id, variant_id, sub_variant_id, quantity, no_of_rental_days)
      values (?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (customer_id, type, product_id, coalesce(variant_id, '00000000-0000-0000-0000-000000000000'), coalesce(sub_variant_id, '00000000-0000-0000-0000-000000000000'))
-     do update set quantity = least(${t}.quantity + excluded.quantity, 500), no_of_rental_days = excluded.no_of_rental_days, updated_at = now()
+     do update set quantity = least(${t}.quantity + excluded.quantity, ${MAX_QUANTITY}), no_of_rental_days = excluded.no_of_rental_days, updated_at = now()
        where ${t}.quantity + excluded.quantity <= ?
      returning *`,
     [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days, available],

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClaimLostError, claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, qualified, sql, type Settled } from '@dme/platform';
+import { ClaimLostError, claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, outboxInsertFrom, qualified, sql, type Settled } from '@dme/platform';
 
 /** A cart line as the claim reads it. */
 export interface CartLineRow {
@@ -168,8 +168,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
      ), c as (
        delete from ${t('cart_items')} ci using owned r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids)
      ), e as (
-       insert into ${t('outbox')} (id, subject, payload)
-       select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from owned r join o on o.id = r.id order by r.i
+       ${outboxInsertFrom(em, `select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from owned r join o on o.id = r.id order by r.i`)}
      ), k as (
        update ${t(IDEMPOTENCY_TABLE)} k set state = 'DONE', response_status = 201,
               response_body = jsonb_set(r.answer, '{order,orderNumber}', to_jsonb(o.order_number))

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { centsToString, lineTotal, ORDER_MESSAGES, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
+import { centsToString, firstDayCents, lineTotalCents, ORDER_MESSAGES, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
 import { badRequest, notFound } from '@dme/platform';
 import type { CartLineRow } from './checkout.store';
 
@@ -49,14 +49,14 @@ export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { li
 
 /**
  * The lines priced from the catalog's reservation answer (its price snapshot), with the order's
- * total and, for a rental, its first (partial) payment: every total is computed here.
+ * total and, for a rental, its first (partial) payment: the terms module's line total and first day.
  */
 export function priceLines(lines: Line[], reply: ReserveLineReply[], type: OrderType): { priced: PricedLine[]; totalAmount: string; partial: string | null } {
   const byRef = new Map(reply.map((l) => [l.ref, l]));
   const priced = lines.map((l) => {
     const r = byRef.get(l.ref)!;
-    const total = lineTotal(toCents(r.unitPrice), l.quantity, l.noOfRentalDays ?? 1);
-    return { ...l, r, id: randomUUID(), total, firstDay: lineTotal(toCents(r.unitPrice), l.quantity, 1) };
+    const terms = { unitCents: toCents(r.unitPrice), quantity: l.quantity, noOfRentalDays: l.noOfRentalDays };
+    return { ...l, r, id: randomUUID(), total: lineTotalCents(terms), firstDay: firstDayCents(terms) };
   });
   const totalAmount = centsToString(sumCents(priced.map((p) => p.total)));
   const partial = type === 'RENT' ? centsToString(sumCents(priced.map((p) => p.firstDay))) : null;

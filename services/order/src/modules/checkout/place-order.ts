@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, ORDER_MESSAGES, ReserveLineReply, type PlaceOrderInput } from '@dme/contracts';
+import { EVENTS, ORDER_MESSAGES, ReserveLineReply, type Order, type PlaceOrderInput } from '@dme/contracts';
 import {
   callRpc,
   eventEnvelope,
   HttpProblem,
+  outboxInsert,
   previousAnswer,
-  qualified,
   requestHash,
   requireKey,
+  runSteps,
   settleFailure,
   sql,
+  step,
   type NatsConnection,
   type Principal,
   type StoredAnswer,
@@ -47,9 +49,9 @@ export interface Rpc {
  * `dme.order.placed` event and stores the idempotent answer (data-modifying CTEs: all or
  * nothing). Both statements are taken in batches with the checkouts waiting at the same time
  * (checkout.store.ts): under load one statement and one commit serve many orders. The answer is
- * built from what was written, not read back. Stock reserved for an order
- * that is then not written is released through the outbox (`dme.order.checkout_abandoned`),
- * retried until the catalog has it.
+ * built from what was written, not read back. The reservation and the write are steps (platform
+ * runSteps), the reservation with its undo: stock reserved for an order that is then not written
+ * is released through the outbox (`dme.order.checkout_abandoned`), retried until the catalog has it.
  */
 export async function placeOrder(
   em: EntityManager,
@@ -67,22 +69,29 @@ export async function placeOrder(
   if (!token) return previousAnswer(em, { owner: who.userId, key: idemKey, hash }, ORDER_IDEMPOTENCY);
 
   const orderId = randomUUID();
-  // 'asked': the reserve request went out; 'held': the catalog answered that the stock is held.
-  let reservation: 'none' | 'asked' | 'held' = 'none';
   try {
     const { lines, cartIds } = linesOf(body, first.cart);
-    reservation = 'asked';
-    const reply = ReserveReply.parse(await callRpc(rpc.nc, rpc.subjects.reserve, { orderId, orderType: body.type, lines }));
-    reservation = 'held';
-    const placed = { orderId, who, body, customer: first.customer, ...priceLines(lines, reply.lines, body.type), now: new Date() };
-    const order = orderAnswer(placed);
-    order.orderNumber = await store.write(orderWrite(placed, order, { cartIds, key: idemKey, token }));
-    return { status: 201, body: { order } };
+    const ctx: { reply: ReserveLineReply[]; order?: Order } = { reply: [] };
+    await runSteps(ctx, [
+      step(
+        'reserve the stock',
+        async (c) => {
+          c.reply = ReserveReply.parse(await callRpc(rpc.nc, rpc.subjects.reserve, { orderId, orderType: body.type, lines })).lines;
+        },
+        () => abandonCheckout(em, orderId),
+        // Stock the catalog may have held without its answer reaching us (a timeout) is given back
+        // too; a definite refusal of the reservation (4xx) held nothing.
+        (err) => !(err instanceof HttpProblem && err.status < 500),
+      ),
+      step('write the order', async (c) => {
+        const placed = { orderId, who, body, customer: first.customer, ...priceLines(lines, c.reply, body.type), now: new Date() };
+        const order = orderAnswer(placed);
+        order.orderNumber = await store.write(orderWrite(placed, order, { cartIds, key: idemKey, token }));
+        c.order = order;
+      }),
+    ]);
+    return { status: 201, body: { order: ctx.order } };
   } catch (err) {
-    // Held stock is given back; so is stock the catalog may have held without its answer reaching
-    // us (a timeout). A definite refusal of the reservation held nothing.
-    const refused = reservation === 'asked' && err instanceof HttpProblem && err.status < 500;
-    if (reservation === 'held' || (reservation === 'asked' && !refused)) await abandonCheckout(em, orderId);
     // A definite answer (4xx) is stored for the same key and body; otherwise the key is freed.
     await settleFailure(em, who.userId, idemKey, token, err, '/api/orders');
     throw err;
@@ -99,7 +108,8 @@ async function abandonCheckout(em: EntityManager, orderId: string): Promise<void
   const event = eventEnvelope(SOURCE, { type: EVENTS.order.checkoutAbandoned, aggregateId: orderId, data: { orderId } });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await sql(em, `insert into ${qualified(em, 'outbox')} (id, subject, payload) values ($1, $2, $3::jsonb)`, [event.id, event.type, JSON.stringify(event)]);
+      const row = outboxInsert(em, event);
+      await sql(em, row.text, row.values);
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));

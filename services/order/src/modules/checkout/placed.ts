@@ -64,8 +64,9 @@ export function orderAnswer(p: Placed): Order {
     driverID: null,
     requests: [],
     dueNotice: null,
+    fullPaymentPreview: null,
     allowedTransitions: allowedTransitions(
-      { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, lines: [], serials: [] },
+      { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },
       p.now,
     ),

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
-import { containsPattern, qualified } from '@dme/platform';
+import { containsPattern, equalsFilters, qualified } from '@dme/platform';
 import { summary, type OrderRow } from './rows';
 
 /** A customer's own orders. */
@@ -21,17 +21,12 @@ export async function listOrders(
   em: EntityManager,
   f: { customerId?: string; driverId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number },
 ): Promise<{ items: OrderSummary[]; total: number }> {
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  const eq = (col: string, v: string | undefined) => {
-    if (v === undefined) return;
-    conds.push(`${col} = ?`);
-    params.push(v);
-  };
-  eq('o.customer_id', f.customerId);
-  eq('o.driver_id', f.driverId);
-  eq('o.type', f.type);
-  eq('o.status', f.status);
+  const { conds, params } = equalsFilters([
+    ['o.customer_id', f.customerId],
+    ['o.driver_id', f.driverId],
+    ['o.type', f.type],
+    ['o.status', f.status],
+  ]);
   const search = f.search?.trim();
   if (search) {
     const like = containsPattern(search);

@@ -1,4 +1,4 @@
-import { centsToString, toCents, type OrderPayment, type OrderStatus, type PaymentType } from '@dme/contracts';
+import { balanceCents, centsToString, toCents, type OrderPayment, type OrderStatus, type PaymentType } from '@dme/contracts';
 import { money, moneyOrNull } from './rows';
 
 /** The payment read model of an order (from `dme.payment.confirmed`), numeric columns as text. */
@@ -44,7 +44,7 @@ const UNPAID_STATUSES: readonly OrderStatus[] = ['PENDING', 'FOR_PAYMENT', 'CANC
  * (or was cancelled then) it is UNPAID with the order total and the rental's partial payment.
  * Afterwards it is the payment's own status and records, from the payment read model. A rental
  * in FOR_FULL_PAYMENT shows what the order asked for at its return (extra charge, due date) with
- * the overall total (total + extra) and the balance (total − partial + extra); once PAID, the
+ * the overall total (total + extra) and the balance (terms `balanceCents`: total − partial + extra); once PAID, the
  * payment's own figures. A payment taken for an order cancelled meanwhile (issue 22) shows its
  * own status and records, then REFUND_DUE with the amount owed back once the payment service
  * says so; it is never shown as UNPAID.
@@ -74,7 +74,7 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
       status: 'FOR_FULL_PAYMENT',
       extraCharge: centsToString(extra),
       overallTotal: centsToString(totalCents + extra),
-      balance: centsToString(totalCents - toCents(partial ?? '0') + extra),
+      balance: centsToString(balanceCents({ totalCents, paidCents: toCents(partial ?? '0'), extraCents: extra })),
       dueDate: o.full_payment_due_text,
     };
   }

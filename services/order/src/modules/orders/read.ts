@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { dueNotice, lineDueDate, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { centsToString, chargedAtReturn, dueNotice, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
-import type { OrderFacts } from '../../process/facts';
+import { returnedUnits, type OrderFacts } from '../../process/facts';
 import { requestOf, requestsJson, type RequestRow } from '../rentals/request-rows';
 import { paymentOf, type OrderPaymentRow } from './payment';
 import { customerOf, money, moneyOrNull, summary, type OrderRow } from './rows';
@@ -98,6 +98,8 @@ function factsOf(o: OrderFactsRow): OrderFacts {
     status: o.status,
     driverId: o.driver_id,
     deliveredAt: o.delivered_at === null ? null : new Date(o.delivered_at),
+    totalAmount: money(o.total_amount),
+    partialPayment: moneyOrNull(o.partial_payment),
     lines: o.lines.map((l) => ({
       id: l.id,
       productId: l.product_id,
@@ -177,7 +179,27 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     driverID: row.driver_id,
     requests: row.requests.map(requestOf),
     dueNotice: dueNotice(row.status, row.lines.map(dueOf), manilaDate(new Date())),
+    fullPaymentPreview: row.status === 'FOR_PICK_UP' ? fullPaymentPreviewOf(factsOf(row), new Date()) : null,
   };
+}
+
+/**
+ * What asking for the full payment now would charge (a rental being picked up): the same terms
+ * the step computes when it asks (contracts `fullPaymentTerms`), so the warehouse's prompt shows
+ * the server's figures.
+ */
+function fullPaymentPreviewOf(facts: OrderFacts, now: Date): NonNullable<Order['fullPaymentPreview']> {
+  const terms = fullPaymentTerms({
+    totalCents: toCents(facts.totalAmount),
+    firstPaymentCents: facts.partialPayment === null ? null : toCents(facts.partialPayment),
+    units: returnedUnits(facts),
+    askedAt: now,
+  });
+  // In the order's line order, as the order's lines list them.
+  const chargedSerials = facts.lines.flatMap((l) =>
+    facts.serials.filter((s) => s.lineId === l.id && chargedAtReturn(s.returnStatus)).map((s) => ({ serialCode: s.serialCode, status: s.returnStatus as 'LOST' | 'DAMAGED' })),
+  );
+  return { extraCharge: centsToString(terms.extraCents), chargedSerials, balance: centsToString(terms.balanceCents), dueDate: terms.dueDate };
 }
 
 /**

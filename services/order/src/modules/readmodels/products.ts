@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, lineTotal, toCents, type ProductType } from '@dme/contracts';
+import { centsToString, levelPrice, lineTotalCents, toCents, type ProductType } from '@dme/contracts';
 import { qualified } from '@dme/platform';
 
 export interface ProductModel {
@@ -43,7 +43,7 @@ export interface Leaf {
 
 const money = (v: string) => centsToString(toCents(String(v)));
 
-/** The price and names of a product at a variant / sub-variant, as currently known. */
+/** The price (terms `levelPrice`) and names of a product at a variant / sub-variant, as currently known. */
 export function leafOf(p: ProductModel | undefined, variantId: string | null, subVariantId: string | null): Leaf {
   if (!p || p.archived || p.deleted) return { ok: false, problem: 'unknown', unitPrice: '0.00', variant: null, subVariant: null };
   if (p.variants.length === 0) {
@@ -55,14 +55,14 @@ export function leafOf(p: ProductModel | undefined, variantId: string | null, su
   const variant = { name: v.name, price: v.price === null ? null : money(v.price) };
   if (v.subVariants.length === 0) {
     const ok = !subVariantId;
-    return { ok, ...(ok ? {} : { problem: 'subVariant' as const }), unitPrice: money(v.price ?? p.price), variant, subVariant: null };
+    return { ok, ...(ok ? {} : { problem: 'subVariant' as const }), unitPrice: money(levelPrice(p, v)), variant, subVariant: null };
   }
   const s = v.subVariants.find((x) => x.id === subVariantId);
-  if (!s) return { ok: false, problem: 'subVariant', unitPrice: money(v.price ?? p.price), variant, subVariant: null };
-  return { ok: true, unitPrice: money(s.price), variant, subVariant: { name: s.name, price: money(s.price) } };
+  if (!s) return { ok: false, problem: 'subVariant', unitPrice: money(levelPrice(p, v)), variant, subVariant: null };
+  return { ok: true, unitPrice: money(levelPrice(p, v, s)), variant, subVariant: { name: s.name, price: money(s.price) } };
 }
 
-/** quantity × unit price (× days for rent), as a money string. */
+/** quantity × unit price (× days for rent), as a money string (terms `lineTotalCents`). */
 export function lineAmount(unitPrice: string, quantity: number, days: number | null): string {
-  return centsToString(lineTotal(toCents(unitPrice), quantity, days ?? 1));
+  return centsToString(lineTotalCents({ unitCents: toCents(unitPrice), quantity, noOfRentalDays: days }));
 }

@@ -314,9 +314,20 @@ describe('returns inspection (FOR_PICK_UP)', () => {
     expect(after.ledger[bed.id]!.lost - (before.ledger[bed.id]?.lost ?? 0)).toBe(1);
 
     // Extra = 120.35 (damaged walker) + 900.10 (lost bed) = 1020.45; total 2 × 10 × 3 + 50 × 30 = 1560.00; partial 70.00.
+    // Before asking, the order shows what asking would charge (the warehouse's prompt): the server's figures.
+    expect((await staffRead(order)).fullPaymentPreview).toEqual({
+      extraCharge: '1020.45',
+      chargedSerials: [
+        { serialCode: walkers[1], status: 'DAMAGED' },
+        { serialCode: beds[0], status: 'LOST' },
+      ],
+      balance: '2510.45',
+      dueDate: addDays(manilaDate(), 1),
+    });
     const full = await move(order, 'FOR_FULL_PAYMENT', h.staff);
     expect(full.status).toBe(200);
     expect(full.body.order.payment).toMatchObject({ status: 'FOR_FULL_PAYMENT', extraCharge: '1020.45', overallTotal: '2580.45', balance: '2510.45', totalPartialPayment: '70.00' });
+    expect(full.body.order.fullPaymentPreview).toBeNull();
   });
 });
 

@@ -26,6 +26,9 @@ const ROWS = {
 };
 const cellHeader = (text: string, alignment: 'left' | 'right' = 'left') => ({ text, bold: true, fillColor: '#f0f0f0', alignment });
 
+type Payment = InvoiceSource['payment'];
+type InvoiceRecord = InvoiceSource['records'][number];
+
 /** The file name and A4 PDF of the invoice of the last of these records, with the payments so far (SPEC §9). */
 export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string; pdf: Buffer }> {
   const { payment: p, records } = src;
@@ -34,9 +37,83 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
   const fileName = invoiceFileName(p.order_type, latest.type);
   const full = latest.type === 'FULL';
   const title = !rental ? 'Purchase' : full ? 'Rental — full payment' : 'Rental — initial payment';
+
+  const doc = {
+    pageSize: 'A4',
+    pageMargins: [40, 40, 40, 48],
+    info: { title: `Invoice ${latest.invoice_number} — ${p.order_number}`, author: SELLER.name, subject: fileName },
+    defaultStyle: { font: 'Roboto', fontSize: 10 },
+    content: [
+      sellerHeading(),
+      { canvas: [{ type: 'line', x1: 0, y1: 8, x2: 515, y2: 8, lineWidth: 0.5, lineColor: '#999999' }], margin: [0, 0, 0, 12] },
+      invoiceDetails(p, latest, title),
+      linesTable(p, rental),
+      totalsTable(p, latest, rental),
+      { text: 'Payments', bold: true, margin: [0, 0, 0, 4] },
+      paymentsTable(records),
+      balanceTable(latest),
+      ...closingNotes(latest, full),
+    ],
+    footer: { text: `${SELLER.name} · ${SELLER.email} · ${SELLER.phone}`, alignment: 'center', fontSize: 8, color: GREY, margin: [0, 16, 0, 0] },
+  };
+  return { fileName, pdf: await renderPdf(doc) };
+}
+
+/** The seller's name and contacts, with INVOICE on the right. */
+function sellerHeading() {
+  return {
+    columns: [
+      {
+        width: '*',
+        stack: [
+          { text: SELLER.name, bold: true, fontSize: 13 },
+          { text: SELLER.address, color: GREY },
+          { text: `${SELLER.email}  ·  ${SELLER.phone}`, color: GREY },
+        ],
+      },
+      { width: 'auto', text: 'INVOICE', fontSize: 24, bold: true, alignment: 'right' },
+    ],
+  };
+}
+
+/** The invoice's numbers and dates on the left, who pays and where it goes on the right. */
+function invoiceDetails(p: Payment, latest: InvoiceRecord, title: string) {
   const customer = p.customer ?? { name: p.customer_name, email: '', contactNumber: '' };
   const d = p.delivery;
+  return {
+    columns: [
+      {
+        width: '*',
+        table: {
+          widths: [58, 170],
+          body: [
+            ['Invoice no.', { text: latest.invoice_number, bold: true }],
+            ['Receipt no.', latest.receipt_number],
+            ['Date', manilaDate(new Date(latest.created_at))],
+            ['Order no.', p.order_number],
+            ['Order', title],
+          ],
+        },
+        layout: 'noBorders',
+      },
+      {
+        width: '*',
+        stack: [
+          { text: 'Bill to', bold: true },
+          customer.name,
+          ...(customer.email ? [customer.email] : []),
+          ...(customer.contactNumber ? [customer.contactNumber] : []),
+          { text: 'Deliver to', bold: true, margin: [0, 6, 0, 0] },
+          ...(d ? [d.address, `${d.city}, ${d.state} ${d.zipcode}`] : ['—']),
+        ],
+      },
+    ],
+    margin: [0, 0, 0, 14],
+  };
+}
 
+/** The order's lines (with a Days column for a rental). */
+function linesTable(p: Payment, rental: boolean) {
   const lineHeader = [cellHeader('Product'), cellHeader('Qty', 'right'), ...(rental ? [cellHeader('Days', 'right')] : []), cellHeader('Unit price', 'right'), cellHeader('Line total', 'right')];
   const lineRows = p.lines.map((l) => [
     { stack: [{ text: l.productName }, ...(l.variantName || l.subVariantName ? [{ text: [l.variantName, l.subVariantName].filter(Boolean).join(' / '), color: GREY, fontSize: 8 }] : [])] },
@@ -45,13 +122,35 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
     { text: $(l.unitPrice), alignment: 'right' },
     { text: $(l.lineTotal), alignment: 'right' },
   ]);
+  return {
+    table: { headerRows: 1, widths: rental ? [245, 35, 35, 80, 80] : [288, 35, 80, 80], body: [lineHeader, ...lineRows], dontBreakRows: true },
+    layout: ROWS,
+    fontSize: 9,
+  };
+}
 
+/** The order's totals, on the right. */
+function totalsTable(p: Payment, latest: InvoiceRecord, rental: boolean) {
   // The figures as they were when this invoice's payment was taken (stored on its record).
   const totals: Array<[string, string, boolean?]> = [['Order total', $(p.total_order_payment)]];
   if (rental) totals.push(['Partial payment (first day)', $(latest.total_partial_payment)]);
   if (latest.extra_charge !== null) totals.push(['Extra charges', $(latest.extra_charge)]);
   totals.push(['Overall total', $(latest.overall_total)]);
+  return {
+    columns: [
+      { width: '*', text: '' },
+      {
+        width: 'auto',
+        table: { widths: [150, 90], body: totals.map(([label, value]) => [label, { text: value, alignment: 'right' }]) },
+        layout: 'noBorders',
+      },
+    ],
+    margin: [0, 10, 0, 14],
+  };
+}
 
+/** The payments taken so far, one row each. */
+function paymentsTable(records: InvoiceRecord[]) {
   const paymentsHeader = [cellHeader('Date'), cellHeader('Payment'), cellHeader('Invoice no.'), cellHeader('Receipt no.'), cellHeader('Accommodated by'), cellHeader('Amount', 'right')];
   const paymentRows = records.map((r) => [
     manilaDate(new Date(r.created_at)),
@@ -61,87 +160,25 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
     r.accommodated_by_name,
     { text: $(r.amount), alignment: 'right' },
   ]);
+  return { table: { headerRows: 1, widths: [50, 70, 77, 77, 113, 80], body: [paymentsHeader, ...paymentRows], dontBreakRows: true }, layout: ROWS, fontSize: 9 };
+}
 
-  const doc = {
-    pageSize: 'A4',
-    pageMargins: [40, 40, 40, 48],
-    info: { title: `Invoice ${latest.invoice_number} — ${p.order_number}`, author: SELLER.name, subject: fileName },
-    defaultStyle: { font: 'Roboto', fontSize: 10 },
-    content: [
-      {
-        columns: [
-          {
-            width: '*',
-            stack: [
-              { text: SELLER.name, bold: true, fontSize: 13 },
-              { text: SELLER.address, color: GREY },
-              { text: `${SELLER.email}  ·  ${SELLER.phone}`, color: GREY },
-            ],
-          },
-          { width: 'auto', text: 'INVOICE', fontSize: 24, bold: true, alignment: 'right' },
-        ],
-      },
-      { canvas: [{ type: 'line', x1: 0, y1: 8, x2: 515, y2: 8, lineWidth: 0.5, lineColor: '#999999' }], margin: [0, 0, 0, 12] },
-      {
-        columns: [
-          {
-            width: '*',
-            table: {
-              widths: [58, 170],
-              body: [
-                ['Invoice no.', { text: latest.invoice_number, bold: true }],
-                ['Receipt no.', latest.receipt_number],
-                ['Date', manilaDate(new Date(latest.created_at))],
-                ['Order no.', p.order_number],
-                ['Order', title],
-              ],
-            },
-            layout: 'noBorders',
-          },
-          {
-            width: '*',
-            stack: [
-              { text: 'Bill to', bold: true },
-              customer.name,
-              ...(customer.email ? [customer.email] : []),
-              ...(customer.contactNumber ? [customer.contactNumber] : []),
-              { text: 'Deliver to', bold: true, margin: [0, 6, 0, 0] },
-              ...(d ? [d.address, `${d.city}, ${d.state} ${d.zipcode}`] : ['—']),
-            ],
-          },
-        ],
-        margin: [0, 0, 0, 14],
-      },
-      {
-        table: { headerRows: 1, widths: rental ? [245, 35, 35, 80, 80] : [288, 35, 80, 80], body: [lineHeader, ...lineRows], dontBreakRows: true },
-        layout: ROWS,
-        fontSize: 9,
-      },
-      {
-        columns: [
-          { width: '*', text: '' },
-          {
-            width: 'auto',
-            table: { widths: [150, 90], body: totals.map(([label, value]) => [label, { text: value, alignment: 'right' }]) },
-            layout: 'noBorders',
-          },
-        ],
-        margin: [0, 10, 0, 14],
-      },
-      { text: 'Payments', bold: true, margin: [0, 0, 0, 4] },
-      { table: { headerRows: 1, widths: [50, 70, 77, 77, 113, 80], body: [paymentsHeader, ...paymentRows], dontBreakRows: true }, layout: ROWS, fontSize: 9 },
-      {
-        columns: [
-          { width: '*', text: '' },
-          { width: 'auto', table: { widths: [150, 90], body: [[{ text: 'Balance', bold: true }, { text: $(latest.balance), bold: true, alignment: 'right' }]] }, layout: 'noBorders' },
-        ],
-        margin: [0, 10, 0, 10],
-      },
-      ...(latest.due_date && latest.balance !== '0.00' ? [{ text: `Due date: ${latest.due_date}`, margin: [0, 0, 0, 6] }] : []),
-      ...(full ? [{ text: [{ text: 'Terms: ', bold: true }, PAYMENT_MESSAGES.invoiceTerms] }] : []),
-      ...(latest.note ? [{ text: [{ text: 'Note: ', bold: true }, latest.note], margin: [0, 6, 0, 0] }] : []),
+/** The balance left, on the right. */
+function balanceTable(latest: InvoiceRecord) {
+  return {
+    columns: [
+      { width: '*', text: '' },
+      { width: 'auto', table: { widths: [150, 90], body: [[{ text: 'Balance', bold: true }, { text: $(latest.balance), bold: true, alignment: 'right' }]] }, layout: 'noBorders' },
     ],
-    footer: { text: `${SELLER.name} · ${SELLER.email} · ${SELLER.phone}`, alignment: 'center', fontSize: 8, color: GREY, margin: [0, 16, 0, 0] },
+    margin: [0, 10, 0, 10],
   };
-  return { fileName, pdf: await renderPdf(doc) };
+}
+
+/** Due date (while a balance is left), terms (on a full payment's invoice) and the note, each only when it applies. */
+function closingNotes(latest: InvoiceRecord, full: boolean) {
+  return [
+    ...(latest.due_date && latest.balance !== '0.00' ? [{ text: `Due date: ${latest.due_date}`, margin: [0, 0, 0, 6] }] : []),
+    ...(full ? [{ text: [{ text: 'Terms: ', bold: true }, PAYMENT_MESSAGES.invoiceTerms] }] : []),
+    ...(latest.note ? [{ text: [{ text: 'Note: ', bold: true }, latest.note], margin: [0, 6, 0, 0] }] : []),
+  ];
 }
