@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, ageOn, computeAge, formatManilaDateTime, isIsoDate, manilaDate } from './time';
+import { addDays, ageOn, computeAge, formatBusinessDate, formatManilaDateTime, isIsoDate, manilaDate } from './time';
 
 describe('Manila business dates', () => {
   it('takes the calendar date in Asia/Manila, not UTC', () => {
@@ -55,5 +55,14 @@ describe('age in whole years', () => {
 describe('business date-time display', () => {
   it('shows instants in Manila time', () => {
     expect(formatManilaDateTime('2026-03-31T16:30:00Z')).toMatch(/Apr 1, 2026.*12:30/);
+  });
+});
+
+describe('formatBusinessDate', () => {
+  it('shows a business date as the business reads it, whatever the browser’s time zone; anything else as given', () => {
+    expect(formatBusinessDate('2026-11-24')).toBe('Nov 24, 2026');
+    expect(formatBusinessDate('2027-01-01')).toBe('Jan 1, 2027');
+    expect(formatBusinessDate('2026-02-30')).toBe('2026-02-30');
+    expect(formatBusinessDate('soon')).toBe('soon');
   });
 });

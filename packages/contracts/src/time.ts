@@ -77,3 +77,10 @@ const dateTimeFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: BUSINESS_
 export function formatManilaDateTime(iso: string | Date): string {
   return dateTimeFormatter.format(typeof iso === 'string' ? new Date(iso) : iso);
 }
+
+const businessDayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' });
+
+/** A business date "YYYY-MM-DD" (already a Manila date, e.g. a due date) as "Nov 24, 2026"; anything else as given. */
+export function formatBusinessDate(date: string): string {
+  return isIsoDate(date) ? businessDayFormatter.format(new Date(`${date}T00:00:00Z`)) : date;
+}

@@ -43,10 +43,4 @@ export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentActi
 /** Ours (issue 22): the detail of a payment taken for an order cancelled meanwhile. */
 export const refundDueText = (amount: string) => `${PAYMENT_MESSAGES.refundDue} Refund ${money(amount)} to the customer.`;
 
-const dayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' });
-
-/** A business date "YYYY-MM-DD" (already a Manila date) as "Nov 24, 2026". */
-export function formatBusinessDate(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? date : dayFormatter.format(d);
-}
+export { formatBusinessDate } from '@dme/contracts/browser';

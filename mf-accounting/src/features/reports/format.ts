@@ -1,4 +1,4 @@
-import { addDays, isIsoDate, manilaDate, REPORT_NAMES, toCents } from '@dme/contracts/browser';
+import { addDays, formatBusinessDate, isIsoDate, manilaDate, REPORT_NAMES, toCents } from '@dme/contracts/browser';
 import { money as formatAmount } from '@dme/ui';
 import type { ReportName, ReportRange } from '@dme/contracts';
 
@@ -26,13 +26,11 @@ export function cents(value: string): number {
 /** Integer cents as "$1,234.50" (chart axes and tooltips). */
 export const moneyCents = (c: number) => formatAmount(Math.round(c));
 
-const dayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' });
 const shortDayFormatter = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', month: 'short', day: 'numeric' });
 
 /** A business date "YYYY-MM-DD" (already a Manila date) as "Nov 24, 2026". */
 export function formatDay(date: string | null | undefined): string {
-  if (!date) return '—';
-  return isIsoDate(date) ? dayFormatter.format(new Date(`${date}T00:00:00Z`)) : date;
+  return date ? formatBusinessDate(date) : '—';
 }
 
 /** "2026-11-03" → "Nov 3" (chart axis). */

@@ -1,8 +1,7 @@
 import { Alert, Table } from 'antd';
-import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
+import { formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
 import { money, Money, PaymentInfoBlock, StatusTag, SectionTitle } from '@dme/ui';
-import { formatBusinessDate } from '../../lib/dates';
 
 type Record = OrderPayment['records'][number];
 
