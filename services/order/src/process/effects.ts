@@ -62,8 +62,10 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
    * inventory OUT) and consumes the order's reservation, in one transaction of its own
    * (RPC.assignSerials, request/reply: staff wait for it); then the serials are recorded per line
    * here, in the transition's transaction, with the stock item and the bin each was packed from.
-   * The codes are the request's `packing`, or the ones saved while scanning (process/packing.ts). If that transaction fails after the catalog answered,
-   * sending the same codes again gets the same answer from the catalog (it is a retry there).
+   * The codes are the request's `packing`, or the ones saved while scanning (process/packing.ts).
+   * Its compensation is forward, not an undo: if this transaction fails after the catalog answered,
+   * the order stays PREPARING with its codes kept, and packing again sends the same codes, which
+   * the catalog answers the same (a retry there); packing.test.ts fails the write to show it.
    */
   'assign-serials': async ({ em, order, input, deps }) => {
     if (!deps) throw new Error('assign-serials: the catalog command is not configured');

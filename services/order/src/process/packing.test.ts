@@ -243,4 +243,31 @@ describe('packing progress kept on the server', () => {
       },
     ]);
   });
+
+  it("packing's recovery is forward (issue 23): the order's write failing after the catalog packed leaves the order PREPARING with its scans, and packing again records it with the catalog's same answer", async () => {
+    const thermo = await thermometer();
+    const [code] = await h.addStock({ productID: thermo.id, quantity: 1 });
+    const o = await preparingPurchase(thermo, 1);
+    expect((await scan(o, o.products[0].id, code!)).status).toBe(200);
+    // The order's transaction fails after the catalog's command answered (here: writing the serial rows).
+    const em = () => h.orderOrm.em.fork();
+    await em().execute(`create or replace function ordering.test_fail_packing() returns trigger language plpgsql as $$ begin raise exception 'test: the order write fails'; end $$`);
+    await em().execute(`create trigger test_fail_packing before insert on ordering.order_line_serials for each row when (new.order_id = '${o.id}') execute function ordering.test_fail_packing()`);
+    try {
+      const failed = await move(o, 'TO_SHIP', h.staff);
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await em().execute('drop trigger test_fail_packing on ordering.order_line_serials');
+    }
+    // Nothing recorded on the order; the codes are still kept; the catalog holds the unit for it.
+    expect((await staffRead(o)).status).toBe('PREPARING');
+    expect(kept((await progress(o)).body.packing)).toEqual([[code]]);
+    expect(await items([code!])).toEqual([{ serial_code: code, status: 'SOLD', inventory_type: 'OUT', order_id: o.id }]);
+    // Packing again (the kept codes): the catalog answers the same, the order is packed.
+    const again = await move(o, 'TO_SHIP', h.staff);
+    expect(again.status).toBe(200);
+    expect(again.body.order.status).toBe('TO_SHIP');
+    expect(again.body.order.products[0].serialCodes.map((c: Json) => c.serialCode)).toEqual([code]);
+    expect(await items([code!])).toEqual([{ serial_code: code, status: 'SOLD', inventory_type: 'OUT', order_id: o.id }]);
+  });
 });

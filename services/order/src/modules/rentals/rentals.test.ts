@@ -331,6 +331,34 @@ describe('returns inspection (FOR_PICK_UP)', () => {
   });
 });
 
+describe("returns' recovery is forward (issue 23)", () => {
+  it("the order's write failing after the catalog moved the unit leaves the serial unmarked; marking again records it with the catalog's same answer", async () => {
+    const { order, walkers } = await delivered();
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
+    expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
+    expect((await scan(h.as('DRIVER'), order.orderNumber, 'PICKUP')).status).toBe(200);
+    const ret = () => h.order.post(`/api/orders/${order.id}/serials/${encodeURIComponent(walkers[0]!)}/return`, { status: 'DAMAGED' }, { as: h.staff });
+    const unit = async () =>
+      (await h.catalogOrm.em.fork().execute<Array<{ status: string; inventory_type: string }>>('select status, inventory_type from catalog.stock_items where serial_code = ?', [walkers[0]]))[0];
+    await exec(`create or replace function ordering.test_fail_return() returns trigger language plpgsql as $$ begin raise exception 'test: the order write fails'; end $$`, []);
+    await exec(`create trigger test_fail_return before update on ordering.order_line_serials for each row when (new.order_id = '${order.id}') execute function ordering.test_fail_return()`, []);
+    try {
+      expect((await ret()).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      await exec('drop trigger test_fail_return on ordering.order_line_serials', []);
+    }
+    // The catalog moved the unit; the order has no mark yet.
+    expect(await unit()).toEqual({ status: 'DAMAGED', inventory_type: 'IN' });
+    const unmarked = (await staffRead(order)).products.flatMap((l: Json) => l.serialCodes).find((s: Json) => s.serialCode === walkers[0]);
+    expect(unmarked.status).toBeNull();
+    // Marking again: the catalog answers the same (nothing moves twice), the order records the mark.
+    const again = await ret();
+    expect(again.status).toBe(200);
+    expect(again.body.order.products.flatMap((l: Json) => l.serialCodes).find((s: Json) => s.serialCode === walkers[0])).toMatchObject({ status: 'DAMAGED' });
+    expect(await unit()).toEqual({ status: 'DAMAGED', inventory_type: 'IN' });
+  });
+});
+
 describe('fix and replace requests', () => {
   it('a customer files one on their delivered rental; staff mark it On Progress then Done; order detail lists it', async () => {
     const { order, customer } = await delivered();

@@ -13,8 +13,9 @@ export interface ReturnDeps {
  * Marks one serial code of a FOR_PICK_UP rental as returned OK, LOST or DAMAGED — once (SPEC §4).
  * The order row and the serial's row are locked; the catalog moves the item in its own
  * transaction through the stock ledger (OK → AVAILABLE and IN, DAMAGED → DAMAGED, LOST → LOST;
- * asking again answers the same), then the mark and its time are written here. If this
- * transaction fails after the catalog answered, marking again is a retry there.
+ * asking again answers the same), then the mark and its time are written here. Its compensation
+ * is forward, not an undo: if this transaction fails after the catalog answered, the serial stays
+ * unmarked here and marking again is a retry there (rentals.test.ts fails the write to show it).
  */
 export async function returnSerial(
   em: EntityManager,
