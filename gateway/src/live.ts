@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import { EVENT_DATA, EVENTS, EventEnvelope, hasPermission, inOrderScope, LIVE_EVENTS_PATH, orderScopeOf, type LiveEvent, type OrderScope, type OrderStatus } from '@dme/contracts';
+import { EVENT_DATA, EVENTS, EventEnvelope, inOrderScope, LIVE_EVENTS_PATH, liveAudienceOf, orderScopeOf, type LiveAudience, type LiveEvent, type OrderStatus } from '@dme/contracts';
 import { BODY_MESSAGES, hasBody, HttpProblem, namesOf, tooManyRequests, unauthorized, type Logger, type NatsConnection } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { SESSION_COOKIE, type EndedSessions, type Principal, type SessionResolver } from './session';
@@ -98,15 +98,9 @@ export function routeEvent(payload: Uint8Array | string): RoutedEvent | undefine
   }
 }
 
-/** Who a stream's user is, as far as live updates go: staff, or the orders they may see. */
-export type Audience = { kind: 'staff' } | Exclude<OrderScope, { kind: 'all' }>;
-
-export function audienceOf(p: Pick<Principal, 'userId' | 'userType'>): Audience {
-  // Accounting reads no order but takes every payment: it hears of every change.
-  if (hasPermission(p.userType, 'payment:read')) return { kind: 'staff' };
-  const scope = orderScopeOf(p);
-  return scope.kind === 'all' ? { kind: 'staff' } : scope;
-}
+/** Who a stream's user is, as far as live updates go (contracts liveAudienceOf: the rule lives there). */
+export type Audience = LiveAudience;
+export const audienceOf = (p: Pick<Principal, 'userId' | 'userType'>): Audience => liveAudienceOf(p, orderScopeOf(p));
 
 export function mayReceive(audience: Audience, e: RoutedEvent): boolean {
   if (audience.kind === 'staff') return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasPermission, inOrderScope, isAllowed, orderScopeOf, PERMISSIONS, ROLE_PERMISSIONS } from './permissions';
+import { hasPermission, inOrderScope, isAllowed, liveAudienceOf, orderScopeOf, PERMISSIONS, ROLE_PERMISSIONS } from './permissions';
 import { orderStatusColor, stockStatusColor, USER_TYPES } from './enums';
 import { ROUTES } from './routes';
 import { homeOf, menuOf, remoteForPath, ROLE_REMOTE } from './navigation';
@@ -116,5 +116,20 @@ describe('who may see which order (orderScopeOf, inOrderScope: the one rule)', (
       expect(orderScopeOf({ userId: me, userType: t }), t).toEqual({ kind: 'none' });
       expect(inOrderScope(orderScopeOf({ userId: me, userType: t }), order(me, me)), t).toBe(false);
     }
+  });
+});
+
+describe('liveAudienceOf: who hears of order changes on the live stream', () => {
+  it('staff who read orders and accounting hear of all; a driver and a customer of their scope; support of none', () => {
+    const of = (userType: string) => liveAudienceOf({ userType }, orderScopeOf({ userId: 'u1', userType }));
+    expect(Object.fromEntries(USER_TYPES.map((t) => [t, of(t)]))).toEqual({
+      SUPERADMIN: { kind: 'staff' },
+      WAREHOUSE_ADMIN: { kind: 'staff' },
+      WAREHOUSE_STAFF: { kind: 'staff' },
+      ACCOUNTING_ADMIN: { kind: 'staff' },
+      DRIVER: { kind: 'driver', userId: 'u1' },
+      CUSTOMER: { kind: 'customer', userId: 'u1' },
+      SUPPORT: { kind: 'none' },
+    });
   });
 });

@@ -107,3 +107,15 @@ export function inOrderScope(scope: OrderScope, order: { customerId: string; dri
       return false;
   }
 }
+
+/**
+ * Who hears of an order's changes on the live stream, from the user's order scope (orderScopeOf):
+ * whoever sees every order, and accounting (payment:read: it reads no order but takes every
+ * payment), hear of all of them; anyone else of the orders in their scope.
+ */
+export type LiveAudience = { kind: 'staff' } | Exclude<OrderScope, { kind: 'all' }>;
+
+export function liveAudienceOf(who: { userType: string }, scope: OrderScope): LiveAudience {
+  if (hasPermission(who.userType, 'payment:read')) return { kind: 'staff' };
+  return scope.kind === 'all' ? { kind: 'staff' } : scope;
+}
