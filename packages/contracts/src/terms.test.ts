@@ -15,6 +15,7 @@ import {
   lineTotalCents,
   orderTotalCents,
   paymentStatusOf,
+  rentalDaysOf,
   rentalPartialCents,
   returnChargeCents,
   type DueNotice,
@@ -189,5 +190,16 @@ describe('fullPaymentTerms: what asking for the full payment charges', () => {
   it('says the due delay in words for prompts', () => {
     expect(fullPaymentDueInWords()).toBe('one day');
     expect(fullPaymentDueInWords(3)).toBe('3 days');
+  });
+});
+
+describe('rentalDaysOf', () => {
+  it.each<[string, 'RENT' | 'BUY', number | null | undefined, number | null]>([
+    ['a rental with its days', 'RENT', 7, 7],
+    ['a rental without days gets the default', 'RENT', undefined, 1],
+    ['a rental with null days gets the default', 'RENT', null, 1],
+    ['a purchase has none', 'BUY', 5, null],
+  ])('%s', (_what, type, days, want) => {
+    expect(rentalDaysOf(type, days)).toBe(want);
   });
 });

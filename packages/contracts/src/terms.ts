@@ -37,6 +37,14 @@ export interface PricedLine {
   noOfRentalDays: number | null;
 }
 
+/** Rental days of a line that does not say (a cart line or a bulk line without them). */
+export const DEFAULT_RENTAL_DAYS = 1;
+
+/** A line's rental days: a rental's own or the default; none (null) on a purchase. */
+export function rentalDaysOf(type: 'RENT' | 'BUY', days: number | null | undefined): number | null {
+  return type === 'RENT' ? (days ?? DEFAULT_RENTAL_DAYS) : null;
+}
+
 /** A line's total: quantity × unit price, × rental days for a rental line (DESIGN §5). */
 export function lineTotalCents(l: PricedLine): Cents {
   return lineTotal(l.unitCents, l.quantity, l.noOfRentalDays ?? 1);

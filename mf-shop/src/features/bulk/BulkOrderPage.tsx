@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, InputNumber, Select, Space, Table } from 'antd';
 import type { ProductCard } from '@dme/contracts';
-import { centsToString, lineTotal, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
+import { centsToString, lineTotalCents, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
 import { money, PageHeader } from '@dme/ui';
 import { useProductCardPagesInfiniteQuery, useProductQuery } from '../../lib/catalogApi';
 import { AddressDialog } from '../../lib/checkout/AddressDialog';
@@ -145,7 +145,7 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
   const checkout = useCheckout(type);
   const update = (key: number) => (patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const over = (l: Line) => l.available !== undefined && l.quantity > l.available;
-  const lineCents = (l: Line) => (l.complete && l.price ? lineTotal(toCents(l.price), l.quantity, rent ? l.days : 1) : 0);
+  const lineCents = (l: Line) => (l.complete && l.price ? lineTotalCents({ unitCents: toCents(l.price), quantity: l.quantity, noOfRentalDays: rent ? l.days : null }) : 0);
   const total = lines.reduce((a, l) => a + lineCents(l), 0);
   const ready = lines.length > 0 && lines.every((l) => l.complete && !over(l));
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, MAX_QUANTITY, ORDER_MESSAGES, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
+import { centsToString, MAX_QUANTITY, ORDER_MESSAGES, rentalDaysOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
 import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
 
@@ -103,7 +103,7 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
   const ref = { productID: input.productID, productVariantID: input.productVariantID, productSubVariantID: input.productSubVariantID };
   const available = await availableOf(deps, ref);
   if (input.quantity > available) throw overStock();
-  const days = input.type === 'RENT' ? (input.noOfRentalDays ?? 1) : null;
+  const days = rentalDaysOf(input.type, input.noOfRentalDays);
   const t = qualified(em, 'cart_items');
   const [row] = await em.execute<CartRow[]>(
     `insert into ${t} (id, customer_id, type, product_id, variant_id, sub_variant_id, quantity, no_of_rental_days)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { centsToString, firstDayCents, lineTotalCents, ORDER_MESSAGES, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
+import { centsToString, firstDayCents, lineTotalCents, ORDER_MESSAGES, rentalDaysOf, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
 import { badRequest, notFound } from '@dme/platform';
 import type { CartLineRow } from './checkout.store';
 
@@ -27,7 +27,7 @@ export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { li
         productVariantID: l.productVariantID,
         productSubVariantID: l.productSubVariantID,
         quantity: l.quantity,
-        noOfRentalDays: body.type === 'RENT' ? (l.noOfRentalDays ?? 1) : null,
+        noOfRentalDays: rentalDaysOf(body.type, l.noOfRentalDays),
       })),
     };
   }
@@ -42,7 +42,7 @@ export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { li
       productVariantID: r.variant_id,
       productSubVariantID: r.sub_variant_id,
       quantity: r.quantity,
-      noOfRentalDays: body.type === 'RENT' ? (r.no_of_rental_days ?? 1) : null,
+      noOfRentalDays: rentalDaysOf(body.type, r.no_of_rental_days),
     })),
   };
 }
