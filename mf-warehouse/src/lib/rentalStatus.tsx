@@ -16,11 +16,10 @@ export const statusText = (s: string) => s.replace(/_/g, ' ');
 /** Where the ongoing rental screens live (SPEC §2). */
 export const ONGOING_BASE = '/admin/ongoing-rentals';
 
-/** The status as the ongoing rentals show it: a DELIVERED rental is ON_GOING (SPEC §4). */
-export const rentalDisplayStatus = (s: string) => (s === 'DELIVERED' ? 'ON_GOING' : s);
+export { rentalDisplayStatus } from '@dme/contracts/browser';
 
-/** Tag colour of a displayed status: ON_GOING is green like delivered; the rest as orders (SPEC §4). */
-export const displayStatusColor = (s: string): TagColor => orderStatusColor(s === 'ON_GOING' ? 'DELIVERED' : s);
+/** Tag colour of a displayed status (contracts' colours have ON_GOING, green like delivered; SPEC §4). */
+export const displayStatusColor = (s: string): TagColor => orderStatusColor(s);
 
 /** A status tag as the ongoing rentals show it: a DELIVERED rental is ON GOING, green like delivered (SPEC §4). */
 export function DisplayStatusTag({ status }: { status: string }) {

@@ -39,6 +39,11 @@ export function parseOrderCode(code: string): { orderId?: string; orderNumber?: 
 
 /** The tabs of /admin/ongoing-rentals (SPEC §2), each a filter computed by the server. */
 export const ONGOING_RENTAL_TABS = ['ONGOING', 'DUE_DATE', 'FOR_RETURN', 'PICKED_UP'] as const;
+
+/** The status as the ongoing rentals show it: a DELIVERED rental is ON_GOING (SPEC §4); the rest as they are. */
+export function rentalDisplayStatus<S extends string>(status: S): S | 'ON_GOING' {
+  return status === 'DELIVERED' ? 'ON_GOING' : status;
+}
 export type OngoingRentalTab = (typeof ONGOING_RENTAL_TABS)[number];
 export const ONGOING_RENTAL_TAB_LABELS: Record<OngoingRentalTab, string> = {
   ONGOING: 'Ongoing',

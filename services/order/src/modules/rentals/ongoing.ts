@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { manilaDate, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
+import { manilaDate, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
 import { containsPattern, qualified } from '@dme/platform';
 import { money } from '../orders/rows';
 
@@ -67,7 +67,7 @@ export async function listOngoingRentals(
       totalAmount: money(r.total_amount),
       customerID: r.customer_id,
       customerName: r.customer_name ?? '',
-      displayStatus: r.status === 'DELIVERED' ? 'ON_GOING' : r.status,
+      displayStatus: rentalDisplayStatus(r.status),
       initialPayment: r.partial_payment === null ? null : money(r.partial_payment),
       dueDate: r.due_date,
     })),
