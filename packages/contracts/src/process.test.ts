@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES } from './enums';
 import { ORDER_TRANSITIONS, orderHasQr, paymentTransition, paymentTypeOf, scanTransition } from './process';
+import { acceptsRequests } from './rental-constants';
 
 describe('the order process table: every row has its trigger', () => {
   it('every row names at least one trigger, and an event row is started by a payment only', () => {
@@ -50,5 +51,12 @@ describe('the order process table: every row has its trigger', () => {
 describe('orderHasQr: from TO_SHIP on', () => {
   it('is true from TO_SHIP to COMPLETED, false before and once cancelled', () => {
     expect(ORDER_STATUSES.filter(orderHasQr)).toEqual(['TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED']);
+  });
+});
+
+describe('acceptsRequests: fix and replace requests while a rental is out', () => {
+  it('only a DELIVERED rental', () => {
+    expect(ORDER_STATUSES.filter((status) => acceptsRequests({ type: 'RENT', status }))).toEqual(['DELIVERED']);
+    expect(ORDER_STATUSES.filter((status) => acceptsRequests({ type: 'BUY', status }))).toEqual([]);
   });
 });

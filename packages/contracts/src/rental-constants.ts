@@ -40,6 +40,11 @@ export function parseOrderCode(code: string): { orderId?: string; orderNumber?: 
 /** The tabs of /admin/ongoing-rentals (SPEC §2), each a filter computed by the server. */
 export const ONGOING_RENTAL_TABS = ['ONGOING', 'DUE_DATE', 'FOR_RETURN', 'PICKED_UP'] as const;
 
+/** Whether a customer may file a fix or replace request on the order: a rental out with them, DELIVERED (SPEC §2). */
+export function acceptsRequests(order: { type: 'BUY' | 'RENT'; status: OrderStatus }): boolean {
+  return order.type === 'RENT' && order.status === 'DELIVERED';
+}
+
 /** The status as the ongoing rentals show it: a DELIVERED rental is ON_GOING (SPEC §4); the rest as they are. */
 export function rentalDisplayStatus<S extends string>(status: S): S | 'ON_GOING' {
   return status === 'DELIVERED' ? 'ON_GOING' : status;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Space, Table, Tag, Timeline } from 'antd';
-import { formatBusinessDate, formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import { acceptsRequests, formatBusinessDate, formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, RequestType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useFeedback } from '@dme/ui';
@@ -24,7 +24,7 @@ const DUE_NOTICE_TEXT = { OVERDUE: RENTAL_MESSAGES.hasDueProducts, DUE_TODAY: RE
  */
 function Requests({ order }: { order: Order }) {
   const [dialog, setDialog] = useState<RequestType | null>(null);
-  const ongoing = order.status === 'DELIVERED';
+  const ongoing = acceptsRequests(order);
   return (
     <section aria-label="Requests" style={{ marginTop: 24 }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>

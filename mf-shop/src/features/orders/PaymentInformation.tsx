@@ -9,7 +9,8 @@ const orUnknown = (v: string | null, show: (v: string) => string) => (v === null
 
 /**
  * Payment Information as SPEC §4 shows it to the customer: while the order is PENDING or
- * FOR_PAYMENT the order total and the rental's partial payment as UNPAID; afterwards the payment's
+ * FOR_PAYMENT the order total and the rental's partial payment as UNPAID (the server's status);
+ * afterwards the payment's
  * status and total; for a rental in FOR_FULL_PAYMENT or PAID also due date, extra charges,
  * overall total and balance. A payment taken for an order cancelled meanwhile shows REFUND DUE
  * with the amount owed back (issue 22).
@@ -17,7 +18,6 @@ const orUnknown = (v: string | null, show: (v: string) => string) => (v === null
 export function PaymentSummary({ order }: { order: Order }) {
   const pay = order.payment;
   const rent = order.type === 'RENT';
-  const unpaid = order.status === 'PENDING' || order.status === 'FOR_PAYMENT';
   const full = rent && (pay.status === 'FOR_FULL_PAYMENT' || pay.status === 'PAID');
   const refund = pay.status === 'REFUND_DUE' ? (pay.refundDue ?? null) : null;
   return (
@@ -33,7 +33,7 @@ export function PaymentSummary({ order }: { order: Order }) {
         )
       }
       rows={[
-        { label: 'Status', value: <StatusTag kind="payment" status={unpaid ? 'UNPAID' : pay.status} /> },
+        { label: 'Status', value: <StatusTag kind="payment" status={pay.status} /> },
         { label: 'Order Total', value: <strong data-testid="order-total"><Money value={pay.totalOrderPayment} /></strong> },
         rent && pay.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={pay.totalPartialPayment} /> },
         refund !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={refund} /></strong> },

@@ -1,5 +1,5 @@
 import { Alert, Button, Space, Table, Tag } from 'antd';
-import { formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine } from '@dme/contracts';
 import { days, Money, OrderLinesTable, PaymentInfoBlock, StatusTag } from '@dme/ui';
 import { lineDone } from './packing';
@@ -25,13 +25,13 @@ export { CustomerInformation, ShippingInformation } from '@dme/ui';
 /** A rental line's due date, with a hint while the items are still with the customer. */
 function DueDateCell({ order, line }: { order: Order; line: OrderLine }) {
   if (!line.dueDate) return <span style={{ color: 'rgba(0,0,0,0.6)' }}>—</span>;
-  const out = order.status === 'DELIVERED' || order.status === 'FOR_RETURN';
-  const today = manilaDate();
+  // The line's own notice, by the terms rule of the order's (contracts dueNotice).
+  const notice = dueNotice(order.status, [line.dueDate], manilaDate());
   return (
     <Space size={4} wrap>
       <span>{dateText(line.dueDate)}</span>
-      {out && line.dueDate < today && <Tag color="red">Overdue</Tag>}
-      {out && line.dueDate === today && <Tag color="orange">Due today</Tag>}
+      {notice === 'OVERDUE' && <Tag color="red">Overdue</Tag>}
+      {notice === 'DUE_TODAY' && <Tag color="orange">Due today</Tag>}
     </Space>
   );
 }

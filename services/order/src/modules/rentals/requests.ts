@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, HttpProblem, notFound, qualified, recordEvent, type Principal } from '@dme/platform';
-import { EVENTS, RENTAL_MESSAGES, REQUEST_NEXT, type CreateRequestBody, type OrderRequest } from '@dme/contracts';
+import { acceptsRequests, EVENTS, RENTAL_MESSAGES, REQUEST_NEXT, type CreateRequestBody, type OrderRequest } from '@dme/contracts';
 import type { z } from 'zod';
 import { SOURCE } from '../../events';
 import { lockOrder } from '../orders/read';
@@ -17,7 +17,7 @@ export async function createRequest(em: EntityManager, orderId: string, who: Pri
   await em.transactional(async (tem) => {
     const t = (n: string) => qualified(tem, n);
     const order = await lockOrder(tem, { id: orderId }, { where: 'and customer_id = ?', params: [who.userId] });
-    if (order.type !== 'RENT' || order.status !== 'DELIVERED') throw new HttpProblem(409, RENTAL_MESSAGES.requestNotOngoing);
+    if (!acceptsRequests(order)) throw new HttpProblem(409, RENTAL_MESSAGES.requestNotOngoing);
     const lineIds = [...new Set(body.lineIDs)];
     const lines = await tem.execute<Array<{ id: string }>>(`select id from ${t('order_lines')} where order_id = ? and id = any(?::uuid[])`, [orderId, `{${lineIds.join(',')}}`]);
     if (lines.length !== lineIds.length) throw badRequest(RENTAL_MESSAGES.unknownLine, [{ field: 'lineIDs', message: RENTAL_MESSAGES.unknownLine }]);
