@@ -22,3 +22,4 @@ export * from './metrics';
 export * from './housekeeping';
 export * from './qr';
 export * from './steps';
+export * from './mail';
