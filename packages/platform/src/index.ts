@@ -23,3 +23,4 @@ export * from './housekeeping';
 export * from './qr';
 export * from './steps';
 export * from './mail';
+export * from './mail-outbox';
