@@ -1,6 +1,5 @@
 import { Tag } from 'antd';
 import { formatManilaDateTime, orderStatusColor } from '@dme/contracts/browser';
-import type { TagColor } from '@dme/contracts';
 
 /*
  * How the staff screens show an order's dates and statuses, shared by the orders and the ongoing
@@ -18,10 +17,7 @@ export const ONGOING_BASE = '/admin/ongoing-rentals';
 
 export { rentalDisplayStatus } from '@dme/contracts/browser';
 
-/** Tag colour of a displayed status (contracts' colours have ON_GOING, green like delivered; SPEC §4). */
-export const displayStatusColor = (s: string): TagColor => orderStatusColor(s);
-
 /** A status tag as the ongoing rentals show it: a DELIVERED rental is ON GOING, green like delivered (SPEC §4). */
 export function DisplayStatusTag({ status }: { status: string }) {
-  return <Tag color={displayStatusColor(status)}>{statusText(status)}</Tag>;
+  return <Tag color={orderStatusColor(status)}>{statusText(status)}</Tag>;
 }

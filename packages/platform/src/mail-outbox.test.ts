@@ -173,4 +173,20 @@ describe('message outbox', () => {
     expect(new Set(copies.map((c) => c.messageId)).size).toBe(1);
     expect(await row(id)).toMatchObject({ status: 'SENT' });
   });
+
+  it('a started relay sends what a commit queued as soon as it is kicked, and stops cleanly', async () => {
+    const r = relay({ intervalMs: 60_000 });
+    r.start();
+    try {
+      await new Promise((res) => setTimeout(res, 100));
+      const addr = address();
+      await queueMail(orm.em.fork(), FROM, message(addr));
+      r.kick();
+      const start = Date.now();
+      while (to(addr).length === 0 && Date.now() - start < 5000) await new Promise((res) => setTimeout(res, 20));
+      expect(to(addr)).toHaveLength(1);
+    } finally {
+      await r.stop();
+    }
+  });
 });

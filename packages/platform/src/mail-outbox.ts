@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from './logger';
 import { messageIdFor, type MailAttachment, type Mailer } from './mail';
 import { qualified } from './outbox';
+import { PollingLoop } from './polling';
 import { sql, type Db } from './sql';
 
 /**
@@ -123,44 +124,32 @@ export function isPermanentMailFailure(err: unknown): boolean {
 
 /** The relay of a message outbox: claims due messages, sends them, records what the relay said. */
 export class MailRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private idle: Promise<unknown> = Promise.resolve();
+  private readonly loop: PollingLoop;
 
-  constructor(private readonly opts: MailRelayOptions) {}
+  constructor(private readonly opts: MailRelayOptions) {
+    this.loop = new PollingLoop(() => this.runOnce(), {
+      intervalMs: opts.intervalMs ?? 1000,
+      batchSize: opts.batchSize ?? 20,
+      logger: opts.logger,
+      failure: 'mail relay: a round failed, will retry',
+    });
+  }
 
   private get table(): string {
     return qualified(this.opts.db(), this.opts.table ?? 'mail_outbox');
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.idle;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Send now (after a commit that queued messages). */
   kick(): void {
-    if (!this.stopped) this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.idle = this.runOnce()
-        .catch((err: unknown) => {
-          this.opts.logger.warn({ err }, 'mail relay: a round failed, will retry');
-          return 0;
-        })
-        .then((sent) => {
-          if (!this.stopped) this.schedule(sent >= (this.opts.batchSize ?? 20) ? 0 : (this.opts.intervalMs ?? 1000));
-        });
-    }, ms);
+    this.loop.kick();
   }
 
   /** Claims and sends one batch; answers how many messages were handled. */

@@ -6,6 +6,7 @@ import { EVENT_DATA, type EventEnvelope, type EventType, type EventData, type Ev
 import { namesOf, type NatsConnection } from './nats';
 import { CORRELATION_HEADER, currentRequestId, isRequestId, type Logger } from './logger';
 import { OutboxEntity } from './outbox-tables';
+import { PollingLoop } from './polling';
 import { literal, schemaOf, sql, sqlScript, uuidArrayLiteral, withConnection, type ConnectionSource, type Db } from './sql';
 
 /** The first key of the relays' advisory lock (the second is the outbox table's name hashed). */
@@ -115,59 +116,29 @@ export interface RelayOptions {
  */
 export class OutboxRelay {
   private readonly js: JetStreamClient;
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-  private again = false;
-  private stopped = true;
-  private idle: Promise<void> = Promise.resolve();
+  private readonly loop: PollingLoop;
 
   constructor(private readonly opts: RelayOptions) {
     this.js = jetstream(opts.nc);
+    this.loop = new PollingLoop(() => this.runOnce(), {
+      intervalMs: opts.intervalMs ?? 500,
+      batchSize: opts.batchSize ?? 100,
+      logger: opts.logger,
+      failure: 'outbox relay: publish failed, will retry',
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.idle;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Publish now (called after a commit that recorded events). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.stopped || this.running) return;
-    this.running = true;
-    let published = 0;
-    this.idle = (async () => {
-      try {
-        published = await this.runOnce();
-      } catch (err) {
-        this.opts.logger.warn({ err }, 'outbox relay: publish failed, will retry');
-      }
-    })();
-    await this.idle;
-    this.running = false;
-    if (this.stopped) return;
-    const more = this.again || published >= (this.opts.batchSize ?? 100);
-    this.again = false;
-    this.schedule(more ? 0 : (this.opts.intervalMs ?? 500));
+    this.loop.kick();
   }
 
   /**

@@ -20,7 +20,6 @@ export { SCAN_DELAY_MS, SCANNER_MESSAGES, cameraErrorMessage, cameraSupport, cre
 export { CustomerInformation, ShippingInformation } from './OrderInfo';
 export { Money, money } from './money';
 export { QrBlock, QR_FILE_NAME, type QrBlockProps } from './order/QrBlock';
-export { showsOrderQr } from './order/qr';
 export { OrderLinesTable, days, type LineColumn, type OrderLinesTableProps } from './order/OrderLinesTable';
 export { PaymentInfoBlock, type PaymentInfoBlockProps, type PaymentInfoRow } from './order/PaymentInfoBlock';
 export { nextOffset, uniqueRows } from './pages';

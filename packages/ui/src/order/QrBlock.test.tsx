@@ -1,17 +1,16 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { ORDER_STATUSES, type OrderStatus } from '@dme/contracts/browser';
+import { ORDER_STATUSES, orderHasQr, type OrderStatus } from '@dme/contracts/browser';
 import { FeedbackRoot } from '../feedback';
 import { QrBlock } from './QrBlock';
-import { showsOrderQr } from './qr';
 
 const SHOWN: OrderStatus[] = ['TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED'];
 const order = (status: OrderStatus) => ({ id: 'o-1', orderNumber: 'ORD-20261123-000001', status });
 
 describe('QrBlock', () => {
   it('is shown from TO_SHIP on, never before and never for a cancelled order', () => {
-    expect(ORDER_STATUSES.filter(showsOrderQr)).toEqual(SHOWN);
+    expect(ORDER_STATUSES.filter(orderHasQr)).toEqual(SHOWN);
     for (const status of ORDER_STATUSES) {
       const { container, unmount } = render(<QrBlock order={order(status)} src="/api/orders/o-1/qr.png" download="link" />);
       if (SHOWN.includes(status)) {

@@ -1,9 +1,10 @@
 import { useState, type CSSProperties } from 'react';
 import { Button } from 'antd';
+import { orderHasQr } from '@dme/contracts/browser';
 import type { Order } from '@dme/contracts';
 import { SectionTitle } from '../SectionTitle';
 import { useFeedback } from '../feedback';
-import { downloadFile, showsOrderQr } from './qr';
+import { downloadFile } from './qr';
 
 export const QR_FILE_NAME = 'QR_Code.png';
 
@@ -51,7 +52,7 @@ function FetchDownload({ src }: { src: string }) {
  * shown from TO_SHIP on (nothing before, nor for a cancelled order).
  */
 export function QrBlock({ order, src, download, framed = false, gap = 8 }: QrBlockProps) {
-  if (!showsOrderQr(order.status)) return null;
+  if (!orderHasQr(order.status)) return null;
   return (
     <section aria-label="QR Code">
       <SectionTitle>QR Code</SectionTitle>

@@ -1,6 +1,3 @@
-/** Whether an order shows its QR block: the rule of the order process (contracts `orderHasQr`). */
-export { orderHasQr as showsOrderQr } from '@dme/contracts/browser';
-
 /** Saves `src` (fetched with the session) as `fileName`. */
 export async function downloadFile(src: string, fileName: string): Promise<void> {
   const res = await fetch(src, { credentials: 'same-origin' });
