@@ -2,6 +2,7 @@
  * `npm start`: builds what is stale, starts PostgreSQL (DATABASE_URL or embedded) and NATS
  * (NATS_URL, a local server, or nats-server started here), starts every service and the
  * gateway (each service migrates its own schema), seeds demo data once, prints the URL.
+ * E-mail goes to SMTP_URL, or (unset) to an embedded mail catcher whose web inbox it prints.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDatabase } from '@dme/platform';
 import { ensureNats, MissingPrerequisite, startEmbeddedPostgres, withDatabase, type PostgresHandle } from './lib/infra';
+import { mailEnv, startMailCatcher, type MailCatcher } from './lib/mail-catcher';
 import { startStack } from './lib/stack';
 import { DEFAULT_DEMO_PASSWORD, seed } from './lib/seed';
 import { DEMO_ACCOUNTS } from '@dme/identity/seed';
@@ -24,6 +26,11 @@ async function main() {
     if (r.status !== 0) throw new Error('The build failed (see above).');
   }
 
+  const gatewayPort = Number(process.env.PORT ?? 8080);
+  // Before the database: a taken port stops the start with one line, with nothing else to undo.
+  const catcher = process.env.SMTP_URL ? undefined : await startCatcher();
+  const smtpUrl = catcher?.smtpUrl ?? process.env.SMTP_URL!;
+
   let pgHandle: PostgresHandle | undefined;
   let databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
@@ -36,7 +43,6 @@ async function main() {
   await ensureDatabase(databaseUrl);
   const nats = await ensureNats(dataDir, log);
 
-  const gatewayPort = Number(process.env.PORT ?? 8080);
   const uploadDir = resolve(process.env.UPLOAD_DIR ?? join(dataDir, 'uploads'));
   const stack = await startStack({
     root,
@@ -49,7 +55,10 @@ async function main() {
     logLevel: process.env.LOG_LEVEL ?? 'info',
     printLevel: process.env.LOG_LEVEL === 'debug' ? 20 : 40,
     log,
-    extraEnv: passThrough(['SESSION_IDLE_MINUTES', 'SESSION_ABSOLUTE_HOURS', 'COOKIE_SECURE', 'SESSION_CACHE_SECONDS', 'LOGIN_MAX_FAILURES_PER_PAIR', 'LOGIN_MAX_PER_IP', 'LOGIN_WINDOW_MINUTES', 'LOGIN_DELAY_AFTER_FAILURES', 'LOGIN_DELAY_BASE_MS', 'LOGIN_DELAY_MAX_MS', 'REGISTER_MAX_PER_IP', 'UPLOAD_ANON_MAX_PER_IP', 'UPLOAD_MAX_BYTES', 'UPLOAD_ANON_MAX_BYTES', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'PRODUCT_LIST_CACHE_MS']),
+    extraEnv: {
+      ...passThrough(['SESSION_IDLE_MINUTES', 'SESSION_ABSOLUTE_HOURS', 'COOKIE_SECURE', 'SESSION_CACHE_SECONDS', 'LOGIN_MAX_FAILURES_PER_PAIR', 'LOGIN_MAX_PER_IP', 'LOGIN_WINDOW_MINUTES', 'LOGIN_DELAY_AFTER_FAILURES', 'LOGIN_DELAY_BASE_MS', 'LOGIN_DELAY_MAX_MS', 'REGISTER_MAX_PER_IP', 'UPLOAD_ANON_MAX_PER_IP', 'UPLOAD_MAX_BYTES', 'UPLOAD_ANON_MAX_BYTES', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'PRODUCT_LIST_CACHE_MS']),
+      ...mailEnv(smtpUrl, process.env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`),
+    },
   });
 
   const demo = process.env.SEED_DEMO !== 'false';
@@ -65,6 +74,8 @@ async function main() {
     log(`Demo accounts (password: ${process.env.DEMO_PASSWORD ? '$DEMO_PASSWORD' : DEFAULT_DEMO_PASSWORD}):`);
     for (const a of DEMO_ACCOUNTS) log(`  ${a.username.padEnd(16)} ${a.userType}`);
   }
+  if (catcher) log(`Mail inbox (every e-mail the demo sends): ${catcher.inboxUrl}`);
+  else log(`E-mail: sent through ${smtpHost(smtpUrl)}`);
   log('Press Ctrl-C to stop.');
 
   let stopping = false;
@@ -73,6 +84,7 @@ async function main() {
     stopping = true;
     log('\nStopping...');
     await stack.stop();
+    await catcher?.stop();
     await nats.stop();
     await pgHandle?.stop();
     log('Stopped. Data is kept in .data/.');
@@ -80,6 +92,31 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+}
+
+/** The embedded mail catcher on MAIL_SMTP_PORT / MAIL_INBOX_PORT (2525 / 8025). */
+async function startCatcher(): Promise<MailCatcher> {
+  const smtpPort = Number(process.env.MAIL_SMTP_PORT ?? 2525);
+  const httpPort = Number(process.env.MAIL_INBOX_PORT ?? 8025);
+  try {
+    return await startMailCatcher({ smtpPort, httpPort });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    const port = (err as { port?: number }).port ?? `${smtpPort} or ${httpPort}`;
+    throw new MissingPrerequisite(
+      `The mail catcher cannot listen: port ${port} is taken on 127.0.0.1 (is another \`npm start\` running?). Set MAIL_SMTP_PORT and MAIL_INBOX_PORT to free ports, or SMTP_URL to send through your own SMTP server.`,
+    );
+  }
+}
+
+/** Where mail goes, without the credentials an SMTP_URL may carry. */
+function smtpHost(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ''}`;
+  } catch {
+    return 'SMTP_URL (not a valid URL)';
+  }
 }
 
 function passThrough(names: string[]): Record<string, string> {

@@ -129,6 +129,7 @@ async function main(): Promise<void> {
           log('\n== system: fuzz, recovery, limits (vitest, against the started stack) ==');
           await runVitest(results, 'system (fuzz, recovery, limits)', 'api.json', 'e2e/api/vitest.config.ts', {
             E2E_BASE_URL: stack.url,
+            E2E_MAIL_URL: stack.mailUrl,
             E2E_DATABASE_URL: stack.databaseUrl,
             E2E_SERVICE_URLS: JSON.stringify(stack.serviceUrls),
             E2E_INTERNAL_TOKEN: stack.internalToken,
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
           const onlySpecs = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : [];
           await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...onlySpecs], {
             E2E_BASE_URL: stack.url,
+            E2E_MAIL_URL: stack.mailUrl,
             E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
             // The rental journey moves a delivered time back instead of waiting days.
             E2E_DATABASE_URL: stack.databaseUrl,

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { SERVICES, type ServiceName } from '@dme/contracts';
 import { freePort } from '@dme/testing';
 import { waitFor } from './infra';
+import { mailEnv, startMailCatcher, type MailCatcher } from './mail-catcher';
 import { nodeArgs, pipeLogs, presentServices, processEnv, ready, type StackOptions } from './stack';
 
 export type ProcessName = ServiceName | 'gateway';
@@ -53,6 +54,8 @@ export interface ReplicaStack {
   replica(name: ProcessName, index: number): Replica;
   /** Connections each balancer has forwarded to each replica so far (by process name, in replica order). */
   forwarded(): Partial<Record<ProcessName, number[]>>;
+  /** The web inbox of the mail catcher started for this stack (none when extraEnv gave SMTP_URL). */
+  mailUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -152,12 +155,15 @@ export async function startBalancer(backends: number[]): Promise<Balancer> {
 
 /**
  * Starts `replicas` processes of every present service (each behind its balancer), then as many
- * gateways, on free ports, with the environment startStack gives its processes. Resolves when
- * every one of them is ready.
+ * gateways, on free ports, with the environment startStack gives its processes (and the mail
+ * settings: a mail catcher of its own unless extraEnv names SMTP_URL, PUBLIC_URL the front
+ * balancer). Resolves when every one of them is ready.
  */
 export async function startReplicas(opts: ReplicaOptions): Promise<ReplicaStack> {
   const count = opts.replicas ?? 2;
-  const env = processEnv(opts);
+  // Set once the front balancer (PUBLIC_URL) and the mail catcher are up, before any replica starts.
+  let env: Record<string, string> = {};
+  let catcher: MailCatcher | undefined;
   const all: Replica[] = [];
   const balancers: Balancer[] = [];
   let stopping = false;
@@ -218,12 +224,21 @@ export async function startReplicas(opts: ReplicaOptions): Promise<ReplicaStack>
       }),
     );
     await Promise.all(balancers.map((b) => b.close()));
+    await catcher?.stop();
   };
 
   try {
     mkdirSync(opts.uploadDir, { recursive: true });
     const serviceUrls: Partial<Record<ServiceName, string>> = {};
     const byName: Partial<Record<ProcessName, Balancer>> = {};
+    // The shop's address first: every process is told it (PUBLIC_URL, for the links in e-mails).
+    // Until the gateways are ready its probes fail, and it forwards nothing.
+    const gatewayPorts = await Promise.all(Array.from({ length: count }, () => freePort()));
+    const front = await startBalancer(gatewayPorts);
+    balancers.push(front);
+    byName.gateway = front;
+    if (!opts.extraEnv?.SMTP_URL) catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
+    env = processEnv({ ...opts, extraEnv: { ...mailEnv(catcher?.smtpUrl ?? opts.extraEnv!.SMTP_URL!, front.url), ...opts.extraEnv } });
     const services: Replica[] = [];
     for (const name of presentServices(opts.root)) {
       const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
@@ -241,12 +256,9 @@ export async function startReplicas(opts: ReplicaOptions): Promise<ReplicaStack>
     const gatewayEnv: Record<string, string> = { HOST: '127.0.0.1', STATIC_ROOT: opts.root };
     for (const s of SERVICES) gatewayEnv[`${s.toUpperCase()}_URL`] = serviceUrls[s] ?? unused;
     const gateways: Replica[] = [];
-    for (let i = 0; i < count; i++) gateways.push(makeReplica('gateway', i, join(opts.root, 'gateway'), await freePort(), gatewayEnv));
+    gatewayPorts.forEach((port, i) => gateways.push(makeReplica('gateway', i, join(opts.root, 'gateway'), port, gatewayEnv)));
     all.push(...gateways);
     await launchAll(gateways);
-    const front = await startBalancer(gateways.map((g) => Number(new URL(g.url).port)));
-    balancers.push(front);
-    byName.gateway = front;
     return {
       url: front.url,
       gateways: gateways.map((g) => g.url),
@@ -258,6 +270,7 @@ export async function startReplicas(opts: ReplicaOptions): Promise<ReplicaStack>
         return r;
       },
       forwarded: () => Object.fromEntries(Object.entries(byName).map(([name, b]) => [name, [...b.forwarded]])),
+      ...(catcher ? { mailUrl: catcher.inboxUrl } : {}),
       stop,
     };
   } catch (err) {

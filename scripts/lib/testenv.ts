@@ -16,6 +16,7 @@ import {
 } from './infra';
 import { dropDatabase, ensureDatabase } from '@dme/platform';
 import { freePort } from '@dme/testing';
+import { mailEnv, startMailCatcher } from './mail-catcher';
 import { startStack, type RunningStack } from './stack';
 import { DEFAULT_DEMO_PASSWORD, seed } from './seed';
 
@@ -69,21 +70,31 @@ export interface TestStack {
   databaseUrl: string;
   serviceUrls: RunningStack['serviceUrls'];
   internalToken: string;
+  /** The stack's own mail catcher: its web inbox, and the JSON API under /api/messages. */
+  mailUrl: string;
   stop: () => Promise<void>;
 }
 
 /**
  * The whole product as `npm start` runs it, on a fresh database and free ports, with the demo
- * accounts seeded; stop() removes the database and uploads again.
+ * accounts seeded and a mail catcher of its own (every e-mail the stack sends lands there);
+ * stop() removes the database and uploads again.
  */
 export async function startTestStack(root: string, pgServerUrl: string, natsUrl: string, log: (m: string) => void, env: Record<string, string> = {}): Promise<TestStack> {
   const dbName = `dme_e2e_${randomBytes(4).toString('hex')}`;
   const databaseUrl = withDatabase(pgServerUrl, dbName);
-  await ensureDatabase(databaseUrl);
+  // Ports 0: the catcher binds free ports itself (no window in which another process takes them).
+  const mail = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
+  await ensureDatabase(databaseUrl).catch(async (err: unknown) => {
+    await mail.stop();
+    throw err;
+  });
   const uploadDir = join(tmpdir(), `${dbName}-uploads`);
   const gatewayPort = await freePort();
   const internalToken = randomBytes(24).toString('hex');
+  const url = `http://localhost:${gatewayPort}`;
   const cleanup = async () => {
+    await mail.stop().catch(() => undefined);
     await dropDatabase(databaseUrl).catch(() => undefined);
     rmSync(uploadDir, { recursive: true, force: true });
   };
@@ -101,7 +112,7 @@ export async function startTestStack(root: string, pgServerUrl: string, natsUrl:
       logLevel: 'warn',
       printLevel: 50,
       log: (l) => log(`  ${l}`),
-      extraEnv: { LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', ...env },
+      extraEnv: { ...mailEnv(mail.smtpUrl, url), LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', ...env },
     });
     await seed({ databaseUrl, demo: true, demoPassword: DEFAULT_DEMO_PASSWORD });
   } catch (err) {
@@ -109,10 +120,11 @@ export async function startTestStack(root: string, pgServerUrl: string, natsUrl:
     throw err;
   }
   return {
-    url: `http://localhost:${gatewayPort}`,
+    url,
     databaseUrl,
     serviceUrls: stack.serviceUrls,
     internalToken,
+    mailUrl: mail.inboxUrl,
     stop: async () => {
       await stack.stop();
       await cleanup();

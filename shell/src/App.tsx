@@ -16,8 +16,13 @@ const PublicArea = lazy(() => import('./pages/PublicArea'));
 const LandingPage = themedLazy(() => import('./pages/landing/LandingPage'));
 const LoginPage = lazy(() => import('./pages/auth/LoginPage'));
 const RegisterPage = themedLazy(() => import('./pages/auth/RegisterPage'));
+// E-mail links and "forgot password" (issue 24).
+const ForgotPasswordPage = themedLazy(() => import('./pages/auth/ForgotPasswordPage'));
+const ResetPasswordPage = themedLazy(() => import('./pages/auth/ResetPasswordPage'));
+const VerifyEmailPage = themedLazy(() => import('./pages/auth/VerifyEmailPage'));
 // The user and employee screens are a chunk only the superadmin downloads.
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
+const VerifyEmailBanner = lazy(() => import('./layout/VerifyEmailBanner'));
 
 export function App() {
   const { pathname } = useLocation();
@@ -35,6 +40,9 @@ export function App() {
             <Route path="/about" element={<LandingPage />} />
             <Route path="/login" element={<LoginPage />} />
             <Route path="/register" element={<RegisterPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/reset-password" element={<ResetPasswordPage />} />
+            <Route path="/verify-email" element={<VerifyEmailPage />} />
           </Route>
           <Route path="*" element={<SignedInArea />} />
         </Routes>
@@ -51,6 +59,9 @@ export function SignedInArea() {
   return (
     <AppLayout user={user}>
       <SessionCheck />
+      <Suspense fallback={null}>
+        <VerifyEmailBanner />
+      </Suspense>
       <Suspense fallback={<PlainLoading />}>
         <RoleContent />
       </Suspense>

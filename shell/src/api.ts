@@ -1,5 +1,9 @@
 import { baseApi } from '@dme/api-client';
 import type {
+  AccountMessageResponse,
+  ForgotPasswordRequest,
+  ResetPasswordRequest,
+  TokenRequest,
   EmployeeCreateRequest,
   EmployeeUpdateRequest,
   LoginRequest,
@@ -28,6 +32,14 @@ export const shellApi = baseApi.injectEndpoints({
     logout: b.mutation<void, void>({ query: () => ({ url: '/auth/logout', method: 'POST' }) }),
     me: b.query<MeResponse, void>({ query: () => '/auth/me', providesTags: ['Me'] }),
     register: b.mutation<UserResponse, RegisterRequest>({ query: (body) => ({ url: '/auth/register', method: 'POST', body }) }),
+    // E-mail verification and password reset (issue 24).
+    forgotPassword: b.mutation<AccountMessageResponse, ForgotPasswordRequest>({ query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }) }),
+    resetPassword: b.mutation<AccountMessageResponse, ResetPasswordRequest>({ query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }) }),
+    verifyEmail: b.mutation<AccountMessageResponse, TokenRequest>({
+      query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
+      invalidatesTags: ['Me'],
+    }),
+    resendVerification: b.mutation<AccountMessageResponse, void>({ query: () => ({ url: '/auth/me/verification-email', method: 'POST' }) }),
 
     users: b.query<UserListResponse, ListArgs>({
       query: ({ userType, limit, offset }) => ({ url: '/users', params: { ...(userType ? { userType } : {}), limit, offset } }),
@@ -72,6 +84,10 @@ export const {
   useLogoutMutation,
   useMeQuery,
   useRegisterMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useVerifyEmailMutation,
+  useResendVerificationMutation,
   useUsersQuery,
   useUserQuery,
   useSetUserStatusMutation,

@@ -137,8 +137,34 @@ export type User = z.infer<typeof User>;
 export const UserResponse = z.object({ user: User });
 export type UserResponse = z.infer<typeof UserResponse>;
 
-export const MeResponse = z.object({ user: User, permissions: z.array(z.string()) });
+export const MeResponse = z.object({
+  user: User,
+  permissions: z.array(z.string()),
+  /** Whether the user confirmed their e-mail address (issue 24); the shell shows a banner until then. */
+  emailVerified: z.boolean().optional(),
+});
 export type MeResponse = z.infer<typeof MeResponse>;
+
+/** A one-time link's token as it arrives from an e-mail link (base64url, 43 characters). */
+const tokenField = text({ max: 200, error: MESSAGES.account.resetLinkInvalid }).min(1, { error: MESSAGES.account.resetLinkInvalid });
+
+/** "Forgot password": the address to send a reset link to (answered alike whether it has an account). */
+export const ForgotPasswordRequest = z.object({
+  email: requiredText(MESSAGES.account.emailRequired, 254).pipe(z.email({ error: MESSAGES.common.emailInvalid })),
+});
+export type ForgotPasswordRequest = z.input<typeof ForgotPasswordRequest>;
+
+/** A new password, with the token of a reset link. */
+export const ResetPasswordRequest = z.object({ token: tokenField, password: passwordField(MESSAGES.register.password) });
+export type ResetPasswordRequest = z.input<typeof ResetPasswordRequest>;
+
+/** The token of an e-mail confirmation link, or of the one-click "no more reminders" link. */
+export const TokenRequest = z.object({ token: tokenField });
+export type TokenRequest = z.input<typeof TokenRequest>;
+
+/** The answer of an account action: what to tell the user. */
+export const AccountMessageResponse = z.object({ message: z.string() });
+export type AccountMessageResponse = z.infer<typeof AccountMessageResponse>;
 
 /** List paging in a query string: plain decimal digits only (DESIGN §8: limit at most 100). */
 export const Pagination = z.object({
@@ -182,7 +208,7 @@ export const SessionRevoked = z
   .object({
     sessionId: z.string().uuid().optional(),
     userId: z.string().uuid().optional(),
-    reason: z.enum(['logout', 'deactivated', 'deleted', 'updated']),
+    reason: z.enum(['logout', 'deactivated', 'deleted', 'updated', 'password_reset']),
   })
   .refine((r) => r.sessionId !== undefined || r.userId !== undefined, { error: 'sessionId or userId is required' });
 export type SessionRevoked = z.infer<typeof SessionRevoked>;

@@ -75,4 +75,21 @@ export const MESSAGES = {
   user: {
     cannotChangeSelf: 'You cannot deactivate or delete your own account.',
   },
+  /** E-mail verification and password reset (issue 24; ours, not the spec's). */
+  account: {
+    emailRequired: 'Please input your Email!',
+    resetSent: 'If an account uses this e-mail address, we have sent it a link to reset the password. Please check your e-mail.',
+    resetLinkInvalid: 'This reset link is invalid, was already used or has expired. Please ask for a new one.',
+    resetDone: 'Your password was changed. Please sign in with your new password.',
+    verifyLinkInvalid: 'This confirmation link is invalid, was already used or has expired. Sign in and ask for a new one.',
+    verified: 'Thank you: your e-mail address is confirmed.',
+    verificationSent: 'We have sent you a new confirmation link. Please check your e-mail.',
+    alreadyVerified: 'Your e-mail address is already confirmed.',
+    unverifiedBanner: 'Please confirm your e-mail address: we sent you a link when you registered.',
+    forgotTitle: 'Forgot your password?',
+    resetTitle: 'Choose a new password',
+    passwordsDiffer: 'The two passwords are not the same.',
+    unsubscribed: 'You will no longer receive reminders. Order and payment e-mails still come.',
+    unsubscribeLinkInvalid: 'This link is invalid. Sign in to change your e-mail preferences.',
+  },
 } as const;

@@ -98,6 +98,19 @@ export const OrderIdParams = z.object({ id: z.string().uuid({ error: 'Not found.
 /** The path of one payment record's invoice: the payment's (staff) or the order's (customer) id and the record's. */
 export const RecordInvoiceParams = z.object({ id: z.string().uuid({ error: 'Not found.' }), recordId: z.string().uuid({ error: 'Not found.' }) });
 
+/**
+ * The invoice of one payment record for an e-mail attachment (NATS request/reply to the payment
+ * service, issue 24): answered only when the order is the customer's (else 404), so a message
+ * never carries another customer's invoice.
+ */
+export const INVOICE_RPC = { get: 'rpc.payment.invoice' } as const;
+export const InvoiceRequest = z.object({ orderId: z.string().uuid(), recordId: z.string().uuid(), customerId: z.string().uuid() });
+export const InvoiceReply = z.object({ fileName: z.string(), pdfBase64: z.string() });
+export type InvoiceReply = z.infer<typeof InvoiceReply>;
+
+/** The shop's name as customers see it (the shell's header, e-mails). */
+export const SHOP_NAME = 'DME Supply';
+
 /** The seller on every invoice (SPEC §9: a fixed address, e-mail and phone). */
 export const SELLER = {
   name: 'DME Medical Equipment Rentals & Sales',

@@ -4,12 +4,16 @@ import {
   EmployeeCreateRequest,
   EmployeeListQuery,
   EmployeeUpdateRequest,
+  AccountMessageResponse,
+  ForgotPasswordRequest,
   IdParams,
   LoginRequest,
   MeResponse,
   ProfileUpdateRequest,
   RegisterRequest,
+  ResetPasswordRequest,
   StatusChangeRequest,
+  TokenRequest,
   UserListQuery,
   UserListResponse,
   UserResponse,
@@ -127,6 +131,26 @@ export const ROUTES = {
   authMeUpdate: {
     method: 'PATCH', path: '/api/auth/me', service: 'identity', access: 'authenticated', tag: 'auth',
     summary: 'Update my own profile (name, birth date, contact, address, image)', body: ProfileUpdateRequest, response: UserResponse,
+  },
+  // ---- identity: accounts (issue 24)
+  authForgotPassword: {
+    method: 'POST', path: '/api/auth/forgot-password', service: 'identity', access: 'public', tag: 'auth',
+    summary: 'E-mail a password-reset link (the same answer whether the address has an account)', body: ForgotPasswordRequest,
+    response: AccountMessageResponse, status: 202, rateLimit: 'register',
+  },
+  authResetPassword: {
+    method: 'POST', path: '/api/auth/reset-password', service: 'identity', access: 'public', tag: 'auth',
+    summary: "Set a new password with a reset link's token (once, within 30 minutes); ends every session of the account",
+    body: ResetPasswordRequest, response: AccountMessageResponse, rateLimit: 'register',
+  },
+  authVerifyEmail: {
+    method: 'POST', path: '/api/auth/verify-email', service: 'identity', access: 'public', tag: 'auth',
+    summary: "Confirm an e-mail address with a confirmation link's token (once)", body: TokenRequest, response: AccountMessageResponse,
+    rateLimit: 'register',
+  },
+  authResendVerification: {
+    method: 'POST', path: '/api/auth/me/verification-email', service: 'identity', access: 'authenticated', tag: 'auth',
+    summary: 'Send me a new e-mail confirmation link', response: AccountMessageResponse, status: 202,
   },
   // ---- identity: users (customers and staff)
   usersList: {

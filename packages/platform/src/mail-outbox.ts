@@ -164,11 +164,14 @@ export class MailRelay {
     const t = this.table;
     return sql<ClaimedRow>(
       this.opts.db(),
-      `update ${t} m set status = 'SENDING', lease_until = now() + make_interval(secs => $2::double precision / 1000), attempts = m.attempts + 1
-        where m.id in (select id from ${t}
-                        where (status = 'QUEUED' and next_attempt_at <= now()) or (status = 'SENDING' and lease_until < now())
-                        order by next_attempt_at limit $1 for update skip locked)
-       returning m.id, m.recipient, m.subject, m.text_body, m.html_body, m.attachments, m.message_id, m.attempts`,
+      // Sent in the order they were queued (an UPDATE's RETURNING has no order of its own).
+      `with claimed as (
+         update ${t} m set status = 'SENDING', lease_until = now() + make_interval(secs => $2::double precision / 1000), attempts = m.attempts + 1
+          where m.id in (select id from ${t}
+                          where (status = 'QUEUED' and next_attempt_at <= now()) or (status = 'SENDING' and lease_until < now())
+                          order by next_attempt_at limit $1 for update skip locked)
+         returning m.id, m.recipient, m.subject, m.text_body, m.html_body, m.attachments, m.message_id, m.attempts, m.next_attempt_at, m.created_at)
+       select id, recipient, subject, text_body, html_body, attachments, message_id, attempts from claimed order by next_attempt_at, created_at`,
       [this.opts.batchSize ?? 20, this.opts.leaseMs ?? 60_000],
     );
   }

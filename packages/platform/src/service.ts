@@ -35,6 +35,11 @@ export interface ServiceDefinition<S extends BaseEnv> {
   createApp: (ctx: ServiceContext<z.output<S>>) => HttpApp;
   consumers?: (ctx: ServiceContext<z.output<S>>) => Promise<RunningConsumer[]>;
   /**
+   * Background loops of the service's own (e.g. the mail relay), made before the consumers and
+   * the HTTP app and stopped after the consumers.
+   */
+  workers?: (ctx: ServiceContext<z.output<S>>) => Array<{ stop(): Promise<void> }>;
+  /**
    * Periodic housekeeping, run by one replica at a time (advisory lock per schema): the platform
    * purge of old outbox/inbox rows (always, `purge` tunes it), then the service's own `run`
    * (e.g. purge expired sessions). Every `everyMs` (default 10 min).
@@ -65,6 +70,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   const relay = new OutboxRelay({ em: orm.em, nc, logger, connections: background });
   relay.start();
   const ctx: ServiceContext<z.output<S>> = { config, logger, orm, nc, relay, background };
+  const workers = def.workers ? def.workers(ctx) : [];
   const consumers = def.consumers ? await def.consumers(ctx) : [];
   const app = def.createApp(ctx);
   setReadiness(app, async () => ({ postgresql: await postgresUp(orm), nats: await natsUp(nc) }));
@@ -93,6 +99,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
     // /health/ready answers 503 from here on; requests keep coming for the drain, then it closes.
     await closeHttpGracefully(server, 9000, config.SHUTDOWN_DRAIN_MS);
     await Promise.allSettled(consumers.map((c) => c.stop()));
+    await Promise.allSettled(workers.map((w) => w.stop()));
     await relay.stop();
     await housekeepingStopped;
     await nc.drain().catch(() => undefined);

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A message as the test SMTP server received it, parsed back (mailparser). */
+/** A message as a local SMTP server received it, parsed back (mailparser). */
 export interface ReceivedMail {
   /** The envelope's recipients (RCPT TO), what the relay was asked to deliver to. */
   envelopeTo: string[];
@@ -12,7 +13,80 @@ export interface ReceivedMail {
   text: string;
   html: string;
   messageId: string;
+  /** The Date header as ISO 8601 ('' when the message has none). */
+  date: string;
   attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
+}
+
+export interface SmtpRefusal {
+  code: number;
+  message: string;
+}
+
+/** Parses one message as smtp-server hands it over (the DATA stream) into a ReceivedMail. */
+export async function parseReceivedMail(stream: Readable, envelopeTo: string[]): Promise<ReceivedMail> {
+  const mail = await simpleParser(stream);
+  const address = (a: unknown) => (a && typeof a === 'object' && 'text' in a ? String((a as { text: string }).text) : '');
+  return {
+    envelopeTo,
+    from: address(mail.from),
+    to: address(mail.to),
+    subject: mail.subject ?? '',
+    text: mail.text ?? '',
+    html: typeof mail.html === 'string' ? mail.html : '',
+    messageId: mail.messageId ?? '',
+    date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date.toISOString() : '',
+    attachments: mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content })),
+  };
+}
+
+/**
+ * A receiving SMTP server (smtp-server): every message is parsed (parseReceivedMail) and handed to
+ * onMail, unless refusal() names an SMTP answer to refuse it with. No TLS, any (or no) credentials
+ * accepted: for tests and the local mail catcher only.
+ */
+export function createReceivingSmtp(onMail: (mail: ReceivedMail) => void, refusal: () => SmtpRefusal | null = () => null): SMTPServer {
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth: (_auth, _session, cb) => cb(null, { user: 'test' }),
+    onData(stream, session, cb) {
+      const refuse = refusal();
+      if (refuse) {
+        stream.resume();
+        const err = Object.assign(new Error(refuse.message), { responseCode: refuse.code });
+        stream.on('end', () => cb(err));
+        return;
+      }
+      parseReceivedMail(stream, session.envelope.rcptTo.map((r) => r.address))
+        .then((mail) => {
+          onMail(mail);
+          cb();
+        })
+        .catch((err: Error) => cb(err));
+    },
+  });
+  // smtp-server emits every client's socket error (a reset, a timeout) on the server: without a
+  // listener that would crash the process hosting it.
+  server.on('error', () => undefined);
+  return server;
+}
+
+/** Listens on host:port (0: a free port); resolves with the port, rejects on EADDRINUSE and the like. */
+export function listenSmtp(server: SMTPServer, port: number, host = '127.0.0.1'): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, host, () => {
+      server.server.off('error', reject);
+      resolve((server.server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export function closeSmtp(server: SMTPServer): Promise<void> {
+  return new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 export interface TestSmtp {
@@ -21,7 +95,7 @@ export interface TestSmtp {
   port: number;
   received: ReceivedMail[];
   /** Refuse every message with this SMTP answer (a relay in trouble), or accept again (null). */
-  refuseWith(answer: { code: number; message: string } | null): void;
+  refuseWith(answer: SmtpRefusal | null): void;
   /** Stops listening (the relay is down); `start()` listens on the same port again. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -33,46 +107,10 @@ export interface TestSmtp {
  */
 export async function startTestSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
-  let refusal: { code: number; message: string } | null = null;
-  const make = () =>
-    new SMTPServer({
-      secure: false,
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onAuth: (_auth, _session, cb) => cb(null, { user: 'test' }),
-      onData(stream, session, cb) {
-        if (refusal) {
-          stream.resume();
-          const err = Object.assign(new Error(refusal.message), { responseCode: refusal.code });
-          stream.on('end', () => cb(err));
-          return;
-        }
-        simpleParser(stream)
-          .then((mail) => {
-            const address = (a: unknown) => (a && typeof a === 'object' && 'text' in a ? String((a as { text: string }).text) : '');
-            received.push({
-              envelopeTo: session.envelope.rcptTo.map((r) => r.address),
-              from: address(mail.from),
-              to: address(mail.to),
-              subject: mail.subject ?? '',
-              text: mail.text ?? '',
-              html: typeof mail.html === 'string' ? mail.html : '',
-              messageId: mail.messageId ?? '',
-              attachments: mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content })),
-            });
-            cb();
-          })
-          .catch((err: Error) => cb(err));
-      },
-    });
+  let refusal: SmtpRefusal | null = null;
+  const make = () => createReceivingSmtp((mail) => received.push(mail), () => refusal);
   let server = make();
-  const listen = (port: number) =>
-    new Promise<number>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve((server.server.address() as AddressInfo).port));
-    });
-  const port = await listen(0);
+  const port = await listenSmtp(server, 0);
   return {
     url: `smtp://127.0.0.1:${port}`,
     port,
@@ -80,10 +118,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     refuseWith(answer) {
       refusal = answer;
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () => closeSmtp(server),
     async start() {
       server = make();
-      await listen(port);
+      await listenSmtp(server, port);
     },
   };
 }

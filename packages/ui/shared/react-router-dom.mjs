@@ -5,4 +5,4 @@
  * the apps never call; re-exported from here, the rest is tree-shaken away (~17 KB gzip left).
  * The build fails with a clear message if an app imports a name missing here: add it.
  */
-export { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
+export { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';

@@ -4,6 +4,7 @@ import type { IdentityConfig } from './config';
 import { authHandlers } from './modules/auth/auth.routes';
 import { userHandlers } from './modules/users/user.routes';
 import { internalSessionRouter } from './modules/sessions/session.routes';
+import { accountHandlers } from './modules/accounts/accounts.routes';
 
 export interface IdentityDeps {
   orm: MikroORM;
@@ -18,12 +19,15 @@ export interface IdentityDeps {
   nc: NatsConnection;
   /** That request's subject (default UPLOAD_RPC.exist; tests use a private one). */
   uploadsSubject?: string;
+  /** Called after a transaction that queued messages committed (kicks the mail relay). */
+  afterMail?: () => void;
 }
 
 /** The identity service's HTTP app (no listen: tests use it directly). */
 export function createApp(deps: IdentityDeps) {
   const app = createHttpApp({ name: 'identity', logger: deps.logger });
   const afterCommit = deps.afterCommit ?? (() => undefined);
+  const afterMail = deps.afterMail ?? (() => undefined);
   app.use(async (ctx, next) => {
     ctx.state.em = deps.orm.em.fork();
     await next();
@@ -32,7 +36,8 @@ export function createApp(deps: IdentityDeps) {
   const api = mountRoutes(
     'identity',
     {
-      ...authHandlers({ config: deps.config, logger: deps.logger, afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject }),
+      ...authHandlers({ config: deps.config, logger: deps.logger, afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject, afterMail }),
+      ...accountHandlers({ config: deps.config, logger: deps.logger, nc: deps.nc, afterMail }),
       ...userHandlers({ afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject, logger: deps.logger }),
     },
     deps.config.INTERNAL_TOKEN,
@@ -49,3 +54,5 @@ export { SessionEntity } from './modules/sessions/session.entity';
 export { IdentityEnv } from './config';
 export { createEmployee } from './modules/users/user.service';
 export { purgeExpiredThrottle } from './modules/auth/throttle';
+export { startNotificationConsumers, notificationHandler } from './modules/messages/notify';
+export { identityMailRelay, type RunningMailRelay } from './modules/messages/relay';

@@ -25,5 +25,24 @@ export const IdentityEnv = z.object({
   LOGIN_DELAY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   /** The longest delay (ms). Accounts are slowed down, never locked. */
   LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+
+  // E-mail (issue 24, modules/messages). Without SMTP_URL messages are queued and kept, not sent.
+  /** The relay: smtp://user:pass@host:port or smtps://...; `npm start` runs a local mail catcher. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  /** The sender of every message. */
+  MAIL_FROM: z.string().min(3).default('"DME Supply" <no-reply@dme-shop.local>'),
+  /** The shop's address as customers reach it: the links in messages start with it. */
+  PUBLIC_URL: z.string().url({ error: 'must be a URL' }).default('http://localhost:8080').transform((u) => u.replace(/\/+$/, '')),
+  /** A password-reset link works this many minutes, once. */
+  RESET_TOKEN_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  /** An e-mail verification link works this many hours, once. */
+  VERIFY_TOKEN_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(72),
+  /** Reset or verification e-mails one address or account may ask for per hour (more are answered the same, and not sent). */
+  ACCOUNT_MAIL_MAX_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /**
+   * The least time (ms) a forgot-password answer takes, whether the address is known or not, so the
+   * answer's timing does not tell which addresses have accounts.
+   */
+  FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).max(10_000).default(400),
 });
 export type IdentityConfig = z.output<typeof IdentityEnv>;

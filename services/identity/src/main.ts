@@ -3,6 +3,13 @@ import { IdentityEnv } from './config';
 import { createApp, migrations, SessionEntity, UserEntity } from './app';
 import { purgeExpiredSessions } from './modules/sessions/session.service';
 import { purgeExpiredThrottle } from './modules/auth/throttle';
+import { purgeOldTokens } from './modules/accounts/tokens';
+import { startNotificationConsumers } from './modules/messages/notify';
+import { identityMailRelay, type RunningMailRelay } from './modules/messages/relay';
+
+/** The mail relay (issue 24), when SMTP_URL names one; every replica runs one (claims are SKIP LOCKED). */
+let mail: RunningMailRelay | undefined;
+const kickMail = () => mail?.kick();
 
 await runService({
   name: 'identity',
@@ -10,7 +17,13 @@ await runService({
   env: IdentityEnv,
   entities: [UserEntity, SessionEntity],
   migrations,
-  createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick() }),
+  workers: ({ orm, config, logger }) => {
+    mail = identityMailRelay({ orm, config, logger });
+    return mail ? [mail] : [];
+  },
+  // Order, payment and request events become messages to their customers.
+  consumers: ({ nc, orm, logger, config }) => startNotificationConsumers({ nc, em: orm.em, logger, config, afterCommit: kickMail }),
+  createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick(), afterMail: kickMail }),
   housekeeping: {
     everyMs: 10 * 60_000,
     run: async ({ orm, config }) => {
@@ -18,6 +31,8 @@ await runService({
         purgeExpiredSessions(orm.em.fork(), { idleMinutes: config.SESSION_IDLE_MINUTES, absoluteHours: config.SESSION_ABSOLUTE_HOURS }),
         // Sign-in throttle counters whose window ended.
         purgeExpiredThrottle(orm.em.fork()),
+        // One-time links that ended more than a day ago.
+        purgeOldTokens(orm.em.fork()),
       ]);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;

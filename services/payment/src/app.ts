@@ -1,7 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createHttpApp, mountRoutes, type Logger } from '@dme/platform';
+import { INVOICE_RPC, InvoiceRequest, type InvoiceReply } from '@dme/contracts';
+import { createHttpApp, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
 import type { PaymentConfig } from './config';
 import { paymentHandlers } from './modules/payments/payment.routes';
+import { invoicePdf } from './modules/payments/invoice';
+import { invoiceSource } from './modules/payments/payment.service';
 
 export interface PaymentDeps {
   orm: MikroORM;
@@ -22,6 +25,24 @@ export function createApp(deps: PaymentDeps) {
   const api = mountRoutes('payment', paymentHandlers(afterCommit), deps.config.INTERNAL_TOKEN);
   app.use(api.routes()).use(api.allowedMethods());
   return app;
+}
+
+/**
+ * Hands the invoice of one payment record to the service that e-mails it (issue 24): the order
+ * must be the customer's, as for the customer's own download.
+ */
+export function serveInvoices(opts: { nc: NatsConnection; orm: MikroORM; logger: Logger; subject?: string }) {
+  return serveRpc({
+    nc: opts.nc,
+    subject: opts.subject ?? INVOICE_RPC.get,
+    queue: 'payment',
+    schema: InvoiceRequest,
+    logger: opts.logger,
+    handle: async ({ orderId, recordId, customerId }): Promise<InvoiceReply> => {
+      const { fileName, pdf } = await invoicePdf(await invoiceSource(opts.orm.em.fork(), { orderId, customerId }, recordId));
+      return { fileName, pdfBase64: pdf.toString('base64') };
+    },
+  });
 }
 
 /** Tables are reached with SQL (payment.store.ts); the platform adds its outbox and inbox entities. */

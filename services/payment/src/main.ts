@@ -1,6 +1,6 @@
 import { runService } from '@dme/platform';
 import { PaymentEnv } from './config';
-import { createApp, entities, migrations } from './app';
+import { createApp, entities, migrations, serveInvoices } from './app';
 import { startOrderConsumer } from './consumers/orders';
 import { purgePaymentHousekeeping } from './housekeeping';
 
@@ -10,7 +10,11 @@ await runService({
   env: PaymentEnv,
   entities,
   migrations,
-  createApp: ({ orm, config, logger, relay }) => createApp({ orm, config, logger, afterCommit: () => relay.kick() }),
+  createApp: ({ orm, config, logger, relay, nc }) => {
+    // Invoices for e-mail attachments (identity's messages ask, NATS request/reply).
+    serveInvoices({ nc, orm, logger });
+    return createApp({ orm, config, logger, afterCommit: () => relay.kick() });
+  },
   // Order events open and move payments; batches use the background connections, apart from requests.
   consumers: async ({ nc, orm, logger, background, relay }) => [
     await startOrderConsumer({ nc, em: orm.em, logger, connections: background, afterCommit: () => relay.kick() }),

@@ -1,6 +1,7 @@
 import { Migration } from '@dme/platform';
 import { IdentityUserVersions } from './0002_user_versions';
 import { IdentityLoginThrottle } from './0003_login_throttle';
+import { IdentityMessages } from './0004_messages';
 
 export class IdentityInitial extends Migration {
   override async up(): Promise<void> {
@@ -53,4 +54,5 @@ export const migrations = [
   { name: '0001_identity', class: IdentityInitial },
   { name: '0002_user_versions', class: IdentityUserVersions },
   { name: '0003_login_throttle', class: IdentityLoginThrottle },
+  { name: '0004_messages', class: IdentityMessages },
 ];

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { EVENT_STREAM, EVENTS, type EventEnvelope, type EventInput, type OrderStatus } from '@dme/contracts';
-import { connectNats, createLogger, createOrm, ensureEventStream, eventEnvelope, IDENTITY_HEADERS, migrate, type NatsConnection, type Orm, type RunningConsumer } from '@dme/platform';
+import { EVENT_STREAM, type EventEnvelope } from '@dme/contracts';
+import { connectNats, createLogger, createOrm, ensureEventStream, IDENTITY_HEADERS, migrate, type NatsConnection, type Orm, type RunningConsumer } from '@dme/platform';
 import { createTestDatabase, listen, serviceClient, TEST_INTERNAL_TOKEN, testNatsUrl, type Caller, type Json, type TestServer } from '@dme/testing';
 import { createApp, entities, migrations, orderEventHandler, PaymentEnv, startOrderConsumer } from '../app';
-
-export type PlacedData = EventInput<typeof EVENTS.order.placed>;
 
 export interface PaymentHarness {
   orm: Orm;
@@ -94,73 +92,7 @@ export async function startPayments(): Promise<PaymentHarness> {
   };
 }
 
-const digits = () => String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
-
-/** A purchase: 2 × thermometer at 12.99 and 1 wheelchair (Standard / 18 in) at 150.00 = 175.98. */
-export function purchase(overrides: Partial<PlacedData> = {}): PlacedData {
-  return {
-    orderId: randomUUID(),
-    orderNumber: `ORD-20260301-${digits()}`,
-    customerId: randomUUID(),
-    type: 'BUY',
-    typeOfOrder: null,
-    totalAmount: '175.98',
-    partialPayment: null,
-    customer: { name: 'Maria Santos', email: 'maria.santos@example.com', contactNumber: '+63 917 555 0101' },
-    delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '1210' },
-    createdAt: new Date().toISOString(),
-    lines: [
-      { productId: randomUUID(), variantId: null, subVariantId: null, productName: 'Digital Thermometer', variantName: null, subVariantName: null, quantity: 2, noOfRentalDays: null, unitPrice: '12.99', lineTotal: '25.98' },
-      { productId: randomUUID(), variantId: randomUUID(), subVariantId: randomUUID(), productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 1, noOfRentalDays: null, unitPrice: '150.00', lineTotal: '150.00' },
-    ],
-    ...overrides,
-  };
-}
-
-/**
- * A rental: 2 wheelchairs (Standard / 18 in) at 16.50 a day for 3 days = 99.00 and an oxygen
- * concentrator at 45.00 for 5 days = 225.00; total 324.00, first day 33.00 + 45.00 = 78.00.
- */
-export function rental(overrides: Partial<PlacedData> = {}): PlacedData {
-  return {
-    ...purchase(),
-    type: 'RENT',
-    totalAmount: '324.00',
-    partialPayment: '78.00',
-    customer: { name: 'Jose Rizal', email: 'jose.rizal@example.com', contactNumber: '+63 918 222 3344' },
-    lines: [
-      { productId: randomUUID(), variantId: randomUUID(), subVariantId: randomUUID(), productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 2, noOfRentalDays: 3, unitPrice: '16.50', lineTotal: '99.00' },
-      { productId: randomUUID(), variantId: null, subVariantId: null, productName: 'Oxygen Concentrator', variantName: null, subVariantName: null, quantity: 1, noOfRentalDays: 5, unitPrice: '45.00', lineTotal: '225.00' },
-    ],
-    ...overrides,
-  };
-}
-
-/** `dme.order.placed` as the order service writes it to its outbox. */
-export function placedEvent(data: PlacedData): EventEnvelope {
-  return eventEnvelope('order', { type: EVENTS.order.placed, aggregateId: data.orderId, data });
-}
-
-/** `dme.order.status_changed` of an order; `at` sets the event's time (due dates are counted from it). */
-export function statusEvent(order: PlacedData, from: OrderStatus, to: OrderStatus, opts: { extraCharge?: string; at?: string } = {}): EventEnvelope {
-  const env = eventEnvelope('order', {
-    type: EVENTS.order.statusChanged,
-    aggregateId: order.orderId,
-    data: { orderId: order.orderId, orderNumber: order.orderNumber, customerId: order.customerId, type: order.type, from, to, by: randomUUID(), extraCharge: opts.extraCharge ?? null },
-  });
-  return opts.at ? { ...env, occurredAt: opts.at } : env;
-}
-
-/** The steps of a rental from payment to the request of its full payment. */
-export function rentalToFullPayment(order: PlacedData, extraCharge: string, at?: string): EventEnvelope[] {
-  const path: OrderStatus[] = ['PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT'];
-  let from: OrderStatus = 'FOR_PAYMENT';
-  return path.map((to) => {
-    const e = statusEvent(order, from, to, to === 'FOR_FULL_PAYMENT' ? { extraCharge, ...(at ? { at } : {}) } : {});
-    from = to;
-    return e;
-  });
-}
+export { placedEvent, purchase, rental, rentalToFullPayment, statusEvent, type PlacedData } from '@dme/testing/order-events';
 
 /** POST /api/payments/:id/confirm with a fresh Idempotency-Key unless one is given. */
 export function confirmAs(h: PaymentHarness, who: Caller, paymentId: string, body: Record<string, unknown> = { invoiceNumber: 'INV-1001', receiptNumber: 'OR-5001', note: '' }, key: string = randomUUID()) {

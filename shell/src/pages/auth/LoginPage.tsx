@@ -134,6 +134,9 @@ export default function LoginPage() {
           </button>
         </form>
         <p style={{ margin: '16px 0 0' }}>
+          <Link to="/forgot-password" style={{ textDecoration: 'underline' }}>Forgot your password?</Link>
+        </p>
+        <p style={{ margin: '8px 0 0' }}>
           No account yet? <Link to="/register" style={{ textDecoration: 'underline' }}>Register now</Link>
         </p>
       </AuthCard>

@@ -18,6 +18,8 @@ import { verifyAgainstDummy, verifyPassword } from '../users/password';
 import { closeSession, openSession, SESSION_COOKIE } from '../sessions/session.service';
 import { announceRevocation } from '../sessions/revocation';
 import { loginThrottle } from './throttle';
+import { sendVerification } from '../accounts/accounts';
+import type { UserRow } from '../users/user.entity';
 
 type AuthHandlers = Pick<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
 
@@ -45,16 +47,25 @@ export interface AuthDeps {
   /** For asking the catalog whether an uploaded image exists. */
   nc: NatsConnection;
   uploadsSubject?: string;
+  /** Called after a transaction that queued messages committed (kicks the mail relay). */
+  afterMail?: () => void;
 }
 
-export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject }: AuthDeps): AuthHandlers {
+/** What GET /api/auth/me (and a sign-in) answers about a user. */
+export function meOf(user: UserRow) {
+  return { user: toUser(user), permissions: [...permissionsOf(user.userType)], emailVerified: user.emailVerifiedAt != null };
+}
+
+export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject, afterMail }: AuthDeps): AuthHandlers {
   const policy = { idleMinutes: config.SESSION_IDLE_MINUTES, absoluteHours: config.SESSION_ABSOLUTE_HOURS };
   const throttle = loginThrottle(config, logger);
   return {
     async authRegister(ctx, { body }) {
       await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
-      const user = await registerCustomer(em(ctx), body);
+      // The confirmation e-mail is queued in the transaction that creates the account.
+      const user = await registerCustomer(em(ctx), body, (tem, u) => sendVerification(tem, config, u));
       afterCommit();
+      afterMail?.();
       return { user: toUser(user) };
     },
 
@@ -96,8 +107,7 @@ export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject }
 
     async authMe(ctx, { principal }) {
       try {
-        const user = await findUser(em(ctx), principal.userId);
-        return { user: toUser(user), permissions: [...permissionsOf(user.userType)] };
+        return meOf(await findUser(em(ctx), principal.userId));
       } catch (err) {
         if (err instanceof HttpProblem && err.status === 404) throw unauthorized();
         throw err;
@@ -109,6 +119,6 @@ export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject }
     const session = await openSession(em(ctx), userId, policy, { ip, userAgent: ctx.get('user-agent') });
     const user = await findUser(em(ctx), userId);
     ctx.set('Set-Cookie', sessionCookie(session.token, session.expiresAt, config.COOKIE_SECURE));
-    return { user: toUser(user), permissions: [...permissionsOf(user.userType)] };
+    return meOf(user);
   }
 }

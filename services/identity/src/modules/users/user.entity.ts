@@ -28,6 +28,10 @@ export const UserEntity = defineEntity({
     createdAt: p.datetime().columnType('timestamptz').onCreate(() => new Date()),
     updatedAt: p.datetime().columnType('timestamptz').onCreate(() => new Date()).onUpdate(() => new Date()),
     deletedAt: p.datetime().columnType('timestamptz').nullable(),
+    /** When the owner proved the address (a verification link); null: not yet (issue 24). */
+    emailVerifiedAt: p.datetime().columnType('timestamptz').nullable(),
+    /** The customer's choice for reminders; transactional messages are sent whatever it is. */
+    remindersEnabled: p.boolean().default(true),
   }),
 });
 export type UserRow = InferEntity<typeof UserEntity>;

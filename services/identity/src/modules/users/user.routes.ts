@@ -2,9 +2,12 @@ import { EMPLOYEE_TYPES } from '@dme/contracts';
 import { assertUploadsExist, type HandlersOf, type Logger, type NatsConnection } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { announceRevocation } from '../sessions/revocation';
+import type { ACCOUNT_ROUTES } from '../accounts/accounts.routes';
+
+type AccountRoute = (typeof ACCOUNT_ROUTES)[number];
 import { createEmployee, deleteUser, findUser, listUsers, setStatus, toUser, updateEmployee, updateProfile } from './user.service';
 
-type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe'>;
+type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe' | AccountRoute>;
 
 export interface UserDeps {
   afterCommit: () => void;

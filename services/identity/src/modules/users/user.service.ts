@@ -110,11 +110,15 @@ function personFields(input: PersonInput) {
   };
 }
 
+/** Work done in the transaction that creates a user, after the row is written (e.g. queue its verification e-mail). */
+export type WithinCreate = (tem: EntityManager, user: UserRow) => Promise<void>;
+
 async function createUser(
   em: EntityManager,
   input: PersonInput & { username: string; password: string },
   userType: UserType,
   position: string,
+  within?: WithinCreate,
 ): Promise<UserRow> {
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tem) => {
@@ -133,6 +137,9 @@ async function createUser(
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
+      // Staff accounts are made by the superadmin with a known address; customers prove theirs.
+      emailVerifiedAt: userType === 'CUSTOMER' ? null : now,
+      remindersEnabled: true,
     });
     tem.persist(user);
     recordEvent(tem, SOURCE, {
@@ -147,13 +154,14 @@ async function createUser(
       if (isUniqueViolation(err)) throw usernameTaken();
       throw err;
     }
+    await within?.(tem, user);
     return user;
   });
 }
 
 /** A visitor registers: always an ACTIVE customer (SPEC §4). */
-export function registerCustomer(em: EntityManager, input: Register): Promise<UserRow> {
-  return createUser(em, input, 'CUSTOMER', '');
+export function registerCustomer(em: EntityManager, input: Register, within?: WithinCreate): Promise<UserRow> {
+  return createUser(em, input, 'CUSTOMER', '', within);
 }
 
 export function createEmployee(em: EntityManager, input: EmployeeCreate): Promise<UserRow> {

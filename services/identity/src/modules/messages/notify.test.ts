@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import { EVENT_STREAM, EVENTS, type EventEnvelope } from '@dme/contracts';
+import { createLogger, eventEnvelope, type RunningConsumer } from '@dme/platform';
+import { eventually } from '@dme/testing';
+import { placedEvent, purchase, rental, rentalToFullPayment, statusEvent } from '@dme/testing/order-events';
+import { startPaymentService, type PaymentFixture } from '@dme/testing/payment';
+import { startIdentity, type Harness } from '../../test/harness';
+import { notificationHandler, startNotificationConsumers } from './notify';
+
+// Issue 24: order, payment and request events become e-mails to their customer — against the real
+// payment service (its invoices) and a real SMTP server, every message parsed back.
+let h: Harness;
+let p: PaymentFixture;
+const invoiceSubject = `rpc.payment.invoice.test-${randomUUID().slice(0, 8)}`;
+const logger = createLogger('notify-test', 'silent');
+beforeAll(async () => {
+  h = await startIdentity({ PUBLIC_URL: 'https://shop.example' });
+  p = await startPaymentService({ databaseUrl: h.config.DATABASE_URL, nc: h.nc, logger, invoiceSubject });
+});
+afterAll(async () => {
+  await p?.close();
+  await h?.close();
+});
+
+const handle = () => notificationHandler({ config: h.config, nc: h.nc, logger, invoiceSubject });
+async function deliver(...events: EventEnvelope[]) {
+  const run = handle();
+  for (const e of events) await h.orm.em.fork().transactional((tem) => run(tem, e));
+  h.mail.kick();
+}
+
+async function customer(email: string) {
+  const res = await h.api.post('/api/auth/register', h.person({ email, firstName: 'Ana' }));
+  expect(res.status).toBe(201);
+  await h.mailTo(email); // the confirmation e-mail
+  return res.body.user as { id: string };
+}
+
+const mailsTo = (email: string) => h.smtp.received.filter((m) => m.envelopeTo.includes(email));
+
+describe('messages from events', () => {
+  it('a purchase: placed, then paid with INVOICE.pdf attached, on its way and delivered — one message each, to the customer only', async () => {
+    const a = await customer('buyer-a@example.com');
+    const b = await customer('buyer-b@example.com');
+    const order = purchase({ customerId: a.id });
+    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-N-1', receiptNumber: 'OR-N-1' })).toBe(200);
+    const [paid] = await p.events(order.orderId, EVENTS.payment.confirmed);
+
+    await deliver(placedEvent(order), paid!, statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY'), statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED'));
+    const mails = (await h.mailTo('buyer-a@example.com', 5)).slice(1);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Your order ${order.orderNumber} is placed`,
+      `Payment received for ${order.orderNumber}`,
+      `${order.orderNumber} is on its way`,
+      `${order.orderNumber} was delivered`,
+    ]);
+    const [placedMail, paidMail] = mails;
+    expect(placedMail!.text).toContain('Digital Thermometer');
+    expect(placedMail!.text).toContain('$175.98');
+    expect(placedMail!.text).toContain('https://shop.example/orders/purchased');
+    expect(placedMail!.html).toContain('DME Medical Equipment Rentals &amp; Sales');
+    expect(paidMail!.attachments.map((x) => [x.filename, x.contentType])).toEqual([['INVOICE.pdf', 'application/pdf']]);
+    expect(paidMail!.attachments[0]!.content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(paidMail!.text).toContain('INV-N-1');
+    expect(mails.every((m) => m.attachments.length === (m === paidMail ? 1 : 0))).toBe(true);
+    // Nothing about A's order went to B.
+    expect(mailsTo('buyer-b@example.com').map((m) => m.subject)).toEqual(['Confirm your e-mail address for DME Supply']);
+    expect(mailsTo('buyer-b@example.com').some((m) => m.text.includes(order.orderNumber))).toBe(false);
+
+    // The payment service hands out an invoice only for the customer's own order: an event naming
+    // B with A's order (which no producer writes) would go out without A's invoice.
+    const forged = { ...paid!, id: randomUUID(), data: { ...(paid!.data as object), customerId: b.id } };
+    await deliver(forged);
+    const [, toB] = await h.mailTo('buyer-b@example.com', 2);
+    expect(toB!.attachments).toHaveLength(0);
+  });
+
+  it("a rental's first and full payments attach INITIAL_PAYMENT_INVOICE.pdf and FULL_PAYMENT_INVOICE.pdf; the full-payment request says balance and due date", async () => {
+    const a = await customer('renter@example.com');
+    const order = rental({ customerId: a.id });
+    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-R-1', receiptNumber: 'OR-R-1' })).toBe(200);
+    const steps = rentalToFullPayment(order, '20.00');
+    await p.feed(...steps);
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-R-2', receiptNumber: 'OR-R-2' })).toBe(200);
+    const paid = await p.events(order.orderId, EVENTS.payment.confirmed);
+    const full = steps.at(-1)!;
+    const fullData = { ...(full.data as object), fullPaymentDue: '2026-12-01', balance: '266.00' };
+    await deliver(paid[0]!, { ...full, data: fullData }, paid[1]!);
+    const mails = (await h.mailTo('renter@example.com', 4)).slice(1);
+    expect(mails.map((m) => m.attachments.map((x) => x.filename))).toEqual([['INITIAL_PAYMENT_INVOICE.pdf'], [], ['FULL_PAYMENT_INVOICE.pdf']]);
+    expect(mails[1]!.subject).toBe(`Full payment due for ${order.orderNumber}`);
+    expect(mails[1]!.text).toContain('$266.00');
+    expect(mails[1]!.text).toContain('$20.00');
+    expect(mails[1]!.text).toContain('Dec 1, 2026');
+  });
+
+  it('a status nobody waits for sends nothing; an event for a deleted account sends nothing', async () => {
+    const a = await customer('quiet@example.com');
+    const order = purchase({ customerId: a.id });
+    await deliver(statusEvent(order, 'PREPARING', 'TO_SHIP'), placedEvent(purchase({ customerId: randomUUID() })));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo('quiet@example.com')).toHaveLength(1);
+  });
+
+  it('a request changing status is told', async () => {
+    const a = await customer('requester@example.com');
+    const event = eventEnvelope('order', {
+      type: EVENTS.request.changed,
+      aggregateId: randomUUID(),
+      data: { requestId: randomUUID(), orderId: randomUUID(), orderNumber: 'ORD-20261125-000777', customerId: a.id, type: 'FIX', status: 'ON_PROGRESS' },
+    });
+    await deliver(event);
+    const [, mail] = await h.mailTo('requester@example.com', 2);
+    expect(mail!.subject).toBe('Your fix request for ORD-20261125-000777 is in progress');
+  });
+});
+
+describe('the consumers', () => {
+  it('an event delivered twice (JetStream redelivery) is one message', async () => {
+    const a = await customer('twice@example.com');
+    const prefix = `identity-mail-test-${randomUUID().slice(0, 8)}`;
+    const jsm = await jetstreamManager(h.nc);
+    for (const [suffix, filter] of [['order', 'dme.order.>'], ['payment', 'dme.payment.>'], ['request', 'dme.request.>']] as const) {
+      // Created first, delivering only what is published from now on: the stream's history belongs to other runs.
+      await jsm.consumers.add(EVENT_STREAM, { durable_name: `${prefix}-${suffix}`, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, ack_wait: nanos(30_000), filter_subject: filter });
+    }
+    const consumers: RunningConsumer[] = await startNotificationConsumers({ nc: h.nc, em: h.orm.em, logger, config: h.config, invoiceSubject, durablePrefix: prefix, afterCommit: () => h.mail.kick() });
+    try {
+      const event = placedEvent(purchase({ customerId: a.id }));
+      const js = jetstream(h.nc);
+      await js.publish(event.type, JSON.stringify(event), { msgID: event.id });
+      await js.publish(event.type, JSON.stringify(event), { msgID: randomUUID() });
+      await h.mailTo('twice@example.com', 2);
+      await eventually(async () => (await h.orm.em.fork().execute('select 1 from identity.inbox where event_id = ?', [event.id])).length > 0, 10_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(mailsTo('twice@example.com').filter((m) => m.subject.includes('is placed'))).toHaveLength(1);
+    } finally {
+      await Promise.all(consumers.map((c) => c.stop()));
+      for (const suffix of ['order', 'payment', 'request']) await jsm.consumers.delete(EVENT_STREAM, `${prefix}-${suffix}`).catch(() => undefined);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { EVENT_DATA, EVENTS, INVOICE_RPC, InvoiceReply, type EventEnvelope } from '@dme/contracts';
+import { callRpc, HttpProblem, startConsumer, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
+import type { IdentityConfig } from '../../config';
+import { queueMessage, recipientOf, type MessageRecipient } from './outbox';
+import { orderPlaced, orderStatus, paymentReceived, refundDue, requestChanged, TEMPLATES, type TemplateName } from './templates';
+import type { MessageContent } from './render';
+
+export interface NotifyDeps {
+  config: Pick<IdentityConfig, 'MAIL_FROM' | 'PUBLIC_URL'>;
+  nc: NatsConnection;
+  logger: Logger;
+  /** The payment service's invoice subject (tests use a private one). */
+  invoiceSubject?: string;
+}
+
+interface Message {
+  customerId: string;
+  orderId: string;
+  template: TemplateName;
+  content: (r: MessageRecipient) => MessageContent;
+  invoice?: { recordId: string };
+}
+
+/** The message an event sends to its customer, if any (issue 24: the moves a customer waits for). */
+function messageOf(event: EventEnvelope, links: { publicUrl: string }): Message | null {
+  switch (event.type) {
+    case EVENTS.order.placed: {
+      const o = EVENT_DATA[EVENTS.order.placed].parse(event.data);
+      return { customerId: o.customerId, orderId: o.orderId, template: TEMPLATES.orderPlaced, content: (r) => orderPlaced(r, o, links) };
+    }
+    case EVENTS.order.statusChanged: {
+      const s = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
+      const message = orderStatus(s, links);
+      return message && { customerId: s.customerId, orderId: s.orderId, ...message };
+    }
+    case EVENTS.payment.confirmed: {
+      const p = EVENT_DATA[EVENTS.payment.confirmed].parse(event.data);
+      return {
+        customerId: p.customerId,
+        orderId: p.orderId,
+        template: TEMPLATES.paymentReceived,
+        content: (r) => paymentReceived(r, p, links),
+        ...(p.recordId ? { invoice: { recordId: p.recordId } } : {}),
+      };
+    }
+    case EVENTS.payment.refundDue: {
+      const p = EVENT_DATA[EVENTS.payment.refundDue].parse(event.data);
+      return { customerId: p.customerId, orderId: p.orderId, template: TEMPLATES.refundDue, content: (r) => refundDue(r, p, links) };
+    }
+    case EVENTS.request.changed: {
+      const q = EVENT_DATA[EVENTS.request.changed].parse(event.data);
+      return { customerId: q.customerId, orderId: q.orderId, template: TEMPLATES.requestChanged, content: (r) => requestChanged(r, q, links) };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The invoice of a payment record, asked of the payment service as the customer (their order
+ * only). Not there (404: nothing to attach) → sent without; the payment service not answering
+ * (503) → thrown, and the event is handled again later.
+ */
+async function invoiceAttachment(deps: NotifyDeps, m: Message): Promise<MailAttachment[]> {
+  if (!m.invoice) return [];
+  try {
+    const reply = InvoiceReply.parse(
+      await callRpc(deps.nc, deps.invoiceSubject ?? INVOICE_RPC.get, { orderId: m.orderId, recordId: m.invoice.recordId, customerId: m.customerId }),
+    );
+    return [{ filename: reply.fileName, contentType: 'application/pdf', content: Buffer.from(reply.pdfBase64, 'base64') }];
+  } catch (err) {
+    if (err instanceof HttpProblem && err.status === 404) {
+      deps.logger.warn({ orderId: m.orderId, recordId: m.invoice.recordId }, 'messages: no invoice for a payment e-mail; sent without it');
+      return [];
+    }
+    throw err;
+  }
+}
+
+/** Handles one event: queues its message (once per event, in the consumer's transaction). */
+export function notificationHandler(deps: NotifyDeps) {
+  const links = { publicUrl: deps.config.PUBLIC_URL };
+  return async (em: EntityManager, event: EventEnvelope): Promise<void> => {
+    const m = messageOf(event, links);
+    if (!m) return;
+    const recipient = await recipientOf(em, m.customerId);
+    if (!recipient) return;
+    const attachments = await invoiceAttachment(deps, m);
+    await queueMessage(em, deps.config.MAIL_FROM, recipient.email, m.template, m.content(recipient), {
+      ref: m.orderId,
+      dedupeKey: `event:${event.id}`,
+      attachments,
+    });
+  };
+}
+
+/** The consumers that turn order, payment and request events into messages (one subject each: nats-server 2.9 filters one). */
+export async function startNotificationConsumers(
+  opts: NotifyDeps & { em: EntityManager; afterCommit?: () => void; durablePrefix?: string },
+): Promise<RunningConsumer[]> {
+  const prefix = opts.durablePrefix ?? 'identity-mail';
+  const handle = notificationHandler(opts);
+  const common = { nc: opts.nc, em: opts.em, logger: opts.logger, handle, ...(opts.afterCommit ? { afterCommit: opts.afterCommit } : {}) };
+  return Promise.all([
+    startConsumer({ ...common, durable: `${prefix}-order`, subjects: ['dme.order.>'] }),
+    startConsumer({ ...common, durable: `${prefix}-payment`, subjects: ['dme.payment.>'] }),
+    startConsumer({ ...common, durable: `${prefix}-request`, subjects: ['dme.request.>'] }),
+  ]);
+}

@@ -1,0 +1,185 @@
+import { EVENTS, formatBusinessDate, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
+import type { MessageContent } from './render';
+
+/**
+ * What each message says (issue 24). One function per message; `template` names it in the message
+ * outbox and the staff's Messages list. Texts are ours (the spec has no e-mail).
+ */
+export const TEMPLATES = {
+  verifyEmail: 'verify-email',
+  passwordReset: 'password-reset',
+  passwordChanged: 'password-changed',
+  orderPlaced: 'order-placed',
+  paymentReceived: 'payment-received',
+  orderOnTheWay: 'order-out-for-delivery',
+  orderDelivered: 'order-delivered',
+  pickUp: 'rental-pick-up',
+  fullPaymentDue: 'full-payment-due',
+  orderCancelled: 'order-cancelled',
+  refundDue: 'refund-due',
+  requestChanged: 'request-changed',
+} as const;
+export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
+
+export interface Recipient {
+  id: string;
+  email: string;
+  firstName: string;
+}
+
+type Links = { publicUrl: string };
+
+const hello = (r: Recipient) => `Hello ${r.firstName},`;
+const ordersUrl = (l: Links, type: 'BUY' | 'RENT') => `${l.publicUrl}/orders/${type === 'RENT' ? 'rentals' : 'purchased'}`;
+const orderAction = (l: Links, type: 'BUY' | 'RENT') => ({ label: 'View your orders', url: ordersUrl(l, type) });
+const noun = (type: 'BUY' | 'RENT') => (type === 'RENT' ? 'rental' : 'order');
+
+export function verifyEmail(r: Recipient, url: string, hours: number): MessageContent {
+  return {
+    subject: `Confirm your e-mail address for ${SHOP_NAME}`,
+    greeting: hello(r),
+    paragraphs: [
+      `Please confirm that ${r.email} is your e-mail address, so that we can send you your orders, invoices and reminders.`,
+      `The link works for ${hours} hours. If you did not create an account with ${SHOP_NAME}, you can ignore this e-mail.`,
+    ],
+    action: { label: 'Confirm my e-mail address', url },
+  };
+}
+
+export function passwordReset(r: Recipient, url: string, minutes: number, username: string): MessageContent {
+  return {
+    subject: `Reset your ${SHOP_NAME} password`,
+    greeting: hello(r),
+    paragraphs: [
+      `Someone (we hope you) asked to reset the password of your account ${username}.`,
+      `The link below works once, for ${minutes} minutes. If you did not ask for it, ignore this e-mail: your password stays as it is.`,
+    ],
+    action: { label: 'Choose a new password', url },
+  };
+}
+
+export function passwordChanged(r: Recipient, l: Links): MessageContent {
+  return {
+    subject: `Your ${SHOP_NAME} password was changed`,
+    greeting: hello(r),
+    paragraphs: [
+      'The password of your account was just changed, and every device that was signed in was signed out.',
+      `If this was not you, reset your password now and contact us at once.`,
+    ],
+    action: { label: 'Reset my password', url: `${l.publicUrl}/forgot-password` },
+  };
+}
+
+type Placed = EventData<typeof EVENTS.order.placed>;
+
+export function orderPlaced(r: Recipient, o: Placed, l: Links): MessageContent {
+  const facts: Array<[string, string]> = [
+    ['Order', o.orderNumber],
+    ...o.lines.map((line): [string, string] => [
+      `${line.quantity} × ${[line.productName, line.variantName, line.subVariantName].filter(Boolean).join(' — ')}`,
+      `${formatMoneyString(line.lineTotal)}${line.noOfRentalDays ? ` (${line.noOfRentalDays} days)` : ''}`,
+    ]),
+    ['Total', formatMoneyString(o.totalAmount)],
+  ];
+  if (o.partialPayment) facts.push(['First payment (first day)', formatMoneyString(o.partialPayment)]);
+  return {
+    subject: `Your ${noun(o.type)} ${o.orderNumber} is placed`,
+    greeting: hello(r),
+    paragraphs: [
+      `Thank you for your ${noun(o.type)}. We have it, and we will prepare it once your payment is taken.`,
+      o.type === 'RENT'
+        ? 'For a rental, the first payment is the first day of rent; the rest is due when the equipment comes back.'
+        : 'We will e-mail you when your payment is received and again when your order is on its way.',
+    ],
+    facts,
+    action: orderAction(l, o.type),
+  };
+}
+
+type Paid = EventData<typeof EVENTS.payment.confirmed>;
+
+export function paymentReceived(r: Recipient, p: Paid, l: Links): MessageContent {
+  const facts: Array<[string, string]> = [
+    ['Order', p.orderNumber],
+    ['Amount received', formatMoneyString(p.amount)],
+    ['Invoice', p.invoiceNumber],
+    ['Receipt', p.receiptNumber],
+  ];
+  if (p.orderType === 'RENT' && p.type === 'PARTIAL') facts.push(['Balance', formatMoneyString(p.balance)]);
+  return {
+    subject: `Payment received for ${p.orderNumber}`,
+    greeting: hello(r),
+    paragraphs: [
+      `We received your payment of ${formatMoneyString(p.amount)}. Your invoice is attached.`,
+      p.type === 'FULL' && p.orderType === 'RENT' ? 'Your rental is paid in full. Thank you for renting with us.' : 'We are preparing your order now.',
+    ],
+    facts,
+    action: orderAction(l, p.orderType),
+  };
+}
+
+type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
+
+/** The message a status change sends, if any: the moves a customer waits for. */
+export function orderStatus(s: StatusChanged, l: Links): { template: TemplateName; content: (r: Recipient) => MessageContent } | null {
+  const facts: Array<[string, string]> = [['Order', s.orderNumber]];
+  const say = (template: TemplateName, subject: string, paragraph: string) => ({
+    template,
+    content: (r: Recipient): MessageContent => ({ subject, greeting: hello(r), paragraphs: [paragraph], facts, action: orderAction(l, s.type) }),
+  });
+  switch (s.to) {
+    case 'OUT_FOR_DELIVERY':
+      return say(TEMPLATES.orderOnTheWay, `${s.orderNumber} is on its way`, 'Our driver is on the way with your equipment. Please make sure someone can receive it.');
+    case 'DELIVERED':
+      return say(
+        TEMPLATES.orderDelivered,
+        `${s.orderNumber} was delivered`,
+        s.type === 'RENT' ? 'Your equipment was delivered. Your rental days start today; we will remind you before it is due.' : 'Your order was delivered. Thank you for your purchase.',
+      );
+    case 'FOR_PICK_UP':
+      return say(TEMPLATES.pickUp, `We will pick up ${s.orderNumber}`, 'Your rental is due, and our driver will come to pick up the equipment. Please have all of it ready.');
+    case 'FOR_FULL_PAYMENT':
+      return { template: TEMPLATES.fullPaymentDue, content: (r) => fullPaymentDue(r, s, l) };
+    case 'CANCELLED':
+      return say(TEMPLATES.orderCancelled, `${s.orderNumber} was cancelled`, `Your ${noun(s.type)} ${s.orderNumber} was cancelled.`);
+    default:
+      return null;
+  }
+}
+
+function fullPaymentDue(r: Recipient, s: StatusChanged, l: Links): MessageContent {
+  const facts: Array<[string, string]> = [['Order', s.orderNumber]];
+  if (s.balance) facts.push(['Balance to pay', formatMoneyString(s.balance)]);
+  if (s.extraCharge && s.extraCharge !== '0.00') facts.push(['Of which damage or loss charges', formatMoneyString(s.extraCharge)]);
+  if (s.fullPaymentDue) facts.push(['Due', formatBusinessDate(s.fullPaymentDue)]);
+  return {
+    greeting: hello(r),
+    action: orderAction(l, s.type),
+    subject: `Full payment due for ${s.orderNumber}`,
+    paragraphs: [`The equipment is back with us. Please pay the rest of your rental within ${fullPaymentDueInWords()}.`],
+    facts,
+  };
+}
+
+export function refundDue(r: Recipient, p: EventData<typeof EVENTS.payment.refundDue>, l: Links): MessageContent {
+  return {
+    subject: `A refund is due to you for ${p.orderNumber}`,
+    greeting: hello(r),
+    paragraphs: [`Your ${noun(p.orderType)} ${p.orderNumber} was cancelled after your payment was taken. We owe you ${formatMoneyString(p.amount)} and will contact you to return it.`],
+    facts: [['Order', p.orderNumber], ['Refund', formatMoneyString(p.amount)]],
+    action: orderAction(l, p.orderType),
+  };
+}
+
+const REQUEST_STATUS_WORDS = { PENDING: 'received', ON_PROGRESS: 'in progress', DONE: 'done' } as const;
+
+export function requestChanged(r: Recipient, q: EventData<typeof EVENTS.request.changed>, l: Links): MessageContent {
+  const what = q.type === 'FIX' ? 'fix' : 'replacement';
+  return {
+    subject: `Your ${what} request for ${q.orderNumber} is ${REQUEST_STATUS_WORDS[q.status]}`,
+    greeting: hello(r),
+    paragraphs: [`Your request for a ${what} on ${q.orderNumber} is ${REQUEST_STATUS_WORDS[q.status]}.`],
+    facts: [['Order', q.orderNumber], ['Request', `${q.type} — ${q.status.replace('_', ' ')}`]],
+    action: orderAction(l, 'RENT'),
+  };
+}
