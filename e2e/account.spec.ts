@@ -79,4 +79,47 @@ test.describe('e-mail confirmation and password reset', () => {
     await expect(page.getByText('This reset link is invalid, was already used or has expired.', { exact: false })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
   });
+
+  test('My account: reminders off and on, a new password (the current one asked), a new address to confirm', async ({ page, request }) => {
+    const customer = await registerByApi(request);
+    await signInAs(page, customer.username, customer.password, '/dashboard');
+    await page.getByTitle('My account').click();
+    await page.waitForURL('**/account');
+    await expect(page.getByRole('heading', { name: 'My account' })).toBeVisible();
+    await expect(page.getByText(customer.email, { exact: true })).toBeVisible();
+    await expect(page.getByText('Not confirmed')).toBeVisible();
+
+    const reminders = page.getByRole('switch', { name: 'Remind me about my rentals' });
+    await expect(reminders).toBeChecked();
+    await reminders.click();
+    await expect(page.getByText('Your e-mail preferences are saved.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('switch', { name: 'Remind me about my rentals' })).not.toBeChecked();
+
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password', { exact: true }).fill('changed-in-account-1');
+    await page.getByLabel('New password again').fill('changed-in-account-1');
+    await page.getByRole('button', { name: 'Change my password' }).click();
+    await expect(page.getByText('Your current password is not correct.')).toBeVisible();
+    await page.getByLabel('Current password').fill(customer.password);
+    await page.getByRole('button', { name: 'Change my password' }).click();
+    await expect(page.getByText('Your password was changed. Your other devices were signed out.')).toBeVisible();
+    await waitForMail(customer.email, { subject: 'Your DME Supply password was changed' });
+    expect((await request.post('/api/auth/login', { data: { username: customer.username, password: 'changed-in-account-1' } })).status()).toBe(200);
+
+    const moved = customer.email.replace('@', '+moved@');
+    await page.getByLabel('New e-mail address').fill(moved);
+    await page.getByRole('button', { name: 'Change my e-mail address' }).click();
+    await expect(page.getByText('We have sent a confirmation link to your new e-mail address.')).toBeVisible();
+    await page.goto(linkIn(await waitForMail(moved, { subject: 'Confirm your e-mail address' }), '/verify-email'));
+    await expect(page.getByText('Thank you: your e-mail address is confirmed.')).toBeVisible();
+    await page.goto('/account');
+    await expect(page.getByText(moved, { exact: true })).toBeVisible();
+    await expect(page.getByText('Confirmed', { exact: true })).toBeVisible();
+  });
+
+  test('a reminder link that is not ours changes nothing and says so', async ({ page }) => {
+    await page.goto('/unsubscribe?token=00000000-0000-0000-0000-000000000000.forged');
+    await expect(page.getByText('This link is invalid. Sign in to change your e-mail preferences.')).toBeVisible();
+  });
 });

@@ -58,3 +58,22 @@ export function linkIn(mail: Mail, pathPrefix: string): string {
   }
   throw new Error(`No link to ${pathPrefix} in the e-mail "${mail.subject}" to ${mail.envelopeTo.join(', ')}:\n${mail.text}`);
 }
+
+/**
+ * Makes the mail catcher refuse every message to `address` (any case) with this SMTP answer, e.g.
+ * 550 'Mailbox unavailable': the shop's relay then marks that message FAILED with the answer.
+ */
+export async function refuseMailTo(address: string, code: number, message: string): Promise<void> {
+  const res = await fetch(`${mailbox()}/api/refusals`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ address, code, message }),
+  });
+  if (!res.ok) throw new Error(`mail catcher: POST /api/refusals answered ${res.status}: ${await res.text()}`);
+}
+
+/** The mail catcher accepts every message again (refuseMailTo undone, for every address). */
+export async function acceptAllMail(): Promise<void> {
+  const res = await fetch(`${mailbox()}/api/refusals`, { method: 'DELETE' });
+  if (!res.ok) throw new Error(`mail catcher: DELETE /api/refusals answered ${res.status}`);
+}

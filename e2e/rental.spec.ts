@@ -4,6 +4,7 @@ import type { APIResponse, Browser, BrowserContext, Page } from '@playwright/tes
 import { cameraLaunchOptions, pictureVideo } from './camera';
 import { expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
+import { allMail, waitForMail } from './mail';
 import type { Json } from '@dme/testing';
 import { apiSignedIn, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
 
@@ -151,6 +152,8 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       await deliveredDaysAgo(orderId, 2);
       await shopper.reload();
       await expect(shopper.getByText('Some products are due for return today.').first()).toBeVisible();
+      // The reminder of the day goes out by e-mail too (the test stack looks for reminders every 2 s, at any hour).
+      await waitForMail(customer.email, { subject: `Your rental ${orderNumber} is due today` });
       await warehouse.reload();
       await warehouse.getByRole('button', { name: 'For Return' }).click();
       await warehouse.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
@@ -198,6 +201,29 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       await warehouse.getByRole('tab', { name: 'Picked up' }).click();
       await expect(warehouse.getByRole('row', { name: new RegExp(orderNumber) })).toBeVisible();
       await admin.dispose();
+
+      // The customer heard of every step by e-mail, each once, invoices attached (issue 24).
+      await expect.poll(async () => (await allMail(customer.email)).filter((m) => m.subject === `Payment received for ${orderNumber}`).length, { timeout: 20_000 }).toBe(2);
+      const mails = (await allMail(customer.email)).reverse();
+      expect(mails.map((m) => m.subject).sort()).toEqual(
+        [
+          'Confirm your e-mail address for DME Supply',
+          `Your rental ${orderNumber} is placed`,
+          `Payment received for ${orderNumber}`,
+          `${orderNumber} is on its way`,
+          `${orderNumber} was delivered`,
+          `Your fix request for ${orderNumber} is received`,
+          `Your fix request for ${orderNumber} is in progress`,
+          `Your fix request for ${orderNumber} is done`,
+          `Your rental ${orderNumber} is due today`,
+          `We will pick up ${orderNumber}`,
+          `Full payment due for ${orderNumber}`,
+          `Payment received for ${orderNumber}`,
+        ].sort(),
+      );
+      const invoices = mails.filter((m) => m.subject.startsWith('Payment received')).map((m) => m.attachments.map((a) => a.filename));
+      expect(invoices).toEqual([['INITIAL_PAYMENT_INVOICE.pdf'], ['FULL_PAYMENT_INVOICE.pdf']]);
+      expect(mails.every((m) => m.envelopeTo.length === 1 && m.envelopeTo[0] === customer.email)).toBe(true);
     } finally {
       await camera?.close();
       for (const c of contexts) await c.close();

@@ -3,7 +3,7 @@ import { signInAs } from './helpers';
 
 const MENUS: Record<string, string[]> = {
   customer: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders'],
-  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports'],
+  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports', 'Messages'],
   warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals'],
   warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals'],
   accounting: ['Payments'],

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- js gateway checkout products reports lighthouse]`: starts the product on a fresh database (as `npm test` does)
+ * `npm run bench [-- js gateway checkout products reports mail lighthouse]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
  * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
@@ -521,6 +521,28 @@ function reports(pgServerUrl: string): void {
     `peak RSS **${r.export.peakRssMb} MB** (budget < 200 MB; ${r.export.rssBeforeMb} MB before it started).`);
 }
 
+/** Issue 24's figures: order events → queued messages (steady and burst), and the relay's send rate, each beside its baseline. */
+function mail(pgServerUrl: string, natsUrl: string): void {
+  log('\n### Mail (services/identity/src/bench.ts: 1,000 order events → messages, a real SMTP server)\n');
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/bench.ts', '1000'], {
+    cwd: join(root, 'services', 'identity'),
+    env: { ...process.env, TEST_DATABASE_URL: pgServerUrl, TEST_NATS_URL: natsUrl },
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = child.stdout.trim().split('\n').pop() ?? '';
+  if (child.status !== 0 || !line.startsWith('{')) throw new Error(`mail bench failed: ${child.stderr.slice(-2000)}`);
+  type Lat = { n: number; p50: number; p99: number };
+  const r = JSON.parse(line) as Record<'steady' | 'burst', { perSecond: number | string; queue: Lat; baseline: Lat }> & { send: { relayPerS: number; baselinePerS: number } };
+  log('| events | queued: p50 ms | p99 ms (budget ≤ 500) | baseline (no-op consumer) p99 ms | ratio p99 |');
+  log('|---|---|---|---|---|');
+  for (const k of ['steady', 'burst'] as const) {
+    const x = r[k];
+    log(`| 1,000 at ${x.perSecond}${typeof x.perSecond === 'number' ? '/s' : ''} | ${x.queue.p50} | **${x.queue.p99}** | ${x.baseline.p99} | ${(x.queue.p99 / Math.max(x.baseline.p99, 0.1)).toFixed(1)}× |`);
+  }
+  log(`\nSent by the relay: **${r.send.relayPerS} messages/s** (budget ≥ 100); nodemailer alone on the same pooled transport: ${r.send.baselinePerS}/s (ratio ${(r.send.relayPerS / r.send.baselinePerS).toFixed(2)}).`);
+}
+
 async function main() {
   const only = process.argv.slice(2);
   const want = (s: string) => only.length === 0 || only.includes(s);
@@ -543,6 +565,7 @@ async function main() {
       await stack.stop();
     }
     if (want('reports')) reports(pgHandle.serverUrl);
+    if (want('mail')) mail(pgHandle.serverUrl, nats.url);
     if (want('products')) {
       // The list uncached: the same product with its one-second micro-cache turned off.
       const uncached = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });

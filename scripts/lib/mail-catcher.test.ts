@@ -3,7 +3,7 @@ import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, type Mailer } from '@dme/platform';
 import { freePort, type Json } from '@dme/testing';
-import { allMail, linkIn, waitForMail } from '../../e2e/mail';
+import { acceptAllMail, allMail, linkIn, refuseMailTo, waitForMail } from '../../e2e/mail';
 import { contentDisposition, startMailCatcher, type MailCatcher } from './mail-catcher';
 import { escapeHtml } from './mail-inbox-html';
 
@@ -112,6 +112,44 @@ describe('the mail catcher', () => {
     expect(() => linkIn(mail, '/verify-email')).toThrow(/No link to \/verify-email/);
     expect(await allMail(carol)).toHaveLength(1);
     await expect(waitForMail(carol, { subject: 'Welcome' }, 300)).rejects.toThrow(/got: "Reset your password"/);
+  });
+
+  it('refuses mail to an address with the SMTP answer it was given (any case) until told to accept all again', async () => {
+    const dave = `dave.${randomBytes(3).toString('hex')}@example.com`;
+    const erin = `erin.${randomBytes(3).toString('hex')}@example.com`;
+    const refusals = `${catcher.inboxUrl}/api/refusals`;
+    const post = (body: unknown) => fetch(refusals, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await post({ address: dave.toUpperCase(), code: 550, message: 'Mailbox unavailable' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([{ address: dave, code: 550, message: 'Mailbox unavailable' }]);
+
+    const refused = await mailer.send({ to: dave, subject: 'Refused', text: 'x', html: '', messageId: messageId() }).then(
+      () => undefined,
+      (err: unknown) => err as { responseCode?: number; message: string },
+    );
+    expect(refused?.responseCode).toBe(550);
+    expect(refused?.message).toContain('Mailbox unavailable');
+    await mailer.send({ to: erin, subject: 'Accepted', text: 'x', html: '', messageId: messageId() });
+    expect(await api(dave)).toEqual([]);
+    expect((await api(erin)).map((m) => m.subject)).toEqual(['Accepted']);
+
+    // Bad input is a 400 that says what is wrong; other methods are 405.
+    for (const body of [{}, { address: dave, code: 250, message: 'ok' }, { address: dave, code: 550, message: 'a\r\nRCPT TO:<x>' }, { address: '', code: 550, message: 'x' }]) {
+      const bad = await post(body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(((await bad.json()) as { error: string }).error).toBeTruthy();
+    }
+    expect((await fetch(refusals, { method: 'POST', body: 'not json' })).status).toBe(400);
+    expect((await fetch(refusals, { method: 'PUT' })).status).toBe(405);
+
+    // The helpers of e2e/mail.ts: refuse one address, then accept everything again.
+    process.env.E2E_MAIL_URL = catcher.inboxUrl;
+    await refuseMailTo(erin, 553, 'No such user here');
+    await expect(mailer.send({ to: erin, subject: 'Refused too', text: 'x', html: '', messageId: messageId() })).rejects.toMatchObject({ responseCode: 553 });
+    await acceptAllMail();
+    expect(await (await fetch(refusals)).json()).toEqual([]);
+    await mailer.send({ to: dave, subject: 'Accepted now', text: 'x', html: '', messageId: messageId() });
+    expect((await api(dave)).map((m) => m.subject)).toEqual(['Accepted now']);
   });
 
   it('names a download safely whatever the attachment is called', () => {

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeSmtp, createReceivingSmtp, listenSmtp, type ReceivedMail } from '@dme/testing/smtp';
+import { closeSmtp, createReceivingSmtp, listenSmtp, type ReceivedMail, type SmtpRefusal } from '@dme/testing/smtp';
 import { inboxPage, messagePage, notFoundPage } from './mail-inbox-html';
 
 /** Messages kept; the oldest are dropped beyond this. */
@@ -64,18 +64,26 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
   const host = opts.host ?? '127.0.0.1';
   const messages: CaughtMail[] = [];
   let next = 1;
-  const smtp = createReceivingSmtp((mail) => {
-    messages.push({ ...mail, id: String(next++), receivedAt: new Date().toISOString() });
-    if (messages.length > MAIL_CATCHER_KEEP) messages.splice(0, messages.length - MAIL_CATCHER_KEEP);
-  });
+  const refusals: Refusals = new Map();
+  const smtp = createReceivingSmtp(
+    (mail) => {
+      messages.push({ ...mail, id: String(next++), receivedAt: new Date().toISOString() });
+      if (messages.length > MAIL_CATCHER_KEEP) messages.splice(0, messages.length - MAIL_CATCHER_KEEP);
+    },
+    (envelopeTo) => refusalFor(refusals, envelopeTo),
+  );
   const smtpPort = await listenSmtp(smtp, opts.smtpPort, host);
   const http = createServer((req, res) => {
-    try {
-      route(req, res, messages);
-    } catch {
-      // A bug in a page must not take the catcher (and `npm start`) down with it.
+    // A bug in a page must not take the catcher (and `npm start`) down with it.
+    const failed = () => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'Internal error');
       else res.destroy();
+    };
+    try {
+      if (pathOf(req) === REFUSALS_PATH) refusalsRoute(req, res, refusals).catch(failed);
+      else route(req, res, messages);
+    } catch {
+      failed();
     }
   });
   let httpPort: number;
@@ -115,11 +123,13 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
+
 /** The inbox's routes; anything else is a 404 (a 405 for a known path with another method). */
 function route(req: IncomingMessage, res: ServerResponse, messages: CaughtMail[]): void {
   const raw = req.url ?? '/';
   const q = raw.indexOf('?');
-  const path = q < 0 ? raw : raw.slice(0, q);
+  const path = pathOf(req);
   const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
   const method = req.method ?? 'GET';
   const byId = (id: string | undefined) => messages.find((m) => m.id === id);
@@ -162,4 +172,69 @@ export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const exact = encodeURIComponent(filename.replace(/\p{Cs}/gu, '_')).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+/**
+ * Addresses (lower case) whose mail the catcher refuses, with the SMTP answer to give: how tests
+ * make one customer's e-mail fail (a mailbox that does not exist) while everyone else's arrives.
+ */
+type Refusals = Map<string, SmtpRefusal>;
+
+const REFUSALS_PATH = '/api/refusals';
+
+/** The answer to refuse a message with when one of its envelope recipients is refused (any case). */
+export function refusalFor(refusals: Refusals, envelopeTo: readonly string[]): SmtpRefusal | null {
+  for (const to of envelopeTo) {
+    const refusal = refusals.get(to.toLowerCase());
+    if (refusal) return refusal;
+  }
+  return null;
+}
+
+/** A POST /api/refusals body, or the reason it is not one. */
+export function parseRefusal(body: unknown): { address: string; refusal: SmtpRefusal } | string {
+  const b = (body ?? {}) as { address?: unknown; code?: unknown; message?: unknown };
+  if (typeof b.address !== 'string' || !b.address.trim() || b.address.length > 320) return 'address: an e-mail address';
+  if (typeof b.code !== 'number' || !Number.isInteger(b.code) || b.code < 400 || b.code > 599) return 'code: an SMTP error code from 400 to 599';
+  if (typeof b.message !== 'string' || !b.message.trim() || b.message.length > 500 || /[\r\n]/.test(b.message)) return 'message: one line of text';
+  return { address: b.address.trim().toLowerCase(), refusal: { code: b.code, message: b.message.trim() } };
+}
+
+/** GET lists the refusals, POST adds one ({ address, code, message }), DELETE accepts all mail again. */
+async function refusalsRoute(req: IncomingMessage, res: ServerResponse, refusals: Refusals): Promise<void> {
+  const json = (status: number, body: unknown) => send(res, status, JSON_TYPE, JSON.stringify(body));
+  const list = () => [...refusals].map(([address, r]) => ({ address, ...r }));
+  if (req.method === 'GET') return json(200, list());
+  if (req.method === 'DELETE') {
+    refusals.clear();
+    return json(200, list());
+  }
+  if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed', { allow: 'GET, POST, DELETE' });
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(req, 4096));
+  } catch {
+    return json(400, { error: 'The body must be JSON: { "address": "...", "code": 550, "message": "..." }' });
+  }
+  const parsed = parseRefusal(body);
+  if (typeof parsed === 'string') return json(400, { error: parsed });
+  refusals.set(parsed.address, parsed.refusal);
+  json(200, list());
+}
+
+/** A request body as text, refused (rejects) beyond `max` bytes. */
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        reject(new Error('too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }

@@ -112,7 +112,8 @@ export async function startTestStack(root: string, pgServerUrl: string, natsUrl:
       logLevel: 'warn',
       printLevel: 50,
       log: (l) => log(`  ${l}`),
-      extraEnv: { ...mailEnv(mail.smtpUrl, url), LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', ...env },
+      // Reminders at any hour, looked for every 2 s: a journey that moves a rental's due date sees its reminder.
+      extraEnv: { ...mailEnv(mail.smtpUrl, url), REMINDER_TIME: '00:00', REMINDER_EVERY_MS: '2000', LOGIN_MAX_PER_IP: '100000', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', ...env },
     });
     await seed({ databaseUrl, demo: true, demoPassword: DEFAULT_DEMO_PASSWORD });
   } catch (err) {

@@ -20,6 +20,8 @@ const RegisterPage = themedLazy(() => import('./pages/auth/RegisterPage'));
 const ForgotPasswordPage = themedLazy(() => import('./pages/auth/ForgotPasswordPage'));
 const ResetPasswordPage = themedLazy(() => import('./pages/auth/ResetPasswordPage'));
 const VerifyEmailPage = themedLazy(() => import('./pages/auth/VerifyEmailPage'));
+const UnsubscribePage = themedLazy(() => import('./pages/auth/UnsubscribePage'));
+const AccountPage = lazy(() => import('./pages/account/AccountPage'));
 // The user and employee screens are a chunk only the superadmin downloads.
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
 const VerifyEmailBanner = lazy(() => import('./layout/VerifyEmailBanner'));
@@ -43,6 +45,7 @@ export function App() {
             <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route path="/verify-email" element={<VerifyEmailPage />} />
+            <Route path="/unsubscribe" element={<UnsubscribePage />} />
           </Route>
           <Route path="*" element={<SignedInArea />} />
         </Routes>
@@ -96,6 +99,7 @@ export function RoleContent() {
   if (!user) return null;
   if (!home) return <NoRoutesPage />;
   if (pathname === '/home') return <Navigate to={home} replace />;
+  if (pathname === '/account') return <AccountPage />;
   if (userType === 'SUPERADMIN' && isSuperadminShellPath(pathname)) return <AdminRoutes />;
   const remote = remoteFor(userType, pathname);
   if (remote) return <RemoteOutlet key={remote} remote={remote} user={user} />;

@@ -1,6 +1,10 @@
 import { baseApi } from '@dme/api-client';
 import type {
   AccountMessageResponse,
+  ChangePasswordRequest,
+  PreferencesRequest,
+  PreferencesResponse,
+  ProfileUpdateRequest,
   ForgotPasswordRequest,
   ResetPasswordRequest,
   TokenRequest,
@@ -8,6 +12,9 @@ import type {
   EmployeeUpdateRequest,
   LoginRequest,
   MeResponse,
+  MessageListResponse,
+  MessageResponse,
+  MessageStatus,
   RegisterRequest,
   UserListResponse,
   UserResponse,
@@ -20,12 +27,20 @@ export interface ListArgs {
   offset: number;
 }
 
+export interface MessageListArgs {
+  status?: MessageStatus;
+  template?: string;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
 const listTags = (type: 'User' | 'Employee', r: UserListResponse | undefined) => [
   { type, id: 'LIST' } as const,
   ...(r?.items ?? []).map((u) => ({ type, id: u.id }) as const),
 ];
 
-/** The shell's endpoints: sign-in, registration, and the superadmin's users and employees. */
+/** The shell's endpoints: sign-in, registration, and the superadmin's users, employees and messages. */
 export const shellApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
     login: b.mutation<MeResponse, LoginRequest>({ query: (body) => ({ url: '/auth/login', method: 'POST', body }) }),
@@ -40,6 +55,14 @@ export const shellApi = baseApi.injectEndpoints({
       invalidatesTags: ['Me'],
     }),
     resendVerification: b.mutation<AccountMessageResponse, void>({ query: () => ({ url: '/auth/me/verification-email', method: 'POST' }) }),
+    unsubscribe: b.mutation<AccountMessageResponse, TokenRequest>({ query: (body) => ({ url: '/auth/unsubscribe', method: 'POST', body }) }),
+    // My account (issue 24).
+    updateMe: b.mutation<UserResponse, ProfileUpdateRequest>({ query: (body) => ({ url: '/auth/me', method: 'PATCH', body }), invalidatesTags: ['Me'] }),
+    setPreferences: b.mutation<PreferencesResponse, PreferencesRequest>({
+      query: (body) => ({ url: '/auth/me/preferences', method: 'PUT', body }),
+      invalidatesTags: ['Me'],
+    }),
+    changePassword: b.mutation<AccountMessageResponse, ChangePasswordRequest>({ query: (body) => ({ url: '/auth/me/password', method: 'POST', body }) }),
 
     users: b.query<UserListResponse, ListArgs>({
       query: ({ userType, limit, offset }) => ({ url: '/users', params: { ...(userType ? { userType } : {}), limit, offset } }),
@@ -76,6 +99,17 @@ export const shellApi = baseApi.injectEndpoints({
       query: (id) => ({ url: `/employees/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Employee', id }, { type: 'Employee', id: 'LIST' }, { type: 'User', id: 'LIST' }],
     }),
+
+    // The e-mail the shop sent (issue 24).
+    messages: b.query<MessageListResponse, MessageListArgs>({
+      query: (params) => ({ url: '/messages', params }),
+      providesTags: (r) => [{ type: 'Message', id: 'LIST' }, ...(r?.items ?? []).map((m) => ({ type: 'Message', id: m.id }) as const)],
+    }),
+    message: b.query<MessageResponse, string>({ query: (id) => `/messages/${id}`, providesTags: (_r, _e, id) => [{ type: 'Message', id }] }),
+    resendMessage: b.mutation<MessageResponse, string>({
+      query: (id) => ({ url: `/messages/${id}/resend`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Message', id }, { type: 'Message', id: 'LIST' }],
+    }),
   }),
 });
 
@@ -88,6 +122,10 @@ export const {
   useResetPasswordMutation,
   useVerifyEmailMutation,
   useResendVerificationMutation,
+  useUnsubscribeMutation,
+  useUpdateMeMutation,
+  useSetPreferencesMutation,
+  useChangePasswordMutation,
   useUsersQuery,
   useUserQuery,
   useSetUserStatusMutation,
@@ -98,4 +136,7 @@ export const {
   useUpdateEmployeeMutation,
   useSetEmployeeStatusMutation,
   useDeleteEmployeeMutation,
+  useMessagesQuery,
+  useMessageQuery,
+  useResendMessageMutation,
 } = shellApi;

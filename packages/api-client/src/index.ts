@@ -26,7 +26,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['User', 'Employee', 'Me', 'Bin', 'Product', 'Stock', 'Cart', 'Order', 'Payment', 'Report'],
+  tagTypes: ['User', 'Employee', 'Me', 'Bin', 'Product', 'Stock', 'Cart', 'Order', 'Payment', 'Report', 'Message'],
   endpoints: () => ({}),
 });
 

@@ -19,6 +19,7 @@ export * from './payment-messages';
 export * from './payment-process';
 export * from './rental-constants';
 export * from './report-labels';
+export * from './outbox-labels';
 export * from './live';
 export * from './process';
 export * from './navigation';

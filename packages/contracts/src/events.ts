@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RENTAL_REMINDERS } from './terms';
 import { ORDER_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES, PRODUCT_TYPES, REQUEST_STATUSES, REQUEST_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
 /** The envelope every domain event travels in (DESIGN §7). */
@@ -53,6 +54,13 @@ export const EVENTS = {
   request: {
     /** A fix or replace request was filed or moved on (ON_PROGRESS, DONE). */
     changed: 'dme.request.changed',
+  },
+  rental: {
+    /**
+     * A rental's reminder of the day is due (issue 24): written by the order service's schedule at
+     * most once per rental, kind and Manila day, whatever the number of replicas.
+     */
+    reminderDue: 'dme.rental.reminder_due',
   },
 } as const;
 
@@ -196,6 +204,16 @@ export const EVENT_DATA = {
     status: z.enum(PAYMENT_STATUSES),
     /** What was paid and is owed back. */
     amount: z.string(),
+  }),
+  [EVENTS.rental.reminderDue]: z.object({
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    kind: z.enum(RENTAL_REMINDERS),
+    /** The Manila business day it is for. */
+    day: z.string(),
+    /** What is due: the earliest line due date (rentals out), or the full payment's due date. */
+    dueDate: z.string(),
   }),
   [EVENTS.request.changed]: z.object({
     requestId: z.string().uuid(),

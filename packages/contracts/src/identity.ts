@@ -142,6 +142,8 @@ export const MeResponse = z.object({
   permissions: z.array(z.string()),
   /** Whether the user confirmed their e-mail address (issue 24); the shell shows a banner until then. */
   emailVerified: z.boolean().optional(),
+  /** The user's e-mail choices (issue 24). */
+  preferences: z.object({ remindersEnabled: z.boolean() }).optional(),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
@@ -161,6 +163,19 @@ export type ResetPasswordRequest = z.input<typeof ResetPasswordRequest>;
 /** The token of an e-mail confirmation link, or of the one-click "no more reminders" link. */
 export const TokenRequest = z.object({ token: tokenField });
 export type TokenRequest = z.input<typeof TokenRequest>;
+
+/** My e-mail choices: reminders on or off (order and payment e-mails always come). */
+export const PreferencesRequest = z.object({ remindersEnabled: z.boolean({ error: 'Please choose whether you want reminders.' }) });
+export type PreferencesRequest = z.input<typeof PreferencesRequest>;
+export const PreferencesResponse = z.object({ preferences: z.object({ remindersEnabled: z.boolean() }) });
+export type PreferencesResponse = z.infer<typeof PreferencesResponse>;
+
+/** Change my password: the current one, and the new one. */
+export const ChangePasswordRequest = z.object({
+  currentPassword: text({ max: 200, error: MESSAGES.account.currentPassword, trim: false }).min(1, { error: MESSAGES.account.currentPassword }),
+  password: passwordField(MESSAGES.register.password),
+});
+export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
 
 /** The answer of an account action: what to tell the user. */
 export const AccountMessageResponse = z.object({ message: z.string() });

@@ -9,6 +9,7 @@ export * from './images';
 export * from './messages';
 export * from './text';
 export * from './identity';
+export * from './outbox-messages';
 export * from './uploads';
 export * from './catalog-messages';
 export * from './catalog';

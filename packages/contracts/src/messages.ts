@@ -91,5 +91,10 @@ export const MESSAGES = {
     passwordsDiffer: 'The two passwords are not the same.',
     unsubscribed: 'You will no longer receive reminders. Order and payment e-mails still come.',
     unsubscribeLinkInvalid: 'This link is invalid. Sign in to change your e-mail preferences.',
+    preferencesSaved: 'Your e-mail preferences are saved.',
+    currentPassword: 'Please input your current password!',
+    currentPasswordWrong: 'Your current password is not correct.',
+    passwordChanged: 'Your password was changed. Your other devices were signed out.',
+    emailChangedVerify: 'We have sent a confirmation link to your new e-mail address.',
   },
 } as const;

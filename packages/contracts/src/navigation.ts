@@ -83,6 +83,7 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
     { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
     { key: '/admin/reports', label: 'Reports', path: '/admin/reports' },
+    { key: '/admin/messages', label: 'Messages', path: '/admin/messages' },
   ],
   WAREHOUSE_ADMIN: [
     { key: '/admin/warehouse-bins', label: 'Warehouse Bins', path: '/admin/warehouse-bins' },
@@ -123,8 +124,8 @@ export function remoteFor(userType: string | undefined, pathname: string): Remot
   return remote && allowedRemotes(userType).includes(remote) ? remote : undefined;
 }
 
-/** Shell screens only the superadmin has (users and employees). */
-export const SUPERADMIN_SHELL_PATHS = ['/admin/users', '/admin/employees'] as const;
+/** Shell screens only the superadmin has (users, employees and the e-mail sent). */
+export const SUPERADMIN_SHELL_PATHS = ['/admin/users', '/admin/employees', '/admin/messages'] as const;
 
 export function isSuperadminShellPath(pathname: string): boolean {
   return SUPERADMIN_SHELL_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));

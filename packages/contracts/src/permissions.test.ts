@@ -27,6 +27,17 @@ describe('roles and permissions (SPEC §6, DESIGN §9)', () => {
     expect(isAllowed('user:read', 'SUPERADMIN')).toBe(true);
   });
 
+  it('only the superadmin reads the e-mail sent and sends a failed one again (issue 24)', () => {
+    for (const p of ['message:read', 'message:manage'] as const) {
+      expect(USER_TYPES.filter((t) => hasPermission(t, p)), p).toEqual(['SUPERADMIN']);
+    }
+    expect(ROUTES.messagesList.access).toBe('message:read');
+    expect(ROUTES.messagesGet.access).toBe('message:read');
+    expect(ROUTES.messagesResend.access).toBe('message:manage');
+    expect(isAllowed(ROUTES.messagesResend.access, 'WAREHOUSE_ADMIN')).toBe(false);
+    expect(isAllowed(ROUTES.messagesList.access, 'CUSTOMER')).toBe(false);
+  });
+
   it('every API route declares who may call it', () => {
     const allowed = new Set<string>(['public', 'authenticated', ...PERMISSIONS]);
     for (const [id, r] of Object.entries(ROUTES)) {
@@ -51,7 +62,7 @@ describe('navigation per role (SPEC §2)', () => {
   it('lists the spec menus', () => {
     const labels = (t: string) => menuOf(t).map((m) => m.label);
     expect(labels('CUSTOMER')).toEqual(['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders']);
-    expect(labels('SUPERADMIN')).toEqual(['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports']);
+    expect(labels('SUPERADMIN')).toEqual(['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports', 'Messages']);
     // The spec's warehouse menu lists three entries, but the role has the ongoing-rentals screens
     // (SPEC §2): without an entry they could not be reached (docs/decisions.md).
     expect(labels('WAREHOUSE_STAFF')).toEqual(['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals']);

@@ -18,6 +18,9 @@ export const PERMISSIONS = [
   'payment:read',
   'payment:confirm',
   'report:read',
+  // The Messages screen: every e-mail sent, and sending a failed one again (issue 24).
+  'message:read',
+  'message:manage',
   'cart:own',
   'order:place',
   'order:read-own',
@@ -48,6 +51,8 @@ export const ROLE_PERMISSIONS: Record<UserType, readonly Permission[]> = {
     'payment:read',
     'payment:confirm',
     'report:read',
+    'message:read',
+    'message:manage',
   ],
   WAREHOUSE_ADMIN: WAREHOUSE,
   WAREHOUSE_STAFF: WAREHOUSE,

@@ -5,7 +5,10 @@ import {
   EmployeeListQuery,
   EmployeeUpdateRequest,
   AccountMessageResponse,
+  ChangePasswordRequest,
   ForgotPasswordRequest,
+  PreferencesRequest,
+  PreferencesResponse,
   IdParams,
   LoginRequest,
   MeResponse,
@@ -18,6 +21,7 @@ import {
   UserListResponse,
   UserResponse,
 } from './identity';
+import { MessageIdParams, MessageListQuery, MessageListResponse, MessageResponse } from './outbox-messages';
 import { UploadNameParams, UploadResponse } from './uploads';
 import {
   AddStockRequest,
@@ -152,6 +156,19 @@ export const ROUTES = {
     method: 'POST', path: '/api/auth/me/verification-email', service: 'identity', access: 'authenticated', tag: 'auth',
     summary: 'Send me a new e-mail confirmation link', response: AccountMessageResponse, status: 202,
   },
+  authUnsubscribe: {
+    method: 'POST', path: '/api/auth/unsubscribe', service: 'identity', access: 'public', tag: 'auth',
+    summary: "Turn reminders off with the signed one-click link of a reminder e-mail (order and payment e-mails still come)",
+    body: TokenRequest, response: AccountMessageResponse, rateLimit: 'register',
+  },
+  authPreferences: {
+    method: 'PUT', path: '/api/auth/me/preferences', service: 'identity', access: 'authenticated', tag: 'auth',
+    summary: 'Set my e-mail choices (reminders on or off)', body: PreferencesRequest, response: PreferencesResponse,
+  },
+  authChangePassword: {
+    method: 'POST', path: '/api/auth/me/password', service: 'identity', access: 'authenticated', tag: 'auth',
+    summary: 'Change my password (the current one is asked); my other sessions end', body: ChangePasswordRequest, response: AccountMessageResponse,
+  },
   // ---- identity: users (customers and staff)
   usersList: {
     method: 'GET', path: '/api/users', service: 'identity', access: 'user:read', tag: 'users',
@@ -202,6 +219,22 @@ export const ROUTES = {
   employeesDelete: {
     method: 'DELETE', path: '/api/employees/:id', service: 'identity', access: 'employee:manage', tag: 'employees',
     summary: 'Delete an employee', params: IdParams, status: 204,
+  },
+  // ---- identity: messages (issue 24)
+  messagesList: {
+    method: 'GET', path: '/api/messages', service: 'identity', access: 'message:read', tag: 'messages',
+    summary: 'Every e-mail the shop sent or will send, newest first, by status and template, searched by recipient or subject',
+    query: MessageListQuery, response: MessageListResponse,
+  },
+  messagesGet: {
+    method: 'GET', path: '/api/messages/:id', service: 'identity', access: 'message:read', tag: 'messages',
+    summary: 'One e-mail with its HTML and text bodies, Message-ID and the last SMTP answer', params: MessageIdParams,
+    response: MessageResponse,
+  },
+  messagesResend: {
+    method: 'POST', path: '/api/messages/:id/resend', service: 'identity', access: 'message:manage', tag: 'messages',
+    summary: 'Queue a FAILED e-mail again, under the same Message-ID (409 unless it failed)', params: MessageIdParams,
+    response: MessageResponse,
   },
   // ---- catalog: uploads (media)
   uploadsCreate: {

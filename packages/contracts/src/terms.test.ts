@@ -10,6 +10,8 @@ import {
   fullPaymentTerms,
   isPastDue,
   levelDamageCharges,
+  reminderDayAt,
+  rentalReminder,
   levelPrice,
   lineDueDate,
   lineTotalCents,
@@ -201,5 +203,38 @@ describe('rentalDaysOf', () => {
     ['a purchase has none', 'BUY', 5, null],
   ])('%s', (_what, type, days, want) => {
     expect(rentalDaysOf(type, days)).toBe(want);
+  });
+});
+
+describe('reminders (issue 24): which day, and which reminder', () => {
+  it.each([
+    ['08:59:59 Manila: not yet', '2026-11-25T00:59:59Z', null],
+    ['09:00 Manila: that day', '2026-11-25T01:00:00Z', '2026-11-25'],
+    ['23:30 Manila: still that day', '2026-11-25T15:30:00Z', '2026-11-25'],
+    ['00:15 Manila the next day: not yet (that day starts at 09:00)', '2026-11-25T16:15:00Z', null],
+    ['09:00 on a new year', '2027-01-01T01:00:00Z', '2027-01-01'],
+  ])('reminderDayAt %s', (_name, iso, day) => {
+    expect(reminderDayAt(new Date(iso))).toBe(day);
+  });
+
+  const today = '2026-11-25';
+  it.each<[string, OrderStatus, Array<string | null>, string | null, string | null]>([
+    ['a line due tomorrow', 'DELIVERED', ['2026-11-26', '2026-12-01'], null, 'DUE_TOMORROW'],
+    ['tomorrow across a month end', 'DELIVERED', ['2026-12-01'], null, null],
+    ['a line due today beats one tomorrow', 'DELIVERED', ['2026-11-26', '2026-11-25'], null, 'DUE_TODAY'],
+    ['a line past due beats everything', 'FOR_RETURN', ['2026-11-26', '2026-11-24'], null, 'OVERDUE'],
+    ['nothing due soon', 'DELIVERED', ['2026-11-28'], null, null],
+    ['not out yet', 'TO_SHIP', ['2026-11-26'], null, null],
+    ['being picked up: no due reminder', 'FOR_PICK_UP', ['2026-11-20'], null, null],
+    ['full payment due today', 'FOR_FULL_PAYMENT', [], '2026-11-25', 'FULL_PAYMENT_DUE'],
+    ['full payment past due: every day', 'FOR_FULL_PAYMENT', [], '2026-11-20', 'FULL_PAYMENT_DUE'],
+    ['full payment due tomorrow: not yet', 'FOR_FULL_PAYMENT', [], '2026-11-26', null],
+    ['paid in full (COMPLETED)', 'COMPLETED', ['2026-11-20'], '2026-11-20', null],
+  ])('rentalReminder: %s', (_name, status, dueDates, fullDue, expected) => {
+    expect(rentalReminder(status, dueDates, fullDue, today)).toBe(expected);
+  });
+
+  it('tomorrow at a month end is the 1st', () => {
+    expect(rentalReminder('DELIVERED', ['2026-12-01'], null, '2026-11-30')).toBe('DUE_TOMORROW');
   });
 });

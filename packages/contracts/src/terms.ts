@@ -1,6 +1,6 @@
 import type { OrderStatus, PaymentStatus, ReturnStatus } from './enums';
 import { lineTotal, sumCents, type Cents } from './money';
-import { addDays, compareDates, manilaDate } from './time';
+import { addDays, compareDates, manilaDate, manilaInstant } from './time';
 
 /**
  * Rental and money terms (issue 23): pure rules over integer cents and Manila business dates, one
@@ -95,6 +95,38 @@ export function dueNotice(status: OrderStatus, dueDates: ReadonlyArray<string | 
   if (due.some((d) => compareDates(d, today) < 0)) return 'OVERDUE';
   if (due.some((d) => d === today)) return 'DUE_TODAY';
   return null;
+}
+
+// ---- Reminders by e-mail (issue 24) -------------------------------------------------------------
+
+/** Reminders go out from this Manila time of day (the order service's REMINDER_TIME may set another). */
+export const REMINDER_TIME = '09:00';
+
+export const RENTAL_REMINDERS = ['DUE_TOMORROW', 'DUE_TODAY', 'OVERDUE', 'FULL_PAYMENT_DUE'] as const;
+export type RentalReminder = (typeof RENTAL_REMINDERS)[number];
+
+/**
+ * The business day whose reminders are due at `now`: today (Manila) from REMINDER_TIME on, none
+ * before it. A day missed entirely (the service was down) is not sent late: the next day's reminder
+ * says what is still true then.
+ */
+export function reminderDayAt(now: Date, from: string = REMINDER_TIME): string | null {
+  const today = manilaDate(now);
+  return now.getTime() >= manilaInstant(today, from).getTime() ? today : null;
+}
+
+/**
+ * The reminder a rental gets on `today`, at most one a day: while it is out with the customer
+ * (the due notice's statuses) OVERDUE every day after a line's due date, DUE_TODAY on it,
+ * DUE_TOMORROW the day before; while its full payment is asked for (FOR_FULL_PAYMENT),
+ * FULL_PAYMENT_DUE every day from its due date until it is paid.
+ */
+export function rentalReminder(status: OrderStatus, dueDates: ReadonlyArray<string | null>, fullPaymentDue: string | null, today: string): RentalReminder | null {
+  if (status === 'FOR_FULL_PAYMENT') return fullPaymentDue !== null && compareDates(fullPaymentDue, today) <= 0 ? 'FULL_PAYMENT_DUE' : null;
+  const notice = dueNotice(status, dueDates, today);
+  if (notice) return notice;
+  if (status !== 'DELIVERED' && status !== 'FOR_RETURN') return null;
+  return dueDates.includes(addDays(today, 1)) ? 'DUE_TOMORROW' : null;
 }
 
 // ---- The payment status an order's facts imply ---------------------------------------------------

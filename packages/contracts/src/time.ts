@@ -23,6 +23,14 @@ export function manilaDate(instant: Date = new Date()): string {
   return lastDate;
 }
 
+/** Manila's offset from UTC: +08:00 all year (no daylight saving since 1978). */
+const MANILA_OFFSET = '+08:00';
+
+/** The instant of a Manila wall-clock time ("HH:MM") on a business date ("YYYY-MM-DD"). */
+export function manilaInstant(date: string, time: string): Date {
+  return new Date(`${date}T${time}:00${MANILA_OFFSET}`);
+}
+
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True when the text is a real calendar date "YYYY-MM-DD". */

@@ -24,3 +24,4 @@ export * from './qr';
 export * from './steps';
 export * from './mail';
 export * from './mail-outbox';
+export * from './polling';

@@ -59,6 +59,11 @@ export function createMailer(config: MailConfig): Mailer {
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout,
+    // Connections are kept and reused: opening one (greeting, EHLO) costs ~100 ms, a message on an
+    // open one a few ms (docs/benchmarks.md, mail). A connection the server closed is opened again.
+    pool: true,
+    maxConnections: 2,
+    maxMessages: 500,
   });
   return {
     async send(mail) {

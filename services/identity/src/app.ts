@@ -5,6 +5,7 @@ import { authHandlers } from './modules/auth/auth.routes';
 import { userHandlers } from './modules/users/user.routes';
 import { internalSessionRouter } from './modules/sessions/session.routes';
 import { accountHandlers } from './modules/accounts/accounts.routes';
+import { messageHandlers } from './modules/messages/admin.routes';
 
 export interface IdentityDeps {
   orm: MikroORM;
@@ -38,7 +39,8 @@ export function createApp(deps: IdentityDeps) {
     {
       ...authHandlers({ config: deps.config, logger: deps.logger, afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject, afterMail }),
       ...accountHandlers({ config: deps.config, logger: deps.logger, nc: deps.nc, afterMail }),
-      ...userHandlers({ afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject, logger: deps.logger }),
+      ...userHandlers({ afterCommit, nc: deps.nc, uploadsSubject: deps.uploadsSubject, logger: deps.logger, account: deps.config, afterMail }),
+      ...messageHandlers({ afterMail }),
     },
     deps.config.INTERNAL_TOKEN,
   );

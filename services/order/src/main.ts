@@ -4,6 +4,7 @@ import { createApp, entities, migrations } from './app';
 import { startReadModelConsumers } from './consumers/readmodels';
 import { startPaymentConsumer } from './consumers/payments';
 import { purgeIdempotencyKeys } from './housekeeping';
+import { startReminderSchedule } from './modules/rentals/reminders';
 
 await runService({
   name: 'order',
@@ -11,6 +12,10 @@ await runService({
   env: OrderEnv,
   entities,
   migrations,
+  // Rental reminders (issue 24): every replica runs the round; each reminder is written once.
+  workers: ({ orm, logger, relay, config }) => [
+    startReminderSchedule({ em: orm.em, logger, afterWrite: () => relay.kick(), everyMs: config.REMINDER_EVERY_MS, from: config.REMINDER_TIME }),
+  ],
   createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick() }),
   consumers: async ({ nc, orm, logger, relay }) => [
     ...(await startReadModelConsumers({ nc, em: orm.em, logger })),

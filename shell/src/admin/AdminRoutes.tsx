@@ -4,6 +4,7 @@ import { UsersPage } from './UsersPage';
 import { UserViewPage } from './UserViewPage';
 import { EmployeesPage } from './EmployeesPage';
 import { EmployeeFormPage } from './EmployeeFormPage';
+import { MessagesPage } from './MessagesPage';
 
 /**
  * The superadmin's own screens (a lazy chunk nobody else downloads). It stays mounted while the
@@ -19,6 +20,7 @@ export default function AdminRoutes() {
         <Route path="/admin/employees/add" element={<EmployeeFormPage mode="add" />} />
         <Route path="/admin/employees/:id" element={<UserViewPage kind="employee" />} />
         <Route path="/admin/employees/:id/edit" element={<EmployeeFormPage mode="edit" />} />
+        <Route path="/admin/messages" element={<MessagesPage />} />
         <Route path="*" element={<PageNotFound />} />
       </Routes>
     </ThemeProvider>

@@ -7,7 +7,7 @@ import { makeUser, mockApi, on, renderWithShell, storeUser } from '../test/utils
 // The side menus of SPEC §2, written out here (not derived from the code under test).
 const SPEC_MENUS: Record<string, Array<string | [string, string[]]>> = {
   CUSTOMER: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', ['Orders', ['Purchased', 'Rentals']]],
-  SUPERADMIN: ['Users', 'Employees', 'Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports'],
+  SUPERADMIN: ['Users', 'Employees', 'Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports', 'Messages'],
   WAREHOUSE_ADMIN: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals'],
   WAREHOUSE_STAFF: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals'],
   ACCOUNTING_ADMIN: ['Payments'],
@@ -26,6 +26,7 @@ const LINKS: Record<string, string> = {
   'SUPERADMIN Employees': '/admin/employees',
   'SUPERADMIN Products': '/admin/products',
   'SUPERADMIN Reports': '/admin/reports',
+  'SUPERADMIN Messages': '/admin/messages',
   'WAREHOUSE_STAFF Warehouse Bins': '/admin/warehouse-bins',
   'ACCOUNTING_ADMIN Payments': '/admin/payments',
   'DRIVER For Delivery': '/admin/for-delivery',

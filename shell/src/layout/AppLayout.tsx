@@ -30,6 +30,9 @@ const CSS = `
 .dme-body{flex:1;min-width:0;display:flex;flex-direction:column}
 .dme-top{height:64px;display:flex;align-items:center;justify-content:flex-end;gap:12px;padding:0 24px;background:#fff;border-bottom:1px solid #f0f0f0}
 .dme-avatar{width:32px;height:32px;flex:none;border-radius:50%;object-fit:cover;background:${TEAL};color:#fff;display:inline-flex;align-items:center;justify-content:center;font-weight:600}
+.dme-account{display:flex;align-items:center;gap:12px;min-width:0;color:inherit;text-decoration:none;border-radius:8px}
+.dme-account:hover strong{color:${TEAL}}
+.dme-account:focus-visible{outline:2px solid ${TEAL};outline-offset:2px}
 .dme-who{display:flex;flex-direction:column;min-width:0;line-height:1.3}
 .dme-who strong{overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
 .dme-who span{color:rgba(0,0,0,.62)}
@@ -181,6 +184,7 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
       menuButton={menuButton}
       closeButton={closeButton}
       onLogout={() => setAsking(true)}
+      onAccount={() => navigate('/account')}
       overlay={
         asking && (
           <Suspense fallback={null}>
@@ -203,6 +207,8 @@ export interface FrameProps {
   menuButton?: Ref<HTMLButtonElement>;
   closeButton?: Ref<HTMLButtonElement>;
   onLogout?: () => void;
+  /** Opens "My account" (issue 24) inside the app; without it the link loads the page. */
+  onAccount?: () => void;
   overlay?: ReactNode;
   children: ReactNode;
 }
@@ -211,7 +217,7 @@ export interface FrameProps {
  * The frame's markup, from plain props: the app renders it through AppLayout, the gateway's
  * server-rendered first screen (ssr/first-screen.tsx) with the same props, so both are the same.
  */
-export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, closeButton, onLogout, overlay, children }: FrameProps) {
+export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, closeButton, onLogout, onAccount, overlay, children }: FrameProps) {
   return (
     <div className="dme-frame">
       <style>{CSS}</style>
@@ -254,20 +260,31 @@ export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, clos
           <div className="dme-top-brand" aria-hidden="true">
             DME Supply
           </div>
-          {user.image ? (
-            // A small picture: it must not take bandwidth from the screen's own (issue 13: LCP).
-            <img className="dme-avatar" src={user.image} alt="" width={32} height={32} fetchPriority="low" />
-          ) : (
-            <span className="dme-avatar" aria-hidden="true">
-              {user.firstName.slice(0, 1).toUpperCase()}
-            </span>
-          )}
-          <div className="dme-who" data-testid="current-user">
-            <strong>
-              {user.firstName} {user.lastName}
-            </strong>
-            <span>@{user.username}</span>
-          </div>
+          <a
+            className="dme-account"
+            href="/account"
+            title="My account"
+            onClick={(e) => {
+              if (!onAccount || e.metaKey || e.ctrlKey || e.shiftKey) return;
+              e.preventDefault();
+              onAccount();
+            }}
+          >
+            {user.image ? (
+              // A small picture: it must not take bandwidth from the screen's own (issue 13: LCP).
+              <img className="dme-avatar" src={user.image} alt="" width={32} height={32} fetchPriority="low" />
+            ) : (
+              <span className="dme-avatar" aria-hidden="true">
+                {user.firstName.slice(0, 1).toUpperCase()}
+              </span>
+            )}
+            <div className="dme-who" data-testid="current-user">
+              <strong>
+                {user.firstName} {user.lastName}
+              </strong>
+              <span>@{user.username}</span>
+            </div>
+          </a>
           <button type="button" className="dme-btn" onClick={onLogout}>
             Logout
           </button>

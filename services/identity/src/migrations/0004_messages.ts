@@ -6,7 +6,7 @@ import { mailOutboxTableSql, Migration } from '@dme/platform';
  *  - `users.email_verified_at`: set when the owner followed a verification link; accounts that
  *    existed before are taken as verified (they were made by staff, or by the demo seed).
  *  - `users.reminders_enabled`: the customer's choice for reminders (transactional messages are
- *    always sent); `unsubscribe_token_hash` backs the one-click link in every reminder.
+ *    always sent; the one-click link of every reminder is signed, nothing stored).
  *  - `account_tokens`: one-time links (verify an e-mail address, reset a password); only the
  *    SHA-256 of a token is kept, with its purpose, the address it was sent to and its end.
  */
@@ -17,8 +17,7 @@ export class IdentityMessages extends Migration {
     this.addSql(`create index "mail_outbox_created_idx" on "${s}"."mail_outbox" ("created_at" desc)`);
     this.addSql(`alter table "${s}"."users"
       add column "email_verified_at" timestamptz null,
-      add column "reminders_enabled" boolean not null default true,
-      add column "unsubscribe_token_hash" varchar(64) null unique`);
+      add column "reminders_enabled" boolean not null default true`);
     this.addSql(`update "${s}"."users" set "email_verified_at" = "created_at"`);
     this.addSql(`create table "${s}"."account_tokens" (
       "id" uuid primary key,

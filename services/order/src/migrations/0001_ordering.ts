@@ -128,6 +128,7 @@ import { OrderingProcess } from './0004_process';
 import { OrderingRequests } from './0005_requests';
 import { OrderingPackingProgress } from './0006_packing_progress';
 import { OrderingPaymentRefunds } from './0007_payment_refunds';
+import { OrderingReminders } from './0008_reminders';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -137,4 +138,5 @@ export const migrations = [
   { name: '0005_requests', class: OrderingRequests },
   { name: '0006_packing_progress', class: OrderingPackingProgress },
   { name: '0007_payment_refunds', class: OrderingPaymentRefunds },
+  { name: '0008_reminders', class: OrderingReminders },
 ];

@@ -82,7 +82,7 @@ describe('login (SPEC §2, §5, §8)', () => {
 
   const cases = [
     ['CUSTOMER', '/dashboard', 'mf-shop', ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders']],
-    ['SUPERADMIN', '/admin/users', undefined, ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports']],
+    ['SUPERADMIN', '/admin/users', undefined, ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports', 'Messages']],
     ['WAREHOUSE_ADMIN', '/admin/warehouse-bins', 'mf-warehouse', ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals']],
     ['WAREHOUSE_STAFF', '/admin/warehouse-bins', 'mf-warehouse', ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals']],
     ['ACCOUNTING_ADMIN', '/admin/payments', 'mf-accounting', ['Payments']],

@@ -2,10 +2,18 @@ import { MESSAGES } from '@dme/contracts';
 import type { HandlersOf, Logger, NatsConnection } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 import { em } from '../auth/auth.routes';
-import { confirmEmail, requestPasswordReset, resendVerification, resetPassword } from './accounts';
+import { changePassword, confirmEmail, requestPasswordReset, resendVerification, resetPassword, setPreferences, unsubscribe } from './accounts';
 
-export type AccountHandlers = Pick<HandlersOf<'identity'>, 'authForgotPassword' | 'authResetPassword' | 'authVerifyEmail' | 'authResendVerification'>;
-export const ACCOUNT_ROUTES = ['authForgotPassword', 'authResetPassword', 'authVerifyEmail', 'authResendVerification'] as const;
+export const ACCOUNT_ROUTES = [
+  'authForgotPassword',
+  'authResetPassword',
+  'authVerifyEmail',
+  'authResendVerification',
+  'authUnsubscribe',
+  'authPreferences',
+  'authChangePassword',
+] as const;
+export type AccountHandlers = Pick<HandlersOf<'identity'>, (typeof ACCOUNT_ROUTES)[number]>;
 
 export interface AccountDeps {
   config: IdentityConfig;
@@ -35,6 +43,16 @@ export function accountHandlers({ config, logger, nc, afterMail }: AccountDeps):
       const outcome = await resendVerification(em(ctx), config, principal.userId);
       if (outcome === 'sent') afterMail();
       return { message: outcome === 'sent' ? MESSAGES.account.verificationSent : MESSAGES.account.alreadyVerified };
+    },
+    async authUnsubscribe(ctx, { body }) {
+      await unsubscribe(em(ctx), config.INTERNAL_TOKEN, body.token);
+      return { message: MESSAGES.account.unsubscribed };
+    },
+    authPreferences: async (ctx, { body, principal }) => ({ preferences: await setPreferences(em(ctx), principal.userId, body) }),
+    async authChangePassword(ctx, { body, principal }) {
+      await changePassword(em(ctx), config, { nc, logger }, principal, body);
+      afterMail();
+      return { message: MESSAGES.account.passwordChanged };
     },
   };
 }

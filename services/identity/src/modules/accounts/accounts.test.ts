@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@dme/contracts';
+import { IDENTITY_HEADERS } from '@dme/platform';
 import { cookieOf, startIdentity, type Harness } from '../../test/harness';
+import { unsubscribeToken } from './unsubscribe';
 
 // Issue 24: e-mail verification and password reset, against a real SMTP server (every message parsed back).
 let h: Harness;
@@ -171,5 +173,57 @@ describe('password reset', () => {
     const res = await h.api.post('/api/auth/forgot-password', { email: 'not-an-address' });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: 'email', message: MESSAGES.common.emailInvalid }]);
+  });
+});
+
+describe('my account: preferences, password, address', () => {
+  it('turning reminders off and on; the signed one-click link turns them off; a forged one changes nothing', async () => {
+    const { user } = await register({ email: 'prefs@example.com' });
+    expect((await h.api.get('/api/auth/me', asCustomer(user.id))).body.preferences).toEqual({ remindersEnabled: true });
+    const off = await h.api.call('PUT', '/api/auth/me/preferences', { ...asCustomer(user.id), body: { remindersEnabled: false } });
+    expect(off).toMatchObject({ status: 200, body: { preferences: { remindersEnabled: false } } });
+    await h.api.call('PUT', '/api/auth/me/preferences', { ...asCustomer(user.id), body: { remindersEnabled: true } });
+    expect((await h.api.call('PUT', '/api/auth/me/preferences', { ...asCustomer(user.id), body: { remindersEnabled: 'no' } })).status).toBe(400);
+
+    const other = await register({ email: 'prefs-other@example.com' });
+    const forged = `${other.user.id}.${unsubscribeToken(h.config.INTERNAL_TOKEN, user.id).split('.')[1]}`;
+    expect((await h.api.post('/api/auth/unsubscribe', { token: forged })).status).toBe(400);
+    expect((await h.api.post('/api/auth/unsubscribe', { token: unsubscribeToken('another-deployment-secret', user.id) })).status).toBe(400);
+    const done = await h.api.post('/api/auth/unsubscribe', { token: unsubscribeToken(h.config.INTERNAL_TOKEN, user.id) });
+    expect(done).toMatchObject({ status: 200, body: { message: MESSAGES.account.unsubscribed } });
+    expect((await h.api.get('/api/auth/me', asCustomer(user.id))).body.preferences).toEqual({ remindersEnabled: false });
+    expect((await h.api.get('/api/auth/me', asCustomer(other.user.id))).body.preferences).toEqual({ remindersEnabled: true });
+  });
+
+  it('change password: the current one is asked; my other sessions end, this one stays; I am told by e-mail', async () => {
+    const { person, user } = await register({ email: 'change-pw@example.com' });
+    const here = await login(person.username, person.password);
+    const elsewhere = cookieOf(await login(person.username, person.password));
+    const sessionId = (await resolve(cookieOf(here))).body.principal.sessionId as string;
+    const mine = { ...asCustomer(user.id), headers: { [IDENTITY_HEADERS.sessionId]: sessionId } };
+    const wrong = await h.api.post('/api/auth/me/password', { currentPassword: 'not-it-at-all', password: 'changed-pass-77' }, mine);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toEqual([{ field: 'currentPassword', message: MESSAGES.account.currentPasswordWrong }]);
+    const ok = await h.api.post('/api/auth/me/password', { currentPassword: person.password, password: 'changed-pass-77' }, mine);
+    expect(ok).toMatchObject({ status: 200, body: { message: MESSAGES.account.passwordChanged } });
+    expect((await resolve(cookieOf(here))).status).toBe(200);
+    expect((await resolve(elsewhere)).status).toBe(401);
+    expect((await login(person.username, 'changed-pass-77')).status).toBe(200);
+    const mails = await h.mailTo('change-pw@example.com', 2);
+    expect(mails.map((m) => m.subject)).toContain('Your DME Supply password was changed');
+  });
+
+  it('a changed address is unconfirmed until the link sent to it is followed', async () => {
+    const { person, user } = await register({ email: 'move-from@example.com' });
+    await h.api.post('/api/auth/verify-email', { token: tokenIn((await h.mailTo('move-from@example.com'))[0]!.text, '/verify-email') });
+    expect((await h.api.get('/api/auth/me', asCustomer(user.id))).body.emailVerified).toBe(true);
+    // The same address in other letters is not a change.
+    await h.api.patch('/api/auth/me', { ...person, email: 'MOVE-FROM@example.com' }, asCustomer(user.id));
+    expect((await h.api.get('/api/auth/me', asCustomer(user.id))).body.emailVerified).toBe(true);
+    await h.api.patch('/api/auth/me', { ...person, email: 'move-to@example.com' }, asCustomer(user.id));
+    expect((await h.api.get('/api/auth/me', asCustomer(user.id))).body.emailVerified).toBe(false);
+    const [mail] = await h.mailTo('move-to@example.com');
+    expect((await h.api.post('/api/auth/verify-email', { token: tokenIn(mail!.text, '/verify-email') })).status).toBe(200);
+    expect((await h.api.get('/api/auth/me', asCustomer(user.id))).body.emailVerified).toBe(true);
   });
 });

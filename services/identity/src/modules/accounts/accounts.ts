@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@dme/contracts';
 import { HttpProblem, qualified, tooManyRequests, type Logger, type NatsConnection } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
-import { hashPassword } from '../users/password';
+import { hashPassword, verifyPassword } from '../users/password';
+import { unsubscribeUserOf } from './unsubscribe';
 import { announceRevocation } from '../sessions/revocation';
 import { queueMessage } from '../messages/outbox';
 import { passwordChanged, passwordReset, TEMPLATES, verifyEmail } from '../messages/templates';
@@ -135,4 +137,54 @@ export async function resetPassword(
     return user.id;
   });
   await announceRevocation(deps, { userId, reason: 'password_reset' });
+}
+
+/** The one-click link of a reminder: reminders off for its account. */
+export async function unsubscribe(em: EntityManager, secret: string, token: string): Promise<void> {
+  const userId = unsubscribeUserOf(secret, token);
+  const rows = userId
+    ? await em.execute<Array<{ id: string }>>(`update ${qualified(em, 'users')} set reminders_enabled = false where id = ? and deleted_at is null returning id`, [userId])
+    : [];
+  if (!rows.length) throw new HttpProblem(400, MESSAGES.account.unsubscribeLinkInvalid);
+}
+
+export async function setPreferences(em: EntityManager, userId: string, prefs: { remindersEnabled: boolean }): Promise<{ remindersEnabled: boolean }> {
+  const rows = await em.execute<Array<{ reminders_enabled: boolean }>>(
+    `update ${qualified(em, 'users')} set reminders_enabled = ? where id = ? and deleted_at is null returning reminders_enabled`,
+    [prefs.remindersEnabled, userId],
+  );
+  if (!rows.length) throw new HttpProblem(404, 'User not found.');
+  return { remindersEnabled: rows[0]!.reminders_enabled };
+}
+
+/**
+ * Change my password: the current one must be right (400 otherwise, counted like a failed
+ * sign-in is not: the caller is signed in already). Every other session of the account ends; the
+ * owner is told by e-mail.
+ */
+export async function changePassword(
+  em: EntityManager,
+  config: AccountConfig,
+  deps: { nc: NatsConnection; logger: Logger },
+  who: { userId: string; sessionId?: string },
+  body: { currentPassword: string; password: string },
+): Promise<void> {
+  const users = qualified(em, 'users');
+  const [row] = await em.execute<Array<AccountRow & { password_hash: string }>>(
+    `select id, email, first_name, username, password_hash from ${users} where id = ? and deleted_at is null`,
+    [who.userId],
+  );
+  if (!row) throw new HttpProblem(404, 'User not found.');
+  if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
+    throw new HttpProblem(400, MESSAGES.account.currentPasswordWrong, [{ field: 'currentPassword', message: MESSAGES.account.currentPasswordWrong }]);
+  }
+  const passwordHash = await hashPassword(body.password);
+  await em.transactional(async (tem) => {
+    await tem.execute(`update ${users} set password_hash = ?, updated_at = now() where id = ?`, [passwordHash, row.id], 'run');
+    await tem.execute(`delete from ${qualified(tem, 'sessions')} where user_id = ? and id is distinct from ?`, [row.id, who.sessionId ?? null], 'run');
+    const content = passwordChanged({ id: row.id, email: row.email, firstName: row.first_name }, { publicUrl: config.PUBLIC_URL });
+    await queueMessage(tem, config.MAIL_FROM, row.email, TEMPLATES.passwordChanged, content, { ref: row.id, dedupeKey: `password-changed:${randomUUID()}` });
+  });
+  // The gateways drop every cached session of the account; the current one resolves again.
+  await announceRevocation(deps, { userId: row.id, reason: 'password_reset' });
 }

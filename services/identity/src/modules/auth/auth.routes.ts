@@ -53,7 +53,12 @@ export interface AuthDeps {
 
 /** What GET /api/auth/me (and a sign-in) answers about a user. */
 export function meOf(user: UserRow) {
-  return { user: toUser(user), permissions: [...permissionsOf(user.userType)], emailVerified: user.emailVerifiedAt != null };
+  return {
+    user: toUser(user),
+    permissions: [...permissionsOf(user.userType)],
+    emailVerified: user.emailVerifiedAt != null,
+    preferences: { remindersEnabled: user.remindersEnabled },
+  };
 }
 
 export function authHandlers({ config, logger, afterCommit, nc, uploadsSubject, afterMail }: AuthDeps): AuthHandlers {

@@ -120,12 +120,53 @@ describe('messages from events', () => {
   });
 });
 
+describe('reminders', () => {
+  const reminder = (customerId: string, kind: string, day: string, dueDate: string, orderId = randomUUID()) =>
+    eventEnvelope('order', {
+      type: EVENTS.rental.reminderDue,
+      aggregateId: orderId,
+      data: { orderId, orderNumber: 'ORD-20261125-000123', customerId, kind: kind as 'DUE_TOMORROW', day, dueDate },
+    });
+
+  it('due tomorrow: one e-mail a day per rental, with a one-click link that turns reminders off; then no more reminders, but order e-mails still come', async () => {
+    const a = await customer('reminded@example.com');
+    const orderId = randomUUID();
+    // The same day's reminder twice (two events): one e-mail.
+    await deliver(reminder(a.id, 'DUE_TOMORROW', '2026-11-25', '2026-11-26', orderId), reminder(a.id, 'DUE_TOMORROW', '2026-11-25', '2026-11-26', orderId));
+    const [, mail] = await h.mailTo('reminded@example.com', 2);
+    expect(mail!.subject).toBe('Reminder: your rental ORD-20261125-000123 is due tomorrow');
+    expect(mail!.text).toContain('Nov 26, 2026');
+    const link = /https:\/\/shop\.example\/unsubscribe\?token=(\S+)/.exec(mail!.text);
+    expect(link).not.toBeNull();
+    expect(mail!.html).toContain('Stop reminders');
+
+    expect((await h.api.post('/api/auth/unsubscribe', { token: link![1] })).status).toBe(200);
+    await deliver(reminder(a.id, 'OVERDUE', '2026-11-27', '2026-11-26', orderId), placedEvent(purchase({ customerId: a.id })));
+    const after = await h.mailTo('reminded@example.com', 3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo('reminded@example.com').map((m) => m.subject)).toEqual([after[0]!.subject, mail!.subject, after[2]!.subject]);
+    expect(after[2]!.subject).toContain('is placed');
+  });
+
+  it.each([
+    ['DUE_TODAY', '2026-11-25', 'Your rental ORD-20261125-000123 is due today'],
+    ['OVERDUE', '2026-11-20', 'Your rental ORD-20261125-000123 is overdue'],
+    ['FULL_PAYMENT_DUE', '2026-11-25', 'Your full payment for ORD-20261125-000123 is due'],
+  ])('%s has its own subject', async (kind, dueDate, subject) => {
+    const email = `reminded-${kind.toLowerCase()}@example.com`;
+    const a = await customer(email);
+    await deliver(reminder(a.id, kind, '2026-11-25', dueDate));
+    const [, mail] = await h.mailTo(email, 2);
+    expect(mail!.subject).toBe(subject);
+  });
+});
+
 describe('the consumers', () => {
   it('an event delivered twice (JetStream redelivery) is one message', async () => {
     const a = await customer('twice@example.com');
     const prefix = `identity-mail-test-${randomUUID().slice(0, 8)}`;
     const jsm = await jetstreamManager(h.nc);
-    for (const [suffix, filter] of [['order', 'dme.order.>'], ['payment', 'dme.payment.>'], ['request', 'dme.request.>']] as const) {
+    for (const [suffix, filter] of [['order', 'dme.order.>'], ['payment', 'dme.payment.>'], ['request', 'dme.request.>'], ['rental', 'dme.rental.>']] as const) {
       // Created first, delivering only what is published from now on: the stream's history belongs to other runs.
       await jsm.consumers.add(EVENT_STREAM, { durable_name: `${prefix}-${suffix}`, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, ack_wait: nanos(30_000), filter_subject: filter });
     }
@@ -141,7 +182,7 @@ describe('the consumers', () => {
       expect(mailsTo('twice@example.com').filter((m) => m.subject.includes('is placed'))).toHaveLength(1);
     } finally {
       await Promise.all(consumers.map((c) => c.stop()));
-      for (const suffix of ['order', 'payment', 'request']) await jsm.consumers.delete(EVENT_STREAM, `${prefix}-${suffix}`).catch(() => undefined);
+      for (const suffix of ['order', 'payment', 'request', 'rental']) await jsm.consumers.delete(EVENT_STREAM, `${prefix}-${suffix}`).catch(() => undefined);
     }
   });
 });

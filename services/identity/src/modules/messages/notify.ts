@@ -3,11 +3,12 @@ import { EVENT_DATA, EVENTS, INVOICE_RPC, InvoiceReply, type EventEnvelope } fro
 import { callRpc, HttpProblem, startConsumer, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 import { queueMessage, recipientOf, type MessageRecipient } from './outbox';
-import { orderPlaced, orderStatus, paymentReceived, refundDue, requestChanged, TEMPLATES, type TemplateName } from './templates';
+import { orderPlaced, orderStatus, paymentReceived, REMINDER_TEMPLATE, refundDue, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
+import { unsubscribeToken } from '../accounts/unsubscribe';
 import type { MessageContent } from './render';
 
 export interface NotifyDeps {
-  config: Pick<IdentityConfig, 'MAIL_FROM' | 'PUBLIC_URL'>;
+  config: Pick<IdentityConfig, 'MAIL_FROM' | 'PUBLIC_URL' | 'INTERNAL_TOKEN'>;
   nc: NatsConnection;
   logger: Logger;
   /** The payment service's invoice subject (tests use a private one). */
@@ -20,11 +21,28 @@ interface Message {
   template: TemplateName;
   content: (r: MessageRecipient) => MessageContent;
   invoice?: { recordId: string };
+  /** A reminder: not sent to a customer who turned reminders off. */
+  reminder?: boolean;
+  /** One message per this key (default: per event). */
+  dedupeKey?: string;
 }
 
 /** The message an event sends to its customer, if any (issue 24: the moves a customer waits for). */
-function messageOf(event: EventEnvelope, links: { publicUrl: string }): Message | null {
+function messageOf(event: EventEnvelope, links: { publicUrl: string; secret: string }): Message | null {
   switch (event.type) {
+    case EVENTS.rental.reminderDue: {
+      const m = EVENT_DATA[EVENTS.rental.reminderDue].parse(event.data);
+      const unsubscribeUrl = (r: MessageRecipient) => `${links.publicUrl}/unsubscribe?token=${unsubscribeToken(links.secret, r.id)}`;
+      return {
+        customerId: m.customerId,
+        orderId: m.orderId,
+        template: REMINDER_TEMPLATE[m.kind],
+        content: (r) => rentalReminderMessage(r, m, { ...links, unsubscribeUrl: unsubscribeUrl(r) }),
+        reminder: true,
+        // One reminder per rental and day, even if its event came twice under two ids.
+        dedupeKey: `reminder:${m.orderId}:${m.day}`,
+      };
+    }
     case EVENTS.order.placed: {
       const o = EVENT_DATA[EVENTS.order.placed].parse(event.data);
       return { customerId: o.customerId, orderId: o.orderId, template: TEMPLATES.orderPlaced, content: (r) => orderPlaced(r, o, links) };
@@ -80,16 +98,16 @@ async function invoiceAttachment(deps: NotifyDeps, m: Message): Promise<MailAtta
 
 /** Handles one event: queues its message (once per event, in the consumer's transaction). */
 export function notificationHandler(deps: NotifyDeps) {
-  const links = { publicUrl: deps.config.PUBLIC_URL };
+  const links = { publicUrl: deps.config.PUBLIC_URL, secret: deps.config.INTERNAL_TOKEN };
   return async (em: EntityManager, event: EventEnvelope): Promise<void> => {
     const m = messageOf(event, links);
     if (!m) return;
     const recipient = await recipientOf(em, m.customerId);
-    if (!recipient) return;
+    if (!recipient || (m.reminder && !recipient.remindersEnabled)) return;
     const attachments = await invoiceAttachment(deps, m);
     await queueMessage(em, deps.config.MAIL_FROM, recipient.email, m.template, m.content(recipient), {
       ref: m.orderId,
-      dedupeKey: `event:${event.id}`,
+      dedupeKey: m.dedupeKey ?? `event:${event.id}`,
       attachments,
     });
   };
@@ -106,5 +124,6 @@ export async function startNotificationConsumers(
     startConsumer({ ...common, durable: `${prefix}-order`, subjects: ['dme.order.>'] }),
     startConsumer({ ...common, durable: `${prefix}-payment`, subjects: ['dme.payment.>'] }),
     startConsumer({ ...common, durable: `${prefix}-request`, subjects: ['dme.request.>'] }),
+    startConsumer({ ...common, durable: `${prefix}-rental`, subjects: ['dme.rental.>'] }),
   ]);
 }

@@ -1,4 +1,4 @@
-import { EVENTS, formatBusinessDate, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
+import { EVENTS, formatBusinessDate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
 import type { MessageContent } from './render';
 
 /**
@@ -18,6 +18,10 @@ export const TEMPLATES = {
   orderCancelled: 'order-cancelled',
   refundDue: 'refund-due',
   requestChanged: 'request-changed',
+  reminderDueTomorrow: 'reminder-due-tomorrow',
+  reminderDueToday: 'reminder-due-today',
+  reminderOverdue: 'reminder-overdue',
+  reminderFullPayment: 'reminder-full-payment-due',
 } as const;
 export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
 
@@ -181,5 +185,41 @@ export function requestChanged(r: Recipient, q: EventData<typeof EVENTS.request.
     paragraphs: [`Your request for a ${what} on ${q.orderNumber} is ${REQUEST_STATUS_WORDS[q.status]}.`],
     facts: [['Order', q.orderNumber], ['Request', `${q.type} — ${q.status.replace('_', ' ')}`]],
     action: orderAction(l, 'RENT'),
+  };
+}
+
+type Reminder = EventData<typeof EVENTS.rental.reminderDue>;
+
+export const REMINDER_TEMPLATE: Record<RentalReminder, TemplateName> = {
+  DUE_TOMORROW: TEMPLATES.reminderDueTomorrow,
+  DUE_TODAY: TEMPLATES.reminderDueToday,
+  OVERDUE: TEMPLATES.reminderOverdue,
+  FULL_PAYMENT_DUE: TEMPLATES.reminderFullPayment,
+};
+
+function reminderWords(m: Reminder): { subject: string; paragraph: string } {
+  const due = formatBusinessDate(m.dueDate);
+  switch (m.kind) {
+    case 'DUE_TOMORROW':
+      return { subject: `Reminder: your rental ${m.orderNumber} is due tomorrow`, paragraph: `Some of the equipment of ${m.orderNumber} is due back tomorrow, ${due}. We will contact you to pick it up; to keep it longer, please call us.` };
+    case 'DUE_TODAY':
+      return { subject: `Your rental ${m.orderNumber} is due today`, paragraph: `Some of the equipment of ${m.orderNumber} is due back today, ${due}. Please have it ready for pick-up.` };
+    case 'OVERDUE':
+      return { subject: `Your rental ${m.orderNumber} is overdue`, paragraph: `Some of the equipment of ${m.orderNumber} was due back on ${due}. Please contact us to arrange its return.` };
+    case 'FULL_PAYMENT_DUE':
+      return { subject: `Your full payment for ${m.orderNumber} is due`, paragraph: `The full payment of your rental ${m.orderNumber} is due ${m.dueDate === m.day ? 'today' : `since ${due}`}. Please pay the balance shown in your order.` };
+  }
+}
+
+/** A rental reminder, with the one-click link that turns reminders off. */
+export function rentalReminderMessage(r: Recipient, m: Reminder, l: Links & { unsubscribeUrl: string }): MessageContent {
+  const words = reminderWords(m);
+  return {
+    subject: words.subject,
+    greeting: hello(r),
+    paragraphs: [words.paragraph],
+    facts: [['Order', m.orderNumber], [m.kind === 'FULL_PAYMENT_DUE' ? 'Payment due' : 'Due', formatBusinessDate(m.dueDate)]],
+    action: orderAction(l, 'RENT'),
+    footnote: { text: 'You get reminders about your rentals. Order and payment e-mails come whatever you choose.', link: { label: 'Stop reminders', url: l.unsubscribeUrl } },
   };
 }

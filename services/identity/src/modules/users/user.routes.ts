@@ -2,14 +2,22 @@ import { EMPLOYEE_TYPES } from '@dme/contracts';
 import { assertUploadsExist, type HandlersOf, type Logger, type NatsConnection } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { announceRevocation } from '../sessions/revocation';
+import { sendVerification, type AccountConfig } from '../accounts/accounts';
+import type { UserRow } from './user.entity';
 import type { ACCOUNT_ROUTES } from '../accounts/accounts.routes';
+import type { MESSAGE_ROUTES } from '../messages/admin.routes';
 
 type AccountRoute = (typeof ACCOUNT_ROUTES)[number];
+type MessageRoute = (typeof MESSAGE_ROUTES)[number];
 import { createEmployee, deleteUser, findUser, listUsers, setStatus, toUser, updateEmployee, updateProfile } from './user.service';
 
-type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe' | AccountRoute>;
+type UserHandlers = Omit<HandlersOf<'identity'>, 'authRegister' | 'authLogin' | 'authLogout' | 'authMe' | AccountRoute | MessageRoute>;
 
 export interface UserDeps {
+  /** A customer's changed address gets a confirmation link (issue 24). */
+  account: AccountConfig;
+  /** Called after a transaction that queued messages committed (kicks the mail relay). */
+  afterMail: () => void;
   afterCommit: () => void;
   /** For asking the catalog whether an uploaded image exists. */
   nc: NatsConnection;
@@ -18,7 +26,8 @@ export interface UserDeps {
   logger: Logger;
 }
 
-export function userHandlers({ afterCommit, nc, uploadsSubject, logger }: UserDeps): UserHandlers {
+export function userHandlers({ afterCommit, nc, uploadsSubject, logger, account, afterMail }: UserDeps): UserHandlers {
+  const confirmNewAddress = (tem: Parameters<typeof sendVerification>[0], user: UserRow) => sendVerification(tem, account, user);
   // Each change below is committed when its service call returns; announced before the answer,
   // so no gateway serves the user's sessions from its cache afterwards (DESIGN §9).
   const revoke = (userId: string, reason: 'deactivated' | 'deleted' | 'updated') => announceRevocation({ nc, logger }, { userId, reason });
@@ -37,14 +46,16 @@ export function userHandlers({ afterCommit, nc, uploadsSubject, logger }: UserDe
     usersGet: async (ctx, { params }) => ({ user: toUser(await findUser(em(ctx), params.id)) }),
     async usersUpdate(ctx, { params, body }) {
       await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
-      const user = await updateProfile(em(ctx), params.id, body, 'customer');
+      const user = await updateProfile(em(ctx), params.id, body, 'customer', confirmNewAddress);
       afterCommit();
+      afterMail();
       return { user: toUser(user) };
     },
     async authMeUpdate(ctx, { body, principal }) {
       await assertUploadsExist(nc, { image: body.image }, uploadsSubject);
-      const user = await updateProfile(em(ctx), principal.userId, body, 'any');
+      const user = await updateProfile(em(ctx), principal.userId, body, 'any', confirmNewAddress);
       afterCommit();
+      afterMail();
       return { user: toUser(user) };
     },
     async usersSetStatus(ctx, { params, body, principal }) {

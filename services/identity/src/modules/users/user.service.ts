@@ -195,12 +195,15 @@ export async function updateEmployee(em: EntityManager, id: string, input: Emplo
  * (scope 'customer': a staff member's id answers 404, staff are edited as employees), or anyone's
  * own (scope 'any'). Username, password, user type and status are not touched here.
  */
-export async function updateProfile(em: EntityManager, id: string, input: PersonInput, scope: 'customer' | 'any'): Promise<UserRow> {
+export async function updateProfile(em: EntityManager, id: string, input: PersonInput, scope: 'customer' | 'any', onEmailChanged?: WithinCreate): Promise<UserRow> {
   return em.transactional(async (tem) => {
     const version = await bumpUserVersion(tem, id);
     const user = await findUser(tem, id);
     if (scope === 'customer' && user.userType !== 'CUSTOMER') throw notFound('User not found.');
-    tem.assign(user, { ...personFields(input), updatedAt: new Date() });
+    // A customer's new address is unconfirmed until its owner follows the link sent to it (issue 24).
+    const emailChanged = user.userType === 'CUSTOMER' && user.email.toLowerCase() !== input.email.toLowerCase();
+    tem.assign(user, { ...personFields(input), updatedAt: new Date(), ...(emailChanged ? { emailVerifiedAt: null } : {}) });
+    if (emailChanged) await onEmailChanged?.(tem, user);
     recordEvent(tem, SOURCE, { type: EVENTS.identity.userUpdated, aggregateId: user.id, data: toSnapshot(user), version });
     await tem.flush();
     return user;

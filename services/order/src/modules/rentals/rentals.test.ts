@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EVENTS, lineDueDate, manilaDate, RENTAL_MESSAGES } from '@dme/contracts';
+import { addDays, EVENTS, lineDueDate, manilaDate, manilaInstant, RENTAL_MESSAGES } from '@dme/contracts';
+import { createLogger } from '@dme/platform';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 import { GUARD_MESSAGES } from '../../process/guards';
 import { LINE_DUE } from './ongoing';
+import { startReminderSchedule, writeDueReminders } from './reminders';
 
 let h: OrderHarness;
 let walker: Json;
@@ -455,5 +457,66 @@ describe('notices and ongoing rentals', () => {
     await eventually(async () => ((await tab('PICKED_UP', b.order.orderNumber)).length === 1 ? true : undefined), 10_000);
     expect((await h.order.get('/api/ongoing-rentals?tab=ONGOING', { as: h.as('DRIVER') })).status).toBe(403);
     expect((await h.order.get('/api/ongoing-rentals?tab=NOPE', { as: h.staff })).status).toBe(400);
+  });
+});
+
+describe('reminders on a durable schedule (issue 24)', () => {
+  const today = manilaDate();
+  const at = (day: string, time: string) => manilaInstant(day, time);
+  /** The reminder events written for an order: [kind, day, dueDate]. */
+  const reminders = async (orderId: string) =>
+    (
+      await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? order by created_at`, [EVENTS.rental.reminderDue, orderId])
+    ).map((r) => [r.payload.data.kind, r.payload.data.day, r.payload.data.dueDate]);
+  /** A delivered rental whose walkers (3 days) are due `walkersDueIn` days from today. */
+  const deliveredDueIn = async (walkersDueIn: number) => {
+    const r = await delivered();
+    await exec(`update ordering.orders set delivered_at = delivered_at - make_interval(days => ?) where id = ?`, [3 - walkersDueIn, r.order.id]);
+    return r;
+  };
+
+  it('due tomorrow: from 09:00 Manila, once that day, with the date it is about; nothing before 09:00', async () => {
+    const { order } = await deliveredDueIn(1);
+    await writeDueReminders(h.orderOrm.em.fork(), at(today, '08:59'));
+    expect(await reminders(order.id)).toEqual([]);
+    await writeDueReminders(h.orderOrm.em.fork(), at(today, '09:00'));
+    await writeDueReminders(h.orderOrm.em.fork(), at(today, '17:45'));
+    expect(await reminders(order.id)).toEqual([['DUE_TOMORROW', today, addDays(today, 1)]]);
+    const [event] = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.rental.reminderDue, order.id]);
+    expect(event!.payload.data).toMatchObject({ orderNumber: order.orderNumber, customerId: order.customerID });
+  });
+
+  it('two replicas running the round at the same moment write one reminder', async () => {
+    const { order } = await deliveredDueIn(0);
+    await Promise.all(Array.from({ length: 4 }, () => writeDueReminders(h.orderOrm.em.fork(), at(today, '09:00'))));
+    expect(await reminders(order.id)).toEqual([['DUE_TODAY', today, today]]);
+  });
+
+  it('overdue: every day until it comes back, one a day', async () => {
+    const { order } = await deliveredDueIn(-1);
+    const tomorrow = addDays(today, 1);
+    await writeDueReminders(h.orderOrm.em.fork(), at(today, '09:00'));
+    await writeDueReminders(h.orderOrm.em.fork(), at(tomorrow, '09:05'));
+    await writeDueReminders(h.orderOrm.em.fork(), at(tomorrow, '13:00'));
+    const walkersDue = addDays(today, -1);
+    expect(await reminders(order.id)).toEqual([
+      ['OVERDUE', today, walkersDue],
+      ['OVERDUE', tomorrow, walkersDue],
+    ]);
+  });
+
+  it('a schedule (re)started after 09:00 sends the day’s reminder on start; nothing once the rental is back', async () => {
+    const { order } = await deliveredDueIn(0);
+    const loop = startReminderSchedule({ em: h.orderOrm.em, logger: createLogger('reminders-test', 'silent'), everyMs: 60_000, now: () => at(today, '11:30') });
+    try {
+      await eventually(async () => ((await reminders(order.id)).length === 1 ? true : undefined), 10_000);
+    } finally {
+      await loop.stop();
+    }
+    expect(await reminders(order.id)).toEqual([['DUE_TODAY', today, today]]);
+    // Back with us (picked up): tomorrow's round has nothing to say.
+    await exec(`update ordering.orders set status = 'FOR_PICK_UP' where id = ?`, [order.id]);
+    await writeDueReminders(h.orderOrm.em.fork(), at(addDays(today, 1), '09:00'));
+    expect(await reminders(order.id)).toHaveLength(1);
   });
 });
