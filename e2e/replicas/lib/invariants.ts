@@ -27,6 +27,11 @@ export const CONSUMERS: Array<{ durable: string; schema: (typeof SCHEMAS)[number
   { durable: 'reporting-catalog', schema: 'reporting', subjects: 'dme.catalog.' },
   { durable: 'reporting-orders', schema: 'reporting', subjects: 'dme.order.' },
   { durable: 'reporting-payments', schema: 'reporting', subjects: 'dme.payment.' },
+  // Identity's messages to customers (issue 24): every order, payment, request and rental event, once.
+  { durable: 'identity-mail-order', schema: 'identity', subjects: 'dme.order.' },
+  { durable: 'identity-mail-payment', schema: 'identity', subjects: 'dme.payment.' },
+  { durable: 'identity-mail-request', schema: 'identity', subjects: 'dme.request.' },
+  { durable: 'identity-mail-rental', schema: 'identity', subjects: 'dme.rental.' },
 ];
 
 export interface Burst {

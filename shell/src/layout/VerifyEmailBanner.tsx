@@ -4,15 +4,20 @@ import { MESSAGES } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useMeQuery, useResendVerificationMutation } from '../api';
 
+const HIDDEN_KEY = 'dme.verifyBannerHidden';
+
 /**
- * Until the signed-in user confirmed their e-mail address (issue 24): a banner above every screen
- * with "Send it again". Unconfirmed accounts shop as usual.
+ * Until the signed-in user confirmed their e-mail address (issue 24): a notice with "Send it
+ * again". Unconfirmed accounts shop as usual. It floats at the bottom of the window, out of the
+ * page's flow: it arrives after the first screen (the server's copy has no banner) and must not
+ * move what is already on screen. Closed, it stays closed for the tab's session.
  */
 export default function VerifyEmailBanner() {
   const { data } = useMeQuery();
   const [resend, { isLoading }] = useResendVerificationMutation();
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
-  if (data?.emailVerified !== false) return null;
+  const [hidden, setHidden] = useState(() => sessionStorage.getItem(HIDDEN_KEY) === '1');
+  if (data?.emailVerified !== false || hidden) return null;
   const send = async () => {
     try {
       setAnswer({ ok: true, text: (await resend().unwrap()).message });
@@ -20,22 +25,28 @@ export default function VerifyEmailBanner() {
       setAnswer({ ok: false, text: errorMessage(err) });
     }
   };
+  const close = () => {
+    sessionStorage.setItem(HIDDEN_KEY, '1');
+    setHidden(true);
+  };
   return (
-    <Alert
-      type={answer && !answer.ok ? 'error' : 'warning'}
-      showIcon
-      banner
-      // A standing notice, not an interruption: screen readers read it politely.
-      role="status"
-      style={{ marginBottom: 16 }}
-      message={answer?.text ?? MESSAGES.account.unverifiedBanner}
-      action={
-        answer?.ok ? null : (
-          <Button size="small" onClick={() => void send()} loading={isLoading}>
-            Send it again
-          </Button>
-        )
-      }
-    />
+    <div style={{ position: 'fixed', left: 16, right: 16, bottom: 16, zIndex: 900, maxWidth: 720, margin: '0 auto', boxShadow: '0 6px 16px rgba(0,0,0,.12)', borderRadius: 8 }}>
+      <Alert
+        type={answer && !answer.ok ? 'error' : 'warning'}
+        showIcon
+        // A standing notice, not an interruption: screen readers read it politely.
+        role="status"
+        message={answer?.text ?? MESSAGES.account.unverifiedBanner}
+        closable={{ 'aria-label': 'Close' }}
+        onClose={close}
+        action={
+          answer?.ok ? null : (
+            <Button size="small" onClick={() => void send()} loading={isLoading}>
+              Send it again
+            </Button>
+          )
+        }
+      />
+    </div>
   );
 }

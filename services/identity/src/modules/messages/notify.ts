@@ -119,7 +119,10 @@ export async function startNotificationConsumers(
 ): Promise<RunningConsumer[]> {
   const prefix = opts.durablePrefix ?? 'identity-mail';
   const handle = notificationHandler(opts);
-  const common = { nc: opts.nc, em: opts.em, logger: opts.logger, handle, ...(opts.afterCommit ? { afterCommit: opts.afterCommit } : {}) };
+  // Four events at a time per consumer: a payment's message waits for its invoice (a request to
+  // the payment service) inside the consumer's transaction, and identity's pool (10 connections)
+  // must stay free for sign-ins and sessions during a burst of payments.
+  const common = { nc: opts.nc, em: opts.em, logger: opts.logger, handle, concurrency: 4, ...(opts.afterCommit ? { afterCommit: opts.afterCommit } : {}) };
   return Promise.all([
     startConsumer({ ...common, durable: `${prefix}-order`, subjects: ['dme.order.>'] }),
     startConsumer({ ...common, durable: `${prefix}-payment`, subjects: ['dme.payment.>'] }),
