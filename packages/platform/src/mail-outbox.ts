@@ -21,8 +21,7 @@ import { sql, type Db } from './sql';
  * Message-ID (chosen when the row was written), which mail clients and archives use to recognise
  * the copy. The window is the time between the relay's 250 and the mark (one statement).
  */
-export const MAIL_STATUSES = ['QUEUED', 'SENDING', 'SENT', 'FAILED'] as const;
-export type MailStatus = (typeof MAIL_STATUSES)[number];
+// The statuses are contracts' MESSAGE_STATUSES (the Messages screen shows them).
 
 /** The table of a service's message outbox, for its migration. */
 export function mailOutboxTableSql(schema: string, table = 'mail_outbox'): string[] {

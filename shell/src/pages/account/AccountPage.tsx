@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Form, Input, Space, Switch, Tag, Typography } from 'antd';
-import { MESSAGES, PASSWORD_MIN, type MeResponse } from '@dme/contracts';
+import { MESSAGES, type MeResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { PageHeader, ThemeProvider, useFeedback } from '@dme/ui';
 import { useChangePasswordMutation, useMeQuery, useResendVerificationMutation, useSetPreferencesMutation, useUpdateMeMutation } from '../../api';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 
 /**
  * "My account" (issue 24), for every signed-in user: the e-mail address and whether it is
@@ -130,22 +131,7 @@ function PasswordCard() {
         <Form.Item label="Current password" name="currentPassword" rules={[{ required: true, message: MESSAGES.account.currentPassword }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item label="New password" name="password" rules={[{ required: true, message: MESSAGES.register.password }, { min: PASSWORD_MIN, message: MESSAGES.common.passwordMin }]}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          label="New password again"
-          name="confirm"
-          dependencies={['password']}
-          rules={[
-            { required: true, message: MESSAGES.register.password },
-            ({ getFieldValue }) => ({
-              validator: (_r, value: string) => (!value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(MESSAGES.account.passwordsDiffer))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields />
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
         <Button type="primary" htmlType="submit" loading={isLoading}>
           Change my password

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Button, Form, Input } from 'antd';
-import { MESSAGES, PASSWORD_MIN } from '@dme/contracts';
+import { Alert, Button, Form } from 'antd';
+import { MESSAGES } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { useResetPasswordMutation } from '../../api';
 import { AuthCard, AuthFrame } from './AuthFrame';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 
 type Values = { password: string; confirm: string };
 
@@ -33,29 +34,7 @@ export default function ResetPasswordPage() {
     <AuthFrame>
       <AuthCard title={MESSAGES.account.resetTitle} maxWidth={440}>
         <Form<Values> layout="vertical" name="reset-password" onFinish={onFinish} requiredMark={false}>
-          <Form.Item
-            label="New password"
-            name="password"
-            rules={[
-              { required: true, message: MESSAGES.register.password },
-              { min: PASSWORD_MIN, message: MESSAGES.common.passwordMin },
-            ]}
-          >
-            <Input.Password autoComplete="new-password" autoFocus />
-          </Form.Item>
-          <Form.Item
-            label="New password again"
-            name="confirm"
-            dependencies={['password']}
-            rules={[
-              { required: true, message: MESSAGES.register.password },
-              ({ getFieldValue }) => ({
-                validator: (_r, value: string) => (!value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(MESSAGES.account.passwordsDiffer))),
-              }),
-            ]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields autoFocus />
           {error && (
             <Alert
               type="error"

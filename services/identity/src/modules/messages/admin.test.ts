@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_TEMPLATES, OUTBOX_MESSAGES, type MessageDetail, type MessageSummary } from '@dme/contracts';
+import { OUTBOX_MESSAGES, type MessageDetail, type MessageSummary } from '@dme/contracts';
 import { queueMail } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { startIdentity, type Harness } from '../../test/harness';
@@ -37,12 +37,6 @@ async function confirmationOf(email: string, status: MessageSummary['status']) {
     return items.find((m) => m.template === TEMPLATES.verifyEmail && m.status === status);
   }, 15_000);
 }
-
-describe('the template names', () => {
-  it("contracts' MESSAGE_TEMPLATES are exactly identity's TEMPLATES (the screen's filter lists every one)", () => {
-    expect([...Object.values(TEMPLATES)].sort()).toEqual([...MESSAGE_TEMPLATES]);
-  });
-});
 
 describe('the list and one message', () => {
   it('lists every message newest first, with filters that combine and a total over every page', async () => {

@@ -1,29 +1,13 @@
-import { EVENTS, formatBusinessDate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
+import { EVENTS, formatBusinessDate, MESSAGE_TEMPLATE, type MessageTemplate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
 import type { MessageContent } from './render';
 
 /**
  * What each message says (issue 24). One function per message; `template` names it in the message
- * outbox and the staff's Messages list. Texts are ours (the spec has no e-mail).
+ * outbox and the staff's Messages list (the names live in contracts: the screen filters by them).
+ * Texts are ours (the spec has no e-mail).
  */
-export const TEMPLATES = {
-  verifyEmail: 'verify-email',
-  passwordReset: 'password-reset',
-  passwordChanged: 'password-changed',
-  orderPlaced: 'order-placed',
-  paymentReceived: 'payment-received',
-  orderOnTheWay: 'order-out-for-delivery',
-  orderDelivered: 'order-delivered',
-  pickUp: 'rental-pick-up',
-  fullPaymentDue: 'full-payment-due',
-  orderCancelled: 'order-cancelled',
-  refundDue: 'refund-due',
-  requestChanged: 'request-changed',
-  reminderDueTomorrow: 'reminder-due-tomorrow',
-  reminderDueToday: 'reminder-due-today',
-  reminderOverdue: 'reminder-overdue',
-  reminderFullPayment: 'reminder-full-payment-due',
-} as const;
-export type TemplateName = (typeof TEMPLATES)[keyof typeof TEMPLATES];
+export const TEMPLATES = MESSAGE_TEMPLATE;
+export type TemplateName = MessageTemplate;
 
 export interface Recipient {
   id: string;
