@@ -139,6 +139,8 @@ async function makeOrders(playwright: { request: { newContext: (o: { baseURL?: s
 }
 
 test.describe('accessibility: axe-core on every screen of every role (issue 13)', () => {
+  // The roles' audits are independent: both workers share them (each makes its own orders first).
+  test.describe.configure({ mode: 'parallel' });
   let orders: Orders;
   const contexts: BrowserContext[] = [];
 

@@ -1,5 +1,5 @@
 import { baseApi } from '@dme/api-client';
-import type { ProductCardListResponse, Product } from '@dme/contracts';
+import type { AvailabilityResponse, ProductCardListResponse, Product } from '@dme/contracts';
 import { PRODUCT_CARD_PAGE } from '@dme/contracts/browser';
 import { nextOffset } from '@dme/ui';
 
@@ -20,7 +20,15 @@ export const catalogApi = baseApi.injectEndpoints({
       providesTags: [{ type: 'Product', id: 'LIST' }],
     }),
     product: b.query<{ product: Product }, string>({ query: (id) => `/products/${id}`, providesTags: (_r, _e, id) => [{ type: 'Product', id }] }),
+    /**
+     * A rental level's days (issue 25): units free per day and the days a rental of `quantity`
+     * for `days` days may start; reloaded with the product (an order, a live update).
+     */
+    availability: b.query<AvailabilityResponse, { id: string; variantID?: string | undefined; subVariantID?: string | undefined; from: string; to: string; quantity: number; days: number }>({
+      query: ({ id, ...params }) => ({ url: `/products/${id}/availability`, params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) }),
+      providesTags: (_r, _e, arg) => [{ type: 'Product', id: arg.id }, { type: 'Product', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useProductCardPagesInfiniteQuery, useProductQuery } = catalogApi;
+export const { useProductCardPagesInfiniteQuery, useProductQuery, useAvailabilityQuery } = catalogApi;

@@ -22,6 +22,7 @@ export const line = (over: Partial<OrderLine> = {}): OrderLine => ({
   lineTotal: '270.00',
   serialCodes: [],
   dueDate: null,
+  startDate: null,
   ...over,
 });
 

@@ -4,6 +4,9 @@ import { isMoneyString, toCents } from './money';
 import { imagePathField, Pagination } from './identity';
 import { requiredText, searchParam } from './text';
 import { CATALOG_MESSAGES } from './catalog-messages';
+import { DEFAULT_TURNAROUND_DAYS, MAX_TURNAROUND_DAYS } from './terms';
+
+const TURNAROUND_ERROR = `Turnaround days must be a whole number from 0 to ${MAX_TURNAROUND_DAYS}.`;
 
 /** A money amount on the wire: "25.00" (also accepts a number with ≤ 2 decimals). */
 export const moneyField = (required: string) =>
@@ -74,6 +77,13 @@ export const ProductRequest = z
     image: imagePathField(CATALOG_MESSAGES.product.image),
     price: moneyField(CATALOG_MESSAGES.product.price),
     damageCharges: moneyField(CATALOG_MESSAGES.product.damageCharges),
+    /** Rental products (issue 25): days a returned unit needs (cleaning, inspection) before its next rental. */
+    turnaroundDays: z
+      .number({ error: TURNAROUND_ERROR })
+      .int({ error: TURNAROUND_ERROR })
+      .min(0, { error: TURNAROUND_ERROR })
+      .max(MAX_TURNAROUND_DAYS, { error: TURNAROUND_ERROR })
+      .default(DEFAULT_TURNAROUND_DAYS),
     variants: z.array(VariantInput).max(50).default([]),
   })
   .superRefine((p, ctx) => {
@@ -128,6 +138,8 @@ export const Product = StockCounts.extend({
   image: z.string(),
   price: z.string(),
   damageCharges: z.string(),
+  /** Days between two rentals of a unit (cleaning, inspection; issue 25). */
+  turnaroundDays: z.number().int().default(DEFAULT_TURNAROUND_DAYS),
   /** Lowest and highest price the customer can pick (per day for rent). */
   priceMin: z.string(),
   priceMax: z.string(),

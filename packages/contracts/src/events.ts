@@ -146,6 +146,8 @@ export const EVENT_DATA = {
         subVariantName: z.string().nullable().default(null),
         quantity: z.number().int(),
         noOfRentalDays: z.number().int().nullable(),
+        /** A rental line's first day (issue 25); null for a purchase and in older events. */
+        startDate: z.string().nullable().default(null),
         unitPrice: z.string(),
         lineTotal: z.string(),
       }),

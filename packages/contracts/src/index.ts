@@ -15,6 +15,7 @@ export * from './catalog-messages';
 export * from './catalog';
 export * from './order-messages';
 export * from './ordering';
+export * from './bookings';
 export * from './payment-messages';
 export * from './payment-process';
 export * from './payments';

@@ -75,3 +75,27 @@ export const PACKING_MESSAGES = {
   scannedForOtherOrder: (serialCode: string, orderNumber: string) => `${serialCode} is already scanned for order ${orderNumber}.`,
   notScanned: 'This serial code is not scanned for this line.',
 } as const;
+
+/** Texts of dated rentals (issue 25): bookings per unit, downtime, availability. */
+export const BOOKING_MESSAGES = {
+  startRange: (lastDay: string) => `Please choose a start date from today up to ${lastDay}.`,
+  startDate: 'Please choose a start date.',
+  /** A short line of a dated rental: the spec's max-stock message, and the first start that works. */
+  notFree: (what: string, quantity: number, start: string) => `${what}: ${quantity === 1 ? 'no unit is' : `not ${quantity} units are`} free from ${start} for the whole rental.`,
+  firstFree: (date: string) => `The first start date that works is ${date}.`,
+  noneAhead: 'No start date in the next 180 days works for this quantity.',
+  /** Packing a unit booked by another order for overlapping days. */
+  bookedOtherwise: (serialCode: string, orderNumber: string, from: string, to: string) =>
+    `${serialCode} is booked for order ${orderNumber} from ${from} to ${to}.`,
+  downUnit: (serialCode: string, reason: string, from: string, to: string) => `${serialCode} is blocked for ${reason.toLowerCase()} from ${from} to ${to}.`,
+  downtimeOverlaps: (serialCode: string) => `${serialCode} is booked or blocked on some of these days; choose other dates or another unit.`,
+  downtimeRange: 'The last day must be on or after the first day.',
+  downtimeWhat: 'Choose a unit, or a product level to block all its units.',
+  downtimeRentOnly: 'Only units of rental products can be blocked for dates.',
+  downtimeCreated: (n: number) => `${n} ${n === 1 ? 'unit' : 'units'} blocked.`,
+  downtimeRemoved: 'Downtime removed.',
+  downtimeRemoveConfirm: 'Remove this downtime? The unit can be booked on these days again.',
+} as const;
+
+export const DOWNTIME_REASONS = ['MAINTENANCE', 'REPAIR', 'MISSING'] as const;
+export type DowntimeReason = (typeof DOWNTIME_REASONS)[number];

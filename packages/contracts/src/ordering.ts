@@ -1,13 +1,23 @@
 import { z } from 'zod';
 import { CART_TYPES, INVENTORY_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
-import { MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from './order-messages';
+import { BOOKING_MESSAGES, MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from './order-messages';
+import { isBookableStart, lastBookableStart } from './terms';
+import { isIsoDate, manilaDate } from './time';
 import { Pagination } from './identity';
 import { bodyInt, optionalText, requiredText, searchParam, text } from './text';
 
 /** JSON numbers only (no "3", "0x10", true or [1]), whole, in range. */
 const quantity = bodyInt({ min: 1, max: MAX_QUANTITY, error: ORDER_MESSAGES.quantityMin, maxError: `Quantity must be at most ${MAX_QUANTITY}.` });
 const days = bodyInt({ min: 1, max: MAX_RENTAL_DAYS, error: ORDER_MESSAGES.daysMin, maxError: `Rental days must be at most ${MAX_RENTAL_DAYS}.` });
+/**
+ * A rental's start date (issue 25), YYYY-MM-DD on the Manila calendar: from today up to
+ * BOOK_AHEAD_DAYS ahead, checked against today when the request is read. Absent: today.
+ */
+export const RentalStartDate = z
+  .string({ error: BOOKING_MESSAGES.startDate })
+  .refine(isIsoDate, { error: BOOKING_MESSAGES.startDate })
+  .refine((d) => !isIsoDate(d) || isBookableStart(d, manilaDate()), { error: () => BOOKING_MESSAGES.startRange(lastBookableStart(manilaDate())) });
 
 /** The delivery address form of an order (SPEC §5); maxima ≤ the ordering "orders" delivery_* and note columns. */
 export const AddressFields = {
@@ -29,10 +39,12 @@ export const CartAddRequest = LineRef.extend({
   type: z.enum(CART_TYPES, { error: 'Please choose rent or buy.' }),
   quantity,
   noOfRentalDays: days.optional(),
+  /** A rental's first day (issue 25); today when absent. Ignored for a purchase. */
+  startDate: RentalStartDate.optional(),
 }).refine((c) => c.type === 'BUY' || c.noOfRentalDays !== undefined, { error: ORDER_MESSAGES.daysMin, path: ['noOfRentalDays'] });
 export type CartAddRequest = z.input<typeof CartAddRequest>;
 
-export const CartUpdateRequest = z.object({ quantity, noOfRentalDays: days.optional() });
+export const CartUpdateRequest = z.object({ quantity, noOfRentalDays: days.optional(), startDate: RentalStartDate.optional() });
 export type CartUpdateRequest = z.input<typeof CartUpdateRequest>;
 
 export const CartItem = z.object({
@@ -50,6 +62,8 @@ export const CartItem = z.object({
   price: z.string(),
   quantity: z.number().int(),
   noOfRentalDays: z.number().int().nullable(),
+  /** A rental line's first day (YYYY-MM-DD, Manila; issue 25); null for a purchase. */
+  startDate: z.string().nullable(),
   lineTotal: z.string(),
   /** False when the product was archived or its variant removed since it was added. */
   available: z.boolean(),
@@ -62,7 +76,7 @@ export const CartResponse = z.object({ items: z.array(CartItem), total: z.string
 export type CartResponse = z.infer<typeof CartResponse>;
 export const CartItemResponse = z.object({ item: CartItem });
 
-export const BulkLine = LineRef.extend({ quantity, noOfRentalDays: days.optional() });
+export const BulkLine = LineRef.extend({ quantity, noOfRentalDays: days.optional(), startDate: RentalStartDate.optional() });
 
 /**
  * Place an order: from the customer's cart lines of that type (cartItemIDs, or all of them), or a
@@ -132,6 +146,8 @@ export const OrderLine = z.object({
   serialCodes: z.array(SerialCodeEntry),
   /** A rental line once delivered: the delivered date plus its rental days, on the Manila calendar (YYYY-MM-DD). */
   dueDate: z.string().nullable(),
+  /** A rental line's booked first day (issue 25; the order date for rentals placed before it); null for a purchase. */
+  startDate: z.string().nullable().default(null),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
@@ -341,7 +357,17 @@ export type ReserveLineReply = z.infer<typeof ReserveLineReply>;
 export const ReserveRequest = z.object({
   orderId: z.string().uuid(),
   orderType: z.enum(ORDER_TYPES),
-  lines: z.array(LineRef.extend({ ref: z.number().int(), quantity: z.number().int().min(1) })).min(1),
+  lines: z
+    .array(
+      LineRef.extend({
+        ref: z.number().int(),
+        quantity: z.number().int().min(1),
+        /** A rental line's period (issue 25): its first day and rental days; the catalog books units for it. */
+        startDate: z.string().refine(isIsoDate).nullish(),
+        noOfRentalDays: z.number().int().min(1).nullish(),
+      }),
+    )
+    .min(1),
 });
 export type ReserveRequest = z.input<typeof ReserveRequest>;
 
@@ -400,7 +426,11 @@ export type CheckSerialReply = z.infer<typeof CheckSerialReply>;
  * number the product page shows and checkout's reservation checks; 0 for a level with no stock or
  * not of this product. Whether the product can be ordered at that level is the asker's check.
  */
-export const StockAvailabilityRequest = LineRef;
+export const StockAvailabilityRequest = LineRef.extend({
+  /** A rental's period (issue 25): the units free for all of [startDate, + rental days + turnaround). Absent: today, one day. */
+  startDate: z.string().refine(isIsoDate).nullish(),
+  noOfRentalDays: z.number().int().min(1).nullish(),
+});
 export type StockAvailabilityRequest = z.input<typeof StockAvailabilityRequest>;
 export const StockAvailabilityReply = z.object({ available: z.number().int() });
 export type StockAvailabilityReply = z.infer<typeof StockAvailabilityReply>;

@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   'order:process',
   'order:drive',
   'request:manage',
+  // Downtime of rental units (issue 25).
+  'booking:manage',
   'payment:read',
   'payment:confirm',
   'report:read',
@@ -38,6 +40,7 @@ const WAREHOUSE: Permission[] = [
   'order:read',
   'order:process',
   'request:manage',
+  'booking:manage',
 ];
 
 export const ROLE_PERMISSIONS: Record<UserType, readonly Permission[]> = {

@@ -23,6 +23,7 @@ import {
 } from './identity';
 import { MessageIdParams, MessageListQuery, MessageListResponse, MessageResponse } from './outbox-messages';
 import { UploadNameParams, UploadResponse } from './uploads';
+import { AvailabilityQuery, AvailabilityResponse, CalendarQuery, CalendarResponse, DowntimeCreateRequest, DowntimeResponse } from './bookings';
 import {
   AddStockRequest,
   AddStockResponse,
@@ -331,6 +332,26 @@ export const ROUTES = {
   stockBatchLabels: {
     method: 'GET', path: '/api/stock-batches/:id/labels.pdf', service: 'catalog', access: 'stock:read', tag: 'stocks',
     summary: 'A printable A4 sheet of QR labels for one Add Stock batch', params: IdParams, binary: 'application/pdf',
+  },
+  // ---- catalog: dated rentals (issue 25)
+  productsAvailability: {
+    method: 'GET', path: '/api/products/:id/availability', service: 'catalog', access: 'public', tag: 'bookings',
+    summary: 'Units of a rental product level free per day, and the days a rental of a quantity for some days may start',
+    params: IdParams, query: AvailabilityQuery, response: AvailabilityResponse,
+  },
+  productsCalendar: {
+    method: 'GET', path: '/api/products/:id/calendar', service: 'catalog', access: 'stock:read', tag: 'bookings',
+    summary: 'Staff calendar: every unit of a rental product with its bookings, turnaround, downtime and overdue days',
+    params: IdParams, query: CalendarQuery, response: CalendarResponse,
+  },
+  downtimeCreate: {
+    method: 'POST', path: '/api/downtime', service: 'catalog', access: 'booking:manage', tag: 'bookings',
+    summary: 'Block a unit, or every unit of a product level, for days (maintenance, repair, missing)',
+    body: DowntimeCreateRequest, response: DowntimeResponse, status: 201,
+  },
+  downtimeDelete: {
+    method: 'DELETE', path: '/api/downtime/:id', service: 'catalog', access: 'booking:manage', tag: 'bookings',
+    summary: 'Remove a downtime: the unit can be booked on those days again', params: IdParams, status: 204,
   },
   // ---- order: cart (the customer's own)
   cartList: {

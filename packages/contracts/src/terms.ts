@@ -205,3 +205,43 @@ export function fullPaymentTerms(f: { totalCents: Cents; firstPaymentCents: Cent
     dueDate: fullPaymentDueDate(f.askedAt),
   };
 }
+
+// ---- Rental periods and bookings (issue 25) -----------------------------------------------------
+
+/** How far ahead a rental may start: today up to this many days ahead (Manila calendar). */
+export const BOOK_AHEAD_DAYS = 180;
+/** Days a returned unit needs before its next rental (cleaning, inspection), unless the product says. */
+export const DEFAULT_TURNAROUND_DAYS = 1;
+export const MAX_TURNAROUND_DAYS = 30;
+
+/**
+ * The days a rental takes its units, on the Manila calendar: it starts on `start`, is due back on
+ * `due` (start + rental days, as SPEC's due date is the delivered date + rental days), and the
+ * unit serves no other rental before `end` (due + turnaround days; exclusive), the booked range
+ * [start, end).
+ */
+export interface RentalPeriod {
+  start: string;
+  due: string;
+  end: string;
+}
+
+export function rentalPeriod(start: string, rentalDays: number, turnaroundDays: number): RentalPeriod {
+  const due = addDays(start, rentalDays);
+  return { start, due, end: addDays(due, turnaroundDays) };
+}
+
+/** A rental line's start: the chosen date, else today; a purchase has none. */
+export function rentalStartOf(type: 'RENT' | 'BUY', start: string | null | undefined, today: string): string | null {
+  return type === 'RENT' ? (start ?? today) : null;
+}
+
+/** The last day a rental may start on, booked on `today`. */
+export function lastBookableStart(today: string): string {
+  return addDays(today, BOOK_AHEAD_DAYS);
+}
+
+/** Whether a rental may start on `start`, booked on `today`: from today up to BOOK_AHEAD_DAYS ahead. */
+export function isBookableStart(start: string, today: string): boolean {
+  return compareDates(start, today) >= 0 && compareDates(start, lastBookableStart(today)) <= 0;
+}

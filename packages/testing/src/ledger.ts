@@ -29,7 +29,8 @@ export async function ledger(em: EntityManager, productIds: string[]): Promise<M
 
 /**
  * Test-only recount of the same numbers from the facts: stock items per leaf and status, and what
- * active (HELD, CONFIRMED) reservations hold. The ledger must always equal it.
+ * active (HELD, CONFIRMED) undated reservations hold (a rental's dated rows hold units by their
+ * bookings, issue 25). The ledger must always equal it.
  */
 export async function recount(em: EntityManager, productIds: string[]): Promise<Map<string, LeafCounts>> {
   const ids = `{${productIds.join(',')}}`;
@@ -39,8 +40,9 @@ export async function recount(em: EntityManager, productIds: string[]): Promise<
     [ids],
   );
   const held = await em.execute<Array<{ leaf_id: string; n: number }>>(
-    `select leaf_id, sum(quantity)::int as n from catalog.reservations
-      where product_id = any(?::uuid[]) and status in ('HELD','CONFIRMED') group by 1`,
+    // (to_jsonb: also on a database migrated only up to before the `dated` column, 0008_bookings)
+    `select r.leaf_id, sum(r.quantity)::int as n from catalog.reservations r
+      where r.product_id = any(?::uuid[]) and r.status in ('HELD','CONFIRMED') and not coalesce((to_jsonb(r) ->> 'dated')::boolean, false) group by 1`,
     [ids],
   );
   const out = new Map<string, LeafCounts>();

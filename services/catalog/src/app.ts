@@ -13,6 +13,7 @@ import { binHandlers } from './modules/bins/bin.routes';
 import { productHandlers, type CardCache } from './modules/products/product.routes';
 import { MicroCache } from './modules/products/card-cache';
 import { stockHandlers } from './modules/stock/stock.routes';
+import { bookingHandlers } from './modules/bookings/booking.routes';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
 import { StockBatchEntity, StockItemEntity } from './modules/stock/stock.entity';
@@ -83,7 +84,7 @@ export function createApp(deps: CatalogDeps) {
   });
   const api = mountRoutes(
     'catalog',
-    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed) },
+    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed), ...bookingHandlers(changed) },
     deps.config.INTERNAL_TOKEN,
   );
   app.use(api.routes()).use(api.allowedMethods());

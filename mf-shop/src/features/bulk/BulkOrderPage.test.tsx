@@ -26,6 +26,7 @@ const product = (c: ProductCard): Product => ({
   name: c.name,
   brand: c.brand,
   description: '',
+  turnaroundDays: 1,
   type: c.type,
   image: c.image,
   price: '12.50',

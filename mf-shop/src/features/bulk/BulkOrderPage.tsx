@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, InputNumber, Select, Space, Table } from 'antd';
 import type { ProductCard } from '@dme/contracts';
-import { centsToString, lineTotalCents, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
+import { centsToString, lineTotalCents, manilaDate, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
+import { RentalStartPicker, useRentalDays } from '../../lib/RentalStart';
 import { money, PageHeader } from '@dme/ui';
 import { useProductCardPagesInfiniteQuery, useProductQuery } from '../../lib/catalogApi';
 import { AddressDialog } from '../../lib/checkout/AddressDialog';
@@ -17,6 +18,10 @@ interface Line {
   subVariantID?: string;
   quantity: number;
   days: number;
+  /** A rental line's first day (issue 25; today unless chosen). */
+  start: string;
+  /** A rental line: units free for its whole period from `start` (the catalog's answer). */
+  datedAvailable?: number | undefined;
   /** Known once the product is loaded: unit price and availability of the chosen level. */
   price?: string;
   available?: number;
@@ -62,6 +67,24 @@ function VariantCell({ line, update }: { line: Line; update: (patch: Partial<Lin
         />
       )}
     </Space>
+  );
+}
+
+/** A rental line's start date: days on which its quantity is not free for the whole rental are greyed out. */
+function StartCell({ line, index, update }: { line: Line; index: number; update: (patch: Partial<Line>) => void }) {
+  const rental = useRentalDays({ productId: line.productID ?? '', variantId: line.variantID, subId: line.subVariantID, days: line.days, skip: !line.productID || !line.complete });
+  const free = line.complete ? rental.freeFrom(line.start) : undefined;
+  useEffect(() => {
+    if (free !== line.datedAvailable) update({ datedAvailable: free });
+  }, [free, line.datedAvailable, update]);
+  if (!line.complete) return <span>—</span>;
+  return (
+    <>
+      <label htmlFor={`start-${line.key}`} style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+        Start date of line {index + 1}
+      </label>
+      <RentalStartPicker id={`start-${line.key}`} value={line.start} quantity={line.quantity} freeFrom={rental.freeFrom} onChange={(d) => update({ start: d })} />
+    </>
   );
 }
 
@@ -127,7 +150,7 @@ function ProductPicker({ line, index, rent, onPick }: { line: Line; index: numbe
 }
 
 let nextKey = 1;
-const emptyLine = (): Line => ({ key: nextKey++, quantity: 1, days: 1, complete: false });
+const emptyLine = (): Line => ({ key: nextKey++, quantity: 1, days: 1, start: manilaDate(), complete: false });
 
 /**
  * Each bulk page keeps its own draft while the app is open: lines chosen for a rental never show
@@ -144,7 +167,8 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
   }, [type, lines]);
   const checkout = useCheckout(type);
   const update = (key: number) => (patch: Partial<Line>) => setLines((ls) => ls.map((l) => (l.key === key ? { ...l, ...patch } : l)));
-  const over = (l: Line) => l.available !== undefined && l.quantity > l.available;
+  const availableOf = (l: Line) => (rent ? (l.datedAvailable ?? l.available) : l.available);
+  const over = (l: Line) => availableOf(l) !== undefined && l.quantity > availableOf(l)!;
   const lineCents = (l: Line) => (l.complete && l.price ? lineTotalCents({ unitCents: toCents(l.price), quantity: l.quantity, noOfRentalDays: rent ? l.days : null }) : 0);
   const total = lines.reduce((a, l) => a + lineCents(l), 0);
   const ready = lines.length > 0 && lines.every((l) => l.complete && !over(l));
@@ -167,7 +191,7 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
                 index={lines.indexOf(l)}
                 rent={rent}
                 onPick={(p) =>
-                  update(l.key)({ productID: p.id, productLabel: cardLabel(p), variantID: undefined, subVariantID: undefined, complete: false, price: undefined, available: undefined })
+                  update(l.key)({ productID: p.id, productLabel: cardLabel(p), variantID: undefined, subVariantID: undefined, complete: false, price: undefined, available: undefined, datedAvailable: undefined })
                 }
               />
             ),
@@ -179,7 +203,7 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
             render: (_: unknown, l: Line) => (
               <div>
                 <InputNumber aria-label="Quantity" min={1} precision={0} value={l.quantity} onChange={(v) => update(l.key)({ quantity: Math.max(1, Number(v ?? 1)) })} />
-                {l.available !== undefined && <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{l.available} available</div>}
+                {availableOf(l) !== undefined && <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{availableOf(l)} available</div>}
                 {over(l) && (
                   <div role="alert" style={{ color: '#cf1322', fontSize: 12, maxWidth: 240 }}>
                     {ORDER_MESSAGES.maxStock}
@@ -195,6 +219,10 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
                 render: (_: unknown, l: Line) => (
                   <InputNumber aria-label="Rental days" min={1} precision={0} value={l.days} onChange={(v) => update(l.key)({ days: Math.max(1, Number(v ?? 1)) })} />
                 ),
+              }, {
+                title: 'Start date',
+                key: 'start',
+                render: (_: unknown, l: Line) => <StartCell line={l} index={lines.indexOf(l)} update={update(l.key)} />,
               }]
             : []),
           { title: rent ? 'Price / day' : 'Price', key: 'price', align: 'right' as const, render: (_: unknown, l: Line) => (l.price ? money(l.price) : '—') },
@@ -235,7 +263,7 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
                 productVariantID: l.variantID ?? null,
                 productSubVariantID: l.subVariantID ?? null,
                 quantity: l.quantity,
-                ...(rent ? { noOfRentalDays: l.days } : {}),
+                ...(rent ? { noOfRentalDays: l.days, startDate: l.start } : {}),
               })),
             },
             address,

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Button, Image, Popconfirm, Space, Table, Tag } from 'antd';
-import { ORDER_MESSAGES } from '@dme/contracts/browser';
+import { formatBusinessDate, ORDER_MESSAGES } from '@dme/contracts/browser';
 import type { CartItem, CartType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { days, EmptyState, LazyErrorState, money, PageHeader, useFeedback } from '@dme/ui';
@@ -47,7 +47,12 @@ function CartTable({ type }: { type: CartType }) {
               ),
             },
             { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
-            ...(rent ? [{ title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) }] : []),
+            ...(rent
+              ? [
+                  { title: 'Start Date', dataIndex: 'startDate', render: (d: string | null) => (d ? formatBusinessDate(d) : '—') },
+                  { title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) },
+                ]
+              : []),
             { title: rent ? 'Price / day' : 'Price', dataIndex: 'price', align: 'right' as const, render: (v: string) => money(v) },
             { title: 'Total', dataIndex: 'lineTotal', align: 'right' as const, render: (v: string) => money(v) },
             {

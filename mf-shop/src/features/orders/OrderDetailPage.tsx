@@ -147,6 +147,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
           rentalDays={{ title: 'Rental Duration', render: (l) => (l.noOfRentalDays === null ? '—' : days(l.noOfRentalDays)) }}
           prices={{ unit: (l) => l.productAmount, total: (l) => l.lineTotal }}
           after={[
+            ...(rent ? [{ title: 'Start Date', dataIndex: 'startDate', render: (d: string | null) => (d === null ? '—' : formatBusinessDate(d)) }] : []),
             ...(due ? [{ title: 'Due Date', dataIndex: 'dueDate', render: (d: string | null) => (d === null ? '—' : formatBusinessDate(d)) }] : []),
             ...(packed
               ? [{

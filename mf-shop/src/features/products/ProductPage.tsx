@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
-import { formatPriceRange, ORDER_MESSAGES } from '@dme/contracts/browser';
+import { formatBusinessDate, formatPriceRange, manilaDate, ORDER_MESSAGES, rentalPeriod } from '@dme/contracts/browser';
+import { RentalStartPicker, rentalWindowText, useRentalDays } from '../../lib/RentalStart';
 import { chooseLeaf } from '../../lib/leaf';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, money, useFeedback } from '@dme/ui';
@@ -18,15 +19,22 @@ export default function ProductPage() {
   const [subId, setSubId] = useState<string>();
   const [quantity, setQuantity] = useState(1);
   const [days, setDays] = useState(1);
+  const [start, setStart] = useState(manilaDate());
   const [limitHit, setLimitHit] = useState(false);
   const [add, adding] = useAddToCartMutation();
+  const p0 = q.data?.product;
+  const c0 = p0 ? chooseLeaf(p0, variantId, subId) : undefined;
+  const rental = useRentalDays({ productId: id, variantId: c0?.variant?.id, subId: c0?.sub?.id, days, skip: !p0 || p0.type !== 'FOR_RENT' || !c0?.complete });
 
   if (q.isLoading) return <Loading />;
   if (q.error || !q.data) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const p = q.data.product;
   const rent = p.type === 'FOR_RENT';
   const c = chooseLeaf(p, variantId, subId);
-  const available = c.available ?? 0;
+  // A rental: the units free for its whole period from the chosen day (issue 25); a purchase: stock now.
+  const datedFree = rent && c.complete ? rental.freeFrom(start) : undefined;
+  const available = datedFree ?? c.available ?? 0;
+  const today = manilaDate();
 
   const setQty = (n: number) => {
     if (c.complete && n > available) {
@@ -51,7 +59,7 @@ export default function ProductPage() {
         productVariantID: c.variant?.id ?? null,
         productSubVariantID: c.sub?.id ?? null,
         quantity,
-        ...(rent ? { noOfRentalDays: days } : {}),
+        ...(rent ? { noOfRentalDays: days, startDate: start } : {}),
       }).unwrap();
       notify.success(ORDER_MESSAGES.addedToCart);
     } catch (err) {
@@ -85,7 +93,9 @@ export default function ProductPage() {
           <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>{p.brand}</div>
           <Space style={{ marginBottom: 12 }}>
             <Tag color={rent ? 'blue' : 'green'}>{rent ? 'For Rent' : 'For Sale'}</Tag>
-            <span data-testid="stock">{c.complete ? `${available} in stock` : `${p.availableQuantity} in stock`}</span>
+            <span data-testid="stock">
+              {c.complete ? (start === today ? `${available} in stock` : `${available} free from ${formatBusinessDate(start)}`) : `${p.availableQuantity} in stock`}
+            </span>
           </Space>
           {p.variants.length > 0 && (
             <div style={{ marginBottom: 12 }}>
@@ -134,6 +144,27 @@ export default function ProductPage() {
             <Stepper label="Quantity" value={quantity} onChange={setQty} min={1} />
             {rent && <Stepper label="Rental days" value={days} onChange={(n) => setDays(Math.max(1, n))} min={1} />}
           </Space>
+          {rent && c.complete && (
+            <div style={{ marginBottom: 12 }}>
+              <label htmlFor="rental-start" style={{ fontWeight: 500, display: 'block', marginBottom: 4 }}>
+                Start date
+              </label>
+              <RentalStartPicker
+                id="rental-start"
+                value={start}
+                quantity={quantity}
+                freeFrom={rental.freeFrom}
+                onChange={(d) => {
+                  setStart(d);
+                  setLimitHit(false);
+                }}
+              />
+              <div id="rental-start-help" style={{ color: 'rgba(0,0,0,0.55)', marginTop: 4 }} data-testid="rental-window">
+                {rentalWindowText(start, rentalPeriod(start, days, 0).due)}
+                {rental.turnaroundDays ? ' Greyed-out days are booked.' : ''}
+              </div>
+            </div>
+          )}
           {limitHit && (
             <div role="alert" style={{ color: '#cf1322', marginBottom: 8 }}>
               {ORDER_MESSAGES.maxStock}

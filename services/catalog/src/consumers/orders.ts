@@ -2,22 +2,27 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { EVENTS, EVENT_DATA, type EventEnvelope } from '@dme/contracts';
 import { startConsumer, type ConnectionSource, type Db, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import { confirmOrders, releaseOrders } from '../modules/reservations/reservation.service';
+import { labelBookings } from '../modules/bookings/booking.service';
 
 /**
  * Order events keep reservations in step: placed → confirmed; cancelled, or a checkout abandoned
  * (stock reserved for an order the order service then could not write) → released. Releasing is
  * safe to repeat: only reservations still active are given back.
  *
- * A batch of events is two statements at most, whatever its size: every confirmation, then every
+ * A batch of events is three statements at most, whatever its size: every confirmation (and the
+ * order number and customer on the order's bookings), then every
  * release (an order placed and then cancelled in the same batch ends released, as one event after
  * the other would leave it). Other order events do not concern the catalog.
  */
 export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promise<void> {
   const placed: string[] = [];
+  const labels: Array<{ orderId: string; orderNumber: string; customerName: string | null }> = [];
   const released: string[] = [];
   for (const event of events) {
     if (event.type === EVENTS.order.placed) {
-      placed.push(EVENT_DATA[EVENTS.order.placed].parse(event.data).orderId);
+      const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
+      placed.push(data.orderId);
+      labels.push({ orderId: data.orderId, orderNumber: data.orderNumber, customerName: data.customer?.name ?? null });
     } else if (event.type === EVENTS.order.statusChanged) {
       const data = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
       if (data.to === 'CANCELLED') released.push(data.orderId);
@@ -26,6 +31,8 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
     }
   }
   await confirmOrders(db, placed);
+  // The staff calendar names a rental's bookings by order number and customer (issue 25).
+  await labelBookings(db, labels);
   await releaseOrders(db, released);
 }
 

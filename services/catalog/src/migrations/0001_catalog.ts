@@ -83,6 +83,7 @@ import { CatalogStockLevels } from './0004_stock_levels';
 import { CatalogPriceRange } from './0005_price_range';
 import { CatalogPacking } from './0006_packing';
 import { CatalogUploads } from './0007_uploads';
+import { CatalogBookings } from './0008_bookings';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -92,4 +93,5 @@ export const migrations = [
   { name: '0005_price_range', class: CatalogPriceRange },
   { name: '0006_packing', class: CatalogPacking },
   { name: '0007_uploads', class: CatalogUploads },
+  { name: '0008_bookings', class: CatalogBookings },
 ];

@@ -129,6 +129,7 @@ import { OrderingRequests } from './0005_requests';
 import { OrderingPackingProgress } from './0006_packing_progress';
 import { OrderingPaymentRefunds } from './0007_payment_refunds';
 import { OrderingReminders } from './0008_reminders';
+import { OrderingRentalStart } from './0009_rental_start';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -139,4 +140,5 @@ export const migrations = [
   { name: '0006_packing_progress', class: OrderingPackingProgress },
   { name: '0007_payment_refunds', class: OrderingPaymentRefunds },
   { name: '0008_reminders', class: OrderingReminders },
+  { name: '0009_rental_start', class: OrderingRentalStart },
 ];

@@ -41,9 +41,18 @@ async function items(codes: string[]) {
 const reservationStatuses = async (orderId: string) =>
   (await h.catalogOrm.em.fork().execute<Array<{ status: string }>>(`select status from catalog.reservations where order_id = ? order by leaf_id`, [orderId])).map((r) => r.status);
 /** What each leaf of a product can still be ordered (available - reserved). */
+/** What a customer can order now per leaf, as the catalog's product answers it (its counts and today's bookings). */
 async function free(productIds: string[]) {
-  const { ledger } = await ledgerAndRecount(h, productIds);
-  return Object.fromEntries(Object.entries(ledger).map(([leaf, c]) => [leaf, c.available - c.reserved]));
+  const out: Record<string, number> = {};
+  for (const id of productIds) {
+    const p = (await h.catalog.get(`/api/products/${id}`)).body.product as { id: string; availableQuantity: number; variants: Array<{ id: string; availableQuantity: number; subVariants: Array<{ id: string; availableQuantity: number }> }> };
+    for (const v of p.variants) {
+      if (v.subVariants.length === 0) out[v.id] = v.availableQuantity;
+      for (const sv of v.subVariants) out[sv.id] = sv.availableQuantity;
+    }
+    if (p.variants.length === 0) out[p.id] = p.availableQuantity;
+  }
+  return out;
 }
 async function expectLedgerRight(productIds: string[]) {
   const { ledger, recount } = await ledgerAndRecount(h, productIds);

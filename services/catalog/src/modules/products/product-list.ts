@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toCents, type Product, type ProductCard, type ProductType } from '@dme/contracts';
-import { containsPattern, qualified } from '@dme/platform';
+import { manilaDate, toCents, type Product, type ProductCard, type ProductType } from '@dme/contracts';
+import { containsPattern, literal, qualified } from '@dme/platform';
 import { ProductEntity, type ProductRow } from './product.entity';
 import { loadTrees, money, toProduct } from './product-tree';
 import { countsFor, productLevelsSql } from '../stock/counts';
@@ -73,7 +73,7 @@ export async function listProductCards(em: EntityManager, f: ProductFilter): Pro
      select p.id, p.name, p.brand, p.image, p.type, p.min, p.max, lv.available, lv.sold,
             (select count(*) from ${products} p where ${where})::int as total
        from page p
-       ${productLevelsSql(em)}
+       ${productLevelsSql(em, `${literal(manilaDate())}::date`)}
       order by p.name, p.id`,
     [...params, f.limit, f.offset, ...params],
   );

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, levelPrice, toCents, type Product } from '@dme/contracts';
+import { centsToString, DEFAULT_TURNAROUND_DAYS, levelPrice, toCents, type Product } from '@dme/contracts';
 import { qualified } from '@dme/platform';
 import { SubVariantEntity, VariantEntity, type ProductRow, type SubVariantRow, type VariantRow } from './product.entity';
 import type { CountIndex } from '../stock/counts';
@@ -77,6 +77,7 @@ export function toProduct(tree: ProductTree, counts: CountIndex): Product {
     type: p.type,
     image: p.image,
     ...ownPrices(p),
+    turnaroundDays: p.turnaroundDays ?? DEFAULT_TURNAROUND_DAYS,
     priceMin: money(Math.min(...prices)),
     priceMax: money(Math.max(...prices)),
     archived: p.archivedAt !== null && p.archivedAt !== undefined,

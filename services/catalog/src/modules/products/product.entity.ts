@@ -14,6 +14,8 @@ export const ProductEntity = defineEntity({
     image: p.string().length(300),
     price: p.decimal('string').precision(12).scale(2),
     damageCharges: p.decimal('string').precision(12).scale(2),
+    /** Days a returned unit needs before its next rental (issue 25; migrations/0008_bookings.ts). */
+    turnaroundDays: p.integer().default(1),
     archivedAt: p.datetime().columnType('timestamptz').nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),

@@ -33,7 +33,10 @@ interface Leaf {
   id: string;
 }
 
-/** Three rental products: sub-variants (4 leaves), variants only (2 leaves), no variants (1 leaf). */
+/**
+ * Three products for sale: sub-variants (4 leaves), variants only (2 leaves), no variants (1 leaf).
+ * (The count ledger holds purchases; a rental books dated units instead, issue 25.)
+ */
 async function shop(tag: string): Promise<{ products: Product[]; leaves: Leaf[] }> {
   const create = async (body: Record<string, unknown>) => {
     const res = await h.api.post('/api/products', body, { as: h.staff });
@@ -41,17 +44,18 @@ async function shop(tag: string): Promise<{ products: Product[]; leaves: Leaf[] 
     return res.body.product as Product;
   };
   const products = [
-    await create(wheelchair({ name: `Ledger ${tag} chair` })),
+    await create(wheelchair({ name: `Ledger ${tag} chair`, type: 'FOR_SALE' })),
     await create(
       wheelchair({
         name: `Ledger ${tag} walker`,
+        type: 'FOR_SALE',
         variants: [
           { name: 'Folding', price: '9.00', damageCharges: '50.00' },
           { name: 'Rigid', price: '11.00', damageCharges: '60.00' },
         ],
       }),
     ),
-    await create(simpleProduct({ name: `Ledger ${tag} cane`, type: 'FOR_RENT' })),
+    await create(simpleProduct({ name: `Ledger ${tag} cane` })),
   ];
   const leaves: Leaf[] = products.flatMap((p) => {
     const base = { productId: p.id, productName: p.name };
@@ -85,7 +89,7 @@ const line = (leaf: Leaf, quantity: number, ref = 0) => ({
 /** reserve() as the RPC handler calls it; a refusal comes back as its problem. */
 async function tryReserve(orderId: string, lines: Array<ReturnType<typeof line>>) {
   try {
-    return { ok: true as const, reply: await reserve(em(), { orderId, orderType: 'RENT', lines }) };
+    return { ok: true as const, reply: await reserve(em(), { orderId, orderType: 'BUY', lines }) };
   } catch (err) {
     if (err instanceof HttpProblem) return { ok: false as const, status: err.status, detail: err.detail, errors: err.errors };
     throw err;
@@ -272,7 +276,7 @@ describe('one stock ledger', () => {
               // each is judged as if they came one after another, in the order given.
               const batch = op.orders.map(newOrder);
               orders.push(...batch);
-              const outcomes = await reserveOrders(em(), batch.map((o) => ({ orderId: o.id, orderType: 'RENT' as const, lines: o.lines })));
+              const outcomes = await reserveOrders(em(), batch.map((o) => ({ orderId: o.id, orderType: 'BUY' as const, lines: o.lines })));
               batch.forEach((o, j) => {
                 const out = outcomes[j]!;
                 judge(o, 'problem' in out ? { ok: false, status: out.problem.status, detail: out.problem.detail, errors: out.problem.errors } : { ok: true, reply: out }, `${step} order ${j}`);

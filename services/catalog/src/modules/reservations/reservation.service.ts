@@ -1,83 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, levelDamageCharges, levelPrice, ORDER_MESSAGES, toCents, type ReserveLineReply, type ReserveRequest as ReserveSchema } from '@dme/contracts';
-import { badRequest, conflict, MicroBatcher, qualified, sql, type Db, type HttpProblem } from '@dme/platform';
-import type { z } from 'zod';
+import type { ReserveLineReply } from '@dme/contracts';
+import { MicroBatcher, qualified, sql, type Db } from '@dme/platform';
+import { bookRentalOrders } from '../bookings/book-rentals';
+import { HOLD_MINUTES, outcomeOf, requestsSql, resolvedLinesSql, type BatchRow, type Reserve, type ReserveOutcome } from './lines';
 
-type Reserve = z.output<typeof ReserveSchema>;
+export { HOLD_MINUTES, type ReserveOutcome };
 
-/** How long a reservation waits for its order to be committed before it lapses. */
-export const HOLD_MINUTES = 15;
-
-const money = (v: string) => centsToString(toCents(String(v)));
-
-/** Why a line cannot be ordered, as the SQL below names it. */
-const LINE_ERRORS = {
-  unknownProduct: ORDER_MESSAGES.unknownProduct,
-  wrongType: ORDER_MESSAGES.wrongType,
-  chooseVariant: ORDER_MESSAGES.chooseVariant,
-  chooseSubVariant: ORDER_MESSAGES.chooseSubVariant,
-} as const;
-
-/** One line of the order resolved to its leaf, with its names and prices (or why it cannot be). */
-interface LineRow {
-  ref: number;
-  quantity: number;
-  error: keyof typeof LINE_ERRORS | null;
-  product_id: string | null;
-  variant_id: string | null;
-  sub_variant_id: string | null;
-  leaf_id: string | null;
-  name: string | null;
-  image: string | null;
-  type: 'FOR_RENT' | 'FOR_SALE' | null;
-  price: string | null;
-  damage_charges: string | null;
-  variant_name: string | null;
-  variant_price: string | null;
-  variant_damage: string | null;
-  sub_name: string | null;
-  sub_price: string | null;
-  sub_damage: string | null;
-}
-
-/** The levels a line resolved to (its variant and sub-variant, when it has them), with their own prices. */
-function levelsOf(r: LineRow) {
-  return {
-    product: { price: r.price!, damageCharges: r.damage_charges! },
-    variant: r.variant_id === null ? null : { price: r.variant_price, damageCharges: r.variant_damage },
-    sub: r.sub_variant_id === null ? null : { price: r.sub_price, damageCharges: r.sub_damage },
-  };
-}
-
-function replyOf(r: LineRow): ReserveLineReply {
-  const sub = r.sub_variant_id !== null;
-  const { product, variant, sub: subLevel } = levelsOf(r);
-  return {
-    ref: r.ref,
-    productName: r.name!,
-    productImage: r.image!,
-    productType: r.type!,
-    variantName: r.variant_name,
-    variantPrice: r.variant_price == null ? null : money(r.variant_price),
-    subVariantName: sub ? r.sub_name : null,
-    subVariantPrice: sub ? money(r.sub_price!) : null,
-    // The chosen level's price and fee: the one rule (levelPrice), over the columns read as they are.
-    unitPrice: money(levelPrice(product, variant, subLevel)),
-    damageCharges: money(levelDamageCharges(product, variant, subLevel)),
-  };
-}
-
-/** A line as the statement of reserveOrders() answers it: the resolved line, and the outcome of its order. */
-interface BatchRow extends LineRow {
-  req: number;
-  ord: number;
-  outcome: 'error' | 'retry' | 'held' | 'short';
-  /** The leaf an order was short of (the first in leaf-id order), what it asked and what was free. */
-  short: { leaf_id: string; quantity: number; free: number } | null;
-}
-
-/** What one order gets: its lines with their prices, or the problem to answer. */
-export type ReserveOutcome = { lines: ReserveLineReply[] } | { problem: HttpProblem };
 
 /**
  * Reserves stock for several orders, each all or nothing (DESIGN §5), in the order given, and
@@ -93,7 +21,25 @@ export type ReserveOutcome = { lines: ReserveLineReply[] } | { problem: HttpProb
  * counting of items. An order short of a leaf answers 409 naming the line; it holds nothing. The
  * unique index on active (order, leaf) rows keeps a concurrent retry from reserving twice.
  */
-export async function reserveOrders(db: Db, inputs: Reserve[]): Promise<ReserveOutcome[]> {
+export async function reserveOrders(db: EntityManager, inputs: Reserve[]): Promise<ReserveOutcome[]> {
+  // Rentals book units for their dates (issue 25); purchases take from the counts, below.
+  const rentals = inputs.map((input, i) => ({ input, i })).filter((x) => x.input.orderType === 'RENT');
+  if (rentals.length > 0) {
+    const purchases = inputs.map((input, i) => ({ input, i })).filter((x) => x.input.orderType !== 'RENT');
+    const out: ReserveOutcome[] = new Array(inputs.length);
+    const booked = await bookRentalOrders(db, rentals.map((r) => r.input));
+    rentals.forEach((r, k) => (out[r.i] = booked[k]!));
+    if (purchases.length > 0) {
+      const taken = await reservePurchases(db, purchases.map((p) => p.input));
+      purchases.forEach((p, k) => (out[p.i] = taken[k]!));
+    }
+    return out;
+  }
+  return reservePurchases(db, inputs);
+}
+
+/** reserveOrders for purchases: one statement (see reserveOrdersSql). */
+async function reservePurchases(db: Db, inputs: Reserve[]): Promise<ReserveOutcome[]> {
   const requests = inputs.map((input, req) => ({
     req,
     order_id: input.orderId,
@@ -116,39 +62,6 @@ export async function reserveOrders(db: Db, inputs: Reserve[]): Promise<ReserveO
     else byReq.set(r.req, [r]);
   }
   return inputs.map((_, req) => outcomeOf(byReq.get(req) ?? []));
-}
-
-/**
- * The lines asked ($1) resolved to their leaf against the product tree: names, the prices of each
- * level (as stored; replyOf picks the level's price by levelPrice), and why a line cannot be.
- */
-function resolvedLinesSql(t: (name: string) => string): string {
-  return `asked as materialized (
-       select r.req, r.wanted, l.ord, l.ref, l.product_id, l.variant_id, l.sub_variant_id, l.quantity
-         from jsonb_to_recordset($1::jsonb) as r(req int, order_id uuid, wanted text, lines jsonb),
-              jsonb_to_recordset(r.lines) as l(ord int, ref int, product_id uuid, variant_id uuid, sub_variant_id uuid, quantity int)
-     ), resolved as materialized (
-       select i.req, i.ord, i.ref, i.quantity,
-              p.id as product_id, v.id as variant_id, s.id as sub_variant_id, coalesce(s.id, v.id, p.id) as leaf_id,
-              p.name, p.image, p.type, p.price, p.damage_charges,
-              v.name as variant_name, v.price as variant_price, v.damage_charges as variant_damage,
-              s.name as sub_name, s.price as sub_price, s.damage_charges as sub_damage,
-              case
-                when p.id is null then 'unknownProduct'
-                when p.type <> i.wanted then 'wrongType'
-                when exists (select 1 from ${t('variants')} pv where pv.product_id = p.id) then
-                  case
-                    when v.id is null then 'chooseVariant'
-                    when exists (select 1 from ${t('sub_variants')} vs where vs.variant_id = v.id) then
-                      case when s.id is null then 'chooseSubVariant' end
-                    when i.sub_variant_id is not null then 'chooseVariant'
-                  end
-                when i.variant_id is not null or i.sub_variant_id is not null then 'unknownProduct'
-              end as error
-         from asked i
-         left join ${t('products')} p on p.id = i.product_id and p.archived_at is null
-         left join ${t('variants')} v on v.id = i.variant_id and v.product_id = p.id
-         left join ${t('sub_variants')} s on s.id = i.sub_variant_id and s.variant_id = v.id`;
 }
 
 /** The recursive step of reserveOrdersSql: the requests taken one after another (see there). */
@@ -194,11 +107,7 @@ function reserveOrdersSql(db: Db): string {
   const t = (name: string) => qualified(db, name);
   const freeOf = (free: string, leaf: string) => `coalesce((${free} ->> ${leaf}::text)::int, 0)`;
   return `with recursive ${resolvedLinesSql(t)}
-     ), requests as materialized (
-       select r.req, r.order_id,
-              exists (select 1 from resolved x where x.req = r.req and x.error is not null) as bad,
-              exists (select 1 from ${t('reservations')} h where h.order_id = r.order_id and h.status in ('HELD','CONFIRMED')) as retry
-         from jsonb_to_recordset($1::jsonb) as r(req int, order_id uuid)
+     ), ${requestsSql(t)}
      ), needs as materialized (
        select x.req, x.leaf_id, x.product_id, x.variant_id, x.sub_variant_id, sum(x.quantity)::int as q
          from resolved x join requests r on r.req = x.req and not r.bad
@@ -231,26 +140,8 @@ function reserveOrdersSql(db: Db): string {
       order by x.req, x.ord`;
 }
 
-function outcomeOf(rows: BatchRow[]): ReserveOutcome {
-  const bad = rows.find((r) => r.error);
-  if (bad) {
-    const message = LINE_ERRORS[bad.error!];
-    return { problem: badRequest(message, [{ field: `lines.${bad.ref}`, message }]) };
-  }
-  const outcome = rows[0]?.outcome;
-  if (outcome === 'short') {
-    const short = rows[0]!.short!;
-    const r = replyOf(rows.find((x) => x.leaf_id === short.leaf_id)!);
-    const what = [r.productName, r.variantName, r.subVariantName].filter(Boolean).join(' / ');
-    const detail = short.free <= 0 ? `${what} is sold out.` : `Only ${short.free} of ${what} left; you asked for ${short.quantity}.`;
-    return { problem: conflict(`${detail} ${ORDER_MESSAGES.maxStock}`) };
-  }
-  if (outcome !== 'held' && outcome !== 'retry') throw new Error(`reserveOrders: no outcome for an order (${String(outcome)})`);
-  return { lines: rows.map(replyOf) };
-}
-
 /** Reserves stock for one order (see reserveOrders); its problem is thrown. */
-export async function reserve(db: Db, input: Reserve): Promise<{ lines: ReserveLineReply[] }> {
+export async function reserve(db: EntityManager, input: Reserve): Promise<{ lines: ReserveLineReply[] }> {
   const [outcome] = await reserveOrders(db, [input]);
   if ('problem' in outcome!) throw outcome.problem;
   return outcome!;
@@ -288,9 +179,14 @@ async function giveBack(em: Db, status: 'RELEASED' | 'EXPIRED', where: string, p
        select id from ${reservations} where ${where} order by id for update
      ), changed as (
        update ${reservations} r set status = '${status}', updated_at = now() from picked where r.id = picked.id
-       returning r.leaf_id, r.quantity
+       returning r.leaf_id, r.quantity, r.dated, r.order_id
      ), per_leaf as (
-       select leaf_id, sum(quantity)::int as quantity from changed group by leaf_id
+       -- A rental's (dated) rows hold units by their bookings, not by the count.
+       select leaf_id, sum(quantity)::int as quantity from changed where not dated group by leaf_id
+     ), unbooked as (
+       update ${qualified(em, 'bookings')} b set status = 'CANCELLED', updated_at = now()
+        where b.order_id in (select order_id from changed where dated) and b.status in ('ACTIVE') and b.kind = 'RENTAL'
+          and b.leaf_id in (select leaf_id from changed where dated)
      ), locked as materialized (
        select leaf_id from ${levels} where leaf_id in (select leaf_id from per_leaf) order by leaf_id for update
      ), returned as (

@@ -27,10 +27,11 @@ const addStock = async (body: Record<string, unknown>) => {
   expect(res.status).toBe(201);
 };
 type Line = { ref: number; productID: string; productVariantID?: string | null; productSubVariantID?: string | null; quantity: number };
-const rent = (orderId: string, lines: Line[]) => reserve(em(), { orderId, orderType: 'RENT', lines: lines.map((l) => ({ productVariantID: null, productSubVariantID: null, ...l })) });
+/** A purchase: the count ledger's orders (a rental books dated units instead, issue 25). */
+const buy = (orderId: string, lines: Line[]) => reserve(em(), { orderId, orderType: 'BUY', lines: lines.map((l) => ({ productVariantID: null, productSubVariantID: null, ...l })) });
 async function attempt(orderId: string, lines: Line[]) {
   try {
-    return { ok: true as const, reply: await rent(orderId, lines) };
+    return { ok: true as const, reply: await buy(orderId, lines) };
   } catch (err) {
     if (err instanceof HttpProblem) return { ok: false as const, status: err.status, detail: err.detail, errors: err.errors };
     throw err;
@@ -46,9 +47,9 @@ const soldOut = (what: string) => `${what} is sold out. ${ORDER_MESSAGES.maxStoc
 
 describe('reserve: the reply and the checks of each line', () => {
   it('answers names, image, type and prices per line without loading product trees; a retry answers the same and reserves nothing more', async () => {
-    const chair = await product(wheelchair());
-    const walker = await product(wheelchair({ variants: [{ name: 'Folding', price: '9.00', damageCharges: '50.00' }, { name: 'Rigid', price: '11.00', damageCharges: '60.00' }] }));
-    const cane = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const chair = await product(wheelchair({ type: 'FOR_SALE' }));
+    const walker = await product(wheelchair({ type: 'FOR_SALE', variants: [{ name: 'Folding', price: '9.00', damageCharges: '50.00' }, { name: 'Rigid', price: '11.00', damageCharges: '60.00' }] }));
+    const cane = await product(simpleProduct());
     const sub = chair.variants[0]!.subVariants[1]!;
     await addStock({ productID: chair.id, productVariantID: chair.variants[0]!.id, productSubVariantID: sub.id, quantity: 3 });
     await addStock({ productID: walker.id, productVariantID: walker.variants[1]!.id, quantity: 3 });
@@ -60,12 +61,12 @@ describe('reserve: the reply and the checks of each line', () => {
       { ref: 9, productID: cane.id, quantity: 1 },
       { ref: 11, productID: walker.id, productVariantID: walker.variants[1]!.id, quantity: 1 },
     ];
-    const first = await rent(orderId, lines);
-    const rigid = { ref: 7, productName: walker.name, productImage: IMAGE, productType: 'FOR_RENT', variantName: 'Rigid', variantPrice: '11.00', subVariantName: null, subVariantPrice: null, unitPrice: '11.00', damageCharges: '60.00' };
+    const first = await buy(orderId, lines);
+    const rigid = { ref: 7, productName: walker.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: 'Rigid', variantPrice: '11.00', subVariantName: null, subVariantPrice: null, unitPrice: '11.00', damageCharges: '60.00' };
     expect(first.lines).toEqual([
-      { ref: 4, productName: chair.name, productImage: IMAGE, productType: 'FOR_RENT', variantName: 'Standard', variantPrice: null, subVariantName: '18 in', subVariantPrice: '16.50', unitPrice: '16.50', damageCharges: '120.00' },
+      { ref: 4, productName: chair.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: 'Standard', variantPrice: null, subVariantName: '18 in', subVariantPrice: '16.50', unitPrice: '16.50', damageCharges: '120.00' },
       rigid,
-      { ref: 9, productName: cane.name, productImage: IMAGE, productType: 'FOR_RENT', variantName: null, variantPrice: null, subVariantName: null, subVariantPrice: null, unitPrice: '12.99', damageCharges: '0.00' },
+      { ref: 9, productName: cane.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: null, variantPrice: null, subVariantName: null, subVariantPrice: null, unitPrice: '12.99', damageCharges: '0.00' },
       { ...rigid, ref: 11 },
     ]);
     expect((await level(walker.variants[1]!.id, walker.id))!.reserved).toBe(3);
@@ -76,26 +77,28 @@ describe('reserve: the reply and the checks of each line', () => {
     );
     expect(rows.map((r) => [r.quantity, r.status])).toEqual([[1, 'HELD'], [1, 'HELD'], [3, 'HELD']]);
 
-    expect(await rent(orderId, lines)).toEqual(first);
+    expect(await buy(orderId, lines)).toEqual(first);
     // The same order asked by several callers at once: one reservation.
-    expect(await Promise.all(Array.from({ length: 8 }, () => rent(orderId, lines)))).toEqual(Array(8).fill(first));
+    expect(await Promise.all(Array.from({ length: 8 }, () => buy(orderId, lines)))).toEqual(Array(8).fill(first));
     expect((await level(walker.variants[1]!.id, walker.id))!.reserved).toBe(3);
     expect((await level(sub.id, chair.id))!.reserved).toBe(1);
     await expectLedgerMatchesRecount([chair.id, walker.id, cane.id]);
   });
 
   it('refuses a line the product tree does not offer with the same 400 messages and fields as before, reserving nothing', async () => {
-    const chair = await product(wheelchair());
-    const other = await product(wheelchair());
-    const walker = await product(wheelchair({ variants: [{ name: 'Folding', price: '9.00', damageCharges: '50.00' }] }));
-    const cane = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const chair = await product(wheelchair({ type: 'FOR_SALE' }));
+    const other = await product(wheelchair({ type: 'FOR_SALE' }));
+    const walker = await product(wheelchair({ type: 'FOR_SALE', variants: [{ name: 'Folding', price: '9.00', damageCharges: '50.00' }] }));
+    const cane = await product(simpleProduct());
     const thermometer = await product(simpleProduct());
-    const archived = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const rental = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const archived = await product(simpleProduct());
     const [std, heavy] = chair.variants;
     await addStock({ productID: chair.id, productVariantID: std!.id, productSubVariantID: std!.subVariants[0]!.id, quantity: 5 });
     await addStock({ productID: walker.id, productVariantID: walker.variants[0]!.id, quantity: 5 });
     await addStock({ productID: cane.id, quantity: 5 });
     await addStock({ productID: thermometer.id, quantity: 5 });
+    await addStock({ productID: rental.id, quantity: 5 });
     await addStock({ productID: archived.id, quantity: 5 });
     expect((await h.api.del(`/api/products/${archived.id}`, { as: h.staff })).body.result).toBe('archived');
 
@@ -103,7 +106,7 @@ describe('reserve: the reply and the checks of each line', () => {
     const cases: Array<[Omit<Line, 'ref' | 'quantity'>, string]> = [
       [{ productID: randomUUID() }, ORDER_MESSAGES.unknownProduct],
       [{ productID: archived.id }, ORDER_MESSAGES.unknownProduct],
-      [{ productID: thermometer.id }, ORDER_MESSAGES.wrongType],
+      [{ productID: rental.id }, ORDER_MESSAGES.wrongType],
       [{ productID: chair.id }, ORDER_MESSAGES.chooseVariant],
       [{ productID: chair.id, productVariantID: other.variants[0]!.id, productSubVariantID: other.variants[0]!.subVariants[0]!.id }, ORDER_MESSAGES.chooseVariant],
       [{ productID: chair.id, productVariantID: std!.id }, ORDER_MESSAGES.chooseSubVariant],
@@ -118,17 +121,17 @@ describe('reserve: the reply and the checks of each line', () => {
       const res = await attempt(randomUUID(), [good, { ...bad, ref: 5, quantity: 1 }, { ...bad, ref: 6, quantity: 1 }]);
       expect(res, JSON.stringify(bad)).toEqual({ ok: false, status: 400, detail: message, errors: [{ field: 'lines.5', message }] });
     }
-    // A refusal for a wrong type of order (a sale item in a rental) names the line too.
+    // A refusal for a wrong type of order (a rental item in a purchase) names the line too; a sale item is taken.
     const sale = await reserve(em(), { orderId: randomUUID(), orderType: 'BUY', lines: [{ ref: 3, productID: thermometer.id, productVariantID: null, productSubVariantID: null, quantity: 2 }] });
     expect(sale.lines[0]!.unitPrice).toBe('12.99');
-    const ids = [chair.id, walker.id, cane.id, thermometer.id, archived.id];
+    const ids = [chair.id, walker.id, cane.id, thermometer.id, rental.id, archived.id];
     const reserved = [...(await ledger(em(), ids)).values()].reduce((a, c) => a + c.reserved, 0);
     expect(reserved).toBe(2);
     await expectLedgerMatchesRecount(ids);
   });
 
   it('a 409 names the line exactly: sold out, or how many are left', async () => {
-    const chair = await product(wheelchair());
+    const chair = await product(wheelchair({ type: 'FOR_SALE' }));
     const [std] = chair.variants;
     const sub = std!.subVariants[1]!;
     await addStock({ productID: chair.id, productVariantID: std!.id, productSubVariantID: sub.id, quantity: 2 });
@@ -147,9 +150,9 @@ describe('reserve: the reply and the checks of each line', () => {
   });
 
   it('an archived product keeps its levels (history); the shop hides it, staff still see its counts', async () => {
-    const cane = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const cane = await product(simpleProduct());
     await addStock({ productID: cane.id, quantity: 4 });
-    await rent(randomUUID(), [{ ref: 0, productID: cane.id, quantity: 1 }]);
+    await buy(randomUUID(), [{ ref: 0, productID: cane.id, quantity: 1 }]);
     expect((await h.api.del(`/api/products/${cane.id}`, { as: h.staff })).body.result).toBe('archived');
     expect(await level(cane.id, cane.id)).toEqual({ quantity: 4, available: 4, rented: 0, damaged: 0, lost: 0, sold: 0, reserved: 1 });
     expect((await h.api.get(`/api/products?search=${encodeURIComponent(cane.name)}`)).body.items).toEqual([]);
@@ -161,7 +164,7 @@ describe('reserve: the reply and the checks of each line', () => {
 describe('reserve under concurrency', () => {
   it('50 concurrent reserves of 1 unit for the last 5: exactly 5 succeed, never negative, never over-reserved — 20 times over', async () => {
     for (let round = 0; round < 20; round++) {
-      const p = await product(wheelchair({ variants: [{ name: 'Only', price: '10.00', damageCharges: '1.00' }] }));
+      const p = await product(wheelchair({ type: 'FOR_SALE', variants: [{ name: 'Only', price: '10.00', damageCharges: '1.00' }] }));
       const variantID = p.variants[0]!.id;
       await addStock({ productID: p.id, productVariantID: variantID, quantity: 5 });
       const results = await Promise.all(Array.from({ length: 50 }, () => attempt(randomUUID(), [{ ref: 0, productID: p.id, productVariantID: variantID, quantity: 1 }])));
@@ -173,8 +176,8 @@ describe('reserve under concurrency', () => {
   }, 120_000);
 
   it('carts of several leaves in different orders, random quantities, racing: no deadlock, each leaf holds at most what it has', async () => {
-    const a = await product(wheelchair());
-    const b = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const a = await product(wheelchair({ type: 'FOR_SALE' }));
+    const b = await product(simpleProduct());
     const sa = a.variants[1]!.subVariants[0]!;
     await addStock({ productID: a.id, productVariantID: a.variants[1]!.id, productSubVariantID: sa.id, quantity: 10 });
     await addStock({ productID: b.id, quantity: 10 });
@@ -199,11 +202,11 @@ describe('reserve under concurrency', () => {
   });
 
   it('reserves racing releases and expiry of the same leaf: what is given back can be taken again, and nothing more', async () => {
-    const p = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const p = await product(simpleProduct());
     await addStock({ productID: p.id, quantity: 6 });
     const line: Line = { ref: 0, productID: p.id, quantity: 1 };
     const held = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    for (const id of held) await rent(id, [line]);
+    for (const id of held) await buy(id, [line]);
     await em().execute(`update catalog.reservations set expires_at = now() - interval '1 minute' where order_id = any(?::uuid[])`, [`{${held.slice(3).join(',')}}`]);
     const [reserves, releases, expired] = await Promise.all([
       Promise.all(Array.from({ length: 30 }, () => attempt(randomUUID(), [line]))),
@@ -223,16 +226,16 @@ describe('reservations taken in batches', () => {
   const batchLine = (productID: string, quantity: number, ref = 0) => ({ ref, productID, productVariantID: null, productSubVariantID: null, quantity });
 
   it('orders in one batch take what is free in the order they came; one that no longer fits, or has a bad line, holds nothing', async () => {
-    const p = await product(simpleProduct({ type: 'FOR_RENT' }));
-    const sale = await product(simpleProduct({ type: 'FOR_SALE' }));
+    const p = await product(simpleProduct());
+    const rental = await product(simpleProduct({ type: 'FOR_RENT' }));
     await addStock({ productID: p.id, quantity: 5 });
     const ids = Array.from({ length: 5 }, () => randomUUID());
     const outcomes = await reserveOrders(em(), [
-      { orderId: ids[0]!, orderType: 'RENT', lines: [batchLine(p.id, 3)] },
-      { orderId: ids[1]!, orderType: 'RENT', lines: [batchLine(p.id, 3)] }, // 2 left: refused
-      { orderId: ids[2]!, orderType: 'RENT', lines: [batchLine(p.id, 1), batchLine(sale.id, 1, 1)] }, // a sale item in a rental: 400
-      { orderId: ids[3]!, orderType: 'RENT', lines: [batchLine(p.id, 2)] }, // takes the last 2
-      { orderId: ids[0]!, orderType: 'RENT', lines: [batchLine(p.id, 3)] }, // the first again: a retry, nothing more
+      { orderId: ids[0]!, orderType: 'BUY', lines: [batchLine(p.id, 3)] },
+      { orderId: ids[1]!, orderType: 'BUY', lines: [batchLine(p.id, 3)] }, // 2 left: refused
+      { orderId: ids[2]!, orderType: 'BUY', lines: [batchLine(p.id, 1), batchLine(rental.id, 1, 1)] }, // a rental item in a purchase: 400
+      { orderId: ids[3]!, orderType: 'BUY', lines: [batchLine(p.id, 2)] }, // takes the last 2
+      { orderId: ids[0]!, orderType: 'BUY', lines: [batchLine(p.id, 3)] }, // the first again: a retry, nothing more
     ]);
     expect('lines' in outcomes[0]! && outcomes[0].lines[0]!.productName).toBe(p.name);
     expect(outcomes[1]).toMatchObject({ problem: { status: 409, detail: `Only 2 of ${p.name} left; you asked for 3. ${ORDER_MESSAGES.maxStock}` } });
@@ -247,9 +250,9 @@ describe('reservations taken in batches', () => {
 
   it('checkouts that arrive together share one statement; 50 for the last 5 units still get exactly 5', async () => {
     const reserveBatched = reservationBatcher(h.orm.em);
-    const plenty = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const plenty = await product(simpleProduct());
     await addStock({ productID: plenty.id, quantity: 40 });
-    const all = await Promise.all(Array.from({ length: 40 }, () => reserveBatched({ orderId: randomUUID(), orderType: 'RENT', lines: [batchLine(plenty.id, 1)] })));
+    const all = await Promise.all(Array.from({ length: 40 }, () => reserveBatched({ orderId: randomUUID(), orderType: 'BUY', lines: [batchLine(plenty.id, 1)] })));
     expect(all).toHaveLength(40);
     // Rows written by one transaction share its xmin: 40 orders were far fewer transactions.
     const [tx] = await em().execute<Array<{ n: number }>>(`select count(distinct xmin::text)::int as n from catalog.reservations where leaf_id = ?`, [plenty.id]);
@@ -257,11 +260,11 @@ describe('reservations taken in batches', () => {
     expect(await level(plenty.id, plenty.id)).toMatchObject({ available: 40, reserved: 40 });
 
     for (let round = 0; round < 5; round++) {
-      const last = await product(simpleProduct({ type: 'FOR_RENT' }));
+      const last = await product(simpleProduct());
       await addStock({ productID: last.id, quantity: 5 });
       const results = await Promise.all(
         Array.from({ length: 50 }, () =>
-          reserveBatched({ orderId: randomUUID(), orderType: 'RENT', lines: [batchLine(last.id, 1)] }).then(
+          reserveBatched({ orderId: randomUUID(), orderType: 'BUY', lines: [batchLine(last.id, 1)] }).then(
             () => 201,
             (e: HttpProblem) => e.status,
           ),
@@ -277,7 +280,7 @@ describe('reservations taken in batches', () => {
 
 describe('giving stock back', () => {
   it('release gives back once: twice in a row, or ten times at once', async () => {
-    const p = await product(wheelchair());
+    const p = await product(wheelchair({ type: 'FOR_SALE' }));
     const [std, heavy] = p.variants;
     await addStock({ productID: p.id, productVariantID: std!.id, productSubVariantID: std!.subVariants[0]!.id, quantity: 5 });
     await addStock({ productID: p.id, productVariantID: heavy!.id, productSubVariantID: heavy!.subVariants[1]!.id, quantity: 5 });
@@ -286,16 +289,16 @@ describe('giving stock back', () => {
       { ref: 1, productID: p.id, productVariantID: heavy!.id, productSubVariantID: heavy!.subVariants[1]!.id, quantity: 3 },
     ];
     const keep = randomUUID();
-    await rent(keep, [{ ...lines[0]!, quantity: 1 }]);
+    await buy(keep, [{ ...lines[0]!, quantity: 1 }]);
     const once = randomUUID();
-    await rent(once, lines);
+    await buy(once, lines);
     expect(await release(em(), once)).toBe(2);
     expect(await release(em(), once)).toBe(0);
     expect((await level(std!.subVariants[0]!.id, p.id))!.reserved).toBe(1);
     expect((await level(heavy!.subVariants[1]!.id, p.id))!.reserved).toBe(0);
 
     const many = randomUUID();
-    await rent(many, lines);
+    await buy(many, lines);
     await confirm(em(), many);
     const given = await Promise.all(Array.from({ length: 10 }, () => release(em(), many)));
     expect(given.reduce((a, n) => a + n, 0)).toBe(2);
@@ -305,14 +308,14 @@ describe('giving stock back', () => {
   });
 
   it('expiry gives back held reservations whose time is up, not confirmed ones, and only once', async () => {
-    const p = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const p = await product(simpleProduct());
     await addStock({ productID: p.id, quantity: 5 });
     const line: Line = { ref: 0, productID: p.id, quantity: 2 };
     const lapsed = randomUUID();
     const placed = randomUUID();
     const fresh = randomUUID();
-    for (const id of [lapsed, placed, fresh]) if (id !== fresh) await rent(id, [line]);
-    await rent(fresh, [{ ...line, quantity: 1 }]);
+    for (const id of [lapsed, placed, fresh]) if (id !== fresh) await buy(id, [line]);
+    await buy(fresh, [{ ...line, quantity: 1 }]);
     expect(await confirm(em(), placed)).toBe(1);
     await em().execute(`update catalog.reservations set expires_at = now() - interval '1 minute' where order_id in (?, ?)`, [lapsed, placed]);
     expect((await level(p.id, p.id))!.reserved).toBe(5);
@@ -326,22 +329,22 @@ describe('giving stock back', () => {
   });
 
   it('a batch of order events: placed orders are confirmed, a cancelled or abandoned one released, even placed and cancelled in the same batch', async () => {
-    const p = await product(simpleProduct({ type: 'FOR_RENT' }));
+    const p = await product(simpleProduct());
     await addStock({ productID: p.id, quantity: 10 });
     const [kept, cancelled, placedThenCancelled, abandoned] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    for (const id of [kept, cancelled, placedThenCancelled, abandoned]) await rent(id, [{ ref: 0, productID: p.id, quantity: 2 }]);
+    for (const id of [kept, cancelled, placedThenCancelled, abandoned]) await buy(id, [{ ref: 0, productID: p.id, quantity: 2 }]);
     expect((await level(p.id, p.id))!.reserved).toBe(8);
     const placedEvent = (orderId: string) =>
       eventEnvelope('order', {
         type: EVENTS.order.placed,
         aggregateId: orderId,
-        data: { orderId, orderNumber: 'ORD-1', customerId: randomUUID(), type: 'RENT', typeOfOrder: null, totalAmount: '1.00', lines: [] },
+        data: { orderId, orderNumber: 'ORD-1', customerId: randomUUID(), type: 'BUY', typeOfOrder: null, totalAmount: '1.00', lines: [] },
       });
     const cancelledEvent = (orderId: string) =>
       eventEnvelope('order', {
         type: EVENTS.order.statusChanged,
         aggregateId: orderId,
-        data: { orderId, orderNumber: 'ORD-1', customerId: randomUUID(), type: 'RENT', from: 'PENDING', to: 'CANCELLED', by: null },
+        data: { orderId, orderNumber: 'ORD-1', customerId: randomUUID(), type: 'BUY', from: 'PENDING', to: 'CANCELLED', by: null },
       });
     await em().transactional((tem) =>
       handleOrderEvents(tem, [
@@ -369,12 +372,12 @@ describe('giving stock back', () => {
     try {
       await ensureEventStream(nc);
       consumer = await startOrderConsumer({ nc, em: h.orm.em, logger: createLogger('catalog-test', 'silent'), durable: `catalog-orders-ledger-${run}` });
-      const p = await product(simpleProduct({ type: 'FOR_RENT' }));
+      const p = await product(simpleProduct());
       await addStock({ productID: p.id, quantity: 5 });
       const other = randomUUID();
-      await rent(other, [{ ref: 0, productID: p.id, quantity: 1 }]);
+      await buy(other, [{ ref: 0, productID: p.id, quantity: 1 }]);
       const orderId = randomUUID();
-      await rent(orderId, [{ ref: 0, productID: p.id, quantity: 3 }]);
+      await buy(orderId, [{ ref: 0, productID: p.id, quantity: 3 }]);
       expect((await level(p.id, p.id))!.reserved).toBe(4);
 
       const abandoned = () => eventEnvelope('order', { type: EVENTS.order.checkoutAbandoned, aggregateId: orderId, data: { orderId } });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StockCounts } from '@dme/contracts';
+import { manilaDate, type StockCounts } from '@dme/contracts';
 import { qualified } from '@dme/platform';
 
 /**
@@ -7,8 +7,8 @@ import { qualified } from '@dme/platform';
  * themselves, see migrations/0004_stock_levels.ts): the ONE place counts are read for products,
  * variants and sub-variants. A product's counts are the sum over its leaves, a variant's the sum
  * over its sub-variants, so every level agrees. `availableQuantity` is what can still be ordered:
- * AVAILABLE items minus what active reservations (orders placed, not yet packed) hold, the same
- * number reserve() checks.
+ * AVAILABLE items minus what active reservations (orders placed, not yet packed) hold and minus
+ * units booked today (a dated rental's or a downtime's, issue 25), the number reserve() checks.
  */
 export const ZERO: StockCounts = {
   quantity: 0,
@@ -58,10 +58,11 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
   const subs = new Map<string, StockCounts>();
   if (productIds.length > 0) {
     const rows = await em.execute<LevelRow[]>(
-      `select leaf_id, product_id, variant_id, sub_variant_id, quantity, available, reserved, rented, damaged, lost, sold
-         from ${qualified(em, 'stock_levels')}
-        where product_id = any(?::uuid[])`,
-      [`{${productIds.join(',')}}`],
+      `select sl.leaf_id, sl.product_id, sl.variant_id, sl.sub_variant_id, sl.quantity, sl.available, sl.reserved + ${bookedTodaySql(em, 'sl')} as reserved,
+              sl.rented, sl.damaged, sl.lost, sl.sold
+         from ${qualified(em, 'stock_levels')} sl
+        where sl.product_id = any(?::uuid[])`,
+      [manilaDate(), `{${productIds.join(',')}}`],
     );
     for (const r of rows) {
       add(products, r.product_id, r);
@@ -78,9 +79,20 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
  * everything in one query: a lateral join yielding `available` (AVAILABLE − reserved, summed over
  * the product's leaves) and `sold`.
  */
-export function productLevelsSql(em: EntityManager): string {
+export function productLevelsSql(em: EntityManager, today: string): string {
   return `left join lateral (
-         select coalesce(sum(sl.available - sl.reserved), 0)::int as available, coalesce(sum(sl.sold), 0)::int as sold
+         select coalesce(sum(sl.available - sl.reserved - ${bookedTodaySql(em, 'sl', today)}), 0)::int as available, coalesce(sum(sl.sold), 0)::int as sold
            from ${qualified(em, 'stock_levels')} sl where sl.product_id = p.id
        ) lv on true`;
+}
+
+/**
+ * Units of a leaf (ledger row `sl`) in the warehouse (AVAILABLE) but taken today by a booking
+ * (issue 25: a rental starting today, not packed yet, a unit in turnaround after its return) or a
+ * downtime: what a customer cannot order today beyond `reserved`. `today` is the SQL for the
+ * Manila date (a `?` parameter by default, which the caller binds first).
+ */
+export function bookedTodaySql(em: EntityManager, sl: string, today = '?::date'): string {
+  return `(select count(*)::int from ${qualified(em, 'bookings')} bt join ${qualified(em, 'stock_items')} bi on bi.id = bt.stock_item_id and bi.status in ('AVAILABLE')
+           where bt.leaf_id = ${sl}.leaf_id and bt.status in ('ACTIVE') and bt.period @> ${today})`;
 }

@@ -13,6 +13,7 @@ import {
 import { HttpProblem, qualified, sql } from '@dme/platform';
 import type { z } from 'zod';
 import { moveStockItems, stockMoveOf } from './stock-moves';
+import { moveBookingsToScanned } from '../bookings/booking.service';
 
 type Assign = z.output<typeof AssignSerialsRequest>;
 type Check = z.output<typeof CheckSerialRequest>;
@@ -131,6 +132,15 @@ export async function assignSerials(em: EntityManager, input: Assign): Promise<A
     if (problems.length > 0) throw refused(problems);
 
     await checkHeldOrFree(tem, input.orderId, lines, levels);
+    if (input.orderType === 'RENT') {
+      // A rental's bookings move to the units scanned (issue 25); a unit booked otherwise is refused.
+      const scans = leaves.map((leaf) => ({
+        leafId: leaf,
+        units: lines.flatMap((l, i) => (l.leaf === leaf ? l.codes.map((c, j) => ({ ...byCode.get(c)!, field: `lines.${i}.serialCodes.${j}` })) : [])),
+      }));
+      const clashes = await moveBookingsToScanned(tem, input.orderId, scans);
+      if (clashes.length > 0) throw refused(clashes);
+    }
     await moveStockItems(tem, trigger, items.map((i) => i.id), { orderId: input.orderId });
     await consumeReservations(tem, input.orderId, leaves);
     return packedReply(lines, byCode, status);
@@ -214,9 +224,9 @@ async function consumeReservations(tem: EntityManager, orderId: string, leaves: 
     `with consumed as (
        update ${qualified(tem, 'reservations')} set status = 'CONSUMED', expires_at = null, updated_at = now()
         where order_id = $1 and status in ('HELD','CONFIRMED') and leaf_id = any($2::uuid[])
-       returning leaf_id, quantity
+       returning leaf_id, quantity, dated
      ), per_leaf as (
-       select leaf_id, sum(quantity)::int as quantity from consumed group by leaf_id
+       select leaf_id, sum(quantity)::int as quantity from consumed where not dated group by leaf_id
      )
      update ${qualified(tem, 'stock_levels')} l set reserved = l.reserved - p.quantity from per_leaf p where l.leaf_id = p.leaf_id`,
     [orderId, leaves],

@@ -6,6 +6,7 @@ import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '..
 import { ledger, nonZero, recount } from '@dme/testing/ledger';
 import { confirm, release, reserve } from '../reservations/reservation.service';
 import { assignSerials, checkSerial, PACKING_CATALOG_MESSAGES } from './packing.service';
+import { countsFor } from './counts';
 
 let h: CatalogHarness;
 let binId: string;
@@ -83,7 +84,22 @@ async function expectLedgerMatchesRecount(productIds: string[]) {
   const [neg] = await em().execute<Array<{ n: number }>>(`select count(*)::int as n from catalog.stock_levels where available - reserved < 0`);
   expect(neg!.n).toBe(0);
 }
-const free = async (productId: string) => new Map([...(await ledger(em(), [productId]))].map(([leaf, c]) => [leaf, c.available - c.reserved]));
+/**
+ * What each leaf (a sub-variant) of a product can still be ordered today, as the shop counts it
+ * (countsFor: available − reserved − units booked today; a rental holds its units by bookings, issue 25).
+ */
+const free = async (productId: string) => {
+  const index = await countsFor(em(), [productId]);
+  return new Map([...(await ledger(em(), [productId])).keys()].map((leaf) => [leaf, index.subVariant(leaf).availableQuantity]));
+};
+/** The serial codes of the units an order's ACTIVE bookings hold (a rental's reservation, issue 25). */
+async function booked(orderId: string): Promise<string[]> {
+  const rows = await em().execute<Array<{ serial_code: string }>>(
+    `select i.serial_code from catalog.bookings b join catalog.stock_items i on i.id = b.stock_item_id where b.order_id = ? and b.status = 'ACTIVE' order by i.serial_code`,
+    [orderId],
+  );
+  return rows.map((r) => r.serial_code);
+}
 
 describe('assign serials (packing)', () => {
   it('refuses a code of another product, variant or sub-variant, a repeat, an unknown code, one not available and too many — nothing changes', async () => {
@@ -138,6 +154,10 @@ describe('assign serials (packing)', () => {
     const o = await order('RENT', [[s16, 2], [s18, 1]]);
     // Another customer's order holds units of the same leaves.
     const other = await order('RENT', [[s16, 1], [s18, 1]]);
+    // A rental holds its units by bookings (in serial-code order), not by the ledger's `reserved`.
+    expect(await booked(o.orderId)).toEqual([c16[0]!, c16[1]!, c18[0]!].sort());
+    expect(await booked(other.orderId)).toEqual([c16[2]!, c18[1]!].sort());
+    expect((await ledger(em(), [chair.id])).get(s16.productSubVariantID!)).toMatchObject({ available: 5, reserved: 0 });
     const freeBefore = await free(chair.id);
     expect(freeBefore.get(s16.productSubVariantID!)).toBe(2);
 
@@ -153,8 +173,11 @@ describe('assign serials (packing)', () => {
     expect((await reservations(o.orderId)).map((r) => r.status)).toEqual(['CONSUMED', 'CONSUMED']);
     expect((await reservations(other.orderId)).map((r) => r.status)).toEqual(['CONFIRMED', 'CONFIRMED']);
     const after = await ledger(em(), [chair.id]);
-    expect(after.get(s16.productSubVariantID!)).toEqual({ quantity: 5, available: 3, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 1 });
-    expect(after.get(s18.productSubVariantID!)).toEqual({ quantity: 3, available: 2, rented: 1, damaged: 0, lost: 0, sold: 0, reserved: 1 });
+    expect(after.get(s16.productSubVariantID!)).toEqual({ quantity: 5, available: 3, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 });
+    expect(after.get(s18.productSubVariantID!)).toEqual({ quantity: 3, available: 2, rented: 1, damaged: 0, lost: 0, sold: 0, reserved: 0 });
+    // The packed order's bookings stay on its units (now out); the other order's are untouched.
+    expect(await booked(o.orderId)).toEqual([c16[0]!, c16[1]!, c18[0]!].sort());
+    expect(await booked(other.orderId)).toEqual([c16[2]!, c18[1]!].sort());
     expect(await free(chair.id)).toEqual(freeBefore);
     await expectLedgerMatchesRecount([chair.id]);
 
@@ -164,6 +187,8 @@ describe('assign serials (packing)', () => {
     expect(await ledger(em(), [chair.id])).toEqual(after);
     // A later release of the packed order gives nothing back (the reservation was consumed).
     expect(await release(em(), o.orderId)).toBe(0);
+    expect(await booked(o.orderId)).toEqual([c16[0]!, c16[1]!, c18[0]!].sort());
+    expect(await ledger(em(), [chair.id])).toEqual(after);
     await expectLedgerMatchesRecount([chair.id]);
   });
 
@@ -185,20 +210,27 @@ describe('assign serials (packing)', () => {
   it('two orders packed at once with the same serial for the last units: one wins, the other is refused and packs with another code — 10 times over', async () => {
     for (let round = 0; round < 10; round++) {
       const thermo = await product(simpleProduct({ type: 'FOR_RENT' }));
-      const codes = await addStock({ productID: thermo.id, quantity: 2 });
+      // Each rental books a unit (serial order: a the first, b the second); both scan the last unit,
+      // booked by neither, to which the winner's booking moves.
+      const codes = await addStock({ productID: thermo.id, quantity: 3 });
       const leaf: Leaf = { productID: thermo.id, productVariantID: null, productSubVariantID: null, name: thermo.name };
       const a = await order('RENT', [[leaf, 1]]);
       const b = await order('RENT', [[leaf, 1]]);
-      const results = await Promise.allSettled([a.pack([[codes[0]!]]), b.pack([[codes[0]!]])]);
+      expect([await booked(a.orderId), await booked(b.orderId)], `round ${round}`).toEqual([[codes[0]!], [codes[1]!]]);
+      const results = await Promise.allSettled([a.pack([[codes[2]!]]), b.pack([[codes[2]!]])]);
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won, `round ${round}`).toHaveLength(1);
       const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(lost.reason).toMatchObject({ status: 409, detail: PACKING_MESSAGES.notAvailable(codes[0]!) });
-      const loser = results[0]!.status === 'rejected' ? a : b;
+      expect(lost.reason).toMatchObject({ status: 409, detail: PACKING_MESSAGES.notAvailable(codes[2]!) });
+      const [winner, loser] = results[0]!.status === 'rejected' ? [b, a] : [a, b];
+      expect(await booked(winner.orderId), `round ${round}`).toEqual([codes[2]!]);
+      // codes[1] is the loser's own booking (b), or free since b's booking moved to codes[2] (a).
       await loser.pack([[codes[1]!]]);
-      const assigned = await items(codes);
+      expect(await booked(loser.orderId), `round ${round}`).toEqual([codes[1]!]);
+      const assigned = await items([codes[1]!, codes[2]!]);
       expect(new Set(assigned.map((i) => i.order_id)), `round ${round}`).toEqual(new Set([a.orderId, b.orderId]));
-      expect((await ledger(em(), [thermo.id])).get(thermo.id)).toEqual({ quantity: 2, available: 0, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 });
+      expect(await items([codes[0]!]), `round ${round}`).toEqual([{ serial_code: codes[0], status: 'AVAILABLE', inventory_type: 'IN', order_id: null }]);
+      expect((await ledger(em(), [thermo.id])).get(thermo.id)).toEqual({ quantity: 3, available: 1, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 });
       await expectLedgerMatchesRecount([thermo.id]);
     }
   }, 120_000);
@@ -212,9 +244,14 @@ describe('assign serials (packing)', () => {
     const codesA = await addStock({ productID: chair.id, productVariantID: a.productVariantID, productSubVariantID: a.productSubVariantID, quantity: 40 });
     const codesB = await addStock({ productID: cane.id, quantity: 40 });
     const orders = await Promise.all(Array.from({ length: 12 }, (_, i) => order('RENT', i % 2 ? [[a, 1], [b, 1]] : [[b, 1], [a, 1]])));
-    const work: Array<Promise<unknown>> = orders.map((o, i) => (i % 2 ? o.pack([[codesA[i]!], [codesB[i]!]]) : o.pack([[codesB[i]!], [codesA[i]!]])));
+    // The rentals booked the first 12 units of each leaf (serial order), and the checkouts below book
+    // the first free ones; the orders are packed with units from the 29th on, which no one books
+    // (at most 24 of the first 28 are ever booked): their bookings move there.
+    const work: Array<Promise<unknown>> = orders.map((o, i) => (i % 2 ? o.pack([[codesA[28 + i]!], [codesB[28 + i]!]]) : o.pack([[codesB[28 + i]!], [codesA[28 + i]!]])));
+    const checkouts: string[] = [];
     for (let i = 0; i < 12; i++) {
       const id = randomUUID();
+      checkouts.push(id);
       const lines = [
         { ref: 0, productID: a.productID, productVariantID: a.productVariantID, productSubVariantID: a.productSubVariantID, quantity: 1 },
         { ref: 1, productID: b.productID, productVariantID: null, productSubVariantID: null, quantity: 1 },
@@ -224,7 +261,20 @@ describe('assign serials (packing)', () => {
     const results = await Promise.allSettled(work);
     expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
     const l = await ledger(em(), [chair.id, cane.id]);
-    expect(l.get(sub.id)).toMatchObject({ rented: 12, available: 28, reserved: 8 });
+    // Dated rentals hold by bookings, not `reserved`: the 8 checkouts not released hold a unit of
+    // each leaf, the 12 packed orders keep theirs on the units they took out.
+    expect(l.get(sub.id)).toMatchObject({ rented: 12, available: 28, reserved: 0 });
+    expect(l.get(cane.id)).toMatchObject({ rented: 12, available: 28, reserved: 0 });
+    const [held] = await em().execute<Array<{ a: number; b: number }>>(
+      `select count(*) filter (where leaf_id = ?)::int as a, count(*) filter (where leaf_id = ?)::int as b
+         from catalog.bookings where order_id = any(?::uuid[]) and status = 'ACTIVE'`,
+      [sub.id, cane.id, `{${checkouts.join(',')}}`],
+    );
+    expect(held).toEqual({ a: 8, b: 8 });
+    for (const [i, o] of orders.entries()) expect(await booked(o.orderId)).toEqual([codesA[28 + i]!, codesB[28 + i]!].sort());
+    expect(await items([...codesA.slice(28), ...codesB.slice(28)])).toEqual(
+      orders.flatMap((o, i) => [codesA[28 + i]!, codesB[28 + i]!].map((serial_code) => ({ serial_code, status: 'RENTED', inventory_type: 'OUT', order_id: o.orderId }))).sort((x, y) => (x.serial_code < y.serial_code ? -1 : 1)),
+    );
     await expectLedgerMatchesRecount([chair.id, cane.id]);
   });
 });

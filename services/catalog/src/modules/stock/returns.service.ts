@@ -3,6 +3,7 @@ import { RETURN_TRIGGER, STOCK_STATUS_INVENTORY, stockMoveTarget, type ReturnSer
 import { HttpProblem, notFound, qualified, sql } from '@dme/platform';
 import type { z } from 'zod';
 import { moveStockItems, stockMoveOf } from './stock-moves';
+import { cutBookingAtReturn } from '../bookings/booking.service';
 
 type Return = z.output<typeof ReturnSerialRequest>;
 
@@ -47,6 +48,8 @@ export async function returnSerial(em: EntityManager, input: Return): Promise<Re
     }
     if (!stockMoveOf(item, trigger)) throw new HttpProblem(409, RETURN_MESSAGES.notOut(code, item.status));
     await moveStockItems(tem, trigger, [item.id]);
+    // Back before its due date: the rest of its booking is free again (issue 25).
+    await cutBookingAtReturn(tem, item.id, input.orderId);
     return { serialCode: code, stockStatus: target.status, inventoryType: target.inventoryType };
   });
 }

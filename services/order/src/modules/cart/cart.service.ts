@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, MAX_QUANTITY, ORDER_MESSAGES, rentalDaysOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
+import { centsToString, manilaDate, MAX_QUANTITY, ORDER_MESSAGES, rentalDaysOf, rentalStartOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
 import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
 
@@ -13,7 +13,16 @@ interface CartRow {
   sub_variant_id: string | null;
   quantity: number;
   no_of_rental_days: number | null;
+  /** A rental line's chosen first day (Date from the driver; null: today). */
+  start_date: string | Date | null;
   created_at: string;
+}
+
+/** A cart line's start as the API shows it: its chosen day if still ahead, else today; null for a purchase. */
+function startOf(row: CartRow, today: string = manilaDate()): string | null {
+  if (row.type !== 'RENT') return null;
+  const chosen = row.start_date === null ? null : typeof row.start_date === 'string' ? row.start_date.slice(0, 10) : manilaDate(new Date(row.start_date.getTime() + 12 * 3_600_000));
+  return chosen && chosen > today ? chosen : today;
 }
 
 function toItem(row: CartRow, p: ProductModel | undefined): CartItem {
@@ -32,6 +41,7 @@ function toItem(row: CartRow, p: ProductModel | undefined): CartItem {
     price: leaf.unitPrice,
     quantity: row.quantity,
     noOfRentalDays: row.no_of_rental_days,
+    startDate: startOf(row),
     lineTotal: leaf.ok ? lineAmount(leaf.unitPrice, row.quantity, row.type === 'RENT' ? row.no_of_rental_days : null) : '0.00',
     available: leaf.ok,
     createdAt: new Date(row.created_at).toISOString(),
@@ -83,6 +93,7 @@ export interface CartAdd {
   productSubVariantID: string | null;
   quantity: number;
   noOfRentalDays?: number | undefined;
+  startDate?: string | undefined;
 }
 
 /**
@@ -101,18 +112,20 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
   if (leaf.problem === 'variant') throw field('productVariantID', ORDER_MESSAGES.chooseVariant);
   if (leaf.problem === 'subVariant') throw field('productSubVariantID', ORDER_MESSAGES.chooseSubVariant);
   const ref = { productID: input.productID, productVariantID: input.productVariantID, productSubVariantID: input.productSubVariantID };
-  const available = await availableOf(deps, ref);
-  if (input.quantity > available) throw overStock();
   const days = rentalDaysOf(input.type, input.noOfRentalDays);
+  const start = rentalStartOf(input.type, input.startDate, manilaDate());
+  // A rental: the units free for its whole period (issue 25); a purchase: the stock now.
+  const available = await availableOf(deps, { ...ref, startDate: start, noOfRentalDays: days });
+  if (input.quantity > available) throw overStock();
   const t = qualified(em, 'cart_items');
   const [row] = await em.execute<CartRow[]>(
-    `insert into ${t} (id, customer_id, type, product_id, variant_id, sub_variant_id, quantity, no_of_rental_days)
-     values (?, ?, ?, ?, ?, ?, ?, ?)
+    `insert into ${t} (id, customer_id, type, product_id, variant_id, sub_variant_id, quantity, no_of_rental_days, start_date)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::date)
      on conflict (customer_id, type, product_id, coalesce(variant_id, '00000000-0000-0000-0000-000000000000'), coalesce(sub_variant_id, '00000000-0000-0000-0000-000000000000'))
-     do update set quantity = least(${t}.quantity + excluded.quantity, ${MAX_QUANTITY}), no_of_rental_days = excluded.no_of_rental_days, updated_at = now()
+     do update set quantity = least(${t}.quantity + excluded.quantity, ${MAX_QUANTITY}), no_of_rental_days = excluded.no_of_rental_days, start_date = excluded.start_date, updated_at = now()
        where ${t}.quantity + excluded.quantity <= ?
      returning *`,
-    [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days, available],
+    [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days, start, available],
   );
   // No row: the line was there and the sum is more than is available.
   if (!row) throw overStock();
@@ -128,18 +141,21 @@ export async function updateCartItem(
   em: EntityManager,
   customerId: string,
   id: string,
-  input: { quantity: number; noOfRentalDays?: number | undefined },
+  input: { quantity: number; noOfRentalDays?: number | undefined; startDate?: string | undefined },
   deps: CartDeps,
 ): Promise<CartItem> {
   const row = await ownRow(em, customerId, id);
-  if (input.quantity > row.quantity) {
-    const available = await availableOf(deps, { productID: row.product_id, productVariantID: row.variant_id, productSubVariantID: row.sub_variant_id });
+  const days = row.type === 'RENT' ? (input.noOfRentalDays ?? row.no_of_rental_days) : null;
+  const start = row.type === 'RENT' ? (input.startDate ?? startOf(row)) : null;
+  // Other dates or more days are checked like adding; keeping or lowering the quantity is not.
+  const redated = row.type === 'RENT' && (start !== startOf(row) || (days ?? 0) > (row.no_of_rental_days ?? 0));
+  if (input.quantity > row.quantity || redated) {
+    const available = await availableOf(deps, { productID: row.product_id, productVariantID: row.variant_id, productSubVariantID: row.sub_variant_id, startDate: start, noOfRentalDays: days });
     if (input.quantity > available) throw overStock();
   }
-  const days = row.type === 'RENT' ? (input.noOfRentalDays ?? row.no_of_rental_days) : null;
   const [updated] = await em.execute<CartRow[]>(
-    `update ${qualified(em, 'cart_items')} set quantity = ?, no_of_rental_days = ?, updated_at = now() where id = ? and customer_id = ? returning *`,
-    [input.quantity, days, id, customerId],
+    `update ${qualified(em, 'cart_items')} set quantity = ?, no_of_rental_days = ?, start_date = ?::date, updated_at = now() where id = ? and customer_id = ? returning *`,
+    [input.quantity, days, start, id, customerId],
   );
   const p = (await productsById(em, [row.product_id])).get(row.product_id);
   return toItem(updated!, p);

@@ -111,8 +111,12 @@ describe('cart', () => {
     const line = (await h.order.get('/api/cart?type=RENT', { as: c })).body.items.find((i: Json) => i.productSubVariantID === large.productSubVariantID);
     const raised = await h.order.patch(`/api/cart/${line.id}`, { quantity: 6 }, { as: c });
     expect(raised).toMatchObject(refusal);
-    expect((await h.order.patch(`/api/cart/${line.id}`, { quantity: 4, noOfRentalDays: 3 }, { as: c })).body.item).toMatchObject({ quantity: 4, noOfRentalDays: 3 });
+    expect((await h.order.patch(`/api/cart/${line.id}`, { quantity: 4 }, { as: c })).body.item).toMatchObject({ quantity: 4, noOfRentalDays: 2 });
     expect(await h.order.patch(`/api/cart/${line.id}`, { quantity: 5 }, { as: c })).toMatchObject(refusal);
+    // More days ask for more (issue 25): checked like adding, for the whole new period; 4 of the
+    // 5 units are booked from today, so 1 can go for 3 days, not 2.
+    expect(await h.order.patch(`/api/cart/${line.id}`, { quantity: 2, noOfRentalDays: 3 }, { as: c })).toMatchObject(refusal);
+    expect((await h.order.patch(`/api/cart/${line.id}`, { quantity: 1, noOfRentalDays: 3 }, { as: c })).body.item).toMatchObject({ quantity: 1, noOfRentalDays: 3 });
   });
 
   it('two adds of one leaf at once cannot pass the check together', async () => {

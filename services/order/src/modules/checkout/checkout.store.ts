@@ -9,6 +9,8 @@ export interface CartLineRow {
   sub_variant_id: string | null;
   quantity: number;
   no_of_rental_days: number | null;
+  /** A rental line's first day (YYYY-MM-DD), null when not chosen (today). */
+  start_date: string | null;
 }
 
 export interface Claim {
@@ -88,7 +90,7 @@ export async function claimMany(em: EntityManager, items: Claim[]): Promise<Arra
             (select row_to_json(c) from ${qualified(em, 'customers')} c where c.id = r.customer_id) as customer,
             case when r.cart_type is null then null else (
               select coalesce(json_agg(json_build_object('id', ci.id, 'product_id', ci.product_id, 'variant_id', ci.variant_id,
-                       'sub_variant_id', ci.sub_variant_id, 'quantity', ci.quantity, 'no_of_rental_days', ci.no_of_rental_days)
+                       'sub_variant_id', ci.sub_variant_id, 'quantity', ci.quantity, 'no_of_rental_days', ci.no_of_rental_days, 'start_date', to_char(ci.start_date, 'YYYY-MM-DD'))
                        order by ci.created_at, ci.id), '[]'::json)
                 from ${qualified(em, 'cart_items')} ci
                where ci.customer_id = r.customer_id and ci.type = r.cart_type and (r.cart_ids is null or ci.id = any(r.cart_ids))
@@ -156,12 +158,12 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
        returning id, order_number
      ), l as (
        insert into ${t('order_lines')} (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name,
-         variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, no_of_rental_days, unit_price, damage_charges, line_total)
+         variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, no_of_rental_days, start_date, unit_price, damage_charges, line_total)
        select x.id, x.order_id, x.position, x.product_id, x.product_name, x.product_image, x.variant_id, x.variant_name, x.variant_price,
-         x.sub_variant_id, x.sub_variant_name, x.sub_variant_price, x.quantity, x.no_of_rental_days, x.unit_price, x.damage_charges, x.line_total
+         x.sub_variant_id, x.sub_variant_name, x.sub_variant_price, x.quantity, x.no_of_rental_days, x.start_date, x.unit_price, x.damage_charges, x.line_total
        from jsonb_to_recordset($2::jsonb) as x(id uuid, order_id uuid, position int, product_id uuid, product_name text, product_image text, variant_id uuid,
          variant_name text, variant_price numeric, sub_variant_id uuid, sub_variant_name text, sub_variant_price numeric, quantity int,
-         no_of_rental_days int, unit_price numeric, damage_charges numeric, line_total numeric)
+         no_of_rental_days int, start_date date, unit_price numeric, damage_charges numeric, line_total numeric)
        where x.order_id in (select id from owned)
      ), t as (
        insert into ${t('order_tracker')} (id, order_id, title, status, created_at) select r.tracker_id, r.id, r.title, 'PENDING', r.created_at from owned r

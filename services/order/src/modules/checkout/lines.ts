@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { centsToString, firstDayCents, lineTotalCents, ORDER_MESSAGES, rentalDaysOf, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
+import { centsToString, firstDayCents, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalDaysOf, rentalStartOf, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
 import { badRequest, notFound } from '@dme/platform';
 import type { CartLineRow } from './checkout.store';
 
@@ -11,13 +11,15 @@ export interface Line {
   productSubVariantID: string | null;
   quantity: number;
   noOfRentalDays: number | null;
+  /** A rental line's first day (issue 25): as chosen, else the day it is ordered; null for a purchase. */
+  startDate: string | null;
 }
 
 /** A line with the catalog's price snapshot (`r`), its new id, its total and its first day's total, in cents. */
 export type PricedLine = Line & { r: ReserveLineReply; id: string; total: number; firstDay: number };
 
 /** The order's lines: the bulk lines as sent, or the customer's cart lines of that type. */
-export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { lines: Line[]; cartIds: string[] } {
+export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null, today: string = manilaDate()): { lines: Line[]; cartIds: string[] } {
   if (body.typeOfOrder === 'BULK') {
     return {
       cartIds: [],
@@ -28,6 +30,7 @@ export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { li
         productSubVariantID: l.productSubVariantID,
         quantity: l.quantity,
         noOfRentalDays: rentalDaysOf(body.type, l.noOfRentalDays),
+        startDate: rentalStartOf(body.type, l.startDate, today),
       })),
     };
   }
@@ -43,6 +46,8 @@ export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null): { li
       productSubVariantID: r.sub_variant_id,
       quantity: r.quantity,
       noOfRentalDays: rentalDaysOf(body.type, r.no_of_rental_days),
+      // A cart line whose chosen day has passed starts today (the customer ordered it now).
+      startDate: rentalStartOf(body.type, r.start_date && r.start_date > today ? r.start_date : null, today),
     })),
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstream, jetstreamManager, AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
-import { EVENT_STREAM, ORDER_MESSAGES } from '@dme/contracts';
+import { BOOKING_MESSAGES, EVENT_STREAM, manilaDate, ORDER_MESSAGES } from '@dme/contracts';
 import { ClaimLostError, IDEMPOTENCY_LEASE_SECONDS } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { ADDRESS, place, startOrdering, type OrderHarness } from '../../test/harness';
@@ -57,6 +57,35 @@ describe('placing orders', () => {
     expect(after.variants.map((v: { availableQuantity: number }) => v.availableQuantity)).toEqual([3, 4]);
   });
 
+  it('dated rentals (issue 25): the start chosen in the cart or on a bulk line is booked and kept on the line; days already booked are refused, as is a start out of range', async () => {
+    const p = await rental();
+    await h.addStock({ productID: p.id, productVariantID: p.variants[0].id, quantity: 1 });
+    const ahead = (n: number) => new Date(Date.now() + 8 * 3_600_000 + n * 86_400_000).toISOString().slice(0, 10);
+    const standard = { productID: p.id, productVariantID: p.variants[0].id };
+    const c = h.customer();
+    const added = await h.order.post('/api/cart', { type: 'RENT', ...standard, quantity: 1, noOfRentalDays: 2, startDate: ahead(10) }, { as: c });
+    expect(added.status).toBe(201);
+    expect(added.body.item).toMatchObject({ startDate: ahead(10), noOfRentalDays: 2 });
+    const res = await place(h, c, { type: 'RENT' });
+    expect(res.status).toBe(201);
+    expect(res.body.order.products[0]).toMatchObject({ startDate: ahead(10), noOfRentalDays: 2 });
+    expect((await h.order.get(`/api/my/orders/${res.body.order.id}`, { as: c })).body.order.products[0].startDate).toBe(ahead(10));
+    // The only unit is taken from the 10th to the 13th (2 days + 1 turnaround): today is still free, the 12th is not.
+    const other = h.customer();
+    expect((await h.order.post('/api/cart', { type: 'RENT', ...standard, quantity: 1, noOfRentalDays: 1, startDate: ahead(12) }, { as: other })).status).toBe(409);
+    const bulk = await place(h, other, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ ...standard, quantity: 1, noOfRentalDays: 1, startDate: ahead(11) }] });
+    expect(bulk.status).toBe(409);
+    expect(bulk.body.detail).toContain(BOOKING_MESSAGES.firstFree(ahead(13)));
+    const today = await place(h, other, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ ...standard, quantity: 1, noOfRentalDays: 2 }] });
+    expect(today.status).toBe(201);
+    expect(today.body.order.products[0].startDate).toBe(manilaDate());
+    // A start in the past or beyond the booking horizon is a 400 with the message, before anything is asked of the catalog.
+    for (const startDate of [ahead(-1), ahead(181), '2026-02-30']) {
+      const bad = await h.order.post('/api/cart', { type: 'RENT', ...standard, quantity: 1, noOfRentalDays: 1, startDate }, { as: other });
+      expect(bad.status, startDate).toBe(400);
+    }
+  });
+
   it('a bulk purchase order line by line; the price snapshot stays when the catalog price changes later', async () => {
     const p = await sale('19.99');
     await h.addStock({ productID: p.id, quantity: 10 });
@@ -75,7 +104,8 @@ describe('placing orders', () => {
     const c = h.customer();
     const none = await place(h, c, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: p.id, productVariantID: p.variants[0].id, quantity: 1, noOfRentalDays: 2 }] });
     expect(none.status).toBe(409);
-    expect(none.body.detail).toContain(`${p.name} / Standard is sold out.`);
+    // A rental is refused for its dates (issue 25), with the spec's message and no start that works.
+    expect(none.body.detail).toBe(`${BOOKING_MESSAGES.notFree(`${p.name} / Standard`, 1, manilaDate())} ${ORDER_MESSAGES.maxStock} ${BOOKING_MESSAGES.noneAhead}`);
     const s = await sale();
     await h.addStock({ productID: s.id, quantity: 2 });
     const wrongType = await place(h, c, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: s.id, quantity: 1, noOfRentalDays: 1 }] });

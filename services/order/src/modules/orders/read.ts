@@ -27,6 +27,7 @@ interface OrderLineRow {
   sub_variant_price: string;
   quantity: number;
   no_of_rental_days: number | null;
+  start_date: string | null;
   unit_price: string;
   damage_charges: string;
   line_total: string;
@@ -68,7 +69,7 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                        'product_image', l.product_image, 'variant_id', l.variant_id, 'variant_name', l.variant_name,
                        'variant_price', l.variant_price::text, 'sub_variant_id', l.sub_variant_id, 'sub_variant_name', l.sub_variant_name,
                        'sub_variant_price', l.sub_variant_price::text, 'quantity', l.quantity, 'no_of_rental_days', l.no_of_rental_days,
-                       'unit_price', l.unit_price::text, 'damage_charges', l.damage_charges::text, 'line_total', l.line_total::text)
+                       'start_date', to_char(l.start_date, 'YYYY-MM-DD'), 'unit_price', l.unit_price::text, 'damage_charges', l.damage_charges::text, 'line_total', l.line_total::text)
                        order by l.position) from ${t('order_lines')} l where l.order_id = o.id), '[]'::json) as lines,
             coalesce((select json_agg(json_build_object('id', s.id, 'line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status,
                        'returned_at', s.returned_at, 'warehouse_bin', s.warehouse_bin, 'created_at', s.created_at) order by s.line_id, s.position)
@@ -173,6 +174,8 @@ function detailOf(row: OrderDetailRow): OrderDetail {
       lineTotal: money(l.line_total),
       serialCodes: serials.get(l.id) ?? [],
       dueDate: dueOf(l),
+      // A rental placed before dated rentals started on its order day.
+      startDate: l.no_of_rental_days === null ? null : (l.start_date ?? manilaDate(new Date(row.created_at))),
     })),
     customer: customerOf(row.customer),
     deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,

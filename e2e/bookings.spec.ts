@@ -1,0 +1,76 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { registerByApi, signInAs } from './helpers';
+import { apiSignedIn, product } from './journey';
+
+/** A Manila date `days` ahead of today (YYYY-MM-DD), as the shop counts days. */
+function manilaDay(days: number): string {
+  const now = new Date(Date.now() + 8 * 3_600_000 + days * 86_400_000);
+  return now.toISOString().slice(0, 10);
+}
+
+/** The start-date picker's cell of a day (opening the picker, moving to the day's month). */
+async function dayCell(page: Page, date: string) {
+  await page.getByLabel('Start date').click();
+  const cell = page.locator(`.ant-picker-dropdown td[title="${date}"]`).first();
+  for (let i = 0; i < 3 && !(await cell.isVisible()); i++) await page.locator('.ant-picker-dropdown .ant-picker-header-next-btn').first().click();
+  await expect(cell).toBeVisible();
+  return cell;
+}
+
+test.describe('rentals booked for dates ahead (issue 25)', () => {
+  test('a customer books the only unit for next week; for a second customer those days are greyed out and the server refuses them', async ({ page, browser, baseURL, playwright }) => {
+    test.setTimeout(180_000);
+    const warehouse = await apiSignedIn(playwright, baseURL, 'warehouseadmin');
+    const chair = await product(warehouse, 'FOR_RENT', '20.00', 1);
+    const start = manilaDay(7);
+
+    // Customer A: the product page, a start date next week, three days; the cart and the order show it.
+    const a = await registerByApi(page.request);
+    await signInAs(page, a.username, a.password, '/dashboard');
+    await page.goto(`/product-description/${chair.id}`);
+    await expect(page.getByRole('heading', { name: chair.name })).toBeVisible();
+    await page.getByRole('button', { name: 'Increase rental days' }).click();
+    await page.getByRole('button', { name: 'Increase rental days' }).click();
+    await (await dayCell(page, start)).click();
+    await expect(page.getByTestId('stock')).toContainText('1 free from');
+    await expect(page.getByTestId('rental-window')).toContainText('due back');
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByText('Added to cart!')).toBeVisible();
+    await page.getByRole('menuitem', { name: 'Cart' }).click();
+    const row = page.getByRole('region', { name: 'To Rent Products' }).getByRole('row', { name: new RegExp(chair.name) });
+    await expect(row).toContainText('3 days');
+    await page.getByRole('region', { name: 'To Rent Products' }).getByRole('button', { name: 'Rent Now' }).click();
+    await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+    await expect(page.getByText('Order submitted successfully!')).toBeVisible();
+    const orders = (await (await page.request.get('/api/my/orders?type=RENT')).json()) as { items: Array<{ id: string }> };
+    const placed = (await (await page.request.get(`/api/my/orders/${orders.items[0]!.id}`)).json()) as { order: { products: Array<{ startDate: string; noOfRentalDays: number }> } };
+    expect(placed.order.products[0]).toMatchObject({ startDate: start, noOfRentalDays: 3 });
+
+    // Customer B: the same product; today is free, next week's days are greyed out (the unit is booked, then cleaned).
+    const other = await browser.newContext({ baseURL });
+    const pageB = await other.newPage();
+    const b = await registerByApi(pageB.request);
+    await signInAs(pageB, b.username, b.password, '/dashboard');
+    await pageB.goto(`/product-description/${chair.id}`);
+    await expect(pageB.getByRole('heading', { name: chair.name })).toBeVisible();
+    await expect(pageB.getByTestId('stock')).toHaveText('1 in stock');
+    for (const [day, taken] of [
+      [manilaDay(6), true], // a one-day rental from the 6th runs into the 7th (turnaround)
+      [start, true],
+      [manilaDay(10), true], // due back on the 10th, cleaned that day
+      [manilaDay(11), false],
+    ] as const) {
+      const cell = await dayCell(pageB, day);
+      if (taken) await expect(cell, day).toHaveClass(/ant-picker-cell-disabled/);
+      else await expect(cell, day).not.toHaveClass(/ant-picker-cell-disabled/);
+      await pageB.keyboard.press('Escape');
+    }
+    // The server decides, whatever a page shows: adding the taken days is refused with the spec's message.
+    const refused = await pageB.request.post('/api/cart', { data: { type: 'RENT', productID: chair.id, quantity: 1, noOfRentalDays: 1, startDate: start } });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { detail: string }).detail).toBe('The item has reached the maximum stock! Please adjust the quantity according to its availability.');
+    await other.close();
+    await warehouse.dispose();
+  });
+});

@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, BOOKING_MESSAGES, manilaDate, ORDER_MESSAGES, type Product } from '@dme/contracts';
+import { HttpProblem } from '@dme/platform';
+import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
+import { ledger, nonZero, recount } from '@dme/testing/ledger';
+import { confirm, release, reserve, reserveOrders } from '../reservations/reservation.service';
+import { assignSerials } from '../stock/packing.service';
+import { returnSerial } from '../stock/returns.service';
+import { handleOrderEvents } from '../../consumers/orders';
+import { eventEnvelope } from '@dme/platform';
+import { EVENTS } from '@dme/contracts';
+
+let h: CatalogHarness;
+let binId: string;
+beforeAll(async () => {
+  h = await startCatalog();
+  binId = (await h.api.post('/api/warehouse-bins', { name: 'Bookings', description: 'bin' }, { as: h.staff })).body.bin.id;
+});
+afterAll(() => h?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const em = () => h.orm.em.fork();
+const today = () => manilaDate();
+const rentable = async (overrides: Record<string, unknown> = {}): Promise<Product> => {
+  const res = await h.api.post('/api/products', simpleProduct({ type: 'FOR_RENT', ...overrides }), { as: h.staff });
+  expect(res.status).toBe(201);
+  return res.body.product;
+};
+/** Adds stock and answers the new serial codes, in order. */
+const addStock = async (productID: string, quantity: number, more: Record<string, unknown> = {}): Promise<string[]> => {
+  const res = await h.api.post('/api/stocks', { warehouseBinID: binId, productID, quantity, ...more }, { as: h.staff });
+  expect(res.status).toBe(201);
+  return res.body.items.map((i: { serialCode: string }) => i.serialCode).sort();
+};
+
+interface Want {
+  productID: string;
+  quantity: number;
+  startDate?: string;
+  days?: number;
+  productVariantID?: string | null;
+}
+/** A rental reserved and confirmed in the catalog (placed), or the problem it was refused with. */
+async function rent(wants: Want[], orderId = randomUUID()) {
+  try {
+    const reply = await reserve(em(), {
+      orderId,
+      orderType: 'RENT',
+      lines: wants.map((w, ref) => ({ ref, productID: w.productID, productVariantID: w.productVariantID ?? null, productSubVariantID: null, quantity: w.quantity, startDate: w.startDate ?? null, noOfRentalDays: w.days ?? 1 })),
+    });
+    await confirm(em(), orderId);
+    return { ok: true as const, orderId, reply };
+  } catch (err) {
+    if (err instanceof HttpProblem) return { ok: false as const, orderId, status: err.status, detail: err.detail ?? '', errors: err.errors ?? [] };
+    throw err;
+  }
+}
+/** The order's bookings: unit code and [start, end) days. */
+async function bookingsOf(orderId: string) {
+  return em().execute<Array<{ serial_code: string; start: string; end: string; due: string; status: string }>>(
+    `select i.serial_code, to_char(lower(b.period), 'YYYY-MM-DD') as start, to_char(upper(b.period), 'YYYY-MM-DD') as end,
+            to_char(b.due_date, 'YYYY-MM-DD') as due, b.status
+       from catalog.bookings b join catalog.stock_items i on i.id = b.stock_item_id where b.order_id = ? order by i.serial_code`,
+    [orderId],
+  );
+}
+const availability = async (p: Product, query: Record<string, string | number>) => {
+  const res = await h.api.get(`/api/products/${p.id}/availability?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { days: Array<{ date: string; free: number; freeForRental: number; startable: boolean }>; firstStartDate: string | null; units: number; turnaroundDays: number };
+};
+const noOverlaps = async () => {
+  const [row] = await em().execute<Array<{ n: number }>>(
+    `select count(*)::int as n from catalog.bookings a join catalog.bookings b
+       on a.stock_item_id = b.stock_item_id and a.id < b.id and a.status = 'ACTIVE' and b.status = 'ACTIVE' and a.period && b.period`,
+  );
+  return row!.n;
+};
+
+describe('bookings per unit: the database makes an overlap impossible', () => {
+  it('the exclusion constraint refuses an overlapping booking inserted directly in SQL, and takes one that only touches', async () => {
+    const p = await rentable();
+    const [code] = await addStock(p.id, 1);
+    const [item] = await em().execute<Array<{ id: string }>>(`select id from catalog.stock_items where serial_code = ?`, [code]);
+    const insert = (from: string, to: string) =>
+      em().execute(
+        `insert into catalog.bookings (id, kind, order_id, stock_item_id, leaf_id, product_id, period, due_date, status)
+         values (?, 'RENTAL', ?, ?, ?, ?, daterange(?::date, ?::date), ?::date, 'ACTIVE')`,
+        [randomUUID(), randomUUID(), item!.id, p.id, p.id, from, to, from],
+      );
+    await insert('2027-01-10', '2027-01-15');
+    await expect(insert('2027-01-14', '2027-01-20')).rejects.toThrow(/bookings_no_overlap/);
+    await expect(insert('2027-01-01', '2027-01-11')).rejects.toThrow(/bookings_no_overlap/);
+    await insert('2027-01-15', '2027-01-18');
+    await insert('2027-01-05', '2027-01-10');
+    expect(await noOverlaps()).toBe(0);
+  });
+});
+
+describe('dated rentals at checkout', () => {
+  it('books units for a future period with the turnaround; an overlapping order is refused with the spec message and the first start that works', async () => {
+    const p = await rentable({ turnaroundDays: 2 });
+    const codes = await addStock(p.id, 2);
+    const start = addDays(today(), 7);
+    const a = await rent([{ productID: p.id, quantity: 2, startDate: start, days: 3 }]);
+    expect(a.ok).toBe(true);
+    // [start, due + 2 turnaround days), due = start + 3.
+    expect(await bookingsOf(a.orderId)).toEqual(
+      codes.map((c) => ({ serial_code: c, start, due: addDays(start, 3), end: addDays(start, 5), status: 'ACTIVE' })),
+    );
+    // Today is free still: a rental today for up to 5 days + 2 turnaround fits before it (ends on start).
+    expect((await rent([{ productID: p.id, quantity: 2, days: 5 }])).ok).toBe(true);
+    // A rental in the turnaround of the first one is refused; the answer names the first start that works.
+    const b = await rent([{ productID: p.id, quantity: 1, startDate: addDays(start, 4), days: 1 }]);
+    expect(b.ok).toBe(false);
+    if (b.ok) return;
+    expect(b.status).toBe(409);
+    expect(b.detail).toContain(ORDER_MESSAGES.maxStock);
+    expect(b.detail).toContain(BOOKING_MESSAGES.firstFree(addDays(start, 5)));
+    expect(b.errors).toEqual([{ field: 'lines.0.startDate', message: BOOKING_MESSAGES.firstFree(addDays(start, 5)) }]);
+    // Nothing was booked for the refused order.
+    expect(await bookingsOf(b.orderId)).toEqual([]);
+    expect((await rent([{ productID: p.id, quantity: 2, startDate: addDays(start, 5), days: 1 }])).ok).toBe(true);
+    expect(await noOverlaps()).toBe(0);
+  });
+
+  it('an order is booked all or nothing: one short line books nothing of the others', async () => {
+    const p = await rentable();
+    const q = await rentable();
+    await addStock(p.id, 3);
+    await addStock(q.id, 1);
+    const start = addDays(today(), 3);
+    const r = await rent([
+      { productID: p.id, quantity: 2, startDate: start },
+      { productID: q.id, quantity: 2, startDate: start },
+    ]);
+    expect(r.ok).toBe(false);
+    expect(await bookingsOf(r.orderId)).toEqual([]);
+    const reservations = await em().execute(`select 1 from catalog.reservations where order_id = ?`, [r.orderId]);
+    expect(reservations).toEqual([]);
+  });
+
+  it('a retry of the same order answers the same and books nothing more', async () => {
+    const p = await rentable();
+    await addStock(p.id, 2);
+    const orderId = randomUUID();
+    const start = addDays(today(), 2);
+    const first = await rent([{ productID: p.id, quantity: 1, startDate: start }], orderId);
+    const again = await rent([{ productID: p.id, quantity: 1, startDate: start }], orderId);
+    expect(again.ok && first.ok && again.reply).toEqual(first.ok && first.reply);
+    expect(await bookingsOf(orderId)).toHaveLength(1);
+  });
+
+  it('an order asked twice in one batch (a retry that came with its first try) is booked once', async () => {
+    const p = await rentable();
+    await addStock(p.id, 5);
+    const orderId = randomUUID();
+    const input = { orderId, orderType: 'RENT' as const, lines: [{ ref: 0, productID: p.id, productVariantID: null, productSubVariantID: null, quantity: 2, startDate: addDays(today(), 1), noOfRentalDays: 1 }] };
+    const [one, two] = await reserveOrders(em(), [input, input]);
+    expect(one).toEqual(two);
+    expect(await bookingsOf(orderId)).toHaveLength(2);
+    const rows = await em().execute<Array<{ quantity: number }>>(`select quantity from catalog.reservations where order_id = ?`, [orderId]);
+    expect(rows).toEqual([{ quantity: 2 }]);
+  });
+
+  it('cancelling frees the days at once; the counts ledger is untouched by dated holds', async () => {
+    const p = await rentable();
+    await addStock(p.id, 1);
+    const a = await rent([{ productID: p.id, quantity: 1 }]);
+    expect(a.ok).toBe(true);
+    // Booked today: the product shows none available today.
+    expect((await h.api.get(`/api/products/${p.id}`)).body.product.availableQuantity).toBe(0);
+    expect((await rent([{ productID: p.id, quantity: 1 }])).ok).toBe(false);
+    await release(em(), a.orderId);
+    expect((await bookingsOf(a.orderId)).map((b) => b.status)).toEqual(['CANCELLED']);
+    expect((await h.api.get(`/api/products/${p.id}`)).body.product.availableQuantity).toBe(1);
+    expect((await rent([{ productID: p.id, quantity: 1 }])).ok).toBe(true);
+    expect(nonZero(await ledger(em(), [p.id]))).toEqual(nonZero(await recount(em(), [p.id])));
+  });
+});
+
+describe('Manila calendar edges', () => {
+  it('at 23:30 Manila a rental for today starts today (not tomorrow, not UTC\'s day); turnaround runs across the month end', async () => {
+    const p = await rentable();
+    await addStock(p.id, 1);
+    // 2026-12-31 is ahead of the real clock: the booking horizon holds. 23:30 Manila on the 30th = 15:30 UTC.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-30T15:30:00Z') });
+    expect(manilaDate()).toBe('2026-12-30');
+    const a = await rent([{ productID: p.id, quantity: 1, days: 1 }]);
+    expect(a.ok).toBe(true);
+    // Due on the 31st, turnaround to 1 January (exclusive end 2027-01-01).
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ start: '2026-12-30', due: '2026-12-31', end: '2027-01-01' })]);
+    const clash = await rent([{ productID: p.id, quantity: 1, startDate: '2026-12-31' }]);
+    expect(clash.ok).toBe(false);
+    if (!clash.ok) expect(clash.detail).toContain(BOOKING_MESSAGES.firstFree('2027-01-01'));
+    // 00:30 Manila on the 31st is still the 30th in UTC: today is the 31st, and the 30th's booking is past.
+    vi.setSystemTime(new Date('2026-12-30T16:30:00Z'));
+    expect(manilaDate()).toBe('2026-12-31');
+    const avail = await availability(p, { from: '2026-12-30', to: '2027-01-02' });
+    expect(avail.days).toEqual([
+      { date: '2026-12-30', free: 0, freeForRental: 0, startable: false },
+      { date: '2026-12-31', free: 0, freeForRental: 0, startable: false },
+      { date: '2027-01-01', free: 1, freeForRental: 1, startable: true },
+      { date: '2027-01-02', free: 1, freeForRental: 1, startable: true },
+    ]);
+    expect(avail.firstStartDate).toBe('2027-01-01');
+  });
+});
+
+describe('availability over days', () => {
+  it('per day the free units, and on which days a rental of N units for D days may start; the first such day', async () => {
+    const p = await rentable();
+    await addStock(p.id, 3);
+    const s = addDays(today(), 10);
+    expect((await rent([{ productID: p.id, quantity: 2, startDate: s, days: 2 }])).ok).toBe(true); // [s, s+3)
+    const avail = await availability(p, { from: addDays(s, -2), to: addDays(s, 4), quantity: 2, days: 2 });
+    expect(avail.units).toBe(3);
+    expect(avail.turnaroundDays).toBe(1);
+    expect(avail.days.map((d) => [d.date, d.free, d.freeForRental, d.startable])).toEqual([
+      [addDays(s, -2), 3, 1, false], // s-2 .. s+1 (2 days + turnaround) overlaps s: one unit for the whole rental
+      [addDays(s, -1), 3, 1, false],
+      [s, 1, 1, false],
+      [addDays(s, 1), 1, 1, false],
+      [addDays(s, 2), 1, 1, false],
+      [addDays(s, 3), 3, 3, true],
+      [addDays(s, 4), 3, 3, true],
+    ]);
+    // The first start from the window's first day on; from today, today itself.
+    expect(avail.firstStartDate).toBe(addDays(s, 3));
+    expect((await availability(p, { from: today(), to: today(), quantity: 2, days: 2 })).firstStartDate).toBe(today());
+    expect((await availability(p, { from: addDays(s, 1), to: addDays(s, 1), quantity: 3, days: 1 })).firstStartDate).toBe(addDays(s, 3));
+    // A window that is too long or reversed is a 400 problem, not a 500.
+    expect((await h.api.get(`/api/products/${p.id}/availability?from=${s}&to=${addDays(s, -1)}`)).status).toBe(400);
+    expect((await h.api.get(`/api/products/${p.id}/availability?from=${s}&to=${addDays(s, 400)}`)).status).toBe(400);
+  });
+
+  it('a purchase product has no dates (400); an unknown product is 404', async () => {
+    const p = await h.api.post('/api/products', simpleProduct({ type: 'FOR_SALE' }), { as: h.staff });
+    expect((await h.api.get(`/api/products/${p.body.product.id}/availability?from=${today()}&to=${today()}`)).status).toBe(400);
+    expect((await h.api.get(`/api/products/${randomUUID()}/availability?from=${today()}&to=${today()}`)).status).toBe(404);
+  });
+});
+
+describe('packing a dated rental', () => {
+  it('a scanned unit that is free takes the booking; a unit booked by another order for those days is refused, naming it', async () => {
+    const p = await rentable();
+    const [c1, c2, c3] = await addStock(p.id, 3);
+    const a = await rent([{ productID: p.id, quantity: 1, days: 2 }]);
+    const b = await rent([{ productID: p.id, quantity: 1, days: 2 }]);
+    expect(a.ok && b.ok).toBe(true);
+    // Units are taken in serial order: A has c1, B has c2. The calendar learns B's order number from its event.
+    expect((await bookingsOf(a.orderId)).map((x) => x.serial_code)).toEqual([c1]);
+    expect((await bookingsOf(b.orderId)).map((x) => x.serial_code)).toEqual([c2]);
+    await handleOrderEvents(em(), [
+      eventEnvelope('test', {
+        type: EVENTS.order.placed,
+        aggregateId: b.orderId,
+        data: { orderId: b.orderId, orderNumber: 'ORD-B', customerId: randomUUID(), type: 'RENT', typeOfOrder: null, totalAmount: '1.00', customer: { name: 'Bea Cruz', email: 'b@example.com', contactNumber: '1' }, lines: [] },
+      }),
+    ]);
+    const line = (code: string) => [{ lineId: randomUUID(), productID: p.id, productVariantID: null, productSubVariantID: null, productName: p.name, quantity: 1, serialCodes: [code] }];
+    // A scans c2, which B booked for the same days: refused, naming B's order and days.
+    const refused = await assignSerials(em(), { orderId: a.orderId, orderType: 'RENT', lines: line(c2!) }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(HttpProblem);
+    expect((refused as HttpProblem).status).toBe(409);
+    expect((refused as HttpProblem).detail).toBe(BOOKING_MESSAGES.bookedOtherwise(c2!, 'ORD-B', today(), addDays(today(), 2)));
+    // A scans c3, free: its booking moves from c1 to c3, in the same transaction as the packing.
+    await assignSerials(em(), { orderId: a.orderId, orderType: 'RENT', lines: line(c3!) });
+    expect((await bookingsOf(a.orderId)).map((x) => x.serial_code)).toEqual([c3]);
+    // c1 is free again: a rental for today can take it.
+    const c = await rent([{ productID: p.id, quantity: 1 }]);
+    expect(c.ok).toBe(true);
+    expect((await bookingsOf(c.orderId)).map((x) => x.serial_code)).toEqual([c1]);
+    expect(await noOverlaps()).toBe(0);
+  });
+});
+
+describe('returns and overdue units', () => {
+  it('a unit back early frees the rest of its booking after its turnaround', async () => {
+    const p = await rentable();
+    const [code] = await addStock(p.id, 1);
+    const a = await rent([{ productID: p.id, quantity: 1, days: 10 }]);
+    await assignSerials(em(), { orderId: a.orderId, orderType: 'RENT', lines: [{ lineId: randomUUID(), productID: p.id, productVariantID: null, productSubVariantID: null, productName: p.name, quantity: 1, serialCodes: [code!] }] });
+    expect((await availability(p, { from: addDays(today(), 3), to: addDays(today(), 3) })).days[0]!.free).toBe(0);
+    await returnSerial(em(), { orderId: a.orderId, serialCode: code!, status: 'OK' });
+    // Back today: taken today (turnaround), free from tomorrow.
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ start: today(), due: today(), end: addDays(today(), 1), status: 'ACTIVE' })]);
+    const avail = await availability(p, { from: today(), to: addDays(today(), 3) });
+    expect(avail.days.map((d) => d.free)).toEqual([0, 1, 1, 1]);
+  });
+
+  it('an overdue unit stays taken day by day until it is back; the calendar shows it overdue', async () => {
+    const p = await rentable();
+    const [code] = await addStock(p.id, 1);
+    const a = await rent([{ productID: p.id, quantity: 1, days: 2 }]);
+    await assignSerials(em(), { orderId: a.orderId, orderType: 'RENT', lines: [{ lineId: randomUUID(), productID: p.id, productVariantID: null, productSubVariantID: null, productName: p.name, quantity: 1, serialCodes: [code!] }] });
+    // Five days later it is still out: due two days after the start, so three days overdue.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(Date.now() + 5 * 86_400_000) });
+    const now = manilaDate();
+    const avail = await availability(p, { from: now, to: addDays(now, 2) });
+    // Taken today, and tomorrow for its turnaround after a return tomorrow at the earliest.
+    expect(avail.days.map((d) => d.free)).toEqual([0, 0, 1]);
+    const cal = await h.api.get(`/api/products/${p.id}/calendar?from=${addDays(now, -7)}&to=${now}`, { as: h.staff });
+    expect(cal.status).toBe(200);
+    expect(cal.body.units[0].bookings).toEqual([expect.objectContaining({ kind: 'RENTAL', overdue: true, start: addDays(now, -5), end: addDays(now, 2) })]);
+    // A rental that would need the unit tomorrow is refused.
+    expect((await rent([{ productID: p.id, quantity: 1, startDate: addDays(now, 1) }])).ok).toBe(false);
+  });
+});
+
+describe('downtime', () => {
+  it('staff block a unit for days with a reason; it counts like a booking; a unit booked then is refused; removing it frees the days', async () => {
+    const p = await rentable();
+    const [c1, c2] = await addStock(p.id, 2);
+    const s = addDays(today(), 5);
+    const cal0 = await h.api.get(`/api/products/${p.id}/calendar?from=${today()}&to=${addDays(today(), 14)}`, { as: h.staff });
+    const unit = (code: string) => cal0.body.units.find((u: { serialCode: string }) => u.serialCode === code).stockItemID as string;
+    const down = await h.api.post('/api/downtime', { stockItemID: unit(c1!), from: s, to: addDays(s, 2), reason: 'REPAIR', note: 'wheel' }, { as: h.staff });
+    expect(down.status, JSON.stringify(down.body)).toBe(201);
+    expect(down.body.message).toBe(BOOKING_MESSAGES.downtimeCreated(1));
+    const avail = await availability(p, { from: addDays(s, -1), to: addDays(s, 3) });
+    expect(avail.days.map((d) => d.free)).toEqual([2, 1, 1, 1, 2]);
+    // Both units for those days: refused. One unit: the other one is booked.
+    expect((await rent([{ productID: p.id, quantity: 2, startDate: s }])).ok).toBe(false);
+    const r = await rent([{ productID: p.id, quantity: 1, startDate: s }]);
+    expect(r.ok).toBe(true);
+    expect((await bookingsOf(r.orderId)).map((b) => b.serial_code)).toEqual([c2]);
+    // Blocking the booked unit on those days is refused, naming it; nothing is written.
+    const clash = await h.api.post('/api/downtime', { productID: p.id, from: s, to: s, reason: 'MAINTENANCE' }, { as: h.staff });
+    expect(clash.status).toBe(409);
+    expect(clash.body.detail).toBe(BOOKING_MESSAGES.downtimeOverlaps(c1!));
+    // Only staff may block; customers may not see the calendar.
+    expect((await h.api.post('/api/downtime', { stockItemID: unit(c2!), from: s, to: s, reason: 'REPAIR' }, { as: h.customer })).status).toBe(403);
+    expect((await h.api.get(`/api/products/${p.id}/calendar?from=${s}&to=${s}`, { as: h.customer })).status).toBe(403);
+    const removed = await h.api.del(`/api/downtime/${down.body.downtime[0].id}`, { as: h.staff });
+    expect(removed.status).toBe(204);
+    expect((await h.api.del(`/api/downtime/${down.body.downtime[0].id}`, { as: h.staff })).status).toBe(404);
+    expect((await availability(p, { from: s, to: s })).days[0]!.free).toBe(1);
+  });
+
+  it('a level: every unit of a variant blocked at once; a purchase product cannot be blocked', async () => {
+    const chair = (await h.api.post('/api/products', wheelchair({ variants: [{ name: 'Folding', price: '9.00', damageCharges: '50.00' }, { name: 'Rigid', price: '11.00', damageCharges: '60.00' }] }), { as: h.staff })).body.product as Product;
+    await addStock(chair.id, 2, { productVariantID: chair.variants[0]!.id });
+    await addStock(chair.id, 1, { productVariantID: chair.variants[1]!.id });
+    const s = addDays(today(), 20);
+    const down = await h.api.post('/api/downtime', { productID: chair.id, variantID: chair.variants[0]!.id, from: s, to: s, reason: 'MAINTENANCE' }, { as: h.staff });
+    expect(down.status).toBe(201);
+    expect(down.body.downtime).toHaveLength(2);
+    expect((await availability(chair, { from: s, to: s })).days[0]!.free).toBe(1);
+    const sale = (await h.api.post('/api/products', simpleProduct({ type: 'FOR_SALE' }), { as: h.staff })).body.product as Product;
+    const refused = await h.api.post('/api/downtime', { productID: sale.id, from: s, to: s, reason: 'MISSING' }, { as: h.staff });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(BOOKING_MESSAGES.downtimeRentOnly);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * When a unit is taken (issue 25): the ONE rule, as SQL, that every booking, availability count,
+ * calendar and packing check of the catalog composes. A unit (stock item `i`) is free for a range
+ * of Manila days R when
+ *
+ *  1. it can be rented at all: AVAILABLE, or RENTED (out now, back before R);
+ *  2. no ACTIVE booking or downtime of it overlaps R (the exclusion constraint keeps these
+ *     disjoint per unit, so the gist index answers this);
+ *  3. if it is out with a customer (RENTED for order `i.order_id`), the days it is out: from the
+ *     earlier of its booking's start and today, to the later of its booking's end and tomorrow
+ *     plus its turnaround. An overdue unit thus stays taken day by day until it is back; a unit out
+ *     on an order placed before dated rentals (no booking) is taken until it is back.
+ *
+ * `today` is a SQL expression for the Manila date (a parameter: the caller's clock, not the
+ * database's time zone).
+ */
+export function outRangeSql(t: (name: string) => string, i: string, today: string): string {
+  return `coalesce(
+      (select daterange(least(lower(ob.period), ${today}), greatest(upper(ob.period), ${today} + 1 + (upper(ob.period) - ob.due_date)))
+         from ${t('bookings')} ob
+        where ob.stock_item_id = ${i}.id and ob.order_id = ${i}.order_id and ob.status in ('ACTIVE') and ob.kind = 'RENTAL'
+        limit 1),
+      daterange(${today}, null))`;
+}
+
+export function unitFreeSql(t: (name: string) => string, i: string, range: string, today: string): string {
+  return `(${i}.status in ('AVAILABLE','RENTED')
+      and not exists (select 1 from ${t('bookings')} fb where fb.stock_item_id = ${i}.id and fb.status in ('ACTIVE') and fb.period && ${range})
+      and (${i}.status <> 'RENTED' or not (${outRangeSql(t, i, today)} && ${range})))`;
+}
+
+/** Stock items that can be rented at all (rule 1), e.g. the units a level has. */
+export const RENTABLE_SQL = (i: string) => `${i}.status in ('AVAILABLE','RENTED')`;
+
+/** A stock item's leaf (the product, variant or sub-variant that takes stock). */
+export const LEAF_SQL = (i: string) => `coalesce(${i}.sub_variant_id, ${i}.variant_id, ${i}.product_id)`;
