@@ -223,6 +223,11 @@ test.describe('accessibility: axe-core on every screen of every role (issue 13)'
     await visit(page, `/admin/orders/rentals/${orders.rent.id}`, found, '/admin/orders/rentals/:id');
     await visit(page, '/admin/ongoing-rentals', found);
     await visit(page, `/admin/ongoing-rentals/${orders.rent.id}`, found, '/admin/ongoing-rentals/:id');
+    await visit(page, `/admin/calendar?product=${orders.rentProduct.id}`, found, '/admin/calendar');
+    await expect(page.getByTestId('calendar-timeline').locator('.vis-item').first()).toBeVisible();
+    await audit(page, '/admin/calendar with its grid drawn', found);
+    await page.getByRole('button', { name: 'Add downtime' }).click();
+    await auditDialog(page, 'Add downtime', found);
     expect(found).toEqual([]);
   });
 

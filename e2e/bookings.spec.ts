@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { registerByApi, signInAs } from './helpers';
+import { pickOption, registerByApi, signInAs } from './helpers';
 import { apiSignedIn, product } from './journey';
 
 /** A Manila date `days` ahead of today (YYYY-MM-DD), as the shop counts days. */
@@ -71,6 +71,38 @@ test.describe('rentals booked for dates ahead (issue 25)', () => {
     expect(refused.status()).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toBe('The item has reached the maximum stock! Please adjust the quantity according to its availability.');
     await other.close();
+
+    // Staff: the calendar shows the unit's booking (order number, customer); they block the unit
+    // for two days before it, and open the order from the booking.
+    const orderNumber = ((await (await page.request.get(`/api/my/orders/${orders.items[0]!.id}`)).json()) as { order: { orderNumber: string } }).order.orderNumber;
+    const staff = await (await browser.newContext({ baseURL })).newPage();
+    await signInAs(staff, 'warehouseadmin', undefined, '/admin/warehouse-bins');
+    await staff.getByRole('menuitem', { name: 'Calendar' }).click();
+    await expect(staff.getByRole('heading', { level: 1, name: 'Calendar' })).toBeVisible();
+    await pickOption(staff, 'Product', `${chair.name} (Omron)`, { search: true });
+    await staff.getByText('Month', { exact: true }).click();
+    const timeline = staff.getByTestId('calendar-timeline');
+    await expect(timeline.locator('.vis-item.cal-booking')).toContainText(orderNumber);
+    await expect(timeline.locator('.vis-item.cal-turnaround')).toHaveCount(1);
+    const bookingRow = staff.getByRole('row', { name: new RegExp(orderNumber) });
+    await expect(bookingRow).toContainText('Booked');
+    await staff.getByRole('button', { name: 'Add downtime' }).click();
+    const dialog = staff.getByRole('dialog', { name: 'Add downtime' });
+    await dialog.getByLabel('First day').fill(manilaDay(1));
+    await dialog.getByLabel('First day').press('Enter');
+    await dialog.getByLabel('Last day').fill(manilaDay(2));
+    await dialog.getByLabel('Last day').press('Enter');
+    await pickOption(dialog, 'Reason', 'Repair');
+    await dialog.getByRole('button', { name: 'Block' }).click();
+    await expect(staff.getByText('1 unit blocked.')).toBeVisible();
+    await expect(timeline.locator('.vis-item.cal-downtime')).toHaveCount(1);
+    await expect(staff.getByRole('row', { name: /Repair/ })).toBeVisible();
+    // The customer's page now greys out the blocked days too.
+    await page.goto(`/product-description/${chair.id}`);
+    await expect(await dayCell(page, manilaDay(1))).toHaveClass(/ant-picker-cell-disabled/);
+    await page.keyboard.press('Escape');
+    await bookingRow.getByRole('button', { name: `Open ${orderNumber}` }).click();
+    await expect(staff.getByRole('heading', { name: `Order ${orderNumber}` })).toBeVisible();
     await warehouse.dispose();
   });
 });

@@ -3,9 +3,9 @@ import { signInAs } from './helpers';
 
 const MENUS: Record<string, string[]> = {
   customer: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders'],
-  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Payments', 'Reports', 'Messages'],
-  warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals'],
-  warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals'],
+  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Payments', 'Reports', 'Messages'],
+  warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar'],
+  warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar'],
   accounting: ['Payments'],
   driver: ['For Delivery', 'For Pickup'],
 };

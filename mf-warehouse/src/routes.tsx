@@ -13,6 +13,7 @@ const OrdersPage = lazy(() => import('./features/orders/OrdersPage'));
 const OrderDetailPage = lazy(() => import('./features/orders/OrderDetailPage'));
 const OngoingRentalsPage = lazy(() => import('./features/rentals/OngoingRentalsPage'));
 const OngoingRentalDetailPage = lazy(() => import('./features/orders/OngoingRentalDetailPage'));
+const CalendarPage = lazy(() => import('./features/calendar/CalendarPage'));
 
 /** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
@@ -37,6 +38,7 @@ export function AppRoutes() {
         <Route path="/admin/orders/rentals/:id" element={<OrderDetailPage type="RENT" />} />
         <Route path="/admin/ongoing-rentals" element={<OngoingRentalsPage />} />
         <Route path="/admin/ongoing-rentals/:id" element={<OngoingRentalDetailPage />} />
+        <Route path="/admin/calendar" element={<CalendarPage />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

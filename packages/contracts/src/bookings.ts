@@ -9,7 +9,8 @@ import { queryInt, text } from './text';
  * missing); the database refuses two of them on the same unit for overlapping days.
  */
 
-const isoDate = (error: string) => z.string({ error }).refine(isIsoDate, { error });
+/** A calendar date of this business (years 2000–2999: no day count runs past the calendar's end). */
+const isoDate = (error: string) => z.string({ error }).refine((d) => isIsoDate(d) && d >= '2000-01-01' && d <= '2999-12-31', { error });
 const queryUuid = z.string().uuid({ error: 'Not a valid id.' });
 
 /** The longest window one availability or calendar request may ask for. */
@@ -123,3 +124,25 @@ export const CalendarResponse = z.object({
   ),
 });
 export type CalendarResponse = z.infer<typeof CalendarResponse>;
+
+/**
+ * A booking put at risk by an overdue unit (issue 25): the unit it holds is still out with another
+ * customer past its due date, into the booking's days; `suggestion` is another unit of the same
+ * level free for all of them (scan it when packing: the booking moves to it), null when none is.
+ */
+export const AtRiskBooking = z.object({
+  bookingID: z.string().uuid(),
+  orderID: z.string().uuid(),
+  orderNumber: z.string().nullable(),
+  customerName: z.string().nullable(),
+  productID: z.string().uuid(),
+  serialCode: z.string(),
+  start: z.string(),
+  end: z.string(),
+  overdueOrderNumber: z.string().nullable(),
+  overdueSince: z.string(),
+  suggestion: z.object({ stockItemID: z.string().uuid(), serialCode: z.string() }).nullable(),
+});
+export type AtRiskBooking = z.infer<typeof AtRiskBooking>;
+export const AtRiskResponse = z.object({ items: z.array(AtRiskBooking) });
+export type AtRiskResponse = z.infer<typeof AtRiskResponse>;

@@ -77,13 +77,13 @@ export const ProductRequest = z
     image: imagePathField(CATALOG_MESSAGES.product.image),
     price: moneyField(CATALOG_MESSAGES.product.price),
     damageCharges: moneyField(CATALOG_MESSAGES.product.damageCharges),
-    /** Rental products (issue 25): days a returned unit needs (cleaning, inspection) before its next rental. */
+    /** Rental products (issue 25): days a returned unit needs (cleaning, inspection) before its next rental; absent: as it was (1 for a new product). */
     turnaroundDays: z
       .number({ error: TURNAROUND_ERROR })
       .int({ error: TURNAROUND_ERROR })
       .min(0, { error: TURNAROUND_ERROR })
       .max(MAX_TURNAROUND_DAYS, { error: TURNAROUND_ERROR })
-      .default(DEFAULT_TURNAROUND_DAYS),
+      .optional(),
     variants: z.array(VariantInput).max(50).default([]),
   })
   .superRefine((p, ctx) => {

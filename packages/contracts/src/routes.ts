@@ -23,7 +23,7 @@ import {
 } from './identity';
 import { MessageIdParams, MessageListQuery, MessageListResponse, MessageResponse } from './outbox-messages';
 import { UploadNameParams, UploadResponse } from './uploads';
-import { AvailabilityQuery, AvailabilityResponse, CalendarQuery, CalendarResponse, DowntimeCreateRequest, DowntimeResponse } from './bookings';
+import { AtRiskResponse, AvailabilityQuery, AvailabilityResponse, CalendarQuery, CalendarResponse, DowntimeCreateRequest, DowntimeResponse } from './bookings';
 import {
   AddStockRequest,
   AddStockResponse,
@@ -343,6 +343,11 @@ export const ROUTES = {
     method: 'GET', path: '/api/products/:id/calendar', service: 'catalog', access: 'stock:read', tag: 'bookings',
     summary: 'Staff calendar: every unit of a rental product with its bookings, turnaround, downtime and overdue days',
     params: IdParams, query: CalendarQuery, response: CalendarResponse,
+  },
+  bookingsAtRisk: {
+    method: 'GET', path: '/api/bookings/at-risk', service: 'catalog', access: 'stock:read', tag: 'bookings',
+    summary: 'Bookings whose unit is still out past its due date into their days, with another free unit to pack instead',
+    response: AtRiskResponse,
   },
   downtimeCreate: {
     method: 'POST', path: '/api/downtime', service: 'catalog', access: 'booking:manage', tag: 'bookings',

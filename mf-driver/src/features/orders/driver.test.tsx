@@ -44,6 +44,7 @@ const line: OrderLine = {
     serialEntry('WHE-0000002', { status: 'OK', updatedAt: '2026-11-27T02:00:00.000Z', returnedAt: '2026-11-27T02:00:00.000Z', inventoryType: 'IN' }),
   ],
   dueDate: '2026-11-27',
+  startDate: '2026-11-20',
 };
 
 function order(over: Partial<Order> = {}): Order {

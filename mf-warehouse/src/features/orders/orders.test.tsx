@@ -34,6 +34,7 @@ const lineA: OrderLine = {
   lineTotal: '100.00',
   serialCodes: [],
   dueDate: null,
+  startDate: null,
 };
 const lineB: OrderLine = {
   ...lineA,

@@ -33,6 +33,7 @@ const lineA: OrderLine = {
   serialCodes: [packed('WHE-0000001'), packed('WHE-0000002')],
   // Long past: the line is overdue whatever day the test runs.
   dueDate: '2020-01-04',
+  startDate: '2020-01-01',
 };
 const lineB: OrderLine = {
   ...lineA,

@@ -21,6 +21,7 @@ const wheelchair: Product = {
   image: `/api/uploads/${STORED}`,
   price: '50.00',
   damageCharges: '500.00',
+  turnaroundDays: 1,
   priceMin: '50.00',
   priceMax: '50.00',
   archived: false,

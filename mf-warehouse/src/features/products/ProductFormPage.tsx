@@ -1,6 +1,6 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, type FormInstance } from 'antd';
-import { CATALOG_MESSAGES } from '@dme/contracts/browser';
+import { CATALOG_MESSAGES, DEFAULT_TURNAROUND_DAYS, MAX_TURNAROUND_DAYS } from '@dme/contracts/browser';
 import type { Product, ProductRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
@@ -26,6 +26,8 @@ interface Values {
   image: string;
   price: number | string;
   damageCharges: number | string;
+  /** Rentals: days a returned unit needs before its next rental (issue 25). */
+  turnaroundDays?: number | null;
   variants?: VariantValues[];
 }
 
@@ -53,6 +55,7 @@ function toValues(p: Product): Values {
     image: p.image,
     price: p.price,
     damageCharges: p.damageCharges,
+    turnaroundDays: p.turnaroundDays,
     variants: p.variants.map((v) => ({
       id: v.id,
       name: v.name,
@@ -72,6 +75,7 @@ function toBody(v: Values): ProductRequest {
     image: v.image,
     price: v.price,
     damageCharges: v.damageCharges,
+    ...(v.type === 'FOR_RENT' && typeof v.turnaroundDays === 'number' ? { turnaroundDays: v.turnaroundDays } : {}),
     variants: (v.variants ?? []).map((x) => {
       const subs = (x.subVariants ?? []).map((s) => ({
         ...(s.id ? { id: s.id } : {}),
@@ -264,6 +268,20 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
             </Form.Item>
           </Col>
         </Row>
+        <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.type !== b.type}>
+          {({ getFieldValue }) =>
+            getFieldValue('type') === 'FOR_RENT' && (
+              <Form.Item
+                label="Turnaround days"
+                name="turnaroundDays"
+                extra="Days a returned unit is cleaned and inspected before its next rental."
+                style={{ maxWidth: 320 }}
+              >
+                <InputNumber min={0} max={MAX_TURNAROUND_DAYS} precision={0} placeholder={String(DEFAULT_TURNAROUND_DAYS)} style={{ width: '100%' }} />
+              </Form.Item>
+            )
+          }
+        </Form.Item>
         <SectionTitle>Variants</SectionTitle>
         <VariantEditor form={form} firstLocked={mode === 'edit'} />
         <Space style={{ marginTop: 24 }}>

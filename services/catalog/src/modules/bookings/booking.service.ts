@@ -238,3 +238,37 @@ export async function moveBookingsToScanned(
   }
   return [];
 }
+
+/**
+ * A rental was delivered on `day` (Manila): SPEC's due date is the delivered date + rental days,
+ * so each of its bookings moves to start on that day, keeping its length (rental days and
+ * turnaround), where the unit is free for the moved days (checked like a new booking, under the
+ * leaf's lock). A booking whose moved days collide stays where it was; the later booking it would
+ * have run into shows on the at-risk list once the unit is out past the old due date. Answers how
+ * many bookings moved and how many could not. Safe to repeat (a moved booking starts on `day`).
+ */
+export async function moveToDelivered(db: Db, orderId: string, day: string): Promise<{ moved: number; kept: number }> {
+  const t = (n: string) => qualified(db, n);
+  const rows = await sql<{ id: string; stock_item_id: string; leaf_id: string; start: string; days: number; length: number }>(
+    db,
+    `select id, stock_item_id, leaf_id, to_char(lower(period), 'YYYY-MM-DD') as start, (due_date - lower(period))::int as days, (upper(period) - lower(period))::int as length
+       from ${t('bookings')} where order_id = $1 and status in ('ACTIVE') and kind in ('RENTAL') and lower(period) <> $2::date order by leaf_id, id`,
+    [orderId, day],
+  );
+  if (rows.length === 0) return { moved: 0, kept: 0 };
+  const leaves = [...new Set(rows.map((r) => r.leaf_id))].sort();
+  await sql(db, `select leaf_id from ${t('stock_levels')} where leaf_id = any($1::uuid[]) order by leaf_id for update`, [leaves]);
+  let moved = 0;
+  for (const r of rows) {
+    const end = addDays(day, r.length);
+    const [clash] = await sql<{ id: string }>(
+      db,
+      `select id from ${t('bookings')} where stock_item_id = $1 and status in ('ACTIVE') and id <> $2 and period && daterange($3::date, $4::date) limit 1`,
+      [r.stock_item_id, r.id, day, end],
+    );
+    if (clash) continue;
+    await sql(db, `update ${t('bookings')} set period = daterange($2::date, $3::date), due_date = $4::date, updated_at = now() where id = $1`, [r.id, day, end, addDays(day, r.days)]);
+    moved++;
+  }
+  return { moved, kept: rows.length - moved };
+}

@@ -311,6 +311,64 @@ describe('returns and overdue units', () => {
   });
 });
 
+describe('delivered on another day than booked', () => {
+  it('the booking moves to the delivered day keeping its length, where the unit is free; else it stays (and the later booking shows at risk)', async () => {
+    const p = await rentable();
+    const [c1, c2] = await addStock(p.id, 2);
+    const a = await rent([{ productID: p.id, quantity: 1, startDate: addDays(today(), 2), days: 3 }]); // c1 [2, 6)
+    const b = await rent([{ productID: p.id, quantity: 1, startDate: addDays(today(), 2), days: 1 }]); // c2 [2, 4)
+    const c = await rent([{ productID: p.id, quantity: 1, startDate: addDays(today(), 6), days: 1 }]); // c1 [6, 8)
+    expect((await bookingsOf(c.orderId)).map((x) => x.serial_code)).toEqual([c1]);
+    const delivered = (orderId: string, day: number) =>
+      handleOrderEvents(em(), [
+        {
+          ...eventEnvelope('test', {
+            type: EVENTS.order.statusChanged,
+            aggregateId: orderId,
+            data: { orderId, orderNumber: 'ORD-X', customerId: randomUUID(), type: 'RENT', from: 'OUT_FOR_DELIVERY', to: 'DELIVERED', by: null },
+          }),
+          occurredAt: new Date(Date.parse(`${addDays(today(), day)}T04:00:00Z`)).toISOString(),
+        },
+      ]);
+    // B delivered a day late: its unit is free, so its days move ([3, 5), due on the 4th).
+    await delivered(b.orderId, 3);
+    expect(await bookingsOf(b.orderId)).toEqual([expect.objectContaining({ serial_code: c2, start: addDays(today(), 3), due: addDays(today(), 4), end: addDays(today(), 5) })]);
+    // A delivered a day late would run into C's booking of the same unit: it stays.
+    await delivered(a.orderId, 3);
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ serial_code: c1, start: addDays(today(), 2), end: addDays(today(), 6) })]);
+    expect(await noOverlaps()).toBe(0);
+  });
+});
+
+describe('bookings at risk', () => {
+  it('a later booking of a unit still out past its due date is listed, with another free unit to pack instead', async () => {
+    const p = await rentable();
+    const [c1, c2] = await addStock(p.id, 2);
+    const a = await rent([{ productID: p.id, quantity: 1, days: 2 }]);
+    await assignSerials(em(), { orderId: a.orderId, orderType: 'RENT', lines: [{ lineId: randomUUID(), productID: p.id, productVariantID: null, productSubVariantID: null, productName: p.name, quantity: 1, serialCodes: [c1!] }] });
+    // Both units booked from the 6th: c1 is due back on the 2nd, so this is fine for now.
+    const start = addDays(today(), 6);
+    const b = await rent([{ productID: p.id, quantity: 2, startDate: start, days: 1 }]);
+    expect(b.ok).toBe(true);
+    const atRisk = async () => {
+      const res = await h.api.get('/api/bookings/at-risk', { as: h.staff });
+      expect(res.status).toBe(200);
+      return (res.body.items as Array<{ productID: string; orderID: string; serialCode: string; suggestion: { serialCode: string } | null; overdueSince: string }>).filter((x) => x.productID === p.id);
+    };
+    expect(await atRisk()).toEqual([]);
+    // Six days on, c1 is still out (four days overdue): B's booking of c1 is at risk; no other unit is free then.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(Date.now() + 6 * 86_400_000) });
+    expect(await atRisk()).toEqual([expect.objectContaining({ orderID: b.orderId, serialCode: c1, overdueSince: addDays(start, -4), suggestion: null })]);
+    // A new unit arrives: it is suggested.
+    vi.useRealTimers();
+    const [c3] = await addStock(p.id, 1);
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(Date.now() + 6 * 86_400_000) });
+    expect(await atRisk()).toEqual([expect.objectContaining({ serialCode: c1, suggestion: expect.objectContaining({ serialCode: c3 }) })]);
+    expect(c2).toBeDefined();
+    expect((await h.api.get('/api/bookings/at-risk', { as: h.customer })).status).toBe(403);
+  });
+});
+
 describe('downtime', () => {
   it('staff block a unit for days with a reason; it counts like a booking; a unit booked then is refused; removing it frees the days', async () => {
     const p = await rentable();

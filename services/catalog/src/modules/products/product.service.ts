@@ -19,7 +19,7 @@ export function productFields(input: ProductInput) {
     image: input.image,
     price: money(input.price),
     damageCharges: money(input.damageCharges),
-    turnaroundDays: input.turnaroundDays,
+    ...(input.turnaroundDays === undefined ? {} : { turnaroundDays: input.turnaroundDays }),
   };
 }
 
