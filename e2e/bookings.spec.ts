@@ -12,8 +12,17 @@ function manilaDay(days: number): string {
 /** The start-date picker's cell of a day (opening the picker, moving to the day's month). */
 async function dayCell(page: Page, date: string) {
   await page.getByLabel('Start date').click();
-  const cell = page.locator(`.ant-picker-dropdown td[title="${date}"]`).first();
-  for (let i = 0; i < 3 && !(await cell.isVisible()); i++) await page.locator('.ant-picker-dropdown .ant-picker-header-next-btn').first().click();
+  const dropdown = page.locator('.ant-picker-dropdown:visible');
+  await expect(dropdown.locator('.ant-picker-header-view')).toBeVisible();
+  // The picker opens on the chosen day's month: move on, a month at a time, to the day's month.
+  const month = new Date(`${date}T00:00:00Z`).toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  const year = date.slice(0, 4);
+  for (let i = 0; i < 7; i++) {
+    const shown = (await dropdown.locator('.ant-picker-header-view').first().innerText()).replace(/\s+/g, ' ');
+    if (shown.includes(month) && shown.includes(year)) break;
+    await dropdown.locator('.ant-picker-header-next-btn').first().click();
+  }
+  const cell = dropdown.locator(`td[title="${date}"]`).first();
   await expect(cell).toBeVisible();
   return cell;
 }
@@ -79,7 +88,7 @@ test.describe('rentals booked for dates ahead (issue 25)', () => {
     await signInAs(staff, 'warehouseadmin', undefined, '/admin/warehouse-bins');
     await staff.getByRole('menuitem', { name: 'Calendar' }).click();
     await expect(staff.getByRole('heading', { level: 1, name: 'Calendar' })).toBeVisible();
-    await pickOption(staff, 'Product', `${chair.name} (Omron)`, { search: true });
+    await pickOption(staff, 'Product', chair.name, { search: true });
     await staff.getByText('Month', { exact: true }).click();
     const timeline = staff.getByTestId('calendar-timeline');
     await expect(timeline.locator('.vis-item.cal-booking')).toContainText(orderNumber);

@@ -101,7 +101,7 @@ export default function CalendarPage() {
             loading={products.isFetching}
             value={productId || undefined}
             onChange={(v: string) => go({ product: v })}
-            options={(products.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.brand})` }))}
+            options={(products.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
           />
         }
       />

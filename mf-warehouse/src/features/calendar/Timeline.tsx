@@ -5,12 +5,12 @@ import { addDays } from '@dme/contracts/browser';
 /** What a click on the timeline names: a rental's order, or a downtime. */
 export type Picked = { kind: 'RENTAL'; orderID: string } | { kind: 'DOWNTIME'; id: string };
 
-/** The colours of the legend (the timeline's item classes, styled in CalendarPage). */
+/** The colours of the legend (the timeline's item classes, styled in CalendarPage); white text on them reads at 4.5:1 or more. */
 export const KINDS = {
-  booking: { label: 'Booked', color: '#1677ff' },
+  booking: { label: 'Booked', color: '#0958d9' },
   turnaround: { label: 'Turnaround', color: '#faad14' },
-  downtime: { label: 'Downtime', color: '#8c8c8c' },
-  overdue: { label: 'Overdue', color: '#cf1322' },
+  downtime: { label: 'Downtime', color: '#595959' },
+  overdue: { label: 'Overdue', color: '#a8071a' },
 } as const;
 
 /**
