@@ -112,20 +112,6 @@ export async function unbookOrder(db: Db, orderId: string): Promise<void> {
   await sql(db, `delete from ${qualified(db, 'bookings')} where order_id = $1 and status = 'ACTIVE'`, [orderId]);
 }
 
-/** Bookings of orders that were cancelled, abandoned or lapsed no longer take their units. */
-export async function cancelBookingsOf(db: Db, orderIds: string[]): Promise<number> {
-  if (orderIds.length === 0) return 0;
-  const rows = await sql<{ id: string }>(
-    db,
-    `update ${qualified(db, 'bookings')} b set status = 'CANCELLED', updated_at = now()
-      where b.order_id = any($1::uuid[]) and b.status in ('ACTIVE') and b.kind = 'RENTAL'
-        and not exists (select 1 from ${qualified(db, 'stock_items')} i where i.id = b.stock_item_id and i.order_id = b.order_id and i.status in ('RENTED'))
-      returning b.id`,
-    [orderIds],
-  );
-  return rows.length;
-}
-
 /** The placed orders' number and customer, for the staff calendar (from `dme.order.placed`). */
 export async function labelBookings(db: Db, placed: Array<{ orderId: string; orderNumber: string; customerName: string | null }>): Promise<void> {
   if (placed.length === 0) return;
