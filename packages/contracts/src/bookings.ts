@@ -63,6 +63,42 @@ export const AvailabilityResponse = z.object({
 });
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 
+/** How many products one availability request of the shop's grid may ask about (a page of cards). */
+export const AVAILABILITY_BATCH_MAX = 24;
+
+/**
+ * GET /api/availability: the shop's grid asks, for a page of rental products at once, whether a
+ * rental of `quantity` for `days` days can start on each day of [from, to] at some level of the
+ * product (the rule and counts of the per-product availability, summed over its levels).
+ */
+export const AvailabilityBatchQuery = z
+  .object({
+    productIDs: z
+      .string({ error: 'Name the products as comma-separated ids.' })
+      .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
+      .pipe(z.array(z.string().uuid({ error: 'Not a valid id.' })).min(1, { error: 'Name at least one product.' }).max(AVAILABILITY_BATCH_MAX, { error: `Ask about at most ${AVAILABILITY_BATCH_MAX} products at once.` })),
+    from: isoDate('Enter "from" as YYYY-MM-DD.'),
+    to: isoDate('Enter "to" as YYYY-MM-DD.'),
+    quantity: queryInt(1, MAX_QUANTITY).optional(),
+    days: queryInt(1, MAX_RENTAL_DAYS).optional(),
+  })
+  .refine(windowOk, { error: WINDOW_ERROR, path: ['to'] });
+export type AvailabilityBatchQuery = z.input<typeof AvailabilityBatchQuery>;
+
+/** A product's days on the grid: units free that day (all levels) and whether such a rental may start then at some level. */
+export const ProductAvailability = z.object({
+  productID: z.string().uuid(),
+  units: z.number().int(),
+  turnaroundDays: z.number().int(),
+  days: z.array(z.object({ date: z.string(), free: z.number().int(), startable: z.boolean() })),
+  /** The first day from `from` (within the booking horizon) such a rental may start at some level; null when none. */
+  firstStartDate: z.string().nullable(),
+});
+export type ProductAvailability = z.infer<typeof ProductAvailability>;
+/** Only the rental products (not archived) of those asked, in the order asked. */
+export const AvailabilityBatchResponse = z.object({ from: z.string(), to: z.string(), items: z.array(ProductAvailability) });
+export type AvailabilityBatchResponse = z.infer<typeof AvailabilityBatchResponse>;
+
 /** Staff block units for dates: one unit (stockItemID) or every unit of a product level. */
 export const DowntimeCreateRequest = z
   .object({
@@ -136,6 +172,7 @@ export const AtRiskBooking = z.object({
   orderNumber: z.string().nullable(),
   customerName: z.string().nullable(),
   productID: z.string().uuid(),
+  productName: z.string(),
   serialCode: z.string(),
   start: z.string(),
   end: z.string(),

@@ -23,7 +23,7 @@ import {
 } from './identity';
 import { MessageIdParams, MessageListQuery, MessageListResponse, MessageResponse } from './outbox-messages';
 import { UploadNameParams, UploadResponse } from './uploads';
-import { AtRiskResponse, AvailabilityQuery, AvailabilityResponse, CalendarQuery, CalendarResponse, DowntimeCreateRequest, DowntimeResponse } from './bookings';
+import { AtRiskResponse, AvailabilityBatchQuery, AvailabilityBatchResponse, AvailabilityQuery, AvailabilityResponse, CalendarQuery, CalendarResponse, DowntimeCreateRequest, DowntimeResponse } from './bookings';
 import {
   AddStockRequest,
   AddStockResponse,
@@ -338,6 +338,11 @@ export const ROUTES = {
     method: 'GET', path: '/api/products/:id/availability', service: 'catalog', access: 'public', tag: 'bookings',
     summary: 'Units of a rental product level free per day, and the days a rental of a quantity for some days may start',
     params: IdParams, query: AvailabilityQuery, response: AvailabilityResponse,
+  },
+  availabilityBatch: {
+    method: 'GET', path: '/api/availability', service: 'catalog', access: 'public', tag: 'bookings',
+    summary: "The shop's grid: for a page of rental products, the days a rental may start at some level of each",
+    query: AvailabilityBatchQuery, response: AvailabilityBatchResponse,
   },
   productsCalendar: {
     method: 'GET', path: '/api/products/:id/calendar', service: 'catalog', access: 'stock:read', tag: 'bookings',

@@ -18,6 +18,8 @@ import {
   orderTotalCents,
   paymentStatusOf,
   rentalDaysOf,
+  rentalPeriod,
+  rentalStartOf,
   rentalPartialCents,
   returnChargeCents,
   type DueNotice,
@@ -236,5 +238,21 @@ describe('reminders (issue 24): which day, and which reminder', () => {
 
   it('tomorrow at a month end is the 1st', () => {
     expect(rentalReminder('DELIVERED', ['2026-12-01'], null, '2026-11-30')).toBe('DUE_TOMORROW');
+  });
+});
+
+describe('rental periods (issue 25)', () => {
+  it.each([
+    ['no date: today', 'RENT', null, '2026-11-25'],
+    ['a day ahead stays', 'RENT', '2026-12-01', '2026-12-01'],
+    ['today stays today', 'RENT', '2026-11-25', '2026-11-25'],
+    ['a chosen day that has passed (left in the cart): today', 'RENT', '2026-11-20', '2026-11-25'],
+    ['a purchase has no start', 'BUY', '2026-12-01', null],
+  ] as const)('rentalStartOf: %s', (_name, type, start, expected) => {
+    expect(rentalStartOf(type, start, '2026-11-25')).toBe(expected);
+  });
+
+  it('the booked range runs to the due date plus turnaround, across a month end', () => {
+    expect(rentalPeriod('2026-11-28', 3, 2)).toEqual({ start: '2026-11-28', due: '2026-12-01', end: '2026-12-03' });
   });
 });

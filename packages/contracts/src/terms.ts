@@ -231,9 +231,13 @@ export function rentalPeriod(start: string, rentalDays: number, turnaroundDays: 
   return { start, due, end: addDays(due, turnaroundDays) };
 }
 
-/** A rental line's start: the chosen date, else today; a purchase has none. */
+/**
+ * A rental line's start: the chosen date while it is still ahead, else today (a line whose chosen
+ * day has passed, e.g. left in the cart, starts when it is ordered); a purchase has none.
+ */
 export function rentalStartOf(type: 'RENT' | 'BUY', start: string | null | undefined, today: string): string | null {
-  return type === 'RENT' ? (start ?? today) : null;
+  if (type !== 'RENT') return null;
+  return start && compareDates(start, today) > 0 ? start : today;
 }
 
 /** The last day a rental may start on, booked on `today`. */

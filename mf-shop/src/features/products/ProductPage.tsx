@@ -27,10 +27,10 @@ export default function ProductPage() {
   const rental = useRentalDays({ productId: id, variantId: c0?.variant?.id, subId: c0?.sub?.id, days, skip: !p0 || p0.type !== 'FOR_RENT' || !c0?.complete });
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  if (q.error || !q.data || !c0) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const p = q.data.product;
   const rent = p.type === 'FOR_RENT';
-  const c = chooseLeaf(p, variantId, subId);
+  const c = c0;
   // A rental: the units free for its whole period from the chosen day (issue 25); a purchase: stock now.
   const datedFree = rent && c.complete ? rental.freeFrom(start) : undefined;
   const available = datedFree ?? c.available ?? 0;

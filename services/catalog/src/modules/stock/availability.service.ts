@@ -3,7 +3,7 @@ import { DEFAULT_RENTAL_DAYS, manilaDate, type StockAvailabilityReply } from '@d
 import { qualified, sql } from '@dme/platform';
 import { countsFor } from './counts';
 import { legacyHeld } from '../bookings/booking.service';
-import { unitFreeSql } from '../bookings/busy';
+import { LEAF_SQL, unitFreeSql } from '../bookings/busy';
 
 /**
  * What a customer can still order of a product at a variant / sub-variant (the order service asks
@@ -26,7 +26,7 @@ export async function availabilityOf(
     const [row] = await sql<{ n: number }>(
       em,
       `select count(*)::int as n from ${t('stock_items')} i
-        where coalesce(i.sub_variant_id, i.variant_id, i.product_id) = $1::uuid and ${unitFreeSql(t, 'i', 'daterange($2::date, $2::date + $3::int)', '$4::date')}`,
+        where ${LEAF_SQL('i')} = $1::uuid and ${unitFreeSql(t, 'i', 'daterange($2::date, $2::date + $3::int)', '$4::date')}`,
       [leaf, start, length, today],
     );
     const legacy = await legacyHeld(em, { productId: ref.productID, variantId: ref.productVariantID, subVariantId: ref.productSubVariantID });

@@ -20,9 +20,8 @@ interface CartRow {
 
 /** A cart line's start as the API shows it: its chosen day if still ahead, else today; null for a purchase. */
 function startOf(row: CartRow, today: string = manilaDate()): string | null {
-  if (row.type !== 'RENT') return null;
   const chosen = row.start_date === null ? null : typeof row.start_date === 'string' ? row.start_date.slice(0, 10) : manilaDate(new Date(row.start_date.getTime() + 12 * 3_600_000));
-  return chosen && chosen > today ? chosen : today;
+  return rentalStartOf(row.type, chosen, today);
 }
 
 function toItem(row: CartRow, p: ProductModel | undefined): CartItem {

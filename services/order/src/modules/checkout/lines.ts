@@ -46,8 +46,7 @@ export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null, today
       productSubVariantID: r.sub_variant_id,
       quantity: r.quantity,
       noOfRentalDays: rentalDaysOf(body.type, r.no_of_rental_days),
-      // A cart line whose chosen day has passed starts today (the customer ordered it now).
-      startDate: rentalStartOf(body.type, r.start_date && r.start_date > today ? r.start_date : null, today),
+      startDate: rentalStartOf(body.type, r.start_date, today),
     })),
   };
 }

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { manilaDate, type AtRiskResponse } from '@dme/contracts';
+import { qualified, sql } from '@dme/platform';
+import { LEAF_SQL, outRangeSql, unitFreeSql } from './busy';
+
+/**
+ * Bookings put at risk by overdue units (issue 25): a unit out with a customer past its due date
+ * (its days out, busy.ts, run into another active booking of it), newest start first, each with
+ * another unit of the same level free for the booking's days, to pack instead.
+ */
+export async function atRiskBookings(em: EntityManager): Promise<AtRiskResponse> {
+  const t = (n: string) => qualified(em, n);
+  const today = manilaDate();
+  const rows = await sql<{
+    id: string; order_id: string; order_number: string | null; customer_name: string | null; product_id: string; product_name: string; serial_code: string;
+    start: string; end: string; overdue_order: string | null; overdue_since: string; suggestion: { stockItemID: string; serialCode: string } | null;
+  }>(
+    em,
+    `select b2.id, b2.order_id, b2.order_number, b2.customer_name, b2.product_id, pr.name as product_name, i.serial_code,
+            to_char(lower(b2.period), 'YYYY-MM-DD') as start, to_char(upper(b2.period), 'YYYY-MM-DD') as end,
+            b1.order_number as overdue_order, to_char(b1.due_date, 'YYYY-MM-DD') as overdue_since,
+            (select json_build_object('stockItemID', c.id, 'serialCode', c.serial_code) from ${t('stock_items')} c
+              where ${LEAF_SQL('c')} = b2.leaf_id and c.id <> i.id and ${unitFreeSql(t, 'c', 'b2.period', '$1::date')}
+              order by (c.status in ('AVAILABLE')) desc, c.serial_code limit 1) as suggestion
+       from ${t('stock_items')} i
+       join ${t('products')} pr on pr.id = i.product_id
+       join ${t('bookings')} b1 on b1.stock_item_id = i.id and b1.order_id = i.order_id and b1.status in ('ACTIVE') and b1.kind in ('RENTAL')
+       join ${t('bookings')} b2 on b2.stock_item_id = i.id and b2.status in ('ACTIVE') and b2.kind in ('RENTAL') and b2.id <> b1.id
+      where i.status in ('RENTED') and b1.due_date < $1::date and ${outRangeSql(t, 'i', '$1::date')} && b2.period
+      order by lower(b2.period), i.serial_code`,
+    [today],
+  );
+  return {
+    items: rows.map((r) => ({
+      bookingID: r.id,
+      orderID: r.order_id,
+      orderNumber: r.order_number,
+      customerName: r.customer_name,
+      productID: r.product_id,
+      productName: r.product_name,
+      serialCode: r.serial_code,
+      start: r.start,
+      end: r.end,
+      overdueOrderNumber: r.overdue_order,
+      overdueSince: r.overdue_since,
+      suggestion: r.suggestion,
+    })),
+  };
+}
