@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { MY_NOTICES_URL, NoticeListResponse, ProductCardListResponse, productCardsUrl } from '@dme/contracts';
-import { DashboardView, EAGER_CARDS, GridView, RENT_TITLE, SALE_TITLE } from '../src/features/products/DashboardPage';
+import { DashboardView, DayPicker, EAGER_CARDS, GridView, RENT_TITLE, SALE_TITLE } from '../src/features/products/DashboardPage';
 import { NoticesView } from '../src/features/products/DueNotices';
 import { nextOffset, uniqueRows } from '@dme/ui';
 
@@ -21,7 +21,8 @@ export function renderScreen(path: string, reads: Readonly<Record<string, unknow
   const grid = (title: string, type: 'FOR_RENT' | 'FOR_SALE', page: ProductCardListResponse, eagerCards = 0) => {
     const items = uniqueRows([page]);
     return (
-      <GridView title={title} type={type} search="" eagerCards={eagerCards} loading={false} items={items} total={page.total} hasNextPage={nextOffset(page, [page], 0) !== undefined} />
+      <GridView title={title} type={type} search="" eagerCards={eagerCards} loading={false} items={items} total={page.total} hasNextPage={nextOffset(page, [page], 0) !== undefined}
+        dayPicker={type === 'FOR_RENT' ? <DayPicker date="" onDate={() => undefined} /> : undefined} />
     );
   };
   return renderToString(

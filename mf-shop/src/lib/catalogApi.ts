@@ -1,5 +1,5 @@
 import { baseApi } from '@dme/api-client';
-import type { AvailabilityResponse, ProductCardListResponse, Product } from '@dme/contracts';
+import type { AvailabilityBatchResponse, AvailabilityResponse, ProductCardListResponse, Product } from '@dme/contracts';
 import { PRODUCT_CARD_PAGE } from '@dme/contracts/browser';
 import { nextOffset } from '@dme/ui';
 
@@ -28,7 +28,12 @@ export const catalogApi = baseApi.injectEndpoints({
       query: ({ id, ...params }) => ({ url: `/products/${id}/availability`, params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) }),
       providesTags: (_r, _e, arg) => [{ type: 'Product', id: arg.id }, { type: 'Product', id: 'LIST' }],
     }),
+    /** The rental grid's cards for a day (issue 25): which can start a rental then; ids in pages of AVAILABILITY_BATCH_MAX. */
+    availabilityBatch: b.query<AvailabilityBatchResponse, { productIDs: string[]; from: string; to: string }>({
+      query: ({ productIDs, from, to }) => ({ url: '/availability', params: { productIDs: productIDs.join(','), from, to } }),
+      providesTags: [{ type: 'Product', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useProductCardPagesInfiniteQuery, useProductQuery, useAvailabilityQuery } = catalogApi;
+export const { useProductCardPagesInfiniteQuery, useProductQuery, useAvailabilityQuery, useAvailabilityBatchQuery } = catalogApi;

@@ -72,6 +72,8 @@ export function order(over: Partial<Order> = {}): Order {
     driverID: null,
     requests: [],
     dueNotice: null,
+    extensions: [],
+    extendable: false,
     ...over,
   };
 }

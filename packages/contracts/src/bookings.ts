@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BOOKING_MESSAGES, DOWNTIME_REASONS, MAX_QUANTITY, MAX_RENTAL_DAYS } from './order-messages';
 import { compareDates, isIsoDate } from './time';
 import { queryInt, text } from './text';
+import { AVAILABILITY_BATCH_MAX } from './limits';
 
 /**
  * Dated rentals (issue 25): what the catalog answers about units over time. A unit (serial) is
@@ -63,8 +64,6 @@ export const AvailabilityResponse = z.object({
 });
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 
-/** How many products one availability request of the shop's grid may ask about (a page of cards). */
-export const AVAILABILITY_BATCH_MAX = 24;
 
 /**
  * GET /api/availability: the shop's grid asks, for a page of rental products at once, whether a

@@ -44,6 +44,8 @@ export const EVENTS = {
     statusChanged: 'dme.order.status_changed',
     /** Stock was reserved for an order that was never written: the catalog releases it. */
     checkoutAbandoned: 'dme.order.checkout_abandoned',
+    /** A rental got more days (issue 25): its lines' days and totals, and the order total, re-priced. */
+    extended: 'dme.order.extended',
   },
   payment: {
     /** A payment was taken (a purchase's, or a rental's first or full one). */
@@ -154,6 +156,19 @@ export const EVENT_DATA = {
     ),
   }),
   [EVENTS.order.checkoutAbandoned]: z.object({ orderId: z.string().uuid() }),
+  [EVENTS.order.extended]: z.object({
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    /** The extension's number on the order (1, 2, …) and its days. */
+    seq: z.number().int(),
+    days: z.number().int(),
+    /** What the days added, the order's new total, and every line after (in the order's line order). */
+    amount: z.string(),
+    totalAmount: z.string(),
+    lines: z.array(z.object({ lineId: z.string().uuid(), noOfRentalDays: z.number().int().nullable(), lineTotal: z.string(), dueDate: z.string().nullable() })),
+    by: z.enum(['CUSTOMER', 'STAFF']),
+  }),
   [EVENTS.order.statusChanged]: z.object({
     orderId: z.string().uuid(),
     orderNumber: z.string(),

@@ -10,3 +10,6 @@ export const NAME_MAX = 60;
  * until it is changed, so nothing is lost when the notification goes.
  */
 export const CONFLICT_DISPLAY_MS = 500;
+
+/** How many products one availability request of the shop's grid may ask about (a page of cards; issue 25). */
+export const AVAILABILITY_BATCH_MAX = 24;

@@ -95,6 +95,15 @@ export const BOOKING_MESSAGES = {
   downtimeCreated: (n: number) => `${n} ${n === 1 ? 'unit' : 'units'} blocked.`,
   downtimeRemoved: 'Downtime removed.',
   downtimeRemoveConfirm: 'Remove this downtime? The unit can be booked on these days again.',
+  /** Extensions (issue 25). */
+  extended: (days: number, due: string) => `Rental extended by ${days} ${days === 1 ? 'day' : 'days'}: due back on ${due}.`,
+  extendRefused: (maxDays: number, until: string) =>
+    maxDays === 0
+      ? `The units are booked right after this rental (cleaning included), so it cannot be extended. Return them by ${until}.`
+      : `The units are booked after this rental: it can be extended by at most ${maxDays} ${maxDays === 1 ? 'day' : 'days'}, until ${until}.`,
+  extendNotOngoing: 'Only an ongoing (delivered) rental can be extended.',
+  extendNotOpen: 'Only a rental that is booked or out with the customer can be extended.',
+  extendTooLong: `A rental can run at most ${MAX_RENTAL_DAYS} days.`,
 } as const;
 
 export const DOWNTIME_REASONS = ['MAINTENANCE', 'REPAIR', 'MISSING'] as const;

@@ -271,8 +271,16 @@ export const Order = OrderSummary.extend({
     })
     .nullable()
     .optional(),
+  /** More days given to the rental (issue 25), oldest first: how many, what they added to the total, by whom. */
+  extensions: z
+    .array(z.object({ days: z.number().int(), amount: z.string(), by: z.enum(['CUSTOMER', 'STAFF']), createdAt: z.string() }))
+    .default([]),
+  /** The caller may give this rental more days now (terms `extendable`). */
+  extendable: z.boolean().default(false),
 });
 export type Order = z.infer<typeof Order>;
+export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });
+export type ExtendRentalResponse = z.infer<typeof ExtendRentalResponse>;
 export const OrderResponse = z.object({ order: Order });
 export type OrderResponse = z.infer<typeof OrderResponse>;
 
@@ -435,6 +443,18 @@ export type StockAvailabilityRequest = z.input<typeof StockAvailabilityRequest>;
 export const StockAvailabilityReply = z.object({ available: z.number().int() });
 export type StockAvailabilityReply = z.infer<typeof StockAvailabilityReply>;
 
+/**
+ * More days for an order's bookings (catalog, over NATS request/reply; issue 25): extension
+ * number `seq` of the order is `days` days. Every ACTIVE booking of the order keeps its unit and
+ * moves its due date and end by the difference with what that extension was before (so asking
+ * again converges, never adds twice), if each unit is free for the extra days, turnaround
+ * included; else nothing changes and `maxDays` says how many days all of them could get.
+ */
+export const ExtendBookingsRequest = z.object({ orderId: z.string().uuid(), seq: z.number().int().min(1), days: z.number().int().min(1) });
+export type ExtendBookingsRequest = z.input<typeof ExtendBookingsRequest>;
+export const ExtendBookingsReply = z.object({ ok: z.boolean(), maxDays: z.number().int(), units: z.number().int() });
+export type ExtendBookingsReply = z.infer<typeof ExtendBookingsReply>;
+
 export const RPC = {
   reserve: 'rpc.catalog.reserve',
   release: 'rpc.catalog.release',
@@ -445,4 +465,6 @@ export const RPC = {
   returnSerial: 'rpc.catalog.return-serial',
   /** What a customer can still order of one leaf, `available - reserved` of the stock ledger (StockAvailabilityRequest): add to cart. */
   availability: 'rpc.catalog.availability',
+  /** More days for an order's bookings (ExtendBookingsRequest): issue 25's extensions. */
+  extendBookings: 'rpc.catalog.extend-bookings',
 } as const;

@@ -6,7 +6,7 @@ import { homeOf, menuOf, remoteForPath, ROLE_REMOTE } from './navigation';
 
 describe('roles and permissions (SPEC §6, DESIGN §9)', () => {
   it('gives every role exactly the design card permissions', () => {
-    expect(ROLE_PERMISSIONS.CUSTOMER).toEqual(['cart:own', 'order:place', 'order:read-own', 'request:create-own', 'invoice:read-own']);
+    expect(ROLE_PERMISSIONS.CUSTOMER).toEqual(['cart:own', 'order:place', 'order:read-own', 'request:create-own', 'invoice:read-own', 'rental:extend-own']);
     expect(ROLE_PERMISSIONS.ACCOUNTING_ADMIN).toEqual(['payment:read', 'payment:confirm']);
     expect(ROLE_PERMISSIONS.DRIVER).toEqual(['order:drive']);
     expect(ROLE_PERMISSIONS.SUPPORT).toEqual([]);

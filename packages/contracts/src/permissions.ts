@@ -28,6 +28,8 @@ export const PERMISSIONS = [
   'order:read-own',
   'request:create-own',
   'invoice:read-own',
+  // A customer extends their own ongoing rental (issue 25).
+  'rental:extend-own',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -61,7 +63,7 @@ export const ROLE_PERMISSIONS: Record<UserType, readonly Permission[]> = {
   WAREHOUSE_STAFF: WAREHOUSE,
   ACCOUNTING_ADMIN: ['payment:read', 'payment:confirm'],
   DRIVER: ['order:drive'],
-  CUSTOMER: ['cart:own', 'order:place', 'order:read-own', 'request:create-own', 'invoice:read-own'],
+  CUSTOMER: ['cart:own', 'order:place', 'order:read-own', 'request:create-own', 'invoice:read-own', 'rental:extend-own'],
   SUPPORT: [],
 };
 

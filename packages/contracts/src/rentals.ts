@@ -3,7 +3,7 @@ import { ORDER_STATUSES, ORDER_TYPES, REQUEST_TYPES, RETURN_STATUSES } from './e
 import { Pagination } from './identity';
 import { OrderRequest, OrderSummary } from './ordering';
 import { LIVE_KINDS } from './live';
-import { RENTAL_MESSAGES } from './order-messages';
+import { MAX_RENTAL_DAYS, RENTAL_MESSAGES } from './order-messages';
 import { DRIVER_SCAN_PURPOSES, NOTICE_KINDS, ONGOING_RENTAL_TABS } from './rental-constants';
 import { optionalText, searchParam, text } from './text';
 
@@ -116,3 +116,13 @@ export const LiveEvent = z.object({
   at: z.string(),
 });
 export type LiveEvent = z.infer<typeof LiveEvent>;
+
+/** More days for a rental (issue 25): every rental line of the order, by the same number of days. */
+export const ExtendRentalBody = z.object({
+  days: z
+    .number({ error: `Enter a number of days from 1 to ${MAX_RENTAL_DAYS}.` })
+    .int({ error: `Enter a number of days from 1 to ${MAX_RENTAL_DAYS}.` })
+    .min(1, { error: `Enter a number of days from 1 to ${MAX_RENTAL_DAYS}.` })
+    .max(MAX_RENTAL_DAYS, { error: `Enter a number of days from 1 to ${MAX_RENTAL_DAYS}.` }),
+});
+export type ExtendRentalBody = z.input<typeof ExtendRentalBody>;

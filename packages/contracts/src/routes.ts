@@ -53,6 +53,7 @@ import {
   MyOrderListQuery,
   OrderListResponse,
   OrderResponse,
+  ExtendRentalResponse,
   PackingLineParams,
   PackingProgressResponse,
   PackingScanRequest,
@@ -64,6 +65,7 @@ import {
 import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams } from './payments';
 import {
   CreateRequestBody,
+  ExtendRentalBody,
   DriverOrderListQuery,
   DriverScanRequest,
   DriverScanResponse,
@@ -464,6 +466,16 @@ export const ROUTES = {
     method: 'POST', path: '/api/orders/:id/serials/:serialCode/return', service: 'order', access: 'order:process', tag: 'rentals',
     summary: 'Mark a serial code of a FOR_PICK_UP order OK, LOST or DAMAGED (once); the catalog follows in the same step',
     params: SerialReturnParams, body: SerialReturnRequest, response: OrderResponse,
+  },
+  myOrdersExtend: {
+    method: 'POST', path: '/api/my/orders/:id/extend', service: 'order', access: 'rental:extend-own', tag: 'rentals',
+    summary: 'More days for my ongoing (delivered) rental: checked free for the extra days, re-priced with the same terms, the due date moved',
+    params: IdParams, body: ExtendRentalBody, response: ExtendRentalResponse,
+  },
+  ordersExtend: {
+    method: 'POST', path: '/api/orders/:id/extend', service: 'order', access: 'booking:manage', tag: 'rentals',
+    summary: 'Staff give a rental more days (booked ahead or out with the customer): checked free, re-priced, the due date moved',
+    params: IdParams, body: ExtendRentalBody, response: ExtendRentalResponse,
   },
   myOrderRequestsCreate: {
     method: 'POST', path: '/api/my/orders/:id/requests', service: 'order', access: 'request:create-own', tag: 'rentals',

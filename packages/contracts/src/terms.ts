@@ -249,3 +249,35 @@ export function lastBookableStart(today: string): string {
 export function isBookableStart(start: string, today: string): boolean {
   return compareDates(start, today) >= 0 && compareDates(start, lastBookableStart(today)) <= 0;
 }
+
+// ---- Extensions (issue 25) ----------------------------------------------------------------------
+
+/** Who asks for more days: the customer (their own rental, once delivered) or staff (any rental not back yet). */
+export type Extender = 'CUSTOMER' | 'STAFF';
+
+/**
+ * Whether a rental in `status` may get more days now: the customer's own while it is out with
+ * them (DELIVERED, an ongoing rental); staff from placing to delivered (a rental booked ahead may
+ * be lengthened before it starts). Not once it is being returned, paid in full or cancelled.
+ */
+export function extendable(type: 'RENT' | 'BUY', status: OrderStatus, by: Extender): boolean {
+  if (type !== 'RENT') return false;
+  if (by === 'CUSTOMER') return status === 'DELIVERED';
+  return ['PENDING', 'FOR_PAYMENT', 'PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED'].includes(status);
+}
+
+/**
+ * A rental line given `days` more: the same unit price and quantity (the line's terms), so its
+ * total is re-priced as lineTotalCents and the extra is what the days add.
+ */
+export function extendedLine(l: PricedLine & { noOfRentalDays: number }, days: number): { noOfRentalDays: number; lineCents: Cents; extraCents: Cents } {
+  const after = { ...l, noOfRentalDays: l.noOfRentalDays + days };
+  const lineCents = lineTotalCents(after);
+  return { noOfRentalDays: after.noOfRentalDays, lineCents, extraCents: lineCents - lineTotalCents(l) };
+}
+
+/** A rental line's due date: the delivered date plus its days once delivered, else its booked start plus its days. */
+export function plannedDueDate(l: { deliveredAt: Date | null; startDate: string | null; noOfRentalDays: number }): string | null {
+  if (l.deliveredAt) return lineDueDate(l.deliveredAt, l.noOfRentalDays);
+  return l.startDate ? addDays(l.startDate, l.noOfRentalDays) : null;
+}

@@ -22,7 +22,7 @@ export async function startCatalogService(opts: {
   nc: NatsConnection;
   logger: Logger;
   uploadDir: string;
-  subjects: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string };
+  subjects: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string; extendBookings?: string };
   durable: string;
 }): Promise<CatalogFixture> {
   const orm = await createOrm({ url: opts.databaseUrl, schema: 'catalog', entities, migrations, poolMax: 20 });
@@ -35,6 +35,7 @@ export async function startCatalogService(opts: {
     checkSerial: opts.subjects.checkSerial ?? `${opts.subjects.reserve}.check-serial`,
     returnSerial: opts.subjects.returnSerial ?? `${opts.subjects.reserve}.return-serial`,
     availability: opts.subjects.availability ?? `${opts.subjects.reserve}.availability`,
+    extendBookings: opts.subjects.extendBookings ?? `${opts.subjects.reserve}.extend-bookings`,
   };
   const subs = serveReservations({ nc: opts.nc, orm, logger: opts.logger, subjects });
   const consumer: RunningConsumer = await startOrderConsumer({ nc: opts.nc, em: orm.em, logger: opts.logger, durable: opts.durable });

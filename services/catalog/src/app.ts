@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AssignSerialsRequest, CheckSerialRequest, ReserveRequest, ReturnSerialRequest, RPC, StockAvailabilityRequest, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
+import { AssignSerialsRequest, CheckSerialRequest, ExtendBookingsRequest, ReserveRequest, ReturnSerialRequest, RPC, StockAvailabilityRequest, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
 import { blobStoreFromConfig, copyPgBlobs, createHttpApp, mountRoutes, namesOf, pgBlobStore, runExclusive, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
 import { importUploadDir, missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
@@ -14,6 +14,7 @@ import { productHandlers, type CardCache } from './modules/products/product.rout
 import { MicroCache } from './modules/products/card-cache';
 import { stockHandlers } from './modules/stock/stock.routes';
 import { bookingHandlers } from './modules/bookings/booking.routes';
+import { extendBookings } from './modules/bookings/extend';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
 import { StockBatchEntity, StockItemEntity } from './modules/stock/stock.entity';
@@ -123,7 +124,7 @@ export function serveReservations(opts: {
   nc: NatsConnection;
   orm: MikroORM;
   logger: Logger;
-  subjects?: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string };
+  subjects?: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string; extendBookings?: string };
 }) {
   const subjects = { ...RPC, ...opts.subjects };
   const reserve = reservationBatcher(opts.orm.em);
@@ -160,6 +161,14 @@ export function serveReservations(opts: {
       schema: ReturnSerialRequest,
       logger: opts.logger,
       handle: (input) => returnSerial(opts.orm.em.fork(), input),
+    }),
+    serveRpc({
+      nc: opts.nc,
+      subject: subjects.extendBookings,
+      queue: 'catalog',
+      schema: ExtendBookingsRequest,
+      logger: opts.logger,
+      handle: (input) => extendBookings(opts.orm.em.fork(), input),
     }),
     serveRpc({
       nc: opts.nc,

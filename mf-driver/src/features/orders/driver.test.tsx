@@ -68,6 +68,8 @@ function order(over: Partial<Order> = {}): Order {
     driverID: driver.id,
     requests: [],
     dueNotice: null,
+    extensions: [],
+    extendable: false,
     ...over,
   };
 }

@@ -96,3 +96,51 @@ describe('the dashboard grids past 100 products', () => {
     expect(rent.getAllByTestId('product-card')).toHaveLength(101);
   });
 });
+
+describe('the rental grid for a day (issue 25)', () => {
+  it('"Free on" a day asks the availability of the cards in pages of 24 and shows each card free or booked with its first free day', async () => {
+    const day = '2099-01-10'; // any day: the server decides what can be booked
+    const api = mockApi(
+      on('GET', '/api/my/notices', { status: 200, body: { items: [] } }),
+      on('GET', '/api/products', (c) => {
+        const q = query(c);
+        const all = q.type === 'FOR_RENT' ? rentals.slice(0, 30) : sales;
+        return { status: 200, body: { items: all, total: all.length } };
+      }),
+      on('GET', '/api/availability', (c) => {
+        const q = query(c);
+        const ids = String(q.productIDs).split(',');
+        return {
+          status: 200,
+          body: {
+            from: q.from,
+            to: q.to,
+            // Item 2 is booked that day and free from the 12th; the others are free.
+            items: ids.map((id) => ({ productID: id, units: 1, turnaroundDays: 1, days: [{ date: day, free: id === rentals[1]!.id ? 0 : 1, startable: id !== rentals[1]!.id }], firstStartDate: id === rentals[1]!.id ? '2099-01-12' : day })),
+          },
+        };
+      }),
+    );
+    render(
+      <MemoryRouter initialEntries={['/dashboard']}>
+        <App user={customer} />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('Rental item 30')).toBeInTheDocument();
+    const rent = grid('For Rental Items');
+    expect(rent.getAllByTestId('card-stock')[0]).toHaveTextContent('In-Stock');
+    fireEvent.change(rent.getByLabelText('Free on'), { target: { value: day } });
+    const stock = async (n: number) => (await rent.findAllByTestId('card-stock'))[n];
+    await screen.findAllByText(/^Free on /);
+    await expect.poll(async () => (await stock(1))?.textContent).toMatch(/^Booked on .* · free from /);
+    expect((await stock(0))?.textContent).toMatch(/^Free on /);
+    expect((await stock(29))?.textContent).toMatch(/^Free on /);
+    // 30 cards: two requests (24 + 6), for that day.
+    const asked = api.calls.filter((c) => c.url.startsWith('/api/availability?'));
+    expect(asked.map((c) => String(query(c).productIDs).split(',').length).sort((a, b) => a - b)).toEqual([6, 24]);
+    expect(asked.every((c) => query(c).from === day && query(c).to === day)).toBe(true);
+    // "Any day" goes back to the stock of today.
+    fireEvent.click(rent.getByRole('button', { name: 'Any day' }));
+    expect(rent.getAllByTestId('card-stock')[1]).toHaveTextContent('In-Stock');
+  });
+});

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { formatPriceRange } from '@dme/contracts/browser';
-import type { ProductCard } from '@dme/contracts';
+import { AVAILABILITY_BATCH_MAX, formatBusinessDate, formatPriceRange, lastBookableStart, manilaDate } from '@dme/contracts/browser';
+import type { ProductAvailability, ProductCard } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { announceScreenReady, FIRST_PICTURE_TIMING, LazyErrorState, PageHeader, PlainEmpty, PlainLoading, uniqueRows } from '@dme/ui';
-import { useProductCardPagesInfiniteQuery } from '../../lib/catalogApi';
+import { useAvailabilityBatchQuery, useProductCardPagesInfiniteQuery } from '../../lib/catalogApi';
 import { useMyNoticesQuery } from './api';
 import { DueNotices } from './DueNotices';
 
@@ -28,8 +28,23 @@ const cardImage = { width: '100%', height: 'auto', aspectRatio: '1 / 1', objectF
  */
 export const EAGER_CARDS = 4;
 
-function Card({ p, eager = false, first = false }: { p: ProductCard; eager?: boolean; first?: boolean }) {
+/** A rental card's answer for the chosen day (issue 25): free to start a one-day rental then, or booked and when it is free again. */
+export interface DatedCard {
+  date: string;
+  availability: ProductAvailability | undefined;
+}
+
+function stockText(p: ProductCard, dated: DatedCard | undefined): { text: string; ok: boolean } {
+  if (!dated) return { text: p.inStock ? 'In-Stock' : 'Sold-Out', ok: p.inStock };
+  const a = dated.availability;
+  if (!a) return { text: 'Checking dates…', ok: true };
+  if (a.days[0]?.startable) return { text: `Free on ${formatBusinessDate(dated.date)}`, ok: true };
+  return { text: a.firstStartDate ? `Booked on ${formatBusinessDate(dated.date)} · free from ${formatBusinessDate(a.firstStartDate)}` : `Booked on ${formatBusinessDate(dated.date)}`, ok: false };
+}
+
+function Card({ p, eager = false, first = false, dated }: { p: ProductCard; eager?: boolean; first?: boolean; dated?: DatedCard | undefined }) {
   const rent = p.type === 'FOR_RENT';
+  const stock = stockText(p, dated);
   return (
     <article style={card} data-testid="product-card">
       <Link to={`/product-description/${p.id}`} tabIndex={-1} aria-hidden="true">
@@ -52,7 +67,9 @@ function Card({ p, eager = false, first = false }: { p: ProductCard; eager?: boo
           {p.name}
         </Link>
         <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.brand}</span>
-        <span style={{ color: p.inStock ? '#237804' : '#cf1322', fontWeight: 500 }}>{p.inStock ? 'In-Stock' : 'Sold-Out'}</span>
+        <span style={{ color: stock.ok ? '#237804' : '#cf1322', fontWeight: 500 }} data-testid="card-stock">
+          {stock.text}
+        </span>
         <span style={{ fontWeight: 600 }}>{formatPriceRange(p.priceMin, p.priceMax, rent)}</span>
         {!rent && <span style={{ color: 'rgba(0,0,0,0.55)' }}>{p.soldQuantity} sold</span>}
       </div>
@@ -78,6 +95,10 @@ export interface GridViewProps {
   fetchingMore?: boolean;
   onRetry?: () => void;
   onMore?: () => void;
+  /** Rentals: a day the customer asked about, and per card whether a rental can start then (issue 25). */
+  dated?: { date: string; byId: ReadonlyMap<string, ProductAvailability> } | undefined;
+  /** Rentals: the "Free on" day picker above the grid. */
+  dayPicker?: ReactNode;
 }
 
 /**
@@ -85,12 +106,15 @@ export interface GridViewProps {
  * page renders it from its queries, the gateway's server-rendered first screen from the same
  * answers (first-screen.tsx), so both draw the same markup.
  */
-export function GridView({ title, type, search, eagerCards = 0, loading, error, items, total, hasNextPage, fetching = false, fetchingMore = false, onRetry, onMore }: GridViewProps) {
+export function GridView({ title, type, search, eagerCards = 0, loading, error, items, total, hasNextPage, fetching = false, fetchingMore = false, onRetry, onMore, dated, dayPicker }: GridViewProps) {
   return (
     <section aria-labelledby={`${type}-title`} style={{ marginBottom: 32 }}>
-      <h2 id={`${type}-title`} style={{ fontSize: 18, margin: '8px 0 12px' }}>
-        {title}
-      </h2>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', justifyContent: 'space-between', margin: '8px 0 12px' }}>
+        <h2 id={`${type}-title`} style={{ fontSize: 18, margin: 0 }}>
+          {title}
+        </h2>
+        {dayPicker}
+      </div>
       {loading ? (
         <PlainLoading />
       ) : error && items.length === 0 ? (
@@ -101,7 +125,7 @@ export function GridView({ title, type, search, eagerCards = 0, loading, error, 
         <>
           <div style={grid}>
             {items.map((p, i) => (
-              <Card key={p.id} p={p} eager={i < eagerCards} first={i === 0 && eagerCards > 0} />
+              <Card key={p.id} p={p} eager={i < eagerCards} first={i === 0 && eagerCards > 0} dated={dated ? { date: dated.date, availability: dated.byId.get(p.id) } : undefined} />
             ))}
           </div>
           {error ? (
@@ -129,9 +153,55 @@ export function GridView({ title, type, search, eagerCards = 0, loading, error, 
   );
 }
 
+/** One availability request for a page of rental cards (at most AVAILABILITY_BATCH_MAX ids). */
+function DayBatch({ ids, date, onAnswer }: { ids: string[]; date: string; onAnswer: (items: ProductAvailability[]) => void }) {
+  const q = useAvailabilityBatchQuery({ productIDs: ids, from: date, to: date });
+  useEffect(() => {
+    if (q.data) onAnswer(q.data.items);
+  }, [q.data, onAnswer]);
+  return null;
+}
+
+/** The rental grid's "Free on" day: a plain date input (the dashboard loads no antd), today up to the booking horizon. */
+export function DayPicker({ date, onDate }: { date: string; onDate: (d: string) => void }) {
+  const today = manilaDate();
+  return (
+    <div style={{ display: 'flex', gap: 8, alignItems: 'center', fontSize: 14 }}>
+      <label htmlFor="rental-free-on">Free on</label>
+      <input
+        id="rental-free-on"
+        type="date"
+        min={today}
+        max={lastBookableStart(today)}
+        value={date}
+        onChange={(e) => onDate(e.target.value)}
+        style={{ padding: '4px 8px', border: '1px solid #d9d9d9', borderRadius: 8, fontSize: 14 }}
+      />
+      {date && (
+        <button type="button" onClick={() => onDate('')} style={{ ...plainButton, padding: '4px 10px' }}>
+          Any day
+        </button>
+      )}
+    </div>
+  );
+}
+
 function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'FOR_RENT' | 'FOR_SALE'; search: string; eagerCards?: number }) {
   const q = useProductCardPagesInfiniteQuery({ type, ...(search ? { search } : {}) });
   const items = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
+  const [date, setDate] = useState('');
+  const [answers, setAnswers] = useState<ReadonlyMap<string, ProductAvailability>>(new Map());
+  const chunks = useMemo(() => {
+    const ids = items.map((p) => p.id);
+    const out: string[][] = [];
+    for (let i = 0; i < ids.length; i += AVAILABILITY_BATCH_MAX) out.push(ids.slice(i, i + AVAILABILITY_BATCH_MAX));
+    return out;
+  }, [items]);
+  const onAnswer = useMemo(() => (list: ProductAvailability[]) => setAnswers((m) => new Map([...m, ...list.map((a) => [a.productID, a] as const)])), []);
+  const chooseDate = (d: string) => {
+    setAnswers(new Map());
+    setDate(d);
+  };
   // A failed "Load more" retries that page; a failed reload of the pages shown reloads them all.
   const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch());
   const shown = q.error && !q.currentData ? [] : items;
@@ -150,6 +220,15 @@ function Grid({ title, type, search, eagerCards = 0 }: { title: string; type: 'F
       fetchingMore={q.isFetchingNextPage}
       onRetry={retry}
       onMore={() => void q.fetchNextPage()}
+      dated={type === 'FOR_RENT' && date ? { date, byId: answers } : undefined}
+      dayPicker={
+        type === 'FOR_RENT' ? (
+          <>
+            <DayPicker date={date} onDate={chooseDate} />
+            {date && chunks.map((ids) => <DayBatch key={`${date}:${ids[0]}`} ids={ids} date={date} onAnswer={onAnswer} />)}
+          </>
+        ) : undefined
+      }
     />
   );
 }

@@ -84,6 +84,7 @@ import { CatalogPriceRange } from './0005_price_range';
 import { CatalogPacking } from './0006_packing';
 import { CatalogUploads } from './0007_uploads';
 import { CatalogBookings } from './0008_bookings';
+import { CatalogBookingExtensions } from './0009_booking_extensions';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -94,4 +95,5 @@ export const migrations = [
   { name: '0006_packing', class: CatalogPacking },
   { name: '0007_uploads', class: CatalogUploads },
   { name: '0008_bookings', class: CatalogBookings },
+  { name: '0009_booking_extensions', class: CatalogBookingExtensions },
 ];

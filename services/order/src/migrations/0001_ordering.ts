@@ -130,6 +130,7 @@ import { OrderingPackingProgress } from './0006_packing_progress';
 import { OrderingPaymentRefunds } from './0007_payment_refunds';
 import { OrderingReminders } from './0008_reminders';
 import { OrderingRentalStart } from './0009_rental_start';
+import { OrderingExtensions } from './0010_extensions';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -141,4 +142,5 @@ export const migrations = [
   { name: '0007_payment_refunds', class: OrderingPaymentRefunds },
   { name: '0008_reminders', class: OrderingReminders },
   { name: '0009_rental_start', class: OrderingRentalStart },
+  { name: '0010_extensions', class: OrderingExtensions },
 ];

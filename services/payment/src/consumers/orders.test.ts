@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstream } from '@nats-io/jetstream';
-import { createLogger } from '@dme/platform';
+import { createLogger, eventEnvelope } from '@dme/platform';
+import { EVENTS } from '@dme/contracts';
 import { eventually, type Json } from '@dme/testing';
 import { orderEventHandler } from './orders';
 import { confirmAs, paymentIdOf, placedEvent, purchase, rental, startPayments, statusEvent, type PaymentHarness } from '../test/harness';
@@ -40,6 +41,36 @@ describe('order events from JetStream', () => {
     expect((await until(buy.orderId, (p) => p.orderStatus === 'FOR_PAYMENT')).nextAction).toBe('MARK_AS_PAID');
     expect((await until(rent.orderId, (p) => p.orderStatus === 'FOR_PAYMENT')).nextAction).toBe('PAY_PARTIAL');
     expect(await until(cancelled.orderId, (p) => p.orderStatus === 'CANCELLED')).toMatchObject({ status: 'CANCELLED', nextAction: null });
+  });
+
+  it('a rental extended (issue 25): the new total and lines, and the balance after the first payment follows; once again changes nothing', async () => {
+    const rent = rental();
+    await h.publish(placedEvent(rent), statusEvent(rent, 'PENDING', 'FOR_PAYMENT'));
+    await until(rent.orderId, (p) => p.orderStatus === 'FOR_PAYMENT');
+    expect((await confirmAs(h, h.accounting, await paymentIdOf(h, rent.orderId))).status).toBe(200); // the first day: 78.00
+    expect(await until(rent.orderId, (p) => p.status === 'INITIAL_PAYMENT')).toMatchObject({ totalOrderPayment: '324.00', balance: '246.00' });
+    // Two more days for both lines: 2 × 16.50 × 2 + 45.00 × 2 = 156.00 more.
+    const extended = eventEnvelope('order', {
+      type: EVENTS.order.extended,
+      aggregateId: rent.orderId,
+      data: {
+        orderId: rent.orderId, orderNumber: rent.orderNumber, customerId: rent.customerId, seq: 1, days: 2, amount: '156.00', totalAmount: '480.00', by: 'CUSTOMER',
+        lines: [
+          { lineId: crypto.randomUUID(), noOfRentalDays: 5, lineTotal: '165.00', dueDate: null },
+          { lineId: crypto.randomUUID(), noOfRentalDays: 7, lineTotal: '315.00', dueDate: null },
+        ],
+      },
+    });
+    await h.publish(extended);
+    const after = await until(rent.orderId, (p) => p.totalOrderPayment === '480.00');
+    expect(after).toMatchObject({ status: 'INITIAL_PAYMENT', totalPartialPayment: '78.00', balance: '402.00' });
+    expect(after.lines.map((l: Json) => [l.noOfRentalDays, l.lineTotal])).toEqual([[5, '165.00'], [7, '315.00']]);
+    // The same event again (published past the stream's dedupe window) changes nothing.
+    await jetstream(h.nc).publish(extended.type, JSON.stringify(extended), { msgID: `${extended.id}-again` });
+    const marker = purchase();
+    await h.publish(placedEvent(marker));
+    await until(marker.orderId, () => true);
+    expect(await payment(rent.orderId)).toMatchObject({ totalOrderPayment: '480.00', balance: '402.00' });
   });
 
   it('an event delivered again has no second effect (inbox)', async () => {

@@ -8,12 +8,13 @@ import { ledger, nonZero, recount } from '@dme/testing/ledger';
 import { confirm, release, reserve } from '../reservations/reservation.service';
 import { assignSerials } from '../stock/packing.service';
 import { returnSerial } from '../stock/returns.service';
+import { extendBookings } from './extend';
 
 /**
- * Issue 25: random bookings, downtime, cancellations and early returns on a few units, all at once
+ * Issue 25: random bookings, downtime, cancellations, extensions and early returns on a few units, all at once
  * against the real database. Afterwards no two active intervals of a unit overlap (SQL), and
  * every answer agrees with the final state: an accepted booking holds exactly its units for its
- * days (or is cancelled, if it was cancelled), a refused one holds nothing; an accepted downtime
+ * days (or is cancelled, if it was cancelled; with its extra days when its extension was accepted), a refused one holds nothing; an accepted downtime
  * is there, a refused one is not.
  */
 let h: CatalogHarness;
@@ -32,8 +33,9 @@ const bookArb = fc.record({
   quantity: fc.integer({ min: 1, max: 2 }),
   offset: fc.integer({ min: 0, max: 8 }),
   days: fc.integer({ min: 1, max: 4 }),
-  /** Afterwards: cancelled, or (a rental from today) packed and returned today, or kept. */
-  then: fc.constantFrom('keep' as const, 'cancel' as const, 'return' as const),
+  /** Afterwards: cancelled, or (a rental from today) packed and returned today, or given `extra` more days (asked twice: a retry), or kept. */
+  then: fc.constantFrom('keep' as const, 'cancel' as const, 'return' as const, 'extend' as const),
+  extra: fc.integer({ min: 1, max: 3 }),
 });
 const downArb = fc.record({
   kind: fc.constant('down' as const),
@@ -44,7 +46,7 @@ const downArb = fc.record({
 const opArb = fc.oneof(bookArb, bookArb, downArb);
 
 describe('bookings under concurrency (fast-check)', () => {
-  it('random concurrent bookings, downtime, cancellations and early returns: no overlap per unit, and every answer agrees with the final state', async () => {
+  it('random concurrent bookings, downtime, cancellations, extensions and early returns: no overlap per unit, and every answer agrees with the final state', async () => {
     const seed = Number(process.env.BOOKING_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`bookings property: seed ${seed} (replay with BOOKING_SEED=${seed})`);
     const seen = new Map<string, number>();
@@ -78,10 +80,19 @@ describe('bookings under concurrency (fast-check)', () => {
               });
             } catch (err) {
               if (!(err instanceof HttpProblem) || err.status !== 409) throw err;
-              return { op, orderId, start, ok: false, returned: false };
+              return { op, orderId, start, ok: false, returned: false, extended: false };
             }
             await confirm(em(), orderId);
             if (op.then === 'cancel') await release(em(), orderId);
+            let extended = false;
+            if (op.then === 'extend') {
+              const first = await extendBookings(em(), { orderId, seq: 1, days: op.extra });
+              // A retry of the same extension answers the same and never adds the days twice.
+              const again = await extendBookings(em(), { orderId, seq: 1, days: op.extra });
+              expect(again.ok, 'a retried extension answers as the first did').toBe(first.ok);
+              extended = first.ok;
+              saw(first.ok ? 'extension accepted' : 'extension refused');
+            }
             let returned = false;
             if (op.then === 'return') {
               const codes = await em().execute<Array<{ serial_code: string }>>(
@@ -96,7 +107,7 @@ describe('bookings under concurrency (fast-check)', () => {
               for (const c of codes) await returnSerial(em(), { orderId, serialCode: c.serial_code, status: 'OK' });
               returned = true;
             }
-            return { op, orderId, start, ok: true, returned };
+            return { op, orderId, start, ok: true, returned, extended };
           }),
         );
 
@@ -131,7 +142,8 @@ describe('bookings under concurrency (fast-check)', () => {
             expect(rows, 'returned units are free after their turnaround').toEqual(Array(op.quantity).fill({ status: 'ACTIVE', start: today, end: addDays(today, 1) }));
             saw('booking returned early');
           } else {
-            expect(rows, 'an accepted order holds its units for its days').toEqual(Array(op.quantity).fill({ status: 'ACTIVE', start: r.start, end: addDays(r.start!, op.days + 1) }));
+            const days = op.days + (r.extended ? op.extra : 0);
+            expect(rows, 'an accepted order holds its units for its days (and its accepted extension)').toEqual(Array(op.quantity).fill({ status: 'ACTIVE', start: r.start, end: addDays(r.start!, days + 1) }));
             saw('booking kept');
           }
         }

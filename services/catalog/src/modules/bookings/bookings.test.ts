@@ -8,6 +8,7 @@ import { confirm, release, reserve, reserveOrders } from '../reservations/reserv
 import { assignSerials } from '../stock/packing.service';
 import { returnSerial } from '../stock/returns.service';
 import { handleOrderEvents } from '../../consumers/orders';
+import { extendBookings } from './extend';
 import { eventEnvelope } from '@dme/platform';
 import { EVENTS } from '@dme/contracts';
 
@@ -241,6 +242,35 @@ describe('availability over days', () => {
     const p = await h.api.post('/api/products', simpleProduct({ type: 'FOR_SALE' }), { as: h.staff });
     expect((await h.api.get(`/api/products/${p.body.product.id}/availability?from=${today()}&to=${today()}`)).status).toBe(400);
     expect((await h.api.get(`/api/products/${randomUUID()}/availability?from=${today()}&to=${today()}`)).status).toBe(404);
+  });
+});
+
+describe('extensions', () => {
+  it('an order\'s bookings get more days while the unit is free after them, turnaround included; a retry converges; refused says how many days fit', async () => {
+    const p = await rentable();
+    await addStock(p.id, 1);
+    const s = addDays(today(), 10);
+    const a = await rent([{ productID: p.id, quantity: 1, startDate: s, days: 2 }]); // [s, s+3)
+    const b = await rent([{ productID: p.id, quantity: 1, startDate: addDays(s, 5), days: 1 }]); // [s+5, s+7)
+    expect(a.ok && b.ok).toBe(true);
+    const ext = (seq: number, days: number) => extendBookings(em(), { orderId: a.orderId, seq, days });
+    expect(await ext(1, 1)).toEqual({ ok: true, maxDays: 1, units: 1 });
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ start: s, due: addDays(s, 3), end: addDays(s, 4) })]);
+    // The same extension asked again: nothing added.
+    expect((await ext(1, 1)).ok).toBe(true);
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ due: addDays(s, 3), end: addDays(s, 4) })]);
+    // Asked again with 2 days (the order's first try failed and the customer asked for more): 2 in all.
+    expect((await ext(1, 2)).ok).toBe(true);
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ due: addDays(s, 4), end: addDays(s, 5) })]);
+    // B starts on s+5: not one day more (the turnaround runs to it); extension 1 could be 2 days at most.
+    expect(await ext(2, 1)).toEqual({ ok: false, maxDays: 0, units: 1 });
+    expect(await ext(1, 3)).toEqual({ ok: false, maxDays: 2, units: 1 });
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ due: addDays(s, 4), end: addDays(s, 5) })]);
+    // B cancelled: the days are free.
+    await release(em(), b.orderId);
+    expect((await ext(2, 4)).ok).toBe(true);
+    expect(await bookingsOf(a.orderId)).toEqual([expect.objectContaining({ due: addDays(s, 8), end: addDays(s, 9) })]);
+    expect(await noOverlaps()).toBe(0);
   });
 });
 

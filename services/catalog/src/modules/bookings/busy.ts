@@ -34,3 +34,14 @@ export const RENTABLE_SQL = (i: string) => `${i}.status in ('AVAILABLE','RENTED'
 
 /** A stock item's leaf (the product, variant or sub-variant that takes stock). */
 export const LEAF_SQL = (i: string) => `coalesce(${i}.sub_variant_id, ${i}.variant_id, ${i}.product_id)`;
+
+/**
+ * The first day after booking `b` on which its unit is taken by another booking or downtime (null:
+ * never): how far `b` may grow (an extension, issue 25) while its unit stays free, turnaround
+ * included since `b`'s end already counts it. A unit out with this booking's own order is taken
+ * by this booking only, so nothing else of rule 3 applies to it.
+ */
+export function nextTakenSql(t: (name: string) => string, b: string): string {
+  return `(select min(lower(nb.period)) from ${t('bookings')} nb
+            where nb.stock_item_id = ${b}.stock_item_id and nb.status in ('ACTIVE') and nb.id <> ${b}.id and lower(nb.period) >= upper(${b}.period))`;
+}

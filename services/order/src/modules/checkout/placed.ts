@@ -66,6 +66,9 @@ export function orderAnswer(p: Placed): Order {
     requests: [],
     dueNotice: null,
     fullPaymentPreview: null,
+    extensions: [],
+    // A customer extends a rental once it is delivered (terms `extendable`).
+    extendable: false,
     allowedTransitions: allowedTransitions(
       { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, chargedAtReturn, dueNotice, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { centsToString, chargedAtReturn, dueNotice, extendable, permissionsOf, type Extender, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
 import { returnedUnits, type OrderFacts } from '../../process/facts';
@@ -57,10 +57,11 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
   tracker: Array<{ title: string; status: OrderStatus; created_at: string }>;
   requests: RequestRow[];
   customer: Record<string, string> | null;
+  extensions: Array<{ days: number; amount: string; by: 'CUSTOMER' | 'STAFF'; created_at: string }>;
 }
 
 /** An order as the API shows it, before the caller's allowed steps are decided. */
-export type OrderDetail = Omit<Order, 'allowedTransitions'>;
+export type OrderDetail = Omit<Order, 'allowedTransitions' | 'extendable'>;
 
 /** The statement that reads one order (`o`, matched by `where`): its facts, and with `detail` everything its detail shows. */
 function orderStatement(em: EntityManager, where: string, detail: boolean): string {
@@ -85,7 +86,9 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                        'due_date', p.due_date::text) from ${t('order_payments')} p where p.order_id = o.id) as payment,
             coalesce((select json_agg(json_build_object('payment_record_id', r.payment_record_id, 'type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
                        'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at) order by r.created_at, r.id)
-                        from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records`;
+                        from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records,
+            coalesce((select json_agg(json_build_object('days', x.days, 'amount', x.amount::text, 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
+                        from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions`;
   return `select o.*, ${facts}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
@@ -183,6 +186,7 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     requests: row.requests.map(requestOf),
     dueNotice: dueNotice(row.status, row.lines.map(dueOf), manilaDate(new Date())),
     fullPaymentPreview: row.status === 'FOR_PICK_UP' ? fullPaymentPreviewOf(factsOf(row), new Date()) : null,
+    extensions: row.extensions.map((x) => ({ days: x.days, amount: money(x.amount), by: x.by, createdAt: new Date(x.created_at).toISOString() })),
   };
 }
 
@@ -229,7 +233,14 @@ export async function loadOrder(
 /** One order as this caller sees it, with the steps the caller can take now (the process decides). */
 export async function getOrder(em: EntityManager, id: string, who: Principal, scope: { customerId?: string }): Promise<Order> {
   const { order, facts } = await loadOrder(em, id, scope);
-  return { ...order, allowedTransitions: allowedTransitions(facts, { kind: 'person', principal: who }) };
+  const by = extenderOf(who);
+  return { ...order, allowedTransitions: allowedTransitions(facts, { kind: 'person', principal: who }), extendable: by !== null && extendable(facts.type, facts.status, by) };
+}
+
+/** Who this caller extends rentals as (terms `extendable`): a customer their own, staff who manage bookings; else nobody. */
+export function extenderOf(who: Principal): Extender | null {
+  if (who.userType === 'CUSTOMER') return 'CUSTOMER';
+  return permissionsOf(who.userType).includes('booking:manage') ? 'STAFF' : null;
 }
 
 /**

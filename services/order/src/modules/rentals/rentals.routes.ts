@@ -2,6 +2,7 @@ import type { HandlersOf } from '@dme/platform';
 import { em } from '../cart/cart.routes';
 import type { ProcessDeps } from '../../process/transitions';
 import { driverScan, getDriverOrder, listDriverOrders } from './drivers';
+import { extendRental, type ExtendDeps } from './extend';
 import { listNotices } from './notices';
 import { listOngoingRentals } from './ongoing';
 import { createRequest, updateRequest } from './requests';
@@ -9,11 +10,11 @@ import { returnSerial, type ReturnDeps } from './returns';
 
 type RentalHandlers = Pick<
   HandlersOf<'order'>,
-  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices'
+  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend'
 >;
 
 /** Drivers, ongoing rentals, returns, requests and notices (issue 10); afterCommit kicks the outbox relay. */
-export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps }, afterCommit: () => void): RentalHandlers {
+export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps; extend: ExtendDeps }, afterCommit: () => void): RentalHandlers {
   return {
     async driverScan(ctx, { body, principal }) {
       const answer = await driverScan(em(ctx), principal, body, deps.process);
@@ -37,5 +38,15 @@ export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps
       return { request };
     },
     myNotices: (ctx, { principal }) => listNotices(em(ctx), principal.userId),
+    async myOrdersExtend(ctx, { params, body, principal }) {
+      const answer = await extendRental(em(ctx), params.id, body.days, principal, 'CUSTOMER', deps.extend);
+      afterCommit();
+      return answer;
+    },
+    async ordersExtend(ctx, { params, body, principal }) {
+      const answer = await extendRental(em(ctx), params.id, body.days, principal, 'STAFF', deps.extend);
+      afterCommit();
+      return answer;
+    },
   };
 }

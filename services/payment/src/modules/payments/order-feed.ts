@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { centsToString, EVENT_DATA, EVENTS, rentalPartialCents, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
 import { lockEventOrders, qualified, sql, writeEvent, type Db } from '@dme/platform';
-import { onOrderStatus, opening, refundDue } from './payment.rules';
+import { onExtended, onOrderStatus, opening, refundDue } from './payment.rules';
 import { SOURCE } from './payment.service';
 import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
 
 type Placed = EventData<typeof EVENTS.order.placed>;
 type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
+type Extended = EventData<typeof EVENTS.order.extended>;
 
 /** What applying an order event did (for the consumer's log). */
 export type FeedOutcome = 'opened' | 'duplicate' | 'applied' | 'held' | 'refund-due';
@@ -118,7 +119,32 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
  * becomes payable. With it the second waits for the first to commit, then sees its row.
  */
 export function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
-  return lockEventOrders(db, 'payment-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged]);
+  return lockEventOrders(db, 'payment-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged, EVENTS.order.extended]);
+}
+
+/**
+ * `dme.order.extended` (issue 25): the order's new total and its lines' days and totals (for the
+ * invoice), and the balance that follows (payment.rules onExtended). The figures are absolute, so
+ * applying it again changes nothing. The order was placed before it could be extended, and order
+ * events arrive in stream order; if its payment is missing all the same, the batch fails and is
+ * delivered again rather than lose the extension.
+ */
+export async function applyOrderExtended(db: Db, data: Extended): Promise<FeedOutcome> {
+  const row = await findPayment(db, 'order_id', data.orderId, { lock: true });
+  if (!row) throw new Error(`payment of order ${data.orderId} not found for its extension`);
+  await saveFigures(db, row.id, onExtended(figuresOf(row), toCents(data.totalAmount)), true);
+  await sql(
+    db,
+    `update ${qualified(db, 'payments')} p
+        set total_order_payment = $2,
+            lines = (select coalesce(jsonb_agg(case when x.n <= jsonb_array_length($3::jsonb)
+                                                    then x.line || jsonb_build_object('noOfRentalDays', ($3::jsonb -> (x.n::int - 1)) -> 'noOfRentalDays', 'lineTotal', ($3::jsonb -> (x.n::int - 1)) ->> 'lineTotal')
+                                                    else x.line end order by x.n), '[]'::jsonb)
+                       from jsonb_array_elements(p.lines) with ordinality as x(line, n))
+      where p.id = $1 and p.status not in ('PAID', 'CANCELLED', 'REFUND_DUE')`,
+    [row.id, centsToString(toCents(data.totalAmount)), JSON.stringify(data.lines.map((l) => ({ noOfRentalDays: l.noOfRentalDays, lineTotal: money2(l.lineTotal) })))],
+  );
+  return 'applied';
 }
 
 /** Order events in stream order; other order events (a checkout abandoned) do not concern payments. */
@@ -129,5 +155,6 @@ export async function applyOrderEvent(db: Db, event: EventEnvelope): Promise<Fee
   if (event.type === EVENTS.order.statusChanged) {
     return applyOrderStatus(db, EVENT_DATA[EVENTS.order.statusChanged].parse(event.data), event.occurredAt, event.id);
   }
+  if (event.type === EVENTS.order.extended) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.extended].parse(event.data));
   return null;
 }

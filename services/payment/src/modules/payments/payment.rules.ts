@@ -153,3 +153,13 @@ function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null
   }
   return next;
 }
+
+/**
+ * A rental got more days (issue 25): the order total the order service re-priced replaces the
+ * payment's, and what is left to pay follows (terms `balanceCents`: total + extra charge − paid),
+ * so the full payment asks for the extension's days. A payment already settled or cancelled keeps its figures.
+ */
+export function onExtended(f: Figures, total: Cents): Figures {
+  if (f.status === 'PAID' || f.status === 'CANCELLED' || f.status === 'REFUND_DUE') return f;
+  return { ...f, total, balance: balanceCents({ totalCents: total, paidCents: f.paid, extraCents: f.extraCharge }) };
+}

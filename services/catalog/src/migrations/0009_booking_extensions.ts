@@ -1,0 +1,20 @@
+import { Migration } from '@dme/platform';
+
+/**
+ * Extensions of rentals (issue 25): what each extension of an order did to its bookings, so that
+ * asking again (the order service retrying after its own transaction failed) converges on the
+ * same days instead of adding them twice.
+ */
+export class CatalogBookingExtensions extends Migration {
+  override async up(): Promise<void> {
+    const s = this.config.get('schema');
+    this.addSql(`create table "${s}"."booking_extensions" (
+      "order_id" uuid not null,
+      "seq" int not null check ("seq" >= 1),
+      "days" int not null check ("days" >= 0),
+      "created_at" timestamptz not null default now(),
+      "updated_at" timestamptz not null default now(),
+      primary key ("order_id", "seq")
+    )`);
+  }
+}

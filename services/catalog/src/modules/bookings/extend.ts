@@ -1,0 +1,48 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExtendBookingsReply, ExtendBookingsRequest } from '@dme/contracts';
+import { qualified, sql } from '@dme/platform';
+import { nextTakenSql } from './busy';
+
+/**
+ * More days for an order's bookings (issue 25; RPC.extendBookings): extension `seq` of the order
+ * is `days` days. Every ACTIVE rental booking of the order keeps its unit; its due date and end
+ * move by the difference with what this extension was before (0 the first time), so a retry
+ * converges and never adds twice. Growing needs each unit free for the extra days (busy.ts
+ * `nextTakenSql`: the next booking or downtime of the unit, turnaround included); if one is not,
+ * nothing changes and `maxDays` says how many days this extension could be at most. Under the
+ * leaves' ledger locks, as bookings are made; the exclusion constraint stays the last word.
+ */
+export async function extendBookings(em: EntityManager, input: ExtendBookingsRequest): Promise<ExtendBookingsReply> {
+  const { orderId, seq, days } = input;
+  return em.transactional(async (tem) => {
+    const t = (n: string) => qualified(tem, n);
+    const leaves = await sql<{ leaf_id: string }>(tem, `select distinct leaf_id from ${t('bookings')} where order_id = $1 and kind = 'RENTAL' and status = 'ACTIVE' order by leaf_id`, [orderId]);
+    await sql(tem, `select leaf_id from ${t('stock_levels')} where leaf_id = any($1::uuid[]) order by leaf_id for update`, [leaves.map((l) => l.leaf_id)]);
+    const [before] = await sql<{ days: number }>(tem, `select days from ${t('booking_extensions')} where order_id = $1 and seq = $2 for update`, [orderId, seq]);
+    const delta = days - (before?.days ?? 0);
+    const rows = await sql<{ id: string; room: number | null }>(
+      tem,
+      `select b.id, (${nextTakenSql(t, 'b')} - upper(b.period))::int as room
+         from ${t('bookings')} b where b.order_id = $1 and b.kind in ('RENTAL') and b.status in ('ACTIVE') for update of b`,
+      [orderId],
+    );
+    const rooms = rows.map((r) => r.room).filter((r): r is number => r !== null);
+    const room = rooms.length === 0 ? null : Math.max(0, Math.min(...rooms));
+    if (room !== null && delta > room) return { ok: false, maxDays: room + (before?.days ?? 0), units: rows.length };
+    if (delta !== 0 && rows.length > 0) {
+      await sql(
+        tem,
+        `update ${t('bookings')} set period = daterange(lower(period), upper(period) + $2::int), due_date = due_date + $2::int, updated_at = now()
+          where id = any($1::uuid[]) and upper(period) + $2::int > lower(period) and due_date + $2::int >= lower(period)`,
+        [rows.map((r) => r.id), delta],
+      );
+    }
+    await sql(
+      tem,
+      `insert into ${t('booking_extensions')} (order_id, seq, days) values ($1, $2, $3)
+       on conflict (order_id, seq) do update set days = excluded.days, updated_at = now()`,
+      [orderId, seq, days],
+    );
+    return { ok: true, maxDays: days, units: rows.length };
+  });
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, BOOKING_MESSAGES, EVENTS, manilaDate, MAX_RENTAL_DAYS } from '@dme/contracts';
+import type { Caller, Json } from '@dme/testing';
+import { place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
+
+let h: OrderHarness;
+let walker: Json;
+let bed: Json;
+beforeAll(async () => {
+  h = await startOrdering();
+  walker = await h.product({ brand: 'Drive', name: `Walker ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '10.00', variants: [{ name: 'Folding', price: '10.00', damageCharges: '120.35' }] });
+  bed = await h.product({ brand: 'Invacare', name: `Bed ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '50.00', damageCharges: '900.10' });
+});
+afterAll(() => h?.close());
+
+const scan = (as: Caller, code: string) => h.order.post('/api/driver/scan', { purpose: 'DELIVERY', code }, { as });
+const exec = <T>(db: 'order' | 'catalog', q: string, params: unknown[]) => (db === 'order' ? h.orderOrm : h.catalogOrm).em.fork().execute<T[]>(q, params);
+const extendMine = (order: Json, days: unknown, as: Caller) => h.order.post(`/api/my/orders/${order.id}/extend`, { days }, { as });
+const extendStaff = (order: Json, days: unknown) => h.order.post(`/api/orders/${order.id}/extend`, { days }, { as: h.staff });
+/** The order's bookings in the catalog: due date and end (exclusive, turnaround included). */
+const bookings = (orderId: string) =>
+  exec<{ due: string; end: string }>('catalog', `select to_char(due_date, 'YYYY-MM-DD') as due, to_char(upper(period), 'YYYY-MM-DD') as end from catalog.bookings where order_id = ? and status = 'ACTIVE' order by due_date`, [orderId]);
+
+/** A rental of 2 walkers (3 days) and 1 bed (30 days), placed and packed (TO_SHIP); delivered unless asked not to. */
+async function rental(customer: Caller, opts: { deliver: boolean } = { deliver: true }) {
+  const walkers = await h.addStock({ productID: walker.id, productVariantID: walker.variants[0].id, quantity: 2 });
+  const beds = await h.addStock({ productID: bed.id, quantity: 1 });
+  const placed = await place(h, customer, {
+    type: 'RENT',
+    typeOfOrder: 'BULK',
+    lines: [
+      { productID: walker.id, productVariantID: walker.variants[0].id, quantity: 2, noOfRentalDays: 3 },
+      { productID: bed.id, quantity: 1, noOfRentalDays: 30 },
+    ],
+  });
+  expect(placed.status).toBe(201);
+  const order = await toPreparing(h, placed.body.order);
+  const packed = await h.order.post(
+    `/api/orders/${order.id}/transitions`,
+    { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: walkers }, { lineID: order.products[1].id, serialCodes: beds }] },
+    { as: h.staff },
+  );
+  expect(packed.status).toBe(200);
+  if (!opts.deliver) return { order: packed.body.order as Json, beds };
+  const driver = h.as('DRIVER');
+  expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
+  expect((await scan(driver, order.orderNumber)).status).toBe(200);
+  return { order: (await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order as Json, beds };
+}
+
+describe('extensions of a rental (issue 25)', () => {
+  it('a customer gives their delivered rental more days: lines re-priced with their terms, due dates and bookings moved, the extension recorded and told', async () => {
+    const customer = h.customer();
+    const { order } = await rental(customer);
+    expect(order.status).toBe('DELIVERED');
+    expect(order.extendable).toBe(true);
+    expect(order.totalAmount).toBe('1560.00'); // 2 × 10 × 3 + 50 × 30
+    const today = manilaDate();
+    expect(order.products.map((l: Json) => l.dueDate)).toEqual([addDays(today, 3), addDays(today, 30)]);
+    expect(await bookings(order.id)).toEqual([
+      { due: addDays(today, 3), end: addDays(today, 4) },
+      { due: addDays(today, 3), end: addDays(today, 4) },
+      { due: addDays(today, 30), end: addDays(today, 31) },
+    ]);
+
+    const res = await extendMine(order, 2, customer);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toBe(BOOKING_MESSAGES.extended(2, addDays(today, 5)));
+    const after = res.body.order;
+    expect(after.products.map((l: Json) => [l.noOfRentalDays, l.lineTotal, l.dueDate])).toEqual([
+      [5, '100.00', addDays(today, 5)],
+      [32, '1600.00', addDays(today, 32)],
+    ]);
+    expect(after.totalAmount).toBe('1700.00');
+    expect(after.partialPayment).toBe(order.partialPayment); // the first day's payment is what it was
+    expect(after.extensions).toEqual([{ days: 2, amount: '140.00', by: 'CUSTOMER', createdAt: expect.any(String) }]);
+    expect(await bookings(order.id)).toEqual([
+      { due: addDays(today, 5), end: addDays(today, 6) },
+      { due: addDays(today, 5), end: addDays(today, 6) },
+      { due: addDays(today, 32), end: addDays(today, 33) },
+    ]);
+    const [event] = await exec<{ payload: Json }>('order', `select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.order.extended, order.id]);
+    expect(event!.payload.data).toMatchObject({ seq: 1, days: 2, amount: '140.00', totalAmount: '1700.00', by: 'CUSTOMER' });
+
+    // Staff give one more day: by STAFF, the second extension.
+    const staff = await extendStaff(order, 1);
+    expect(staff.status).toBe(200);
+    expect(staff.body.order.extensions.map((x: Json) => [x.days, x.amount, x.by])).toEqual([[2, '140.00', 'CUSTOMER'], [1, '70.00', 'STAFF']]);
+    expect(staff.body.order.totalAmount).toBe('1770.00');
+  });
+
+  it("another customer's rental answers 404; a customer cannot extend before delivery, staff can; bad days are 400 and change nothing", async () => {
+    const customer = h.customer();
+    const { order } = await rental(customer, { deliver: false });
+    expect(order.status).toBe('TO_SHIP');
+    expect((await extendMine(order, 1, h.customer())).status).toBe(404);
+    const early = await extendMine(order, 1, customer);
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toBe(BOOKING_MESSAGES.extendNotOngoing);
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.extendable).toBe(false);
+    expect((await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order.extendable).toBe(true);
+    for (const days of [0, -1, 1.5, 'two', null, MAX_RENTAL_DAYS + 1]) expect((await extendStaff(order, days)).status).toBe(400);
+    const tooLong = await extendStaff(order, MAX_RENTAL_DAYS - 30 + 1);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.detail).toBe(BOOKING_MESSAGES.extendTooLong);
+    expect((await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order.totalAmount).toBe('1560.00');
+    // Staff lengthen a rental before it goes out.
+    const ok = await extendStaff(order, 3);
+    expect(ok.status).toBe(200);
+    expect(ok.body.order.products.map((l: Json) => l.noOfRentalDays)).toEqual([6, 33]);
+    // A driver may not.
+    expect((await h.order.post(`/api/orders/${order.id}/extend`, { days: 1 }, { as: h.as('DRIVER') })).status).toBe(403);
+  });
+
+  it('refused when a unit is booked after the rental: it says until when it could go, and nothing changes; what fits is accepted', async () => {
+    const customer = h.customer();
+    const { order } = await rental(customer);
+    const today = manilaDate();
+    const bedDue = addDays(today, 30);
+    // Another customer books every bed free from the bed's due + 1 turnaround + 2 days on.
+    const next = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 2, startDate: addDays(bedDue, 3) }] });
+    expect(next.status, JSON.stringify(next.body)).toBe(201);
+    // That booking took this order's bed (the beds of earlier tests are booked those days).
+    const [taken] = await exec<{ n: number }>(
+      'catalog',
+      `select count(*)::int as n from catalog.bookings a join catalog.bookings b on a.stock_item_id = b.stock_item_id
+        where a.order_id = ? and b.order_id = ? and a.status = 'ACTIVE' and b.status = 'ACTIVE'`,
+      [order.id, next.body.order.id],
+    );
+    expect(taken!.n).toBe(1);
+    const refused = await extendMine(order, 5, customer);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(BOOKING_MESSAGES.extendRefused(2, addDays(today, 5)));
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.totalAmount).toBe('1560.00');
+    // Two days fit.
+    expect((await extendMine(order, 2, customer)).status).toBe(200);
+    const none = await extendMine(order, 1, customer);
+    expect(none.status).toBe(409);
+    expect(none.body.detail).toBe(BOOKING_MESSAGES.extendRefused(0, addDays(today, 5)));
+  });
+});
