@@ -115,3 +115,72 @@ test.describe('rentals booked for dates ahead (issue 25)', () => {
     await warehouse.dispose();
   });
 });
+
+test.describe('extensions and the shop grid for a day (issue 25)', () => {
+  test('staff extend a booked rental: refused past the next booking with until when, accepted for what fits; the customer sees the new total; the grid for a day says booked', async ({ page, browser, baseURL, playwright }) => {
+    test.setTimeout(180_000);
+    const warehouse = await apiSignedIn(playwright, baseURL, 'warehouseadmin');
+    const chair = await product(warehouse, 'FOR_RENT', '20.00', 1);
+    const rentFor = async (start: string, days: number) => {
+      const who = await registerByApi(page.request);
+      const api = await apiSignedIn(playwright, baseURL, who.username, who.password);
+      const res = await api.post('/api/orders', {
+        headers: { 'idempotency-key': `e2e-${who.username}` },
+        data: {
+          type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: chair.id, quantity: 1, noOfRentalDays: days, startDate: start }],
+          deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '123456', note: '',
+        },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return { who, api, order: ((await res.json()) as { order: { id: string; orderNumber: string } }).order };
+    };
+    // A: the only unit from the 7th for 3 days (due the 10th, cleaned that day); B: from the 13th.
+    const a = await rentFor(manilaDay(7), 3);
+    const b = await rentFor(manilaDay(13), 2);
+
+    // Staff open A's order from the calendar and ask for 5 more days: B's booking is in the way.
+    const staff = await (await browser.newContext({ baseURL })).newPage();
+    await signInAs(staff, 'warehouseadmin', undefined, '/admin/warehouse-bins');
+    await staff.getByRole('menuitem', { name: 'Calendar' }).click();
+    await pickOption(staff, 'Product', chair.name, { search: true });
+    await staff.getByText('Month', { exact: true }).click();
+    await expect(staff.getByRole('row', { name: new RegExp(b.order.orderNumber) })).toBeVisible();
+    await staff.getByRole('row', { name: new RegExp(a.order.orderNumber) }).getByRole('button', { name: `Open ${a.order.orderNumber}` }).click();
+    await expect(staff.getByRole('heading', { name: `Order ${a.order.orderNumber}` })).toBeVisible();
+    await staff.getByRole('button', { name: 'Extend rental' }).click();
+    const dialog = staff.getByRole('dialog', { name: 'Extend rental' });
+    await dialog.getByLabel('Extra days').fill('5');
+    await dialog.getByRole('button', { name: 'Extend', exact: true }).click();
+    await expect(dialog.getByRole('alert')).toContainText(`can be extended by at most 2 days, until ${manilaDay(12)}`);
+    // Two days fit.
+    await dialog.getByLabel('Extra days').fill('2');
+    await dialog.getByRole('button', { name: 'Extend', exact: true }).click();
+    await expect(staff.getByText(`Rental extended by 2 days: due back on ${manilaDay(12)}.`)).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    // The customer's order: five days now, re-priced with the same day rate (20.00 × 5).
+    const mine = (await (await a.api.get(`/api/my/orders/${a.order.id}`)).json()) as { order: { totalAmount: string; products: Array<{ noOfRentalDays: number }>; extensions: Array<{ days: number; by: string }> } };
+    expect(mine.order).toMatchObject({ totalAmount: '100.00', products: [{ noOfRentalDays: 5 }], extensions: [{ days: 2, by: 'STAFF' }] });
+    // The calendar shows A's booking longer: the unit is taken up to B.
+    await staff.getByRole('menuitem', { name: 'Calendar' }).click();
+    await pickOption(staff, 'Product', chair.name, { search: true });
+    await staff.getByText('Month', { exact: true }).click();
+    const shown = new Intl.DateTimeFormat('en-PH', { timeZone: 'UTC', dateStyle: 'medium' }).format(new Date(`${manilaDay(12)}T00:00:00Z`)); // as the screen writes a day
+    await expect(staff.getByRole('row', { name: new RegExp(a.order.orderNumber) })).toContainText(shown);
+
+    // A customer browsing the rentals for the 8th: the chair is booked then, free from after B.
+    await signInAs(page, a.who.username, a.who.password, '/dashboard');
+    await page.getByLabel('Search by name or brand').fill(chair.name);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const card = page.getByTestId('product-card').filter({ hasText: chair.name });
+    await expect(card.getByTestId('card-stock')).toHaveText('In-Stock');
+    await page.getByLabel('Free on').fill(manilaDay(8));
+    await expect(card.getByTestId('card-stock')).toContainText('Booked on');
+    await expect(card.getByTestId('card-stock')).toContainText('free from');
+    await page.getByLabel('Free on').fill(manilaDay(3));
+    await expect(card.getByTestId('card-stock')).toContainText('Free on');
+    await a.api.dispose();
+    await b.api.dispose();
+    await warehouse.dispose();
+  });
+});

@@ -8,6 +8,7 @@ import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader,
 import { useCancelOrderMutation, useMyOrderQuery } from './api';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
+import { ExtendRentalButton, Extensions } from './ExtendRental';
 
 /**
  * A serial code is back once it was inspected on return (OK, LOST or DAMAGED; updatedAt is its
@@ -70,7 +71,8 @@ function Requests({ order }: { order: Order }) {
  * One of my orders: tracker, shipping, products (with their serial codes once packed, and due
  * dates once a rental is delivered), payment information and records; the order's QR once packed
  * and the invoice once a payment was taken (plain downloads: nothing heavy is loaded for them);
- * cancel where allowed. A rental also shows its due notice and its fix/replace requests.
+ * cancel where allowed. A rental also shows its due notice, its extensions ('Extend rental' while
+ * the order says it may be extended) and its fix/replace requests.
  */
 export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const { id = '' } = useParams();
@@ -102,6 +104,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         title={`Order ${o.orderNumber}`}
         extra={
           <Space>
+            {rent && <ExtendRentalButton order={o} />}
             {o.allowedTransitions.includes('CANCELLED') && (
               <Button danger onClick={() => void onCancel()} loading={cancelling.isLoading}>
                 Cancel Order
@@ -176,6 +179,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
         />
       </section>
       <PaymentRecords order={o} />
+      {rent && <Extensions order={o} />}
       {rent && <Requests order={o} />}
     </article>
   );

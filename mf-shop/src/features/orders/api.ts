@@ -1,14 +1,14 @@
 import { baseApi } from '@dme/api-client';
-import type { CreateRequestBody, OrderListResponse, OrderRequest, OrderResponse, OrderStatus } from '@dme/contracts';
+import type { CreateRequestBody, ExtendRentalResponse, OrderListResponse, OrderRequest, OrderResponse, OrderStatus } from '@dme/contracts';
 import { nextOffset } from '@dme/ui';
 
 /** Lists are loaded 100 at a time (the API's maximum); past that the page offers "Load more". */
 export const LIST_PAGE = 100;
 
 /**
- * My orders, one order, cancelling it and filing a fix or replace request; lists refresh at once
- * after a change (tags). A paged list refetched on an invalidation (live updates too) loads again
- * from offset 0 as many pages as were shown.
+ * My orders, one order, cancelling it, filing a fix or replace request and extending a rental;
+ * lists refresh at once after a change (tags). A paged list refetched on an invalidation (live
+ * updates too) loads again from offset 0 as many pages as were shown.
  */
 export const ordersApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
@@ -28,7 +28,16 @@ export const ordersApi = baseApi.injectEndpoints({
       query: ({ orderId, body }) => ({ url: `/my/orders/${orderId}/requests`, method: 'POST', body }),
       invalidatesTags: ['Order', 'Payment'],
     }),
+    /**
+     * More days for my ongoing rental (issue 25): `days` more on every rental line. The server
+     * checks the units are free, re-prices and moves the due date; the order (its total and
+     * payment) loads again.
+     */
+    extendRental: b.mutation<ExtendRentalResponse, { orderId: string; days: number }>({
+      query: ({ orderId, days }) => ({ url: `/my/orders/${orderId}/extend`, method: 'POST', body: { days } }),
+      invalidatesTags: (_r, _e, { orderId }) => [{ type: 'Order', id: orderId }, { type: 'Order', id: 'LIST' }, 'Payment'],
+    }),
   }),
 });
 
-export const { useMyOrdersInfiniteQuery, useMyOrderQuery, useCancelOrderMutation, useCreateRequestMutation } = ordersApi;
+export const { useMyOrdersInfiniteQuery, useMyOrderQuery, useCancelOrderMutation, useCreateRequestMutation, useExtendRentalMutation } = ordersApi;

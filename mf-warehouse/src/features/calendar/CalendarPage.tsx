@@ -8,6 +8,7 @@ import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useCreateDowntimeMutation, useProductCalendarQuery, useRemoveDowntimeMutation, useRentalProductsQuery } from './api';
 import { KINDS, type Picked } from './Timeline';
+import { AtRiskPanel } from './AtRiskPanel';
 
 const Timeline = lazy(() => import('./Timeline'));
 const DAY = 'YYYY-MM-DD';
@@ -41,6 +42,7 @@ interface Row extends UnitBooking {
  * The staff calendar (issue 25; SUPERADMIN and warehouse roles): a rental product's units, one
  * row each, over a week or a month, with bookings, turnaround, downtime and overdue days. Click a
  * booking to open its order, a downtime to remove it; "Add downtime" blocks a unit or all units.
+ * Above them, the bookings at risk of every product (a unit still out past its due date).
  * Product, first day and view are in the address (?product=…&from=…&view=week).
  */
 export default function CalendarPage() {
@@ -67,9 +69,10 @@ export default function CalendarPage() {
   const cal = useProductCalendarQuery({ id: productId, from, to }, { skip: !productId });
   const [adding, setAdding] = useState(false);
 
+  const openOrder = (orderID: string) => navigate(`/admin/orders/rentals/${orderID}`);
   const onPick = async (p: Picked) => {
     if (p.kind === 'RENTAL') {
-      navigate(`/admin/orders/rentals/${p.orderID}`);
+      openOrder(p.orderID);
       return;
     }
     if (await confirm({ title: BOOKING_MESSAGES.downtimeRemoveConfirm, okText: 'Remove', cancelText: 'Keep', danger: true })) await removeOne(p.id);
@@ -105,6 +108,7 @@ export default function CalendarPage() {
           />
         }
       />
+      <AtRiskPanel onOpen={openOrder} />
       <Space wrap style={{ marginBottom: 12 }}>
         <Button onClick={() => go({ from: addDays(from, -VIEWS[view]) })}>Previous</Button>
         <Button onClick={() => go({ from: manilaDate() })}>Today</Button>
@@ -140,7 +144,7 @@ export default function CalendarPage() {
           <Suspense fallback={<Loading />}>
             <Timeline data={cal.data} onPick={(p) => void onPick(p)} />
           </Suspense>
-          <BookingsTable rows={rows} onOpen={(orderID) => navigate(`/admin/orders/rentals/${orderID}`)} onRemove={(id) => void onPick({ kind: 'DOWNTIME', id })} />
+          <BookingsTable rows={rows} onOpen={openOrder} onRemove={(id) => void onPick({ kind: 'DOWNTIME', id })} />
         </>
       )}
       {cal.data && <DowntimeModal open={adding} onClose={() => setAdding(false)} calendar={cal.data} />}

@@ -1,7 +1,7 @@
 import { baseApi } from '@dme/api-client';
-import type { CalendarResponse, DowntimeCreateRequest, ProductListResponse } from '@dme/contracts';
+import type { AtRiskResponse, CalendarResponse, DowntimeCreateRequest, ProductListResponse } from '@dme/contracts';
 
-/** The staff calendar (issue 25): a rental product's units over days, and downtime. */
+/** The staff calendar (issue 25): a rental product's units over days, downtime, and the bookings at risk. */
 export const calendarApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
     /** Rental products to choose from (the first 100 by name; the search narrows). */
@@ -12,6 +12,14 @@ export const calendarApi = baseApi.injectEndpoints({
     productCalendar: b.query<CalendarResponse, { id: string; from: string; to: string }>({
       query: ({ id, from, to }) => ({ url: `/products/${id}/calendar`, params: { from, to } }),
       providesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Order', id: 'LIST' }],
+    }),
+    /**
+     * Bookings whose unit is still out past its due date into their days, with another free unit to
+     * pack instead: loaded again when orders, stock or products (downtime) change.
+     */
+    bookingsAtRisk: b.query<AtRiskResponse, void>({
+      query: () => '/bookings/at-risk',
+      providesTags: [{ type: 'Order', id: 'LIST' }, { type: 'Stock', id: 'LIST' }, { type: 'Product', id: 'LIST' }],
     }),
     createDowntime: b.mutation<{ message: string }, DowntimeCreateRequest>({
       query: (body) => ({ url: '/downtime', method: 'POST', body }),
@@ -24,4 +32,4 @@ export const calendarApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useRentalProductsQuery, useProductCalendarQuery, useCreateDowntimeMutation, useRemoveDowntimeMutation } = calendarApi;
+export const { useRentalProductsQuery, useProductCalendarQuery, useBookingsAtRiskQuery, useCreateDowntimeMutation, useRemoveDowntimeMutation } = calendarApi;

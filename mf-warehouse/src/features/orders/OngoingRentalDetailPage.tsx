@@ -8,11 +8,13 @@ import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/r
 import { ordersBase } from './format';
 import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from './OrderSections';
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
+import { ExtendRentalButton, Extensions } from './ExtendRental';
 
 /**
  * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,
  * the products with their rental days and due dates, the due notice, and the rental steps
- * (For Return, returns inspection, For Full Payment, requests).
+ * (For Return, returns inspection, For Full Payment, requests); 'Extend rental' while the order
+ * says staff may extend it, and the extensions given so far.
  */
 export default function OngoingRentalDetailPage() {
   const { id = '' } = useParams();
@@ -32,6 +34,7 @@ export default function OngoingRentalDetailPage() {
         extra={
           <Space wrap>
             <RentalStepButtons order={o} />
+            <ExtendRentalButton order={o} />
             <Button onClick={() => navigate(ONGOING_BASE)}>Back</Button>
           </Space>
         }
@@ -57,6 +60,7 @@ export default function OngoingRentalDetailPage() {
       </section>
 
       <PaymentInformation order={o} />
+      <Extensions order={o} />
       <RequestsSection order={o} />
     </article>
   );

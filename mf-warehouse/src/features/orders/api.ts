@@ -1,6 +1,7 @@
 import { baseApi } from '@dme/api-client';
 import { nextOffset } from '@dme/ui';
 import type {
+  ExtendRentalResponse,
   OrderListResponse,
   OrderRequest,
   OrderResponse,
@@ -29,7 +30,7 @@ const ORDER_CHANGE_TAGS = (id: string) => [
 /** Orders are loaded 100 at a time (the API's maximum); the list offers "Load more" past that. */
 export const ORDERS_PAGE = 100;
 
-/** Staff orders, their steps, returns and requests, with list and item tags. */
+/** Staff orders, their steps, returns, requests and extensions, with list and item tags. */
 export const ordersApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
     staffOrders: b.infiniteQuery<OrderListResponse, StaffOrdersArgs, number>({
@@ -56,7 +57,16 @@ export const ordersApi = baseApi.injectEndpoints({
       query: ({ id, requestId, body }) => ({ url: `/orders/${id}/requests/${requestId}`, method: 'PATCH', body }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }],
     }),
+    /**
+     * More days for a rental (issue 25): `days` more on every rental line. The server checks the
+     * units are free, re-prices and moves the due date; the order, payments and the calendar's
+     * bookings load again.
+     */
+    extendRental: b.mutation<ExtendRentalResponse, { orderId: string; days: number }>({
+      query: ({ orderId, days }) => ({ url: `/orders/${orderId}/extend`, method: 'POST', body: { days } }),
+      invalidatesTags: (_r, _e, { orderId }) => ORDER_CHANGE_TAGS(orderId),
+    }),
   }),
 });
 
-export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation } = ordersApi;
+export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation } = ordersApi;

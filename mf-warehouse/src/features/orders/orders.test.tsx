@@ -80,6 +80,8 @@ function order(over: Partial<Order> = {}): Order {
     driverID: null,
     requests: [],
     dueNotice: null,
+    extensions: [],
+    extendable: false,
     ...over,
   };
 }

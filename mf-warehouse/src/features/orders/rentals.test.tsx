@@ -80,6 +80,8 @@ function rental(over: Partial<Order> = {}): Order {
     driverID: '99999999-9999-4999-8999-999999999999',
     requests: [],
     dueNotice: null,
+    extensions: [],
+    extendable: false,
     ...over,
   };
 }
