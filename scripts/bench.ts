@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- js gateway checkout products reports mail lighthouse]`: starts the product on a fresh database (as `npm test` does)
+ * `npm run bench [-- js gateway checkout products bookings reports mail lighthouse]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
  * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
@@ -17,6 +17,7 @@ import { chromiumPath, freePort, startTestStack, testNats, testPostgres, type Te
 import { dropDatabase, ensureDatabase, listenHttp } from '@dme/platform';
 import { withDatabase } from './lib/infra';
 import { lighthouse } from './lib/lighthouse';
+import { bookingsBench } from './lib/bench-bookings';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -560,6 +561,7 @@ async function main() {
       if (want('gateway')) await gatewayOverhead(stack);
       if (want('checkout')) await checkout(stack, pgHandle.serverUrl);
       if (want('products')) await productList(stack, pgHandle.serverUrl, 'on');
+      if (want('bookings')) await bookingsBench(stack, pgHandle.serverUrl, { log, api, signIn, uploadImage, expectStatus, load, pct });
       if (want('lighthouse')) await lighthouse(stack, log);
     } finally {
       await stack.stop();
