@@ -5,6 +5,7 @@
  * schemas in ordering.ts and rentals.ts use these same constants; PACKING_MESSAGES are the
  * warehouse's packing texts (order detail page).
  */
+import { formatBusinessDate } from './time';
 
 /** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
 export const ORDER_MESSAGES = {
@@ -104,6 +105,9 @@ export const BOOKING_MESSAGES = {
   extendNotOngoing: 'Only an ongoing (delivered) rental can be extended.',
   extendNotOpen: 'Only a rental that is booked or out with the customer can be extended.',
   extendTooLong: `A rental can run at most ${MAX_RENTAL_DAYS} days.`,
+  /** The customer's notice of a booking at risk: its unit is overdue from the rental before. */
+  atRiskNotice: (productName: string, start: string) =>
+    `The ${productName} booked for you from ${formatBusinessDate(start)} is overdue from its previous rental. We are getting another unit ready, or will call you.`,
 } as const;
 
 export const DOWNTIME_REASONS = ['MAINTENANCE', 'REPAIR', 'MISSING'] as const;

@@ -346,6 +346,10 @@ export const ROUTES = {
     summary: "The shop's grid: for a page of rental products, the days a rental may start at some level of each",
     query: AvailabilityBatchQuery, response: AvailabilityBatchResponse,
   },
+  myBookingNotices: {
+    method: 'GET', path: '/api/my/booking-notices', service: 'catalog', access: 'order:read-own', tag: 'bookings',
+    summary: 'My bookings at risk: the unit booked for me is still out past its due date with the rental before', response: NoticeListResponse,
+  },
   productsCalendar: {
     method: 'GET', path: '/api/products/:id/calendar', service: 'catalog', access: 'stock:read', tag: 'bookings',
     summary: 'Staff calendar: every unit of a rental product with its bookings, turnaround, downtime and overdue days',

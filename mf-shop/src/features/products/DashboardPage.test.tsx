@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { RENTAL_MESSAGES, type Notice } from '@dme/contracts';
+import { BOOKING_MESSAGES, RENTAL_MESSAGES, type Notice } from '@dme/contracts';
 import App from '../../app';
 import { stubApi } from '../../test/api';
 import { customer } from '../../test/orders';
@@ -9,8 +9,8 @@ import { customer } from '../../test/orders';
 const overdue: Notice = { kind: 'OVERDUE', message: RENTAL_MESSAGES.hasDueProducts, orderID: '11111111-1111-4111-8111-111111111111', orderNumber: 'ORD-20261123-000042' };
 const dueToday: Notice = { kind: 'DUE_TODAY', message: RENTAL_MESSAGES.dueToday, orderID: '77777777-7777-4777-8777-777777777777', orderNumber: 'ORD-20261124-000007' };
 
-function dashboard(notices: { status: number; body: unknown }) {
-  const api = stubApi({ '/api/products': { status: 200, body: { items: [], total: 0 } }, '/api/my/notices': notices });
+function dashboard(notices: { status: number; body: unknown }, bookingNotices: { status: number; body: unknown } = { status: 200, body: { items: [] } }) {
+  const api = stubApi({ '/api/products': { status: 200, body: { items: [], total: 0 } }, '/api/my/notices': notices, '/api/my/booking-notices': bookingNotices });
   render(
     <MemoryRouter initialEntries={['/dashboard']}>
       <App user={customer} />
@@ -44,6 +44,15 @@ describe('the due notices on the dashboard', () => {
     await screen.findAllByText(/No (rental|sale) items match/);
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect(screen.getByRole('alert')).toHaveTextContent(RENTAL_MESSAGES.dueToday);
+  });
+
+  it('a booking at risk (issue 25) is told after the due notices, with a link to its rental', async () => {
+    const atRisk: Notice = { kind: 'AT_RISK', message: BOOKING_MESSAGES.atRiskNotice('Hospital Bed', '2026-12-03'), orderID: '22222222-2222-4222-8222-222222222222', orderNumber: 'ORD-20261125-000003' };
+    dashboard({ status: 200, body: { items: [overdue] } }, { status: 200, body: { items: [atRisk] } });
+    await expect.poll(() => screen.queryAllByRole('alert').length).toBe(2);
+    const alerts = screen.getAllByRole('alert');
+    expect(alerts[1]).toHaveTextContent('The Hospital Bed booked for you from Dec 3, 2026 is overdue from its previous rental.');
+    expect(within(alerts[1]!).getByRole('link', { name: 'Order ORD-20261125-000003' })).toHaveAttribute('href', `/orders/rentals/${atRisk.orderID}`);
   });
 
   it('shows nothing when no rental is due', async () => {

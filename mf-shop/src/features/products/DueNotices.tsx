@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Notice } from '@dme/contracts';
-import { useMyNoticesQuery } from './api';
+import { useMyBookingNoticesQuery, useMyNoticesQuery } from './api';
 
 /*
  * The customer's due notices on /dashboard (SPEC §8): 'Has to due products' for a rental with
  * products past due, 'Some products are due for return today.' for one due today, each linking to
- * the rental. Plain elements, no antd: the dashboard stays antd-free (DESIGN §12). They show once
+ * the rental; and a booking at risk (issue 25: its unit is overdue from the rental before). Plain elements, no antd: the dashboard stays antd-free (DESIGN §12). They show once
  * per visit of the page: a dismissed notice stays dismissed until the customer comes back.
  */
 
 const STYLE: Record<Notice['kind'], { background: string; border: string; accent: string }> = {
   OVERDUE: { background: '#fff2f0', border: '#ffccc7', accent: '#a8071a' },
   DUE_TODAY: { background: '#fffbe6', border: '#ffe58f', accent: '#874d00' },
+  AT_RISK: { background: '#fff7e6', border: '#ffd591', accent: '#873800' },
 };
 
 const box = { display: 'flex', alignItems: 'center', gap: 12, padding: '8px 12px', borderRadius: 8, fontSize: 14, lineHeight: 1.5714, color: 'rgba(0,0,0,0.88)' } as const;
@@ -22,11 +23,13 @@ const key = (n: Notice) => `${n.orderID}:${n.kind}`;
 
 export function DueNotices() {
   const q = useMyNoticesQuery();
+  // Bookings at risk (issue 25) come from the catalog; shown once they are known, after the due notices.
+  const risk = useMyBookingNoticesQuery();
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   if (q.isLoading) return null;
   return (
     <NoticesView
-      items={(q.data?.items ?? []).filter((n) => !dismissed.has(key(n)))}
+      items={[...(q.data?.items ?? []), ...(risk.data?.items ?? [])].filter((n) => !dismissed.has(key(n)))}
       failed={!!q.error}
       onRetry={() => void q.refetch()}
       onDismiss={(n) => setDismissed((d) => new Set(d).add(key(n)))}

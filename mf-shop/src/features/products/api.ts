@@ -11,7 +11,9 @@ export const productsApi = baseApi.injectEndpoints({
     }),
     /** My rentals' due notices (past due, or due today); an order change (live updates included) reloads them. */
     myNotices: b.query<NoticeListResponse, void>({ query: () => MY_NOTICES_URL.slice('/api'.length), providesTags: [{ type: 'Order', id: 'NOTICES' }] }),
+    /** My bookings at risk (issue 25): the unit booked for me is overdue from the rental before. */
+    myBookingNotices: b.query<NoticeListResponse, void>({ query: () => '/my/booking-notices', providesTags: [{ type: 'Order', id: 'NOTICES' }] }),
   }),
 });
 
-export const { useAddToCartMutation, useMyNoticesQuery } = productsApi;
+export const { useAddToCartMutation, useMyNoticesQuery, useMyBookingNoticesQuery } = productsApi;

@@ -16,14 +16,14 @@ import { labelBookings, moveToDelivered } from '../modules/bookings/booking.serv
  */
 export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promise<void> {
   const placed: string[] = [];
-  const labels: Array<{ orderId: string; orderNumber: string; customerName: string | null }> = [];
+  const labels: Array<{ orderId: string; orderNumber: string; customerId: string; customerName: string | null }> = [];
   const released: string[] = [];
   const delivered: Array<{ orderId: string; day: string }> = [];
   for (const event of events) {
     if (event.type === EVENTS.order.placed) {
       const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
       placed.push(data.orderId);
-      labels.push({ orderId: data.orderId, orderNumber: data.orderNumber, customerName: data.customer?.name ?? null });
+      labels.push({ orderId: data.orderId, orderNumber: data.orderNumber, customerId: data.customerId, customerName: data.customer?.name ?? null });
     } else if (event.type === EVENTS.order.statusChanged) {
       const data = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
       if (data.to === 'CANCELLED') released.push(data.orderId);

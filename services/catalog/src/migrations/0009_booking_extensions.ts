@@ -3,7 +3,8 @@ import { Migration } from '@dme/platform';
 /**
  * Extensions of rentals (issue 25): what each extension of an order did to its bookings, so that
  * asking again (the order service retrying after its own transaction failed) converges on the
- * same days instead of adding them twice.
+ * same days instead of adding them twice. And the customer of a rental's bookings (from
+ * `dme.order.placed`), so a customer can be told their booking is at risk.
  */
 export class CatalogBookingExtensions extends Migration {
   override async up(): Promise<void> {
@@ -16,5 +17,7 @@ export class CatalogBookingExtensions extends Migration {
       "updated_at" timestamptz not null default now(),
       primary key ("order_id", "seq")
     )`);
+    this.addSql(`alter table "${s}"."bookings" add column "customer_id" uuid null`);
+    this.addSql(`create index "bookings_customer_idx" on "${s}"."bookings" ("customer_id") where "customer_id" is not null and "status" = 'ACTIVE'`);
   }
 }

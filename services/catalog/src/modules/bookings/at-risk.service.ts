@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { manilaDate, type AtRiskResponse } from '@dme/contracts';
+import { BOOKING_MESSAGES, manilaDate, type AtRiskResponse, type NoticeListResponse } from '@dme/contracts';
 import { qualified, sql } from '@dme/platform';
 import { LEAF_SQL, outRangeSql, unitFreeSql } from './busy';
 
@@ -8,7 +8,7 @@ import { LEAF_SQL, outRangeSql, unitFreeSql } from './busy';
  * (its days out, busy.ts, run into another active booking of it), newest start first, each with
  * another unit of the same level free for the booking's days, to pack instead.
  */
-export async function atRiskBookings(em: EntityManager): Promise<AtRiskResponse> {
+export async function atRiskBookings(em: EntityManager, customerId: string | null = null): Promise<AtRiskResponse> {
   const t = (n: string) => qualified(em, n);
   const today = manilaDate();
   const rows = await sql<{
@@ -27,8 +27,9 @@ export async function atRiskBookings(em: EntityManager): Promise<AtRiskResponse>
        join ${t('bookings')} b1 on b1.stock_item_id = i.id and b1.order_id = i.order_id and b1.status in ('ACTIVE') and b1.kind in ('RENTAL')
        join ${t('bookings')} b2 on b2.stock_item_id = i.id and b2.status in ('ACTIVE') and b2.kind in ('RENTAL') and b2.id <> b1.id
       where i.status in ('RENTED') and b1.due_date < $1::date and ${outRangeSql(t, 'i', '$1::date')} && b2.period
+        and ($2::uuid is null or b2.customer_id = $2::uuid)
       order by lower(b2.period), i.serial_code`,
-    [today],
+    [today, customerId],
   );
   return {
     items: rows.map((r) => ({
@@ -46,4 +47,20 @@ export async function atRiskBookings(em: EntityManager): Promise<AtRiskResponse>
       suggestion: r.suggestion,
     })),
   };
+}
+
+/**
+ * A customer's notices of their bookings at risk (issue 25): one per order whose unit is still out
+ * with someone else past its due date into the booking's days. What the staff list shows, told
+ * to the customer it concerns, without naming the other order or the unit to pack.
+ */
+export async function myAtRiskNotices(em: EntityManager, customerId: string): Promise<NoticeListResponse> {
+  const seen = new Set<string>();
+  const items: NoticeListResponse['items'] = [];
+  for (const b of (await atRiskBookings(em, customerId)).items) {
+    if (seen.has(b.orderID) || b.orderNumber === null) continue;
+    seen.add(b.orderID);
+    items.push({ kind: 'AT_RISK', message: BOOKING_MESSAGES.atRiskNotice(b.productName, b.start), orderID: b.orderID, orderNumber: b.orderNumber });
+  }
+  return { items };
 }

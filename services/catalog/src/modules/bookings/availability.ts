@@ -11,9 +11,9 @@ type Availability = z.output<typeof AvailabilityQuery>;
 /**
  * Availability of a level over days (issue 25): per day, the units free that day, and whether a
  * rental of `quantity` for `days` days could start then (every unit free for the whole period,
- * turnaround included: busy.ts, the rule bookings are made by, its taken days read once per
- * unit); and the first such day. Undated
- * holds of orders placed before dated rentals count against every day.
+ * turnaround included: busy.ts, the rule bookings are made by, each unit's taken days read once);
+ * and the first such day. Undated holds of orders placed before dated rentals count against every
+ * day.
  */
 export async function availabilityFor(em: EntityManager, productId: string, q: Availability): Promise<AvailabilityResponse> {
   const today = manilaDate();

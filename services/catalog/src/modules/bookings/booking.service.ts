@@ -118,15 +118,15 @@ export async function unbookOrder(db: Db, orderId: string): Promise<void> {
   await sql(db, `delete from ${qualified(db, 'bookings')} where order_id = $1 and status = 'ACTIVE'`, [orderId]);
 }
 
-/** The placed orders' number and customer, for the staff calendar (from `dme.order.placed`). */
-export async function labelBookings(db: Db, placed: Array<{ orderId: string; orderNumber: string; customerName: string | null }>): Promise<void> {
+/** The placed orders' number and customer, for the staff calendar and the customer's notices (from `dme.order.placed`). */
+export async function labelBookings(db: Db, placed: Array<{ orderId: string; orderNumber: string; customerId?: string; customerName: string | null }>): Promise<void> {
   if (placed.length === 0) return;
   await sql(
     db,
-    `update ${qualified(db, 'bookings')} b set order_number = p.order_number, customer_name = p.customer_name
-       from jsonb_to_recordset($1::jsonb) as p(order_id uuid, order_number text, customer_name text)
+    `update ${qualified(db, 'bookings')} b set order_number = p.order_number, customer_name = p.customer_name, customer_id = p.customer_id
+       from jsonb_to_recordset($1::jsonb) as p(order_id uuid, order_number text, customer_id uuid, customer_name text)
       where b.order_id = p.order_id`,
-    [JSON.stringify(placed.map((p) => ({ order_id: p.orderId, order_number: p.orderNumber, customer_name: p.customerName })))],
+    [JSON.stringify(placed.map((p) => ({ order_id: p.orderId, order_number: p.orderNumber, customer_id: p.customerId ?? null, customer_name: p.customerName })))],
   );
 }
 

@@ -9,6 +9,7 @@ import { assignSerials } from '../stock/packing.service';
 import { returnSerial } from '../stock/returns.service';
 import { handleOrderEvents } from '../../consumers/orders';
 import { extendBookings } from './extend';
+import { labelBookings } from './booking.service';
 import { eventEnvelope } from '@dme/platform';
 import { EVENTS } from '@dme/contracts';
 
@@ -419,6 +420,11 @@ describe('bookings at risk', () => {
     const start = addDays(today(), 6);
     const b = await rent([{ productID: p.id, quantity: 2, startDate: start, days: 1 }]);
     expect(b.ok).toBe(true);
+    // The placed events name the orders' customers (B's is the harness's customer).
+    await labelBookings(em(), [
+      { orderId: a.orderId, orderNumber: 'ORD-A', customerId: randomUUID(), customerName: 'A' },
+      { orderId: b.orderId, orderNumber: 'ORD-B', customerId: h.customer.userId, customerName: 'B' },
+    ]);
     const atRisk = async () => {
       const res = await h.api.get('/api/bookings/at-risk', { as: h.staff });
       expect(res.status).toBe(200);
@@ -434,6 +440,12 @@ describe('bookings at risk', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date(Date.now() + 6 * 86_400_000) });
     // The other unit is B's those days, so never the suggestion; the new c3 is.
     expect(await atRisk()).toEqual([expect.objectContaining({ serialCode: c1, suggestion: { stockItemID: expect.any(String), serialCode: c3 } })]);
+    // B's customer is told (their notice names neither the other order nor the unit); A's customer, or anyone else, is not.
+    const mine = await h.api.get('/api/my/booking-notices', { as: h.customer });
+    expect(mine.status).toBe(200);
+    expect(mine.body.items).toEqual([{ kind: 'AT_RISK', orderID: b.orderId, orderNumber: 'ORD-B', message: BOOKING_MESSAGES.atRiskNotice(p.name, start) }]);
+    expect((await h.api.get('/api/my/booking-notices', { as: { userId: randomUUID(), userType: 'CUSTOMER' } })).body.items).toEqual([]);
+    expect((await h.api.get('/api/my/booking-notices', { as: h.staff })).status).toBe(403);
     expect((await h.api.get('/api/bookings/at-risk', { as: h.customer })).status).toBe(403);
   });
 });
