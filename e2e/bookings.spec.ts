@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { pickOption, registerByApi, signInAs } from './helpers';
@@ -182,5 +184,92 @@ test.describe('extensions and the shop grid for a day (issue 25)', () => {
     await a.api.dispose();
     await b.api.dispose();
     await warehouse.dispose();
+  });
+});
+
+/** Moves an order's bookings `days` back in time in the stack's own database (the passage of time, as rental.spec.ts does it). */
+async function bookingsDaysAgo(orderIds: string[], days: number): Promise<void> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set (npm test sets it)');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // One order at a time, the earliest first: the exclusion constraint is checked row by row.
+    for (const id of orderIds) {
+      const res = await client.query(
+        `update catalog.bookings set period = daterange(lower(period) - $2::int, upper(period) - $2::int), due_date = due_date - $2::int where order_id = $1 and status = 'ACTIVE'`,
+        [id, days],
+      );
+      expect(res.rowCount).toBeGreaterThan(0);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+test.describe('a booking at risk (issue 25)', () => {
+  test("the unit is still out past its due date into the next customer's days: staff see it at risk, that customer gets a notice", async ({ page, browser, baseURL, playwright }) => {
+    test.setTimeout(180_000);
+    const admin = await apiSignedIn(playwright, baseURL, 'superadmin');
+    const chair = await product(admin, 'FOR_RENT', '20.00', 1);
+    const rentFor = async (start: string) => {
+      const who = await registerByApi(page.request);
+      const api = await apiSignedIn(playwright, baseURL, who.username, who.password);
+      const res = await api.post('/api/orders', {
+        headers: { 'idempotency-key': `e2e-${who.username}` },
+        data: {
+          type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: chair.id, quantity: 1, noOfRentalDays: 1, startDate: start }],
+          deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '123456', note: '',
+        },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return { who, api, order: ((await res.json()) as { order: { id: string; orderNumber: string; products: Array<{ id: string }> } }).order };
+    };
+    // A from today for a day (the unit cleaned tomorrow), B from the day after.
+    const a = await rentFor(manilaDay(0));
+    const b = await rentFor(manilaDay(2));
+    // A is confirmed, its first day paid and its unit packed: the unit goes out with A.
+    expect((await admin.post(`/api/orders/${a.order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
+    let paymentId = '';
+    await expect
+      .poll(async () => {
+        const list = (await (await admin.get(`/api/payments?search=${a.order.orderNumber}`)).json()) as { items: Array<{ id: string; nextAction: string | null }> };
+        paymentId = list.items[0]?.id ?? '';
+        return list.items[0]?.nextAction ?? null;
+      }, { timeout: 20_000 })
+      .toBe('PAY_PARTIAL');
+    const paid = await admin.post(`/api/payments/${paymentId}/confirm`, { headers: { 'idempotency-key': randomUUID() }, data: { invoiceNumber: `INV-${randomUUID().slice(0, 8)}`, receiptNumber: 'OR-1', note: '' } });
+    expect(paid.status(), await paid.text()).toBe(200);
+    await expect
+      .poll(async () => ((await (await admin.get(`/api/orders/${a.order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 20_000 })
+      .toBe('PREPARING');
+    const packed = await admin.post(`/api/orders/${a.order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: a.order.products[0]!.id, serialCodes: [chair.serials[0]] }] } });
+    expect(packed.status(), await packed.text()).toBe(200);
+    // Three days pass: A's unit was due back the day before yesterday and is still out, into B's days.
+    await bookingsDaysAgo([a.order.id, b.order.id], 3);
+
+    // Staff: the calendar's list of bookings at risk names B, with no other unit to pack.
+    const staff = await (await browser.newContext({ baseURL })).newPage();
+    await signInAs(staff, 'warehouseadmin', undefined, '/admin/warehouse-bins');
+    await staff.getByRole('menuitem', { name: 'Calendar' }).click();
+    const atRisk = staff.getByTestId('at-risk');
+    await expect(atRisk.getByRole('heading', { name: 'Bookings at risk' })).toBeVisible();
+    const row = atRisk.getByRole('row', { name: new RegExp(b.order.orderNumber) });
+    await expect(row).toContainText(chair.name);
+    await expect(row).toContainText(a.order.orderNumber);
+    await expect(row).toContainText('No other unit free: call the customer');
+
+    // B's customer: a notice on the dashboard, linking to the rental; it names neither A's order nor the unit.
+    await signInAs(page, b.who.username, b.who.password, '/dashboard');
+    const notice = page.getByRole('alert').filter({ hasText: 'is overdue from its previous rental' });
+    await expect(notice).toContainText(chair.name);
+    await expect(notice.getByRole('link', { name: `Order ${b.order.orderNumber}` })).toBeVisible();
+    await expect(notice).not.toContainText(a.order.orderNumber);
+    await expect(notice).not.toContainText(chair.serials[0]!);
+    // A's customer has no such notice.
+    expect(((await (await a.api.get('/api/my/booking-notices')).json()) as { items: unknown[] }).items).toEqual([]);
+    await a.api.dispose();
+    await b.api.dispose();
+    await admin.dispose();
   });
 });
