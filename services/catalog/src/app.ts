@@ -13,7 +13,7 @@ import { binHandlers } from './modules/bins/bin.routes';
 import { productHandlers, type CardCache } from './modules/products/product.routes';
 import { MicroCache } from './modules/products/card-cache';
 import { stockHandlers } from './modules/stock/stock.routes';
-import { bookingHandlers } from './modules/bookings/booking.routes';
+import { bookingHandlers, type DatedCache } from './modules/bookings/booking.routes';
 import { extendBookings } from './modules/bookings/extend';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
@@ -72,10 +72,20 @@ export function createApp(deps: CatalogDeps) {
   const subject = deps.nc ? namesOf(deps.nc).core(deps.cacheSubject ?? CARD_CACHE_CLEAR_SUBJECT) : '';
   // Every replica (this one too) hears a write and clears its list cache. A list read that began
   // before the write committed may still fill the cache with the older list: at most one TTL old.
-  deps.nc?.subscribe(subject, { callback: () => cards.clear() });
+  // The grid's availability for a day (issue 25) is cached the same way: a page of cards asked by
+  // every visitor browsing that day shares one statement a second.
+  const dated: DatedCache = new MicroCache();
+  dated.setTtl(deps.config.PRODUCT_LIST_CACHE_MS);
+  deps.nc?.subscribe(subject, {
+    callback: () => {
+      cards.clear();
+      dated.clear();
+    },
+  });
   const blobs = deps.blobs ?? catalogBlobStore(deps.orm, deps.config);
   const changed = () => {
     cards.clear();
+    dated.clear();
     if (deps.nc && !deps.nc.isClosed()) deps.nc.publish(subject);
     afterCommit();
   };
@@ -85,7 +95,7 @@ export function createApp(deps: CatalogDeps) {
   });
   const api = mountRoutes(
     'catalog',
-    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed), ...bookingHandlers(changed) },
+    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed), ...bookingHandlers(changed, dated) },
     deps.config.INTERNAL_TOKEN,
   );
   app.use(api.routes()).use(api.allowedMethods());

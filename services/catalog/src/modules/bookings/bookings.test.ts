@@ -314,6 +314,23 @@ describe("availability of the shop's grid", () => {
   });
 });
 
+describe("the grid's answers are shared for a second", () => {
+  it('a downtime (a catalog write) shows on the grid at once: the shared answers are cleared', async () => {
+    const p = await rentable();
+    const [c1] = await addStock(p.id, 1);
+    const s = addDays(today(), 40);
+    const ask = async () => {
+      const res = await h.api.get(`/api/availability?productIDs=${p.id}&from=${s}&to=${s}`);
+      expect(res.status).toBe(200);
+      return res.body.items[0].days[0] as { free: number; startable: boolean };
+    };
+    expect(await ask()).toEqual({ date: s, free: 1, startable: true });
+    const unit = (await em().execute<Array<{ id: string }>>('select id from catalog.stock_items where serial_code = ?', [c1]))[0]!.id;
+    expect((await h.api.post('/api/downtime', { stockItemID: unit, from: s, to: s, reason: 'MAINTENANCE' }, { as: h.staff })).status).toBe(201);
+    expect(await ask()).toEqual({ date: s, free: 0, startable: false });
+  });
+});
+
 describe('packing a dated rental', () => {
   it('a scanned unit that is free takes the booking; a unit booked by another order for those days is refused, naming it', async () => {
     const p = await rentable();
