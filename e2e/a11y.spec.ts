@@ -223,6 +223,11 @@ test.describe('accessibility: axe-core on every screen of every role (issue 13)'
     await visit(page, `/admin/orders/rentals/${orders.rent.id}`, found, '/admin/orders/rentals/:id');
     await visit(page, '/admin/ongoing-rentals', found);
     await visit(page, `/admin/ongoing-rentals/${orders.rent.id}`, found, '/admin/ongoing-rentals/:id');
+    // The delivered rental's changes of days (issue 25).
+    await page.getByRole('button', { name: 'Extend rental' }).click();
+    await auditDialog(page, 'Extend rental', found);
+    await page.getByRole('button', { name: 'End early' }).click();
+    await auditDialog(page, 'End rental early', found);
     await visit(page, `/admin/calendar?product=${orders.rentProduct.id}`, found, '/admin/calendar');
     await expect(page.getByTestId('calendar-timeline').locator('.vis-item').first()).toBeVisible();
     await audit(page, '/admin/calendar with its grid drawn', found);

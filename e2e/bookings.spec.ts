@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { pickOption, registerByApi, signInAs } from './helpers';
 import { apiSignedIn, product } from './journey';
+import { waitForMail } from './mail';
 
 /** A Manila date `days` ahead of today (YYYY-MM-DD), as the shop counts days. */
 function manilaDay(days: number): string {
@@ -207,6 +208,102 @@ async function bookingsDaysAgo(orderIds: string[], days: number): Promise<void> 
   }
 }
 
+/**
+ * Takes a placed rental through the staff's and the accounting's steps by API as the superadmin:
+ * confirmed, its first day paid, its one line packed with `serial` (TO_SHIP); with `deliver`, out
+ * for delivery and delivered by the superadmin's scans.
+ */
+async function shipRental(
+  admin: APIRequestContext,
+  order: { id: string; orderNumber: string; products: Array<{ id: string }> },
+  serial: string,
+  opts: { deliver: boolean },
+): Promise<void> {
+  expect((await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
+  let paymentId = '';
+  await expect
+    .poll(async () => {
+      const list = (await (await admin.get(`/api/payments?search=${order.orderNumber}`)).json()) as { items: Array<{ id: string; nextAction: string | null }> };
+      paymentId = list.items[0]?.id ?? '';
+      return list.items[0]?.nextAction ?? null;
+    }, { timeout: 20_000 })
+    .toBe('PAY_PARTIAL');
+  const paid = await admin.post(`/api/payments/${paymentId}/confirm`, { headers: { 'idempotency-key': randomUUID() }, data: { invoiceNumber: `INV-${randomUUID().slice(0, 8)}`, receiptNumber: 'OR-1', note: '' } });
+  expect(paid.status(), await paid.text()).toBe(200);
+  await expect
+    .poll(async () => ((await (await admin.get(`/api/orders/${order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 20_000 })
+    .toBe('PREPARING');
+  const packed = await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: order.products[0]!.id, serialCodes: [serial] }] } });
+  expect(packed.status(), await packed.text()).toBe(200);
+  if (!opts.deliver) return;
+  for (const step of ['OUT_FOR_DELIVERY', 'DELIVERED']) {
+    const scanned = await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: order.orderNumber } });
+    expect(scanned.status(), await scanned.text()).toBe(200);
+    expect(((await scanned.json()) as { order: { status: string } }).order.status).toBe(step);
+  }
+}
+
+test.describe('ending a rental early (issue 25)', () => {
+  test('staff end a delivered rental early from its page: the customer pays for the days kept, and the days freed can be booked by another customer', async ({ page, browser, baseURL, playwright }) => {
+    test.setTimeout(180_000);
+    const admin = await apiSignedIn(playwright, baseURL, 'superadmin');
+    const chair = await product(admin, 'FOR_RENT', '20.00', 1);
+    const order = async (who: { username: string }, api: APIRequestContext, start: string, days: number) =>
+      api.post('/api/orders', {
+        headers: { 'idempotency-key': `e2e-${who.username}-${start}` },
+        data: {
+          type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: chair.id, quantity: 1, noOfRentalDays: days, startDate: start }],
+          deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '123456', note: '',
+        },
+      });
+    // A rents the only unit from today for 10 days; it is delivered today.
+    const aWho = await registerByApi(page.request);
+    const aApi = await apiSignedIn(playwright, baseURL, aWho.username, aWho.password);
+    const placed = await order(aWho, aApi, manilaDay(0), 10);
+    expect(placed.status(), await placed.text()).toBe(201);
+    const a = ((await placed.json()) as { order: { id: string; orderNumber: string; products: Array<{ id: string }> } }).order;
+    await shipRental(admin, a, chair.serials[0]!, { deliver: true });
+    // B wants it from the 5th for 2 days: taken by A.
+    const bWho = await registerByApi(page.request);
+    const bApi = await apiSignedIn(playwright, baseURL, bWho.username, bWho.password);
+    expect((await order(bWho, bApi, manilaDay(5), 2)).status()).toBe(409);
+
+    // Staff open A's ongoing rental and end it on the 3rd.
+    const staff = await (await browser.newContext({ baseURL })).newPage();
+    await signInAs(staff, 'warehouseadmin', undefined, `/admin/ongoing-rentals/${a.id}`);
+    await expect(staff.getByRole('heading', { name: `Rental ${a.orderNumber}` })).toBeVisible();
+    await staff.getByRole('button', { name: 'End early' }).click();
+    const dialog = staff.getByRole('dialog', { name: 'End rental early' });
+    await expect(dialog.getByLabel('Return day')).toHaveValue(manilaDay(1));
+    await dialog.getByLabel('Return day').fill(manilaDay(3));
+    await dialog.getByLabel('Return day').press('Enter');
+    // 3 days of 10 at 20.00: 140.00 off, 60.00 left.
+    await expect(dialog.getByTestId('end-early-preview')).toHaveText(/Takes \$140\.00 off · new total \$60\.00/);
+    await dialog.getByRole('button', { name: 'End early', exact: true }).click();
+    await expect(staff.getByText(`Rental ends early: due back on ${manilaDay(3)}.`)).toBeVisible();
+    await expect(dialog).toBeHidden();
+    const changes = staff.getByRole('region', { name: 'Extensions' });
+    await expect(changes.getByRole('row').nth(1)).toContainText(`Ended early: back on ${manilaDay(3)}`);
+    await expect(changes.getByRole('row').nth(1)).toContainText('-$140.00');
+
+    // The customer's rental: 3 days, 60.00, due on the 3rd; the payment asks for what is left.
+    const mine = (await (await aApi.get(`/api/my/orders/${a.id}`)).json()) as { order: { totalAmount: string; products: Array<{ noOfRentalDays: number; dueDate: string }> } };
+    expect(mine.order).toMatchObject({ totalAmount: '60.00', products: [{ noOfRentalDays: 3, dueDate: manilaDay(3) }] });
+    await expect
+      .poll(async () => ((await (await admin.get(`/api/payments?search=${a.orderNumber}`)).json()) as { items: Array<{ totalOrderPayment: string; balance: string | null }> }).items[0], { timeout: 20_000 })
+      .toMatchObject({ totalOrderPayment: '60.00', balance: '40.00' });
+    // A's customer is told by e-mail.
+    const told = await waitForMail(aWho.email, { subject: `Your rental ${a.orderNumber} ends early` });
+    expect(told.text).toContain('its total is now $60.00');
+    // The unit is free from the 4th (cleaned on the 3rd): B books the 5th.
+    const booked = await order(bWho, bApi, manilaDay(5), 2);
+    expect(booked.status(), await booked.text()).toBe(201);
+    await aApi.dispose();
+    await bApi.dispose();
+    await admin.dispose();
+  });
+});
+
 test.describe('a booking at risk (issue 25)', () => {
   test("the unit is still out past its due date into the next customer's days: staff see it at risk, that customer gets a notice", async ({ page, browser, baseURL, playwright }) => {
     test.setTimeout(180_000);
@@ -229,22 +326,7 @@ test.describe('a booking at risk (issue 25)', () => {
     const a = await rentFor(manilaDay(0));
     const b = await rentFor(manilaDay(2));
     // A is confirmed, its first day paid and its unit packed: the unit goes out with A.
-    expect((await admin.post(`/api/orders/${a.order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
-    let paymentId = '';
-    await expect
-      .poll(async () => {
-        const list = (await (await admin.get(`/api/payments?search=${a.order.orderNumber}`)).json()) as { items: Array<{ id: string; nextAction: string | null }> };
-        paymentId = list.items[0]?.id ?? '';
-        return list.items[0]?.nextAction ?? null;
-      }, { timeout: 20_000 })
-      .toBe('PAY_PARTIAL');
-    const paid = await admin.post(`/api/payments/${paymentId}/confirm`, { headers: { 'idempotency-key': randomUUID() }, data: { invoiceNumber: `INV-${randomUUID().slice(0, 8)}`, receiptNumber: 'OR-1', note: '' } });
-    expect(paid.status(), await paid.text()).toBe(200);
-    await expect
-      .poll(async () => ((await (await admin.get(`/api/orders/${a.order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 20_000 })
-      .toBe('PREPARING');
-    const packed = await admin.post(`/api/orders/${a.order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: a.order.products[0]!.id, serialCodes: [chair.serials[0]] }] } });
-    expect(packed.status(), await packed.text()).toBe(200);
+    await shipRental(admin, a.order, chair.serials[0]!, { deliver: false });
     // Three days pass: A's unit was due back the day before yesterday and is still out, into B's days.
     await bookingsDaysAgo([a.order.id, b.order.id], 3);
 

@@ -31,7 +31,15 @@ export function useRentalDays(a: { productId: string; variantId?: string | undef
  * The start date of a rental: today up to BOOK_AHEAD_DAYS ahead; days on which `quantity` units
  * are not free for the whole rental are greyed out (and cannot be picked).
  */
-export function RentalStartPicker(props: { id: string; value: string; onChange: (date: string) => void; freeFrom: (start: string) => number | undefined; quantity: number }) {
+export function RentalStartPicker(props: {
+  id: string;
+  value: string;
+  onChange: (date: string) => void;
+  freeFrom: (start: string) => number | undefined;
+  quantity: number;
+  /** The id of a text that explains the chosen period, where the page shows one. */
+  helpId?: string;
+}) {
   const today = manilaDate();
   const last = lastBookableStart(today);
   return (
@@ -48,7 +56,7 @@ export function RentalStartPicker(props: { id: string; value: string; onChange: 
         return free !== undefined && free < props.quantity;
       }}
       onChange={(d) => d && props.onChange(d.format(DAY))}
-      aria-describedby={`${props.id}-help`}
+      aria-describedby={props.helpId}
     />
   );
 }

@@ -74,6 +74,7 @@ export function order(over: Partial<Order> = {}): Order {
     dueNotice: null,
     extensions: [],
     extendable: false,
+    earlyEnd: null,
     ...over,
   };
 }

@@ -46,6 +46,8 @@ export const EVENTS = {
     checkoutAbandoned: 'dme.order.checkout_abandoned',
     /** A rental got more days (issue 25): its lines' days and totals, and the order total, re-priced. */
     extended: 'dme.order.extended',
+    /** A rental was ended early by staff (issue 25): its lines' days and totals, and the order total, re-priced. */
+    endedEarly: 'dme.order.ended_early',
   },
   payment: {
     /** A payment was taken (a purchase's, or a rental's first or full one). */
@@ -65,6 +67,24 @@ export const EVENTS = {
     reminderDue: 'dme.rental.reminder_due',
   },
 } as const;
+
+/**
+ * A rental's days changed (issue 25): extended (more days) or ended early (days off, `days` and
+ * `amount` below zero). The figures after are absolute, so a consumer applying it twice changes nothing.
+ */
+const RentalDaysChanged = z.object({
+  orderId: z.string().uuid(),
+  orderNumber: z.string(),
+  customerId: z.string().uuid(),
+  /** The change's number on the order (1, 2, …) and its days. */
+  seq: z.number().int(),
+  days: z.number().int(),
+  /** What the change did to the total, the order's new total, and every line after (in the order's line order). */
+  amount: z.string(),
+  totalAmount: z.string(),
+  lines: z.array(z.object({ lineId: z.string().uuid(), noOfRentalDays: z.number().int().nullable(), lineTotal: z.string(), dueDate: z.string().nullable() })),
+  by: z.enum(['CUSTOMER', 'STAFF']),
+});
 
 const UserSnapshot = z.object({
   id: z.string().uuid(),
@@ -156,19 +176,8 @@ export const EVENT_DATA = {
     ),
   }),
   [EVENTS.order.checkoutAbandoned]: z.object({ orderId: z.string().uuid() }),
-  [EVENTS.order.extended]: z.object({
-    orderId: z.string().uuid(),
-    orderNumber: z.string(),
-    customerId: z.string().uuid(),
-    /** The extension's number on the order (1, 2, …) and its days. */
-    seq: z.number().int(),
-    days: z.number().int(),
-    /** What the days added, the order's new total, and every line after (in the order's line order). */
-    amount: z.string(),
-    totalAmount: z.string(),
-    lines: z.array(z.object({ lineId: z.string().uuid(), noOfRentalDays: z.number().int().nullable(), lineTotal: z.string(), dueDate: z.string().nullable() })),
-    by: z.enum(['CUSTOMER', 'STAFF']),
-  }),
+  [EVENTS.order.extended]: RentalDaysChanged,
+  [EVENTS.order.endedEarly]: RentalDaysChanged.extend({ returnOn: z.string() }),
   [EVENTS.order.statusChanged]: z.object({
     orderId: z.string().uuid(),
     orderNumber: z.string(),

@@ -105,6 +105,11 @@ export const BOOKING_MESSAGES = {
   extendNotOngoing: 'Only an ongoing (delivered) rental can be extended.',
   extendNotOpen: 'Only a rental that is booked or out with the customer can be extended.',
   extendTooLong: `A rental can run at most ${MAX_RENTAL_DAYS} days.`,
+  /** Ending a rental early (issue 25): staff, while it is out with the customer. */
+  endEarlyNotOngoing: 'Only a rental out with the customer can end early.',
+  endEarlyNothing: 'Every product of this rental is due back by then: nothing ends early.',
+  endEarlyRange: (from: string, to: string) => (from === to ? `Choose ${from} as the return day.` : `Choose a return day from ${from} to ${to}.`),
+  endedEarly: (returnOn: string) => `Rental ends early: due back on ${returnOn}.`,
   /** The customer's notice of a booking at risk: its unit is overdue from the rental before. */
   atRiskNotice: (productName: string, start: string) =>
     `The ${productName} booked for you from ${formatBusinessDate(start)} is overdue from its previous rental. We are getting another unit ready, or will call you.`,

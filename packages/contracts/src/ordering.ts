@@ -75,6 +75,7 @@ export const CartQuery = z.object({ type: z.enum(CART_TYPES, { error: 'Please ch
 export const CartResponse = z.object({ items: z.array(CartItem), total: z.string() });
 export type CartResponse = z.infer<typeof CartResponse>;
 export const CartItemResponse = z.object({ item: CartItem });
+export type CartItemResponse = z.infer<typeof CartItemResponse>;
 
 export const BulkLine = LineRef.extend({ quantity, noOfRentalDays: days.optional(), startDate: RentalStartDate.optional() });
 
@@ -271,12 +272,26 @@ export const Order = OrderSummary.extend({
     })
     .nullable()
     .optional(),
-  /** More days given to the rental (issue 25), oldest first: how many, what they added to the total, by whom. */
+  /**
+   * Changes of the rental's days (issue 25), oldest first: extensions (more days) and an early end
+   * (days taken off, `returnOn` the day its units came due instead); what each did to the total, by whom.
+   */
   extensions: z
-    .array(z.object({ days: z.number().int(), amount: z.string(), by: z.enum(['CUSTOMER', 'STAFF']), createdAt: z.string() }))
+    .array(
+      z.object({
+        kind: z.enum(['EXTEND', 'END_EARLY']).default('EXTEND'),
+        days: z.number().int(),
+        amount: z.string(),
+        returnOn: z.string().nullable().default(null),
+        by: z.enum(['CUSTOMER', 'STAFF']),
+        createdAt: z.string(),
+      }),
+    )
     .default([]),
   /** The caller may give this rental more days now (terms `extendable`). */
   extendable: z.boolean().default(false),
+  /** Staff may end this rental early on a day of this window (terms `earlyEndWindow`); null otherwise. */
+  earlyEnd: z.object({ from: z.string(), to: z.string() }).nullable().default(null),
 });
 export type Order = z.infer<typeof Order>;
 export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });
@@ -455,6 +470,16 @@ export type ExtendBookingsRequest = z.input<typeof ExtendBookingsRequest>;
 export const ExtendBookingsReply = z.object({ ok: z.boolean(), maxDays: z.number().int(), units: z.number().int() });
 export type ExtendBookingsReply = z.infer<typeof ExtendBookingsReply>;
 
+/**
+ * An order's rental ended early (catalog, over NATS request/reply; issue 25): every ACTIVE rental
+ * booking of the order due after `returnOn` is due that day, its turnaround after it, the rest of
+ * its days freed. Absolute, so asking again changes nothing.
+ */
+export const EndBookingsEarlyRequest = z.object({ orderId: z.string().uuid(), returnOn: z.string() });
+export type EndBookingsEarlyRequest = z.input<typeof EndBookingsEarlyRequest>;
+export const EndBookingsEarlyReply = z.object({ units: z.number().int() });
+export type EndBookingsEarlyReply = z.infer<typeof EndBookingsEarlyReply>;
+
 export const RPC = {
   reserve: 'rpc.catalog.reserve',
   release: 'rpc.catalog.release',
@@ -467,4 +492,6 @@ export const RPC = {
   availability: 'rpc.catalog.availability',
   /** More days for an order's bookings (ExtendBookingsRequest): issue 25's extensions. */
   extendBookings: 'rpc.catalog.extend-bookings',
+  /** An order's bookings end early (EndBookingsEarlyRequest): issue 25's early end. */
+  endBookingsEarly: 'rpc.catalog.end-bookings-early',
 } as const;

@@ -23,6 +23,8 @@ export const MESSAGE_TEMPLATE = {
   orderCancelled: 'order-cancelled',
   refundDue: 'refund-due',
   requestChanged: 'request-changed',
+  rentalExtended: 'rental-extended',
+  rentalEndedEarly: 'rental-ended-early',
   reminderDueTomorrow: 'reminder-due-tomorrow',
   reminderDueToday: 'reminder-due-today',
   reminderOverdue: 'reminder-overdue',

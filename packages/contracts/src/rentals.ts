@@ -6,6 +6,7 @@ import { LIVE_KINDS } from './live';
 import { MAX_RENTAL_DAYS, RENTAL_MESSAGES } from './order-messages';
 import { DRIVER_SCAN_PURPOSES, NOTICE_KINDS, ONGOING_RENTAL_TABS } from './rental-constants';
 import { optionalText, searchParam, text } from './text';
+import { isIsoDate } from './time';
 
 /**
  * Delivery and pickup, ongoing rentals, returns, requests, customer notices and live updates
@@ -126,3 +127,11 @@ export const ExtendRentalBody = z.object({
     .max(MAX_RENTAL_DAYS, { error: `Enter a number of days from 1 to ${MAX_RENTAL_DAYS}.` }),
 });
 export type ExtendRentalBody = z.input<typeof ExtendRentalBody>;
+
+/** Ending a rental early (issue 25): the day its units come back (every line due later is due then). */
+export const EndRentalEarlyBody = z.object({
+  returnOn: z
+    .string({ error: 'Enter the return day as YYYY-MM-DD.' })
+    .refine((d) => isIsoDate(d) && d >= '2000-01-01' && d <= '2999-12-31', { error: 'Enter the return day as YYYY-MM-DD.' }),
+});
+export type EndRentalEarlyBody = z.input<typeof EndRentalEarlyBody>;

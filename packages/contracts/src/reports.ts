@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInt } from './text';
+import { daysBetween, isIsoDate } from './time';
 import { EXPORT_STATUSES, MAX_REPORT_DAYS, REPORT_MESSAGES, REPORT_NAMES, type ReportName } from './report-labels';
 
 /**
@@ -24,13 +25,11 @@ const day = z.string({ error: REPORT_MESSAGES.badDate }).regex(/^\d{4}-\d{2}-\d{
   error: REPORT_MESSAGES.badDate,
 });
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-
 /** A range of Manila calendar days, both included. */
 export const ReportRange = z
   .object({ from: day, to: day })
   .refine((r) => r.from <= r.to, { error: REPORT_MESSAGES.range, path: ['to'] })
-  .refine((r) => daysBetween(r.from, r.to) < MAX_REPORT_DAYS, { error: REPORT_MESSAGES.tooLong, path: ['to'] });
+  .refine((r) => !isIsoDate(r.from) || !isIsoDate(r.to) || daysBetween(r.from, r.to) < MAX_REPORT_DAYS, { error: REPORT_MESSAGES.tooLong, path: ['to'] });
 export type ReportRange = z.infer<typeof ReportRange>;
 
 export const ReportParams = z.object({ report: z.enum(REPORT_NAMES, { error: REPORT_MESSAGES.unknownReport }) });
@@ -43,7 +42,7 @@ export const ReportQuery = z
     offset: queryInt(0, 999_999_999).default(0),
   })
   .refine((r) => r.from <= r.to, { error: REPORT_MESSAGES.range, path: ['to'] })
-  .refine((r) => daysBetween(r.from, r.to) < MAX_REPORT_DAYS, { error: REPORT_MESSAGES.tooLong, path: ['to'] });
+  .refine((r) => !isIsoDate(r.from) || !isIsoDate(r.to) || daysBetween(r.from, r.to) < MAX_REPORT_DAYS, { error: REPORT_MESSAGES.tooLong, path: ['to'] });
 
 const money = z.string();
 

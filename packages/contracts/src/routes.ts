@@ -65,6 +65,7 @@ import {
 import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams } from './payments';
 import {
   CreateRequestBody,
+  EndRentalEarlyBody,
   ExtendRentalBody,
   DriverOrderListQuery,
   DriverScanRequest,
@@ -480,6 +481,11 @@ export const ROUTES = {
     method: 'POST', path: '/api/orders/:id/extend', service: 'order', access: 'booking:manage', tag: 'rentals',
     summary: 'Staff give a rental more days (booked ahead or out with the customer): checked free, re-priced, the due date moved',
     params: IdParams, body: ExtendRentalBody, response: ExtendRentalResponse,
+  },
+  ordersEndEarly: {
+    method: 'POST', path: '/api/orders/:id/end-early', service: 'order', access: 'booking:manage', tag: 'rentals',
+    summary: 'Staff end a delivered rental early: every line due after the return day is due then, re-priced with its own terms, the rest of its bookings freed',
+    params: IdParams, body: EndRentalEarlyBody, response: ExtendRentalResponse,
   },
   myOrderRequestsCreate: {
     method: 'POST', path: '/api/my/orders/:id/requests', service: 'order', access: 'request:create-own', tag: 'rentals',

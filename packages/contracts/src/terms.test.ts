@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { OrderStatus, PaymentStatus } from './enums';
 import {
   balanceCents,
+  earlyEndWindow,
+  endableEarly,
+  endedEarlyLine,
+  extendedLine,
   chargedAtReturn,
   dueNotice,
   firstDayCents,
@@ -254,5 +258,44 @@ describe('rental periods (issue 25)', () => {
 
   it('the booked range runs to the due date plus turnaround, across a month end', () => {
     expect(rentalPeriod('2026-11-28', 3, 2)).toEqual({ start: '2026-11-28', due: '2026-12-01', end: '2026-12-03' });
+  });
+});
+
+describe('extensions and ending early (issue 25)', () => {
+  const line = { unitCents: 1_333, quantity: 3, noOfRentalDays: 10 };
+
+  it('extendedLine: the same unit price and quantity for more days; the extra is what they add', () => {
+    expect(extendedLine(line, 2)).toEqual({ noOfRentalDays: 12, lineCents: 47_988, extraCents: 7_998 });
+  });
+
+  it.each([
+    ['a delivered rental', 'RENT', 'DELIVERED', true],
+    ['not yet out', 'RENT', 'OUT_FOR_DELIVERY', false],
+    ['already for return', 'RENT', 'FOR_RETURN', false],
+    ['a purchase', 'BUY', 'DELIVERED', false],
+  ] as const)('endableEarly: %s', (_name, type, status, expected) => {
+    expect(endableEarly(type, status)).toBe(expected);
+  });
+
+  it.each([
+    ['from today to the day before the last due date', '2026-11-20', ['2026-11-30', '2026-12-05'], '2026-11-25', { from: '2026-11-25', to: '2026-12-04' }],
+    ['delivered today: from tomorrow (the first day is paid)', '2026-11-25', ['2026-12-05'], '2026-11-25', { from: '2026-11-26', to: '2026-12-04' }],
+    ['across a month end', '2026-11-29', ['2026-12-02'], '2026-11-30', { from: '2026-11-30', to: '2026-12-01' }],
+    ['due tomorrow: only today', '2026-11-20', ['2026-11-26'], '2026-11-25', { from: '2026-11-25', to: '2026-11-25' }],
+    ['due today: nothing ends early', '2026-11-20', ['2026-11-25'], '2026-11-25', null],
+    ['overdue: nothing ends early', '2026-11-20', ['2026-11-23'], '2026-11-25', null],
+    ['a one-day rental delivered today', '2026-11-25', ['2026-11-26'], '2026-11-25', null],
+    ['no rental line', '2026-11-20', [], '2026-11-25', null],
+  ] as const)('earlyEndWindow: %s', (_name, delivered, dues, today, expected) => {
+    expect(earlyEndWindow(delivered, dues, today)).toEqual(expected);
+  });
+
+  it.each([
+    ['ends 4 days after delivery: 4 days, 6 days come off', '2026-11-20', '2026-11-24', { noOfRentalDays: 4, lineCents: 15_996, extraCents: -23_994 }],
+    ['across a month end', '2026-11-28', '2026-12-03', { noOfRentalDays: 5, lineCents: 19_995, extraCents: -19_995 }],
+    ['a line due by then stays as it is', '2026-11-20', '2026-12-15', { noOfRentalDays: 10, lineCents: 39_990, extraCents: 0 }],
+    ['never below the first day', '2026-11-20', '2026-11-20', { noOfRentalDays: 1, lineCents: 3_999, extraCents: -35_991 }],
+  ] as const)('endedEarlyLine: %s', (_name, delivered, returnOn, expected) => {
+    expect(endedEarlyLine(line, delivered, returnOn)).toEqual(expected);
   });
 });

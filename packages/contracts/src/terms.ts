@@ -1,6 +1,6 @@
 import type { OrderStatus, PaymentStatus, ReturnStatus } from './enums';
 import { lineTotal, sumCents, type Cents } from './money';
-import { addDays, compareDates, manilaDate, manilaInstant } from './time';
+import { addDays, compareDates, daysBetween, manilaDate, manilaInstant } from './time';
 
 /**
  * Rental and money terms (issue 23): pure rules over integer cents and Manila business dates, one
@@ -280,4 +280,38 @@ export function extendedLine(l: PricedLine & { noOfRentalDays: number }, days: n
 export function plannedDueDate(l: { deliveredAt: Date | null; startDate: string | null; noOfRentalDays: number }): string | null {
   if (l.deliveredAt) return lineDueDate(l.deliveredAt, l.noOfRentalDays);
   return l.startDate ? addDays(l.startDate, l.noOfRentalDays) : null;
+}
+
+// ---- Ending a rental early (issue 25) ----------------------------------------------------------
+
+/** Whether staff may end a rental early now: only while it is out with the customer (DELIVERED). */
+export function endableEarly(type: 'RENT' | 'BUY', status: OrderStatus): boolean {
+  return type === 'RENT' && status === 'DELIVERED';
+}
+
+/**
+ * The days a delivered rental may be ended early on (its units back that day): not before today
+ * (days gone are the customer's), not before the day after delivery (the first day is paid), and
+ * before the last due date of its lines (else nothing ends early). Null when no day fits.
+ */
+export function earlyEndWindow(deliveredDay: string, dueDates: ReadonlyArray<string>, today: string): { from: string; to: string } | null {
+  if (dueDates.length === 0) return null;
+  const afterDelivery = addDays(deliveredDay, 1);
+  const from = compareDates(today, afterDelivery) >= 0 ? today : afterDelivery;
+  const to = addDays(dueDates.reduce((a, b) => (compareDates(b, a) > 0 ? b : a)), -1);
+  return compareDates(from, to) <= 0 ? { from, to } : null;
+}
+
+/**
+ * A rental line of a rental delivered on `deliveredDay` that ends on `returnOn`: a line due later
+ * is due that day (its days counted from delivery), re-priced with its own terms (extendedLine with
+ * fewer days: `extraCents` is what comes off, zero or less); a line due by then stays as it is.
+ */
+export function endedEarlyLine(
+  l: PricedLine & { noOfRentalDays: number },
+  deliveredDay: string,
+  returnOn: string,
+): { noOfRentalDays: number; lineCents: Cents; extraCents: Cents } {
+  const days = Math.min(l.noOfRentalDays, Math.max(1, daysBetween(deliveredDay, returnOn)));
+  return extendedLine(l, days - l.noOfRentalDays);
 }

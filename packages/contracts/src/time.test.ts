@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, ageOn, computeAge, formatBusinessDate, formatManilaDateTime, isIsoDate, manilaDate } from './time';
+import { addDays, ageOn, daysBetween, computeAge, formatBusinessDate, formatManilaDateTime, isIsoDate, manilaDate } from './time';
 
 describe('Manila business dates', () => {
   it('takes the calendar date in Asia/Manila, not UTC', () => {
@@ -21,6 +21,14 @@ describe('Manila business dates', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
     expect(addDays('2026-03-01', 30)).toBe('2026-03-31');
+  });
+
+  it('counts days between dates across month, year and leap-day ends', () => {
+    expect(daysBetween('2026-01-30', '2026-02-02')).toBe(3);
+    expect(daysBetween('2026-12-31', '2027-01-01')).toBe(1);
+    expect(daysBetween('2028-02-28', '2028-03-01')).toBe(2);
+    expect(daysBetween('2026-03-05', '2026-03-01')).toBe(-4);
+    expect(daysBetween('2026-11-25', '2026-11-25')).toBe(0);
   });
 
   it('knows real calendar dates', () => {

@@ -67,6 +67,13 @@ export function addDays(date: string, days: number): string {
   return dt.toISOString().slice(0, 10);
 }
 
+/** Whole days from one calendar date to another: daysBetween("2026-01-30", "2026-02-02") = 3. */
+export function daysBetween(from: string, to: string): number {
+  const [fy, fm, fd] = parts(from);
+  const [ty, tm, td] = parts(to);
+  return Math.round((Date.UTC(ty, tm - 1, td) - Date.UTC(fy, fm - 1, fd)) / 86_400_000);
+}
+
 /** Compares calendar dates; negative when a is before b. */
 export function compareDates(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AssignSerialsRequest, CheckSerialRequest, ExtendBookingsRequest, ReserveRequest, ReturnSerialRequest, RPC, StockAvailabilityRequest, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
+import { AssignSerialsRequest, CheckSerialRequest, EndBookingsEarlyRequest, ExtendBookingsRequest, ReserveRequest, ReturnSerialRequest, RPC, StockAvailabilityRequest, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
 import { blobStoreFromConfig, copyPgBlobs, createHttpApp, mountRoutes, namesOf, pgBlobStore, runExclusive, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
 import { importUploadDir, missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
@@ -14,7 +14,7 @@ import { productHandlers, type CardCache } from './modules/products/product.rout
 import { MicroCache } from './modules/products/card-cache';
 import { stockHandlers } from './modules/stock/stock.routes';
 import { bookingHandlers, type DatedCache } from './modules/bookings/booking.routes';
-import { extendBookings } from './modules/bookings/extend';
+import { endBookingsEarly, extendBookings } from './modules/bookings/extend';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
 import { StockBatchEntity, StockItemEntity } from './modules/stock/stock.entity';
@@ -134,7 +134,7 @@ export function serveReservations(opts: {
   nc: NatsConnection;
   orm: MikroORM;
   logger: Logger;
-  subjects?: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string; extendBookings?: string };
+  subjects?: { reserve: string; release: string; assignSerials?: string; checkSerial?: string; returnSerial?: string; availability?: string; extendBookings?: string; endBookingsEarly?: string };
 }) {
   const subjects = { ...RPC, ...opts.subjects };
   const reserve = reservationBatcher(opts.orm.em);
@@ -179,6 +179,14 @@ export function serveReservations(opts: {
       schema: ExtendBookingsRequest,
       logger: opts.logger,
       handle: (input) => extendBookings(opts.orm.em.fork(), input),
+    }),
+    serveRpc({
+      nc: opts.nc,
+      subject: subjects.endBookingsEarly,
+      queue: 'catalog',
+      schema: EndBookingsEarlyRequest,
+      logger: opts.logger,
+      handle: (input) => endBookingsEarly(opts.orm.em.fork(), input),
     }),
     serveRpc({
       nc: opts.nc,

@@ -14,7 +14,7 @@ export interface OrderDeps {
   /** NATS: stock reservation (checkout) and serial assignment (packing) in the catalog are request/reply. */
   nc: NatsConnection;
   /** The catalog's command subjects: reservation, packing, returns, availability (tests give each run its own). */
-  rpcSubjects?: { reserve: string; release: string; assignSerials: string; checkSerial?: string; returnSerial?: string; availability?: string; extendBookings?: string };
+  rpcSubjects?: { reserve: string; release: string; assignSerials: string; checkSerial?: string; returnSerial?: string; availability?: string; extendBookings?: string; endBookingsEarly?: string };
   afterCommit?: () => void;
 }
 
@@ -33,7 +33,7 @@ export function createApp(deps: OrderDeps) {
     {
       ...cartHandlers({ nc: deps.nc, availability: subjects.availability }),
       ...orderHandlers(checkoutStore(deps.orm.em), process, afterCommit),
-      ...rentalHandlers({ process, returns: { nc: deps.nc, subjects: { returnSerial: subjects.returnSerial } }, extend: { nc: deps.nc, subjects: { extendBookings: subjects.extendBookings } } }, afterCommit),
+      ...rentalHandlers({ process, returns: { nc: deps.nc, subjects: { returnSerial: subjects.returnSerial } }, extend: { nc: deps.nc, subjects: { extendBookings: subjects.extendBookings, endBookingsEarly: subjects.endBookingsEarly } } }, afterCommit),
     },
     deps.config.INTERNAL_TOKEN,
   );

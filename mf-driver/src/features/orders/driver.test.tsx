@@ -70,6 +70,7 @@ function order(over: Partial<Order> = {}): Order {
     dueNotice: null,
     extensions: [],
     extendable: false,
+    earlyEnd: null,
     ...over,
   };
 }

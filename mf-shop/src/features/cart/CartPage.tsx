@@ -1,12 +1,46 @@
 import { Link } from 'react-router-dom';
 import { Button, Image, Popconfirm, Space, Table, Tag } from 'antd';
-import { formatBusinessDate, ORDER_MESSAGES } from '@dme/contracts/browser';
+import { manilaDate, ORDER_MESSAGES } from '@dme/contracts/browser';
 import type { CartItem, CartType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { days, EmptyState, LazyErrorState, money, PageHeader, useFeedback } from '@dme/ui';
-import { useCartQuery, useRemoveFromCartMutation } from './api';
+import { useCartQuery, useRemoveFromCartMutation, useUpdateCartItemMutation } from './api';
+import { RentalStartPicker, useRentalDays } from '../../lib/RentalStart';
 import { AddressDialog } from '../../lib/checkout/AddressDialog';
 import { useCheckout } from '../../lib/checkout/useCheckout';
+
+/**
+ * A rental line's start date, changed in the cart (issue 25): days on which its quantity is not free
+ * for the whole rental are greyed out; the server checks the new days like adding and refuses with
+ * the spec's max-stock message (shown as an error) when they were taken meanwhile.
+ */
+function StartCell({ item }: { item: CartItem }) {
+  const { notify } = useFeedback();
+  const [update] = useUpdateCartItemMutation();
+  const rental = useRentalDays({
+    productId: item.productID,
+    variantId: item.productVariantID ?? undefined,
+    subId: item.productSubVariantID ?? undefined,
+    days: item.noOfRentalDays ?? 1,
+    skip: !item.available,
+  });
+  const id = `start-${item.id}`;
+  const change = async (startDate: string) => {
+    try {
+      await update({ id: item.id, type: 'RENT', quantity: item.quantity, startDate }).unwrap();
+    } catch (err) {
+      notify.error('Cart Error', errorMessage(err));
+    }
+  };
+  return (
+    <>
+      <label htmlFor={id} style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+        Start date of {item.name}
+      </label>
+      <RentalStartPicker id={id} value={item.startDate ?? manilaDate()} quantity={item.quantity} freeFrom={rental.freeFrom} onChange={(d) => void change(d)} />
+    </>
+  );
+}
 
 function CartTable({ type }: { type: CartType }) {
   const rent = type === 'RENT';
@@ -49,7 +83,7 @@ function CartTable({ type }: { type: CartType }) {
             { title: 'Quantity', dataIndex: 'quantity', align: 'right' },
             ...(rent
               ? [
-                  { title: 'Start Date', dataIndex: 'startDate', render: (d: string | null) => (d ? formatBusinessDate(d) : '—') },
+                  { title: 'Start Date', key: 'startDate', render: (_: unknown, i: CartItem) => <StartCell item={i} /> },
                   { title: 'Rental Duration', dataIndex: 'noOfRentalDays', render: (d: number) => days(d) },
                 ]
               : []),

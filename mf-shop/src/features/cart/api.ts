@@ -1,5 +1,5 @@
 import { baseApi } from '@dme/api-client';
-import type { CartResponse, CartType } from '@dme/contracts';
+import type { CartItemResponse, CartResponse, CartType } from '@dme/contracts';
 
 /** The cart of a type (rent or buy); a removal refreshes it at once. */
 export const cartApi = baseApi.injectEndpoints({
@@ -8,6 +8,11 @@ export const cartApi = baseApi.injectEndpoints({
       query: (type) => ({ url: '/cart', params: { type } }),
       providesTags: (_r, _e, type) => [{ type: 'Cart', id: type }],
     }),
+    /** A cart line's quantity and rental start (issue 25: the server checks the new days like adding). */
+    updateCartItem: b.mutation<CartItemResponse, { id: string; type: CartType; quantity: number; startDate?: string }>({
+      query: ({ id, quantity, startDate }) => ({ url: `/cart/${id}`, method: 'PATCH', body: { quantity, ...(startDate ? { startDate } : {}) } }),
+      invalidatesTags: (_r, _e, arg) => [{ type: 'Cart', id: arg.type }],
+    }),
     removeFromCart: b.mutation<void, { id: string; type: CartType }>({
       query: ({ id }) => ({ url: `/cart/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, arg) => [{ type: 'Cart', id: arg.type }],
@@ -15,4 +20,4 @@ export const cartApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useCartQuery, useRemoveFromCartMutation } = cartApi;
+export const { useCartQuery, useRemoveFromCartMutation, useUpdateCartItemMutation } = cartApi;

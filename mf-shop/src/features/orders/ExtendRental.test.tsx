@@ -25,6 +25,7 @@ const delivered = (over: Partial<Order> = {}): Order =>
     ],
     extensions: [],
     extendable: true,
+    earlyEnd: null,
     ...over,
   });
 
@@ -66,7 +67,7 @@ describe('extending a rental (issue 25)', () => {
     const api = show(current, {
       [ORDER_PATH]: () => ({ status: 200, body: { order: current } }),
       [EXTEND]: () => {
-        current = { ...current, extensions: [{ days: 2, amount: '270.00', by: 'CUSTOMER', createdAt: '2026-11-27T01:00:00.000Z' }] };
+        current = { ...current, extensions: [{ kind: 'EXTEND', days: 2, amount: '270.00', returnOn: null, by: 'CUSTOMER', createdAt: '2026-11-27T01:00:00.000Z' }] };
         return { status: 200, body: { order: current, message } };
       },
     });
@@ -85,9 +86,9 @@ describe('extending a rental (issue 25)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Extend rental' })).toBeNull());
     // The order loaded again, with its extension.
     const extensions = within(await screen.findByRole('region', { name: 'Extensions' }));
-    expect(extensions.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Days', 'Amount', 'By', 'Date']);
+    expect(extensions.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Change', 'Days', 'Amount', 'By', 'Date']);
     const cells = within(extensions.getAllByRole('row')[1]!).getAllByRole('cell').map((c) => c.textContent);
-    expect(cells).toEqual(['2 days', '$270.00', 'Customer', 'Nov 27, 2026, 9:00 AM']);
+    expect(cells).toEqual(['Extended', '2 days', '$270.00', 'Customer', 'Nov 27, 2026, 9:00 AM']);
   });
 
   it("shows the server's reason when it refuses, and keeps the dialog open", async () => {

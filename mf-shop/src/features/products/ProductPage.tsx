@@ -151,6 +151,7 @@ export default function ProductPage() {
               </label>
               <RentalStartPicker
                 id="rental-start"
+                helpId="rental-start-help"
                 value={start}
                 quantity={quantity}
                 freeFrom={rental.freeFrom}

@@ -8,7 +8,7 @@ import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/r
 import { ordersBase } from './format';
 import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from './OrderSections';
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
-import { ExtendRentalButton, Extensions } from './ExtendRental';
+import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRental';
 
 /**
  * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,
@@ -35,6 +35,7 @@ export default function OngoingRentalDetailPage() {
           <Space wrap>
             <RentalStepButtons order={o} />
             <ExtendRentalButton order={o} />
+            <EndRentalEarlyButton order={o} />
             <Button onClick={() => navigate(ONGOING_BASE)}>Back</Button>
           </Space>
         }

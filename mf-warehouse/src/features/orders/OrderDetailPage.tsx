@@ -11,7 +11,7 @@ import { PackingDialog, PackingLoadError } from './PackingDialog';
 import { ordersBase } from './format';
 import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from './OrderSections';
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
-import { ExtendRentalButton, Extensions } from './ExtendRental';
+import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRental';
 
 /** Ours: the spec asks for a confirmation prompt but gives no text. */
 export const CONFIRM_ORDER_PROMPT = 'Confirm this order? The customer will be asked to pay.';
@@ -97,6 +97,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
             )}
             <RentalStepButtons order={o} />
             {o.type === 'RENT' && <ExtendRentalButton order={o} />}
+            {o.type === 'RENT' && <EndRentalEarlyButton order={o} />}
             {canCancel && (
               <Button danger onClick={() => void onCancel()} disabled={transitioning.isLoading}>
                 Cancel Order

@@ -66,7 +66,11 @@ export const ordersApi = baseApi.injectEndpoints({
       query: ({ orderId, days }) => ({ url: `/orders/${orderId}/extend`, method: 'POST', body: { days } }),
       invalidatesTags: (_r, _e, { orderId }) => ORDER_CHANGE_TAGS(orderId),
     }),
+    endRentalEarly: b.mutation<ExtendRentalResponse, { orderId: string; returnOn: string }>({
+      query: ({ orderId, returnOn }) => ({ url: `/orders/${orderId}/end-early`, method: 'POST', body: { returnOn } }),
+      invalidatesTags: (_r, _e, { orderId }) => ORDER_CHANGE_TAGS(orderId),
+    }),
   }),
 });
 
-export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation } = ordersApi;
+export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation, useEndRentalEarlyMutation } = ordersApi;

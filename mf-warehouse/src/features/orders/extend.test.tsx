@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { BOOKING_MESSAGES, type Order, type OrderLine, type User } from '@dme/contracts';
+import { earlyEndPreview } from './ExtendRental';
 import App from '../../app';
 import { mockApi, on, problem, serialEntry, type Call } from '@dme/ui/testing';
 
@@ -59,6 +60,7 @@ function rental(over: Partial<Order> = {}): Order {
     dueNotice: null,
     extensions: [],
     extendable: true,
+    earlyEnd: null,
     ...over,
   };
 }
@@ -100,7 +102,7 @@ describe('staff extend a rental (issue 25)', () => {
     const { calls } = mockApi(
       on('GET', ORDER_PATH, () => ({ status: 200, body: { order: current } })),
       on('POST', `${ORDER_PATH}/extend`, () => {
-        current = { ...current, extendable: true, extensions: [{ days: 2, amount: '240.00', by: 'STAFF', createdAt: '2026-12-02T01:00:00.000Z' }] };
+        current = { ...current, extendable: true, extensions: [{ kind: 'EXTEND', days: 2, amount: '240.00', returnOn: null, by: 'STAFF', createdAt: '2026-12-02T01:00:00.000Z' }] };
         return { status: 200, body: { order: current, message } };
       }),
     );
@@ -117,7 +119,7 @@ describe('staff extend a rental (issue 25)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Extend rental' })).toBeNull());
     const extensions = within(await screen.findByRole('region', { name: 'Extensions' }));
     const cells = within(extensions.getAllByRole('row')[1]!).getAllByRole('cell').map((c) => c.textContent);
-    expect(cells).toEqual(['2 days', '$240.00', 'Staff', 'Dec 2, 2026, 9:00 AM']);
+    expect(cells).toEqual(['Extended', '2 days', '$240.00', 'Staff', 'Dec 2, 2026, 9:00 AM']);
   });
 
   it("the rental order (booked ahead): shows the server's reason for a refusal in the dialog, which stays open", async () => {
@@ -134,5 +136,79 @@ describe('staff extend a rental (issue 25)', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
     expect(posts(calls).map((c) => c.body)).toEqual([{ days: 1 }]);
     expect(screen.getByRole('dialog', { name: 'Extend rental' })).toBeInTheDocument();
+  });
+});
+
+describe('staff end a rental early (issue 25)', () => {
+  // Delivered Dec 1 (Manila): the wheelchairs due Dec 4, the oxygen tank Dec 31.
+  const window = { from: '2026-12-02', to: '2026-12-30' };
+  const openEndEarly = async () => {
+    fireEvent.click(await screen.findByRole('button', { name: 'End early' }));
+    return screen.findByRole('dialog', { name: 'End rental early' });
+  };
+
+  it('earlyEndPreview: lines due later are charged from delivery to the return day (terms endedEarlyLine)', () => {
+    // Back Dec 11: the tank 10 days (20 × 10 = 200 of 600); the wheelchairs are due before.
+    expect(earlyEndPreview(rental(), '2026-12-11')).toEqual({ offCents: 40_000, totalCents: 50_000 });
+    // Back Dec 3: the wheelchairs 2 days (2 × 50 × 2 = 200 of 300), the tank 2 days (40 of 600).
+    expect(earlyEndPreview(rental(), '2026-12-03')).toEqual({ offCents: 66_000, totalCents: 24_000 });
+  });
+
+  it.each([
+    ['the ongoing rental', `/admin/ongoing-rentals/${ORDER}`, 'Rental ORD-20261123-000123'],
+    ['the rental order', `/admin/orders/rentals/${ORDER}`, 'Order ORD-20261123-000123'],
+  ])('%s offers no "End early" when the server gives no window', async (_name, path, title) => {
+    mockApi(on('GET', ORDER_PATH, { status: 200, body: { order: rental({ earlyEnd: null }) } }));
+    open(path);
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'End early' })).toBeNull();
+  });
+
+  it('the ongoing rental: the first day of the window is offered, days outside it are greyed out; sends the day, says what the server says and lists the change', async () => {
+    let current = rental({ earlyEnd: window });
+    const message = BOOKING_MESSAGES.endedEarly('2026-12-02');
+    const { calls } = mockApi(
+      on('GET', ORDER_PATH, () => ({ status: 200, body: { order: current } })),
+      on('POST', `${ORDER_PATH}/end-early`, () => {
+        current = { ...current, earlyEnd: null, extensions: [{ kind: 'END_EARLY', days: -29, amount: '-740.00', returnOn: '2026-12-02', by: 'STAFF', createdAt: '2026-12-02T01:00:00.000Z' }] };
+        return { status: 200, body: { order: current, message } };
+      }),
+    );
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    const dialog = await openEndEarly();
+    expect(within(dialog).getByLabelText('Return day')).toHaveValue('2026-12-02');
+    // Back Dec 2: the wheelchairs 1 day (100 of 300), the tank 1 day (20 of 600).
+    expect(await within(dialog).findByTestId('end-early-preview')).toHaveTextContent('Takes $780.00 off · new total $120.00');
+    fireEvent.mouseDown(within(dialog).getByLabelText('Return day'));
+    fireEvent.click(within(dialog).getByLabelText('Return day'));
+    const cell = (day: string) => document.querySelector(`.ant-picker-dropdown td[title="${day}"]`);
+    await waitFor(() => expect(cell('2026-12-02')).not.toBeNull());
+    expect(cell('2026-12-01')).toHaveClass('ant-picker-cell-disabled');
+    expect(cell('2026-12-02')).not.toHaveClass('ant-picker-cell-disabled');
+    expect(cell('2026-12-30')).not.toHaveClass('ant-picker-cell-disabled');
+    expect(cell('2026-12-31')).toHaveClass('ant-picker-cell-disabled');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End early' }));
+
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(posts(calls).map((c) => [c.url, c.body])).toEqual([[`${ORDER_PATH}/end-early`, { returnOn: '2026-12-02' }]]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'End rental early' })).toBeNull());
+    const extensions = within(await screen.findByRole('region', { name: 'Extensions' }));
+    const cells = within(extensions.getAllByRole('row')[1]!).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toEqual(['Ended early: back on 2026-12-02', '-29 days', '-$740.00', 'Staff', 'Dec 2, 2026, 9:00 AM']);
+    expect(screen.queryByRole('button', { name: 'End early' })).toBeNull();
+  });
+
+  it("shows the server's reason for a refusal in the dialog, which stays open", async () => {
+    const detail = BOOKING_MESSAGES.endEarlyRange('2026-12-03', '2026-12-30');
+    const { calls } = mockApi(
+      on('GET', ORDER_PATH, { status: 200, body: { order: rental({ earlyEnd: window }) } }),
+      on('POST', `${ORDER_PATH}/end-early`, problem(400, detail)),
+    );
+    open(`/admin/orders/rentals/${ORDER}`);
+    const dialog = await openEndEarly();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End early' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
+    expect(posts(calls).map((c) => c.body)).toEqual([{ returnOn: '2026-12-02' }]);
+    expect(screen.getByRole('dialog', { name: 'End rental early' })).toBeInTheDocument();
   });
 });

@@ -82,6 +82,7 @@ function rental(over: Partial<Order> = {}): Order {
     dueNotice: null,
     extensions: [],
     extendable: false,
+    earlyEnd: null,
     ...over,
   };
 }

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Alert, Button, Form, InputNumber, Modal, Table } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { Alert, Button, Form, InputNumber, Modal, Table, type FormInstance } from 'antd';
 import { addDays, extendedLine, formatManilaDateTime, MAX_RENTAL_DAYS, sumCents, toCents, type Cents } from '@dme/contracts/browser';
 import type { Order } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
@@ -67,46 +67,84 @@ export function ExtendRentalButton(props: ExtendRentalProps) {
   );
 }
 
-function ExtendRentalDialog({ order, extend, busy, formatDate, onClose }: ExtendRentalProps & { onClose: () => void }) {
-  const [form] = Form.useForm<{ days: number }>();
+/** What a dialog that changes a rental's days needs: its words, its form and fields, what it sends, and its preview. */
+export interface RentalChangeModalProps<V> {
+  title: string;
+  okText: string;
+  danger?: boolean;
+  busy: boolean;
+  form: FormInstance<V>;
+  /** The form's name, and the prefix of the preview's and the error's test ids. */
+  name: string;
+  initialValues: Partial<V>;
+  /** Sends the values; resolves with the server's message, rejects with its problem. */
+  send: (values: V) => Promise<{ message: string }>;
+  onClose: () => void;
+  /** What the change would do (an estimate from the terms rule), or null while the values are not valid. */
+  preview: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * A dialog that changes a rental's days (issue 25: an extension, an early end): its fields, a
+ * preview marked as an estimate, the server's message as a toast on success (the dialog closes),
+ * its reason in the dialog when it refuses (the dialog stays open, cleared on the next edit).
+ */
+export function RentalChangeModal<V>(props: RentalChangeModalProps<V>) {
   const { notify } = useFeedback();
   const [error, setError] = useState<string>();
-  const watched = Form.useWatch('days', form) as unknown;
-  const preview = validDays(watched) ? extensionPreview(order, watched) : null;
-
-  const submit = async ({ days }: { days: number }) => {
+  const submit = async (values: V) => {
     setError(undefined);
     try {
-      const res = await extend(days);
+      const res = await props.send(values);
       notify.success(res.message);
-      onClose();
+      props.onClose();
     } catch (err) {
       setError(errorMessage(err));
     }
   };
-
   return (
     <Modal
-      title={EXTEND_TEXTS.title}
+      title={props.title}
       open
-      onCancel={onClose}
-      okText={EXTEND_TEXTS.ok}
-      confirmLoading={busy}
-      onOk={() => void form.validateFields().then(submit).catch(() => undefined)}
+      onCancel={props.onClose}
+      okText={props.okText}
+      okButtonProps={props.danger ? { danger: true } : undefined}
+      confirmLoading={props.busy}
+      onOk={() => void props.form.validateFields().then(submit).catch(() => undefined)}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" name="extend-rental" initialValues={{ days: 1 }} onValuesChange={() => setError(undefined)}>
-        <Form.Item
-          label={EXTEND_TEXTS.days}
-          name="days"
-          rules={[{ required: true, type: 'integer', min: 1, max: MAX_RENTAL_DAYS, message: EXTEND_TEXTS.daysRange }]}
-        >
-          <InputNumber min={1} max={MAX_RENTAL_DAYS} precision={0} step={1} style={{ width: '100%' }} />
-        </Form.Item>
+      <Form form={props.form} layout="vertical" name={props.name} initialValues={props.initialValues} onValuesChange={() => setError(undefined)}>
+        {props.children}
       </Form>
-      {preview && (
-        <div data-testid="extend-preview" style={{ marginBottom: 12 }}>
-          <div>
+      {props.preview && (
+        <div data-testid={`${props.name}-preview`} style={{ marginBottom: 12 }}>
+          <div>{props.preview}</div>
+          <div style={{ color: 'rgba(0,0,0,0.6)', fontSize: 12 }}>{EXTEND_TEXTS.estimate}</div>
+        </div>
+      )}
+      {error && <Alert type="error" showIcon data-testid={`${props.name}-error`} title={error} />}
+    </Modal>
+  );
+}
+
+function ExtendRentalDialog({ order, extend, busy, formatDate, onClose }: ExtendRentalProps & { onClose: () => void }) {
+  const [form] = Form.useForm<{ days: number }>();
+  const watched = Form.useWatch('days', form) as unknown;
+  const preview = validDays(watched) ? extensionPreview(order, watched) : null;
+  return (
+    <RentalChangeModal
+      title={EXTEND_TEXTS.title}
+      okText={EXTEND_TEXTS.ok}
+      busy={busy}
+      form={form}
+      name="extend"
+      initialValues={{ days: 1 }}
+      send={({ days }) => extend(days)}
+      onClose={onClose}
+      preview={
+        preview && (
+          <>
             Adds <strong>{money(preview.extraCents)}</strong>
             {preview.dueDate && (
               <>
@@ -114,17 +152,27 @@ function ExtendRentalDialog({ order, extend, busy, formatDate, onClose }: Extend
                 · due back on <strong>{formatDate(preview.dueDate)}</strong>
               </>
             )}
-          </div>
-          <div style={{ color: 'rgba(0,0,0,0.6)', fontSize: 12 }}>{EXTEND_TEXTS.estimate}</div>
-        </div>
-      )}
-      {error && <Alert type="error" showIcon data-testid="extend-error" title={error} />}
-    </Modal>
+          </>
+        )
+      }
+    >
+      <Form.Item label={EXTEND_TEXTS.days} name="days" rules={[{ required: true, type: 'integer', min: 1, max: MAX_RENTAL_DAYS, message: EXTEND_TEXTS.daysRange }]}>
+        <InputNumber min={1} max={MAX_RENTAL_DAYS} precision={0} step={1} style={{ width: '100%' }} />
+      </Form.Item>
+    </RentalChangeModal>
   );
 }
 
-/** The days given to the rental so far (issue 25): how many, what they added, by whom and when. */
-export function Extensions({ order }: { order: Order }) {
+type Change = Order['extensions'][number];
+
+/** What a change of the rental's days was: more days, or ended early on its return day. */
+const changeText = (x: Change, formatDate: (d: string) => string) => (x.kind === 'END_EARLY' ? `Ended early: back on ${formatDate(x.returnOn ?? '')}` : 'Extended');
+
+/**
+ * The changes of the rental's days so far (issue 25): extensions and an early end, how many days
+ * (fewer below zero), what they did to the total, by whom and when.
+ */
+export function Extensions({ order, formatDate = (d) => d }: { order: Order; formatDate?: (date: string) => string }) {
   // Older servers leave the list out.
   const extensions = order.extensions ?? [];
   if (extensions.length === 0) return null;
@@ -132,12 +180,13 @@ export function Extensions({ order }: { order: Order }) {
     <section aria-label="Extensions" style={{ marginTop: 24 }}>
       <SectionTitle>Extensions</SectionTitle>
       <Table
-        rowKey={(e) => `${e.createdAt}-${e.days}-${e.by}`}
+        rowKey={(e) => `${e.createdAt}-${e.kind}-${e.days}-${e.by}`}
         size="small"
         pagination={false}
         dataSource={extensions}
         scroll={{ x: true }}
         columns={[
+          { title: 'Change', key: 'change', render: (_: unknown, x: Change) => changeText(x, formatDate) },
           { title: 'Days', dataIndex: 'days', render: (d: number) => daysText(d) },
           { title: 'Amount', dataIndex: 'amount', align: 'right' as const, render: (a: string) => money(a) },
           { title: 'By', dataIndex: 'by', render: (b: Order['extensions'][number]['by']) => BY_LABELS[b] },

@@ -131,6 +131,7 @@ import { OrderingPaymentRefunds } from './0007_payment_refunds';
 import { OrderingReminders } from './0008_reminders';
 import { OrderingRentalStart } from './0009_rental_start';
 import { OrderingExtensions } from './0010_extensions';
+import { OrderingEarlyEnd } from './0011_early_end';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -143,4 +144,5 @@ export const migrations = [
   { name: '0008_reminders', class: OrderingReminders },
   { name: '0009_rental_start', class: OrderingRentalStart },
   { name: '0010_extensions', class: OrderingExtensions },
+  { name: '0011_early_end', class: OrderingEarlyEnd },
 ];

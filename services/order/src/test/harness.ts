@@ -56,7 +56,7 @@ export interface OrderHarness {
  */
 export async function startOrdering(): Promise<OrderHarness> {
   const run = randomUUID().slice(0, 8);
-  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials`, checkSerial: `rpc.test.${run}.check-serial`, returnSerial: `rpc.test.${run}.return-serial`, availability: `rpc.test.${run}.availability`, extendBookings: `rpc.test.${run}.extend-bookings` };
+  const subjects = { reserve: `rpc.test.${run}.reserve`, release: `rpc.test.${run}.release`, assignSerials: `rpc.test.${run}.assign-serials`, checkSerial: `rpc.test.${run}.check-serial`, returnSerial: `rpc.test.${run}.return-serial`, availability: `rpc.test.${run}.availability`, extendBookings: `rpc.test.${run}.extend-bookings`, endBookingsEarly: `rpc.test.${run}.end-bookings-early` };
   const logger = createLogger('order-test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await createTestDatabase('order');
   const dir = await mkdtemp(join(tmpdir(), 'order-'));

@@ -73,6 +73,32 @@ describe('order events from JetStream', () => {
     expect(await payment(rent.orderId)).toMatchObject({ totalOrderPayment: '480.00', balance: '402.00' });
   });
 
+  it('a rental ended early (issue 25): the lower total and lines, and the balance after the first payment follows', async () => {
+    const rent = rental();
+    await h.publish(placedEvent(rent), statusEvent(rent, 'PENDING', 'FOR_PAYMENT'));
+    await until(rent.orderId, (p) => p.orderStatus === 'FOR_PAYMENT');
+    expect((await confirmAs(h, h.accounting, await paymentIdOf(h, rent.orderId))).status).toBe(200); // the first day: 78.00
+    expect(await until(rent.orderId, (p) => p.status === 'INITIAL_PAYMENT')).toMatchObject({ totalOrderPayment: '324.00', balance: '246.00' });
+    // Back after 2 days: 2 × 16.50 × 2 + 45.00 × 2 = 156.00 (3 and 5 days were 324.00).
+    await h.publish(
+      eventEnvelope('order', {
+        type: EVENTS.order.endedEarly,
+        aggregateId: rent.orderId,
+        data: {
+          orderId: rent.orderId, orderNumber: rent.orderNumber, customerId: rent.customerId, seq: 1, days: -3, amount: '-168.00', totalAmount: '156.00', by: 'STAFF',
+          returnOn: '2026-12-03',
+          lines: [
+            { lineId: crypto.randomUUID(), noOfRentalDays: 2, lineTotal: '66.00', dueDate: '2026-12-03' },
+            { lineId: crypto.randomUUID(), noOfRentalDays: 2, lineTotal: '90.00', dueDate: '2026-12-03' },
+          ],
+        },
+      }),
+    );
+    const after = await until(rent.orderId, (p) => p.totalOrderPayment === '156.00');
+    expect(after).toMatchObject({ status: 'INITIAL_PAYMENT', totalPartialPayment: '78.00', balance: '78.00' });
+    expect(after.lines.map((l: Json) => [l.noOfRentalDays, l.lineTotal])).toEqual([[2, '66.00'], [2, '90.00']]);
+  });
+
   it('an event delivered again has no second effect (inbox)', async () => {
     const data = purchase();
     const toPayment = statusEvent(data, 'PENDING', 'FOR_PAYMENT');

@@ -8,13 +8,14 @@ import { ledger, nonZero, recount } from '@dme/testing/ledger';
 import { confirm, release, reserve } from '../reservations/reservation.service';
 import { assignSerials } from '../stock/packing.service';
 import { returnSerial } from '../stock/returns.service';
-import { extendBookings } from './extend';
+import { endBookingsEarly, extendBookings } from './extend';
 
 /**
- * Issue 25: random bookings, downtime, cancellations, extensions and early returns on a few units, all at once
+ * Issue 25: random bookings, downtime, cancellations, extensions, early ends and early returns on a few units, all at once
  * against the real database. Afterwards no two active intervals of a unit overlap (SQL), and
  * every answer agrees with the final state: an accepted booking holds exactly its units for its
- * days (or is cancelled, if it was cancelled; with its extra days when its extension was accepted), a refused one holds nothing; an accepted downtime
+ * days (or is cancelled, if it was cancelled; with its extra days when its extension was accepted; up to its
+ * return day when it was ended early), a refused one holds nothing; an accepted downtime
  * is there, a refused one is not.
  */
 let h: CatalogHarness;
@@ -33,8 +34,12 @@ const bookArb = fc.record({
   quantity: fc.integer({ min: 1, max: 2 }),
   offset: fc.integer({ min: 0, max: 8 }),
   days: fc.integer({ min: 1, max: 4 }),
-  /** Afterwards: cancelled, or (a rental from today) packed and returned today, or given `extra` more days (asked twice: a retry), or kept. */
-  then: fc.constantFrom('keep' as const, 'cancel' as const, 'return' as const, 'extend' as const),
+  /**
+   * Afterwards: cancelled, or (a rental from today) packed and returned today, or given `extra` more
+   * days (asked twice: a retry), or ended early `extra` days after its start (asked twice; nothing ends
+   * when that is its due date or later), or kept.
+   */
+  then: fc.constantFrom('keep' as const, 'cancel' as const, 'return' as const, 'extend' as const, 'end-early' as const),
   extra: fc.integer({ min: 1, max: 3 }),
 });
 const downArb = fc.record({
@@ -46,7 +51,7 @@ const downArb = fc.record({
 const opArb = fc.oneof(bookArb, bookArb, downArb);
 
 describe('bookings under concurrency (fast-check)', () => {
-  it('random concurrent bookings, downtime, cancellations, extensions and early returns: no overlap per unit, and every answer agrees with the final state', async () => {
+  it('random concurrent bookings, downtime, cancellations, extensions, early ends and early returns: no overlap per unit, and every answer agrees with the final state', async () => {
     const seed = Number(process.env.BOOKING_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`bookings property: seed ${seed} (replay with BOOKING_SEED=${seed})`);
     const seen = new Map<string, number>();
@@ -92,6 +97,13 @@ describe('bookings under concurrency (fast-check)', () => {
               expect(again.ok, 'a retried extension answers as the first did').toBe(first.ok);
               extended = first.ok;
               saw(first.ok ? 'extension accepted' : 'extension refused');
+            }
+            if (op.then === 'end-early') {
+              const returnOn = addDays(start, op.extra);
+              const first = await endBookingsEarly(em(), { orderId, returnOn });
+              expect(first.units, 'an early end shortens every unit of the order due later').toBe(op.extra < op.days ? op.quantity : 0);
+              expect((await endBookingsEarly(em(), { orderId, returnOn })).units, 'asked again, nothing more changes').toBe(0);
+              saw(op.extra < op.days ? 'booking ended early' : 'early end changed nothing');
             }
             let returned = false;
             if (op.then === 'return') {
@@ -142,7 +154,7 @@ describe('bookings under concurrency (fast-check)', () => {
             expect(rows, 'returned units are free after their turnaround').toEqual(Array(op.quantity).fill({ status: 'ACTIVE', start: today, end: addDays(today, 1) }));
             saw('booking returned early');
           } else {
-            const days = op.days + (r.extended ? op.extra : 0);
+            const days = op.then === 'end-early' ? Math.min(op.days, op.extra) : op.days + (r.extended ? op.extra : 0);
             expect(rows, 'an accepted order holds its units for its days (and its accepted extension)').toEqual(Array(op.quantity).fill({ status: 'ACTIVE', start: r.start, end: addDays(r.start!, days + 1) }));
             saw('booking kept');
           }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ExtendBookingsReply, ExtendBookingsRequest } from '@dme/contracts';
+import type { EndBookingsEarlyReply, EndBookingsEarlyRequest, ExtendBookingsReply, ExtendBookingsRequest } from '@dme/contracts';
 import { qualified, sql } from '@dme/platform';
 import { nextTakenSql } from './busy';
 
@@ -45,4 +45,23 @@ export async function extendBookings(em: EntityManager, input: ExtendBookingsReq
     );
     return { ok: true, maxDays: days, units: rows.length };
   });
+}
+
+/**
+ * An order's rental ended early (issue 25; RPC.endBookingsEarly): every ACTIVE rental booking of
+ * the order due after `returnOn` is due that day, its turnaround right after (the booking keeps
+ * its length past the due date), so the rest of its days are free for other rentals. Only
+ * shortens (the exclusion constraint cannot refuse it) and is absolute, so a retry changes nothing.
+ */
+export async function endBookingsEarly(em: EntityManager, input: EndBookingsEarlyRequest): Promise<EndBookingsEarlyReply> {
+  const t = (n: string) => qualified(em, n);
+  const rows = await sql(
+    em,
+    `update ${t('bookings')}
+        set period = daterange(lower(period), $2::date + (upper(period) - due_date)), due_date = $2::date, updated_at = now()
+      where order_id = $1 and kind in ('RENTAL') and status in ('ACTIVE') and due_date > $2::date and lower(period) < $2::date
+      returning id`,
+    [input.orderId, input.returnOn],
+  );
+  return { units: rows.length };
 }

@@ -120,6 +120,32 @@ describe('messages from events', () => {
   });
 });
 
+describe('changes of a rental\'s days (issue 25)', () => {
+  const changed = (customerId: string, type: typeof EVENTS.order.extended | typeof EVENTS.order.endedEarly, over: Record<string, unknown>) =>
+    eventEnvelope('order', {
+      type,
+      aggregateId: randomUUID(),
+      data: {
+        orderId: randomUUID(), orderNumber: 'ORD-20261128-000321', customerId, seq: 1, by: 'STAFF',
+        lines: [{ lineId: randomUUID(), noOfRentalDays: 3, lineTotal: '60.00', dueDate: '2026-12-01' }, { lineId: randomUUID(), noOfRentalDays: 5, lineTotal: '250.00', dueDate: '2026-12-03' }],
+        ...over,
+      },
+    } as never);
+
+  it('an extension tells the new due date and total; an early end tells the return day and total', async () => {
+    const a = await customer('changed@example.com');
+    await deliver(changed(a.id, EVENTS.order.extended, { days: 2, amount: '120.00', totalAmount: '310.00' }));
+    const [, extended] = await h.mailTo('changed@example.com', 2);
+    expect(extended!.subject).toBe('Your rental ORD-20261128-000321 is extended');
+    expect(extended!.text).toContain('has 2 more days: it is due back on Dec 3, 2026. Its total is now $310.00');
+    await deliver(changed(a.id, EVENTS.order.endedEarly, { days: -2, amount: '-100.00', totalAmount: '210.00', returnOn: '2026-12-01' }));
+    const [, , ended] = await h.mailTo('changed@example.com', 3);
+    expect(ended!.subject).toBe('Your rental ORD-20261128-000321 ends early');
+    expect(ended!.text).toContain('ends on Dec 1, 2026: we will pick up the equipment then');
+    expect(ended!.text).toContain('its total is now $210.00');
+  });
+});
+
 describe('reminders', () => {
   const reminder = (customerId: string, kind: string, day: string, dueDate: string, orderId = randomUUID()) =>
     eventEnvelope('order', {

@@ -3,7 +3,7 @@ import { EVENT_DATA, EVENTS, INVOICE_RPC, InvoiceReply, type EventEnvelope } fro
 import { callRpc, HttpProblem, startConsumer, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 import { queueMessage, recipientOf, type MessageRecipient } from './outbox';
-import { orderPlaced, orderStatus, paymentReceived, REMINDER_TEMPLATE, refundDue, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
+import { orderPlaced, orderStatus, paymentReceived, REMINDER_TEMPLATE, refundDue, rentalEndedEarly, rentalExtended, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
 import { unsubscribeToken } from '../accounts/unsubscribe';
 import type { MessageContent } from './render';
 
@@ -51,6 +51,14 @@ function messageOf(event: EventEnvelope, links: { publicUrl: string; secret: str
       const s = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
       const message = orderStatus(s, links);
       return message && { customerId: s.customerId, orderId: s.orderId, ...message };
+    }
+    case EVENTS.order.extended: {
+      const x = EVENT_DATA[EVENTS.order.extended].parse(event.data);
+      return { customerId: x.customerId, orderId: x.orderId, template: TEMPLATES.rentalExtended, content: (r) => rentalExtended(r, x, links) };
+    }
+    case EVENTS.order.endedEarly: {
+      const x = EVENT_DATA[EVENTS.order.endedEarly].parse(event.data);
+      return { customerId: x.customerId, orderId: x.orderId, template: TEMPLATES.rentalEndedEarly, content: (r) => rentalEndedEarly(r, x, links) };
     }
     case EVENTS.payment.confirmed: {
       const p = EVENT_DATA[EVENTS.payment.confirmed].parse(event.data);

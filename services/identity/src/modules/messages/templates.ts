@@ -159,6 +159,36 @@ export function refundDue(r: Recipient, p: EventData<typeof EVENTS.payment.refun
   };
 }
 
+type DaysChanged = EventData<typeof EVENTS.order.extended>;
+
+/** The last due date of a rental's lines after a change of its days ('' without one). */
+const lastDue = (x: DaysChanged) => x.lines.map((l) => l.dueDate).filter((d): d is string => d !== null).sort().at(-1) ?? '';
+
+export function rentalExtended(r: Recipient, x: DaysChanged, l: Links): MessageContent {
+  const due = lastDue(x);
+  return {
+    subject: `Your rental ${x.orderNumber} is extended`,
+    greeting: hello(r),
+    paragraphs: [
+      `Your rental ${x.orderNumber} has ${x.days} more ${x.days === 1 ? 'day' : 'days'}${due ? `: it is due back on ${formatBusinessDate(due)}` : ''}. Its total is now ${formatMoneyString(x.totalAmount)}; what is left is asked when it is picked up.`,
+    ],
+    facts: [['Order', x.orderNumber], ...(due ? [['Due back', formatBusinessDate(due)] as [string, string]] : []), ['New total', formatMoneyString(x.totalAmount)]],
+    action: orderAction(l, 'RENT'),
+  };
+}
+
+export function rentalEndedEarly(r: Recipient, x: DaysChanged & { returnOn: string }, l: Links): MessageContent {
+  return {
+    subject: `Your rental ${x.orderNumber} ends early`,
+    greeting: hello(r),
+    paragraphs: [
+      `As agreed, your rental ${x.orderNumber} ends on ${formatBusinessDate(x.returnOn)}: we will pick up the equipment then. You are charged up to that day, so its total is now ${formatMoneyString(x.totalAmount)}.`,
+    ],
+    facts: [['Order', x.orderNumber], ['Return day', formatBusinessDate(x.returnOn)], ['New total', formatMoneyString(x.totalAmount)]],
+    action: orderAction(l, 'RENT'),
+  };
+}
+
 const REQUEST_STATUS_WORDS = { PENDING: 'received', ON_PROGRESS: 'in progress', DONE: 'done' } as const;
 
 export function requestChanged(r: Recipient, q: EventData<typeof EVENTS.request.changed>, l: Links): MessageContent {

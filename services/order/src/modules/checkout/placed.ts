@@ -69,6 +69,8 @@ export function orderAnswer(p: Placed): Order {
     extensions: [],
     // A customer extends a rental once it is delivered (terms `extendable`).
     extendable: false,
+    // Staff end a rental early once it is delivered (terms `endableEarly`).
+    earlyEnd: null,
     allowedTransitions: allowedTransitions(
       { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, chargedAtReturn, dueNotice, extendable, permissionsOf, type Extender, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { centsToString, chargedAtReturn, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
 import { returnedUnits, type OrderFacts } from '../../process/facts';
@@ -57,11 +57,11 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
   tracker: Array<{ title: string; status: OrderStatus; created_at: string }>;
   requests: RequestRow[];
   customer: Record<string, string> | null;
-  extensions: Array<{ days: number; amount: string; by: 'CUSTOMER' | 'STAFF'; created_at: string }>;
+  extensions: Array<{ kind: 'EXTEND' | 'END_EARLY'; days: number; amount: string; return_on: string | null; by: 'CUSTOMER' | 'STAFF'; created_at: string }>;
 }
 
 /** An order as the API shows it, before the caller's allowed steps are decided. */
-export type OrderDetail = Omit<Order, 'allowedTransitions' | 'extendable'>;
+export type OrderDetail = Omit<Order, 'allowedTransitions' | 'extendable' | 'earlyEnd'>;
 
 /** The statement that reads one order (`o`, matched by `where`): its facts, and with `detail` everything its detail shows. */
 function orderStatement(em: EntityManager, where: string, detail: boolean): string {
@@ -87,7 +87,8 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
             coalesce((select json_agg(json_build_object('payment_record_id', r.payment_record_id, 'type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
                        'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at) order by r.created_at, r.id)
                         from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records,
-            coalesce((select json_agg(json_build_object('days', x.days, 'amount', x.amount::text, 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
+            coalesce((select json_agg(json_build_object('kind', x.kind, 'days', x.days, 'amount', x.amount::text,
+                       'return_on', to_char(x.return_on, 'YYYY-MM-DD'), 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
                         from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions`;
   return `select o.*, ${facts}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
@@ -186,7 +187,14 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     requests: row.requests.map(requestOf),
     dueNotice: dueNotice(row.status, row.lines.map(dueOf), manilaDate(new Date())),
     fullPaymentPreview: row.status === 'FOR_PICK_UP' ? fullPaymentPreviewOf(factsOf(row), new Date()) : null,
-    extensions: row.extensions.map((x) => ({ days: x.days, amount: money(x.amount), by: x.by, createdAt: new Date(x.created_at).toISOString() })),
+    extensions: row.extensions.map((x) => ({
+      kind: x.kind,
+      days: x.days,
+      amount: money(x.amount),
+      returnOn: x.return_on,
+      by: x.by,
+      createdAt: new Date(x.created_at).toISOString(),
+    })),
   };
 }
 
@@ -234,7 +242,19 @@ export async function loadOrder(
 export async function getOrder(em: EntityManager, id: string, who: Principal, scope: { customerId?: string }): Promise<Order> {
   const { order, facts } = await loadOrder(em, id, scope);
   const by = extenderOf(who);
-  return { ...order, allowedTransitions: allowedTransitions(facts, { kind: 'person', principal: who }), extendable: by !== null && extendable(facts.type, facts.status, by) };
+  return {
+    ...order,
+    allowedTransitions: allowedTransitions(facts, { kind: 'person', principal: who }),
+    extendable: by !== null && extendable(facts.type, facts.status, by),
+    earlyEnd: by === 'STAFF' ? earlyEndOf(order, facts) : null,
+  };
+}
+
+/** The days staff may end this rental early on now (terms `endableEarly`, `earlyEndWindow`), else null. */
+function earlyEndOf(order: OrderDetail, facts: OrderFacts): Order['earlyEnd'] {
+  if (!facts.deliveredAt || !endableEarly(facts.type, facts.status)) return null;
+  const dues = order.products.map((l) => l.dueDate).filter((d): d is string => d !== null);
+  return earlyEndWindow(manilaDate(facts.deliveredAt), dues, manilaDate());
 }
 
 /** Who this caller extends rentals as (terms `extendable`): a customer their own, staff who manage bookings; else nobody. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, BOOKING_MESSAGES, EVENTS, manilaDate, MAX_RENTAL_DAYS } from '@dme/contracts';
-import type { Caller, Json } from '@dme/testing';
+import { eventually, type Caller, type Json } from '@dme/testing';
 import { place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 
 let h: OrderHarness;
@@ -74,7 +74,7 @@ describe('extensions of a rental (issue 25)', () => {
     ]);
     expect(after.totalAmount).toBe('1700.00');
     expect(after.partialPayment).toBe(order.partialPayment); // the first day's payment is what it was
-    expect(after.extensions).toEqual([{ days: 2, amount: '140.00', by: 'CUSTOMER', createdAt: expect.any(String) }]);
+    expect(after.extensions).toEqual([{ kind: 'EXTEND', days: 2, amount: '140.00', returnOn: null, by: 'CUSTOMER', createdAt: expect.any(String) }]);
     expect(await bookings(order.id)).toEqual([
       { due: addDays(today, 5), end: addDays(today, 6) },
       { due: addDays(today, 5), end: addDays(today, 6) },
@@ -138,5 +138,109 @@ describe('extensions of a rental (issue 25)', () => {
     const none = await extendMine(order, 1, customer);
     expect(none.status).toBe(409);
     expect(none.body.detail).toBe(BOOKING_MESSAGES.extendRefused(0, addDays(today, 5)));
+  });
+});
+
+describe('ending a rental early (issue 25)', () => {
+  const endEarly = (order: Json, returnOn: unknown, as: Caller = h.staff) => h.order.post(`/api/orders/${order.id}/end-early`, { returnOn }, { as });
+
+  it('staff end a delivered rental early: lines due later are due that day and re-priced, the rest of their bookings freed, the change recorded and told', async () => {
+    const customer = h.customer();
+    const { order } = await rental(customer);
+    const today = manilaDate();
+    const staffView = (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+    // Delivered today: from tomorrow (the first day is paid) to the day before the bed's due date.
+    expect(staffView.earlyEnd).toEqual({ from: addDays(today, 1), to: addDays(today, 29) });
+    expect(order.earlyEnd).toBeNull(); // the customer's view
+
+    const res = await endEarly(order, addDays(today, 5));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toBe(BOOKING_MESSAGES.endedEarly(addDays(today, 5)));
+    const after = res.body.order;
+    // The walkers (due on day 3) stay as they are; the bed has 5 days: 50 × 5.
+    expect(after.products.map((l: Json) => [l.noOfRentalDays, l.lineTotal, l.dueDate])).toEqual([
+      [3, '60.00', addDays(today, 3)],
+      [5, '250.00', addDays(today, 5)],
+    ]);
+    expect(after.totalAmount).toBe('310.00');
+    expect(after.extensions).toEqual([{ kind: 'END_EARLY', days: -25, amount: '-1250.00', returnOn: addDays(today, 5), by: 'STAFF', createdAt: expect.any(String) }]);
+    expect(after.earlyEnd).toEqual({ from: addDays(today, 1), to: addDays(today, 4) });
+    expect(await bookings(order.id)).toEqual([
+      { due: addDays(today, 3), end: addDays(today, 4) },
+      { due: addDays(today, 3), end: addDays(today, 4) },
+      { due: addDays(today, 5), end: addDays(today, 6) },
+    ]);
+    const [event] = await exec<{ payload: Json }>('order', `select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.order.endedEarly, order.id]);
+    expect(event!.payload.data).toMatchObject({ seq: 1, days: -25, amount: '-1250.00', totalAmount: '310.00', returnOn: addDays(today, 5), by: 'STAFF' });
+
+    // An extension afterwards takes the next number and moves every line from there.
+    const more = await extendStaff(order, 1);
+    expect(more.status).toBe(200);
+    expect(more.body.order.products.map((l: Json) => l.dueDate)).toEqual([addDays(today, 4), addDays(today, 6)]);
+    expect(more.body.order.extensions.map((x: Json) => [x.kind, x.days])).toEqual([['END_EARLY', -25], ['EXTEND', 1]]);
+  });
+
+  it('only staff, only a delivered rental, only a day of its window; a refusal changes nothing', async () => {
+    const customer = h.customer();
+    const { order: notOut } = await rental(customer, { deliver: false });
+    const today = manilaDate();
+    const early = await endEarly(notOut, addDays(today, 2));
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toBe(BOOKING_MESSAGES.endEarlyNotOngoing);
+    expect((await h.order.get(`/api/orders/${notOut.id}`, { as: h.staff })).body.order.earlyEnd).toBeNull();
+
+    const { order } = await rental(customer);
+    expect((await endEarly(order, addDays(today, 2), customer)).status).toBe(403);
+    expect((await endEarly(order, addDays(today, 2), h.as('DRIVER'))).status).toBe(403);
+    expect((await h.order.post(`/api/orders/${randomUUID()}/end-early`, { returnOn: addDays(today, 2) }, { as: h.staff })).status).toBe(404);
+    for (const returnOn of ['tomorrow', '2026-02-30', 20261201, null]) expect((await endEarly(order, returnOn)).status).toBe(400);
+    // Today is the delivery day (the first day is paid), and the bed's due date ends nothing early.
+    for (const returnOn of [today, addDays(today, -1), addDays(today, 30), addDays(today, 40)]) {
+      const out = await endEarly(order, returnOn);
+      expect(out.status).toBe(400);
+      expect(out.body.detail).toBe(BOOKING_MESSAGES.endEarlyRange(addDays(today, 1), addDays(today, 29)));
+      expect(out.body.errors).toEqual([{ field: 'returnOn', message: BOOKING_MESSAGES.endEarlyRange(addDays(today, 1), addDays(today, 29)) }]);
+    }
+    const staffView = (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+    expect(staffView.totalAmount).toBe('1560.00');
+    expect(staffView.extensions).toEqual([]);
+    expect((await bookings(order.id)).map((b) => b.due)).toEqual([addDays(today, 3), addDays(today, 3), addDays(today, 30)]);
+  });
+
+  it('ended on today, a rental delivered days ago can go For Return at once (a product\'s period has ended)', async () => {
+    const customer = h.customer();
+    const beds = await h.addStock({ productID: bed.id, quantity: 1 });
+    const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 10 }] });
+    expect(placed.status).toBe(201);
+    const order = await toPreparing(h, placed.body.order);
+    const packed = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: beds }] }, { as: h.staff });
+    expect(packed.status).toBe(200);
+    const driver = h.as('DRIVER');
+    expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
+    expect((await scan(driver, order.orderNumber)).status).toBe(200);
+    // Delivered three days ago (its bookings with it), once the catalog has moved them to the delivered day.
+    const [delivered] = await exec<{ id: string }>(
+      'order',
+      `select payload->>'id' as id from ordering.outbox where subject = ? and payload->>'aggregateId' = ? and payload->'data'->>'to' = 'DELIVERED'`,
+      [EVENTS.order.statusChanged, order.id],
+    );
+    await eventually(async () => (await exec('catalog', 'select 1 from catalog.inbox where event_id = ?', [delivered!.id])).length > 0, 10_000);
+    await exec('order', `update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
+    await exec('catalog', `update catalog.bookings set period = daterange(lower(period) - 3, upper(period) - 3), due_date = due_date - 3 where order_id = ?`, [order.id]);
+    const today = manilaDate();
+    const before = (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+    expect(before.earlyEnd).toEqual({ from: today, to: addDays(today, 6) });
+    expect(before.allowedTransitions).not.toContain('FOR_RETURN');
+
+    const ended = await endEarly(order, today);
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(ended.body.order.products.map((l: Json) => [l.noOfRentalDays, l.lineTotal, l.dueDate])).toEqual([[3, '150.00', today]]);
+    expect(ended.body.order.dueNotice).toBe('DUE_TODAY');
+    expect(ended.body.order.earlyEnd).toBeNull();
+    expect(ended.body.order.allowedTransitions).toContain('FOR_RETURN');
+    expect(await bookings(order.id)).toEqual([{ due: today, end: addDays(today, 1) }]);
+    const back = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'FOR_RETURN' }, { as: h.staff });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((await endEarly(order, today)).status).toBe(409);
   });
 });

@@ -2,7 +2,7 @@ import type { HandlersOf } from '@dme/platform';
 import { em } from '../cart/cart.routes';
 import type { ProcessDeps } from '../../process/transitions';
 import { driverScan, getDriverOrder, listDriverOrders } from './drivers';
-import { extendRental, type ExtendDeps } from './extend';
+import { endRentalEarly, extendRental, type ExtendDeps } from './extend';
 import { listNotices } from './notices';
 import { listOngoingRentals } from './ongoing';
 import { createRequest, updateRequest } from './requests';
@@ -10,7 +10,7 @@ import { returnSerial, type ReturnDeps } from './returns';
 
 type RentalHandlers = Pick<
   HandlersOf<'order'>,
-  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend'
+  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly'
 >;
 
 /** Drivers, ongoing rentals, returns, requests and notices (issue 10); afterCommit kicks the outbox relay. */
@@ -45,6 +45,11 @@ export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps
     },
     async ordersExtend(ctx, { params, body, principal }) {
       const answer = await extendRental(em(ctx), params.id, body.days, principal, 'STAFF', deps.extend);
+      afterCommit();
+      return answer;
+    },
+    async ordersEndEarly(ctx, { params, body, principal }) {
+      const answer = await endRentalEarly(em(ctx), params.id, body.returnOn, principal, deps.extend);
       afterCommit();
       return answer;
     },

@@ -119,19 +119,19 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
  * becomes payable. With it the second waits for the first to commit, then sees its row.
  */
 export function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
-  return lockEventOrders(db, 'payment-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged, EVENTS.order.extended]);
+  return lockEventOrders(db, 'payment-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged, EVENTS.order.extended, EVENTS.order.endedEarly]);
 }
 
 /**
- * `dme.order.extended` (issue 25): the order's new total and its lines' days and totals (for the
- * invoice), and the balance that follows (payment.rules onExtended). The figures are absolute, so
- * applying it again changes nothing. The order was placed before it could be extended, and order
- * events arrive in stream order; if its payment is missing all the same, the batch fails and is
- * delivered again rather than lose the extension.
+ * `dme.order.extended` and `dme.order.ended_early` (issue 25): the order's new total and its lines'
+ * days and totals (for the invoice), and the balance that follows (payment.rules onExtended). The
+ * figures are absolute, so applying it again changes nothing. The order was placed before its days
+ * could change, and order events arrive in stream order; if its payment is missing all the same,
+ * the batch fails and is delivered again rather than lose the change.
  */
 export async function applyOrderExtended(db: Db, data: Extended): Promise<FeedOutcome> {
   const row = await findPayment(db, 'order_id', data.orderId, { lock: true });
-  if (!row) throw new Error(`payment of order ${data.orderId} not found for its extension`);
+  if (!row) throw new Error(`payment of order ${data.orderId} not found for the change of its days`);
   await saveFigures(db, row.id, onExtended(figuresOf(row), toCents(data.totalAmount)), true);
   await sql(
     db,
@@ -156,5 +156,6 @@ export async function applyOrderEvent(db: Db, event: EventEnvelope): Promise<Fee
     return applyOrderStatus(db, EVENT_DATA[EVENTS.order.statusChanged].parse(event.data), event.occurredAt, event.id);
   }
   if (event.type === EVENTS.order.extended) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.extended].parse(event.data));
+  if (event.type === EVENTS.order.endedEarly) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.endedEarly].parse(event.data));
   return null;
 }

@@ -155,9 +155,11 @@ function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null
 }
 
 /**
- * A rental got more days (issue 25): the order total the order service re-priced replaces the
- * payment's, and what is left to pay follows (terms `balanceCents`: total + extra charge − paid),
- * so the full payment asks for the extension's days. A payment already settled or cancelled keeps its figures.
+ * A rental got more days, or was ended early (issue 25): the order total the order service
+ * re-priced replaces the payment's, and what is left to pay follows (terms `balanceCents`: total +
+ * extra charge − paid), so the full payment asks for the days the rental has now (an early end
+ * keeps at least the first day, which is what was paid first). A payment already settled or
+ * cancelled keeps its figures.
  */
 export function onExtended(f: Figures, total: Cents): Figures {
   if (f.status === 'PAID' || f.status === 'CANCELLED' || f.status === 'REFUND_DUE') return f;
