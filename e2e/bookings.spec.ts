@@ -188,6 +188,23 @@ test.describe('extensions and the shop grid for a day (issue 25)', () => {
   });
 });
 
+/** An order's active bookings in the stack's own database: due date and end (exclusive, turnaround included). */
+async function bookingsOf(orderId: string): Promise<Array<{ due: string; end: string }>> {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set (npm test sets it)');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query<{ due: string; end: string }>(
+      `select to_char(due_date, 'YYYY-MM-DD') as due, to_char(upper(period), 'YYYY-MM-DD') as end from catalog.bookings where order_id = $1 and status = 'ACTIVE' order by due_date`,
+      [orderId],
+    );
+    return res.rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Moves an order's bookings `days` back in time in the stack's own database (the passage of time, as rental.spec.ts does it). */
 async function bookingsDaysAgo(orderIds: string[], days: number): Promise<void> {
   const url = process.env.E2E_DATABASE_URL;
@@ -250,7 +267,7 @@ test.describe('ending a rental early (issue 25)', () => {
     const chair = await product(admin, 'FOR_RENT', '20.00', 1);
     const order = async (who: { username: string }, api: APIRequestContext, start: string, days: number) =>
       api.post('/api/orders', {
-        headers: { 'idempotency-key': `e2e-${who.username}-${start}` },
+        headers: { 'idempotency-key': randomUUID() },
         data: {
           type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: chair.id, quantity: 1, noOfRentalDays: days, startDate: start }],
           deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '123456', note: '',
@@ -270,7 +287,8 @@ test.describe('ending a rental early (issue 25)', () => {
 
     // Staff open A's ongoing rental and end it on the 3rd.
     const staff = await (await browser.newContext({ baseURL })).newPage();
-    await signInAs(staff, 'warehouseadmin', undefined, `/admin/ongoing-rentals/${a.id}`);
+    await signInAs(staff, 'warehouseadmin', undefined, '/admin/warehouse-bins');
+    await staff.goto(`/admin/ongoing-rentals/${a.id}`);
     await expect(staff.getByRole('heading', { name: `Rental ${a.orderNumber}` })).toBeVisible();
     await staff.getByRole('button', { name: 'End early' }).click();
     const dialog = staff.getByRole('dialog', { name: 'End rental early' });
@@ -292,6 +310,8 @@ test.describe('ending a rental early (issue 25)', () => {
     await expect
       .poll(async () => ((await (await admin.get(`/api/payments?search=${a.orderNumber}`)).json()) as { items: Array<{ totalOrderPayment: string; balance: string | null }> }).items[0], { timeout: 20_000 })
       .toMatchObject({ totalOrderPayment: '60.00', balance: '40.00' });
+    // The catalog freed the unit's days after the 3rd (and its day of cleaning).
+    expect(await bookingsOf(a.id)).toEqual([{ due: manilaDay(3), end: manilaDay(4) }]);
     // A's customer is told by e-mail.
     const told = await waitForMail(aWho.email, { subject: `Your rental ${a.orderNumber} ends early` });
     expect(told.text).toContain('its total is now $60.00');

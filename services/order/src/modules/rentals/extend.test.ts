@@ -173,6 +173,13 @@ describe('ending a rental early (issue 25)', () => {
     const [event] = await exec<{ payload: Json }>('order', `select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.order.endedEarly, order.id]);
     expect(event!.payload.data).toMatchObject({ seq: 1, days: -25, amount: '-1250.00', totalAmount: '310.00', returnOn: addDays(today, 5), by: 'STAFF' });
 
+    // The bed's days after its return day (and turnaround, and a day for the extension below) can be booked by another customer.
+    const bedUnit = await exec<{ stock_item_id: string }>('catalog', `select stock_item_id from catalog.bookings where order_id = ? and due_date = ?`, [order.id, addDays(today, 5)]);
+    const other = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 2, startDate: addDays(today, 7) }] });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const [took] = await exec<{ n: number }>('catalog', `select count(*)::int as n from catalog.bookings where order_id = ? and stock_item_id = ?`, [other.body.order.id, bedUnit[0]!.stock_item_id]);
+    expect(took!.n, 'the freed bed is the one booked').toBe(1);
+
     // An extension afterwards takes the next number and moves every line from there.
     const more = await extendStaff(order, 1);
     expect(more.status).toBe(200);
