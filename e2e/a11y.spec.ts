@@ -233,6 +233,12 @@ test.describe('accessibility: axe-core on every screen of every role (issue 13)'
     await audit(page, '/admin/calendar with its grid drawn', found);
     await page.getByRole('button', { name: 'Add downtime' }).click();
     await auditDialog(page, 'Add downtime', found);
+    // Units between rentals (issue 26): the board, a unit's page with its history, a step's dialog.
+    await visit(page, '/admin/units', found);
+    const spare = orders.rentProduct.serials[1]!;
+    await visit(page, `/admin/units/${spare}`, found, '/admin/units/:serialCode');
+    await page.getByRole('button', { name: 'Put on hold' }).click();
+    await auditDialog(page, `Put ${spare} on hold`, found);
     expect(found).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { pickOption, registerByApi, signInAs } from './helpers';
-import { apiSignedIn, product } from './journey';
+import { apiSignedIn, product, shipRental } from './journey';
 import { waitForMail } from './mail';
+import { bookingsDaysAgo, bookingsOf } from './db';
 
 /** A Manila date `days` ahead of today (YYYY-MM-DD), as the shop counts days. */
 function manilaDay(days: number): string {
@@ -188,77 +188,8 @@ test.describe('extensions and the shop grid for a day (issue 25)', () => {
   });
 });
 
-/** An order's active bookings in the stack's own database: due date and end (exclusive, turnaround included). */
-async function bookingsOf(orderId: string): Promise<Array<{ due: string; end: string }>> {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set (npm test sets it)');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const res = await client.query<{ due: string; end: string }>(
-      `select to_char(due_date, 'YYYY-MM-DD') as due, to_char(upper(period), 'YYYY-MM-DD') as end from catalog.bookings where order_id = $1 and status = 'ACTIVE' order by due_date`,
-      [orderId],
-    );
-    return res.rows;
-  } finally {
-    await client.end();
-  }
-}
 
-/** Moves an order's bookings `days` back in time in the stack's own database (the passage of time, as rental.spec.ts does it). */
-async function bookingsDaysAgo(orderIds: string[], days: number): Promise<void> {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set (npm test sets it)');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // One order at a time, the earliest first: the exclusion constraint is checked row by row.
-    for (const id of orderIds) {
-      const res = await client.query(
-        `update catalog.bookings set period = daterange(lower(period) - $2::int, upper(period) - $2::int), due_date = due_date - $2::int where order_id = $1 and status = 'ACTIVE'`,
-        [id, days],
-      );
-      expect(res.rowCount).toBeGreaterThan(0);
-    }
-  } finally {
-    await client.end();
-  }
-}
 
-/**
- * Takes a placed rental through the staff's and the accounting's steps by API as the superadmin:
- * confirmed, its first day paid, its one line packed with `serial` (TO_SHIP); with `deliver`, out
- * for delivery and delivered by the superadmin's scans.
- */
-async function shipRental(
-  admin: APIRequestContext,
-  order: { id: string; orderNumber: string; products: Array<{ id: string }> },
-  serial: string,
-  opts: { deliver: boolean },
-): Promise<void> {
-  expect((await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
-  let paymentId = '';
-  await expect
-    .poll(async () => {
-      const list = (await (await admin.get(`/api/payments?search=${order.orderNumber}`)).json()) as { items: Array<{ id: string; nextAction: string | null }> };
-      paymentId = list.items[0]?.id ?? '';
-      return list.items[0]?.nextAction ?? null;
-    }, { timeout: 20_000 })
-    .toBe('PAY_PARTIAL');
-  const paid = await admin.post(`/api/payments/${paymentId}/confirm`, { headers: { 'idempotency-key': randomUUID() }, data: { invoiceNumber: `INV-${randomUUID().slice(0, 8)}`, receiptNumber: 'OR-1', note: '' } });
-  expect(paid.status(), await paid.text()).toBe(200);
-  await expect
-    .poll(async () => ((await (await admin.get(`/api/orders/${order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 20_000 })
-    .toBe('PREPARING');
-  const packed = await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: order.products[0]!.id, serialCodes: [serial] }] } });
-  expect(packed.status(), await packed.text()).toBe(200);
-  if (!opts.deliver) return;
-  for (const step of ['OUT_FOR_DELIVERY', 'DELIVERED']) {
-    const scanned = await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: order.orderNumber } });
-    expect(scanned.status(), await scanned.text()).toBe(200);
-    expect(((await scanned.json()) as { order: { status: string } }).order.status).toBe(step);
-  }
-}
 
 test.describe('ending a rental early (issue 25)', () => {
   test('staff end a delivered rental early from its page: the customer pays for the days kept, and the days freed can be booked by another customer', async ({ page, browser, baseURL, playwright }) => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -21,12 +22,12 @@ export async function apiSignedIn(playwright: PlaywrightWorkerArgs['playwright']
 }
 
 /** A product of the test's own (for rent or for sale) with serial-coded stock, made through the API as the superadmin. */
-export async function product(api: APIRequestContext, type: 'FOR_SALE' | 'FOR_RENT', price: string, stock: number): Promise<Made> {
+export async function product(api: APIRequestContext, type: 'FOR_SALE' | 'FOR_RENT', price: string, stock: number, extra: Record<string, unknown> = {}): Promise<Made> {
   const up = await api.post('/api/uploads', { multipart: { image: { name: 'p.png', mimeType: 'image/png', buffer: makePng() } } });
   const { imagePath } = (await up.json()) as { imagePath: string };
   const bin = (await (await api.post('/api/warehouse-bins', { data: { name: uniqueName('Bin'), description: 'fulfilment e2e' } })).json()) as { bin: { id: string } };
   const name = `${type === 'FOR_SALE' ? 'Pulse Oximeter' : 'Walker'} ${uniqueName('x').slice(2)}`;
-  const res = await api.post('/api/products', { data: { brand: 'Omron', name, description: 'For the fulfilment journey', type, image: imagePath, price, damageCharges: '150.00' } });
+  const res = await api.post('/api/products', { data: { brand: 'Omron', name, description: 'For the fulfilment journey', type, image: imagePath, price, damageCharges: '150.00', ...extra } });
   expect(res.status(), await res.text()).toBe(201);
   const { product: p } = (await res.json()) as { product: { id: string } };
   const added = await api.post('/api/stocks', { data: { productID: p.id, warehouseBinID: bin.bin.id, quantity: stock } });
@@ -102,4 +103,39 @@ export async function takePayment(page: Page, orderNumber: string, action: strin
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Payment recorded.')).toBeVisible();
   await expect(dialog).toHaveCount(0);
+}
+
+/**
+ * Takes a placed rental through the staff's and the accounting's steps by API as the superadmin:
+ * confirmed, its first day paid, its one line packed with `serial` (TO_SHIP); with `deliver`, out
+ * for delivery and delivered by the superadmin's scans.
+ */
+export async function shipRental(
+  admin: APIRequestContext,
+  order: { id: string; orderNumber: string; products: Array<{ id: string }> },
+  serial: string,
+  opts: { deliver: boolean },
+): Promise<void> {
+  expect((await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
+  let paymentId = '';
+  await expect
+    .poll(async () => {
+      const list = (await (await admin.get(`/api/payments?search=${order.orderNumber}`)).json()) as { items: Array<{ id: string; nextAction: string | null }> };
+      paymentId = list.items[0]?.id ?? '';
+      return list.items[0]?.nextAction ?? null;
+    }, { timeout: 20_000 })
+    .toBe('PAY_PARTIAL');
+  const paid = await admin.post(`/api/payments/${paymentId}/confirm`, { headers: { 'idempotency-key': randomUUID() }, data: { invoiceNumber: `INV-${randomUUID().slice(0, 8)}`, receiptNumber: 'OR-1', note: '' } });
+  expect(paid.status(), await paid.text()).toBe(200);
+  await expect
+    .poll(async () => ((await (await admin.get(`/api/orders/${order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 20_000 })
+    .toBe('PREPARING');
+  const packed = await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: order.products[0]!.id, serialCodes: [serial] }] } });
+  expect(packed.status(), await packed.text()).toBe(200);
+  if (!opts.deliver) return;
+  for (const step of ['OUT_FOR_DELIVERY', 'DELIVERED']) {
+    const scanned = await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: order.orderNumber } });
+    expect(scanned.status(), await scanned.text()).toBe(200);
+    expect(((await scanned.json()) as { order: { status: string } }).order.status).toBe(step);
+  }
 }

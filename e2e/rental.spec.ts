@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import type { APIResponse, Browser, BrowserContext, Page } from '@playwright/test';
 import { cameraLaunchOptions, pictureVideo } from './camera';
 import { expect, test } from './fixtures';
@@ -7,23 +6,7 @@ import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
 import { allMail, waitForMail } from './mail';
 import type { Json } from '@dme/testing';
 import { apiSignedIn, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
-
-/**
- * The passage of time: a rental's due date is its delivered day plus its rental days, so the test
- * moves the delivered time back instead of waiting (the stack's own database, as `npm test` started it).
- */
-async function deliveredDaysAgo(orderId: string, days: number): Promise<void> {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set (npm test sets it)');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const res = await client.query(`update ordering.orders set delivered_at = delivered_at - make_interval(days => $2) where id = $1`, [orderId, days]);
-    expect(res.rowCount).toBe(1);
-  } finally {
-    await client.end();
-  }
-}
+import { deliveredDaysAgo } from './db';
 
 /** The status tag of an order's detail shows `status` (underscores as spaces), without a reload. */
 const showsStatus = (page: Page, status: string, timeout = 20_000) => expect(page.getByText(status.replace(/_/g, ' '), { exact: true }).first()).toBeVisible({ timeout });

@@ -3,9 +3,9 @@ import { signInAs } from './helpers';
 
 const MENUS: Record<string, string[]> = {
   customer: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders'],
-  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Payments', 'Reports', 'Messages'],
-  warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar'],
-  warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar'],
+  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Payments', 'Reports', 'Messages'],
+  warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units'],
+  warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units'],
   accounting: ['Payments'],
   driver: ['For Delivery', 'For Pickup'],
 };

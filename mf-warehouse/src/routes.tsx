@@ -14,6 +14,8 @@ const OrderDetailPage = lazy(() => import('./features/orders/OrderDetailPage'));
 const OngoingRentalsPage = lazy(() => import('./features/rentals/OngoingRentalsPage'));
 const OngoingRentalDetailPage = lazy(() => import('./features/orders/OngoingRentalDetailPage'));
 const CalendarPage = lazy(() => import('./features/calendar/CalendarPage'));
+const UnitsBoardPage = lazy(() => import('./features/units/UnitsBoardPage'));
+const UnitPage = lazy(() => import('./features/units/UnitPage'));
 
 /** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
@@ -39,6 +41,8 @@ export function AppRoutes() {
         <Route path="/admin/ongoing-rentals" element={<OngoingRentalsPage />} />
         <Route path="/admin/ongoing-rentals/:id" element={<OngoingRentalDetailPage />} />
         <Route path="/admin/calendar" element={<CalendarPage />} />
+        <Route path="/admin/units" element={<UnitsBoardPage />} />
+        <Route path="/admin/units/:serialCode" element={<UnitPage />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { Space, Table } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { StockItem, StockListResponse } from '@dme/contracts';
@@ -41,7 +42,8 @@ export function StockTable({
       pagination={{ current: page, pageSize, total: query.data?.total ?? 0, onChange: onPage, showSizeChanger: false }}
       scroll={{ x: true }}
       columns={[
-        { title: 'Serial Code', dataIndex: 'serialCode', render: (s: string) => <code>{s}</code> },
+        // A unit's page: its steps and whole history (issue 26).
+        { title: 'Serial Code', dataIndex: 'serialCode', render: (s: string) => <Link to={`/admin/units/${encodeURIComponent(s)}`}><code>{s}</code></Link> },
         ...(showProduct ? [{ title: 'Product', dataIndex: 'productName', render: (n: string) => <Truncated text={n} /> }] : []),
         {
           title: 'Variant',

@@ -3,6 +3,7 @@ import { BOOKING_MESSAGES, DOWNTIME_REASONS, MAX_QUANTITY, MAX_RENTAL_DAYS } fro
 import { compareDates, isIsoDate } from './time';
 import { queryInt, text } from './text';
 import { AVAILABILITY_BATCH_MAX } from './limits';
+import { STOCK_STATUSES } from './enums';
 
 /**
  * Dated rentals (issue 25): what the catalog answers about units over time. A unit (serial) is
@@ -178,6 +179,12 @@ export const AtRiskBooking = z.object({
   overdueOrderNumber: z.string().nullable(),
   overdueSince: z.string(),
   suggestion: z.object({ stockItemID: z.string().uuid(), serialCode: z.string() }).nullable(),
+  /**
+   * Why (issue 26): the unit is still out past its due date (OVERDUE), or can no longer serve the
+   * rental (OUT_OF_SERVICE: damaged, in repair, on hold, lost...; `unitStatus` says which, since `overdueSince`).
+   */
+  reason: z.enum(['OVERDUE', 'OUT_OF_SERVICE']).default('OVERDUE'),
+  unitStatus: z.enum(STOCK_STATUSES).nullable().default(null),
 });
 export type AtRiskBooking = z.infer<typeof AtRiskBooking>;
 export const AtRiskResponse = z.object({ items: z.array(AtRiskBooking) });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PRODUCT_TYPES, STOCK_STATUSES, INVENTORY_TYPES } from './enums';
 import { isMoneyString, toCents } from './money';
 import { imagePathField, Pagination } from './identity';
-import { requiredText, searchParam } from './text';
+import { requiredText, searchParam, text } from './text';
+import { MAX_CHECKLIST_POINTS } from './stock-status';
 import { CATALOG_MESSAGES } from './catalog-messages';
 import { DEFAULT_TURNAROUND_DAYS, MAX_TURNAROUND_DAYS } from './terms';
 
@@ -68,6 +69,12 @@ function uniqueNames(list: Array<{ name: string }>): boolean {
   return true;
 }
 
+/** A product's inspection checklist (issue 26): the points answered when a returned unit is inspected. */
+export const InspectionChecklist = z
+  .array(text({ max: 120 }).refine((s) => s.length > 0, { error: 'A checklist point cannot be empty.' }))
+  .max(MAX_CHECKLIST_POINTS, { error: `A checklist has at most ${MAX_CHECKLIST_POINTS} points.` })
+  .refine((a) => new Set(a.map((s) => s.toLowerCase())).size === a.length, { error: 'Each checklist point once.' });
+
 export const ProductRequest = z
   .object({
     brand: requiredText(CATALOG_MESSAGES.product.brand, NAME_MAX),
@@ -84,6 +91,8 @@ export const ProductRequest = z
       .min(0, { error: TURNAROUND_ERROR })
       .max(MAX_TURNAROUND_DAYS, { error: TURNAROUND_ERROR })
       .optional(),
+    /** Points answered when a returned unit is inspected (issue 26); absent: as it was (none for a new product). */
+    inspectionChecklist: InspectionChecklist.optional(),
     variants: z.array(VariantInput).max(50).default([]),
   })
   .superRefine((p, ctx) => {
@@ -107,6 +116,11 @@ export const StockCounts = z.object({
   damagedQuantity: z.number().int(),
   lostQuantity: z.number().int(),
   soldQuantity: z.number().int(),
+  /** Issue 26: units on their way back to the shelf (returned, cleaned, inspected, found), in repair, on hold, and gone (scrapped, written off). */
+  servicingQuantity: z.number().int().default(0),
+  repairQuantity: z.number().int().default(0),
+  heldQuantity: z.number().int().default(0),
+  retiredQuantity: z.number().int().default(0),
 });
 export type StockCounts = z.infer<typeof StockCounts>;
 
@@ -140,6 +154,8 @@ export const Product = StockCounts.extend({
   damageCharges: z.string(),
   /** Days between two rentals of a unit (cleaning, inspection; issue 25). */
   turnaroundDays: z.number().int().default(DEFAULT_TURNAROUND_DAYS),
+  /** The points answered when a returned unit is inspected (issue 26). */
+  inspectionChecklist: z.array(z.string()).default([]),
   /** Lowest and highest price the customer can pick (per day for rent). */
   priceMin: z.string(),
   priceMax: z.string(),
@@ -202,7 +218,7 @@ export type AddStockRequest = z.input<typeof AddStockRequest>;
 export const StockItem = z.object({
   id: z.string().uuid(),
   serialCode: z.string(),
-  status: z.enum([...STOCK_STATUSES, 'LOST']),
+  status: z.enum(STOCK_STATUSES),
   inventoryType: z.enum(INVENTORY_TYPES),
   productID: z.string().uuid(),
   productName: z.string(),
@@ -229,7 +245,7 @@ export const StockListQuery = Pagination.extend({
   productVariantID: z.string().uuid().optional(),
   productSubVariantID: z.string().uuid().optional(),
   warehouseBinID: z.string().uuid().optional(),
-  status: z.enum([...STOCK_STATUSES, 'LOST']).optional(),
+  status: z.enum(STOCK_STATUSES).optional(),
 });
 export const StockListResponse = z.object({ items: z.array(StockItem), total: z.number().int() });
 export type StockListResponse = z.infer<typeof StockListResponse>;

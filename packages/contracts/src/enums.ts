@@ -97,10 +97,27 @@ export const REQUEST_STATUSES = ['PENDING', 'ON_PROGRESS', 'DONE'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 /**
- * Stock item statuses: SPEC §3's four, and LOST (a rented unit marked LOST at return inspection).
- * The moves between them are the table in stock-status.ts.
+ * Stock item statuses: SPEC §3's four, and LOST (a rented unit marked LOST at return inspection);
+ * from issue 26 a unit's life between rentals: RETURNED (back, to be cleaned), CLEANED (to be
+ * inspected), INSPECTED (to be put away), IN_REPAIR, FOUND (a lost unit back, to be cleaned),
+ * ON_HOLD (recall, quarantine), and the ends SCRAPPED and WRITTEN_OFF. The moves between them are
+ * the table in stock-status.ts.
  */
-export const STOCK_STATUSES = ['AVAILABLE', 'RENTED', 'DAMAGED', 'SOLD', 'LOST'] as const;
+export const STOCK_STATUSES = [
+  'AVAILABLE',
+  'RENTED',
+  'DAMAGED',
+  'SOLD',
+  'LOST',
+  'RETURNED',
+  'CLEANED',
+  'INSPECTED',
+  'IN_REPAIR',
+  'FOUND',
+  'ON_HOLD',
+  'SCRAPPED',
+  'WRITTEN_OFF',
+] as const;
 export type StockStatus = (typeof STOCK_STATUSES)[number];
 
 export const RETURN_STATUSES = ['OK', 'LOST', 'DAMAGED'] as const;
@@ -128,7 +145,8 @@ export type TagColor =
   | 'red'
   | 'magenta'
   | 'volcano'
-  | 'gold';
+  | 'gold'
+  | 'purple';
 
 const ORDER_STATUS_COLORS: Partial<Record<string, TagColor>> = {
   PENDING: 'blue',
@@ -155,6 +173,13 @@ const STOCK_STATUS_COLORS: Partial<Record<string, TagColor>> = {
   RENTED: 'magenta',
   DAMAGED: 'volcano',
   SOLD: 'gold',
+  // Between rentals (issue 26): on their way back to the shelf.
+  RETURNED: 'orange',
+  CLEANED: 'cyan',
+  INSPECTED: 'geekblue',
+  FOUND: 'orange',
+  IN_REPAIR: 'purple',
+  ON_HOLD: 'volcano',
 };
 
 /** Stock status tag colour; any other is red. */

@@ -186,6 +186,8 @@ export const EVENT_DATA = {
     from: z.enum(ORDER_STATUSES),
     to: z.enum(ORDER_STATUSES),
     by: z.string().uuid().nullable(),
+    /** The username of who took the step (a person; issue 26: the units' chain of custody names them); null for an event's step and on older events. */
+    byName: z.string().nullable().default(null),
     /** The driver who has the order after the step (delivery or pick-up), else null. */
     driverId: z.string().uuid().nullable().default(null),
     /** FOR_FULL_PAYMENT: the damage or lost fees of the serials not returned OK (DESIGN §5). */

@@ -30,3 +30,4 @@ export * from './routes';
 export * from './navigation';
 export * from './terms';
 export * from './stock-status';
+export * from './units';

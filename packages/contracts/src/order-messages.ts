@@ -6,6 +6,8 @@
  * warehouse's packing texts (order detail page).
  */
 import { formatBusinessDate } from './time';
+import type { StockStatus } from './enums';
+import { STOCK_STATUS_LABELS } from './stock-status';
 
 /** Texts of SPEC §5/§8 for cart and orders, verbatim, and ours where the spec is silent. */
 export const ORDER_MESSAGES = {
@@ -67,7 +69,11 @@ export const RENTAL_MESSAGES = {
 export const PACKING_MESSAGES = {
   alreadyScanned: 'Already scanned',
   wrongProduct: (productName: string) => `Scanned product is not ${productName}. Please make sure that you only scanned the type of product you selected.`,
-  notAvailable: (serialCode: string) => `${serialCode} is not available: it is rented, sold, damaged or lost, or packed for another order.`,
+  /** A unit that is not on the shelf; with its status, the message names it (issue 26: "returned (to clean)", "on hold"...). */
+  notAvailable: (serialCode: string, status?: string) =>
+    status && status !== 'AVAILABLE' && status in STOCK_STATUS_LABELS
+      ? `${serialCode} is not available: it is ${STOCK_STATUS_LABELS[status as StockStatus].toLowerCase()}.`
+      : `${serialCode} is not available: it is rented, sold, damaged or lost, or packed for another order.`,
   unknownCode: (serialCode: string) => `There is no item with the serial code ${serialCode}.`,
   scanEveryLine: 'Scan every item of every line before shipping the order.',
   tooMany: (productName: string) => `More items were scanned for ${productName} than the order has.`,

@@ -400,9 +400,14 @@ export type ReserveRequest = z.input<typeof ReserveRequest>;
  * inventory OUT) and the order's reservation is consumed by as many units. Asking again for the
  * same order and codes answers the same (a retry).
  */
+/** Who asked a command of another service (issue 26: a unit's chain of custody names them); absent from older callers. */
+export const RpcActor = z.object({ userId: z.string().uuid(), username: z.string().max(100) }).nullish();
+
 export const AssignSerialsRequest = z.object({
   orderId: z.string().uuid(),
   orderType: z.enum(ORDER_TYPES),
+  /** The packer. */
+  by: RpcActor,
   lines: z
     .array(
       LineRef.extend({

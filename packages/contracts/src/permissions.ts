@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'request:manage',
   // Downtime of rental units (issue 25).
   'booking:manage',
+  // A unit's steps between rentals: clean, inspect, put away, repair, hold, scrap (issue 26).
+  'unit:process',
   'payment:read',
   'payment:confirm',
   'report:read',
@@ -43,6 +45,7 @@ const WAREHOUSE: Permission[] = [
   'order:process',
   'request:manage',
   'booking:manage',
+  'unit:process',
 ];
 
 export const ROLE_PERMISSIONS: Record<UserType, readonly Permission[]> = {

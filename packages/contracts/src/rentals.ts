@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, REQUEST_TYPES, RETURN_STATUSES } from './enums';
 import { Pagination } from './identity';
-import { OrderRequest, OrderSummary } from './ordering';
+import { OrderRequest, OrderSummary, RpcActor } from './ordering';
 import { LIVE_KINDS } from './live';
 import { MAX_RENTAL_DAYS, RENTAL_MESSAGES } from './order-messages';
 import { DRIVER_SCAN_PURPOSES, NOTICE_KINDS, ONGOING_RENTAL_TABS } from './rental-constants';
@@ -64,6 +64,8 @@ export const ReturnSerialRequest = z.object({
   orderId: z.string().uuid(),
   serialCode: z.string().min(1).max(40),
   status: z.enum(RETURN_STATUSES),
+  /** Who inspected it (issue 26: the unit's chain of custody names them). */
+  by: RpcActor,
 });
 export type ReturnSerialRequest = z.input<typeof ReturnSerialRequest>;
 export const ReturnSerialReply = z.object({ serialCode: z.string(), stockStatus: z.string(), inventoryType: z.enum(['IN', 'OUT']) });

@@ -80,6 +80,7 @@ import {
   UpdateRequestBody,
 } from './rentals';
 import { ExportParams, ReportExportResponse, ReportParams, ReportQuery, ReportRange, ReportResponse } from './reports';
+import { CustodyExportQuery, OrderCustodyParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitResponse, UnitStepRequest } from './units';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -335,6 +336,32 @@ export const ROUTES = {
   stockBatchLabels: {
     method: 'GET', path: '/api/stock-batches/:id/labels.pdf', service: 'catalog', access: 'stock:read', tag: 'stocks',
     summary: 'A printable A4 sheet of QR labels for one Add Stock batch', params: IdParams, binary: 'application/pdf',
+  },
+  // ---- catalog: units between rentals and their chain of custody (issue 26)
+  unitsBoard: {
+    method: 'GET', path: '/api/units', service: 'catalog', access: 'stock:read', tag: 'units',
+    summary: 'The units board: units on their way back to the shelf (to clean, to inspect, to put away), damaged, in repair and on hold, with counts per column',
+    query: UnitBoardQuery, response: UnitBoardResponse,
+  },
+  unitsGet: {
+    method: 'GET', path: '/api/units/:serialCode', service: 'catalog', access: 'stock:read', tag: 'units',
+    summary: 'One unit by its serial code: its status, the steps it can take, its repairs and its whole chain of custody',
+    params: UnitParams, response: UnitResponse,
+  },
+  unitsStep: {
+    method: 'POST', path: '/api/units/:serialCode/steps', service: 'catalog', access: 'unit:process', tag: 'units',
+    summary: "A step of a unit between rentals (clean, inspect against the product's checklist, put away, repair, hold, release, scrap, found, write off), as the stock-item table allows from its status",
+    params: UnitParams, body: UnitStepRequest, response: UnitResponse,
+  },
+  unitsCustody: {
+    method: 'GET', path: '/api/units/:serialCode/custody', service: 'catalog', access: 'stock:read', tag: 'units',
+    summary: "One serial's chain of custody as CSV, or as GS1 EPCIS 2.0 JSON-LD (ObjectEvents, CBV bizStep and disposition)",
+    params: UnitParams, query: CustodyExportQuery, binary: 'text/csv',
+  },
+  orderCustody: {
+    method: 'GET', path: '/api/custody/orders/:orderId', service: 'catalog', access: 'stock:read', tag: 'units',
+    summary: "The chain of custody of every unit packed for one order, as CSV or GS1 EPCIS 2.0 JSON-LD",
+    params: OrderCustodyParams, query: CustodyExportQuery, binary: 'text/csv',
   },
   // ---- catalog: dated rentals (issue 25)
   productsAvailability: {

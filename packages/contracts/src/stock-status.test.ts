@@ -11,6 +11,16 @@ import {
   STOCK_TRIGGERS,
   stockMoveSources,
   stockMoveTarget,
+  canTakeStep,
+  CUSTODY_KINDS,
+  CUSTODY_OF_TRIGGER,
+  IN_SERVICE_STATUSES,
+  nextUnitStep,
+  UNIT_BOARD,
+  UNIT_STEP_NAMES,
+  UNIT_STEPS,
+  unitStepsOf,
+  serialCodeFromScan,
   type StockTrigger,
 } from './stock-status';
 
@@ -68,13 +78,15 @@ describe('the stock-item status table', () => {
       expect(stockMoveSources(RETURN_TRIGGER[mark])).toEqual(['RENTED']);
       expect(STOCK_STATUS_INVENTORY[stockMoveTarget(RETURN_TRIGGER[mark])]).toBe(RETURN_INVENTORY_TYPE[mark]);
     }
-    expect(stockMoveTarget(RETURN_TRIGGER.OK)).toBe('AVAILABLE');
+    // Issue 26: an OK return is back, dirty: it is cleaned and inspected before it can be packed again.
+    expect(stockMoveTarget(RETURN_TRIGGER.OK)).toBe('RETURNED');
     expect(stockMoveTarget(RETURN_TRIGGER.DAMAGED)).toBe('DAMAGED');
     expect(stockMoveTarget(RETURN_TRIGGER.LOST)).toBe('LOST');
   });
 
-  it('every trigger is used by packing or returns, and every status can be reached from the start', () => {
-    expect(new Set([...Object.values(PACKING_TRIGGER), ...Object.values(RETURN_TRIGGER)])).toEqual(new Set(triggers));
+  it('every trigger is used by packing, returns or a unit step, and every status can be reached from the start', () => {
+    const stepTriggers = UNIT_STEP_NAMES.flatMap((s) => UNIT_STEPS[s].triggers);
+    expect(new Set([...Object.values(PACKING_TRIGGER), ...Object.values(RETURN_TRIGGER), ...stepTriggers])).toEqual(new Set(triggers));
     const reached = new Set<string>([STOCK_ITEM_START.status]);
     for (let grew = true; grew; ) {
       grew = false;
@@ -86,5 +98,78 @@ describe('the stock-item status table', () => {
       }
     }
     expect([...reached].sort()).toEqual([...STOCK_STATUSES].sort());
+  });
+});
+
+describe('a unit between rentals (issue 26)', () => {
+  it('an OK return goes RETURNED → CLEANED → INSPECTED → AVAILABLE, one step at a time, and is packable only at the end', () => {
+    const path: Array<[string, StockTrigger, string]> = [
+      ['RETURNED', 'cleaned', 'CLEANED'],
+      ['CLEANED', 'inspectedOk', 'INSPECTED'],
+      ['INSPECTED', 'putAway', 'AVAILABLE'],
+    ];
+    for (const [from, trigger, to] of path) expect(findStockMove(from, trigger)?.to).toBe(to);
+    for (const s of ['RETURNED', 'CLEANED', 'INSPECTED', 'DAMAGED', 'IN_REPAIR', 'ON_HOLD', 'FOUND']) {
+      expect(findStockMove(s, 'packedForRental'), s).toBeUndefined();
+      expect(findStockMove(s, 'packedForSale'), s).toBeUndefined();
+    }
+    // Skipping a step is not a row.
+    expect(findStockMove('RETURNED', 'inspectedOk')).toBeUndefined();
+    expect(findStockMove('RETURNED', 'putAway')).toBeUndefined();
+    expect(findStockMove('CLEANED', 'putAway')).toBeUndefined();
+  });
+
+  it('damaged goes to repair, back in service or scrapped; lost is found (to clean) or written off; a hold ends cleaned again or scrapped', () => {
+    expect(findStockMove('CLEANED', 'inspectedFailed')?.to).toBe('DAMAGED');
+    expect(findStockMove('DAMAGED', 'repairOpened')?.to).toBe('IN_REPAIR');
+    expect(findStockMove('IN_REPAIR', 'repaired')?.to).toBe('AVAILABLE');
+    expect(findStockMove('IN_REPAIR', 'scrapped')?.to).toBe('SCRAPPED');
+    expect(findStockMove('LOST', 'found')?.to).toBe('FOUND');
+    expect(findStockMove('FOUND', 'cleaned')?.to).toBe('CLEANED');
+    expect(findStockMove('LOST', 'writtenOff')?.to).toBe('WRITTEN_OFF');
+    for (const s of ['AVAILABLE', 'RETURNED', 'CLEANED', 'INSPECTED', 'DAMAGED', 'IN_REPAIR', 'FOUND']) expect(findStockMove(s, 'held')?.to, s).toBe('ON_HOLD');
+    for (const s of ['RENTED', 'SOLD', 'LOST', 'SCRAPPED', 'WRITTEN_OFF', 'ON_HOLD']) expect(findStockMove(s, 'held'), s).toBeUndefined();
+    expect(findStockMove('ON_HOLD', 'released')?.to).toBe('RETURNED');
+    // Scrapped and written off are ends: no row leaves them.
+    expect(STOCK_ITEM_MOVES.filter((m) => m.from === 'SCRAPPED' || m.from === 'WRITTEN_OFF')).toEqual([]);
+  });
+
+  it('the steps a unit can take are the rows from its status; a scan on the board takes the next step on its way to the shelf', () => {
+    for (const s of STOCK_STATUSES) {
+      for (const step of UNIT_STEP_NAMES) expect(canTakeStep(s, step), `${s} ${step}`).toBe(UNIT_STEPS[step].triggers.some((t) => findStockMove(s, t)));
+      const next = nextUnitStep(s);
+      if (next) expect(unitStepsOf(s), s).toContain(next);
+    }
+    expect(nextUnitStep('RETURNED')).toBe('CLEAN');
+    expect(nextUnitStep('CLEANED')).toBe('INSPECT');
+    expect(nextUnitStep('INSPECTED')).toBe('PUT_AWAY');
+    expect(nextUnitStep('DAMAGED')).toBe('OPEN_REPAIR');
+    expect(nextUnitStep('IN_REPAIR')).toBe('CLOSE_REPAIR');
+    expect(nextUnitStep('AVAILABLE')).toBeNull();
+    expect(unitStepsOf('AVAILABLE')).toEqual(['HOLD']);
+    expect(unitStepsOf('RENTED')).toEqual([]);
+  });
+
+  it('the board has a column for every status on its way back, each status in one column; every move writes a custody entry', () => {
+    const boarded = UNIT_BOARD.flatMap((c) => [...c.statuses]);
+    expect(new Set(boarded).size).toBe(boarded.length);
+    for (const s of STOCK_STATUSES) if (nextUnitStep(s)) expect(boarded, s).toContain(s);
+    expect(boarded).toContain('ON_HOLD');
+    for (const t of triggers) expect(Object.keys(CUSTODY_KINDS)).toContain(CUSTODY_OF_TRIGGER[t]);
+    expect(IN_SERVICE_STATUSES).not.toContain('DAMAGED');
+    expect(IN_SERVICE_STATUSES).not.toContain('ON_HOLD');
+  });
+});
+
+describe('serialCodeFromScan (issue 26)', () => {
+  it.each([
+    ['a typed code, any case', ' oxy-0000042 ', 'OXY-0000042'],
+    ["a label's QR (SPEC §3)", '{"productID":"6f1c3a9e-2b7d-4c1e-9a55-0d3f7b2e8c41","serialCode":"WHE-0000001"}', 'WHE-0000001'],
+    ['a QR without a code', '{"stockID":"6f1c3a9e-2b7d-4c1e-9a55-0d3f7b2e8c41"}', null],
+    ['broken JSON', '{"serialCode":', null],
+    ['not a code', 'DROP TABLE;', null],
+    ['empty', '   ', null],
+  ])('%s', (_name, text, expected) => {
+    expect(serialCodeFromScan(text)).toBe(expected);
   });
 });

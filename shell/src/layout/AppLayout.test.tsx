@@ -7,9 +7,9 @@ import { makeUser, mockApi, on, renderWithShell, storeUser } from '../test/utils
 // The side menus of SPEC §2, written out here (not derived from the code under test).
 const SPEC_MENUS: Record<string, Array<string | [string, string[]]>> = {
   CUSTOMER: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', ['Orders', ['Purchased', 'Rentals']]],
-  SUPERADMIN: ['Users', 'Employees', 'Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Payments', 'Reports', 'Messages'],
-  WAREHOUSE_ADMIN: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar'],
-  WAREHOUSE_STAFF: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar'],
+  SUPERADMIN: ['Users', 'Employees', 'Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Payments', 'Reports', 'Messages'],
+  WAREHOUSE_ADMIN: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar', 'Units'],
+  WAREHOUSE_STAFF: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar', 'Units'],
   ACCOUNTING_ADMIN: ['Payments'],
   DRIVER: ['For Delivery', 'For Pickup'],
   SUPPORT: [],
@@ -67,6 +67,29 @@ describe('signed-in layout', () => {
       expect(sub.getByRole('menuitem', { name: 'Purchased' })).toHaveAttribute('href', `${base}/purchased`);
       expect(sub.getByRole('menuitem', { name: 'Rentals' })).toHaveAttribute('href', `${base}/rentals`);
     }
+  });
+
+  it('staff find a unit from the top bar: a typed code or a scanned label opens its page; others have no such box (issue 26)', () => {
+    for (const t of ['CUSTOMER', 'DRIVER', 'ACCOUNTING_ADMIN']) {
+      const { unmount } = renderLayout(t);
+      expect(screen.queryByRole('search', { name: 'Find unit' }), t).toBeNull();
+      unmount();
+    }
+    renderLayout('WAREHOUSE_STAFF');
+    const find = within(screen.getByRole('search', { name: 'Find unit' }));
+    const input = find.getByRole('textbox', { name: 'Serial code' });
+    fireEvent.change(input, { target: { value: ' oxy-0000042 ' } });
+    fireEvent.click(find.getByRole('button', { name: 'Find' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/units/OXY-0000042');
+    // A scanner types the label's QR (SPEC §3) and Enter.
+    fireEvent.change(input, { target: { value: '{"productID":"6f1c3a9e-2b7d-4c1e-9a55-0d3f7b2e8c41","serialCode":"WHE-0000007"}' } });
+    fireEvent.submit(input.closest('form')!);
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/units/WHE-0000007');
+    // Not a code: the box says so and stays.
+    fireEvent.change(input, { target: { value: 'hello world' } });
+    fireEvent.submit(input.closest('form')!);
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/units/WHE-0000007');
+    expect((input as HTMLInputElement).validationMessage).toBe('Scan a unit label or type its serial code.');
   });
 
   it('marks the current page and opens its group', () => {

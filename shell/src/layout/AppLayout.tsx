@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { menuOf, type MenuItem, type User } from '@dme/contracts';
+import { hasPermission, menuOf, serialCodeFromScan, type MenuItem, type User } from '@dme/contracts';
 import { useLogoutMutation } from '../api';
 import { useSession } from '../session/session';
 
@@ -47,6 +47,9 @@ const CSS = `
 .dme-bars::before{top:-6px}
 .dme-bars::after{top:6px}
 .dme-menu-btn,.dme-close,.dme-top-brand,.dme-backdrop{display:none}
+.dme-find{display:flex;gap:8px;margin-right:auto;min-width:0}
+.dme-find input{width:16rem;max-width:100%;height:32px;box-sizing:border-box;padding:4px 11px;border:1px solid #d9d9d9;border-radius:8px;font:inherit;color:inherit;background:#fff}
+.dme-find input:focus-visible{outline:2px solid ${TEAL};outline-offset:1px;border-color:${TEAL}}
 .dme-main{margin:24px;padding:24px;background:#fff;border-radius:8px;min-height:360px;min-width:0}
 .dme-main .ant-table-wrapper,.dme-main .ant-descriptions,.dme-main .ant-tabs{max-width:100%;min-width:0}
 .dme-main .ant-table-content,.dme-main .ant-descriptions-view{overflow-x:auto}
@@ -59,6 +62,7 @@ const CSS = `
 .dme-top{height:56px;gap:8px;padding:0 8px 0 4px}
 .dme-top-brand{display:block;margin-right:auto;font-weight:700;font-size:16px;color:${TEAL};white-space:nowrap}
 .dme-who span{display:none}
+.dme-find{display:none}
 .dme-main{flex:1;margin:0;padding:16px;border-radius:0}
 .dme-main .ant-table-thead>tr>th,.dme-main .ant-table-tbody>tr>td{white-space:nowrap}
 .dme-main input,.dme-main .ant-input-affix-wrapper,.dme-main .ant-input-search,.dme-main .ant-select,.dme-main .ant-picker{max-width:100%}
@@ -185,6 +189,7 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
       closeButton={closeButton}
       onLogout={() => setAsking(true)}
       onAccount={() => navigate('/account')}
+      onFindUnit={(code) => navigate(`/admin/units/${encodeURIComponent(code)}`)}
       overlay={
         asking && (
           <Suspense fallback={null}>
@@ -209,6 +214,8 @@ export interface FrameProps {
   onLogout?: () => void;
   /** Opens "My account" (issue 24) inside the app; without it the link loads the page. */
   onAccount?: () => void;
+  /** Opens a unit's page inside the app (issue 26: the staff's "Find unit" box); without it the form loads the units page. */
+  onFindUnit?: (serialCode: string) => void;
   overlay?: ReactNode;
   children: ReactNode;
 }
@@ -217,7 +224,7 @@ export interface FrameProps {
  * The frame's markup, from plain props: the app renders it through AppLayout, the gateway's
  * server-rendered first screen (ssr/first-screen.tsx) with the same props, so both are the same.
  */
-export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, closeButton, onLogout, onAccount, overlay, children }: FrameProps) {
+export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, closeButton, onLogout, onAccount, onFindUnit, overlay, children }: FrameProps) {
   return (
     <div className="dme-frame">
       <style>{CSS}</style>
@@ -260,6 +267,7 @@ export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, clos
           <div className="dme-top-brand" aria-hidden="true">
             DME Supply
           </div>
+          {hasPermission(user.userType, 'stock:read') && <FindUnit onFind={onFindUnit} />}
           <a
             className="dme-account"
             href="/account"
@@ -293,5 +301,40 @@ export function Frame({ user, menu, selected, drawer, onDrawer, menuButton, clos
       </div>
       {overlay}
     </div>
+  );
+}
+
+/**
+ * "Find unit" in the staff's top bar (issue 26): a serial code typed, or a label scanned (a scanner
+ * types the QR's text and Enter), opens that unit's page with its whole history. Without the app
+ * (the server's first screen) the form goes to the units page with the code.
+ */
+function FindUnit({ onFind }: { onFind: ((serialCode: string) => void) | undefined }) {
+  return (
+    <form
+      className="dme-find"
+      role="search"
+      aria-label="Find unit"
+      action="/admin/units"
+      method="get"
+      onSubmit={(e) => {
+        if (!onFind) return;
+        e.preventDefault();
+        const input = e.currentTarget.elements.namedItem('code') as HTMLInputElement;
+        const code = serialCodeFromScan(input.value);
+        if (!code) {
+          input.setCustomValidity('Scan a unit label or type its serial code.');
+          input.reportValidity();
+          return;
+        }
+        input.value = '';
+        onFind(code);
+      }}
+    >
+      <input name="code" aria-label="Serial code" placeholder="Find unit: scan or type its code" autoComplete="off" spellCheck={false} onInput={(e) => e.currentTarget.setCustomValidity('')} />
+      <button type="submit" className="dme-btn">
+        Find
+      </button>
+    </form>
   );
 }

@@ -19,7 +19,7 @@ const card = (n: number): ProductCard => ({
   soldQuantity: 0,
   inStock: true,
 });
-const counts = { quantity: 5, availableQuantity: 5, rentedQuantity: 0, damagedQuantity: 0, lostQuantity: 0, soldQuantity: 0 };
+const counts = { quantity: 5, availableQuantity: 5, rentedQuantity: 0, damagedQuantity: 0, lostQuantity: 0, soldQuantity: 0, servicingQuantity: 0, repairQuantity: 0, heldQuantity: 0, retiredQuantity: 0 };
 const product = (c: ProductCard): Product => ({
   ...counts,
   id: c.id,
@@ -27,6 +27,7 @@ const product = (c: ProductCard): Product => ({
   brand: c.brand,
   description: '',
   turnaroundDays: 1,
+  inspectionChecklist: [],
   type: c.type,
   image: c.image,
   price: '12.50',

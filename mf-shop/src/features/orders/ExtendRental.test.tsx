@@ -73,7 +73,7 @@ describe('extending a rental (issue 25)', () => {
     });
     await heading(current);
     const dialog = await openDialog();
-    const preview = within(dialog).getByTestId('extend-preview');
+    const preview = await within(dialog).findByTestId('extend-preview');
     expect(preview).toHaveTextContent('Adds $135.00 · due back on Dec 3, 2026');
     expect(preview).toHaveTextContent('An estimate: the server confirms the price and the due date.');
 

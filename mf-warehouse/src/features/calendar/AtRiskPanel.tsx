@@ -1,6 +1,6 @@
 import { Alert, Button, Table, Tag } from 'antd';
 import type { AtRiskBooking } from '@dme/contracts';
-import { formatBusinessDate, formatManilaDateTime, isIsoDate } from '@dme/contracts/browser';
+import { formatBusinessDate, formatManilaDateTime, isIsoDate, STOCK_STATUS_LABELS } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, SectionTitle } from '@dme/ui';
 import { useBookingsAtRiskQuery } from './api';
@@ -8,11 +8,16 @@ import { useBookingsAtRiskQuery } from './api';
 /** Ours (issue 25): the texts of the at-risk panel. */
 export const AT_RISK_TEXTS = {
   title: 'Bookings at risk',
-  empty: 'No booking is at risk: every unit out is due back in time.',
-  summary: (n: number) =>
-    `${n} ${n === 1 ? 'booking starts' : 'bookings start'} while ${n === 1 ? 'its unit is' : 'their units are'} still out past the due date.`,
+  empty: 'No booking is at risk: every unit out is due back in time, and every unit booked can serve.',
   pack: (serialCode: string) => `Pack ${serialCode} instead`,
   noUnit: 'No other unit free: call the customer',
+  /** Why the booking's unit cannot serve it: still out past its due date, or out of service (issue 26). */
+  why: (r: Pick<AtRiskBooking, 'reason' | 'unitStatus' | 'overdueOrderNumber'>) =>
+    r.reason === 'OUT_OF_SERVICE'
+      ? `Unit ${STOCK_STATUS_LABELS[r.unitStatus ?? 'DAMAGED'].toLowerCase()}`
+      : `Overdue${r.overdueOrderNumber ? ` from ${r.overdueOrderNumber}` : ''}`,
+  summary: (n: number) =>
+    `${n} ${n === 1 ? 'booking starts' : 'bookings start'} while ${n === 1 ? 'its unit is' : 'their units are'} still out past the due date or out of service.`,
 } as const;
 
 /** A business day (YYYY-MM-DD) as the calendar writes it; an instant in Manila time. */
@@ -58,8 +63,8 @@ export function AtRiskPanel({ onOpen }: { onOpen: (orderID: string) => void }) {
               { title: 'Product', dataIndex: 'productName' },
               { title: 'Unit', dataIndex: 'serialCode' },
               { title: 'Start', dataIndex: 'start', render: day },
-              { title: 'Overdue since', dataIndex: 'overdueSince', render: day },
-              { title: 'Overdue order', dataIndex: 'overdueOrderNumber', render: (n: string | null) => n ?? '—' },
+              { title: 'Since', dataIndex: 'overdueSince', render: day },
+              { title: 'Why', key: 'why', render: (_: unknown, r: AtRiskBooking) => AT_RISK_TEXTS.why(r) },
               {
                 title: 'Suggestion',
                 key: 'suggestion',

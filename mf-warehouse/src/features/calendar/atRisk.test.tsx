@@ -21,6 +21,8 @@ const risk = (over: Partial<AtRiskBooking> = {}): AtRiskBooking => ({
   overdueOrderNumber: 'ORD-20261120-000003',
   overdueSince: '2026-12-01',
   suggestion: { stockItemID: '33333333-3333-4333-8333-333333333333', serialCode: 'HOS-0000102' },
+  reason: 'OVERDUE',
+  unitStatus: null,
   ...over,
 });
 
@@ -52,21 +54,29 @@ describe('the calendar: bookings at risk (issue 25)', () => {
       products,
       on('GET', '/api/bookings/at-risk', {
         status: 200,
-        body: { items: [risk(), risk({ bookingID: '44444444-4444-4444-8444-444444444444', orderNumber: 'ORD-20261201-000008', customerName: null, serialCode: 'HOS-0000103', overdueOrderNumber: null, suggestion: null })] },
+        body: {
+          items: [
+            risk(),
+            risk({ bookingID: '44444444-4444-4444-8444-444444444444', orderNumber: 'ORD-20261201-000008', customerName: null, serialCode: 'HOS-0000103', overdueOrderNumber: null, suggestion: null }),
+            // Issue 26: a unit that went to repair is booked for a later rental.
+            risk({ bookingID: '55555555-5555-4555-8555-555555555555', orderNumber: 'ORD-20261201-000009', serialCode: 'HOS-0000104', overdueOrderNumber: null, reason: 'OUT_OF_SERVICE', unitStatus: 'IN_REPAIR' }),
+          ],
+        },
       }),
     );
     open();
     const p = await panel();
     await p.findByText('ORD-20261201-000007');
-    expect(p.getByRole('alert')).toHaveTextContent('2 bookings start while their units are still out past the due date.');
-    expect(p.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Order', 'Customer', 'Product', 'Unit', 'Start', 'Overdue since', 'Overdue order', 'Suggestion']);
+    expect(p.getByRole('alert')).toHaveTextContent('3 bookings start while their units are still out past the due date or out of service.');
+    expect(p.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Order', 'Customer', 'Product', 'Unit', 'Start', 'Since', 'Why', 'Suggestion']);
     const cells = p
       .getAllByRole('row')
       .slice(1)
       .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
     expect(cells).toEqual([
-      ['ORD-20261201-000007', 'Jose Cruz', 'Hospital Bed', 'HOS-0000101', 'Dec 3, 2026', 'Dec 1, 2026', 'ORD-20261120-000003', 'Pack HOS-0000102 instead'],
-      ['ORD-20261201-000008', '—', 'Hospital Bed', 'HOS-0000103', 'Dec 3, 2026', 'Dec 1, 2026', '—', 'No other unit free: call the customer'],
+      ['ORD-20261201-000007', 'Jose Cruz', 'Hospital Bed', 'HOS-0000101', 'Dec 3, 2026', 'Dec 1, 2026', 'Overdue from ORD-20261120-000003', 'Pack HOS-0000102 instead'],
+      ['ORD-20261201-000008', '—', 'Hospital Bed', 'HOS-0000103', 'Dec 3, 2026', 'Dec 1, 2026', 'Overdue', 'No other unit free: call the customer'],
+      ['ORD-20261201-000009', 'Jose Cruz', 'Hospital Bed', 'HOS-0000104', 'Dec 3, 2026', 'Dec 1, 2026', 'Unit in repair', 'Pack HOS-0000102 instead'],
     ]);
     fireEvent.click(p.getByRole('button', { name: 'ORD-20261201-000007' }));
     await vi.waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/admin/orders/rentals/${ORDER}`));
@@ -76,7 +86,7 @@ describe('the calendar: bookings at risk (issue 25)', () => {
     mockApi(products, on('GET', '/api/bookings/at-risk', { status: 200, body: { items: [] } }));
     open();
     const p = await panel();
-    expect(await p.findByText('No booking is at risk: every unit out is due back in time.')).toBeInTheDocument();
+    expect(await p.findByText('No booking is at risk: every unit out is due back in time, and every unit booked can serve.')).toBeInTheDocument();
     expect(p.queryByRole('alert')).toBeNull();
   });
 

@@ -109,7 +109,7 @@ describe('staff extend a rental (issue 25)', () => {
     open(`/admin/ongoing-rentals/${ORDER}`);
     const dialog = await openDialog();
     // A day more: 2 × $50.00 + $20.00; the last line due Dec 31 moves to Jan 1.
-    expect(within(dialog).getByTestId('extend-preview')).toHaveTextContent('Adds $120.00 · due back on 2027-01-01');
+    expect(await within(dialog).findByTestId('extend-preview')).toHaveTextContent('Adds $120.00 · due back on 2027-01-01');
     fireEvent.change(within(dialog).getByLabelText('Extra days'), { target: { value: '2' } });
     await waitFor(() => expect(within(dialog).getByTestId('extend-preview')).toHaveTextContent('Adds $240.00 · due back on 2027-01-02'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Extend' }));
@@ -131,7 +131,7 @@ describe('staff extend a rental (issue 25)', () => {
     open(`/admin/orders/rentals/${ORDER}`);
     const dialog = await openDialog();
     // Before delivery: the booked start (Dec 1) + 3 days, a day more.
-    expect(within(dialog).getByTestId('extend-preview')).toHaveTextContent('Adds $100.00 · due back on 2026-12-05');
+    expect(await within(dialog).findByTestId('extend-preview')).toHaveTextContent('Adds $100.00 · due back on 2026-12-05');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Extend' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
     expect(posts(calls).map((c) => c.body)).toEqual([{ days: 1 }]);

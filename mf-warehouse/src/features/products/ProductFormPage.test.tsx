@@ -10,7 +10,7 @@ const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse
 const ID = '11111111-1111-4111-8111-111111111111';
 /** What the server stores an upload as: a content hash, nothing the user chose. */
 const STORED = '0123abcd4567ef890123abcd4567ef890123abcd4567ef890123abcd4567ef89.png';
-const counts = { quantity: 3, availableQuantity: 3, rentedQuantity: 0, damagedQuantity: 0, lostQuantity: 0, soldQuantity: 0 };
+const counts = { quantity: 3, availableQuantity: 3, rentedQuantity: 0, damagedQuantity: 0, lostQuantity: 0, soldQuantity: 0, servicingQuantity: 0, repairQuantity: 0, heldQuantity: 0, retiredQuantity: 0 };
 const wheelchair: Product = {
   ...counts,
   id: ID,
@@ -22,6 +22,7 @@ const wheelchair: Product = {
   price: '50.00',
   damageCharges: '500.00',
   turnaroundDays: 1,
+  inspectionChecklist: [],
   priceMin: '50.00',
   priceMax: '50.00',
   archived: false,

@@ -1,6 +1,6 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, type FormInstance } from 'antd';
-import { CATALOG_MESSAGES, DEFAULT_TURNAROUND_DAYS, MAX_TURNAROUND_DAYS } from '@dme/contracts/browser';
+import { CATALOG_MESSAGES, DEFAULT_TURNAROUND_DAYS, MAX_CHECKLIST_POINTS, MAX_TURNAROUND_DAYS } from '@dme/contracts/browser';
 import type { Product, ProductRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
@@ -28,6 +28,8 @@ interface Values {
   damageCharges: number | string;
   /** Rentals: days a returned unit needs before its next rental (issue 25). */
   turnaroundDays?: number | null;
+  /** Rentals: the points answered when a returned unit is inspected (issue 26). */
+  inspectionChecklist?: string[];
   variants?: VariantValues[];
 }
 
@@ -56,6 +58,7 @@ function toValues(p: Product): Values {
     price: p.price,
     damageCharges: p.damageCharges,
     turnaroundDays: p.turnaroundDays,
+    inspectionChecklist: p.inspectionChecklist ?? [],
     variants: p.variants.map((v) => ({
       id: v.id,
       name: v.name,
@@ -76,6 +79,7 @@ function toBody(v: Values): ProductRequest {
     price: v.price,
     damageCharges: v.damageCharges,
     ...(v.type === 'FOR_RENT' && typeof v.turnaroundDays === 'number' ? { turnaroundDays: v.turnaroundDays } : {}),
+    ...(v.type === 'FOR_RENT' && v.inspectionChecklist ? { inspectionChecklist: v.inspectionChecklist.map((x) => x.trim()).filter(Boolean) } : {}),
     variants: (v.variants ?? []).map((x) => {
       const subs = (x.subVariants ?? []).map((s) => ({
         ...(s.id ? { id: s.id } : {}),
@@ -278,6 +282,20 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
                 style={{ maxWidth: 320 }}
               >
                 <InputNumber min={0} max={MAX_TURNAROUND_DAYS} precision={0} placeholder={String(DEFAULT_TURNAROUND_DAYS)} style={{ width: '100%' }} />
+              </Form.Item>
+            )
+          }
+        </Form.Item>
+        <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.type !== b.type}>
+          {({ getFieldValue }) =>
+            getFieldValue('type') === 'FOR_RENT' && (
+              <Form.Item
+                label="Inspection checklist"
+                name="inspectionChecklist"
+                extra={`Points answered when a returned unit is inspected, e.g. "Filter replaced". Type a point and press Enter; at most ${MAX_CHECKLIST_POINTS}.`}
+                rules={[{ type: 'array', max: MAX_CHECKLIST_POINTS, message: `A checklist has at most ${MAX_CHECKLIST_POINTS} points.` }]}
+              >
+                <Select mode="tags" open={false} suffixIcon={null} placeholder="Add a point and press Enter" maxCount={MAX_CHECKLIST_POINTS} />
               </Form.Item>
             )
           }

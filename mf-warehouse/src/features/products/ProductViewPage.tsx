@@ -39,6 +39,14 @@ export default function ProductViewPage() {
           <Descriptions.Item label={p.type === 'FOR_RENT' ? 'Rented' : 'Sold'}>{p.type === 'FOR_RENT' ? p.rentedQuantity : p.soldQuantity}</Descriptions.Item>
           <Descriptions.Item label="Damaged">{p.damagedQuantity}</Descriptions.Item>
           <Descriptions.Item label="Lost">{p.lostQuantity}</Descriptions.Item>
+          {p.type === 'FOR_RENT' && (
+            <>
+              <Descriptions.Item label="Being readied">{p.servicingQuantity ?? 0}</Descriptions.Item>
+              <Descriptions.Item label="In repair">{p.repairQuantity ?? 0}</Descriptions.Item>
+              <Descriptions.Item label="On hold">{p.heldQuantity ?? 0}</Descriptions.Item>
+              <Descriptions.Item label="Inspection checklist">{(p.inspectionChecklist ?? []).length ? (p.inspectionChecklist ?? []).join(' · ') : '—'}</Descriptions.Item>
+            </>
+          )}
           <Descriptions.Item label="Description">{p.description}</Descriptions.Item>
         </Descriptions>
       </Space>

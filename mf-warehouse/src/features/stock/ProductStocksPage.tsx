@@ -20,6 +20,15 @@ function Counts({ c, rental }: { c: StockCounts; rental: boolean }) {
       {rental ? <Descriptions.Item label="Rented">{c.rentedQuantity}</Descriptions.Item> : <Descriptions.Item label="Sold">{c.soldQuantity}</Descriptions.Item>}
       <Descriptions.Item label="Damaged">{c.damagedQuantity}</Descriptions.Item>
       <Descriptions.Item label="Lost">{c.lostQuantity}</Descriptions.Item>
+      {rental && (
+        <>
+          {/* Issue 26: units between rentals (the units board works them), and gone for good. */}
+          <Descriptions.Item label="Being readied">{c.servicingQuantity ?? 0}</Descriptions.Item>
+          <Descriptions.Item label="In repair">{c.repairQuantity ?? 0}</Descriptions.Item>
+          <Descriptions.Item label="On hold">{c.heldQuantity ?? 0}</Descriptions.Item>
+          <Descriptions.Item label="Retired">{c.retiredQuantity ?? 0}</Descriptions.Item>
+        </>
+      )}
     </Descriptions>
   );
 }

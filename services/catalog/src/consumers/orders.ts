@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, EVENT_DATA, manilaDate, type EventEnvelope } from '@dme/contracts';
-import { startConsumer, type ConnectionSource, type Db, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
+import { EVENTS, EVENT_DATA, manilaDate, type CustodyKind, type EventData, type EventEnvelope, type OrderStatus } from '@dme/contracts';
+import { qualified, sql, startConsumer, type ConnectionSource, type Db, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import { confirmOrders, releaseOrders } from '../modules/reservations/reservation.service';
 import { labelBookings, moveToDelivered } from '../modules/bookings/booking.service';
+import { appendCustody, rememberOrders } from '../modules/custody/custody';
 
 /**
  * Order events keep reservations in step: placed → confirmed; cancelled, or a checkout abandoned
@@ -19,16 +20,20 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
   const labels: Array<{ orderId: string; orderNumber: string; customerId: string; customerName: string | null }> = [];
   const released: string[] = [];
   const delivered: Array<{ orderId: string; day: string }> = [];
+  const orders: Array<{ orderId: string; orderNumber: string; type: string; customerName: string | null }> = [];
+  const handovers: Array<{ event: EventEnvelope; data: StatusChanged }> = [];
   for (const event of events) {
     if (event.type === EVENTS.order.placed) {
       const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
       placed.push(data.orderId);
       labels.push({ orderId: data.orderId, orderNumber: data.orderNumber, customerId: data.customerId, customerName: data.customer?.name ?? null });
+      orders.push({ orderId: data.orderId, orderNumber: data.orderNumber, type: data.type, customerName: data.customer?.name ?? null });
     } else if (event.type === EVENTS.order.statusChanged) {
       const data = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
       if (data.to === 'CANCELLED') released.push(data.orderId);
       // Delivered: the rental's days run from the delivered date (issue 25).
       if (data.to === 'DELIVERED' && data.type === 'RENT') delivered.push({ orderId: data.orderId, day: manilaDate(new Date(event.occurredAt)) });
+      if (HANDOVER[data.to]) handovers.push({ event, data });
     } else if (event.type === EVENTS.order.checkoutAbandoned) {
       released.push(EVENT_DATA[EVENTS.order.checkoutAbandoned].parse(event.data).orderId);
     }
@@ -36,8 +41,41 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
   await confirmOrders(db, placed);
   // The staff calendar names a rental's bookings by order number and customer (issue 25).
   await labelBookings(db, labels);
+  // A unit's chain of custody names its order and customer (issue 26).
+  await rememberOrders(db, orders);
   await releaseOrders(db, released);
   for (const d of delivered) await moveToDelivered(db, d.orderId, d.day);
+  for (const h of handovers) await recordHandover(db, h.event, h.data);
+}
+
+type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
+
+/** The order steps that hand a unit from one party to another, as its chain of custody writes them (issue 26). */
+const HANDOVER: Partial<Record<OrderStatus, { kind: CustodyKind; party: 'driver' | 'customer' }>> = {
+  OUT_FOR_DELIVERY: { kind: 'OUT_FOR_DELIVERY', party: 'driver' },
+  DELIVERED: { kind: 'DELIVERED', party: 'customer' },
+  FOR_PICK_UP: { kind: 'PICKED_UP', party: 'driver' },
+};
+
+/**
+ * A driver's scan moved an order's units between hands: each unit packed for the order (and still
+ * out on it) gets the entry, at the event's time, once per event whatever the redeliveries.
+ */
+async function recordHandover(db: Db, event: EventEnvelope, data: StatusChanged): Promise<void> {
+  const step = HANDOVER[data.to]!;
+  const units = await sql<{ id: string }>(db, `select id from ${qualified(db, 'stock_items')} where order_id = $1 and status in ('RENTED','SOLD')`, [data.orderId]);
+  await appendCustody(
+    db,
+    units.map((u) => u.id),
+    {
+      kind: step.kind,
+      by: { userId: data.by, name: data.byName },
+      orderId: data.orderId,
+      party: step.party === 'customer' ? { customerOf: 'order' } : data.byName,
+      at: event.occurredAt,
+      sourceEventId: event.id,
+    },
+  );
 }
 
 export function startOrderConsumer(opts: { nc: NatsConnection; em: EntityManager; logger: Logger; durable?: string; connections?: ConnectionSource }): Promise<RunningConsumer> {

@@ -85,6 +85,7 @@ import { CatalogPacking } from './0006_packing';
 import { CatalogUploads } from './0007_uploads';
 import { CatalogBookings } from './0008_bookings';
 import { CatalogBookingExtensions } from './0009_booking_extensions';
+import { CatalogUnitLifecycle } from './0010_unit_lifecycle';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -96,4 +97,5 @@ export const migrations = [
   { name: '0007_uploads', class: CatalogUploads },
   { name: '0008_bookings', class: CatalogBookings },
   { name: '0009_booking_extensions', class: CatalogBookingExtensions },
+  { name: '0010_unit_lifecycle', class: CatalogUnitLifecycle },
 ];

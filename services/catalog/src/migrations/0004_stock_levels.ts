@@ -1,7 +1,8 @@
 import { Migration } from '@dme/platform';
 
-/** The counted columns of a stock level, one per item status. */
-const STATUS_COLUMNS = [
+/** The counted columns of a stock level, one per item status (as of this migration; 0010 adds issue 26's). */
+export type StatusColumns = ReadonlyArray<readonly [string, string]>;
+const STATUS_COLUMNS: StatusColumns = [
   ['AVAILABLE', 'available'],
   ['RENTED', 'rented'],
   ['DAMAGED', 'damaged'],
@@ -16,10 +17,10 @@ const STATUS_COLUMNS = [
  * tested on a row before ON CONFLICT, so negative deltas cannot go through an upsert); then the
  * counts move, the leaves locked in id order, as reserve() locks them.
  */
-function applyDeltas(s: string | undefined, source: string): string[] {
+export function applyDeltas(s: string | undefined, source: string, columns: StatusColumns = STATUS_COLUMNS): string[] {
   const levels = `"${s}"."stock_levels"`;
-  const cols = STATUS_COLUMNS.map(([, col]) => col);
-  const sums = STATUS_COLUMNS.map(([status, col]) => `sum(case when x.status = '${status}' then x.d else 0 end)::int as ${col}`).join(',\n               ');
+  const cols = columns.map(([, col]) => col);
+  const sums = columns.map(([status, col]) => `sum(case when x.status = '${status}' then x.d else 0 end)::int as ${col}`).join(',\n               ');
   return [
     `insert into ${levels} (leaf_id, product_id, variant_id, sub_variant_id)
        select distinct coalesce(x.sub_variant_id, x.variant_id, x.product_id), x.product_id, x.variant_id, x.sub_variant_id
@@ -97,25 +98,33 @@ export class CatalogStockLevels extends Migration {
     this.addSql(`drop index "${s}"."reservations_product_idx"`);
 
     // Item changes move the counts, in the statement that changes the items.
-    const triggers: Array<[string, string, string]> = [
-      ['insert', 'referencing new table as new_items', `select product_id, variant_id, sub_variant_id, status, 1 as d from new_items`],
-      ['delete', 'referencing old table as old_items', `select product_id, variant_id, sub_variant_id, status, -1 as d from old_items`],
-      [
-        'update',
-        'referencing old table as old_items new table as new_items',
-        `select product_id, variant_id, sub_variant_id, status, 1 as d from new_items
-         union all select product_id, variant_id, sub_variant_id, status, -1 as d from old_items`,
-      ],
-    ];
-    for (const [op, referencing, source] of triggers) {
-      this.addSql(`create function "${s}"."stock_levels_after_item_${op}"() returns trigger language plpgsql as $fn$
-        begin
-          ${applyDeltas(s, source).join(';\n          ')};
-          return null;
-        end
-      $fn$`);
-      this.addSql(`create trigger "stock_items_levels_${op}" after ${op} on "${s}"."stock_items" ${referencing}
-        for each statement execute function "${s}"."stock_levels_after_item_${op}"()`);
-    }
+    for (const sql of levelTriggers(s, STATUS_COLUMNS)) this.addSql(sql);
   }
+}
+
+/** The statement-level triggers that keep the levels in step with `stock_items` (created, or replaced with more columns). */
+export function levelTriggers(s: string | undefined, columns: StatusColumns): string[] {
+  const out: string[] = [];
+  const triggers: Array<[string, string, string]> = [
+    ['insert', 'referencing new table as new_items', `select product_id, variant_id, sub_variant_id, status, 1 as d from new_items`],
+    ['delete', 'referencing old table as old_items', `select product_id, variant_id, sub_variant_id, status, -1 as d from old_items`],
+    [
+      'update',
+      'referencing old table as old_items new table as new_items',
+      `select product_id, variant_id, sub_variant_id, status, 1 as d from new_items
+       union all select product_id, variant_id, sub_variant_id, status, -1 as d from old_items`,
+    ],
+  ];
+  for (const [op, referencing, source] of triggers) {
+    out.push(`create or replace function "${s}"."stock_levels_after_item_${op}"() returns trigger language plpgsql as $fn$
+      begin
+        ${applyDeltas(s, source, columns).join(';\n          ')};
+        return null;
+      end
+    $fn$`);
+    out.push(`drop trigger if exists "stock_items_levels_${op}" on "${s}"."stock_items"`);
+    out.push(`create trigger "stock_items_levels_${op}" after ${op} on "${s}"."stock_items" ${referencing}
+      for each statement execute function "${s}"."stock_levels_after_item_${op}"()`);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '@dme/platform';
 import { createTestDatabase } from '@dme/testing';
 import { entities, migrations } from '../app';
-import { ledger, recount } from '@dme/testing/ledger';
+import { leaf, ledger, recount } from '@dme/testing/ledger';
 import { countsFor } from '../modules/stock/counts';
 import { release, reserve } from '../modules/reservations/reservation.service';
 import { addStock } from '../modules/stock/stock.service';
@@ -71,7 +71,7 @@ describe('migration 0004_stock_levels', () => {
     await held(gone, cane, null, null, 1, 'EXPIRED');
     const before = await recount(em(), [chair, cane]);
 
-    expect(await migrate(orm, 'catalog', db.url)).toEqual(['0004_stock_levels', '0005_price_range', '0006_packing', '0007_uploads', '0008_bookings', '0009_booking_extensions']);
+    expect(await migrate(orm, 'catalog', db.url)).toEqual(['0004_stock_levels', '0005_price_range', '0006_packing', '0007_uploads', '0008_bookings', '0009_booking_extensions', '0010_unit_lifecycle']);
 
     // 0005: the list's price range on each product row, over what a customer can pick.
     const ranges = await em().execute<Array<{ id: string; price_min: string; price_max: string }>>(`select id, price_min, price_max from catalog.products order by name`);
@@ -83,15 +83,24 @@ describe('migration 0004_stock_levels', () => {
     const levels = await ledger(em(), [chair, cane]);
     expect(levels).toEqual(before);
     expect(Object.fromEntries(levels)).toEqual({
-      [s16]: { quantity: 6, available: 4, rented: 1, damaged: 1, lost: 0, sold: 0, reserved: 3 },
-      [s18]: { quantity: 3, available: 1, rented: 0, damaged: 0, lost: 1, sold: 1, reserved: 0 },
-      [heavy]: { quantity: 3, available: 3, rented: 0, damaged: 0, lost: 0, sold: 0, reserved: 2 },
-      [cane]: { quantity: 4, available: 2, rented: 0, damaged: 0, lost: 0, sold: 2, reserved: 1 },
+      [s16]: leaf({ quantity: 6, available: 4, rented: 1, damaged: 1, lost: 0, sold: 0, reserved: 3 }),
+      [s18]: leaf({ quantity: 3, available: 1, rented: 0, damaged: 0, lost: 1, sold: 1, reserved: 0 }),
+      [heavy]: leaf({ quantity: 3, available: 3, rented: 0, damaged: 0, lost: 0, sold: 0, reserved: 2 }),
+      [cane]: leaf({ quantity: 4, available: 2, rented: 0, damaged: 0, lost: 0, sold: 2, reserved: 1 }),
     });
     const merged = await em().execute<Array<{ leaf_id: string; quantity: number }>>(`select leaf_id, quantity from catalog.reservations where order_id = ? order by quantity`, [twoLines]);
     expect(merged).toEqual([{ leaf_id: cane, quantity: 1 }, { leaf_id: s16, quantity: 3 }]);
     const counts = await countsFor(em(), [chair, cane]);
-    expect(counts.product(chair)).toEqual({ quantity: 12, availableQuantity: 3, rentedQuantity: 1, damagedQuantity: 1, lostQuantity: 1, soldQuantity: 1 });
+    expect(counts.product(chair)).toEqual({
+      quantity: 12, availableQuantity: 3, rentedQuantity: 1, damagedQuantity: 1, lostQuantity: 1, soldQuantity: 1,
+      servicingQuantity: 0, repairQuantity: 0, heldQuantity: 0, retiredQuantity: 0,
+    });
+    // 0010: every unit there was starts its chain of custody as stocked, in its bin.
+    const [stocked] = await em().execute<Array<{ units: number; entries: number }>>(
+      `select (select count(*)::int from catalog.stock_items) as units,
+              (select count(*)::int from catalog.custody_events c join catalog.stock_items i on i.id = c.stock_item_id and c.bin_id = i.warehouse_bin_id where c.kind = 'STOCKED') as entries`,
+    );
+    expect(stocked!.entries).toBe(stocked!.units);
     expect(counts.variant(std).availableQuantity).toBe(2);
 
     // The ledger keeps going from there: Add Stock, reserve and release move it.

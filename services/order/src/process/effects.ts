@@ -67,12 +67,14 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
    * the order stays PREPARING with its codes kept, and packing again sends the same codes, which
    * the catalog answers the same (a retry there); packing.test.ts fails the write to show it.
    */
-  'assign-serials': async ({ em, order, input, deps }) => {
+  'assign-serials': async ({ em, order, caller, input, deps }) => {
     if (!deps) throw new Error('assign-serials: the catalog command is not configured');
     const byLine = new Map((input.packing ?? []).map((p) => [p.lineID, p.serialCodes.map(normalizeSerial)]));
     const request: AssignSerialsRequest = {
       orderId: order.id,
       orderType: order.type,
+      // The packer, for the units' chain of custody (issue 26).
+      by: caller.kind === 'person' ? { userId: caller.principal.userId, username: caller.principal.username } : null,
       lines: order.lines.map((l) => ({
         lineId: l.id,
         productID: l.productId,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, EVENTS, manilaDate, ORDER_TRANSITIONS, PACKING_MESSAGES } from '@dme/contracts';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { chairRentalPreparing, ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../test/harness';
+import { leaf } from '@dme/testing/ledger';
 import { GUARD_MESSAGES } from './guards';
 
 let h: OrderHarness;
@@ -99,7 +100,7 @@ describe('packing: PREPARING → TO_SHIP with scanned serial codes', () => {
       [packing([std[0]!, std[0]!], [h20[0]!]), PACKING_MESSAGES.alreadyScanned], // a repeat
       [packing([std[0]!, std[1]!], [std[1]!.toLowerCase()]), PACKING_MESSAGES.alreadyScanned], // a repeat on another line, in another case
       [packing([std[0]!, 'ZZZ-0000000'], [h20[0]!]), PACKING_MESSAGES.unknownCode('ZZZ-0000000')],
-      [packing([std[0]!, std[3]!], [h20[0]!]), PACKING_MESSAGES.notAvailable(std[3]!)],
+      [packing([std[0]!, std[3]!], [h20[0]!]), PACKING_MESSAGES.notAvailable(std[3]!, 'DAMAGED')],
       [packing([std[0]!, std[1]!, std[2]!], [h20[0]!]), PACKING_MESSAGES.tooMany(standardName)],
       [packing([std[0]!], [h20[0]!]), PACKING_MESSAGES.scanEveryLine],
       [[{ lineID: lineIds()[0], serialCodes: [std[0]!, std[1]!] }], PACKING_MESSAGES.scanEveryLine], // a line not sent
@@ -184,7 +185,7 @@ describe('packing races and retries', () => {
     const results = await Promise.all(orders.map((o) => one(o, codes[0]!)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = results[0]!.status === 409 ? 0 : 1;
-    expect(results[loser]!.body.detail).toBe(PACKING_MESSAGES.notAvailable(codes[0]!));
+    expect(results[loser]!.body.detail).toBe(PACKING_MESSAGES.notAvailable(codes[0]!, 'SOLD'));
     expect((await staffRead(orders[loser])).status).toBe('PREPARING');
     const retry = await one(orders[loser], codes[1]!);
     expect(retry.status).toBe(200);
@@ -194,7 +195,7 @@ describe('packing races and retries', () => {
     );
     await expectLedgerRight([thermo.id]);
     const { ledger } = await ledgerAndRecount(h, [thermo.id]);
-    expect(ledger[thermo.id]).toEqual({ quantity: 2, available: 0, rented: 0, damaged: 0, lost: 0, sold: 2, reserved: 0 });
+    expect(ledger[thermo.id]).toEqual(leaf({ quantity: 2, available: 0, rented: 0, damaged: 0, lost: 0, sold: 2, reserved: 0 }));
   });
 
   it('when the order cannot record the serials after the catalog assigned them, the same packing again succeeds (the catalog answers the same)', async () => {

@@ -86,7 +86,7 @@ describe('packing progress kept on the server', () => {
       [a, std[0]!, PACKING_MESSAGES.alreadyScanned], // a repeat
       [b, std[0]!.toLowerCase(), PACKING_MESSAGES.alreadyScanned], // a repeat on another line, in another case
       [a, 'ZZZ-0000000', PACKING_MESSAGES.unknownCode('ZZZ-0000000')],
-      [a, std[3]!, PACKING_MESSAGES.notAvailable(std[3]!)], // damaged in the warehouse
+      [a, std[3]!, PACKING_MESSAGES.notAvailable(std[3]!, 'DAMAGED')], // damaged in the warehouse
     ];
     for (const [line, code, message] of refusals) {
       const res = await scan(order, line, code);

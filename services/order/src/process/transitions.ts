@@ -109,6 +109,7 @@ export async function perform(
       from: order.status,
       to,
       by: caller.kind === 'person' ? caller.principal.userId : caller.by,
+      byName: caller.kind === 'person' ? caller.principal.username : null,
       // The driver who has the order after this step (the live stream tells them, and only them).
       driverId: row.effect === 'record-driver' ? (caller.kind === 'person' ? caller.principal.userId : caller.by) : order.driverId,
       extraCharge: outcome.extraCharge ?? null,

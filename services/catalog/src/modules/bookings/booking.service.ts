@@ -25,8 +25,8 @@ export interface Need {
 
 /**
  * Books `need.quantity` free units of the leaf for the order, in one statement: the leaf's units
- * free for the whole period (busy.ts) in the order bookings take them (in the warehouse first, then
- * by serial code: each pass walks the leaf's serial-code index and stops once it has enough), `legacy` more than asked must be free (undated holds of orders placed before
+ * free for the whole period (busy.ts) in the order bookings take them (on the shelf first, then out or
+ * on their way back to it, by serial code: each pass walks the leaf's serial-code index and stops once it has enough), `legacy` more than asked must be free (undated holds of orders placed before
  * dated rentals, which name no unit), and only if that many are, the bookings are written.
  * The caller holds the leaf's ledger row locked, so no other booking of the leaf runs meanwhile;
  * the exclusion constraint stays the last word. Answers whether the units were booked.
@@ -43,7 +43,7 @@ export async function bookNeed(db: Db, orderId: string, need: Need, legacy: numb
                    order by ${LEAF_SQL('i')}, i.serial_code limit $4::int + $5::int)
                  union all
                  (select i.id, 1 as pass, i.serial_code from ${t('stock_items')} i
-                   where ${LEAF_SQL('i')} = $1::uuid and i.status in ('RENTED') and ${unitFreeSql(t, 'i', 'daterange($2::date, $3::date)', '$7::date')}
+                   where ${LEAF_SQL('i')} = $1::uuid and i.status in ('RENTED','RETURNED','CLEANED','INSPECTED') and ${unitFreeSql(t, 'i', 'daterange($2::date, $3::date)', '$7::date')}
                    order by ${LEAF_SQL('i')}, i.serial_code limit $4::int + $5::int)) both_passes
                 order by pass, serial_code
                 limit $4::int + $5::int) i

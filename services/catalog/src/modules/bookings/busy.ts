@@ -3,13 +3,16 @@
  * calendar and packing check of the catalog composes. A unit (stock item `i`) is free for a range
  * of Manila days R when
  *
- *  1. it can be rented at all: AVAILABLE, or RENTED (out now, back before R);
+ *  1. it can be rented at all: AVAILABLE, RENTED (out now, back before R), or on its way back to
+ *     the shelf (RETURNED, CLEANED, INSPECTED: issue 26) — not damaged, in repair, on hold, lost or gone;
  *  2. no ACTIVE booking or downtime of it overlaps R (the exclusion constraint keeps these
  *     disjoint per unit, so the gist index answers this);
  *  3. if it is out with a customer (RENTED for order `i.order_id`), the days it is out: from the
  *     earlier of its booking's start and today, to the later of its booking's end and tomorrow
  *     plus its turnaround. An overdue unit thus stays taken day by day until it is back; a unit out
- *     on an order placed before dated rentals (no booking) is taken until it is back.
+ *     on an order placed before dated rentals (no booking) is taken until it is back;
+ *  4. a unit on its way back to the shelf is not ready today (it is ready once cleaned, inspected
+ *     and put away: its return's turnaround gives the days for that).
  *
  * `today` is a SQL expression for the Manila date (a parameter: the caller's clock, not the
  * database's time zone).
@@ -33,7 +36,9 @@ export function takenDaysSql(t: (name: string) => string, i: string, window: str
   return `(select coalesce(range_agg(x.r), '{}'::datemultirange) from (
       select fb.period as r from ${t('bookings')} fb where fb.stock_item_id = ${i}.id and fb.status in ('ACTIVE') and fb.period && ${window}
       union all
-      select ${outRangeSql(t, i, today)} where ${i}.status in ('RENTED')) x)`;
+      select ${outRangeSql(t, i, today)} where ${i}.status in ('RENTED')
+      union all
+      select daterange(${today}, ${today} + 1) where ${i}.status in (${READYING})) x)`;
 }
 
 /** Whether unit `i` is free for the days `range`: it can be rented (rule 1) and nothing takes it on any of them. */
@@ -44,8 +49,11 @@ export function unitFreeSql(t: (name: string) => string, i: string, range: strin
 /** Whether a unit whose taken days are `taken` (takenDaysSql over a window holding `range`) is free for `range`. */
 export const freeInSql = (taken: string, range: string) => `not (${taken} && ${range})`;
 
-/** Stock items that can be rented at all (rule 1), e.g. the units a level has. */
-export const RENTABLE_SQL = (i: string) => `${i}.status in ('AVAILABLE','RENTED')`;
+/** Units on their way back to the shelf (rules 1 and 4). */
+const READYING = `'RETURNED','CLEANED','INSPECTED'`;
+
+/** Stock items that can be rented at all (rule 1; contracts IN_SERVICE_STATUSES), e.g. the units a level has. */
+export const RENTABLE_SQL = (i: string) => `${i}.status in ('AVAILABLE','RENTED',${READYING})`;
 
 /** A stock item's leaf (the product, variant or sub-variant that takes stock). */
 export const LEAF_SQL = (i: string) => `coalesce(${i}.sub_variant_id, ${i}.variant_id, ${i}.product_id)`;

@@ -78,6 +78,7 @@ export function toProduct(tree: ProductTree, counts: CountIndex): Product {
     image: p.image,
     ...ownPrices(p),
     turnaroundDays: p.turnaroundDays ?? DEFAULT_TURNAROUND_DAYS,
+    inspectionChecklist: p.inspectionChecklist ?? [],
     priceMin: money(Math.min(...prices)),
     priceMax: money(Math.max(...prices)),
     archived: p.archivedAt !== null && p.archivedAt !== undefined,

@@ -16,6 +16,8 @@ export const ProductEntity = defineEntity({
     damageCharges: p.decimal('string').precision(12).scale(2),
     /** Days a returned unit needs before its next rental (issue 25; migrations/0008_bookings.ts). */
     turnaroundDays: p.integer().default(1),
+    /** Points answered when a returned unit is inspected (issue 26; migrations/0010_unit_lifecycle.ts). */
+    inspectionChecklist: p.json<string[]>().default([]),
     archivedAt: p.datetime().columnType('timestamptz').nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),

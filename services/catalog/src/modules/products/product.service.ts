@@ -20,6 +20,7 @@ export function productFields(input: ProductInput) {
     price: money(input.price),
     damageCharges: money(input.damageCharges),
     ...(input.turnaroundDays === undefined ? {} : { turnaroundDays: input.turnaroundDays }),
+    ...(input.inspectionChecklist === undefined ? {} : { inspectionChecklist: input.inspectionChecklist }),
   };
 }
 

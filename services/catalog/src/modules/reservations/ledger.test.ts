@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { ORDER_MESSAGES, type Product, type ProductCard, type StockCounts } from '@dme/contracts';
 import { HttpProblem } from '@dme/platform';
 import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
-import { ledger, nonZero, recount, type LeafCounts } from '@dme/testing/ledger';
+import { apiCounts, emptyLeaf, ledger, nonZero, recount, sumLeaves, type LeafCounts } from '@dme/testing/ledger';
 import { countsFor } from '../stock/counts';
 import { confirm, expireHeld, release, reserve, reserveOrders } from './reservation.service';
 
@@ -96,25 +96,9 @@ async function tryReserve(orderId: string, lines: Array<ReturnType<typeof line>>
   }
 }
 
-const ZERO: LeafCounts = { quantity: 0, available: 0, rented: 0, damaged: 0, lost: 0, sold: 0, reserved: 0 };
-const counts = (c: LeafCounts): StockCounts => ({
-  quantity: c.quantity,
-  availableQuantity: c.available - c.reserved,
-  rentedQuantity: c.rented,
-  damagedQuantity: c.damaged,
-  lostQuantity: c.lost,
-  soldQuantity: c.sold,
-});
-const sumCounts = (list: LeafCounts[]): LeafCounts =>
-  list.reduce((a, c) => ({
-    quantity: a.quantity + c.quantity,
-    available: a.available + c.available,
-    rented: a.rented + c.rented,
-    damaged: a.damaged + c.damaged,
-    lost: a.lost + c.lost,
-    sold: a.sold + c.sold,
-    reserved: a.reserved + c.reserved,
-  }), { ...ZERO });
+const ZERO: LeafCounts = emptyLeaf();
+const counts = (c: LeafCounts): StockCounts => apiCounts(c);
+const sumCounts = (list: LeafCounts[]): LeafCounts => sumLeaves(list);
 const pick = (p: Product | { [k: string]: unknown }): StockCounts => ({
   quantity: p.quantity as number,
   availableQuantity: p.availableQuantity as number,
@@ -122,6 +106,10 @@ const pick = (p: Product | { [k: string]: unknown }): StockCounts => ({
   damagedQuantity: p.damagedQuantity as number,
   lostQuantity: p.lostQuantity as number,
   soldQuantity: p.soldQuantity as number,
+  servicingQuantity: p.servicingQuantity as number,
+  repairQuantity: p.repairQuantity as number,
+  heldQuantity: p.heldQuantity as number,
+  retiredQuantity: p.retiredQuantity as number,
 });
 const free = (c: LeafCounts) => c.available - c.reserved;
 const what = (l: Leaf) => [l.productName, l.variantName, l.subVariantName].filter(Boolean).join(' / ');

@@ -17,6 +17,10 @@ export const ZERO: StockCounts = {
   damagedQuantity: 0,
   lostQuantity: 0,
   soldQuantity: 0,
+  servicingQuantity: 0,
+  repairQuantity: 0,
+  heldQuantity: 0,
+  retiredQuantity: 0,
 };
 
 export interface CountIndex {
@@ -38,6 +42,11 @@ export interface LevelRow {
   damaged: number;
   lost: number;
   sold: number;
+  /** Issue 26: on the way back to the shelf (returned, cleaned, inspected, found), in repair, on hold, gone (scrapped, written off). */
+  servicing: number;
+  repair: number;
+  held: number;
+  retired: number;
 }
 
 function add(into: Map<string, StockCounts>, key: string, r: LevelRow): void {
@@ -48,6 +57,10 @@ function add(into: Map<string, StockCounts>, key: string, r: LevelRow): void {
   c.damagedQuantity += r.damaged;
   c.lostQuantity += r.lost;
   c.soldQuantity += r.sold;
+  c.servicingQuantity += r.servicing;
+  c.repairQuantity += r.repair;
+  c.heldQuantity += r.held;
+  c.retiredQuantity += r.retired;
   into.set(key, c);
 }
 
@@ -59,7 +72,8 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
   if (productIds.length > 0) {
     const rows = await em.execute<LevelRow[]>(
       `select sl.leaf_id, sl.product_id, sl.variant_id, sl.sub_variant_id, sl.quantity, sl.available, sl.reserved + ${bookedTodaySql(em, 'sl')} as reserved,
-              sl.rented, sl.damaged, sl.lost, sl.sold
+              sl.rented, sl.damaged, sl.lost, sl.sold, sl.returned + sl.cleaned + sl.inspected + sl.found as servicing,
+              sl.in_repair as repair, sl.on_hold as held, sl.scrapped + sl.written_off as retired
          from ${qualified(em, 'stock_levels')} sl
         where sl.product_id = any(?::uuid[])`,
       [manilaDate(), `{${productIds.join(',')}}`],

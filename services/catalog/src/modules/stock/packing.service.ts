@@ -61,7 +61,7 @@ function codeProblem(code: string, item: ItemRow | undefined, line: PackLine, tr
   if (item.product_id !== line.productID || item.variant_id !== line.variantId || item.sub_variant_id !== line.subVariantId) {
     return PACKING_MESSAGES.wrongProduct(line.productName);
   }
-  if (!triggers.some((t) => stockMoveOf(item, t))) return PACKING_MESSAGES.notAvailable(code);
+  if (!triggers.some((t) => stockMoveOf(item, t))) return PACKING_MESSAGES.notAvailable(code, item.status);
   return undefined;
 }
 
@@ -141,7 +141,7 @@ export async function assignSerials(em: EntityManager, input: Assign): Promise<A
       const clashes = await moveBookingsToScanned(tem, input.orderId, scans);
       if (clashes.length > 0) throw refused(clashes);
     }
-    await moveStockItems(tem, trigger, items.map((i) => i.id), { orderId: input.orderId });
+    await moveStockItems(tem, trigger, items.map((i) => i.id), { orderId: input.orderId, custody: { by: input.by ? { userId: input.by.userId, name: input.by.username } : null } });
     await consumeReservations(tem, input.orderId, leaves);
     return packedReply(lines, byCode, status);
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKING_MESSAGES, type Product } from '@dme/contracts';
 import { HttpProblem } from '@dme/platform';
 import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
-import { ledger, nonZero, recount } from '@dme/testing/ledger';
+import { leaf as counted, ledger, nonZero, recount } from '@dme/testing/ledger';
 import { confirm, release, reserve } from '../reservations/reservation.service';
 import { assignSerials, checkSerial, PACKING_CATALOG_MESSAGES } from './packing.service';
 import { countsFor } from './counts';
@@ -125,7 +125,7 @@ describe('assign serials (packing)', () => {
       [[[c16[0]!, c18[1]!], [c18[0]!]], PACKING_MESSAGES.wrongProduct(s16.name), 'lines.0.serialCodes.1'], // another sub-variant
       [[[c16[0]!, c16[1]!], [c16[0]!]], PACKING_MESSAGES.alreadyScanned, 'lines.1.serialCodes.0'], // a repeat
       [[[c16[0]!, 'ZZZ-9999999'], [c18[0]!]], PACKING_MESSAGES.unknownCode('ZZZ-9999999'), 'lines.0.serialCodes.1'],
-      [[[c16[0]!, c16[3]!], [c18[0]!]], PACKING_MESSAGES.notAvailable(c16[3]!), 'lines.0.serialCodes.1'], // damaged
+      [[[c16[0]!, c16[3]!], [c18[0]!]], PACKING_MESSAGES.notAvailable(c16[3]!, 'DAMAGED'), 'lines.0.serialCodes.1'], // damaged
       [[[c16[0]!, c16[1]!, c16[2]!], [c18[0]!]], PACKING_MESSAGES.tooMany(s16.name), 'lines.0.serialCodes'],
       [[[c16[0]!], [c18[0]!]], PACKING_MESSAGES.scanEveryLine, 'lines.0.serialCodes'],
     ];
@@ -173,8 +173,8 @@ describe('assign serials (packing)', () => {
     expect((await reservations(o.orderId)).map((r) => r.status)).toEqual(['CONSUMED', 'CONSUMED']);
     expect((await reservations(other.orderId)).map((r) => r.status)).toEqual(['CONFIRMED', 'CONFIRMED']);
     const after = await ledger(em(), [chair.id]);
-    expect(after.get(s16.productSubVariantID!)).toEqual({ quantity: 5, available: 3, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 });
-    expect(after.get(s18.productSubVariantID!)).toEqual({ quantity: 3, available: 2, rented: 1, damaged: 0, lost: 0, sold: 0, reserved: 0 });
+    expect(after.get(s16.productSubVariantID!)).toEqual(counted({ quantity: 5, available: 3, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 }));
+    expect(after.get(s18.productSubVariantID!)).toEqual(counted({ quantity: 3, available: 2, rented: 1, damaged: 0, lost: 0, sold: 0, reserved: 0 }));
     // The packed order's bookings stay on its units (now out); the other order's are untouched.
     expect(await booked(o.orderId)).toEqual([c16[0]!, c16[1]!, c18[0]!].sort());
     expect(await booked(other.orderId)).toEqual([c16[2]!, c18[1]!].sort());
@@ -203,7 +203,7 @@ describe('assign serials (packing)', () => {
       ['AVAILABLE', 'IN'],
       ['SOLD', 'OUT'],
     ]);
-    expect((await ledger(em(), [thermo.id])).get(thermo.id)).toEqual({ quantity: 3, available: 1, rented: 0, damaged: 0, lost: 0, sold: 2, reserved: 0 });
+    expect((await ledger(em(), [thermo.id])).get(thermo.id)).toEqual(counted({ quantity: 3, available: 1, rented: 0, damaged: 0, lost: 0, sold: 2, reserved: 0 }));
     await expectLedgerMatchesRecount([thermo.id]);
   });
 
@@ -221,7 +221,7 @@ describe('assign serials (packing)', () => {
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won, `round ${round}`).toHaveLength(1);
       const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(lost.reason).toMatchObject({ status: 409, detail: PACKING_MESSAGES.notAvailable(codes[2]!) });
+      expect(lost.reason).toMatchObject({ status: 409, detail: PACKING_MESSAGES.notAvailable(codes[2]!, 'RENTED') });
       const [winner, loser] = results[0]!.status === 'rejected' ? [b, a] : [a, b];
       expect(await booked(winner.orderId), `round ${round}`).toEqual([codes[2]!]);
       // codes[1] is the loser's own booking (b), or free since b's booking moved to codes[2] (a).
@@ -230,7 +230,7 @@ describe('assign serials (packing)', () => {
       const assigned = await items([codes[1]!, codes[2]!]);
       expect(new Set(assigned.map((i) => i.order_id)), `round ${round}`).toEqual(new Set([a.orderId, b.orderId]));
       expect(await items([codes[0]!]), `round ${round}`).toEqual([{ serial_code: codes[0], status: 'AVAILABLE', inventory_type: 'IN', order_id: null }]);
-      expect((await ledger(em(), [thermo.id])).get(thermo.id)).toEqual({ quantity: 3, available: 1, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 });
+      expect((await ledger(em(), [thermo.id])).get(thermo.id)).toEqual(counted({ quantity: 3, available: 1, rented: 2, damaged: 0, lost: 0, sold: 0, reserved: 0 }));
       await expectLedgerMatchesRecount([thermo.id]);
     }
   }, 120_000);
@@ -296,7 +296,7 @@ describe('check one scan (packing kept in the order service, issue 22)', () => {
       [cThermo[0]!, PACKING_MESSAGES.wrongProduct(line.productName)],
       [c18[0]!, PACKING_MESSAGES.wrongProduct(line.productName)],
       ['ZZZ-9999999', PACKING_MESSAGES.unknownCode('ZZZ-9999999')],
-      [c16[1]!, PACKING_MESSAGES.notAvailable(c16[1]!)],
+      [c16[1]!, PACKING_MESSAGES.notAvailable(c16[1]!, 'RENTED')],
     ];
     for (const [code, message] of cases) {
       expect(await refusal(checkSerial(em(), { ...line, serialCode: code })), message).toEqual({ status: 409, detail: message, errors: [{ field: 'serialCode', message }] });

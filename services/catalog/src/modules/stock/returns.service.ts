@@ -47,7 +47,9 @@ export async function returnSerial(em: EntityManager, input: Return): Promise<Re
       return { serialCode: code, stockStatus: item.status, inventoryType: item.inventory_type };
     }
     if (!stockMoveOf(item, trigger)) throw new HttpProblem(409, RETURN_MESSAGES.notOut(code, item.status));
-    await moveStockItems(tem, trigger, [item.id]);
+    await moveStockItems(tem, trigger, [item.id], {
+      custody: { by: input.by ? { userId: input.by.userId, name: input.by.username } : null, orderId: input.orderId, condition: input.status, party: { customerOf: 'order' } },
+    });
     // Back before its due date: the rest of its booking is free again (issue 25).
     await cutBookingAtReturn(tem, item.id, input.orderId);
     return { serialCode: code, stockStatus: target.status, inventoryType: target.inventoryType };

@@ -11,7 +11,7 @@ export function stockHandlers(changed: () => void): StockHandlers {
   return {
     stocksList: (ctx, { query }) => listStock(em(ctx), query),
     async stocksCreate(ctx, { body, principal }) {
-      const result = await addStock(em(ctx), body, principal.userId);
+      const result = await addStock(em(ctx), body, { userId: principal.userId, name: principal.username });
       changed();
       return result;
     },

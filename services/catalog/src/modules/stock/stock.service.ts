@@ -9,6 +9,7 @@ import { BinEntity } from '../bins/bin.entity';
 import { StockBatchEntity, StockItemEntity, type StockItemRow } from './stock.entity';
 import { SOURCE } from '../products/product.service';
 import { listTotal } from '../list-total';
+import { appendCustody, type Actor } from '../custody/custody';
 
 type AddStock = z.output<typeof AddStockSchema>;
 const M = CATALOG_MESSAGES.stock;
@@ -79,7 +80,9 @@ function addedItem(i: StockItemRow, names: { product: string; bin: string }, lev
  * The stock ledger (`stock_levels`) counts the new items in the same statement that inserts them
  * (a trigger on stock_items, migrations/0004_stock_levels.ts), as it does for every status change.
  */
-export async function addStock(em: EntityManager, input: AddStock, actorId: string | null): Promise<{ batchID: string; items: StockItem[] }> {
+export async function addStock(em: EntityManager, input: AddStock, actor: string | Actor | null): Promise<{ batchID: string; items: StockItem[] }> {
+  const by: Actor | null = typeof actor === 'string' ? { userId: actor, name: null } : actor;
+  const actorId = by?.userId ?? null;
   return em.transactional(async (tem) => {
     // Share locks: concurrent Add Stock calls do not wait for each other, but a product edit
     // (which may remove a variant), a product delete and a bin delete wait for this transaction
@@ -139,6 +142,8 @@ export async function addStock(em: EntityManager, input: AddStock, actorId: stri
       },
     });
     await tem.flush();
+    // Every unit's chain of custody starts here: stocked, in this bin, by whom (issue 26).
+    await appendCustody(tem, items.map((i) => i.id), { kind: 'STOCKED', by, status: STOCK_ITEM_START.status });
     return {
       batchID: batch.id,
       items: items.map((i) => addedItem(i, { product: product.name, bin: bin.name }, level)),
@@ -209,12 +214,7 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
   return {
     total: await listTotal(em, rows, f.offset, `select count(*)::int as n from ${qualified(em, 'stock_items')} s ${where}`, params),
     items: rows.map((r) => ({
-      id: r.id,
-      serialCode: r.serial_code,
-      status: r.status,
-      inventoryType: r.inventory_type,
-      productID: r.product_id,
-      productName: r.product_name,
+      ...unitBaseOf(r),
       productVariantID: r.variant_id,
       variantName: r.variant_name,
       productSubVariantID: r.sub_variant_id,
@@ -226,6 +226,11 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
       updatedAt: new Date(r.updated_at).toISOString(),
     })),
   };
+}
+
+/** What a stock item and a unit of the board have in common, from a row of `stock_items` with its product's name. */
+export function unitBaseOf(r: { id: string; serial_code: string; status: StockItem['status']; inventory_type: StockItem['inventoryType']; product_id: string; product_name: string }) {
+  return { id: r.id, serialCode: r.serial_code, status: r.status, inventoryType: r.inventory_type, productID: r.product_id, productName: r.product_name };
 }
 
 export async function getStockItem(em: EntityManager, id: string): Promise<StockItem> {

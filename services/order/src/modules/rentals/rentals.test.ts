@@ -267,7 +267,7 @@ describe('due dates on the Manila calendar', () => {
 });
 
 describe('returns inspection (FOR_PICK_UP)', () => {
-  it('each serial marked once; the catalog follows (OK → AVAILABLE and IN, DAMAGED, LOST); extra charge and balance exact; ledger consistent', async () => {
+  it('each serial marked once; the catalog follows (OK → RETURNED, to be cleaned, and IN; DAMAGED; LOST); extra charge and balance exact; ledger consistent', async () => {
     const { order, walkers, beds } = await delivered();
     const ret = (code: string, status: string, as: Caller = h.staff) => h.order.post(`/api/orders/${order.id}/serials/${encodeURIComponent(code)}/return`, { status }, { as });
     // Not picked up yet: refused.
@@ -305,12 +305,13 @@ describe('returns inspection (FOR_PICK_UP)', () => {
         [`{${[...walkers, ...beds].join(',')}}`],
       );
     const byCode = Object.fromEntries(items.map((i) => [i.serial_code, [i.status, i.inventory_type]]));
-    expect(byCode).toEqual({ [walkers[0]!]: ['AVAILABLE', 'IN'], [walkers[1]!]: ['DAMAGED', 'IN'], [beds[0]!]: ['LOST', 'OUT'] });
-    // The ledger moved with the items: one walker available again, one damaged, the bed lost; it equals a recount.
+    expect(byCode).toEqual({ [walkers[0]!]: ['RETURNED', 'IN'], [walkers[1]!]: ['DAMAGED', 'IN'], [beds[0]!]: ['LOST', 'OUT'] });
+    // The ledger moved with the items: one walker back to be cleaned (issue 26), one damaged, the bed lost; it equals a recount.
     const after = await ledgerAndRecount(h, [walker.id, bed.id]);
     expect(after.ledger).toEqual(after.recount);
     const walkerLeaf = walker.variants[0].id;
-    expect(after.ledger[walkerLeaf]!.available - before.ledger[walkerLeaf]!.available).toBe(1);
+    expect(after.ledger[walkerLeaf]!.returned - before.ledger[walkerLeaf]!.returned).toBe(1);
+    expect(after.ledger[walkerLeaf]!.available).toBe(before.ledger[walkerLeaf]!.available);
     expect(after.ledger[walkerLeaf]!.rented - before.ledger[walkerLeaf]!.rented).toBe(-2);
     expect(after.ledger[walkerLeaf]!.damaged - before.ledger[walkerLeaf]!.damaged).toBe(1);
     expect(after.ledger[bed.id]!.lost - (before.ledger[bed.id]?.lost ?? 0)).toBe(1);

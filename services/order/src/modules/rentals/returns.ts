@@ -36,7 +36,7 @@ export async function returnSerial(
     );
     if (!serial) throw notFound(RENTAL_MESSAGES.unknownSerial);
     if (serial.return_status !== null) throw new HttpProblem(409, RENTAL_MESSAGES.alreadyReturned);
-    const request: ReturnSerialRequest = { orderId, serialCode: code, status };
+    const request: ReturnSerialRequest = { orderId, serialCode: code, status, by: { userId: who.userId, username: who.username } };
     ReturnSerialReply.parse(await callRpc(deps.nc, deps.subjects.returnSerial, request));
     await tem.execute(`update ${t('order_line_serials')} set return_status = ?, returned_at = now() where id = ?`, [status, serial.id]);
   });
