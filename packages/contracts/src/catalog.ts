@@ -3,7 +3,7 @@ import { PRODUCT_TYPES, STOCK_STATUSES, INVENTORY_TYPES } from './enums';
 import { isMoneyString, toCents } from './money';
 import { imagePathField, Pagination } from './identity';
 import { requiredText, searchParam, text } from './text';
-import { MAX_CHECKLIST_POINTS } from './stock-status';
+import { MAX_CHECKLIST_POINTS, MAX_SERVICE_INTERVAL_DAYS } from './stock-status';
 import { CATALOG_MESSAGES } from './catalog-messages';
 import { DEFAULT_TURNAROUND_DAYS, MAX_TURNAROUND_DAYS } from './terms';
 
@@ -75,6 +75,19 @@ export const InspectionChecklist = z
   .max(MAX_CHECKLIST_POINTS, { error: `A checklist has at most ${MAX_CHECKLIST_POINTS} points.` })
   .refine((a) => new Set(a.map((s) => s.toLowerCase())).size === a.length, { error: 'Each checklist point once.' });
 
+const PLAN_DAYS_ERROR = `Enter a whole number of days from 1 to ${MAX_SERVICE_INTERVAL_DAYS}, or leave it empty.`;
+const planDays = z.number({ error: PLAN_DAYS_ERROR }).int({ error: PLAN_DAYS_ERROR }).min(1, { error: PLAN_DAYS_ERROR }).max(MAX_SERVICE_INTERVAL_DAYS, { error: PLAN_DAYS_ERROR });
+
+/**
+ * A rental product's preventive maintenance plan (issue 26): each unit is serviced every
+ * `everyRentalDays` days of rental and/or every `everyDays` calendar days since its last service,
+ * answering `checklist`.
+ */
+export const MaintenancePlan = z
+  .object({ everyRentalDays: planDays.nullable().default(null), everyDays: planDays.nullable().default(null), checklist: InspectionChecklist.default([]) })
+  .refine((p) => p.everyRentalDays !== null || p.everyDays !== null, { error: 'Give the plan rental days, calendar days or both.', path: ['everyRentalDays'] });
+export type MaintenancePlan = z.output<typeof MaintenancePlan>;
+
 export const ProductRequest = z
   .object({
     brand: requiredText(CATALOG_MESSAGES.product.brand, NAME_MAX),
@@ -93,6 +106,8 @@ export const ProductRequest = z
       .optional(),
     /** Points answered when a returned unit is inspected (issue 26); absent: as it was (none for a new product). */
     inspectionChecklist: InspectionChecklist.optional(),
+    /** Rentals: the preventive maintenance plan of its units (issue 26); null: none; absent: as it was. */
+    maintenance: MaintenancePlan.nullable().optional(),
     variants: z.array(VariantInput).max(50).default([]),
   })
   .superRefine((p, ctx) => {
@@ -156,6 +171,8 @@ export const Product = StockCounts.extend({
   turnaroundDays: z.number().int().default(DEFAULT_TURNAROUND_DAYS),
   /** The points answered when a returned unit is inspected (issue 26). */
   inspectionChecklist: z.array(z.string()).default([]),
+  /** Its units' preventive maintenance plan (issue 26), if any. */
+  maintenance: z.object({ everyRentalDays: z.number().int().nullable(), everyDays: z.number().int().nullable(), checklist: z.array(z.string()) }).nullable().default(null),
   /** Lowest and highest price the customer can pick (per day for rent). */
   priceMin: z.string(),
   priceMax: z.string(),

@@ -146,7 +146,11 @@ describe('a unit between rentals (issue 26)', () => {
     expect(nextUnitStep('DAMAGED')).toBe('OPEN_REPAIR');
     expect(nextUnitStep('IN_REPAIR')).toBe('CLOSE_REPAIR');
     expect(nextUnitStep('AVAILABLE')).toBeNull();
-    expect(unitStepsOf('AVAILABLE')).toEqual(['HOLD']);
+    expect(unitStepsOf('AVAILABLE')).toEqual(['HOLD', 'SERVICE']);
+    // A unit whose service is due: a scan services it, where it can be serviced.
+    expect(nextUnitStep('AVAILABLE', true)).toBe('SERVICE');
+    expect(nextUnitStep('RETURNED', true)).toBe('SERVICE');
+    expect(nextUnitStep('DAMAGED', true)).toBe('OPEN_REPAIR');
     expect(unitStepsOf('RENTED')).toEqual([]);
   });
 

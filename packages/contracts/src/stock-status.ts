@@ -65,6 +65,7 @@ export const STOCK_TRIGGERS = {
   writtenOff: 'A lost unit written off',
   held: 'Put on hold (recall, quarantine): not packable',
   released: 'Released from hold: to be cleaned and inspected again',
+  serviceFailed: "Serviced: a point of the product's maintenance checklist failed (to repair)",
 } as const;
 export type StockTrigger = keyof typeof STOCK_TRIGGERS;
 
@@ -77,6 +78,9 @@ export interface StockMove {
 
 /** How a unit starts: Add Stock creates it AVAILABLE, in the warehouse (DESIGN §5). */
 export const STOCK_ITEM_START = { status: 'AVAILABLE', trigger: 'Add Stock' } as const satisfies { status: StockStatus; trigger: string };
+
+/** The statuses a unit can be serviced in (preventive maintenance, issue 26): in service, in the warehouse. */
+export const SERVICEABLE: readonly StockStatus[] = ['AVAILABLE', 'RETURNED', 'CLEANED', 'INSPECTED'];
 
 /** The statuses a unit in the warehouse can be held from (not out, not gone, not held already). */
 const HOLDABLE: readonly StockStatus[] = ['AVAILABLE', 'RETURNED', 'CLEANED', 'INSPECTED', 'DAMAGED', 'IN_REPAIR', 'FOUND'];
@@ -102,6 +106,8 @@ export const STOCK_ITEM_MOVES: readonly StockMove[] = [
   { from: 'LOST', to: 'WRITTEN_OFF', trigger: 'writtenOff' },
   ...HOLDABLE.map((from) => ({ from, to: 'ON_HOLD' as const, trigger: 'held' as const })),
   { from: 'ON_HOLD', to: 'RETURNED', trigger: 'released' },
+  // Preventive maintenance of a unit in the warehouse; one that passes keeps its status (no move).
+  ...SERVICEABLE.map((from) => ({ from, to: 'DAMAGED' as const, trigger: 'serviceFailed' as const })),
 ];
 
 /** The trigger of packing a unit for an order of this type. */
@@ -147,11 +153,15 @@ export const UNIT_MESSAGES = {
   outcomeRequired: 'Choose the outcome: repaired or scrapped.',
   costInvalid: 'Enter the cost as an amount, e.g. 120.50.',
   done: (code: string, status: string) => `${code} is now ${status}.`,
-  notPackable: (code: string, status: string) => `${code} is ${status}: only an available unit can be packed.`,
+  serviced: (code: string) => `${code} is serviced: its next service counts from today.`,
+  noPlan: "This product has no maintenance plan: set one on the product to service its units.",
 } as const;
 
 /** The most points a product's inspection checklist may have. */
 export const MAX_CHECKLIST_POINTS = 20;
+
+/** The longest interval of a maintenance plan, in days (ten years). */
+export const MAX_SERVICE_INTERVAL_DAYS = 3650;
 
 
 /**
@@ -171,6 +181,8 @@ export const UNIT_STEPS = {
   SCRAP: { label: 'Scrap', triggers: ['scrapped'] },
   FOUND: { label: 'Found', triggers: ['found'] },
   WRITE_OFF: { label: 'Write off', triggers: ['writtenOff'] },
+  /** Preventive maintenance: the plan's checklist answered; a failed point sends the unit to repair. */
+  SERVICE: { label: 'Service', triggers: ['serviceFailed'] },
 } as const satisfies Record<string, { label: string; triggers: readonly StockTrigger[] }>;
 export type UnitStep = keyof typeof UNIT_STEPS;
 export const UNIT_STEP_NAMES = Object.keys(UNIT_STEPS) as UnitStep[];
@@ -186,11 +198,13 @@ export function unitStepsOf(status: string): UnitStep[] {
 }
 
 /**
- * The step a scan on the board takes a unit of `status` to: its way back to the shelf (clean,
- * inspect, put away), a damaged one to repair, one in repair to its close; null where a scan alone
- * decides nothing (available, out, on hold, lost: the unit's page offers its steps).
+ * The step a scan on the board takes a unit of `status` to: its service when its preventive
+ * maintenance is due (`serviceDue`) and it can be serviced now; else its way back to the shelf
+ * (clean, inspect, put away), a damaged one to repair, one in repair to its close; null where a
+ * scan alone decides nothing (available, out, on hold, lost: the unit's page offers its steps).
  */
-export function nextUnitStep(status: string): UnitStep | null {
+export function nextUnitStep(status: string, serviceDue = false): UnitStep | null {
+  if (serviceDue && canTakeStep(status, 'SERVICE')) return 'SERVICE';
   const next: Partial<Record<StockStatus, UnitStep>> = {
     RETURNED: 'CLEAN',
     FOUND: 'CLEAN',
@@ -210,6 +224,8 @@ export const UNIT_BOARD = [
   { key: 'DAMAGED', title: 'Damaged', statuses: ['DAMAGED'] },
   { key: 'IN_REPAIR', title: 'In repair', statuses: ['IN_REPAIR'] },
   { key: 'ON_HOLD', title: 'On hold', statuses: ['ON_HOLD'] },
+  /** Not a status: units whose preventive maintenance is due (their product's plan, issue 26). */
+  { key: 'SERVICE_DUE', title: 'Service due', statuses: [] },
 ] as const satisfies ReadonlyArray<{ key: string; title: string; statuses: readonly StockStatus[] }>;
 export type UnitBoardColumn = (typeof UNIT_BOARD)[number]['key'];
 export const UNIT_BOARD_COLUMNS = UNIT_BOARD.map((c) => c.key) as UnitBoardColumn[];
@@ -238,6 +254,7 @@ export const CUSTODY_KINDS = {
   RELEASED: 'Released from hold',
   FOUND: 'Found',
   WRITTEN_OFF: 'Written off',
+  SERVICED: 'Serviced',
 } as const;
 export type CustodyKind = keyof typeof CUSTODY_KINDS;
 export const CUSTODY_KIND_NAMES = Object.keys(CUSTODY_KINDS) as CustodyKind[];
@@ -260,6 +277,7 @@ export const CUSTODY_OF_TRIGGER: Record<StockTrigger, CustodyKind> = {
   writtenOff: 'WRITTEN_OFF',
   held: 'HELD',
   released: 'RELEASED',
+  serviceFailed: 'SERVICED',
 };
 
 /**

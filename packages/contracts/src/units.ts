@@ -55,6 +55,14 @@ export const UnitSummary = StockItem.pick({ id: true, serialCode: true, status: 
   /** What staff can do to it now (the table's rows from its status), and what a scan on the board does. */
   steps: z.array(z.enum(UNIT_STEP_NAMES)),
   nextStep: z.enum(UNIT_STEP_NAMES).nullable(),
+  /**
+   * Its preventive maintenance (its product's plan; null without one): last serviced on, due on
+   * (a calendar plan), rental days left (a rental-days plan), and whether it is due now.
+   */
+  service: z
+    .object({ servicedOn: z.string(), dueOn: z.string().nullable(), rentalDaysLeft: z.number().int().nullable(), due: z.boolean() })
+    .nullable()
+    .default(null),
 });
 export type UnitSummary = z.infer<typeof UnitSummary>;
 
@@ -83,6 +91,8 @@ export const UnitResponse = z.object({
   unit: UnitSummary.extend({
     /** The product's inspection checklist (answered at INSPECT). */
     checklist: z.array(z.string()),
+    /** The product's maintenance checklist (answered at SERVICE). */
+    serviceChecklist: z.array(z.string()).default([]),
     /** The order it is out on (or was packed for last), if any. */
     orderNumber: z.string().nullable(),
     /** The open repair work order, if any. */

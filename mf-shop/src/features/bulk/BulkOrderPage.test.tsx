@@ -28,6 +28,7 @@ const product = (c: ProductCard): Product => ({
   description: '',
   turnaroundDays: 1,
   inspectionChecklist: [],
+  maintenance: null,
   type: c.type,
   image: c.image,
   price: '12.50',

@@ -23,6 +23,7 @@ const wheelchair: Product = {
   damageCharges: '500.00',
   turnaroundDays: 1,
   inspectionChecklist: [],
+  maintenance: null,
   priceMin: '50.00',
   priceMax: '50.00',
   archived: false,

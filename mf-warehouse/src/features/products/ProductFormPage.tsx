@@ -1,6 +1,6 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, type FormInstance } from 'antd';
-import { CATALOG_MESSAGES, DEFAULT_TURNAROUND_DAYS, MAX_CHECKLIST_POINTS, MAX_TURNAROUND_DAYS } from '@dme/contracts/browser';
+import { CATALOG_MESSAGES, DEFAULT_TURNAROUND_DAYS, MAX_CHECKLIST_POINTS, MAX_SERVICE_INTERVAL_DAYS, MAX_TURNAROUND_DAYS } from '@dme/contracts/browser';
 import type { Product, ProductRequest } from '@dme/contracts';
 import { errorMessage, fieldErrors } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
@@ -30,6 +30,10 @@ interface Values {
   turnaroundDays?: number | null;
   /** Rentals: the points answered when a returned unit is inspected (issue 26). */
   inspectionChecklist?: string[];
+  /** Rentals: the preventive maintenance plan (issue 26); both intervals empty: none. */
+  serviceEveryRentalDays?: number | null;
+  serviceEveryDays?: number | null;
+  serviceChecklist?: string[];
   variants?: VariantValues[];
 }
 
@@ -59,6 +63,9 @@ function toValues(p: Product): Values {
     damageCharges: p.damageCharges,
     turnaroundDays: p.turnaroundDays,
     inspectionChecklist: p.inspectionChecklist ?? [],
+    serviceEveryRentalDays: p.maintenance?.everyRentalDays ?? null,
+    serviceEveryDays: p.maintenance?.everyDays ?? null,
+    serviceChecklist: p.maintenance?.checklist ?? [],
     variants: p.variants.map((v) => ({
       id: v.id,
       name: v.name,
@@ -67,6 +74,14 @@ function toValues(p: Product): Values {
       subVariants: v.subVariants.map((s) => ({ id: s.id, name: s.name, price: s.price, damageCharges: s.damageCharges })),
     })),
   };
+}
+
+/** The maintenance plan the form describes: none when neither interval is given. */
+function maintenanceOf(v: Values): ProductRequest['maintenance'] {
+  const everyRentalDays = typeof v.serviceEveryRentalDays === 'number' ? v.serviceEveryRentalDays : null;
+  const everyDays = typeof v.serviceEveryDays === 'number' ? v.serviceEveryDays : null;
+  if (everyRentalDays === null && everyDays === null) return null;
+  return { everyRentalDays, everyDays, checklist: (v.serviceChecklist ?? []).map((x) => x.trim()).filter(Boolean) };
 }
 
 function toBody(v: Values): ProductRequest {
@@ -80,6 +95,7 @@ function toBody(v: Values): ProductRequest {
     damageCharges: v.damageCharges,
     ...(v.type === 'FOR_RENT' && typeof v.turnaroundDays === 'number' ? { turnaroundDays: v.turnaroundDays } : {}),
     ...(v.type === 'FOR_RENT' && v.inspectionChecklist ? { inspectionChecklist: v.inspectionChecklist.map((x) => x.trim()).filter(Boolean) } : {}),
+    ...(v.type === 'FOR_RENT' ? { maintenance: maintenanceOf(v) } : {}),
     variants: (v.variants ?? []).map((x) => {
       const subs = (x.subVariants ?? []).map((s) => ({
         ...(s.id ? { id: s.id } : {}),
@@ -297,6 +313,30 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
               >
                 <Select mode="tags" open={false} suffixIcon={null} placeholder="Add a point and press Enter" maxCount={MAX_CHECKLIST_POINTS} />
               </Form.Item>
+            )
+          }
+        </Form.Item>
+        <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.type !== b.type}>
+          {({ getFieldValue }) =>
+            getFieldValue('type') === 'FOR_RENT' && (
+              <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+                <legend style={{ fontWeight: 500, marginBottom: 8 }}>Maintenance plan</legend>
+                <Row gutter={16}>
+                  <Col xs={24} md={8}>
+                    <Form.Item label="Every rental days" name="serviceEveryRentalDays" extra="Service a unit after this many days out on rentals.">
+                      <InputNumber min={1} max={MAX_SERVICE_INTERVAL_DAYS} precision={0} placeholder="None" style={{ width: '100%' }} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item label="Every calendar days" name="serviceEveryDays" extra="Service a unit this many days after its last service.">
+                      <InputNumber min={1} max={MAX_SERVICE_INTERVAL_DAYS} precision={0} placeholder="None" style={{ width: '100%' }} />
+                    </Form.Item>
+                  </Col>
+                </Row>
+                <Form.Item label="Maintenance checklist" name="serviceChecklist" extra="Points answered at each service (e.g. &quot;Filter changed&quot;).">
+                  <Select mode="tags" open={false} suffixIcon={null} placeholder="Add a point and press Enter" maxCount={MAX_CHECKLIST_POINTS} />
+                </Form.Item>
+              </fieldset>
             )
           }
         </Form.Item>

@@ -21,6 +21,7 @@ export const STEP_TEXTS: Record<UnitStep, { title: (code: string) => string; ok:
   SCRAP: { title: (c) => `Scrap ${c}`, ok: 'Scrap', danger: true },
   FOUND: { title: (c) => `${c} is found`, ok: 'Found' },
   WRITE_OFF: { title: (c) => `Write ${c} off`, ok: 'Write off', danger: true },
+  SERVICE: { title: (c) => `Service ${c}`, ok: 'Save service' },
 };
 
 /** The steps whose note is required (why a unit is held, scrapped or written off). */
@@ -38,11 +39,12 @@ interface Values {
 }
 
 /** The request a step's form makes (only the fields the step takes). */
-export function stepRequest(step: UnitStep, unit: Pick<Unit, 'checklist'>, v: Values): UnitStepRequest {
+export function stepRequest(step: UnitStep, unit: Pick<Unit, 'checklist' | 'serviceChecklist'>, v: Values): UnitStepRequest {
   const note = v.note?.trim() ?? '';
   switch (step) {
     case 'INSPECT':
-      return { step, note, checklist: unit.checklist.map((point) => ({ point, ok: v.checklist?.[point] === 'PASS' })) };
+    case 'SERVICE':
+      return { step, note, checklist: checklistOf(step, unit).map((point) => ({ point, ok: v.checklist?.[point] === 'PASS' })) };
     case 'PUT_AWAY':
     case 'FOUND':
       return { step, note, ...(v.warehouseBinID ? { warehouseBinID: v.warehouseBinID } : {}) };
@@ -61,6 +63,9 @@ export function stepRequest(step: UnitStep, unit: Pick<Unit, 'checklist'>, v: Va
       return { step, note };
   }
 }
+
+/** The checklist a step answers: the product's inspection checklist, or its maintenance plan's. */
+const checklistOf = (step: UnitStep, unit: Pick<Unit, 'checklist' | 'serviceChecklist'>) => (step === 'SERVICE' ? (unit.serviceChecklist ?? []) : unit.checklist);
 
 /**
  * One step of a unit between rentals (issue 26): the step's own questions (the product's
@@ -103,13 +108,13 @@ export function StepDialog({ unit, step, onClose }: { unit: Unit; step: UnitStep
         {unit.level ? ` · ${unit.level}` : ''} · {STOCK_STATUS_LABELS[unit.status]} · {unit.warehouseBin.name}
       </p>
       <Form form={form} layout="vertical" name={`unit-step-${step.toLowerCase()}`} onValuesChange={() => setError(undefined)}>
-        {step === 'INSPECT' &&
-          (unit.checklist.length === 0 ? (
-            <p>This product has no checklist: the inspection is recorded as passed.</p>
+        {(step === 'INSPECT' || step === 'SERVICE') &&
+          (checklistOf(step, unit).length === 0 ? (
+            <p>This product has no checklist for it: it is recorded as passed.</p>
           ) : (
             <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
               <legend style={{ fontWeight: 500, marginBottom: 8 }}>Checklist</legend>
-              {unit.checklist.map((point) => (
+              {checklistOf(step, unit).map((point) => (
                 <Form.Item key={point} label={point} name={['checklist', point]} rules={[{ required: true, message: UNIT_MESSAGES.checklistRequired }]}>
                   <Radio.Group
                     aria-label={point}

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Space, Table, Tag, Timeline } from 'antd';
 import type { CustodyEntry, RepairOrder, UnitStep } from '@dme/contracts';
-import { CUSTODY_KINDS, formatManilaDateTime, STOCK_STATUS_LABELS } from '@dme/contracts/browser';
+import { CUSTODY_KINDS, formatBusinessDate, formatManilaDateTime, STOCK_STATUS_LABELS } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, Loading, money, PageHeader, SectionTitle, StatusTag } from '@dme/ui';
 import { useUnitQuery } from './api';
 import { StepDialog, stepLabel } from './StepDialog';
+import { ScheduleServiceButton } from './ScheduleService';
 
 /** One entry of the history: what, when, who, where, whose hands, how. */
 function EntryText({ e }: { e: CustodyEntry }) {
@@ -70,6 +71,7 @@ export default function UnitPage() {
                 {stepLabel(s)}
               </Button>
             ))}
+            {unit.service && unit.inventoryType === 'IN' && <ScheduleServiceButton unit={unit} />}
             <Button onClick={() => navigate('/admin/units')}>Back</Button>
           </Space>
         }
@@ -83,6 +85,20 @@ export default function UnitPage() {
         <Descriptions.Item label="Bin">{unit.warehouseBin.name}</Descriptions.Item>
         <Descriptions.Item label="Where">{unit.inventoryType === 'IN' ? 'In the warehouse' : 'Out'}</Descriptions.Item>
         {unit.orderNumber && <Descriptions.Item label="Last order">{unit.orderNumber}</Descriptions.Item>}
+        {unit.service && (
+          <Descriptions.Item label="Maintenance">
+            <span data-testid="service">
+              Serviced {formatBusinessDate(unit.service.servicedOn)}
+              {unit.service.dueOn && ` · due ${formatBusinessDate(unit.service.dueOn)}`}
+              {unit.service.rentalDaysLeft !== null && ` · ${unit.service.rentalDaysLeft} rental days left`}
+              {unit.service.due && (
+                <Tag color="volcano" style={{ marginLeft: 8 }}>
+                  Service due
+                </Tag>
+              )}
+            </span>
+          </Descriptions.Item>
+        )}
       </Descriptions>
 
       {unit.repairs.length > 0 && (

@@ -1,5 +1,5 @@
 import { baseApi } from '@dme/api-client';
-import type { UnitBoardColumn, UnitBoardResponse, UnitResponse, UnitStepRequest } from '@dme/contracts';
+import type { DowntimeCreateRequest, UnitBoardColumn, UnitBoardResponse, UnitResponse, UnitStepRequest } from '@dme/contracts';
 
 /** Units between rentals (issue 26): the board, one unit with its history, and a step. */
 export const unitsApi = baseApi.injectEndpoints({
@@ -22,7 +22,12 @@ export const unitsApi = baseApi.injectEndpoints({
         { type: 'Product', id: 'LIST' },
       ],
     }),
+    /** A unit's service put on the calendar (issue 26): a maintenance downtime for the day. */
+    scheduleService: b.mutation<{ message: string }, DowntimeCreateRequest & { code: string }>({
+      query: ({ code: _code, ...body }) => ({ url: '/downtime', method: 'POST', body }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.productID ?? 'LIST' }, { type: 'Product', id: 'LIST' }, { type: 'Stock', id: `unit:${a.code.toUpperCase()}` }],
+    }),
   }),
 });
 
-export const { useUnitBoardQuery, useUnitQuery, useLazyUnitQuery, useUnitStepMutation } = unitsApi;
+export const { useUnitBoardQuery, useUnitQuery, useLazyUnitQuery, useUnitStepMutation, useScheduleServiceMutation } = unitsApi;

@@ -23,6 +23,7 @@ function summary(code: string, status: StockStatus): UnitSummary {
     since: '2026-11-27T02:00:00.000Z',
     steps: unitStepsOf(status),
     nextStep: nextUnitStep(status),
+    service: null,
   };
 }
 
@@ -42,7 +43,7 @@ const entry = (kind: CustodyEntry['kind'], over: Partial<CustodyEntry> = {}): Cu
 });
 
 function unit(code: string, status: StockStatus, history: CustodyEntry[] = []): UnitResponse {
-  return { unit: { ...summary(code, status), checklist: ['Filter replaced', 'Alarm tested'], orderNumber: null, repair: null, repairs: [] }, history };
+  return { unit: { ...summary(code, status), checklist: ['Filter replaced', 'Alarm tested'], serviceChecklist: ['Filter changed'], orderNumber: null, repair: null, repairs: [] }, history };
 }
 
 function open(path: string) {
@@ -147,6 +148,32 @@ describe("a unit's page (issue 26)", () => {
     expect(await within(dialog).findByTestId('step-error')).toHaveTextContent(detail);
   });
 
+  it('a unit due for its service: says so, services it with the plan\'s checklist, and schedules the service on the calendar', async () => {
+    const due = unit('OXY-0000004', 'AVAILABLE');
+    due.unit.service = { servicedOn: '2026-10-01', dueOn: '2026-10-31', rentalDaysLeft: null, due: true };
+    due.unit.nextStep = 'SERVICE';
+    due.unit.steps = ['HOLD', 'SERVICE'];
+    const { calls } = mockApi(
+      on('GET', '/api/units/OXY-0000004', { status: 200, body: due }),
+      on('POST', '/api/units/OXY-0000004/steps', { status: 200, body: { ...due, message: UNIT_MESSAGES.serviced('OXY-0000004') } }),
+      on('POST', '/api/downtime', { status: 201, body: { message: '1 unit blocked.' } }),
+    );
+    open('/admin/units/OXY-0000004');
+    expect(await screen.findByTestId('service')).toHaveTextContent('Serviced Oct 1, 2026 · due Oct 31, 2026Service due');
+    fireEvent.click(screen.getByRole('button', { name: 'Service' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Service OXY-0000004' });
+    fireEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Filter changed' })).getByText('Pass'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save service' }));
+    expect(await screen.findByText(UNIT_MESSAGES.serviced('OXY-0000004'))).toBeInTheDocument();
+    expect(posts(calls)).toEqual([['/api/units/OXY-0000004/steps', { step: 'SERVICE', note: '', checklist: [{ point: 'Filter changed', ok: true }] }]]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule service' }));
+    const schedule = await screen.findByRole('dialog', { name: 'Schedule the service of OXY-0000004' });
+    fireEvent.click(within(schedule).getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(posts(calls).at(-1)![0]).toBe('/api/downtime'));
+    expect(posts(calls).at(-1)![1]).toMatchObject({ stockItemID: due.unit.id, productID: due.unit.productID, reason: 'MAINTENANCE' });
+  });
+
   it('an unknown code: an error state, not a crash', async () => {
     mockApi(on('GET', '/api/units/NOPE-0000001', problem(404, UNIT_MESSAGES.notFound)));
     open('/admin/units/NOPE-0000001');
@@ -155,7 +182,7 @@ describe("a unit's page (issue 26)", () => {
 });
 
 describe('stepRequest: what each step sends', () => {
-  const u = { checklist: ['A', 'B'] };
+  const u = { checklist: ['A', 'B'], serviceChecklist: ['S'] };
   it.each([
     ['CLEAN', { note: ' wiped ' }, { step: 'CLEAN', note: 'wiped' }],
     ['INSPECT', { checklist: { A: 'PASS', B: 'FAIL' } }, { step: 'INSPECT', note: '', checklist: [{ point: 'A', ok: true }, { point: 'B', ok: false }] }],
@@ -163,6 +190,7 @@ describe('stepRequest: what each step sends', () => {
     ['OPEN_REPAIR', { fault: ' Alarm silent ' }, { step: 'OPEN_REPAIR', note: '', fault: 'Alarm silent' }],
     ['CLOSE_REPAIR', { outcome: 'REPAIRED', cost: 120.5, parts: 'Buzzer', technician: '' }, { step: 'CLOSE_REPAIR', note: '', outcome: 'REPAIRED', cost: '120.50', parts: 'Buzzer' }],
     ['HOLD', { note: 'Recall' }, { step: 'HOLD', note: 'Recall' }],
+    ['SERVICE', { checklist: { S: 'PASS' } }, { step: 'SERVICE', note: '', checklist: [{ point: 'S', ok: true }] }],
   ] as const)('%s', (step, values, expected) => {
     expect(stepRequest(step, u, values as never)).toEqual(expected);
   });

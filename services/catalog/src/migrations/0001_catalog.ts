@@ -86,6 +86,7 @@ import { CatalogUploads } from './0007_uploads';
 import { CatalogBookings } from './0008_bookings';
 import { CatalogBookingExtensions } from './0009_booking_extensions';
 import { CatalogUnitLifecycle } from './0010_unit_lifecycle';
+import { CatalogMaintenance } from './0011_maintenance';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -98,4 +99,5 @@ export const migrations = [
   { name: '0008_bookings', class: CatalogBookings },
   { name: '0009_booking_extensions', class: CatalogBookingExtensions },
   { name: '0010_unit_lifecycle', class: CatalogUnitLifecycle },
+  { name: '0011_maintenance', class: CatalogMaintenance },
 ];

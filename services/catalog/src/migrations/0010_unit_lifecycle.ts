@@ -19,7 +19,7 @@ export const LEVEL_COLUMNS: StatusColumns = [
   ['WRITTEN_OFF', 'written_off'],
 ];
 
-/** The custody entries' kinds (contracts CUSTODY_KINDS), as the check constraint lists them. */
+/** The custody entries' kinds (contracts CUSTODY_KINDS) as of this migration, as the check constraint lists them (0011 adds SERVICED). */
 const CUSTODY_KINDS = [
   'STOCKED', 'MOVED', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP', 'RETURNED', 'CLEANED', 'INSPECTED',
   'PUT_AWAY', 'REPAIR_OPENED', 'REPAIRED', 'SCRAPPED', 'HELD', 'RELEASED', 'FOUND', 'WRITTEN_OFF',

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { addDays, DEFAULT_RENTAL_DAYS, isBookableStart, manilaDate, type AvailabilityBatchQuery, type AvailabilityBatchResponse, type AvailabilityQuery, type AvailabilityResponse, type ProductAvailability } from '@dme/contracts';
 import { qualified, sql } from '@dme/platform';
-import { freeInSql, LEAF_SQL, RENTABLE_SQL, takenDaysSql } from './busy';
+import { freeInSql, LEAF_SQL, RENTABLE_SQL, rentalDaysLeftSql, takenDaysSql } from './busy';
 import { firstStartDate, legacyHeld, levelItemsSql } from './booking.service';
 import { rentalLevel } from './level';
 
@@ -26,16 +26,16 @@ export async function availabilityFor(em: EntityManager, productId: string, q: A
   const rows = await sql<{ day: string; free: number; fits: number; units: number }>(
     em,
     `with units as materialized (
-       select ${takenDaysSql(t, 'i', 'daterange($4::date, $5::date + $6::int)', '$7::date')} as taken
+       select ${takenDaysSql(t, 'i', 'daterange($4::date, $5::date + $6::int)', '$7::date')} as taken, ${rentalDaysLeftSql(t, 'i')} as days_left
          from ${t('stock_items')} i where ${levelItemsSql('i', '$1', '$2', '$3')} and ${RENTABLE_SQL('i')}
      )
      select to_char(d, 'YYYY-MM-DD') as day,
             (select count(*) from units u where ${freeInSql('u.taken', 'daterange(d::date, d::date + 1)')})::int as free,
-            (select count(*) from units u where ${freeInSql('u.taken', 'daterange(d::date, d::date + $6::int)')})::int as fits,
+            (select count(*) from units u where ${freeInSql('u.taken', 'daterange(d::date, d::date + $6::int)')} and (u.days_left is null or u.days_left >= $8::int))::int as fits,
             (select count(*) from units)::int as units
        from generate_series($4::date, $5::date, interval '1 day') d
       order by d`,
-    [level.productId, level.variantId, level.subVariantId, q.from, q.to, length, today],
+    [level.productId, level.variantId, level.subVariantId, q.from, q.to, length, today, rentalDays],
   );
   const need = quantity + legacy;
   return {
@@ -77,13 +77,13 @@ export async function availabilityBatch(em: EntityManager, q: Batch): Promise<Av
        select p.id, p.turnaround_days from ${t('products')} p where p.id = any($1::uuid[]) and p.type = 'FOR_RENT' and p.archived_at is null
      ), units as materialized (
        select i.product_id, i.variant_id, i.sub_variant_id, ${LEAF_SQL('i')} as leaf_id, pr.turnaround_days,
-              ${takenDaysSql(t, 'i', 'daterange($2::date, $3::date + $4::int + pr.turnaround_days)', '$5::date')} as taken
+              ${takenDaysSql(t, 'i', 'daterange($2::date, $3::date + $4::int + pr.turnaround_days)', '$5::date')} as taken, ${rentalDaysLeftSql(t, 'i')} as days_left
          from ${t('stock_items')} i join prods pr on pr.id = i.product_id
         where ${RENTABLE_SQL('i')}
      ), per_day as (
        select u.leaf_id, d::date as d,
               count(*) filter (where ${freeInSql('u.taken', 'daterange(d::date, d::date + 1)')})::int as free,
-              count(*) filter (where ${freeInSql('u.taken', 'daterange(d::date, d::date + $4::int + u.turnaround_days)')})::int as fits
+              count(*) filter (where ${freeInSql('u.taken', 'daterange(d::date, d::date + $4::int + u.turnaround_days)')} and (u.days_left is null or u.days_left >= $4::int))::int as fits
          from units u cross join generate_series($2::date, $3::date, interval '1 day') d
         group by u.leaf_id, d
      ), leaves as (

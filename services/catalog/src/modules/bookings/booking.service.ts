@@ -73,7 +73,7 @@ export async function firstStartDate(db: Db, level: Level, need: number, length:
   const [row] = await sql<{ s: string | null }>(
     db,
     `with units as materialized (
-       select i.id, i.status, i.order_id from ${t('stock_items')} i where ${levelItemsSql('i', '$1', '$2', '$3')} and ${RENTABLE_SQL('i')}
+       select i.id, i.status, i.order_id, i.product_id, i.serviced_on from ${t('stock_items')} i where ${levelItemsSql('i', '$1', '$2', '$3')} and ${RENTABLE_SQL('i')}
      ), cand as (
        select $4::date as s
        union select upper(b.period) from ${t('bookings')} b join units u on u.id = b.stock_item_id where b.status in ('ACTIVE') and upper(b.period) > $4::date

@@ -45,7 +45,7 @@ export async function createDowntime(em: EntityManager, input: Downtime): Promis
     const end = addDays(input.to, 1);
     const problems: Array<{ field: string; message: string }> = [];
     for (const [i, u] of units.entries()) {
-      const [free] = await sql<{ ok: boolean }>(tem, `select ${unitFreeSql(t, 'i', 'daterange($2::date, $3::date)', '$4::date')} as ok from ${t('stock_items')} i where i.id = $1`, [u.id, input.from, end, manilaDate()]);
+      const [free] = await sql<{ ok: boolean }>(tem, `select ${unitFreeSql(t, 'i', 'daterange($2::date, $3::date)', '$4::date', false)} as ok from ${t('stock_items')} i where i.id = $1`, [u.id, input.from, end, manilaDate()]);
       if (!free?.ok) problems.push({ field: input.stockItemID ? 'stockItemID' : `units.${i}`, message: BOOKING_MESSAGES.downtimeOverlaps(u.serial_code) });
     }
     if (problems.length > 0) throw new HttpProblem(409, problems[0]!.message, problems);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EndBookingsEarlyReply, EndBookingsEarlyRequest, ExtendBookingsReply, ExtendBookingsRequest } from '@dme/contracts';
 import { qualified, sql } from '@dme/platform';
-import { nextTakenSql } from './busy';
+import { nextTakenSql, rentalDaysLeftSql } from './busy';
 
 /**
  * More days for an order's bookings (issue 25; RPC.extendBookings): extension `seq` of the order
@@ -20,13 +20,17 @@ export async function extendBookings(em: EntityManager, input: ExtendBookingsReq
     await sql(tem, `select leaf_id from ${t('stock_levels')} where leaf_id = any($1::uuid[]) order by leaf_id for update`, [leaves.map((l) => l.leaf_id)]);
     const [before] = await sql<{ days: number }>(tem, `select days from ${t('booking_extensions')} where order_id = $1 and seq = $2 for update`, [orderId, seq]);
     const delta = days - (before?.days ?? 0);
-    const rows = await sql<{ id: string; room: number | null }>(
+    // How far each booking may grow: to the next booking or downtime of its unit, and (issue 26)
+    // not past its unit's service (busy.ts rule 5: the day it falls due, the rental days it has left).
+    const rows = await sql<{ id: string; room: number | null; service_room: number | null }>(
       tem,
-      `select b.id, (${nextTakenSql(t, 'b')} - upper(b.period))::int as room
+      `select b.id, (${nextTakenSql(t, 'b')} - upper(b.period))::int as room,
+              (select least(si.serviced_on + sp.service_every_days + sp.turnaround_days - upper(b.period), ${rentalDaysLeftSql(t, 'si')})
+                 from ${t('stock_items')} si join ${t('products')} sp on sp.id = si.product_id where si.id = b.stock_item_id)::int as service_room
          from ${t('bookings')} b where b.order_id = $1 and b.kind in ('RENTAL') and b.status in ('ACTIVE') for update of b`,
       [orderId],
     );
-    const rooms = rows.map((r) => r.room).filter((r): r is number => r !== null);
+    const rooms = rows.flatMap((r) => [r.room, r.service_room]).filter((r): r is number => r !== null);
     const room = rooms.length === 0 ? null : Math.max(0, Math.min(...rooms));
     if (room !== null && delta > room) return { ok: false, maxDays: room + (before?.days ?? 0), units: rows.length };
     if (delta !== 0 && rows.length > 0) {

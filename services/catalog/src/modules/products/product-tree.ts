@@ -79,6 +79,10 @@ export function toProduct(tree: ProductTree, counts: CountIndex): Product {
     ...ownPrices(p),
     turnaroundDays: p.turnaroundDays ?? DEFAULT_TURNAROUND_DAYS,
     inspectionChecklist: p.inspectionChecklist ?? [],
+    maintenance:
+      p.serviceEveryRentalDays || p.serviceEveryDays
+        ? { everyRentalDays: p.serviceEveryRentalDays ?? null, everyDays: p.serviceEveryDays ?? null, checklist: p.serviceChecklist ?? [] }
+        : null,
     priceMin: money(Math.min(...prices)),
     priceMax: money(Math.max(...prices)),
     archived: p.archivedAt !== null && p.archivedAt !== undefined,

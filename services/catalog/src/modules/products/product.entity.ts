@@ -18,6 +18,10 @@ export const ProductEntity = defineEntity({
     turnaroundDays: p.integer().default(1),
     /** Points answered when a returned unit is inspected (issue 26; migrations/0010_unit_lifecycle.ts). */
     inspectionChecklist: p.json<string[]>().default([]),
+    /** Preventive maintenance plan (issue 26; migrations/0011_maintenance.ts): every N rental days and/or M calendar days. */
+    serviceEveryRentalDays: p.integer().nullable(),
+    serviceEveryDays: p.integer().nullable(),
+    serviceChecklist: p.json<string[]>().default([]),
     archivedAt: p.datetime().columnType('timestamptz').nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),

@@ -21,6 +21,13 @@ export function productFields(input: ProductInput) {
     damageCharges: money(input.damageCharges),
     ...(input.turnaroundDays === undefined ? {} : { turnaroundDays: input.turnaroundDays }),
     ...(input.inspectionChecklist === undefined ? {} : { inspectionChecklist: input.inspectionChecklist }),
+    ...(input.maintenance === undefined
+      ? {}
+      : {
+          serviceEveryRentalDays: input.maintenance?.everyRentalDays ?? null,
+          serviceEveryDays: input.maintenance?.everyDays ?? null,
+          serviceChecklist: input.maintenance?.checklist ?? [],
+        }),
   };
 }
 

@@ -77,13 +77,14 @@ const EPCIS_OF: Record<CustodyKind, { action: 'ADD' | 'OBSERVE' | 'DELETE'; bizS
   RELEASED: { action: 'OBSERVE', bizStep: 'holding', disposition: 'unavailable' },
   FOUND: { action: 'OBSERVE', bizStep: 'receiving', disposition: 'returned' },
   WRITTEN_OFF: { action: 'DELETE', bizStep: 'decommissioning', disposition: 'inactive' },
+  SERVICED: { action: 'OBSERVE', bizStep: 'inspecting', disposition: 'conformant' },
 };
 
 /** The disposition an entry's condition implies, where it says more than its kind (a damaged return, a failed inspection). */
 function dispositionOf(r: CustodyRow): string {
   if (r.kind === 'RETURNED' && r.condition === 'DAMAGED') return 'damaged';
   if (r.kind === 'RETURNED' && r.condition === 'LOST') return 'unknown';
-  if (r.kind === 'INSPECTED' && r.condition === 'FAILED') return 'non_conformant';
+  if ((r.kind === 'INSPECTED' || r.kind === 'SERVICED') && r.condition === 'FAILED') return 'non_conformant';
   if (r.kind === 'SCRAPPED' && r.condition === 'SCRAPPED') return 'destroyed';
   return EPCIS_OF[r.kind].disposition;
 }

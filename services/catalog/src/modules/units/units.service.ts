@@ -3,7 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   canTakeStep,
   centsToString,
+  manilaDate,
   nextUnitStep,
+  SERVICEABLE,
   STOCK_STATUS_LABELS,
   UNIT_BOARD,
   UNIT_MESSAGES,
@@ -23,7 +25,8 @@ import type { z } from 'zod';
 import type { UnitStepRequest as UnitStepSchema, UnitBoardQuery as BoardSchema } from '@dme/contracts';
 import { moveStockItems } from '../stock/stock-moves';
 import { unitBaseOf } from '../stock/stock.service';
-import type { Actor } from '../custody/custody';
+import { rentalDaysLeftSql } from '../bookings/busy';
+import { appendCustody, type Actor } from '../custody/custody';
 
 type StepInput = z.output<typeof UnitStepSchema>;
 type BoardInput = z.output<typeof BoardSchema>;
@@ -44,12 +47,29 @@ interface UnitRow {
   order_id: string | null;
   order_number: string | null;
   checklist: string[];
+  service_checklist: string[];
+  serviced_on: string;
+  service_due_on: string | null;
+  rental_days_left: number | null;
+  has_plan: boolean;
+  service_due: boolean;
 }
 
-const UNIT_COLUMNS = (t: (n: string) => string) => `i.id, i.serial_code, i.status, i.inventory_type, i.product_id, p.name as product_name,
+/**
+ * Whether unit `i` (of product `p`) is due for its preventive maintenance on `today` (issue 26): its
+ * calendar plan has come round, or it has no rental days left (busy.ts rule 5). The board's column
+ * and each unit's `service.due` read this one expression.
+ */
+const serviceDueSql = (t: (n: string) => string, i: string, p: string, today: string) =>
+  `((${p}.service_every_days is not null and ${i}.serviced_on + ${p}.service_every_days <= ${today}) or coalesce(${rentalDaysLeftSql(t, i)} <= 0, false))`;
+
+const UNIT_COLUMNS = (t: (n: string) => string, today: string) => `i.id, i.serial_code, i.status, i.inventory_type, i.product_id, p.name as product_name,
        nullif(concat_ws(' / ', v.name, sv.name), '') as level, i.warehouse_bin_id as bin_id, b.name as bin_name,
        i.status_since as since, coalesce(i.sub_variant_id, i.variant_id, i.product_id) as leaf_id, i.order_id,
-       (select co.order_number from ${t('custody_orders')} co where co.order_id = i.order_id) as order_number, p.inspection_checklist as checklist`;
+       (select co.order_number from ${t('custody_orders')} co where co.order_id = i.order_id) as order_number, p.inspection_checklist as checklist,
+       p.service_checklist, to_char(i.serviced_on, 'YYYY-MM-DD') as serviced_on, to_char(i.serviced_on + p.service_every_days, 'YYYY-MM-DD') as service_due_on,
+       ${rentalDaysLeftSql(t, 'i')} as rental_days_left, (p.service_every_days is not null or p.service_every_rental_days is not null) as has_plan,
+       ${serviceDueSql(t, 'i', 'p', today)} as service_due`;
 
 const UNIT_FROM = (t: (n: string) => string) => `${t('stock_items')} i
        join ${t('products')} p on p.id = i.product_id
@@ -63,8 +83,10 @@ function summaryOf(r: UnitRow): UnitSummary {
     level: r.level,
     warehouseBin: { id: r.bin_id, name: r.bin_name },
     since: new Date(r.since).toISOString(),
-    steps: unitStepsOf(r.status),
-    nextStep: nextUnitStep(r.status),
+    // Service only where its product has a maintenance plan.
+    steps: unitStepsOf(r.status).filter((step) => step !== 'SERVICE' || r.has_plan),
+    nextStep: nextUnitStep(r.status, r.service_due),
+    service: r.has_plan ? { servicedOn: r.serviced_on, dueOn: r.service_due_on, rentalDaysLeft: r.rental_days_left, due: r.service_due } : null,
   };
 }
 
@@ -73,7 +95,7 @@ const normalize = (code: string) => code.trim().toUpperCase();
 
 async function unitRow(db: Db, code: string, lock = false): Promise<UnitRow> {
   const t = (n: string) => qualified(db, n);
-  const [row] = await sql<UnitRow>(db, `select ${UNIT_COLUMNS(t)} from ${UNIT_FROM(t)} where i.serial_code = $1${lock ? ' for update of i' : ''}`, [normalize(code)]);
+  const [row] = await sql<UnitRow>(db, `select ${UNIT_COLUMNS(t, '$2::date')} from ${UNIT_FROM(t)} where i.serial_code = $1${lock ? ' for update of i' : ''}`, [normalize(code), manilaDate()]);
   if (!row) throw notFound(UNIT_MESSAGES.notFound);
   return row;
 }
@@ -158,7 +180,14 @@ export async function getUnit(em: EntityManager, code: string): Promise<UnitResp
   const history = await custodyRows(em, { stockItemId: row.id });
   const open = repairs.find((r) => r.closed_at === null);
   return {
-    unit: { ...summaryOf(row), checklist: row.checklist ?? [], orderNumber: row.order_number, repair: open ? repairOf(open) : null, repairs: repairs.map(repairOf) },
+    unit: {
+      ...summaryOf(row),
+      checklist: row.checklist ?? [],
+      serviceChecklist: row.service_checklist ?? [],
+      orderNumber: row.order_number,
+      repair: open ? repairOf(open) : null,
+      repairs: repairs.map(repairOf),
+    },
     history: history.map(custodyEntryOf),
   };
 }
@@ -167,17 +196,29 @@ export async function getUnit(em: EntityManager, code: string): Promise<UnitResp
 export async function unitBoard(em: EntityManager, query: BoardInput): Promise<UnitBoardResponse> {
   const t = (n: string) => qualified(em, n);
   const boarded = UNIT_BOARD.flatMap((c) => [...c.statuses]);
-  const statuses = query.column ? [...UNIT_BOARD.find((c) => c.key === query.column)!.statuses] : boarded;
+  const today = manilaDate();
+  // The service column is not a status: units that can be serviced and are due (issue 26).
+  const serviceDue = query.column === 'SERVICE_DUE';
+  const statuses = serviceDue ? [...SERVICEABLE] : query.column ? [...UNIT_BOARD.find((c) => c.key === query.column)!.statuses] : boarded;
   const search = query.search ? `%${query.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
   const rows = await sql<UnitRow & { total: number }>(
     em,
-    `select ${UNIT_COLUMNS(t)}, count(*) over ()::int as total from ${UNIT_FROM(t)}
+    `select ${UNIT_COLUMNS(t, '$6::date')}, count(*) over ()::int as total from ${UNIT_FROM(t)}
       where i.status in (select unnest($1::text[])) and ($2::text is null or i.serial_code ilike $2 or p.name ilike $2)
-      order by i.status_since, i.serial_code limit $3 offset $4`,
-    [statuses, search, query.limit, query.offset],
+        and (not $5::boolean or ${serviceDueSql(t, 'i', 'p', '$6::date')})
+      order by ${serviceDue ? 'i.serviced_on' : 'i.status_since'}, i.serial_code limit $3 offset $4`,
+    [statuses, search, query.limit, query.offset, serviceDue, today],
   );
   const byStatus = await sql<{ status: StockStatus; n: number }>(em, `select status, count(*)::int as n from ${t('stock_items')} where status in (select unnest($1::text[])) group by status`, [boarded]);
-  const counts = Object.fromEntries(UNIT_BOARD.map((c) => [c.key, byStatus.filter((s) => (c.statuses as readonly string[]).includes(s.status)).reduce((n, s) => n + s.n, 0)]));
+  const [due] = await sql<{ n: number }>(
+    em,
+    `select count(*)::int as n from ${t('stock_items')} i join ${t('products')} p on p.id = i.product_id
+      where i.status in (select unnest($1::text[])) and (p.service_every_days is not null or p.service_every_rental_days is not null) and ${serviceDueSql(t, 'i', 'p', '$2::date')}`,
+    [[...SERVICEABLE], today],
+  );
+  const counts = Object.fromEntries(
+    UNIT_BOARD.map((c) => [c.key, c.key === 'SERVICE_DUE' ? (due?.n ?? 0) : byStatus.filter((s) => (c.statuses as readonly string[]).includes(s.status)).reduce((n, s) => n + s.n, 0)]),
+  );
   return { counts: counts as UnitBoardResponse['counts'], items: rows.map(summaryOf), total: rows[0]?.total ?? 0 };
 }
 
@@ -193,9 +234,9 @@ function checkAnswers(points: string[], answers: StepInput['checklist']): Array<
   return points.map((p) => ({ point: p, ok: byPoint.get(p.toLowerCase())! }));
 }
 
-/** What a step needs besides the unit's status: the trigger it makes, and its custody entry's details. */
+/** What a step needs besides the unit's status: the trigger it makes (none: the unit keeps its status), and its custody entry's details. */
 interface Plan {
-  trigger: StockTrigger;
+  trigger: StockTrigger | null;
   condition?: string;
   checklist?: Array<{ point: string; ok: boolean }>;
   note: string;
@@ -272,6 +313,22 @@ async function planOf(db: Db, step: UnitStep, unit: UnitRow, body: StepInput): P
       return { trigger: 'released', note: body.note };
     case 'WRITE_OFF':
       return { trigger: 'writtenOff', note: requireNote(body) };
+    case 'SERVICE': {
+      if (!unit.has_plan) throw new HttpProblem(409, UNIT_MESSAGES.noPlan);
+      // Preventive maintenance: every point of the plan's checklist passed, the unit keeps its
+      // status and its next service counts from today; a failed point sends it to repair.
+      const answers = checkAnswers(unit.service_checklist ?? [], body.checklist);
+      const passed = answers.every((a) => a.ok);
+      return {
+        trigger: passed ? null : 'serviceFailed',
+        condition: passed ? 'PASSED' : 'FAILED',
+        checklist: answers,
+        note: body.note,
+        before: async (tx, u) => {
+          if (passed) await sql(tx, `update ${t('stock_items')} set serviced_on = $2::date, updated_at = now() where id = $1`, [u.id, manilaDate()]);
+        },
+      };
+    }
   }
 }
 
@@ -295,9 +352,14 @@ export async function takeStep(em: EntityManager, code: string, body: StepInput,
     }
     const plan = await planOf(tem, body.step, unit, body);
     await plan.before?.(tem, unit, by);
-    const to = await moveStockItems(tem, plan.trigger, [unit.id], {
-      custody: { by, note: plan.note, condition: plan.condition ?? null, checklist: plan.checklist ?? null },
-    });
+    const custody = { by, note: plan.note, condition: plan.condition ?? null, checklist: plan.checklist ?? null };
+    if (plan.trigger === null) {
+      // A service that passed: no move, its entry in the unit's history all the same.
+      await appendCustody(tem, [unit.id], { ...custody, kind: 'SERVICED', status: null });
+      done = UNIT_MESSAGES.serviced(unit.serial_code);
+      return;
+    }
+    const to = await moveStockItems(tem, plan.trigger, [unit.id], { custody });
     done = UNIT_MESSAGES.done(unit.serial_code, STOCK_STATUS_LABELS[to].toLowerCase());
   });
   return { ...(await getUnit(em, code)), message: done };

@@ -40,8 +40,8 @@ const CHECKLIST = ['Filter replaced', 'Alarm tested'];
 const staff = { userId: randomUUID(), username: 'wendy' };
 
 /** A rental product with an inspection checklist and `n` units in the returns bin; answers the product and the codes. */
-async function stocked(n: number, checklist: string[] = CHECKLIST) {
-  const product = (await h.api.post('/api/products', simpleProduct({ type: 'FOR_RENT', inspectionChecklist: checklist }), { as: h.staff })).body.product;
+async function stocked(n: number, checklist: string[] = CHECKLIST, extra: Json = {}) {
+  const product = (await h.api.post('/api/products', simpleProduct({ type: 'FOR_RENT', inspectionChecklist: checklist, ...extra }), { as: h.staff })).body.product;
   expect(product.inspectionChecklist).toEqual(checklist);
   const res = await h.api.post('/api/stocks', { productID: product.id, warehouseBinID: binId, quantity: n }, { as: h.staff });
   expect(res.status).toBe(201);
@@ -80,7 +80,7 @@ describe('a unit between rentals (issue 26)', () => {
     expect(PACKING_MESSAGES.notAvailable(code, 'RETURNED')).toBe(`${code} is not available: it is returned (to clean).`);
 
     const before = await unit(code);
-    expect(before.unit).toMatchObject({ status: 'RETURNED', nextStep: 'CLEAN', steps: ['CLEAN', 'HOLD'], checklist: CHECKLIST });
+    expect(before.unit).toMatchObject({ status: 'RETURNED', nextStep: 'CLEAN', steps: ['CLEAN', 'HOLD'], checklist: CHECKLIST, service: null });
     // Not before it is cleaned.
     const early = await step(code, { step: 'INSPECT', checklist: CHECKLIST.map((point) => ({ point, ok: true })) });
     expect(early.status).toBe(409);
@@ -158,7 +158,7 @@ describe('a unit between rentals (issue 26)', () => {
 
   it('from every status, every step is taken exactly when the table allows it; a refused one is a 409 naming the status and changes nothing', async () => {
     const pairs = STOCK_STATUSES.flatMap((status) => UNIT_STEP_NAMES.map((s) => ({ status, step: s })));
-    const { codes } = await stocked(pairs.length, []);
+    const { codes } = await stocked(pairs.length, [], { maintenance: { everyDays: 365, checklist: [] } });
     const inputs: Record<UnitStep, Json> = {
       CLEAN: {},
       INSPECT: { checklist: [] },
@@ -170,6 +170,7 @@ describe('a unit between rentals (issue 26)', () => {
       SCRAP: { note: 'Beyond repair' },
       FOUND: {},
       WRITE_OFF: { note: 'Never found' },
+      SERVICE: { checklist: [] },
     };
     for (const [k, { status, step: s }] of pairs.entries()) {
       const code = codes[k]!;
