@@ -269,6 +269,13 @@ test.describe('accessibility: axe-core on every screen of every role (issue 13)'
     const { product: full } = (await (await admin.request.get(`/api/admin/products/${chair.id}`)).json()) as { product: { variants: Array<{ id: string; subVariants: Array<{ id: string }> }> } };
     const v = full.variants[0]!;
     await visit(admin, `/admin/products/${chair.id}/stocks-variant/${v.id}/sub-variant/${v.subVariants[0]!.id}`, found, 'stocks of a sub-variant');
+    // Recalls (issue 26): the list, the dialog that opens one, and a recall's page.
+    await visit(admin, '/admin/recalls', found);
+    await admin.getByRole('button', { name: 'Open a recall' }).click();
+    await auditDialog(admin, 'Open a recall', found);
+    const opened = await admin.request.post('/api/recalls', { data: { title: 'Audit recall', productID: orders.rentProduct.id, serialCodes: [orders.rentProduct.serials[0]] } });
+    expect(opened.status(), await opened.text()).toBe(201);
+    await visit(admin, `/admin/recalls/${((await opened.json()) as { recall: { id: string } }).recall.id}`, found, '/admin/recalls/:id');
     await admin.getByRole('button', { name: 'Logout' }).click();
     await auditDialog(admin, 'Are you sure you want to logout?', found);
 

@@ -16,6 +16,8 @@ const OngoingRentalDetailPage = lazy(() => import('./features/orders/OngoingRent
 const CalendarPage = lazy(() => import('./features/calendar/CalendarPage'));
 const UnitsBoardPage = lazy(() => import('./features/units/UnitsBoardPage'));
 const UnitPage = lazy(() => import('./features/units/UnitPage'));
+const RecallsPage = lazy(() => import('./features/units/RecallsPage'));
+const RecallPage = lazy(() => import('./features/units/RecallPage'));
 
 /** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
@@ -43,6 +45,8 @@ export function AppRoutes() {
         <Route path="/admin/calendar" element={<CalendarPage />} />
         <Route path="/admin/units" element={<UnitsBoardPage />} />
         <Route path="/admin/units/:serialCode" element={<UnitPage />} />
+        <Route path="/admin/recalls" element={<RecallsPage />} />
+        <Route path="/admin/recalls/:id" element={<RecallPage />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

@@ -38,6 +38,8 @@ export const EVENTS = {
     productArchived: 'dme.catalog.product_archived',
     productDeleted: 'dme.catalog.product_deleted',
     stockAdded: 'dme.catalog.stock_added',
+    /** A recall was opened (issue 26): the customers who have a unit of it are told. */
+    recallOpened: 'dme.catalog.recall_opened',
   },
   order: {
     placed: 'dme.order.placed',
@@ -176,6 +178,14 @@ export const EVENT_DATA = {
     ),
   }),
   [EVENTS.order.checkoutAbandoned]: z.object({ orderId: z.string().uuid() }),
+  [EVENTS.catalog.recallOpened]: z.object({
+    recallId: z.string().uuid(),
+    number: z.string(),
+    title: z.string(),
+    productName: z.string(),
+    /** The orders a unit of the recall is out on, with their customer and those units. */
+    holders: z.array(z.object({ orderId: z.string().uuid(), orderNumber: z.string(), orderType: z.enum(['BUY', 'RENT']), customerId: z.string().uuid(), serialCodes: z.array(z.string()) })),
+  }),
   [EVENTS.order.extended]: RentalDaysChanged,
   [EVENTS.order.endedEarly]: RentalDaysChanged.extend({ returnOn: z.string() }),
   [EVENTS.order.statusChanged]: z.object({

@@ -34,7 +34,7 @@ export function homeOf(userType: string | undefined): string | undefined {
 /** Which remote serves which screens (path prefixes). The shell owns everything else. */
 export const REMOTE_PATHS: Record<RemoteName, readonly string[]> = {
   'mf-shop': ['/dashboard', '/product-description', '/cart', '/bulk-order-rental', '/bulk-order-purchased', '/orders'],
-  'mf-warehouse': ['/admin/warehouse-bins', '/admin/products', '/admin/orders', '/admin/ongoing-rentals', '/admin/calendar', '/admin/units'],
+  'mf-warehouse': ['/admin/warehouse-bins', '/admin/products', '/admin/orders', '/admin/ongoing-rentals', '/admin/calendar', '/admin/units', '/admin/recalls'],
   'mf-accounting': ['/admin/payments', '/admin/reports'],
   'mf-driver': ['/admin/for-delivery', '/admin/for-pickup'],
 };
@@ -83,6 +83,7 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     { key: '/admin/ongoing-rentals', label: 'Ongoing Rentals', path: '/admin/ongoing-rentals' },
     { key: '/admin/calendar', label: 'Calendar', path: '/admin/calendar' },
     { key: '/admin/units', label: 'Units', path: '/admin/units' },
+    { key: '/admin/recalls', label: 'Recalls', path: '/admin/recalls' },
     { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
     { key: '/admin/reports', label: 'Reports', path: '/admin/reports' },
     { key: '/admin/messages', label: 'Messages', path: '/admin/messages' },

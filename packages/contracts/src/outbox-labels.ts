@@ -25,6 +25,7 @@ export const MESSAGE_TEMPLATE = {
   requestChanged: 'request-changed',
   rentalExtended: 'rental-extended',
   rentalEndedEarly: 'rental-ended-early',
+  recallNotice: 'recall-notice',
   reminderDueTomorrow: 'reminder-due-tomorrow',
   reminderDueToday: 'reminder-due-today',
   reminderOverdue: 'reminder-overdue',

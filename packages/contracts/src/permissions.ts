@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'booking:manage',
   // A unit's steps between rentals: clean, inspect, put away, repair, hold, scrap (issue 26).
   'unit:process',
+  // Recalls: open one, settle its units, close it (issue 26; the superadmin).
+  'recall:manage',
   'payment:read',
   'payment:confirm',
   'report:read',
@@ -61,6 +63,7 @@ export const ROLE_PERMISSIONS: Record<UserType, readonly Permission[]> = {
     'report:read',
     'message:read',
     'message:manage',
+    'recall:manage',
   ],
   WAREHOUSE_ADMIN: WAREHOUSE,
   WAREHOUSE_STAFF: WAREHOUSE,

@@ -76,5 +76,5 @@ export const REQUEST_NEXT: Record<string, 'ON_PROGRESS' | 'DONE' | undefined> = 
 // ---- customer notices
 
 /** AT_RISK (issue 25): a booking whose unit is still out with another customer past its due date. */
-export const NOTICE_KINDS = ['OVERDUE', 'DUE_TODAY', 'AT_RISK'] as const;
+export const NOTICE_KINDS = ['OVERDUE', 'DUE_TODAY', 'AT_RISK', 'RECALL'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

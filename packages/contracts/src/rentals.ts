@@ -84,6 +84,14 @@ export const CreateRequestBody = z.object({
 });
 export type CreateRequestBody = z.input<typeof CreateRequestBody>;
 
+/** Staff file a request on a customer's behalf (issue 26: a recalled unit to replace), naming the units by serial code. */
+export const StaffRequestBody = z.object({
+  type: z.enum(REQUEST_TYPES, { error: 'Choose fix or replace.' }),
+  serialCodes: z.array(z.string().trim().min(1).max(40), { error: RENTAL_MESSAGES.selectProduct }).min(1, { error: RENTAL_MESSAGES.selectProduct }).max(100),
+  note: optionalText(500),
+});
+export type StaffRequestBody = z.input<typeof StaffRequestBody>;
+
 export const RequestParams = z.object({
   id: z.string().uuid({ error: 'Not found.' }),
   requestId: z.string().uuid({ error: 'Not found.' }),
@@ -93,6 +101,7 @@ export const UpdateRequestBody = z.object({
 });
 export type UpdateRequestBody = z.input<typeof UpdateRequestBody>;
 export const OrderRequestResponse = z.object({ request: OrderRequest });
+export type OrderRequestResponse = z.infer<typeof OrderRequestResponse>;
 export const OrderRequestListResponse = z.object({ items: z.array(OrderRequest) });
 
 // ---- customer notices
@@ -103,6 +112,8 @@ export const Notice = z.object({
   message: z.string(),
   orderID: z.string().uuid(),
   orderNumber: z.string(),
+  /** A recall's notice may concern a purchase (issue 26); the others are rentals. */
+  orderType: z.enum(ORDER_TYPES).optional(),
 });
 export type Notice = z.infer<typeof Notice>;
 export const NoticeListResponse = z.object({ items: z.array(Notice) });

@@ -67,6 +67,7 @@ import {
   CreateRequestBody,
   EndRentalEarlyBody,
   ExtendRentalBody,
+  StaffRequestBody,
   DriverOrderListQuery,
   DriverScanRequest,
   DriverScanResponse,
@@ -80,7 +81,7 @@ import {
   UpdateRequestBody,
 } from './rentals';
 import { ExportParams, ReportExportResponse, ReportParams, ReportQuery, ReportRange, ReportResponse } from './reports';
-import { CustodyExportQuery, OrderCustodyParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitResponse, UnitStepRequest } from './units';
+import { CustodyExportQuery, OrderCustodyParams, RecallCreateRequest, RecallListQuery, RecallListResponse, RecallParams, RecallResponse, RecallSettleRequest, RecallUnitParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitResponse, UnitStepRequest } from './units';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -363,6 +364,28 @@ export const ROUTES = {
     summary: "The chain of custody of every unit packed for one order, as CSV or GS1 EPCIS 2.0 JSON-LD",
     params: OrderCustodyParams, query: CustodyExportQuery, binary: 'text/csv',
   },
+  recallsList: {
+    method: 'GET', path: '/api/recalls', service: 'catalog', access: 'recall:manage', tag: 'recalls',
+    summary: 'Recalls, newest first, with the state of their units', query: RecallListQuery, response: RecallListResponse,
+  },
+  recallsCreate: {
+    method: 'POST', path: '/api/recalls', service: 'catalog', access: 'recall:manage', tag: 'recalls',
+    summary: 'Open a recall of a product level, a list of serial codes and/or the units received between two days: units in the warehouse go on hold at once, units with customers are listed and their customers told',
+    body: RecallCreateRequest, response: RecallResponse, status: 201,
+  },
+  recallsGet: {
+    method: 'GET', path: '/api/recalls/:id', service: 'catalog', access: 'recall:manage', tag: 'recalls',
+    summary: 'One recall with every unit, where it stands and with whom', params: RecallParams, response: RecallResponse,
+  },
+  recallsSettle: {
+    method: 'POST', path: '/api/recalls/:id/units/:serialCode/settle', service: 'catalog', access: 'recall:manage', tag: 'recalls',
+    summary: "Settle a recalled unit staff cannot release or scrap themselves (a customer's unit replaced or collected, a lost one), saying how",
+    params: RecallUnitParams, body: RecallSettleRequest, response: RecallResponse,
+  },
+  recallsClose: {
+    method: 'POST', path: '/api/recalls/:id/close', service: 'catalog', access: 'recall:manage', tag: 'recalls',
+    summary: 'Close a recall once every unit of it is resolved', params: RecallParams, response: RecallResponse,
+  },
   // ---- catalog: dated rentals (issue 25)
   productsAvailability: {
     method: 'GET', path: '/api/products/:id/availability', service: 'catalog', access: 'public', tag: 'bookings',
@@ -376,7 +399,7 @@ export const ROUTES = {
   },
   myBookingNotices: {
     method: 'GET', path: '/api/my/booking-notices', service: 'catalog', access: 'order:read-own', tag: 'bookings',
-    summary: 'My bookings at risk: the unit booked for me is still out past its due date with the rental before', response: NoticeListResponse,
+    summary: 'My bookings at risk (the unit booked for me is still out past its due date with the rental before) and recalls concerning a unit I have', response: NoticeListResponse,
   },
   productsCalendar: {
     method: 'GET', path: '/api/products/:id/calendar', service: 'catalog', access: 'stock:read', tag: 'bookings',
@@ -513,6 +536,11 @@ export const ROUTES = {
     method: 'POST', path: '/api/orders/:id/end-early', service: 'order', access: 'booking:manage', tag: 'rentals',
     summary: 'Staff end a delivered rental early: every line due after the return day is due then, re-priced with its own terms, the rest of its bookings freed',
     params: IdParams, body: EndRentalEarlyBody, response: ExtendRentalResponse,
+  },
+  orderRequestsCreate: {
+    method: 'POST', path: '/api/orders/:id/requests', service: 'order', access: 'request:manage', tag: 'rentals',
+    summary: "Staff file a fix or replace request on a customer's ongoing rental, naming its units by serial code (issue 26: a recalled unit)",
+    params: IdParams, body: StaffRequestBody, response: OrderRequestResponse, status: 201,
   },
   myOrderRequestsCreate: {
     method: 'POST', path: '/api/my/orders/:id/requests', service: 'order', access: 'request:create-own', tag: 'rentals',

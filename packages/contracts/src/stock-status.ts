@@ -255,6 +255,7 @@ export const CUSTODY_KINDS = {
   FOUND: 'Found',
   WRITTEN_OFF: 'Written off',
   SERVICED: 'Serviced',
+  RECALLED: 'Recalled (with a customer)',
 } as const;
 export type CustodyKind = keyof typeof CUSTODY_KINDS;
 export const CUSTODY_KIND_NAMES = Object.keys(CUSTODY_KINDS) as CustodyKind[];
@@ -297,3 +298,40 @@ export function serialCodeFromScan(text: string): string | null {
   }
   return /^[A-Za-z0-9-]{1,40}$/.test(raw) ? raw.toUpperCase() : null;
 }
+
+// ---- Recalls (issue 26) -------------------------------------------------------------------------
+
+/** Where a unit of a recall stands: held in the warehouse, with a customer, lost, or resolved. */
+export const RECALL_UNIT_STATES = ['ON_HOLD', 'WITH_CUSTOMER', 'LOST', 'IN_WAREHOUSE', 'RESOLVED'] as const;
+export type RecallUnitState = (typeof RECALL_UNIT_STATES)[number];
+
+/** How a unit of a recall was resolved: released (fixed, cleared), scrapped, written off, or settled by staff (a customer's unit replaced or collected). */
+export const RECALL_RESOLUTIONS = ['RELEASED', 'SCRAPPED', 'WRITTEN_OFF', 'SETTLED'] as const;
+export type RecallResolution = (typeof RECALL_RESOLUTIONS)[number];
+
+/** The resolution a move makes of a unit under an open recall (other moves leave it open). */
+export const RECALL_RESOLUTION_OF_TRIGGER: Partial<Record<StockTrigger, RecallResolution>> = { released: 'RELEASED', scrapped: 'SCRAPPED', writtenOff: 'WRITTEN_OFF' };
+
+/** Where a recalled unit stands, from its resolution and its status now. */
+export function recallUnitState(resolution: string | null, status: string): RecallUnitState {
+  if (resolution) return 'RESOLVED';
+  if (status === 'ON_HOLD') return 'ON_HOLD';
+  if (status === 'RENTED' || status === 'SOLD') return 'WITH_CUSTOMER';
+  if (status === 'LOST') return 'LOST';
+  return 'IN_WAREHOUSE';
+}
+
+/** Texts of recalls where the spec is silent. */
+export const RECALL_MESSAGES = {
+  noUnits: 'No unit matches this recall: check the product, the serial codes and the dates.',
+  notFound: 'Recall not found.',
+  closed: 'This recall is closed.',
+  notAllResolved: (n: number) => `${n} ${n === 1 ? 'unit is' : 'units are'} not resolved yet: resolve every unit before closing the recall.`,
+  unitNotInRecall: 'This unit is not part of this recall.',
+  alreadyResolved: 'This unit is already resolved.',
+  noteRequired: 'Say how it was settled.',
+  opened: (number: string, held: number, out: number) => `Recall ${number} opened: ${held} ${held === 1 ? 'unit' : 'units'} on hold, ${out} with customers.`,
+  customerNotice: (productName: string, orderNumber: string) =>
+    `A safety recall concerns the ${productName} of your order ${orderNumber}. We will contact you to replace or collect it.`,
+  holdNote: (number: string, title: string) => `Recall ${number}: ${title}`,
+} as const;

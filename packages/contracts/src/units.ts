@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { STOCK_STATUSES } from './enums';
 import { Pagination } from './identity';
-import { CUSTODY_KIND_NAMES, MAX_CHECKLIST_POINTS, UNIT_BOARD_COLUMNS, UNIT_MESSAGES, UNIT_STEP_NAMES } from './stock-status';
+import { CUSTODY_KIND_NAMES, MAX_CHECKLIST_POINTS, RECALL_MESSAGES, RECALL_RESOLUTIONS, RECALL_UNIT_STATES, UNIT_BOARD_COLUMNS, UNIT_MESSAGES, UNIT_STEP_NAMES } from './stock-status';
+import { isIsoDate } from './time';
 import { optionalText, searchParam, text } from './text';
 import { moneyField, StockItem } from './catalog';
 
@@ -120,3 +121,67 @@ export type UnitBoardResponse = z.infer<typeof UnitBoardResponse>;
 /** A custody export: one serial's or one order's history, as CSV or GS1 EPCIS 2.0 JSON-LD. */
 export const CustodyExportQuery = z.object({ format: z.enum(['csv', 'epcis'], { error: 'Choose csv or epcis.' }).default('csv') });
 export const OrderCustodyParams = z.object({ orderId: z.string().uuid({ error: 'Not found.' }) });
+
+// ---- Recalls (issue 26) ------------------------------------------------------------------------
+
+const day = (error: string) => z.string({ error }).refine((d) => isIsoDate(d) && d >= '2000-01-01' && d <= '2999-12-31', { error });
+
+/**
+ * A recall opened by the superadmin: the units of a product (or a variant or sub-variant of it),
+ * narrowed to a list of serial codes and/or to those received (stocked) between two days.
+ */
+export const RecallCreateRequest = z
+  .object({
+    title: text({ max: 120 }).refine((s) => s.length > 0, { error: 'Give the recall a title.' }),
+    reason: optionalText(500),
+    productID: z.string({ error: 'Choose the product recalled.' }).uuid({ error: 'Choose the product recalled.' }),
+    variantID: z.string().uuid().nullish(),
+    subVariantID: z.string().uuid().nullish(),
+    serialCodes: z.array(z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9-]+$/, { error: 'Not a serial code.' })).max(500).optional(),
+    receivedFrom: day('Enter "received from" as YYYY-MM-DD.').optional(),
+    receivedTo: day('Enter "received to" as YYYY-MM-DD.').optional(),
+  })
+  .refine((r) => !r.receivedFrom || !r.receivedTo || r.receivedFrom <= r.receivedTo, { error: 'The last day must be on or after the first day.', path: ['receivedTo'] });
+export type RecallCreateRequest = z.input<typeof RecallCreateRequest>;
+
+export const RecallUnit = z.object({
+  serialCode: z.string(),
+  status: z.enum(STOCK_STATUSES),
+  state: z.enum(RECALL_UNIT_STATES),
+  resolution: z.enum(RECALL_RESOLUTIONS).nullable(),
+  note: z.string(),
+  resolvedAt: z.string().nullable(),
+  resolvedBy: z.string().nullable(),
+  /** The order it is out on (with a customer), if any. */
+  orderID: z.string().uuid().nullable(),
+  orderNumber: z.string().nullable(),
+  orderType: z.enum(['BUY', 'RENT']).nullable(),
+  customerName: z.string().nullable(),
+});
+export type RecallUnit = z.infer<typeof RecallUnit>;
+
+export const RecallSummary = z.object({
+  id: z.string().uuid(),
+  number: z.string(),
+  title: z.string(),
+  reason: z.string(),
+  productID: z.string().uuid(),
+  productName: z.string(),
+  status: z.enum(['OPEN', 'CLOSED']),
+  openedAt: z.string(),
+  openedBy: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  /** Units in each state, and in all. */
+  counts: z.object({ total: z.number().int(), onHold: z.number().int(), withCustomer: z.number().int(), other: z.number().int(), resolved: z.number().int() }),
+});
+export type RecallSummary = z.infer<typeof RecallSummary>;
+
+export const RecallResponse = z.object({ recall: RecallSummary.extend({ units: z.array(RecallUnit) }), message: z.string().optional() });
+export type RecallResponse = z.infer<typeof RecallResponse>;
+export const RecallListResponse = z.object({ items: z.array(RecallSummary), total: z.number().int() });
+export type RecallListResponse = z.infer<typeof RecallListResponse>;
+export const RecallListQuery = Pagination.extend({ status: z.enum(['OPEN', 'CLOSED'], { error: 'Choose OPEN or CLOSED.' }).optional() });
+export const RecallParams = z.object({ id: z.string().uuid({ error: 'Not found.' }) });
+export const RecallUnitParams = RecallParams.extend({ serialCode: z.string().min(1).max(40).regex(/^[A-Za-z0-9-]+$/, { error: 'Not found.' }) });
+export const RecallSettleRequest = z.object({ note: text({ max: 500 }).refine((s) => s.length > 0, { error: RECALL_MESSAGES.noteRequired }) });
+export type RecallSettleRequest = z.input<typeof RecallSettleRequest>;

@@ -16,6 +16,7 @@ import { stockHandlers } from './modules/stock/stock.routes';
 import { bookingHandlers, type DatedCache } from './modules/bookings/booking.routes';
 import { endBookingsEarly, extendBookings } from './modules/bookings/extend';
 import { unitHandlers } from './modules/units/units.routes';
+import { recallHandlers } from './modules/recalls/recalls.routes';
 import { BinEntity } from './modules/bins/bin.entity';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './modules/products/product.entity';
 import { StockBatchEntity, StockItemEntity } from './modules/stock/stock.entity';
@@ -96,7 +97,7 @@ export function createApp(deps: CatalogDeps) {
   });
   const api = mountRoutes(
     'catalog',
-    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed), ...bookingHandlers(changed, dated), ...unitHandlers(changed) },
+    { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed), ...bookingHandlers(changed, dated), ...unitHandlers(changed), ...recallHandlers(changed) },
     deps.config.INTERNAL_TOKEN,
   );
   app.use(api.routes()).use(api.allowedMethods());

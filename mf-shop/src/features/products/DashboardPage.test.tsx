@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { BOOKING_MESSAGES, RENTAL_MESSAGES, type Notice } from '@dme/contracts';
+import { BOOKING_MESSAGES, RECALL_MESSAGES, RENTAL_MESSAGES, type Notice } from '@dme/contracts';
 import App from '../../app';
 import { stubApi } from '../../test/api';
 import { customer } from '../../test/orders';
@@ -53,6 +53,14 @@ describe('the due notices on the dashboard', () => {
     const alerts = screen.getAllByRole('alert');
     expect(alerts[1]).toHaveTextContent('The Hospital Bed booked for you from Dec 3, 2026 is overdue from its previous rental.');
     expect(within(alerts[1]!).getByRole('link', { name: 'Order ORD-20261125-000003' })).toHaveAttribute('href', `/orders/rentals/${atRisk.orderID}`);
+  });
+
+  it('a recall of a unit the customer bought (issue 26) links to the purchase', async () => {
+    const recall: Notice = { kind: 'RECALL', message: RECALL_MESSAGES.customerNotice('Oxygen Concentrator', 'ORD-20261125-000009'), orderID: '33333333-3333-4333-8333-333333333333', orderNumber: 'ORD-20261125-000009', orderType: 'BUY' };
+    dashboard({ status: 200, body: { items: [] } }, { status: 200, body: { items: [recall] } });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('A safety recall concerns the Oxygen Concentrator of your order ORD-20261125-000009.');
+    expect(within(alert).getByRole('link', { name: 'Order ORD-20261125-000009' })).toHaveAttribute('href', `/orders/purchased/${recall.orderID}`);
   });
 
   it('shows nothing when no rental is due', async () => {

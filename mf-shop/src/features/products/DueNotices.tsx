@@ -6,7 +6,8 @@ import { useMyBookingNoticesQuery, useMyNoticesQuery } from './api';
 /*
  * The customer's due notices on /dashboard (SPEC §8): 'Has to due products' for a rental with
  * products past due, 'Some products are due for return today.' for one due today, each linking to
- * the rental; and a booking at risk (issue 25: its unit is overdue from the rental before). Plain elements, no antd: the dashboard stays antd-free (DESIGN §12). They show once
+ * the rental; a booking at risk (issue 25: its unit is overdue from the rental before); and a
+ * recall concerning a unit the customer has (issue 26, a rental's or a purchase's). Plain elements, no antd: the dashboard stays antd-free (DESIGN §12). They show once
  * per visit of the page: a dismissed notice stays dismissed until the customer comes back.
  */
 
@@ -14,6 +15,7 @@ const STYLE: Record<Notice['kind'], { background: string; border: string; accent
   OVERDUE: { background: '#fff2f0', border: '#ffccc7', accent: '#a8071a' },
   DUE_TODAY: { background: '#fffbe6', border: '#ffe58f', accent: '#874d00' },
   AT_RISK: { background: '#fff7e6', border: '#ffd591', accent: '#873800' },
+  RECALL: { background: '#fff2f0', border: '#ffa39e', accent: '#a8071a' },
 };
 
 const box = { display: 'flex', alignItems: 'center', gap: 12, padding: '8px 12px', borderRadius: 8, fontSize: 14, lineHeight: 1.5714, color: 'rgba(0,0,0,0.88)' } as const;
@@ -59,7 +61,7 @@ export function NoticesView({ items, failed, onRetry, onDismiss }: { items: Noti
             <span aria-hidden="true" style={{ width: 8, height: 8, borderRadius: '50%', background: s.accent, flex: 'none' }} />
             <span style={{ flex: 1 }}>
               <strong>{n.message}</strong>{' '}
-              <Link to={`/orders/rentals/${n.orderID}`} style={{ color: '#0b5cad' }}>
+              <Link to={`/orders/${n.orderType === 'BUY' ? 'purchased' : 'rentals'}/${n.orderID}`} style={{ color: '#0b5cad' }}>
                 Order {n.orderNumber}
               </Link>
             </span>

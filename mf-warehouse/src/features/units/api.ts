@@ -1,5 +1,17 @@
 import { baseApi } from '@dme/api-client';
-import type { DowntimeCreateRequest, UnitBoardColumn, UnitBoardResponse, UnitResponse, UnitStepRequest } from '@dme/contracts';
+import type {
+  DowntimeCreateRequest,
+  OrderRequestResponse,
+  ProductListResponse,
+  RecallCreateRequest,
+  RecallListResponse,
+  RecallResponse,
+  StaffRequestBody,
+  UnitBoardColumn,
+  UnitBoardResponse,
+  UnitResponse,
+  UnitStepRequest,
+} from '@dme/contracts';
 
 /** Units between rentals (issue 26): the board, one unit with its history, and a step. */
 export const unitsApi = baseApi.injectEndpoints({
@@ -27,7 +39,52 @@ export const unitsApi = baseApi.injectEndpoints({
       query: ({ code: _code, ...body }) => ({ url: '/downtime', method: 'POST', body }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.productID ?? 'LIST' }, { type: 'Product', id: 'LIST' }, { type: 'Stock', id: `unit:${a.code.toUpperCase()}` }],
     }),
+    // ---- recalls (the superadmin)
+    recalls: b.query<RecallListResponse, { limit: number; offset: number }>({
+      query: (params) => ({ url: '/recalls', params }),
+      providesTags: [{ type: 'Stock', id: 'RECALLS' }],
+    }),
+    recall: b.query<RecallResponse, string>({
+      query: (id) => `/recalls/${id}`,
+      // A unit's step (release, scrap) or a return resolves its units.
+      providesTags: (_r, _e, id) => [{ type: 'Stock', id: `recall:${id}` }, { type: 'Stock', id: 'UNITS' }, { type: 'Stock', id: 'LIST' }],
+    }),
+    openRecall: b.mutation<RecallResponse, RecallCreateRequest>({
+      query: (body) => ({ url: '/recalls', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Stock', id: 'RECALLS' }, { type: 'Stock', id: 'UNITS' }, { type: 'Stock', id: 'LIST' }, { type: 'Product', id: 'LIST' }],
+    }),
+    settleRecallUnit: b.mutation<RecallResponse, { id: string; serialCode: string; note: string }>({
+      query: ({ id, serialCode, note }) => ({ url: `/recalls/${id}/units/${encodeURIComponent(serialCode)}/settle`, method: 'POST', body: { note } }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Stock', id: `recall:${a.id}` }, { type: 'Stock', id: 'RECALLS' }],
+    }),
+    closeRecall: b.mutation<RecallResponse, string>({
+      query: (id) => ({ url: `/recalls/${id}/close`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Stock', id: `recall:${id}` }, { type: 'Stock', id: 'RECALLS' }],
+    }),
+    /** A replace request filed on the customer's behalf for a recalled unit out on a rental. */
+    fileRequest: b.mutation<OrderRequestResponse, { orderId: string; body: StaffRequestBody }>({
+      query: ({ orderId, body }) => ({ url: `/orders/${orderId}/requests`, method: 'POST', body }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Order', id: a.orderId }],
+    }),
+    /** Products to recall: searched by name or brand, 100 at a time. */
+    recallProducts: b.query<ProductListResponse, string>({
+      query: (search) => ({ url: '/admin/products', params: { limit: 100, offset: 0, ...(search ? { search } : {}) } }),
+      providesTags: [{ type: 'Product', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useUnitBoardQuery, useUnitQuery, useLazyUnitQuery, useUnitStepMutation, useScheduleServiceMutation } = unitsApi;
+export const {
+  useUnitBoardQuery,
+  useUnitQuery,
+  useLazyUnitQuery,
+  useUnitStepMutation,
+  useScheduleServiceMutation,
+  useRecallsQuery,
+  useRecallQuery,
+  useOpenRecallMutation,
+  useSettleRecallUnitMutation,
+  useCloseRecallMutation,
+  useFileRequestMutation,
+  useRecallProductsQuery,
+} = unitsApi;

@@ -20,14 +20,14 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
   const labels: Array<{ orderId: string; orderNumber: string; customerId: string; customerName: string | null }> = [];
   const released: string[] = [];
   const delivered: Array<{ orderId: string; day: string }> = [];
-  const orders: Array<{ orderId: string; orderNumber: string; type: string; customerName: string | null }> = [];
+  const orders: Array<{ orderId: string; orderNumber: string; type: string; customerId: string; customerName: string | null }> = [];
   const handovers: Array<{ event: EventEnvelope; data: StatusChanged }> = [];
   for (const event of events) {
     if (event.type === EVENTS.order.placed) {
       const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
       placed.push(data.orderId);
       labels.push({ orderId: data.orderId, orderNumber: data.orderNumber, customerId: data.customerId, customerName: data.customer?.name ?? null });
-      orders.push({ orderId: data.orderId, orderNumber: data.orderNumber, type: data.type, customerName: data.customer?.name ?? null });
+      orders.push({ orderId: data.orderId, orderNumber: data.orderNumber, type: data.type, customerId: data.customerId, customerName: data.customer?.name ?? null });
     } else if (event.type === EVENTS.order.statusChanged) {
       const data = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
       if (data.to === 'CANCELLED') released.push(data.orderId);

@@ -87,6 +87,7 @@ import { CatalogBookings } from './0008_bookings';
 import { CatalogBookingExtensions } from './0009_booking_extensions';
 import { CatalogUnitLifecycle } from './0010_unit_lifecycle';
 import { CatalogMaintenance } from './0011_maintenance';
+import { CatalogRecalls } from './0012_recalls';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -100,4 +101,5 @@ export const migrations = [
   { name: '0009_booking_extensions', class: CatalogBookingExtensions },
   { name: '0010_unit_lifecycle', class: CatalogUnitLifecycle },
   { name: '0011_maintenance', class: CatalogMaintenance },
+  { name: '0012_recalls', class: CatalogRecalls },
 ];

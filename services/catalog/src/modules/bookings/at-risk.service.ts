@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BOOKING_MESSAGES, manilaDate, type AtRiskResponse, type NoticeListResponse, type StockStatus } from '@dme/contracts';
 import { qualified, sql } from '@dme/platform';
 import { LEAF_SQL, outRangeSql, RENTABLE_SQL, unitFreeSql } from './busy';
+import { myRecallNotices } from '../recalls/recalls.service';
 
 type AtRiskRow = {
   id: string; order_id: string; order_number: string | null; customer_name: string | null; product_id: string; product_name: string; serial_code: string;
@@ -76,7 +77,9 @@ export async function myAtRiskNotices(em: EntityManager, customerId: string): Pr
     // A unit out of service is the warehouse's to replace (another unit packed); the customer hears of an overdue one.
     if (b.reason !== 'OVERDUE' || seen.has(b.orderID) || b.orderNumber === null) continue;
     seen.add(b.orderID);
-    items.push({ kind: 'AT_RISK', message: BOOKING_MESSAGES.atRiskNotice(b.productName, b.start), orderID: b.orderID, orderNumber: b.orderNumber });
+    items.push({ kind: 'AT_RISK', message: BOOKING_MESSAGES.atRiskNotice(b.productName, b.start), orderID: b.orderID, orderNumber: b.orderNumber, orderType: 'RENT' });
   }
+  // A recall concerning a unit the customer has (issue 26).
+  items.push(...(await myRecallNotices(em, customerId)));
   return { items };
 }

@@ -460,7 +460,7 @@ describe('bookings at risk', () => {
     // B's customer is told (their notice names neither the other order nor the unit); A's customer, or anyone else, is not.
     const mine = await h.api.get('/api/my/booking-notices', { as: h.customer });
     expect(mine.status).toBe(200);
-    expect(mine.body.items).toEqual([{ kind: 'AT_RISK', orderID: b.orderId, orderNumber: 'ORD-B', message: BOOKING_MESSAGES.atRiskNotice(p.name, start) }]);
+    expect(mine.body.items).toEqual([{ kind: 'AT_RISK', orderID: b.orderId, orderNumber: 'ORD-B', orderType: 'RENT', message: BOOKING_MESSAGES.atRiskNotice(p.name, start) }]);
     expect((await h.api.get('/api/my/booking-notices', { as: { userId: randomUUID(), userType: 'CUSTOMER' } })).body.items).toEqual([]);
     expect((await h.api.get('/api/my/booking-notices', { as: h.staff })).status).toBe(403);
     expect((await h.api.get('/api/bookings/at-risk', { as: h.customer })).status).toBe(403);

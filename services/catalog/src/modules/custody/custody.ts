@@ -67,15 +67,18 @@ export async function appendCustody(db: Db, ids: readonly string[], w: CustodyWr
   return rows.length;
 }
 
-/** The order number, type and customer of placed orders (from `dme.order.placed`), for the units' histories. */
-export async function rememberOrders(db: Db, orders: ReadonlyArray<{ orderId: string; orderNumber: string; type: string; customerName: string | null }>): Promise<void> {
+/** The order number, type and customer of placed orders (from `dme.order.placed`), for the units' histories and recalls. */
+export async function rememberOrders(
+  db: Db,
+  orders: ReadonlyArray<{ orderId: string; orderNumber: string; type: string; customerId: string; customerName: string | null }>,
+): Promise<void> {
   if (orders.length === 0) return;
   await sql(
     db,
-    `insert into ${qualified(db, 'custody_orders')} (order_id, order_number, order_type, customer_name)
-     select x.order_id, x.order_number, x.order_type, x.customer_name
-       from jsonb_to_recordset($1::jsonb) as x(order_id uuid, order_number text, order_type text, customer_name text)
+    `insert into ${qualified(db, 'custody_orders')} (order_id, order_number, order_type, customer_id, customer_name)
+     select x.order_id, x.order_number, x.order_type, x.customer_id, x.customer_name
+       from jsonb_to_recordset($1::jsonb) as x(order_id uuid, order_number text, order_type text, customer_id uuid, customer_name text)
      on conflict (order_id) do nothing`,
-    [JSON.stringify(orders.map((o) => ({ order_id: o.orderId, order_number: o.orderNumber, order_type: o.type, customer_name: o.customerName })))],
+    [JSON.stringify(orders.map((o) => ({ order_id: o.orderId, order_number: o.orderNumber, order_type: o.type, customer_id: o.customerId, customer_name: o.customerName })))],
   );
 }

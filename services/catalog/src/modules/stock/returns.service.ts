@@ -4,6 +4,7 @@ import { HttpProblem, notFound, qualified, sql } from '@dme/platform';
 import type { z } from 'zod';
 import { moveStockItems, stockMoveOf } from './stock-moves';
 import { cutBookingAtReturn } from '../bookings/booking.service';
+import { underOpenRecall } from '../recalls/recall-units';
 
 type Return = z.output<typeof ReturnSerialRequest>;
 
@@ -43,13 +44,17 @@ export async function returnSerial(em: EntityManager, input: Return): Promise<Re
       [code, input.orderId],
     );
     if (!item) throw notFound(RETURN_MESSAGES.notPacked);
-    if (item.status === target.status && item.inventory_type === target.inventoryType) {
+    // Asked again once it is back (its return in its history: it may have been held since, issue 26).
+    const [back] = await sql<{ n: number }>(tem, `select count(*)::int as n from ${t('custody_events')} where stock_item_id = $1 and order_id = $2 and kind = 'RETURNED'`, [item.id, input.orderId]);
+    if ((item.status === target.status && item.inventory_type === target.inventoryType) || (back?.n ?? 0) > 0) {
       return { serialCode: code, stockStatus: item.status, inventoryType: item.inventory_type };
     }
     if (!stockMoveOf(item, trigger)) throw new HttpProblem(409, RETURN_MESSAGES.notOut(code, item.status));
-    await moveStockItems(tem, trigger, [item.id], {
-      custody: { by: input.by ? { userId: input.by.userId, name: input.by.username } : null, orderId: input.orderId, condition: input.status, party: { customerOf: 'order' } },
-    });
+    const by = input.by ? { userId: input.by.userId, name: input.by.username } : null;
+    await moveStockItems(tem, trigger, [item.id], { custody: { by, orderId: input.orderId, condition: input.status, party: { customerOf: 'order' } } });
+    // A unit under an open recall comes back to be held, not cleaned for the next customer (issue 26).
+    const recall = target.status === 'LOST' ? null : await underOpenRecall(tem, item.id);
+    if (recall) await moveStockItems(tem, 'held', [item.id], { custody: { by, note: recall } });
     // Back before its due date: the rest of its booking is free again (issue 25).
     await cutBookingAtReturn(tem, item.id, input.orderId);
     return { serialCode: code, stockStatus: target.status, inventoryType: target.inventoryType };

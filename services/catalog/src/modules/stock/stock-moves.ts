@@ -1,6 +1,7 @@
 import { CUSTODY_OF_TRIGGER, findStockMove, STOCK_STATUS_INVENTORY, stockMoveSources, stockMoveTarget, type InventoryType, type StockMove, type StockStatus, type StockTrigger } from '@dme/contracts';
 import { HttpProblem, qualified, sql, type Db } from '@dme/platform';
 import { appendCustody, type CustodyWrite } from '../custody/custody';
+import { resolveRecalledUnits } from '../recalls/recall-units';
 
 /** Texts of refused moves where the spec is silent. */
 export const STOCK_MOVE_MESSAGES = {
@@ -50,5 +51,7 @@ export async function moveStockItems(
   );
   if (moved.length !== unique.length) throw new HttpProblem(409, STOCK_MOVE_MESSAGES.refused(trigger, to));
   await appendCustody(db, unique, { ...opts.custody, kind: CUSTODY_OF_TRIGGER[trigger], status: to, orderId: opts.orderId ?? opts.custody?.orderId ?? null });
+  // A unit under an open recall released, scrapped or written off is resolved for it (issue 26).
+  await resolveRecalledUnits(db, trigger, unique, opts.custody?.by?.name ?? null);
   return to;
 }

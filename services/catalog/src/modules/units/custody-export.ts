@@ -78,6 +78,7 @@ const EPCIS_OF: Record<CustodyKind, { action: 'ADD' | 'OBSERVE' | 'DELETE'; bizS
   FOUND: { action: 'OBSERVE', bizStep: 'receiving', disposition: 'returned' },
   WRITTEN_OFF: { action: 'DELETE', bizStep: 'decommissioning', disposition: 'inactive' },
   SERVICED: { action: 'OBSERVE', bizStep: 'inspecting', disposition: 'conformant' },
+  RECALLED: { action: 'OBSERVE', bizStep: 'holding', disposition: 'recalled' },
 };
 
 /** The disposition an entry's condition implies, where it says more than its kind (a damaged return, a failed inspection). */

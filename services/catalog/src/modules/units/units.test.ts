@@ -15,14 +15,14 @@ import {
   type StockStatus,
   type UnitStep,
 } from '@dme/contracts';
-import { connectNats, createLogger, ensureEventStream, eventEnvelope, HttpProblem, type RunningConsumer } from '@dme/platform';
+import { connectNats, createLogger, ensureEventStream, eventEnvelope, type RunningConsumer } from '@dme/platform';
 import { eventually, testNatsUrl, type Json } from '@dme/testing';
 import { leaf, ledger, recount } from '@dme/testing/ledger';
 import { placedEvent, rental, statusEvent } from '@dme/testing/order-events';
 import { simpleProduct, startCatalog, type CatalogHarness } from '../../test/harness';
 import { startOrderConsumer } from '../../consumers/orders';
 import { reserve } from '../reservations/reservation.service';
-import { assignSerials, checkSerial } from '../stock/packing.service';
+import { packable, rentOut } from '../../test/units';
 import { returnSerial } from '../stock/returns.service';
 
 let h: CatalogHarness;
@@ -49,25 +49,12 @@ async function stocked(n: number, checklist: string[] = CHECKLIST, extra: Json =
 }
 
 /** A rental of `codes` packed (by `staff`) and out with the customer; answers the order id. */
-async function rentedOut(product: Json, codes: string[], orderId: string = randomUUID()) {
-  await reserve(em(), { orderId, orderType: 'RENT', lines: [{ ref: 0, productID: product.id, productVariantID: null, productSubVariantID: null, quantity: codes.length, noOfRentalDays: 3 }] });
-  await assignSerials(em(), {
-    orderId,
-    orderType: 'RENT',
-    by: staff,
-    lines: [{ lineId: randomUUID(), productID: product.id, productVariantID: null, productSubVariantID: null, productName: product.name, quantity: codes.length, serialCodes: codes }],
-  });
-  return orderId;
-}
+const rentedOut = (product: Json, codes: string[], orderId?: string) => rentOut(em, product as { id: string; name: string }, codes, staff, orderId);
 
 const step = (code: string, body: Json) => h.api.post(`/api/units/${code}/steps`, body, { as: h.staff });
 const unit = async (code: string) => (await h.api.get(`/api/units/${code}`, { as: h.staff })).body;
 const statusOf = async (code: string) => (await em().execute<Array<{ status: string }>>(`select status from catalog.stock_items where serial_code = ?`, [code]))[0]!.status;
-const check = (product: Json, code: string) =>
-  checkSerial(em(), { productID: product.id, productVariantID: null, productSubVariantID: null, productName: product.name, serialCode: code }).then(
-    () => 'ok',
-    (err: unknown) => (err instanceof HttpProblem ? err.detail : String(err)),
-  );
+const check = (product: Json, code: string) => packable(em, product as { id: string; name: string }, code);
 
 describe('a unit between rentals (issue 26)', () => {
   it('an OK return is RETURNED, not packable; cleaned, inspected against the checklist and put away it is AVAILABLE again, in its new bin', async () => {

@@ -146,6 +146,32 @@ describe('changes of a rental\'s days (issue 25)', () => {
   });
 });
 
+describe('a recall (issue 26)', () => {
+  it('every customer who has a unit of it is told once, naming their order and units', async () => {
+    const a = await customer('recall-a@example.com');
+    const b = await customer('recall-b@example.com');
+    const event = eventEnvelope('catalog', {
+      type: EVENTS.catalog.recallOpened,
+      aggregateId: randomUUID(),
+      data: {
+        recallId: randomUUID(), number: 'RCL-000007', title: 'Battery may overheat', productName: 'Oxygen Concentrator',
+        holders: [
+          { orderId: randomUUID(), orderNumber: 'ORD-20261128-000101', orderType: 'RENT', customerId: a.id, serialCodes: ['OXY-0000001'] },
+          { orderId: randomUUID(), orderNumber: 'ORD-20261128-000102', orderType: 'BUY', customerId: b.id, serialCodes: ['OXY-0000002', 'OXY-0000003'] },
+        ],
+      },
+    } as never);
+    await deliver(event, event);
+    const [, toA] = await h.mailTo('recall-a@example.com', 2);
+    expect(toA!.subject).toBe('A safety recall concerns your Oxygen Concentrator (ORD-20261128-000101)');
+    expect(toA!.text).toContain('We will contact you to replace it or collect it');
+    const [, toB] = await h.mailTo('recall-b@example.com', 2);
+    expect(toB!.text).toContain('OXY-0000002, OXY-0000003');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo('recall-a@example.com')).toHaveLength(2);
+  });
+});
+
 describe('reminders', () => {
   const reminder = (customerId: string, kind: string, day: string, dueDate: string, orderId = randomUUID()) =>
     eventEnvelope('order', {

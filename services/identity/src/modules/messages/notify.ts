@@ -3,7 +3,7 @@ import { EVENT_DATA, EVENTS, INVOICE_RPC, InvoiceReply, type EventEnvelope } fro
 import { callRpc, HttpProblem, startConsumer, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 import { queueMessage, recipientOf, type MessageRecipient } from './outbox';
-import { orderPlaced, orderStatus, paymentReceived, REMINDER_TEMPLATE, refundDue, rentalEndedEarly, rentalExtended, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
+import { orderPlaced, orderStatus, paymentReceived, recallNotice, REMINDER_TEMPLATE, refundDue, rentalEndedEarly, rentalExtended, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
 import { unsubscribeToken } from '../accounts/unsubscribe';
 import type { MessageContent } from './render';
 
@@ -25,6 +25,22 @@ interface Message {
   reminder?: boolean;
   /** One message per this key (default: per event). */
   dedupeKey?: string;
+}
+
+/** The messages an event sends to its customers: one for most, one per customer concerned by a recall (issue 26). */
+function messagesOf(event: EventEnvelope, links: { publicUrl: string; secret: string }): Message[] {
+  if (event.type === EVENTS.catalog.recallOpened) {
+    const x = EVENT_DATA[EVENTS.catalog.recallOpened].parse(event.data);
+    return x.holders.map((h) => ({
+      customerId: h.customerId,
+      orderId: h.orderId,
+      template: TEMPLATES.recallNotice,
+      content: (r: MessageRecipient) => recallNotice(r, x, h, links),
+      dedupeKey: `event:${event.id}:${h.orderId}`,
+    }));
+  }
+  const one = messageOf(event, links);
+  return one ? [one] : [];
 }
 
 /** The message an event sends to its customer, if any (issue 24: the moves a customer waits for). */
@@ -108,20 +124,20 @@ async function invoiceAttachment(deps: NotifyDeps, m: Message): Promise<MailAtta
 export function notificationHandler(deps: NotifyDeps) {
   const links = { publicUrl: deps.config.PUBLIC_URL, secret: deps.config.INTERNAL_TOKEN };
   return async (em: EntityManager, event: EventEnvelope): Promise<void> => {
-    const m = messageOf(event, links);
-    if (!m) return;
-    const recipient = await recipientOf(em, m.customerId);
-    if (!recipient || (m.reminder && !recipient.remindersEnabled)) return;
-    const attachments = await invoiceAttachment(deps, m);
-    await queueMessage(em, deps.config.MAIL_FROM, recipient.email, m.template, m.content(recipient), {
-      ref: m.orderId,
-      dedupeKey: m.dedupeKey ?? `event:${event.id}`,
-      attachments,
-    });
+    for (const m of messagesOf(event, links)) {
+      const recipient = await recipientOf(em, m.customerId);
+      if (!recipient || (m.reminder && !recipient.remindersEnabled)) continue;
+      const attachments = await invoiceAttachment(deps, m);
+      await queueMessage(em, deps.config.MAIL_FROM, recipient.email, m.template, m.content(recipient), {
+        ref: m.orderId,
+        dedupeKey: m.dedupeKey ?? `event:${event.id}`,
+        attachments,
+      });
+    }
   };
 }
 
-/** The consumers that turn order, payment and request events into messages (one subject each: nats-server 2.9 filters one). */
+/** The consumers that turn order, payment, request, rental and recall events into messages (one subject each: nats-server 2.9 filters one). */
 export async function startNotificationConsumers(
   opts: NotifyDeps & { em: EntityManager; afterCommit?: () => void; durablePrefix?: string },
 ): Promise<RunningConsumer[]> {
@@ -136,5 +152,7 @@ export async function startNotificationConsumers(
     startConsumer({ ...common, durable: `${prefix}-payment`, subjects: ['dme.payment.>'] }),
     startConsumer({ ...common, durable: `${prefix}-request`, subjects: ['dme.request.>'] }),
     startConsumer({ ...common, durable: `${prefix}-rental`, subjects: ['dme.rental.>'] }),
+    // A recall's customers (issue 26); the catalog's other events send nothing.
+    startConsumer({ ...common, durable: `${prefix}-catalog`, subjects: ['dme.catalog.>'] }),
   ]);
 }

@@ -189,6 +189,23 @@ export function rentalEndedEarly(r: Recipient, x: DaysChanged & { returnOn: stri
   };
 }
 
+type RecallOpened = EventData<typeof EVENTS.catalog.recallOpened>;
+
+export function recallNotice(r: Recipient, x: RecallOpened, holder: RecallOpened['holders'][number], l: Links): MessageContent {
+  return {
+    subject: `A safety recall concerns your ${x.productName} (${holder.orderNumber})`,
+    greeting: hello(r),
+    paragraphs: [
+      `The manufacturer has recalled some units of the ${x.productName}, and the one${holder.serialCodes.length === 1 ? '' : 's'} of your order ${holder.orderNumber} ${holder.serialCodes.length === 1 ? 'is' : 'are'} among them.`,
+      holder.orderType === 'RENT'
+        ? 'We will contact you to replace it or collect it at no cost to you. Until then, please follow the safety instructions that came with it.'
+        : 'We will contact you about a replacement or a repair. Until then, please follow the safety instructions that came with it.',
+    ],
+    facts: [['Order', holder.orderNumber], ['Recall', `${x.number}: ${x.title}`], ['Serial code', holder.serialCodes.join(', ')]],
+    action: orderAction(l, holder.orderType),
+  };
+}
+
 const REQUEST_STATUS_WORDS = { PENDING: 'received', ON_PROGRESS: 'in progress', DONE: 'done' } as const;
 
 export function requestChanged(r: Recipient, q: EventData<typeof EVENTS.request.changed>, l: Links): MessageContent {

@@ -5,12 +5,12 @@ import { driverScan, getDriverOrder, listDriverOrders } from './drivers';
 import { endRentalEarly, extendRental, type ExtendDeps } from './extend';
 import { listNotices } from './notices';
 import { listOngoingRentals } from './ongoing';
-import { createRequest, updateRequest } from './requests';
+import { createRequest, createRequestAsStaff, updateRequest } from './requests';
 import { returnSerial, type ReturnDeps } from './returns';
 
 type RentalHandlers = Pick<
   HandlersOf<'order'>,
-  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly'
+  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly' | 'orderRequestsCreate'
 >;
 
 /** Drivers, ongoing rentals, returns, requests and notices (issue 10); afterCommit kicks the outbox relay. */
@@ -47,6 +47,11 @@ export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps
       const answer = await extendRental(em(ctx), params.id, body.days, principal, 'STAFF', deps.extend);
       afterCommit();
       return answer;
+    },
+    async orderRequestsCreate(ctx, { params, body }) {
+      const request = await createRequestAsStaff(em(ctx), params.id, body);
+      afterCommit();
+      return { request };
     },
     async ordersEndEarly(ctx, { params, body, principal }) {
       const answer = await endRentalEarly(em(ctx), params.id, body.returnOn, principal, deps.extend);

@@ -407,6 +407,23 @@ describe('fix and replace requests', () => {
     ]);
   });
 
+  it('staff file one on the customer\'s behalf, naming the units by serial code (issue 26: a recalled unit to replace)', async () => {
+    const { order, customer } = await delivered();
+    const code = order.products[1].serialCodes[0].serialCode as string;
+    const path = `/api/orders/${order.id}/requests`;
+    expect((await h.order.post(path, { type: 'REPLACE', serialCodes: [code] }, { as: customer })).status).toBe(403);
+    const unknown = await h.order.post(path, { type: 'REPLACE', serialCodes: ['NOPE-0000001'] }, { as: h.staff });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.detail).toBe(RENTAL_MESSAGES.unknownSerial);
+    const created = await h.order.post(path, { type: 'REPLACE', serialCodes: [code.toLowerCase()], note: 'Recall RCL-000001' }, { as: h.staff });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.request).toMatchObject({ type: 'REPLACE', status: 'PENDING', userNote: 'Recall RCL-000001', products: [{ lineID: order.products[1].id }] });
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.requests.map((r: Json) => r.id)).toEqual([created.body.request.id]);
+    const shipping = await rentalToShip();
+    const early = await h.order.post(`/api/orders/${shipping.order.id}/requests`, { type: 'FIX', serialCodes: [code] }, { as: h.staff });
+    expect(early.status).toBe(409);
+  });
+
   it('only while the rental is ongoing (delivered)', async () => {
     const { order, customer } = await rentalToShip();
     const res = await h.order.post(`/api/my/orders/${order.id}/requests`, { type: 'FIX', lineIDs: [order.products[0].id] }, { as: customer });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, HttpProblem, notFound, qualified, recordEvent, type Principal } from '@dme/platform';
-import { acceptsRequests, EVENTS, RENTAL_MESSAGES, REQUEST_NEXT, type CreateRequestBody, type OrderRequest } from '@dme/contracts';
+import { acceptsRequests, EVENTS, RENTAL_MESSAGES, REQUEST_NEXT, type CreateRequestBody, type OrderRequest, type StaffRequestBody } from '@dme/contracts';
 import type { z } from 'zod';
 import { SOURCE } from '../../events';
 import { lockOrder } from '../orders/read';
@@ -13,26 +13,56 @@ import { requestOf, requestsJson, type RequestRow } from './request-rows';
  * lines of the order. Recorded with `dme.request.changed` in the same transaction.
  */
 export async function createRequest(em: EntityManager, orderId: string, who: Principal, body: z.output<typeof CreateRequestBody>): Promise<OrderRequest> {
+  return fileRequest(em, orderId, { where: 'and customer_id = ?', params: [who.userId] }, body.type, body.note, async (tem) => {
+    const lineIds = [...new Set(body.lineIDs)];
+    const lines = await tem.execute<Array<{ id: string }>>(`select id from ${qualified(tem, 'order_lines')} where order_id = ? and id = any(?::uuid[])`, [orderId, `{${lineIds.join(',')}}`]);
+    if (lines.length !== lineIds.length) throw badRequest(RENTAL_MESSAGES.unknownLine, [{ field: 'lineIDs', message: RENTAL_MESSAGES.unknownLine }]);
+    return lineIds;
+  });
+}
+
+/**
+ * Staff file a request on a customer's ongoing rental (issue 26: a recalled unit to replace),
+ * naming its units by serial code: the lines those units were packed for.
+ */
+export async function createRequestAsStaff(em: EntityManager, orderId: string, body: z.output<typeof StaffRequestBody>): Promise<OrderRequest> {
+  return fileRequest(em, orderId, undefined, body.type, body.note, async (tem) => {
+    const codes = [...new Set(body.serialCodes.map((c) => c.trim().toUpperCase()))];
+    const rows = await tem.execute<Array<{ line_id: string; serial_code: string }>>(
+      `select line_id, serial_code from ${qualified(tem, 'order_line_serials')} where order_id = ? and serial_code = any(?::text[])`,
+      [orderId, `{${codes.join(',')}}`],
+    );
+    if (rows.length !== codes.length) throw badRequest(RENTAL_MESSAGES.unknownSerial, [{ field: 'serialCodes', message: RENTAL_MESSAGES.unknownSerial }]);
+    return [...new Set(rows.map((r) => r.line_id))];
+  });
+}
+
+/** Files a request on an ongoing rental (within `scope`: another's answers 404) for the lines `linesOf` answers, with its event. */
+async function fileRequest(
+  em: EntityManager,
+  orderId: string,
+  scope: { where: string; params: unknown[] } | undefined,
+  type: 'FIX' | 'REPLACE',
+  note: string,
+  linesOf: (tem: EntityManager) => Promise<string[]>,
+): Promise<OrderRequest> {
   const id = randomUUID();
   await em.transactional(async (tem) => {
-    const t = (n: string) => qualified(tem, n);
-    const order = await lockOrder(tem, { id: orderId }, { where: 'and customer_id = ?', params: [who.userId] });
+    const order = await lockOrder(tem, { id: orderId }, scope);
     if (!acceptsRequests(order)) throw new HttpProblem(409, RENTAL_MESSAGES.requestNotOngoing);
-    const lineIds = [...new Set(body.lineIDs)];
-    const lines = await tem.execute<Array<{ id: string }>>(`select id from ${t('order_lines')} where order_id = ? and id = any(?::uuid[])`, [orderId, `{${lineIds.join(',')}}`]);
-    if (lines.length !== lineIds.length) throw badRequest(RENTAL_MESSAGES.unknownLine, [{ field: 'lineIDs', message: RENTAL_MESSAGES.unknownLine }]);
-    await tem.execute(`insert into ${t('order_requests')} (id, order_id, customer_id, type, status, user_note, line_ids) values (?, ?, ?, ?, 'PENDING', ?, ?::uuid[])`, [
+    const lineIds = await linesOf(tem);
+    await tem.execute(`insert into ${qualified(tem, 'order_requests')} (id, order_id, customer_id, type, status, user_note, line_ids) values (?, ?, ?, ?, 'PENDING', ?, ?::uuid[])`, [
       id,
       orderId,
       order.customerId,
-      body.type,
-      body.note,
+      type,
+      note,
       `{${lineIds.join(',')}}`,
     ]);
     recordEvent(tem, SOURCE, {
       type: EVENTS.request.changed,
       aggregateId: orderId,
-      data: { requestId: id, orderId, orderNumber: order.orderNumber, customerId: order.customerId, type: body.type, status: 'PENDING' },
+      data: { requestId: id, orderId, orderNumber: order.orderNumber, customerId: order.customerId, type, status: 'PENDING' },
     });
     await tem.flush();
   });
