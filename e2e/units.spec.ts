@@ -75,9 +75,9 @@ test.describe('a unit between rentals (issue 26)', () => {
     await staff.getByRole('search', { name: 'Find unit' }).getByRole('button', { name: 'Find' }).click();
     await expect(staff.getByRole('heading', { name: `Unit ${code}` })).toBeVisible();
     const entries = staff.getByTestId('custody-entry');
-    await expect(entries).toHaveCount(9);
+    await expect(entries).toHaveCount(10);
     expect(await staff.locator('[data-testid="custody-entry"] > strong').allInnerTexts()).toEqual([
-      'Put away', 'Inspected', 'Cleaned', 'Returned', 'Picked up', 'Delivered', 'Out for delivery', 'Packed for an order', 'Stocked',
+      'Put away', 'Inspected', 'Cleaned', 'Returned', 'Picked up', 'Delivered', 'Out for delivery', 'Packed for an order', 'Reserved for an order', 'Stocked',
     ]);
     await expect(entries.nth(0)).toContainText(`bin ${shelf}`);
     await expect(entries.nth(3)).toContainText(`order ${order.orderNumber}`);
@@ -85,7 +85,7 @@ test.describe('a unit between rentals (issue 26)', () => {
     // The export is there to take away.
     const csv = await staff.request.get(`/api/units/${code}/custody?format=csv`);
     expect(csv.status()).toBe(200);
-    expect((await csv.text()).trim().split('\r\n')).toHaveLength(10);
+    expect((await csv.text()).trim().split('\r\n')).toHaveLength(11);
     await api.dispose();
     await admin.dispose();
   });

@@ -18,6 +18,7 @@ const UnitsBoardPage = lazy(() => import('./features/units/UnitsBoardPage'));
 const UnitPage = lazy(() => import('./features/units/UnitPage'));
 const RecallsPage = lazy(() => import('./features/units/RecallsPage'));
 const RecallPage = lazy(() => import('./features/units/RecallPage'));
+const BinAuditPage = lazy(() => import('./features/units/BinAuditPage'));
 
 /** Warehouse and staff order screens (SPEC §2). The sub-variant stock screen is for the superadmin only. */
 export function AppRoutes() {
@@ -28,6 +29,7 @@ export function AppRoutes() {
         <Route path="/admin/warehouse-bins/add" element={<BinFormPage mode="add" />} />
         <Route path="/admin/warehouse-bins/:id/edit" element={<BinFormPage mode="edit" />} />
         <Route path="/admin/warehouse-bins/:id/stocks" element={<BinStocksPage />} />
+        <Route path="/admin/warehouse-bins/:id/audit" element={<BinAuditPage />} />
         <Route path="/admin/products" element={<ProductsPage />} />
         <Route path="/admin/products/add" element={<ProductFormPage mode="add" />} />
         <Route path="/admin/products/:id" element={<ProductViewPage />} />

@@ -38,6 +38,7 @@ export const Bin = z.object({
 });
 export type Bin = z.infer<typeof Bin>;
 export const BinResponse = z.object({ bin: Bin });
+export type BinResponse = z.infer<typeof BinResponse>;
 export const BinListQuery = Pagination.extend({ search: searchParam() });
 export const BinListResponse = z.object({ items: z.array(Bin), total: z.number().int() });
 export type BinListResponse = z.infer<typeof BinListResponse>;

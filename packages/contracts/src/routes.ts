@@ -10,6 +10,7 @@ import {
   PreferencesRequest,
   PreferencesResponse,
   IdParams,
+  Pagination,
   LoginRequest,
   MeResponse,
   ProfileUpdateRequest,
@@ -81,7 +82,7 @@ import {
   UpdateRequestBody,
 } from './rentals';
 import { ExportParams, ReportExportResponse, ReportParams, ReportQuery, ReportRange, ReportResponse } from './reports';
-import { CustodyExportQuery, OrderCustodyParams, RecallCreateRequest, RecallListQuery, RecallListResponse, RecallParams, RecallResponse, RecallSettleRequest, RecallUnitParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitResponse, UnitStepRequest } from './units';
+import { BinAuditListResponse, BinAuditRequest, BinAuditResponse, CustodyExportQuery, OrderCustodyParams, RecallCreateRequest, RecallListQuery, RecallListResponse, RecallParams, RecallResponse, RecallSettleRequest, RecallUnitParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitMoveRequest, UnitResponse, UnitStepRequest } from './units';
 
 export const SERVICES = ['identity', 'catalog', 'order', 'payment', 'reporting'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -363,6 +364,19 @@ export const ROUTES = {
     method: 'GET', path: '/api/custody/orders/:orderId', service: 'catalog', access: 'stock:read', tag: 'units',
     summary: "The chain of custody of every unit packed for one order, as CSV or GS1 EPCIS 2.0 JSON-LD",
     params: OrderCustodyParams, query: CustodyExportQuery, binary: 'text/csv',
+  },
+  binsAuditsCreate: {
+    method: 'POST', path: '/api/warehouse-bins/:id/audits', service: 'catalog', access: 'unit:process', tag: 'units',
+    summary: 'A physical audit of a bin: every label scanned in it, compared with what it should hold (found, in the wrong bin, missing, unknown), kept with who and when',
+    params: IdParams, body: BinAuditRequest, response: BinAuditResponse, status: 201,
+  },
+  binsAuditsList: {
+    method: 'GET', path: '/api/warehouse-bins/:id/audits', service: 'catalog', access: 'stock:read', tag: 'units',
+    summary: "A bin's audits, newest first", params: IdParams, query: Pagination, response: BinAuditListResponse,
+  },
+  unitsMove: {
+    method: 'POST', path: '/api/units/:serialCode/move', service: 'catalog', access: 'unit:process', tag: 'units',
+    summary: 'Move a unit in the warehouse to another bin (its history says so); its status does not change', params: UnitParams, body: UnitMoveRequest, response: UnitResponse,
   },
   recallsList: {
     method: 'GET', path: '/api/recalls', service: 'catalog', access: 'recall:manage', tag: 'recalls',

@@ -155,6 +155,8 @@ export const UNIT_MESSAGES = {
   done: (code: string, status: string) => `${code} is now ${status}.`,
   serviced: (code: string) => `${code} is serviced: its next service counts from today.`,
   noPlan: "This product has no maintenance plan: set one on the product to service its units.",
+  notInWarehouse: (code: string) => `${code} is not in the warehouse: only a unit in the warehouse can be moved to a bin.`,
+  moved: (code: string, bin: string) => `${code} is now in ${bin}.`,
 } as const;
 
 /** The most points a product's inspection checklist may have. */
@@ -239,6 +241,7 @@ export const IN_SERVICE_STATUSES: readonly StockStatus[] = ['AVAILABLE', 'RENTED
 export const CUSTODY_KINDS = {
   STOCKED: 'Stocked',
   MOVED: 'Moved to another bin',
+  RESERVED: 'Reserved for an order',
   PACKED: 'Packed for an order',
   OUT_FOR_DELIVERY: 'Out for delivery',
   DELIVERED: 'Delivered',

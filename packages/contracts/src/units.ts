@@ -185,3 +185,36 @@ export const RecallParams = z.object({ id: z.string().uuid({ error: 'Not found.'
 export const RecallUnitParams = RecallParams.extend({ serialCode: z.string().min(1).max(40).regex(/^[A-Za-z0-9-]+$/, { error: 'Not found.' }) });
 export const RecallSettleRequest = z.object({ note: text({ max: 500 }).refine((s) => s.length > 0, { error: RECALL_MESSAGES.noteRequired }) });
 export type RecallSettleRequest = z.input<typeof RecallSettleRequest>;
+
+// ---- Physical audits of a bin (issue 26) ----------------------------------------------------------
+
+/** Every label scanned in a bin. */
+export const BinAuditRequest = z.object({
+  serialCodes: z.array(z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9-]+$/, { error: 'Not a serial code.' })).max(2000, { error: 'Audit at most 2,000 labels at a time.' }),
+});
+export type BinAuditRequest = z.input<typeof BinAuditRequest>;
+
+export const BinAuditUnit = z.object({ serialCode: z.string(), productName: z.string(), status: z.enum(STOCK_STATUSES), binName: z.string() });
+export type BinAuditUnit = z.infer<typeof BinAuditUnit>;
+
+/** An audit: what the bin should hold, what was found, found in the wrong bin, missing, unknown. */
+export const BinAudit = z.object({
+  id: z.string().uuid(),
+  binID: z.string().uuid(),
+  binName: z.string(),
+  by: z.string().nullable(),
+  at: z.string(),
+  expected: z.number().int(),
+  scanned: z.number().int(),
+  found: z.array(BinAuditUnit),
+  wrongBin: z.array(BinAuditUnit),
+  missing: z.array(BinAuditUnit),
+  unknown: z.array(z.string()),
+});
+export type BinAudit = z.infer<typeof BinAudit>;
+export const BinAuditResponse = z.object({ audit: BinAudit });
+export const BinAuditListResponse = z.object({ items: z.array(BinAudit), total: z.number().int() });
+export type BinAuditListResponse = z.infer<typeof BinAuditListResponse>;
+
+/** A unit moved to another bin (one found in the wrong bin by an audit). */
+export const UnitMoveRequest = z.object({ warehouseBinID: z.string({ error: UNIT_MESSAGES.binRequired }).uuid({ error: UNIT_MESSAGES.binRequired }) });

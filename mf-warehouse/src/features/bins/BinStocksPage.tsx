@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Button } from 'antd';
+import { Button, Space } from 'antd';
 import { errorMessage } from '@dme/api-client';
 import { LazyErrorState, PageHeader } from '@dme/ui';
 import { useBinQuery, useBinStocksQuery } from './api';
@@ -18,7 +18,16 @@ export default function BinStocksPage() {
   if (bin.error) return <LazyErrorState title="This bin could not be loaded" message={errorMessage(bin.error)} onRetry={bin.refetch} />;
   return (
     <section>
-      <PageHeader title={`Stocks in ${bin.data?.bin.name ?? '…'}`} extra={<Button onClick={() => navigate('/admin/warehouse-bins')}>Back</Button>} />
+      <PageHeader
+        title={`Stocks in ${bin.data?.bin.name ?? '…'}`}
+        extra={
+          <Space wrap>
+            {/* A physical audit of the bin (issue 26). */}
+            <Button onClick={() => navigate(`/admin/warehouse-bins/${id}/audit`)}>Audit this bin</Button>
+            <Button onClick={() => navigate('/admin/warehouse-bins')}>Back</Button>
+          </Space>
+        }
+      />
       <StockTable query={stocks} page={page} pageSize={PAGE} onPage={setPage} qrPayload="id" showProduct />
     </section>
   );

@@ -120,7 +120,11 @@ export default function RecallPage() {
         {r.reason && <Descriptions.Item label="Reason">{r.reason}</Descriptions.Item>}
       </Descriptions>
       <div style={{ maxWidth: 480, marginBottom: 8 }} data-testid="recall-progress">
-        <Progress percent={r.counts.total ? Math.round((100 * r.counts.resolved) / r.counts.total) : 100} format={() => `${r.counts.resolved} of ${r.counts.total} resolved`} />
+        <Progress
+          aria-label={`Recall ${r.number}: ${r.counts.resolved} of ${r.counts.total} units resolved`}
+          percent={r.counts.total ? Math.round((100 * r.counts.resolved) / r.counts.total) : 100}
+          format={() => `${r.counts.resolved} of ${r.counts.total} resolved`}
+        />
       </div>
       <p>
         {r.counts.onHold} on hold · {r.counts.withCustomer} with customers · {r.counts.other} lost or elsewhere

@@ -156,7 +156,13 @@ export default function RecallsPage() {
               title: 'Resolved',
               key: 'progress',
               render: (_: unknown, r: RecallSummary) => (
-                <Progress percent={r.counts.total ? Math.round((100 * r.counts.resolved) / r.counts.total) : 100} size="small" format={() => `${r.counts.resolved}/${r.counts.total}`} style={{ minWidth: 140 }} />
+                <Progress
+                  aria-label={`Recall ${r.number}: ${r.counts.resolved} of ${r.counts.total} units resolved`}
+                  percent={r.counts.total ? Math.round((100 * r.counts.resolved) / r.counts.total) : 100}
+                  size="small"
+                  format={() => `${r.counts.resolved}/${r.counts.total}`}
+                  style={{ minWidth: 140 }}
+                />
               ),
             },
           ]}

@@ -1,5 +1,8 @@
 import { baseApi } from '@dme/api-client';
 import type {
+  BinAudit,
+  BinAuditListResponse,
+  BinResponse,
   DowntimeCreateRequest,
   OrderRequestResponse,
   ProductListResponse,
@@ -66,6 +69,24 @@ export const unitsApi = baseApi.injectEndpoints({
       query: ({ orderId, body }) => ({ url: `/orders/${orderId}/requests`, method: 'POST', body }),
       invalidatesTags: (_r, _e, a) => [{ type: 'Order', id: a.orderId }],
     }),
+    // ---- physical audits of a bin
+    bin: b.query<BinResponse, string>({
+      query: (id) => `/warehouse-bins/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'Bin', id }],
+    }),
+    binAudits: b.query<BinAuditListResponse, string>({
+      query: (id) => ({ url: `/warehouse-bins/${id}/audits`, params: { limit: 20, offset: 0 } }),
+      providesTags: (_r, _e, id) => [{ type: 'Bin', id: `audits:${id}` }],
+    }),
+    recordBinAudit: b.mutation<BinAudit, { binId: string; serialCodes: string[] }>({
+      query: ({ binId, serialCodes }) => ({ url: `/warehouse-bins/${binId}/audits`, method: 'POST', body: { serialCodes } }),
+      transformResponse: (r: { audit: BinAudit }) => r.audit,
+      invalidatesTags: (_r, _e, a) => [{ type: 'Bin', id: `audits:${a.binId}` }],
+    }),
+    moveUnit: b.mutation<UnitResponse, { code: string; warehouseBinID: string }>({
+      query: ({ code, warehouseBinID }) => ({ url: `/units/${encodeURIComponent(code)}/move`, method: 'POST', body: { warehouseBinID } }),
+      invalidatesTags: (_r, _e, a) => [{ type: 'Stock', id: `unit:${a.code.toUpperCase()}` }, { type: 'Stock', id: 'LIST' }, { type: 'Bin', id: 'LIST' }],
+    }),
     /** Products to recall: searched by name or brand, 100 at a time. */
     recallProducts: b.query<ProductListResponse, string>({
       query: (search) => ({ url: '/admin/products', params: { limit: 100, offset: 0, ...(search ? { search } : {}) } }),
@@ -87,4 +108,8 @@ export const {
   useCloseRecallMutation,
   useFileRequestMutation,
   useRecallProductsQuery,
+  useBinQuery,
+  useBinAuditsQuery,
+  useRecordBinAuditMutation,
+  useMoveUnitMutation,
 } = unitsApi;

@@ -43,12 +43,26 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
   await labelBookings(db, labels);
   // A unit's chain of custody names its order and customer (issue 26).
   await rememberOrders(db, orders);
+  // The units a rental booked at checkout are reserved for it, in their histories (once per event).
+  for (const e of events) if (e.type === EVENTS.order.placed) await recordReserved(db, e);
   await releaseOrders(db, released);
   for (const d of delivered) await moveToDelivered(db, d.orderId, d.day);
   for (const h of handovers) await recordHandover(db, h.event, h.data);
 }
 
 type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
+
+/** A placed rental's booked units get RESERVED in their chain of custody, at the order's time (issue 26). */
+async function recordReserved(db: Db, event: EventEnvelope): Promise<void> {
+  const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
+  if (data.type !== 'RENT') return;
+  const units = await sql<{ id: string }>(db, `select distinct stock_item_id as id from ${qualified(db, 'bookings')} where order_id = $1 and kind = 'RENTAL' and status in ('ACTIVE')`, [data.orderId]);
+  await appendCustody(
+    db,
+    units.map((u) => u.id),
+    { kind: 'RESERVED', orderId: data.orderId, party: { customerOf: 'order' }, at: event.occurredAt, sourceEventId: event.id },
+  );
+}
 
 /** The order steps that hand a unit from one party to another, as its chain of custody writes them (issue 26). */
 const HANDOVER: Partial<Record<OrderStatus, { kind: CustodyKind; party: 'driver' | 'customer' }>> = {

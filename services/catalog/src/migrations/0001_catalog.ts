@@ -88,6 +88,7 @@ import { CatalogBookingExtensions } from './0009_booking_extensions';
 import { CatalogUnitLifecycle } from './0010_unit_lifecycle';
 import { CatalogMaintenance } from './0011_maintenance';
 import { CatalogRecalls } from './0012_recalls';
+import { CatalogBinAudits } from './0013_bin_audits';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -102,4 +103,5 @@ export const migrations = [
   { name: '0010_unit_lifecycle', class: CatalogUnitLifecycle },
   { name: '0011_maintenance', class: CatalogMaintenance },
   { name: '0012_recalls', class: CatalogRecalls },
+  { name: '0013_bin_audits', class: CatalogBinAudits },
 ];

@@ -62,6 +62,7 @@ export function custodyCsv(rows: readonly CustodyRow[]): string {
 const EPCIS_OF: Record<CustodyKind, { action: 'ADD' | 'OBSERVE' | 'DELETE'; bizStep: string; disposition: string }> = {
   STOCKED: { action: 'ADD', bizStep: 'commissioning', disposition: 'active' },
   MOVED: { action: 'OBSERVE', bizStep: 'storing', disposition: 'available' },
+  RESERVED: { action: 'OBSERVE', bizStep: 'reserving', disposition: 'reserved' },
   PACKED: { action: 'OBSERVE', bizStep: 'packing', disposition: 'reserved' },
   OUT_FOR_DELIVERY: { action: 'OBSERVE', bizStep: 'shipping', disposition: 'in_transit' },
   DELIVERED: { action: 'OBSERVE', bizStep: 'arriving', disposition: 'active' },

@@ -2,8 +2,9 @@ import type { HandlersOf } from '@dme/platform';
 import { em } from '../bins/bin.routes';
 import { custodyCsv, custodyEpcis, unitCustody, orderCustody } from './custody-export';
 import { getUnit, takeStep, unitBoard } from './units.service';
+import { auditBin, binAudits, moveUnit } from './audits.service';
 
-type UnitHandlers = Pick<HandlersOf<'catalog'>, 'unitsBoard' | 'unitsGet' | 'unitsStep' | 'unitsCustody' | 'orderCustody'>;
+type UnitHandlers = Pick<HandlersOf<'catalog'>, 'unitsBoard' | 'unitsGet' | 'unitsStep' | 'unitsCustody' | 'orderCustody' | 'unitsMove' | 'binsAuditsCreate' | 'binsAuditsList'>;
 
 /** A unit between rentals and its chain of custody (issue 26). `changed` runs after a step (counts and availability change). */
 export function unitHandlers(changed: () => void): UnitHandlers {
@@ -15,6 +16,13 @@ export function unitHandlers(changed: () => void): UnitHandlers {
       changed();
       return answer;
     },
+    async unitsMove(ctx, { params, body, principal }) {
+      await moveUnit(em(ctx), params.serialCode, body.warehouseBinID, principal);
+      changed();
+      return getUnit(em(ctx), params.serialCode);
+    },
+    binsAuditsCreate: async (ctx, { params, body, principal }) => ({ audit: await auditBin(em(ctx), params.id, body.serialCodes, principal) }),
+    binsAuditsList: (ctx, { params, query }) => binAudits(em(ctx), params.id, query.limit, query.offset),
     async unitsCustody(ctx, { params, query }) {
       const { name, rows } = await unitCustody(em(ctx), params.serialCode);
       send(ctx, name, query.format, rows);

@@ -23,6 +23,7 @@ import { simpleProduct, startCatalog, type CatalogHarness } from '../../test/har
 import { startOrderConsumer } from '../../consumers/orders';
 import { reserve } from '../reservations/reservation.service';
 import { packable, rentOut } from '../../test/units';
+import { assignSerials } from '../stock/packing.service';
 import { returnSerial } from '../stock/returns.service';
 
 let h: CatalogHarness;
@@ -247,7 +248,7 @@ describe('a unit between rentals (issue 26)', () => {
 });
 
 describe('the chain of custody through a whole rental (issue 26)', () => {
-  it('packed, out, delivered, picked up, returned, cleaned, inspected: every step once, in order, each event handled twice', async () => {
+  it('reserved, packed, out, delivered, picked up, returned, cleaned, inspected: every step once, in order, each event handled twice', async () => {
     const run = randomUUID().slice(0, 8);
     const nc = await connectNats(testNatsUrl(), `catalog-custody-${run}`);
     let consumer: RunningConsumer | undefined;
@@ -265,8 +266,15 @@ describe('the chain of custody through a whole rental (issue 26)', () => {
         nc.publish(e.type, JSON.stringify(e));
         await eventually(() => handled(e.id), 20_000);
       };
+      // Checkout books the unit, then the order is placed (its event), then packed.
+      await reserve(em(), { orderId: order.orderId, orderType: 'RENT', lines: [{ ref: 0, productID: product.id, productVariantID: null, productSubVariantID: null, quantity: 1, noOfRentalDays: 3 }] });
       await twice(placedEvent(order));
-      await rentedOut(product, [code], order.orderId);
+      await assignSerials(em(), {
+        orderId: order.orderId,
+        orderType: 'RENT',
+        by: staff,
+        lines: [{ lineId: randomUUID(), productID: product.id, productVariantID: null, productSubVariantID: null, productName: product.name, quantity: 1, serialCodes: [code] }],
+      });
       const driverStep = (from: Parameters<typeof statusEvent>[1], to: Parameters<typeof statusEvent>[2]) => {
         const e = statusEvent(order, from, to);
         return { ...e, data: { ...(e.data as Json), byName: 'dan-driver' } } as typeof e;
@@ -279,8 +287,9 @@ describe('the chain of custody through a whole rental (issue 26)', () => {
       await step(code, { step: 'INSPECT', checklist: [] });
 
       const history = (await unit(code)).history as Json[];
-      expect(history.map((e) => e.kind)).toEqual(['STOCKED', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP', 'RETURNED', 'CLEANED', 'INSPECTED']);
-      expect(history.slice(1, 6).map((e) => [e.orderNumber, e.by, e.party])).toEqual([
+      expect(history.map((e) => e.kind)).toEqual(['STOCKED', 'RESERVED', 'PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP', 'RETURNED', 'CLEANED', 'INSPECTED']);
+      expect(history.slice(1, 7).map((e) => [e.orderNumber, e.by, e.party])).toEqual([
+        [order.orderNumber, null, 'Jose Rizal'],
         [order.orderNumber, 'wendy', null],
         [order.orderNumber, 'dan-driver', 'dan-driver'],
         [order.orderNumber, 'dan-driver', 'Jose Rizal'],
@@ -295,11 +304,11 @@ describe('the chain of custody through a whole rental (issue 26)', () => {
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(String(csv.text).trim().split('\r\n').slice(1).map((l: string) => l.split(',')[2])).toEqual([
-        'Stocked', 'Packed for an order', 'Out for delivery', 'Delivered', 'Picked up', 'Returned', 'Cleaned', 'Inspected',
+        'Stocked', 'Reserved for an order', 'Packed for an order', 'Out for delivery', 'Delivered', 'Picked up', 'Returned', 'Cleaned', 'Inspected',
       ]);
       // An event another service sends later for another order does not touch this unit's history.
       await twice(eventEnvelope('order', { type: EVENTS.order.checkoutAbandoned, aggregateId: randomUUID(), data: { orderId: randomUUID() } }) as ReturnType<typeof placedEvent>);
-      expect(((await unit(code)).history as Json[]).length).toBe(8);
+      expect(((await unit(code)).history as Json[]).length).toBe(9);
     } finally {
       await consumer?.stop();
       await nc.drain();
