@@ -32,6 +32,8 @@ export const CONSUMERS: Array<{ durable: string; schema: (typeof SCHEMAS)[number
   { durable: 'identity-mail-payment', schema: 'identity', subjects: 'dme.payment.' },
   { durable: 'identity-mail-request', schema: 'identity', subjects: 'dme.request.' },
   { durable: 'identity-mail-rental', schema: 'identity', subjects: 'dme.rental.' },
+  // A recall's customers (issue 26): every catalog event, once (only a recall sends a message).
+  { durable: 'identity-mail-catalog', schema: 'identity', subjects: 'dme.catalog.' },
 ];
 
 export interface Burst {
