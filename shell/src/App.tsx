@@ -5,6 +5,7 @@ import { PlainLoading, themedLazy } from '@dme/ui';
 import { useSession } from './session/session';
 import { useMeQuery } from './api';
 import { AppLayout } from './layout/AppLayout';
+import { NeedsMe } from './layout/NeedsMe';
 import { RemoteOutlet } from './remotes/RemoteOutlet';
 import { NoRoutesPage, NotAvailablePage } from './states/lazy';
 import { ChunkBoundary } from './states/ChunkBoundary';
@@ -65,6 +66,7 @@ export function SignedInArea() {
       <Suspense fallback={null}>
         <VerifyEmailBanner />
       </Suspense>
+      <NeedsMe userType={user.userType} />
       <Suspense fallback={<PlainLoading />}>
         <RoleContent />
       </Suspense>

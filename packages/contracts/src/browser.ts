@@ -25,3 +25,4 @@ export * from './process';
 export * from './navigation';
 export * from './terms';
 export * from './stock-status';
+export * from './work';

@@ -31,3 +31,4 @@ export * from './navigation';
 export * from './terms';
 export * from './stock-status';
 export * from './units';
+export * from './work';

@@ -306,7 +306,15 @@ export const MyOrderListQuery = Pagination.extend({
 
 /** Staff list of orders (SPEC §2 admin orders): by type and status, searched by order number or customer name. */
 export const StaffOrderListQuery = MyOrderListQuery.extend({ search: searchParam() });
-export const OrderListResponse = z.object({ items: z.array(OrderSummary), total: z.number().int() });
+/**
+ * A page of orders and its total; the customer's and the staff's lists (issue 27) also carry the
+ * number of orders in each status for the same type and search, the tabs' counts.
+ */
+export const OrderListResponse = z.object({
+  items: z.array(OrderSummary),
+  total: z.number().int(),
+  counts: z.partialRecord(z.enum(ORDER_STATUSES), z.number().int()).optional(),
+});
 export type OrderListResponse = z.infer<typeof OrderListResponse>;
 
 /** A serial code as typed or read from a label: letters, digits and dashes (catalog serial codes). */

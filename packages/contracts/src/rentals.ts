@@ -45,7 +45,12 @@ export const OngoingRental = OrderSummary.extend({
   dueDate: z.string().nullable(),
 });
 export type OngoingRental = z.infer<typeof OngoingRental>;
-export const OngoingRentalListResponse = z.object({ items: z.array(OngoingRental), total: z.number().int() });
+/** A page of a tab, its total, and every tab's count for the same search (issue 27). */
+export const OngoingRentalListResponse = z.object({
+  items: z.array(OngoingRental),
+  total: z.number().int(),
+  counts: z.record(z.enum(ONGOING_RENTAL_TABS), z.number().int()),
+});
 export type OngoingRentalListResponse = z.infer<typeof OngoingRentalListResponse>;
 
 // ---- returns

@@ -9,9 +9,11 @@ export { PageHeader } from './PageHeader';
 export { FIRST_PICTURE_TIMING, SCREEN_READY_EVENT, announceScreenReady } from './first-screen';
 export { SectionTitle } from './SectionTitle';
 export { FilterTabs, type FilterTab } from './FilterTabs';
+export { ResponsiveTable } from './ResponsiveTable';
 export { StatusTag } from './StatusTag';
+export { RowActions, type RowAction } from './RowActions';
 export { CurrentUserProvider, useCurrentUser } from './shell-context';
-export { useFeedback, FeedbackRoot as FeedbackProvider, FEEDBACK_TOP, type Feedback, type ConfirmOptions } from './feedback';
+export { useFeedback, FeedbackRoot as FeedbackProvider, FEEDBACK_TOP, TOAST_BOTTOM, type Feedback, type ConfirmOptions } from './feedback';
 export type { RemoteAppProps } from './remote';
 export { CURRENT_IMAGE_LABEL, ImageUpload, isAcceptedImage, uploadImage } from './ImageUpload';
 export { OrderTracker, type OrderTrackerEntry } from './OrderTracker';
@@ -24,3 +26,4 @@ export { OrderLinesTable, days, type LineColumn, type OrderLinesTableProps } fro
 export { PaymentInfoBlock, type PaymentInfoBlockProps, type PaymentInfoRow } from './order/PaymentInfoBlock';
 export { ExtendRentalButton, Extensions, extensionPreview, EXTEND_TEXTS, RentalChangeModal, type ExtendRentalProps, type RentalChangeModalProps } from './order/ExtendRental';
 export { nextOffset, uniqueRows } from './pages';
+export { useBackTo, useListAddress, type ListAddress } from './list-address';

@@ -70,7 +70,7 @@ export function orderHandlers(
         search: query.search,
         limit: query.limit,
         offset: query.offset,
-      }),
+      }, { counts: true }),
     staffOrdersGet: async (ctx, { params, principal }) => ({ order: await getOrder(em(ctx), params.id, principal, {}) }),
     async staffOrdersQr(ctx, { params }) {
       sendQr(ctx, await orderQrPng(em(ctx), params.id, {}));

@@ -452,6 +452,10 @@ describe('customers see only their own orders and carts', () => {
     expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'CANCELLED' }, { as: b })).status).toBe(404);
     const listB = await h.order.get(`/api/my/orders?customerID=${a.userId}&customerId=${a.userId}`, { as: b });
     expect(listB.body.items.map((o: { id: string }) => o.id)).not.toContain(order.id);
+    // The tabs' counts are of one's own orders only (issue 27): A's PENDING order is in A's, not B's.
+    expect(listB.body.counts).toEqual({});
+    expect((await h.order.get('/api/my/orders?type=BUY&status=DELIVERED', { as: a })).body).toMatchObject({ items: [], total: 0, counts: { PENDING: 1 } });
+    expect((await h.order.get('/api/my/orders?type=RENT', { as: a })).body.counts).toEqual({});
     // A's things are untouched.
     expect((await h.order.get(`/api/my/orders/${order.id}`, { as: a })).body.order.status).toBe('PENDING');
     expect((await h.order.get('/api/cart?type=BUY', { as: a })).body.items[0].quantity).toBe(1);

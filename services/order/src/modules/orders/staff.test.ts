@@ -112,7 +112,11 @@ describe('staff order list', () => {
     expect(ids(await h.order.get(`/api/orders?search=${tag}&status=FOR_PAYMENT`, { as: h.staff }))).toEqual([m1.id]);
     expect(ids(await h.order.get(`/api/orders?search=${tag}&status=PENDING&type=BUY`, { as: h.staff }))).toEqual([j1.id, m2.id]);
     // LIKE wildcards in a search are plain characters.
-    expect((await h.order.get('/api/orders?search=%25%25', { as: h.staff })).body).toEqual({ items: [], total: 0 });
+    expect((await h.order.get('/api/orders?search=%25%25', { as: h.staff })).body).toEqual({ items: [], total: 0, counts: {} });
+    // The tabs' counts (issue 27): every status of the same type and search, whatever the tab asked.
+    expect((await h.order.get(`/api/orders?search=${tag}&type=BUY&status=DELIVERED`, { as: h.staff })).body.counts).toEqual({ PENDING: 2, FOR_PAYMENT: 1 });
+    expect((await h.order.get(`/api/orders?search=${tag}`, { as: h.staff })).body.counts).toEqual({ PENDING: 3, FOR_PAYMENT: 1 });
+    expect((await h.order.get(`/api/orders?search=jose${tag}&type=RENT`, { as: h.staff })).body.counts).toEqual({ PENDING: 1 });
 
     // Paging: newest first, the total of all matches on every page.
     const page1 = await h.order.get(`/api/orders?search=${tag}&limit=3`, { as: h.staff });
@@ -120,7 +124,7 @@ describe('staff order list', () => {
     expect(ids(page1)).toEqual([jr.id, j1.id, m2.id]);
     expect(ids(page2)).toEqual([m1.id]);
     expect([page1.body.total, page2.body.total]).toEqual([4, 4]);
-    expect((await h.order.get(`/api/orders?search=${tag}&offset=10`, { as: h.staff })).body).toEqual({ items: [], total: 4 });
+    expect((await h.order.get(`/api/orders?search=${tag}&offset=10`, { as: h.staff })).body).toEqual({ items: [], total: 4, counts: { PENDING: 3, FOR_PAYMENT: 1 } });
     // The whole list is newest first too.
     const all = (await h.order.get('/api/orders?limit=100', { as: h.staff })).body.items as Array<{ createdAt: string }>;
     expect(all.map((o) => o.createdAt)).toEqual([...all.map((o) => o.createdAt)].sort().reverse());

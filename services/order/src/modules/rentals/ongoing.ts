@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { manilaDate, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
+import { manilaDate, ONGOING_RENTAL_TABS, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
 import { containsPattern, qualified } from '@dme/platform';
 import { money } from '../orders/rows';
 
@@ -11,33 +11,55 @@ import { money } from '../orders/rows';
  */
 export const LINE_DUE = `((o.delivered_at at time zone 'Asia/Manila')::date + l.no_of_rental_days)`;
 
+/** A tab's condition (SPEC §2 ongoing rentals): which rentals it lists, and its parameters. */
+function tabCondition(em: EntityManager, tab: OngoingRentalTab, today: string): { sql: string; params: unknown[] } {
+  switch (tab) {
+    case 'ONGOING':
+      return { sql: `o.status = 'DELIVERED'`, params: [] };
+    case 'DUE_DATE':
+      return {
+        sql: `o.status = 'DELIVERED' and exists (select 1 from ${qualified(em, 'order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null and ${LINE_DUE} <= ?::date)`,
+        params: [today],
+      };
+    case 'FOR_RETURN':
+      return { sql: `o.status = 'FOR_RETURN'`, params: [] };
+    case 'PICKED_UP':
+      return { sql: `p.status = 'PAID'`, params: [] };
+  }
+}
+
 /**
  * The ongoing-rentals tabs (SPEC §2), computed here: Ongoing, DELIVERED rentals; Due Date,
  * DELIVERED rentals with a line due today or overdue (Manila); For Return; Picked up, rentals
  * whose payment is PAID. Searched by order number or customer name; the earliest due first.
+ * Each tab's count for the same search comes with the page (issue 27).
  */
 export async function listOngoingRentals(
   em: EntityManager,
   q: { tab: OngoingRentalTab; search?: string | undefined; limit: number; offset: number },
   now = new Date(),
-): Promise<{ items: OngoingRental[]; total: number }> {
+): Promise<{ items: OngoingRental[]; total: number; counts: Record<OngoingRentalTab, number> }> {
   const t = (n: string) => qualified(em, n);
   const today = manilaDate(now);
-  const conds = [`o.type = 'RENT'`];
-  const params: unknown[] = [];
-  if (q.tab === 'ONGOING') conds.push(`o.status = 'DELIVERED'`);
-  if (q.tab === 'DUE_DATE') {
-    conds.push(`o.status = 'DELIVERED' and exists (select 1 from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null and ${LINE_DUE} <= ?::date)`);
-    params.push(today);
-  }
-  if (q.tab === 'FOR_RETURN') conds.push(`o.status = 'FOR_RETURN'`);
-  if (q.tab === 'PICKED_UP') conds.push(`p.status = 'PAID'`);
+  const shared = [`o.type = 'RENT'`];
+  const sharedParams: unknown[] = [];
   const search = q.search?.trim();
   if (search) {
     const like = containsPattern(search);
-    conds.push(`(o.order_number ilike ? or (c.first_name || ' ' || c.last_name) ilike ?)`);
-    params.push(like, like);
+    shared.push(`(o.order_number ilike ? or (c.first_name || ' ' || c.last_name) ilike ?)`);
+    sharedParams.push(like, like);
   }
+  const from = `${t('orders')} o left join ${t('customers')} c on c.id = o.customer_id left join ${t('order_payments')} p on p.order_id = o.id`;
+  const tab = tabCondition(em, q.tab, today);
+  const conds = [...shared, tab.sql];
+  const params = [...sharedParams, ...tab.params];
+  // Every tab's count for the same search, in one pass (issue 27: the tabs show them).
+  const each = ONGOING_RENTAL_TABS.map((k) => tabCondition(em, k, today));
+  const [counted] = await em.execute<Array<Record<string, number>>>(
+    `select ${each.map((c, i) => `count(*) filter (where ${c.sql})::int as c${i}`).join(', ')} from ${from} where ${shared.join(' and ')}`,
+    [...each.flatMap((c) => c.params), ...sharedParams],
+  );
+  const counts = Object.fromEntries(ONGOING_RENTAL_TABS.map((k, i) => [k, counted?.[`c${i}`] ?? 0])) as Record<OngoingRentalTab, number>;
   const rows = await em.execute<
     Array<{ id: string; order_number: string; customer_id: string; status: OrderStatus; type_of_order: 'BULK' | null; total_amount: string; partial_payment: string | null; created_at: string; customer_name: string | null; due_date: string | null; total: number }>
   >(
@@ -45,18 +67,16 @@ export async function listOngoingRentals(
             trim(c.first_name || ' ' || c.last_name) as customer_name,
             (select min(${LINE_DUE}) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null)::text as due_date,
             count(*) over ()::int as total
-       from ${t('orders')} o
-       left join ${t('customers')} c on c.id = o.customer_id
-       left join ${t('order_payments')} p on p.order_id = o.id
+       from ${from}
       where ${conds.join(' and ')}
       order by due_date asc nulls last, o.created_at desc, o.id
       limit ? offset ?`,
     [...params, q.limit, q.offset],
   );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && q.offset > 0) total = 0;
   return {
-    total,
+    // A page past the end has no rows to carry the total: the tab's count is the same number.
+    total: rows[0]?.total ?? counts[q.tab],
+    counts,
     items: rows.map((r) => ({
       id: r.id,
       orderNumber: r.order_number,

@@ -460,7 +460,12 @@ describe('notices and ongoing rentals', () => {
     expect(await tab('DUE_DATE', a.order.orderNumber)).toEqual([]);
     expect(await tab('DUE_DATE', b.order.orderNumber)).toEqual([b.order.id]);
     expect(await tab('ONGOING', b.order.orderNumber)).toEqual([b.order.id]);
+    // Every tab's count for the same search comes with any tab's page (issue 27).
+    const counts = async (search: string) => (await h.order.get(`/api/ongoing-rentals?tab=FOR_RETURN&search=${encodeURIComponent(search)}`, { as: h.staff })).body.counts;
+    expect(await counts(b.order.orderNumber)).toEqual({ ONGOING: 1, DUE_DATE: 1, FOR_RETURN: 0, PICKED_UP: 0 });
+    expect(await counts(a.order.orderNumber)).toEqual({ ONGOING: 1, DUE_DATE: 0, FOR_RETURN: 0, PICKED_UP: 0 });
     expect((await move(b.order, 'FOR_RETURN', h.staff)).status).toBe(200);
+    expect(await counts(b.order.orderNumber)).toEqual({ ONGOING: 0, DUE_DATE: 0, FOR_RETURN: 1, PICKED_UP: 0 });
     expect(await tab('ONGOING', b.order.orderNumber)).toEqual([]);
     expect(await tab('FOR_RETURN', b.order.orderNumber)).toEqual([b.order.id]);
     expect(await tab('PICKED_UP', b.order.orderNumber)).toEqual([]);
