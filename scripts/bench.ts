@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- js gateway checkout products bookings reports mail lighthouse]`: starts the product on a fresh database (as `npm test` does)
+ * `npm run bench [-- js gateway checkout products bookings reports mail search lighthouse]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
  * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
@@ -544,6 +544,29 @@ function mail(pgServerUrl: string, natsUrl: string): void {
   log(`\nSent by the relay: **${r.send.relayPerS} messages/s** (budget ≥ 100); nodemailer alone on the same pooled transport: ${r.send.baselinePerS}/s (ratio ${(r.send.relayPerS / r.send.baselinePerS).toFixed(2)}).`);
 }
 
+/**
+ * Shop search (issue 27, DESIGN §12: p99 ≤ 50 ms with 10,000 products): services/catalog/src/bench-search.ts
+ * in a child process on a throwaway database, beside the plain shop list measured in the same run.
+ */
+function search(pgServerUrl: string): void {
+  log('\n### Shop search (services/catalog/src/bench-search.ts: 10,000 products, the catalog route, micro-cache off, 8 concurrent)\n');
+  const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/bench-search.ts', '10000'], {
+    cwd: join(root, 'services', 'catalog'),
+    env: { ...process.env, TEST_DATABASE_URL: pgServerUrl },
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = child.stdout.trim().split('\n').pop() ?? '';
+  if (child.status !== 0 || !line.startsWith('{')) throw new Error(`search bench failed: ${child.stderr.slice(-2000)}`);
+  type Lat = { n: number; p50: number; p99: number; bad: number; minHits: number; maxHits: number };
+  const r = JSON.parse(line) as { products: number; search: Lat; baseline: Lat; weelchairHits: number };
+  log('| request | n | p50 ms | p99 ms | matches per query | non-200 |');
+  log('|---|---|---|---|---|---|');
+  log(`| search: typo + filters (8 queries rotated, 20 a page) | ${r.search.n} | ${r.search.p50} | **${r.search.p99}** (budget ≤ 50) | ${r.search.minHits}–${r.search.maxHits} | ${r.search.bad} |`);
+  log(`| baseline: plain list, 20 of one type | ${r.baseline.n} | ${r.baseline.p50} | ${r.baseline.p99} | ${r.baseline.minHits} | ${r.baseline.bad} |`);
+  log(`\nRatio search / plain list: p50 ${(r.search.p50 / r.baseline.p50).toFixed(2)}×, p99 ${(r.search.p99 / r.baseline.p99).toFixed(2)}×. "weelchair" (rentals ≤ 30.00) matched ${r.weelchairHits} of ${r.products} products.`);
+}
+
 async function main() {
   const only = process.argv.slice(2);
   const want = (s: string) => only.length === 0 || only.includes(s);
@@ -568,6 +591,7 @@ async function main() {
     }
     if (want('reports')) reports(pgHandle.serverUrl);
     if (want('mail')) mail(pgHandle.serverUrl, nats.url);
+    if (want('search')) search(pgHandle.serverUrl);
     if (want('products')) {
       // The list uncached: the same product with its one-second micro-cache turned off.
       const uncached = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });

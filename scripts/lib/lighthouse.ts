@@ -95,7 +95,7 @@ async function signedInProfile(baseURL: string, dir: string): Promise<void> {
     await page.goto('/login');
     await page.getByLabel('Username').fill('customer');
     await page.getByLabel('Password').fill(DEFAULT_DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/dashboard');
   } finally {
     await context.close();

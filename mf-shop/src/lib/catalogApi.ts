@@ -4,6 +4,19 @@ import { PRODUCT_CARD_PAGE } from '@dme/contracts/browser';
 import { nextOffset } from '@dme/ui';
 
 /**
+ * One section's list query (issue 27: search and filters, as ProductListQuery takes them; empty
+ * values left out, so an unfiltered grid asks exactly productCardsUrl).
+ */
+export interface CardQuery {
+  type: 'FOR_RENT' | 'FOR_SALE';
+  search?: string;
+  /** Amounts as the API takes them ("25", "25.50"). */
+  minPrice?: string;
+  maxPrice?: string;
+  available?: 'true';
+}
+
+/**
  * The catalog as the customer sees it: the dashboard's grids and a product, used by the products
  * and the bulk-order screens. A paged list refetched on an invalidation (live updates too) loads
  * again from offset 0 as many pages as were shown.
@@ -14,9 +27,9 @@ export const catalogApi = baseApi.injectEndpoints({
      * The dashboard's grids: 100 cards at a time, "Load more" past that (a type can hold more than
      * 100 products). The first page's URL is the one the gateway preloads (productCardsUrl).
      */
-    productCardPages: b.infiniteQuery<ProductCardListResponse, { type: 'FOR_RENT' | 'FOR_SALE'; search?: string }, number>({
+    productCardPages: b.infiniteQuery<ProductCardListResponse, CardQuery, number>({
       infiniteQueryOptions: { initialPageParam: 0, getNextPageParam: nextOffset },
-      query: ({ queryArg: { type, search }, pageParam }) => ({ url: '/products', params: { type, limit: PRODUCT_CARD_PAGE, offset: pageParam, ...(search ? { search } : {}) } }),
+      query: ({ queryArg: { type, ...filters }, pageParam }) => ({ url: '/products', params: { type, limit: PRODUCT_CARD_PAGE, offset: pageParam, ...filters } }),
       providesTags: [{ type: 'Product', id: 'LIST' }],
     }),
     product: b.query<{ product: Product }, string>({ query: (id) => `/products/${id}`, providesTags: (_r, _e, id) => [{ type: 'Product', id }] }),

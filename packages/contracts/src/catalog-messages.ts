@@ -15,6 +15,8 @@ export const CATALOG_MESSAGES = {
     errorTitle: 'Create Warehouse Bin Error',
     nameTaken: 'A warehouse bin with this name already exists.',
     holdsStock: 'This warehouse bin holds stock and cannot be deleted. Move or use up its stock first.',
+    /** Said on the bin's Delete menu item before the click (issue 27), when the bin holds stock. */
+    cannotDelete: (units: number) => `Can't delete: this bin holds ${units} ${units === 1 ? 'unit' : 'units'}.`,
   },
   product: {
     image: 'Please upload image',
@@ -39,6 +41,12 @@ export const CATALOG_MESSAGES = {
     badMoney: 'Enter an amount with at most two decimals, like 25.00.',
     archived: 'The product has stock or orders, so it was archived: it is hidden from the shop and its history is kept.',
     deleted: 'Product deleted.',
+  },
+  /** The shop's search and filters (issue 27). */
+  search: {
+    priceOrder: 'The lowest price must not be more than the highest price.',
+    noResults: 'No products match your search and filters.',
+    clear: 'Show all products',
   },
   stock: {
     bin: 'Please select Warehouse Bin!',

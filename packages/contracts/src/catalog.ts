@@ -200,14 +200,31 @@ export const ProductCard = z.object({
 });
 export type ProductCard = z.infer<typeof ProductCard>;
 
+/** A price bound of the shop's filter in a query string: "25", "25.5" or "25.50" → cents. */
+const queryMoney = z
+  .string({ error: CATALOG_MESSAGES.product.badMoney })
+  .regex(/^\d{1,6}(\.\d{1,2})?$/, { error: CATALOG_MESSAGES.product.badMoney })
+  .transform((v) => toCents(v));
+
+/**
+ * The shop list (issue 27): `search` is ranked text search over name, brand and description
+ * (typo-tolerant on name and brand); `minPrice`/`maxPrice` keep the products with a price the
+ * customer can pick in that range (per day for rent); `available=true` only those in stock.
+ */
 export const ProductListQuery = Pagination.extend({
   type: z.enum(PRODUCT_TYPES).optional(),
   search: searchParam(),
-});
+  minPrice: queryMoney.optional(),
+  maxPrice: queryMoney.optional(),
+  available: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+}).refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, { error: CATALOG_MESSAGES.search.priceOrder, path: ['maxPrice'] });
+export type ProductListQuery = z.input<typeof ProductListQuery>;
 export const ProductCardListResponse = z.object({ items: z.array(ProductCard), total: z.number().int() });
 export type ProductCardListResponse = z.infer<typeof ProductCardListResponse>;
 
-export const AdminProductListQuery = ProductListQuery.extend({
+export const AdminProductListQuery = Pagination.extend({
+  type: z.enum(PRODUCT_TYPES).optional(),
+  search: searchParam(),
   includeArchived: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 export const ProductListResponse = z.object({ items: z.array(Product), total: z.number().int() });
@@ -249,6 +266,20 @@ export const StockItem = z.object({
   batchID: z.string().uuid(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Issue 27: an AVAILABLE unit taken today by a booking (a rental placed and not packed yet, or a
+   * downtime): one of the units the product's available count leaves out. The order when it is an
+   * order's; null when nothing takes the unit today.
+   */
+  reservedFor: z
+    .object({
+      kind: z.enum(['ORDER', 'DOWNTIME']),
+      orderID: z.string().uuid().nullable(),
+      orderNumber: z.string().nullable(),
+      /** The booking's last day (YYYY-MM-DD, Manila). */
+      until: z.string(),
+    })
+    .nullable(),
 });
 export type StockItem = z.infer<typeof StockItem>;
 

@@ -281,7 +281,7 @@ export const ROUTES = {
   // ---- catalog: products (reads are public)
   productsList: {
     method: 'GET', path: '/api/products', service: 'catalog', access: 'public', tag: 'products',
-    summary: 'Shop list: products by type with price range, availability and sold quantity',
+    summary: 'Shop list and search: products by type, ranked text search (typo-tolerant), price range and availability filters, with price range, availability and sold quantity',
     query: ProductListQuery, response: ProductCardListResponse,
   },
   productsGet: {

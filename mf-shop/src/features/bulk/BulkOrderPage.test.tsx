@@ -113,4 +113,15 @@ describe('the bulk order product picker (issue 13: past the first 100 products)'
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull());
     expect(screen.queryByText(/of 150: type to narrow/)).toBeNull();
   });
+
+  it('says why Place Order is disabled (issue 27): the first line not ready, next to the button', async () => {
+    open();
+    await screen.findByRole('combobox', { name: 'Product of line 1' });
+    // The page keeps its draft: line 1 has the product chosen above; a new line has none.
+    fireEvent.click(screen.getByRole('button', { name: 'Add line' }));
+    const place = screen.getByRole('button', { name: 'Place Order' });
+    expect(place).toBeDisabled();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Place Order' })).toHaveAccessibleDescription('Choose a product on line 2.'));
+    expect(screen.getByText('Choose a product on line 2.')).toBeVisible();
+  });
 });

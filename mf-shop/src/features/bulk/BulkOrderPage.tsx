@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Button, InputNumber, Select, Space, Table } from 'antd';
+import { Button, InputNumber, Select, Space } from 'antd';
 import type { ProductCard } from '@dme/contracts';
 import { centsToString, lineTotalCents, manilaDate, ORDER_MESSAGES, toCents } from '@dme/contracts/browser';
 import { RentalStartPicker, useRentalDays } from '../../lib/RentalStart';
-import { money, PageHeader } from '@dme/ui';
+import { money, PageHeader, ResponsiveTable } from '@dme/ui';
 import { useProductCardPagesInfiniteQuery, useProductQuery } from '../../lib/catalogApi';
 import { AddressDialog } from '../../lib/checkout/AddressDialog';
 import { chooseLeaf } from '../../lib/leaf';
@@ -172,11 +172,19 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
   const lineCents = (l: Line) => (l.complete && l.price ? lineTotalCents({ unitCents: toCents(l.price), quantity: l.quantity, noOfRentalDays: rent ? l.days : null }) : 0);
   const total = lines.reduce((a, l) => a + lineCents(l), 0);
   const ready = lines.length > 0 && lines.every((l) => l.complete && !over(l));
+  // Why Place Order is disabled (issue 27): the first line that is not ready, said next to the button.
+  const notReady = lines.map((l, i) => {
+    const n = lines.length > 1 ? ` on line ${i + 1}` : '';
+    if (!l.productID) return `Choose a product${n}.`;
+    if (!l.complete) return `Choose a variant${n}.`;
+    if (over(l)) return `Lower the quantity${n}: only ${availableOf(l)} available.`;
+    return undefined;
+  }).find(Boolean);
 
   return (
     <div>
       <PageHeader title={rent ? 'Create Bulk Rental Order' : 'Create Bulk Purchased Order'} />
-      <Table<Line>
+      <ResponsiveTable<Line>
         rowKey="key"
         dataSource={lines}
         pagination={false}
@@ -244,7 +252,12 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
           <span style={{ fontSize: 16 }}>
             Total: <strong data-testid="bulk-total">{money(centsToString(total))}</strong>
           </span>
-          <Button type="primary" size="large" disabled={!ready} onClick={() => checkout.setOpen(true)}>
+          {!ready && notReady && (
+            <span id="place-order-why" style={{ color: 'rgba(0,0,0,0.65)' }}>
+              {notReady}
+            </span>
+          )}
+          <Button type="primary" size="large" disabled={!ready} aria-describedby={!ready && notReady ? 'place-order-why' : undefined} onClick={() => checkout.setOpen(true)}>
             Place Order
           </Button>
         </Space>

@@ -71,7 +71,7 @@ describe('the dashboard grids past 100 products', () => {
     await screen.findByText('Rental item 100');
     fireEvent.click(grid('For Rental Items').getByRole('button', { name: 'Load more' }));
     await screen.findByText('Rental item 101');
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search by name or brand' }), { target: { value: 'item 1' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search products' }), { target: { value: 'item 1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     // "item 1", "item 10".."item 19", "item 100", "item 101": 13 matches, one page.
     await expect.poll(() => grid('For Rental Items').queryAllByTestId('product-card').length).toBe(13);

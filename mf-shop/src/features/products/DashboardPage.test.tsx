@@ -39,7 +39,7 @@ describe('the due notices on the dashboard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss the notice of order ORD-20261123-000042' }));
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     // A re-render of the page (a search) does not bring it back.
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search by name or brand' }), { target: { value: 'bed' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search products' }), { target: { value: 'bed' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await screen.findAllByText(/No (rental|sale) items match/);
     expect(screen.getAllByRole('alert')).toHaveLength(1);

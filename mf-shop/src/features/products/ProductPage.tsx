@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
-import { formatBusinessDate, formatPriceRange, manilaDate, ORDER_MESSAGES, rentalPeriod } from '@dme/contracts/browser';
+import { centsToString, formatBusinessDate, formatPriceRange, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalPeriod, toCents } from '@dme/contracts/browser';
 import { RentalStartPicker, rentalWindowText, useRentalDays } from '../../lib/RentalStart';
 import { chooseLeaf } from '../../lib/leaf';
 import { errorMessage } from '@dme/api-client';
@@ -140,10 +140,10 @@ export default function ProductPage() {
             </Descriptions.Item>
             {rent && <Descriptions.Item label="Damage or Lost Penalty">{c.damage ? money(c.damage) : '—'}</Descriptions.Item>}
           </Descriptions>
-          <Space size={24} wrap style={{ marginBottom: 8 }}>
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 24, alignItems: 'flex-end', marginBottom: 12 }}>
             <Stepper label="Quantity" value={quantity} onChange={setQty} min={1} />
             {rent && <Stepper label="Rental days" value={days} onChange={(n) => setDays(Math.max(1, n))} min={1} />}
-          </Space>
+          </div>
           {rent && c.complete && (
             <div style={{ marginBottom: 12 }}>
               <label htmlFor="rental-start" style={{ fontWeight: 500, display: 'block', marginBottom: 4 }}>
@@ -172,14 +172,24 @@ export default function ProductPage() {
             </div>
           )}
           {!c.complete && <div style={{ color: 'rgba(0,0,0,0.55)', marginBottom: 8 }}>Choose a {c.variant ? 'sub-variant' : 'variant'} to add this item.</div>}
-          <Space>
+          {/* The line's total by the one rule of contracts (quantity × price, × days for a rental). */}
+          {c.complete && c.price && (
+            <div style={{ fontSize: 16, marginBottom: 8 }} aria-live="polite">
+              Total: <strong data-testid="line-total">{money(centsToString(lineTotalCents({ unitCents: toCents(c.price), quantity, noOfRentalDays: rent ? days : null })))}</strong>
+              <span style={{ color: 'rgba(0,0,0,0.55)', marginLeft: 8 }}>
+                {quantity} × {money(c.price)}
+                {rent ? ` × ${days} ${days === 1 ? 'day' : 'days'}` : ''}
+              </span>
+            </div>
+          )}
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
             <Button type="primary" size="large" onClick={() => void onAdd()} disabled={!c.complete || available < 1} loading={adding.isLoading}>
               {c.complete && available < 1 ? 'Sold-Out' : 'Add to Cart'}
             </Button>
             <Button size="large" onClick={() => navigate('/cart')}>
               Go to Cart
             </Button>
-          </Space>
+          </div>
           <p style={{ marginTop: 24, whiteSpace: 'pre-line' }}>{p.description}</p>
         </div>
       </Space>

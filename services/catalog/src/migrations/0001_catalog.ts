@@ -89,6 +89,7 @@ import { CatalogUnitLifecycle } from './0010_unit_lifecycle';
 import { CatalogMaintenance } from './0011_maintenance';
 import { CatalogRecalls } from './0012_recalls';
 import { CatalogBinAudits } from './0013_bin_audits';
+import { CatalogProductSearch } from './0014_product_search';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -104,4 +105,5 @@ export const migrations = [
   { name: '0011_maintenance', class: CatalogMaintenance },
   { name: '0012_recalls', class: CatalogRecalls },
   { name: '0013_bin_audits', class: CatalogBinAudits },
+  { name: '0014_product_search', class: CatalogProductSearch },
 ];

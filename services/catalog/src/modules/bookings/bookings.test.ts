@@ -184,6 +184,49 @@ describe('dated rentals at checkout', () => {
   });
 });
 
+describe('reserved units on the stock screens (issue 27)', () => {
+  it("marks the unit a rental placed for today holds as Reserved, with its order once known; the list agrees with the available count", async () => {
+    const p = await rentable();
+    await addStock(p.id, 4);
+    const stock = async () => {
+      const res = await h.api.get(`/api/stocks?productID=${p.id}`, { as: h.staff });
+      expect(res.status).toBe(200);
+      return res.body.items as Array<{ serialCode: string; status: string; reservedFor: { kind: string; orderID: string | null; orderNumber: string | null; until: string } | null }>;
+    };
+    const available = async () => (await h.api.get(`/api/products/${p.id}`)).body.product.availableQuantity as number;
+    expect((await stock()).map((i) => i.reservedFor)).toEqual([null, null, null, null]);
+    expect(await available()).toBe(4);
+
+    // A rental for today, 2 days: one unit is booked, the count says 3 and one row says why.
+    const a = await rent([{ productID: p.id, quantity: 1, days: 2 }]);
+    expect(a.ok).toBe(true);
+    const [booked] = await bookingsOf(a.orderId);
+    let items = await stock();
+    expect(items.every((i) => i.status === 'AVAILABLE')).toBe(true);
+    const reserved = items.filter((i) => i.reservedFor);
+    expect(reserved.map((i) => i.serialCode)).toEqual([booked!.serial_code]);
+    expect(reserved[0]!.reservedFor).toEqual({ kind: 'ORDER', orderID: a.orderId, orderNumber: null, until: addDays(today(), 2) });
+    expect(await available()).toBe(items.length - reserved.length);
+
+    // The order's number arrives with dme.order.placed.
+    await labelBookings(em(), [{ orderId: a.orderId, orderNumber: 'ORD-20261201-000042', customerName: 'Maria Santos' }]);
+    items = await stock();
+    expect(items.find((i) => i.reservedFor)!.reservedFor).toMatchObject({ orderNumber: 'ORD-20261201-000042' });
+
+    // A rental booked for later takes nothing today: not marked, not counted.
+    const later = await rent([{ productID: p.id, quantity: 1, startDate: addDays(today(), 10), days: 1 }]);
+    expect(later.ok).toBe(true);
+    items = await stock();
+    expect(items.filter((i) => i.reservedFor)).toHaveLength(1);
+    expect(await available()).toBe(3);
+
+    // Cancelled: the unit is free again and unmarked.
+    await release(em(), a.orderId);
+    expect((await stock()).filter((i) => i.reservedFor)).toHaveLength(0);
+    expect(await available()).toBe(4);
+  });
+});
+
 describe('Manila calendar edges', () => {
   it('at 23:30 Manila a rental for today starts today (not tomorrow, not UTC\'s day); turnaround runs across the month end', async () => {
     const p = await rentable();

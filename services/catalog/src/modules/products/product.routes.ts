@@ -33,7 +33,12 @@ export function productHandlers(blobs: BlobStore, cardCache: CardCache, changed:
   });
   return {
     productsList: (ctx, { query }) => {
-      const f = filter(query);
+      const f = {
+        ...filter(query),
+        ...(query.minPrice !== undefined ? { minPrice: query.minPrice } : {}),
+        ...(query.maxPrice !== undefined ? { maxPrice: query.maxPrice } : {}),
+        ...(query.available ? { available: true } : {}),
+      };
       return cardCache.get(JSON.stringify(f), () => listProductCards(em(ctx), f));
     },
     productsGet: async (ctx, { params }) => ({ product: await getProduct(em(ctx), params.id, { includeArchived: false }) }),

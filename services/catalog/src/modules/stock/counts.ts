@@ -95,9 +95,19 @@ export async function countsFor(em: EntityManager, productIds: string[]): Promis
  */
 export function productLevelsSql(em: EntityManager, today: string): string {
   return `left join lateral (
-         select coalesce(sum(sl.available - sl.reserved - ${bookedTodaySql(em, 'sl', today)}), 0)::int as available, coalesce(sum(sl.sold), 0)::int as sold
+         select ${availableSumSql(em, today)} as available, coalesce(sum(sl.sold), 0)::int as sold
            from ${qualified(em, 'stock_levels')} sl where sl.product_id = p.id
        ) lv on true`;
+}
+
+/** The units a customer can order today, summed over the leaves `sl` of one product (the card's `available`). */
+function availableSumSql(em: EntityManager, today: string): string {
+  return `coalesce(sum(sl.available - sl.reserved - ${bookedTodaySql(em, 'sl', today)}), 0)::int`;
+}
+
+/** The same `available` as productLevelsSql, as a scalar for product row `p` (the shop's "available only" filter, issue 27). */
+export function productAvailableSql(em: EntityManager, today: string): string {
+  return `(select ${availableSumSql(em, today)} from ${qualified(em, 'stock_levels')} sl where sl.product_id = p.id)`;
 }
 
 /**
@@ -107,6 +117,15 @@ export function productLevelsSql(em: EntityManager, today: string): string {
  * Manila date (a `?` parameter by default, which the caller binds first).
  */
 export function bookedTodaySql(em: EntityManager, sl: string, today = '?::date'): string {
-  return `(select count(*)::int from ${qualified(em, 'bookings')} bt join ${qualified(em, 'stock_items')} bi on bi.id = bt.stock_item_id and bi.status in ('AVAILABLE')
-           where bt.leaf_id = ${sl}.leaf_id and bt.status in ('ACTIVE') and bt.period @> ${today})`;
+  return `(select count(*)::int from ${qualified(em, 'bookings')} bt join ${qualified(em, 'stock_items')} bi on bi.id = bt.stock_item_id and ${unitTakenTodaySql('bt', 'bi', today)}
+           where bt.leaf_id = ${sl}.leaf_id)`;
+}
+
+/**
+ * The one rule of "booking `bt` takes its unit `si` today": the unit is in the warehouse
+ * (AVAILABLE) and the booking is active over today. bookedTodaySql counts these per leaf (the
+ * available counts); the stock list marks each such unit Reserved (issue 27), so the two agree.
+ */
+export function unitTakenTodaySql(bt: string, si: string, today: string): string {
+  return `${si}.status in ('AVAILABLE') and ${bt}.status in ('ACTIVE') and ${bt}.period @> ${today}`;
 }

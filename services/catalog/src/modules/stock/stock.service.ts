@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CATALOG_MESSAGES, EVENTS, STOCK_ITEM_START, STOCK_STATUS_INVENTORY, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
+import { CATALOG_MESSAGES, EVENTS, manilaDate, STOCK_ITEM_START, STOCK_STATUS_INVENTORY, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
 import { badRequest, conflict, equalsFilters, notFound, qualified, recordEvent } from '@dme/platform';
 import type { z } from 'zod';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow } from '../products/product.entity';
@@ -10,6 +10,7 @@ import { StockBatchEntity, StockItemEntity, type StockItemRow } from './stock.en
 import { SOURCE } from '../products/product.service';
 import { listTotal } from '../list-total';
 import { appendCustody, type Actor } from '../custody/custody';
+import { unitTakenTodaySql } from './counts';
 
 type AddStock = z.output<typeof AddStockSchema>;
 const M = CATALOG_MESSAGES.stock;
@@ -69,6 +70,7 @@ function addedItem(i: StockItemRow, names: { product: string; bin: string }, lev
     batchID: i.batchId,
     createdAt: i.createdAt.toISOString(),
     updatedAt: i.updatedAt.toISOString(),
+    reservedFor: null,
   };
 }
 
@@ -180,6 +182,10 @@ type Row = {
   batch_id: string;
   created_at: string;
   updated_at: string;
+  reserved_kind: 'RENTAL' | 'DOWNTIME' | null;
+  reserved_order_id: string | null;
+  reserved_order_number: string | null;
+  reserved_until: string | null;
   total: number;
 };
 
@@ -200,16 +206,23 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
     `select s.id, s.serial_code, s.status, s.inventory_type, s.product_id, p.name as product_name,
             s.variant_id, v.name as variant_name, s.sub_variant_id, sv.name as sub_variant_name,
             s.warehouse_bin_id, b.name as bin_name, s.batch_id, s.created_at, s.updated_at,
+            rb.kind as reserved_kind, rb.order_id as reserved_order_id, rb.order_number as reserved_order_number,
+            to_char(upper(rb.period) - 1, 'YYYY-MM-DD') as reserved_until,
             count(*) over ()::int as total
        from ${qualified(em, 'stock_items')} s
        join ${qualified(em, 'products')} p on p.id = s.product_id
        join ${qualified(em, 'warehouse_bins')} b on b.id = s.warehouse_bin_id
        left join ${qualified(em, 'variants')} v on v.id = s.variant_id
        left join ${qualified(em, 'sub_variants')} sv on sv.id = s.sub_variant_id
+       left join lateral (
+         select bt.kind, bt.order_id, bt.order_number, bt.period from ${qualified(em, 'bookings')} bt
+          where bt.stock_item_id = s.id and ${unitTakenTodaySql('bt', 's', '?::date')}
+          limit 1
+       ) rb on true
       ${where}
       order by s.created_at desc, s.serial_code desc
       limit ? offset ?`,
-    [...params, f.limit, f.offset],
+    [manilaDate(), ...params, f.limit, f.offset],
   );
   return {
     total: await listTotal(em, rows, f.offset, `select count(*)::int as n from ${qualified(em, 'stock_items')} s ${where}`, params),
@@ -224,6 +237,9 @@ export async function listStock(em: EntityManager, f: StockFilter): Promise<{ it
       batchID: r.batch_id,
       createdAt: new Date(r.created_at).toISOString(),
       updatedAt: new Date(r.updated_at).toISOString(),
+      reservedFor: r.reserved_kind
+        ? { kind: r.reserved_kind === 'RENTAL' ? ('ORDER' as const) : ('DOWNTIME' as const), orderID: r.reserved_order_id, orderNumber: r.reserved_order_number, until: r.reserved_until! }
+        : null,
     })),
   };
 }
