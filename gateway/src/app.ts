@@ -281,5 +281,6 @@ function setIdentity(headers: OutgoingHttpHeaders, p: Principal): void {
   headers[IDENTITY_HEADERS.userId] = p.userId;
   headers[IDENTITY_HEADERS.userType] = p.userType;
   headers[IDENTITY_HEADERS.username] = p.username;
+  if (p.name) headers[IDENTITY_HEADERS.name] = encodeURIComponent(p.name);
   headers[IDENTITY_HEADERS.sessionId] = p.sessionId;
 }

@@ -1,11 +1,33 @@
 import { Link } from 'react-router-dom';
-import { Space, Table } from 'antd';
-import { formatManilaDateTime } from '@dme/contracts/browser';
+import { Space, Tag } from 'antd';
+import { formatBusinessDate, formatManilaDateTime } from '@dme/contracts/browser';
 import type { StockItem, StockListResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, StatusTag } from '@dme/ui';
+import { EmptyState, LazyErrorState, StatusTag, ResponsiveTable } from '@dme/ui';
 import { Truncated } from './Truncated';
 
+/**
+ * A unit's status, and whether something takes it today (issue 27): an AVAILABLE unit booked by a
+ * rental placed and not packed yet shows Reserved with its order, so the rows agree with the
+ * product's available count; a downtime shows too.
+ */
+export function StockStatusCell({ item }: { item: StockItem }) {
+  const r = item.reservedFor;
+  return (
+    <Space size={4} wrap>
+      <StatusTag kind="stock" status={item.status} />
+      {r && (
+        <span>
+          <Tag style={{ marginInlineEnd: 4 }}>{r.kind === 'ORDER' ? 'Reserved' : 'Downtime'}</Tag>
+          {r.kind === 'ORDER' && r.orderID ? (
+            <Link to={`/admin/orders/rentals/${r.orderID}`}>{r.orderNumber ? `for ${r.orderNumber}` : 'for an order'}</Link>
+          ) : null}
+          <span style={{ color: 'rgba(0,0,0,0.65)' }}> until {formatBusinessDate(r.until)}</span>
+        </span>
+      )}
+    </Space>
+  );
+}
 
 interface QueryLike {
   data?: StockListResponse;
@@ -33,7 +55,7 @@ export function StockTable({
 }) {
   if (query.error) return <LazyErrorState message={errorMessage(query.error)} onRetry={() => query.refetch()} />;
   return (
-    <Table<StockItem>
+    <ResponsiveTable<StockItem>
       rowKey="id"
       size="middle"
       loading={query.isLoading || query.isFetching}
@@ -52,7 +74,7 @@ export function StockTable({
             s.variantName ? <Truncated text={[s.variantName, s.subVariantName].filter(Boolean).join(' / ')} max={40} /> : '—',
         },
         { title: 'Warehouse Bin', key: 'bin', render: (_: unknown, s: StockItem) => s.warehouseBin.name },
-        { title: 'Status', dataIndex: 'status', render: (st: string) => <StatusTag kind="stock" status={st} /> },
+        { title: 'Status', key: 'status', render: (_: unknown, s: StockItem) => <StockStatusCell item={s} /> },
         { title: 'Inventory', dataIndex: 'inventoryType' },
         { title: 'Added', dataIndex: 'createdAt', render: (d: string) => formatManilaDateTime(d) },
         {

@@ -208,6 +208,8 @@ export const SessionPrincipal = z.object({
   userId: z.string().uuid(),
   userType: z.enum(USER_TYPES),
   username: z.string(),
+  /** First and last name, for records that name the person who acted (issue 27). */
+  name: z.string().optional(),
 });
 export type SessionPrincipal = z.infer<typeof SessionPrincipal>;
 

@@ -7,6 +7,8 @@ export const IDENTITY_HEADERS = {
   userId: 'x-dme-user-id',
   userType: 'x-dme-user-type',
   username: 'x-dme-username',
+  /** The person's full name (first and last), URI-encoded (a header value is Latin-1 only). */
+  name: 'x-dme-name',
   sessionId: 'x-dme-session-id',
   clientIp: 'x-dme-client-ip',
 } as const;
@@ -17,6 +19,8 @@ export interface Principal {
   userId: string;
   userType: UserType;
   username: string;
+  /** The person's full name as identity knows it now; absent when unknown (use the username). */
+  name?: string;
   sessionId?: string;
 }
 
@@ -46,5 +50,20 @@ export function principalFromHeaders(
   const username = h(IDENTITY_HEADERS.username) ?? '';
   if (!userId || !userType || !(USER_TYPES as readonly string[]).includes(userType)) return { trusted };
   const sessionId = h(IDENTITY_HEADERS.sessionId);
-  return { trusted, principal: { userId, userType: userType as UserType, username, ...(sessionId ? { sessionId } : {}) } };
+  const name = decodeName(h(IDENTITY_HEADERS.name));
+  return { trusted, principal: { userId, userType: userType as UserType, username, ...(name ? { name } : {}), ...(sessionId ? { sessionId } : {}) } };
+}
+
+function decodeName(v: string | undefined): string | undefined {
+  if (!v) return undefined;
+  try {
+    return decodeURIComponent(v).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a record names the person who acted: their full name, or their username when the name is unknown. */
+export function personName(p: Pick<Principal, 'name' | 'username'>): string {
+  return p.name?.trim() || p.username;
 }

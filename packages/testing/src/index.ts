@@ -81,6 +81,8 @@ export interface Caller {
   userId: string;
   userType: UserType;
   username?: string;
+  /** The person's full name, forwarded as the gateway does (URI-encoded). */
+  name?: string;
 }
 
 /**
@@ -94,6 +96,7 @@ export function serviceClient(baseUrl: string, token = TEST_INTERNAL_TOKEN) {
       headers[IDENTITY_HEADERS.userId] = opts.as.userId;
       headers[IDENTITY_HEADERS.userType] = opts.as.userType;
       headers[IDENTITY_HEADERS.username] = opts.as.username ?? 'tester';
+      if (opts.as.name) headers[IDENTITY_HEADERS.name] = encodeURIComponent(opts.as.name);
     }
     let body: string | undefined;
     if (opts.body !== undefined) {

@@ -21,6 +21,8 @@ const CSS = `
 .dme-cards .ant-table-tbody>tr>td[data-label=""]{justify-content:flex-end;flex-wrap:wrap}
 .dme-main .dme-cards .ant-table-tbody>tr.ant-table-placeholder>td{display:block;text-align:center}
 .dme-cards .ant-table-tbody>tr.ant-table-placeholder{border:0}
+.dme-cards .ant-table-summary,.dme-cards .ant-table-summary>tr{display:block}
+.dme-main .dme-cards .ant-table-summary>tr>td{display:block;padding:8px 12px;border:0;white-space:normal;text-align:right}
 }
 `;
 

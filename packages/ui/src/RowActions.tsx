@@ -18,6 +18,21 @@ export interface RowAction {
   onSelect: () => unknown;
 }
 
+/**
+ * The usual row Delete: red, behind "Delete <name>?" with what happens (`outcome`), or refused
+ * with its reason (`refusedBecause`) before any click.
+ */
+export function deleteAction(name: string, outcome: string, onSelect: () => unknown, refusedBecause?: string): RowAction {
+  return {
+    key: 'delete',
+    label: 'Delete',
+    danger: true,
+    refusedBecause,
+    confirm: { title: `Delete ${name}?`, content: outcome, okText: 'Delete', cancelText: 'Cancel', danger: true },
+    onSelect,
+  };
+}
+
 /** A vertical ellipsis (decorative: the button's accessible name says what it is). */
 function EllipsisIcon() {
   return (

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { App } from 'antd';
-import { FEEDBACK_TOP } from './constants';
+import { FEEDBACK_TOP, TOAST_BOTTOM } from './constants';
 import { AntdTheme } from './antd-theme';
 
 export type AppApi = ReturnType<typeof App.useApp>;
 
 const messageConfig = { top: FEEDBACK_TOP } as const;
-const notificationConfig = { top: FEEDBACK_TOP, placement: 'topRight' } as const;
+const notificationConfig = { top: FEEDBACK_TOP, bottom: TOAST_BOTTOM, placement: 'topRight' } as const;
 
 function Capture({ onReady }: { onReady: (api: AppApi) => void }) {
   const api = App.useApp();

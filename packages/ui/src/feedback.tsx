@@ -1,7 +1,7 @@
 import { Component, createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AppApi } from './app-bridge';
 
-export { FEEDBACK_TOP } from './constants';
+export { FEEDBACK_TOP, TOAST_BOTTOM } from './constants';
 
 export interface ConfirmOptions {
   title: string;
@@ -14,7 +14,7 @@ export interface ConfirmOptions {
 /** The app's toasts, notifications and confirms. */
 export interface Feedback {
   notify: {
-    /** A short success toast (top right, 120 px from the top, gone after 3 s). */
+    /** A short success toast (bottom centre, 24 px above the bottom edge, gone after 3 s). */
     success: (content: string) => void;
     info: (content: string) => void;
     /** A short error toast, e.g. a refused upload. */
@@ -30,12 +30,14 @@ export interface Feedback {
 }
 
 /**
- * Toasts are antd notifications with a title only, at the top right like the error notifications:
- * 120 px from the top (SPEC §9) is inside the signed-in frame's page-title row (112–144 px on a
- * desktop), and antd's centred message toast covered the title there (issue 13; docs/decisions.md
- * "A finished look"). As short-lived as a message toast.
+ * Toasts are antd notifications with a title only, at the bottom centre (issue 27): 120 px from
+ * the top is inside the signed-in frame's page-title row (112–144 px on a desktop), where a toast
+ * covered the title (centred, issue 13) or the header's action buttons (top right). Notifications
+ * (an error with the server's message) stay 120 px from the top as SPEC §9 says. As short-lived
+ * as a message toast.
  */
 const TOAST_SECONDS = 3;
+const TOAST = { duration: TOAST_SECONDS, placement: 'bottom' } as const;
 
 const AppBridge = lazy(() => import('./app-bridge'));
 
@@ -78,9 +80,9 @@ export function FeedbackRoot({ children }: { children: ReactNode }) {
     };
     return {
       notify: {
-        success: (content) => void api().then((a) => a.notification.success({ title: content, duration: TOAST_SECONDS })),
-        info: (content) => void api().then((a) => a.notification.info({ title: content, duration: TOAST_SECONDS })),
-        toastError: (content) => void api().then((a) => a.notification.error({ title: content, duration: TOAST_SECONDS })),
+        success: (content) => void api().then((a) => a.notification.success({ title: content, ...TOAST })),
+        info: (content) => void api().then((a) => a.notification.info({ title: content, ...TOAST })),
+        toastError: (content) => void api().then((a) => a.notification.error({ title: content, ...TOAST })),
         error: (title, description, options) =>
           void api().then((a) =>
             a.notification.error({ title, description, ...(options?.durationMs !== undefined ? { duration: options.durationMs / 1000 } : {}) }),

@@ -11,7 +11,7 @@ export { SectionTitle } from './SectionTitle';
 export { FilterTabs, type FilterTab } from './FilterTabs';
 export { ResponsiveTable } from './ResponsiveTable';
 export { StatusTag } from './StatusTag';
-export { RowActions, type RowAction } from './RowActions';
+export { deleteAction, RowActions, type RowAction } from './RowActions';
 export { CurrentUserProvider, useCurrentUser } from './shell-context';
 export { useFeedback, FeedbackRoot as FeedbackProvider, FEEDBACK_TOP, TOAST_BOTTOM, type Feedback, type ConfirmOptions } from './feedback';
 export type { RemoteAppProps } from './remote';

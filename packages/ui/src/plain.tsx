@@ -11,7 +11,7 @@ const SPIN_CSS = '@keyframes dme-spin{to{transform:rotate(360deg)}}';
 /** A spinner with a text for screen readers. */
 export function PlainLoading({ label = 'Loading...' }: { label?: string }) {
   return (
-    <div role="status" aria-live="polite" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, padding: 48, color: 'rgba(0,0,0,0.45)' }}>
+    <div role="status" aria-live="polite" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, padding: 48, color: 'rgba(0,0,0,0.62)' }}>
       <style>{SPIN_CSS}</style>
       <span
         aria-hidden="true"
@@ -25,7 +25,7 @@ export function PlainLoading({ label = 'Loading...' }: { label?: string }) {
 /** An empty state like antd's Empty (simple image), as plain elements. */
 export function PlainEmpty({ description, children }: { description: ReactNode; children?: ReactNode }) {
   return (
-    <div style={{ padding: 32, textAlign: 'center', color: 'rgba(0,0,0,0.45)', fontSize: 14, lineHeight: 1.5714 }}>
+    <div style={{ padding: 32, textAlign: 'center', color: 'rgba(0,0,0,0.62)', fontSize: 14, lineHeight: 1.5714 }}>
       <svg aria-hidden="true" width="64" height="41" viewBox="0 0 64 41" style={{ display: 'block', margin: '0 auto 8px' }}>
         <g transform="translate(0 1)" fill="none" fillRule="evenodd">
           <ellipse fill="#f5f5f5" cx="32" cy="33" rx="32" ry="7" />

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Space, Table } from 'antd';
+import { Button, Space } from 'antd';
 import { USER_TYPE_LABELS, type User } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, ErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { EmptyState, ErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
 import { useDeleteEmployeeMutation, useEmployeesQuery, useSetEmployeeStatusMutation } from '../api';
 import { UserActions } from './UserActions';
 
@@ -29,7 +29,7 @@ export function EmployeesPage() {
       {error ? (
         <ErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
-        <Table<User>
+        <ResponsiveTable<User>
           rowKey="id"
           loading={isLoading || isFetching}
           dataSource={data?.items ?? []}

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button, Input, Select, Space, Table } from 'antd';
+import { Button, Input, Select, Space } from 'antd';
 import { formatManilaDateTime, MESSAGE_STATUSES, MESSAGE_TEMPLATES, OUTBOX_MESSAGES, type MessageStatus, type MessageSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, ErrorState, PageHeader } from '@dme/ui';
+import { EmptyState, ErrorState, PageHeader, ResponsiveTable } from '@dme/ui';
 import { useMessagesQuery } from '../api';
 import { MessageDrawer, MessageStatusTag } from './MessageDrawer';
 import { ResendMessageButton } from './ResendMessageButton';
@@ -84,7 +84,7 @@ export function MessagesPage() {
       {error ? (
         <ErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
-        <Table<MessageSummary>
+        <ResponsiveTable<MessageSummary>
           rowKey="id"
           loading={isLoading || isFetching}
           dataSource={data?.items ?? []}

@@ -1,22 +1,13 @@
 import { Button, Popconfirm, Space } from 'antd';
-import { useFeedback } from '@dme/ui';
+import { deleteAction, RowActions, useFeedback } from '@dme/ui';
 import type { User, UserStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { MESSAGES } from '@dme/contracts';
 
-/** A trash-can icon (decorative: the button's text names the action). */
-function DeleteIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false" data-icon="delete">
-      <path d="M9 3h6l1 1h4v2H4V4h4l1-1zm-3 5h12l-1 13H7L6 8zm4 2v9h1.5v-9H10zm3.5 0v9H15v-9h-1.5z" />
-    </svg>
-  );
-}
-
 /**
  * Activate / deactivate and delete, each behind a confirm. Deactivating can be undone, so it is a
- * plain action; deleting cannot, so it alone has the danger style and a trash icon (issue 13: the
- * two looked the same).
+ * plain button on the row; deleting cannot, so it sits in the row's "More actions" menu, red
+ * (issue 13: the two looked the same; issue 27: no red Delete on every row).
  */
 export function UserActions({
   user,
@@ -59,19 +50,11 @@ export function UserActions({
           {active ? 'Deactivate' : 'Activate'}
         </Button>
       </Popconfirm>
-      <Popconfirm
-        title={`Delete ${name}?`}
-        description="The account is closed for good; its order history is kept."
-        okText="Delete"
-        okButtonProps={{ danger: true }}
-        cancelText="Cancel"
-        destroyOnHidden
-        onConfirm={() => run(() => remove(user.id).unwrap(), 'User deleted.')}
-      >
-        <Button size="small" danger icon={<DeleteIcon />} disabled={busy}>
-          Delete
-        </Button>
-      </Popconfirm>
+      <RowActions
+        name={name}
+        disabled={busy}
+        actions={[deleteAction(name, 'The account is closed for good; its order history is kept.', () => run(() => remove(user.id).unwrap(), 'User deleted.'))]}
+      />
     </Space>
   );
 }

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Select, Space, Table } from 'antd';
+import { Select, Space } from 'antd';
 import { USER_TYPE_FILTER_VALUES, USER_TYPE_LABELS, type User } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, ErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { EmptyState, ErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
 import { useDeleteUserMutation, useSetUserStatusMutation, useUsersQuery } from '../api';
 import { UserActions } from './UserActions';
 
@@ -36,7 +36,7 @@ export function UsersPage() {
       {error ? (
         <ErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
-        <Table<User>
+        <ResponsiveTable<User>
           rowKey="id"
           loading={isLoading || isFetching}
           dataSource={data?.items ?? []}

@@ -88,7 +88,7 @@ describe('superadmin: users', () => {
 });
 
 describe('superadmin: employees', () => {
-  it('shows Delete as the danger action with an icon and Deactivate/Activate as plain ones, each behind its confirm', async () => {
+  it('keeps Deactivate/Activate as plain row buttons and Delete, red, in the row\'s "More actions" menu, each behind its confirm', async () => {
     const inactive = { ...driver, id: '00000000-0000-4000-8000-000000000003', idNumber: 'EMP-000003', username: 'ana', firstName: 'Ana', lastName: 'Reyes', status: 'DEACTIVATED' as const };
     let items = [driver, inactive];
     const { calls } = mockApi(
@@ -104,27 +104,33 @@ describe('superadmin: employees', () => {
 
     const deactivate = within(row('juan')).getByRole('button', { name: 'Deactivate' });
     const activate = within(row('ana')).getByRole('button', { name: 'Activate' });
-    const del = within(row('juan')).getByRole('button', { name: 'Delete' });
-    // Deactivate and Activate are plain (not red); Delete alone is the danger action, with a trash icon.
+    // Deactivate and Activate are plain (not red); no red Delete on the row (issue 27).
     expect(deactivate).not.toHaveClass('ant-btn-dangerous');
     expect(activate).not.toHaveClass('ant-btn-dangerous');
-    expect(del).toHaveClass('ant-btn-dangerous');
-    expect(del.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
-    expect(deactivate.querySelector('svg')).toBeNull();
-    expect(del).toHaveAccessibleName('Delete');
+    expect(within(row('juan')).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(row('juan').querySelector('.ant-btn-dangerous')).toBeNull();
+    // Each row's menu has its own name.
+    const more = within(row('juan')).getByRole('button', { name: 'More actions for Juan Cruz' });
+    expect(within(row('ana')).getByRole('button', { name: 'More actions for Ana Reyes' })).toBeInTheDocument();
 
     // Deactivate still asks first.
     fireEvent.click(deactivate);
     expect(await screen.findByText('Deactivate Juan Cruz?')).toBeInTheDocument();
     fireEvent.click(await screen.findByRole('button', { name: 'No' }));
 
-    // Delete asks too, with a danger OK; Cancel keeps the row, Delete removes it.
-    fireEvent.click(del);
-    expect(await screen.findByText('Delete Juan Cruz?')).toBeInTheDocument();
+    // Delete, in the menu, is the danger action; it asks too, with a danger OK; Cancel keeps the row, Delete removes it.
+    const openDelete = async () => {
+      fireEvent.click(more);
+      const item = await screen.findByRole('menuitem', { name: 'Delete' });
+      expect(item).toHaveClass('ant-dropdown-menu-item-danger');
+      fireEvent.click(item);
+      expect((await screen.findAllByText('Delete Juan Cruz?', undefined, { timeout: 5000 })).length).toBeGreaterThan(0);
+    };
+    await openDelete();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
-    fireEvent.click(within(row('juan')).getByRole('button', { name: 'Delete' }));
-    const ok = (await screen.findAllByRole('button', { name: 'Delete' })).filter((b) => !row('juan').contains(b)).at(-1)!;
+    await openDelete();
+    const ok = (await screen.findAllByRole('button', { name: 'Delete' })).at(-1)!;
     expect(ok).toHaveClass('ant-btn-dangerous');
     fireEvent.click(ok);
     await waitFor(() => expect(screen.queryByText('juan')).toBeNull());

@@ -154,3 +154,12 @@ export function feedbackTop(el: HTMLElement): string {
   if (!list) throw new Error('not inside an antd message or notification');
   return list.style.getPropertyValue('--notification-top') || list.style.top;
 }
+
+/** Where the antd notification list holding `el` sits: its placement (e.g. "bottom", "topRight") and its offset from that edge. */
+export function feedbackPlace(el: HTMLElement): { placement: string; offset: string } {
+  const list = el.closest<HTMLElement>('.ant-notification');
+  if (!list) throw new Error('not inside an antd notification');
+  const placement = [...list.classList].map((c) => /^ant-notification-(top|bottom|topLeft|topRight|bottomLeft|bottomRight)$/.exec(c)?.[1]).find(Boolean) ?? '';
+  const offset = list.style.getPropertyValue(placement.startsWith('bottom') ? '--notification-bottom' : '--notification-top');
+  return { placement, offset };
+}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Descriptions, Space, Table, Tag } from 'antd';
+import { Alert, Button, Descriptions, Space, Tag } from 'antd';
 import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Payment, PaymentAction, PaymentRecord } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { usePaymentQuery } from './api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
 import { ACTION_LABELS, formatBusinessDate, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
@@ -119,7 +119,7 @@ export default function PaymentDetailPage() {
       </section>
       <section aria-label="Payment Records">
         <SectionTitle>Payment Records</SectionTitle>
-        <Table<PaymentRecord>
+        <ResponsiveTable<PaymentRecord>
           rowKey="id"
           size="small"
           pagination={false}

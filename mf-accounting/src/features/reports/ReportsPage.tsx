@@ -1,11 +1,11 @@
 import { useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { DatePicker, Table, Tabs } from 'antd';
+import { DatePicker, Table } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { REPORT_LABELS, REPORT_NAMES } from '@dme/contracts/browser';
 import type { ReportExport, ReportName, ReportResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, LazyNotAvailable, PageHeader, useCurrentUser } from '@dme/ui';
+import { EmptyState, FilterTabs, LazyErrorState, LazyNotAvailable, PageHeader, ResponsiveTable, useCurrentUser } from '@dme/ui';
 import { useReportQuery } from './api';
 import { REPORT_COLUMNS, type ReportRow } from './columns';
 import { ExportPanel } from './ExportPanel';
@@ -54,7 +54,7 @@ function Reports() {
       ) : (
         <>
           {shown && shown.total > 0 && shown.chart ? <ReportCharts report={report} chart={shown.chart} /> : null}
-          <Table<ReportRow>
+          <ResponsiveTable<ReportRow>
             aria-label={REPORT_LABELS[report]}
             loading={isFetching}
             dataSource={rows}
@@ -106,11 +106,10 @@ function Reports() {
         }
       />
       <TotalsPanel totals={totals} loading={isFetching} />
-      <Tabs
-        activeKey={report}
-        onChange={(k) => go({ report: k as ReportName })}
-        items={REPORT_NAMES.map((name) => ({ key: name, label: REPORT_LABELS[name], children: name === report ? content : null }))}
-      />
+      {/* One line of tabs that scrolls on a phone (antd's overflow "more" button sat inside the tablist: issue 27). */}
+      <FilterTabs<ReportName> label="Reports" active={report} onChange={(k) => go({ report: k })} items={REPORT_NAMES.map((name) => ({ key: name, label: REPORT_LABELS[name] }))}>
+        {content}
+      </FilterTabs>
     </section>
   );
 }

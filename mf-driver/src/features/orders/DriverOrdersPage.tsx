@@ -1,9 +1,9 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Table } from 'antd';
+import { Button } from 'antd';
 import type { DriverScanPurpose, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows, ResponsiveTable } from '@dme/ui';
 import { useDriverOrdersInfiniteQuery } from './api';
 import { PURPOSE } from './purpose';
 
@@ -37,7 +37,7 @@ export function DriverOrdersPage({ purpose }: { purpose: DriverScanPurpose }) {
         <LazyErrorState title="The orders could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
         <>
-          <Table<OrderSummary>
+          <ResponsiveTable<OrderSummary>
             rowKey="id"
             aria-label={texts.listLabel}
             loading={q.isLoading || (q.isFetching && !q.isFetchingNextPage)}

@@ -6,31 +6,13 @@ import { addDays, manilaDate, ORDER_MESSAGES } from '@dme/contracts/browser';
 import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
 import App from '../../app';
 import { customer } from '../../test/orders';
+import { CART_PRODUCT, cartItem } from '../../test/cart';
 
-const PRODUCT = '00000000-0000-4000-8000-000000000001';
+const PRODUCT = CART_PRODUCT;
 const today = manilaDate();
 
 /** A wheelchair in the rental cart: 1 for 3 days from the day after tomorrow. */
-const item = (over: Partial<CartItem> = {}): CartItem => ({
-  id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
-  type: 'RENT',
-  productID: PRODUCT,
-  productVariantID: null,
-  productSubVariantID: null,
-  name: 'Wheelchair',
-  brand: 'Drive',
-  image: '/api/uploads/w.png',
-  variant: null,
-  subVariant: null,
-  price: '20.00',
-  quantity: 1,
-  noOfRentalDays: 3,
-  startDate: addDays(today, 2),
-  lineTotal: '60.00',
-  available: true,
-  createdAt: '2026-11-20T00:00:00.000Z',
-  ...over,
-});
+const item = cartItem;
 
 /** The level's days from today: booked (no unit free for the whole rental) from day 5 to day 8. */
 function availability(c: Call): { status: number; body: AvailabilityResponse } {

@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { Button, Image, Popconfirm, Space, Table, Tag } from 'antd';
+import { Button, Image, Popconfirm, Space, Tag } from 'antd';
 import { manilaDate, ORDER_MESSAGES } from '@dme/contracts/browser';
 import type { CartItem, CartType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { days, EmptyState, LazyErrorState, money, PageHeader, useFeedback } from '@dme/ui';
+import { days, EmptyState, LazyErrorState, money, PageHeader, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useCartQuery, useRemoveFromCartMutation, useUpdateCartItemMutation } from './api';
 import { RentalStartPicker, useRentalDays } from '../../lib/RentalStart';
 import { AddressDialog } from '../../lib/checkout/AddressDialog';
@@ -58,7 +58,7 @@ function CartTable({ type }: { type: CartType }) {
       {q.error ? (
         <LazyErrorState message={errorMessage(q.error)} onRetry={q.refetch} />
       ) : (
-        <Table<CartItem>
+        <ResponsiveTable<CartItem>
           rowKey="id"
           loading={q.isLoading}
           dataSource={items}
@@ -126,6 +126,7 @@ function CartTable({ type }: { type: CartType }) {
       </div>
       <AddressDialog
         open={checkout.open}
+        cart={type}
         loading={checkout.placing}
         onCancel={() => checkout.setOpen(false)}
         onConfirm={(address) => void checkout.submit({ cartItemIDs: items.map((i) => i.id) }, address)}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Space, Table, Tag, Timeline } from 'antd';
+import { Alert, Button, Space, Tag, Timeline } from 'antd';
 import { acceptsRequests, formatBusinessDate, formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, RequestType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useFeedback } from '@dme/ui';
+import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from './api';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
@@ -37,7 +37,7 @@ function Requests({ order }: { order: Order }) {
           </Space>
         )}
       </div>
-      <Table<OrderRequest>
+      <ResponsiveTable<OrderRequest>
         rowKey="id"
         size="small"
         pagination={false}
@@ -80,7 +80,8 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const { notify, confirm } = useFeedback();
   const q = useMyOrderQuery(id);
   const [cancel, cancelling] = useCancelOrderMutation();
-  const back = type === 'RENT' ? '/orders/rentals' : '/orders/purchased';
+  // Back to the list as it was left (its tab), else to the list (issue 27).
+  const back = useBackTo(type === 'RENT' ? '/orders/rentals' : '/orders/purchased');
   if (q.isLoading) return <Loading />;
   if (q.error || !q.data) return <LazyErrorState title="This order could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const o = q.data.order;

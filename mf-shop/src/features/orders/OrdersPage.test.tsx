@@ -30,18 +30,20 @@ function server(db: { orders: OrderSummary[] }, fail?: (c: Call) => ReturnType<t
       const q = query(c);
       const matching = db.orders.filter((o) => o.type === q.type && (!q.status || o.status === q.status));
       const offset = Number(q.offset ?? 0);
-      return { status: 200, body: { items: matching.slice(offset, offset + Number(q.limit)), total: matching.length } };
+      const counts: Record<string, number> = {};
+      for (const o of db.orders.filter((x) => x.type === q.type)) counts[o.status] = (counts[o.status] ?? 0) + 1;
+      return { status: 200, body: { items: matching.slice(offset, offset + Number(q.limit)), total: matching.length, counts } };
     }),
   );
 }
 
 const lists = (calls: Call[]) => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/my/orders?'));
-const shownRows = () => screen.queryAllByRole('link', { name: 'View' }).length;
+const shownRows = () => screen.queryAllByRole('link', { name: /^View ORD/ }).length;
 const loadMore = () => screen.queryByRole('button', { name: /Load more/ });
 
-function open() {
+function open(at = '/orders/purchased') {
   render(
-    <MemoryRouter initialEntries={['/orders/purchased']}>
+    <MemoryRouter initialEntries={[at]}>
       <App user={customer} />
     </MemoryRouter>,
   );
@@ -83,14 +85,14 @@ describe("the customer's order lists past 100 orders", () => {
     fireEvent.click(loadMore()!);
     expect(await screen.findByText(orderNumber(101))).toBeInTheDocument();
 
-    fireEvent.click(screen.getByRole('tab', { name: 'For Payment' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'For Payment 150' }));
     expect(await screen.findByText(orderNumber(1099))).toBeInTheDocument();
     expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'FOR_PAYMENT', offset: '0' });
     expect(shownRows()).toBe(100);
     expect(screen.queryByText(orderNumber(1))).toBeNull();
     expect(screen.getByText('Showing 100 of 150')).toBeInTheDocument();
 
-    fireEvent.click(screen.getByRole('tab', { name: 'Pending' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Pending 101' }));
     expect(await screen.findByText(orderNumber(1))).toBeInTheDocument();
     await expect.poll(() => shownRows()).toBe(100);
     expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'PENDING', offset: '0' });
@@ -141,5 +143,21 @@ describe("the customer's order lists past 100 orders", () => {
     expect(shownRows()).toBe(102);
     for (const n of [2, 100, 101, 102]) expect(screen.getAllByText(orderNumber(n))).toHaveLength(1);
     expect(loadMore()).toBeNull();
+  });
+});
+
+describe('the tabs (issue 27)', () => {
+  it("show each tab's count from the server, and the tab named in the address opens", async () => {
+    const { calls } = server({ orders: [summary(1), summary(2), summary(3, 'FOR_PAYMENT'), summary(4, 'DELIVERED')] });
+    open('/orders/purchased?status=FOR_PAYMENT');
+    expect(await screen.findByRole('tab', { name: 'For Payment 1', selected: true })).toBeInTheDocument();
+    expect(await screen.findByText(orderNumber(3))).toBeInTheDocument();
+    expect(query(lists(calls)[0]!)).toMatchObject({ type: 'BUY', status: 'FOR_PAYMENT' });
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending 2', 'For Payment 1', 'Preparing 0', 'To Ship 0', 'Out For Delivery 0', 'Delivered 1', 'Cancelled 0']);
+    // The order's link brings the list as it is back with it (Back returns to this tab).
+    expect(screen.getByRole('link', { name: orderNumber(3) })).toHaveAttribute('href', `/orders/purchased/${summary(3).id}`);
+    fireEvent.click(screen.getByRole('tab', { name: 'Pending 2' }));
+    expect(await screen.findByText(orderNumber(1))).toBeInTheDocument();
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'PENDING' });
   });
 });

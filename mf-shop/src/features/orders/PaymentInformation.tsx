@@ -1,7 +1,7 @@
-import { Alert, Table } from 'antd';
+import { Alert } from 'antd';
 import { formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
-import { money, Money, PaymentInfoBlock, StatusTag, SectionTitle } from '@dme/ui';
+import { money, Money, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 
 type Record = OrderPayment['records'][number];
 
@@ -67,7 +67,7 @@ export function PaymentRecords({ order }: { order: Order }) {
   return (
     <section aria-label="Payment Records" style={{ marginTop: 24 }}>
       <SectionTitle>Payment Records</SectionTitle>
-      <Table<Record & { key: number }>
+      <ResponsiveTable<Record & { key: number }>
         size="small"
         pagination={false}
         dataSource={records.map((r, key) => ({ ...r, key }))}

@@ -1,6 +1,9 @@
-import { Form, Input, Modal } from 'antd';
+import { Alert, Form, Input, Modal, Spin } from 'antd';
+import type { CartType } from '@dme/contracts';
 import { ADDRESS_MAX, ORDER_MESSAGES, ZIPCODE_MIN } from '@dme/contracts/browser';
-import { useCurrentUser } from '@dme/ui';
+import { errorMessage } from '@dme/api-client';
+import { days, money, useCurrentUser } from '@dme/ui';
+import { useCheckoutCartQuery } from './api';
 
 export interface AddressValues {
   deliveryAddress: string;
@@ -12,14 +15,55 @@ export interface AddressValues {
 
 const M = ORDER_MESSAGES;
 
-/** 'Review Address' (SPEC §2, §5): prefilled from the profile, every rule and message of the spec. */
+/**
+ * What Confirm Order places (issue 27): each item with its quantity (and rental days) and the
+ * server's total, read from the cart the order is made of; nothing is priced here.
+ */
+function CartSummary({ type }: { type: CartType }) {
+  const q = useCheckoutCartQuery(type);
+  if (q.error) return <Alert type="error" showIcon message="The order could not be loaded." description={errorMessage(q.error)} style={{ marginBottom: 16 }} />;
+  if (!q.data) return <Spin style={{ display: 'block', margin: '8px 0 16px' }} />;
+  const rent = type === 'RENT';
+  return (
+    <section aria-label="Your order" style={{ marginBottom: 16 }}>
+      <h2 style={{ fontSize: 16, margin: '0 0 8px' }}>Your order</h2>
+      <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {q.data.items.map((i) => (
+          <li key={i.id} style={{ display: 'flex', justifyContent: 'space-between', gap: 12, padding: '4px 0', borderBottom: '1px solid rgba(5,5,5,0.06)' }}>
+            <span>
+              {[i.name, i.variant?.name, i.subVariant?.name].filter(Boolean).join(' / ')}
+              <span style={{ color: 'rgba(0,0,0,0.65)' }}>
+                {' '}
+                × {i.quantity}
+                {rent && i.noOfRentalDays ? `, ${days(i.noOfRentalDays)}` : ''}
+              </span>
+            </span>
+            <span>{money(i.lineTotal)}</span>
+          </li>
+        ))}
+      </ul>
+      <p style={{ display: 'flex', justifyContent: 'space-between', margin: '8px 0 0', fontSize: 16 }}>
+        <span>Total</span>
+        <strong data-testid="confirm-total">{money(q.data.total)}</strong>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * 'Review Address' (SPEC §2, §5): prefilled from the profile, every rule and message of the spec;
+ * when it places a cart (`cart`), it shows first what is being confirmed (issue 27).
+ */
 export function AddressDialog({
   open,
   onCancel,
   onConfirm,
   loading,
+  cart,
 }: {
   open: boolean;
+  /** The cart this checkout places: its items, quantities and the server's total are shown. */
+  cart?: CartType;
   onCancel: () => void;
   onConfirm: (v: AddressValues) => void;
   loading: boolean;
@@ -36,6 +80,7 @@ export function AddressDialog({
       onOk={() => void form.validateFields().then(onConfirm).catch(() => undefined)}
       destroyOnHidden
     >
+      {open && cart && <CartSummary type={cart} />}
       <Form
         form={form}
         layout="vertical"

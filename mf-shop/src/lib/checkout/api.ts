@@ -1,9 +1,14 @@
 import { baseApi } from '@dme/api-client';
-import type { OrderResponse, PlaceOrderRequest } from '@dme/contracts';
+import type { CartResponse, CartType, OrderResponse, PlaceOrderRequest } from '@dme/contracts';
 
 /** Placing an order, from the cart or a bulk order: the cart, my orders and the stock shown refresh. */
 export const checkoutApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
+    /** The cart a checkout is about to place, with the server's line totals and total (the Review Address summary). */
+    checkoutCart: b.query<CartResponse, CartType>({
+      query: (type) => ({ url: '/cart', params: { type } }),
+      providesTags: (_r, _e, type) => [{ type: 'Cart', id: type }],
+    }),
     placeOrder: b.mutation<OrderResponse, { body: PlaceOrderRequest; idempotencyKey: string }>({
       query: ({ body, idempotencyKey }) => ({ url: '/orders', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: (_r, _e, arg) => [{ type: 'Cart', id: arg.body.type === 'RENT' ? 'RENT' : 'BUY' }, { type: 'Order', id: 'LIST' }, { type: 'Product', id: 'LIST' }],
@@ -11,4 +16,4 @@ export const checkoutApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { usePlaceOrderMutation } = checkoutApi;
+export const { useCheckoutCartQuery, usePlaceOrderMutation } = checkoutApi;

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Popconfirm, Space, Table } from 'antd';
+import { Button, Space } from 'antd';
 import type { Bin } from '@dme/contracts';
+import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, RowActions, deleteAction, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useBinsQuery } from '../../lib/api';
 import { useDeleteBinMutation } from './api';
 
@@ -31,7 +32,7 @@ export function BinsPage() {
       {error ? (
         <LazyErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
-        <Table<Bin>
+        <ResponsiveTable<Bin>
           rowKey="id"
           loading={isLoading || isFetching}
           dataSource={data?.items ?? []}
@@ -48,18 +49,11 @@ export function BinsPage() {
                 <Space wrap>
                   <Link to={`/admin/warehouse-bins/${bin.id}/stocks`}>Stocks</Link>
                   <Link to={`/admin/warehouse-bins/${bin.id}/edit`}>Edit</Link>
-                  <Popconfirm
-                    title={`Delete ${bin.name}?`}
-                    description={bin.stockCount > 0 ? 'This bin holds stock and cannot be deleted.' : 'The bin is removed for good.'}
-                    okText="Delete"
-                    okButtonProps={{ danger: true, disabled: bin.stockCount > 0 }}
-                    cancelText="Cancel"
-                    onConfirm={() => onDelete(bin)}
-                  >
-                    <Button size="small" danger disabled={removing.isLoading}>
-                      Delete
-                    </Button>
-                  </Popconfirm>
+                  <RowActions
+                    name={bin.name}
+                    disabled={removing.isLoading}
+                    actions={[deleteAction(bin.name, 'The bin is removed for good.', () => onDelete(bin), bin.stockCount > 0 ? CATALOG_MESSAGES.bin.cannotDelete(bin.stockCount) : undefined)]}
+                  />
                 </Space>
               ),
             },

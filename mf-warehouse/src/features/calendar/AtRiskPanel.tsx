@@ -1,8 +1,8 @@
-import { Alert, Button, Table, Tag } from 'antd';
+import { Alert, Button, Tag } from 'antd';
 import type { AtRiskBooking } from '@dme/contracts';
 import { formatBusinessDate, formatManilaDateTime, isIsoDate, STOCK_STATUS_LABELS } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, SectionTitle } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { useBookingsAtRiskQuery } from './api';
 
 /** Ours (issue 25): the texts of the at-risk panel. */
@@ -42,7 +42,7 @@ export function AtRiskPanel({ onOpen }: { onOpen: (orderID: string) => void }) {
       ) : (
         <>
           {items.length > 0 && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={AT_RISK_TEXTS.summary(items.length)} />}
-          <Table<AtRiskBooking>
+          <ResponsiveTable<AtRiskBooking>
             rowKey="bookingID"
             size="small"
             pagination={false}

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Button, DatePicker, Form, Input, Modal, Segmented, Select, Space, Table, Tag } from 'antd';
+import { Button, DatePicker, Form, Input, Modal, Segmented, Select, Space, Tag } from 'antd';
 import dayjs from 'dayjs';
 import type { CalendarResponse, DowntimeReason, UnitBooking } from '@dme/contracts';
 import { addDays, BOOKING_MESSAGES, DOWNTIME_REASONS, formatBusinessDate, isIsoDate, manilaDate } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, PageHeader, ResponsiveTable, useFeedback } from '@dme/ui';
 import { useCreateDowntimeMutation, useProductCalendarQuery, useRemoveDowntimeMutation, useRentalProductsQuery } from './api';
 import { KINDS, type Picked } from './Timeline';
 import { AtRiskPanel } from './AtRiskPanel';
@@ -155,7 +155,7 @@ export default function CalendarPage() {
 /** The grid's bookings as a table: what a screen reader (and a keyboard) uses. */
 function BookingsTable({ rows, onOpen, onRemove }: { rows: Row[]; onOpen: (orderID: string) => void; onRemove: (id: string) => void }) {
   return (
-    <Table<Row>
+    <ResponsiveTable<Row>
       style={{ marginTop: 16 }}
       rowKey="id"
       size="small"

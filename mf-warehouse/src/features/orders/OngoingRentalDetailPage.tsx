@@ -2,7 +2,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader, SectionTitle } from '@dme/ui';
+import { LazyErrorState, Loading, PageHeader, SectionTitle, useBackTo } from '@dme/ui';
 import { useStaffOrderQuery } from './api';
 import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/rentalStatus';
 import { ordersBase } from './format';
@@ -19,6 +19,8 @@ import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRe
 export default function OngoingRentalDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  // Back to the list as it was left (its tab, search and page), else to the list (issue 27).
+  const back = useBackTo(ONGOING_BASE);
   const q = useStaffOrderQuery(id);
 
   if (q.isLoading) return <Loading />;
@@ -36,7 +38,7 @@ export default function OngoingRentalDetailPage() {
             <RentalStepButtons order={o} />
             <ExtendRentalButton order={o} />
             <EndRentalEarlyButton order={o} />
-            <Button onClick={() => navigate(ONGOING_BASE)}>Back</Button>
+            <Button onClick={() => navigate(back)}>Back</Button>
           </Space>
         }
       />

@@ -4,7 +4,7 @@ import { Alert, Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Order, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
+import { LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from './api';
 import { usePacking } from './usePacking';
 import { PackingDialog, PackingLoadError } from './PackingDialog';
@@ -25,6 +25,8 @@ export default function OrderDetailPage({ type }: { type: OrderType }) {
 
 function OrderDetail({ id, type }: { id: string; type: OrderType }) {
   const navigate = useNavigate();
+  // Back to the list as it was left (its tab and search: issue 27); opened from elsewhere, the tab of the order's status.
+  const backFrom = useBackTo('');
   const { notify, confirm } = useFeedback();
   const q = useStaffOrderQuery(id);
   const [transition, transitioning] = useTransitionOrderMutation();
@@ -103,7 +105,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
                 Cancel Order
               </Button>
             )}
-            <Button onClick={() => navigate(`${ordersBase(o.type)}?status=${o.status}`)}>Back</Button>
+            <Button onClick={() => navigate(backFrom || `${ordersBase(o.type)}?status=${o.status}`)}>Back</Button>
           </Space>
         }
       />

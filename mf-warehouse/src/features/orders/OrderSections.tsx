@@ -1,7 +1,7 @@
-import { Alert, Button, Space, Table, Tag } from 'antd';
+import { Alert, Button, Space, Tag } from 'antd';
 import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine } from '@dme/contracts';
-import { days, Money, OrderLinesTable, PaymentInfoBlock, StatusTag } from '@dme/ui';
+import { days, Money, OrderLinesTable, PaymentInfoBlock, StatusTag, ResponsiveTable } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';
 import { dateText } from '../../lib/rentalStatus';
@@ -128,7 +128,7 @@ export function PaymentInformation({ order }: { order: Order }) {
     >
       {paid ? (
         <>
-          <Table
+          <ResponsiveTable
             rowKey={(r) => `${r.invoiceNumber}-${r.receiptNumber}-${r.createdAt}`}
             pagination={false}
             size="small"

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Button, Input, Table } from 'antd';
+import { Link } from 'react-router-dom';
+import { Button, Input } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useStaffOrdersInfiniteQuery } from './api';
 import { ordersBase, statusLabel } from './format';
 
@@ -19,25 +19,16 @@ export function orderTabs(type: OrderType): OrderStatus[] {
  * paginated: 100 orders are loaded and "Load more" brings the next 100.
  */
 export default function OrdersPage({ type }: { type: OrderType }) {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const tabs = orderTabs(type);
-  const params = new URLSearchParams(location.search);
-  const asked = params.get('status');
-  const status: OrderStatus = tabs.find((s) => s === asked) ?? 'PENDING';
-  const search = (params.get('search') ?? '').trim();
+  const address = useListAddress(orderTabs(type), 'status');
+  const { tab: status, search } = address;
   const base = ordersBase(type);
-
-  const go = (next: { status: OrderStatus; search: string }) => {
-    const p = new URLSearchParams({ status: next.status });
-    if (next.search) p.set('search', next.search);
-    navigate({ search: `?${p.toString()}` });
-  };
 
   const q = useStaffOrdersInfiniteQuery({ type, status, ...(search ? { search } : {}) });
   // Offsets shift when orders change status between pages: an order is shown once.
   const rows = useMemo(() => uniqueRows(q.data?.pages), [q.data]);
   const total = q.data?.pages.at(-1)?.total ?? 0;
+  // Each tab's count for this search, from the server's last answer (live updates reload it).
+  const counts = q.data?.pages.at(-1)?.counts;
 
   return (
     <section>
@@ -51,16 +42,21 @@ export default function OrdersPage({ type }: { type: OrderType }) {
             aria-label="Search orders"
             placeholder="Order number or customer name"
             style={{ width: 300 }}
-            onSearch={(v) => go({ status, search: v.trim() })}
+            onSearch={(v) => address.go({ search: v.trim() })}
           />
         }
       />
-      <FilterTabs label="Order status" active={status} onChange={(k) => go({ status: k, search })} items={tabs.map((s) => ({ key: s, label: statusLabel(s) }))}>
+      <FilterTabs
+        label="Order status"
+        active={status}
+        onChange={(k) => address.go({ tab: k })}
+        items={orderTabs(type).map((s) => ({ key: s, label: statusLabel(s), count: counts ? (counts[s] ?? 0) : undefined }))}
+      >
       {q.error ? (
         <LazyErrorState title="The orders could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
         <>
-          <Table<OrderSummary>
+          <ResponsiveTable<OrderSummary>
             rowKey="id"
             loading={q.isLoading || (q.isFetching && !q.isFetchingNextPage)}
             dataSource={rows}
@@ -76,7 +72,7 @@ export default function OrdersPage({ type }: { type: OrderType }) {
                 title: 'Action',
                 key: 'view',
                 render: (_: unknown, o: OrderSummary) => (
-                  <Link to={`${base}/${o.id}`} aria-label={`View ${o.orderNumber}`}>
+                  <Link to={`${base}/${o.id}`} state={address.backState} aria-label={`View ${o.orderNumber}`}>
                     View
                   </Link>
                 ),

@@ -1,4 +1,4 @@
-import { Alert, Button, Popconfirm, Space, Table, Tag } from 'antd';
+import { Alert, Button, Popconfirm, Space, Tag } from 'antd';
 import {
   formatManilaDateTime,
   RENTAL_MESSAGES,
@@ -7,7 +7,7 @@ import {
 } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, ReturnStatus } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, money, StatusTag, useFeedback, SectionTitle } from '@dme/ui';
+import { EmptyState, money, StatusTag, useFeedback, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { useReturnSerialMutation, useTransitionOrderMutation, useUpdateRequestMutation } from './api';
 import { statusText } from '../../lib/rentalStatus';
 import { fullPaymentPromptText, RETURN_MARK_COLORS, returnMark, returnProgress } from './format';
@@ -218,7 +218,7 @@ export function RequestsSection({ order }: { order: Order }) {
   return (
     <section aria-label="Requests" style={{ marginTop: 24 }}>
       <SectionTitle>Requests</SectionTitle>
-      <Table<OrderRequest>
+      <ResponsiveTable<OrderRequest>
         rowKey="id"
         pagination={false}
         dataSource={order.requests}

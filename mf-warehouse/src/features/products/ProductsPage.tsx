@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Image, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { Button, Image, Input, Select, Space, Tag } from 'antd';
 import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import type { Product, SubVariant, Variant } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, useCurrentUser, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, RowActions, deleteAction, useCurrentUser, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useDeleteProductMutation, useProductsQuery } from './api';
 import { Truncated } from '../../lib/Truncated';
 
@@ -14,7 +14,7 @@ const money = (v: string | null) => (v === null ? 'per sub-variant' : formatMone
 function SubVariantTable({ product, variant }: { product: Product; variant: Variant }) {
   const user = useCurrentUser();
   return (
-    <Table<SubVariant>
+    <ResponsiveTable<SubVariant>
       rowKey="id"
       size="small"
       pagination={false}
@@ -39,7 +39,7 @@ function SubVariantTable({ product, variant }: { product: Product; variant: Vari
 
 function VariantTable({ product }: { product: Product }) {
   return (
-    <Table<Variant>
+    <ResponsiveTable<Variant>
       rowKey="id"
       size="small"
       pagination={false}
@@ -119,7 +119,7 @@ export default function ProductsPage() {
       {error ? (
         <LazyErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
-        <Table<Product>
+        <ResponsiveTable<Product>
           rowKey="id"
           loading={isLoading || isFetching}
           dataSource={data?.items ?? []}
@@ -149,18 +149,11 @@ export default function ProductsPage() {
                   {p.variants.length === 0 && <Link to={`/admin/products/${p.id}/stocks`}>Stocks</Link>}
                   <Link to={`/admin/products/${p.id}`}>View</Link>
                   <Link to={`/admin/products/${p.id}/edit`}>Edit</Link>
-                  <Popconfirm
-                    title={`Delete ${p.name}?`}
-                    description={p.quantity > 0 ? 'It has stock, so it will be archived: hidden from the shop, history kept.' : 'The product is removed for good.'}
-                    okText="Delete"
-                    okButtonProps={{ danger: true }}
-                    cancelText="Cancel"
-                    onConfirm={() => onDelete(p)}
-                  >
-                    <Button size="small" danger disabled={removing.isLoading}>
-                      Delete
-                    </Button>
-                  </Popconfirm>
+                  <RowActions
+                    name={p.name}
+                    disabled={removing.isLoading}
+                    actions={[deleteAction(p.name, p.quantity > 0 ? 'It has stock, so it will be archived: hidden from the shop, history kept.' : 'The product is removed for good.', () => onDelete(p))]}
+                  />
                 </Space>
               ),
             },

@@ -1,9 +1,9 @@
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Input, Table } from 'antd';
+import { Link } from 'react-router-dom';
+import { Input } from 'antd';
 import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS } from '@dme/contracts/browser';
-import type { OngoingRental, OngoingRentalTab } from '@dme/contracts';
+import type { OngoingRental } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useOngoingRentalsQuery } from './api';
 import { dateText, DisplayStatusTag, ONGOING_BASE } from '../../lib/rentalStatus';
 
@@ -15,24 +15,14 @@ export const ONGOING_PAGE_SIZE = 20;
  * (?tab=DUE_DATE&search=...&page=2), so reload and back keep them.
  */
 export default function OngoingRentalsPage() {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const params = new URLSearchParams(location.search);
-  const asked = params.get('tab');
-  const tab: OngoingRentalTab = ONGOING_RENTAL_TABS.find((t) => t === asked) ?? 'ONGOING';
-  const search = (params.get('search') ?? '').trim();
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-
-  const go = (next: { tab: OngoingRentalTab; search: string; page?: number }) => {
-    const p = new URLSearchParams({ tab: next.tab });
-    if (next.search) p.set('search', next.search);
-    if (next.page && next.page > 1) p.set('page', String(next.page));
-    navigate({ search: `?${p.toString()}` });
-  };
+  const address = useListAddress(ONGOING_RENTAL_TABS, 'tab');
+  const { tab, search, page, go } = address;
 
   const q = useOngoingRentalsQuery({ tab, ...(search ? { search } : {}), limit: ONGOING_PAGE_SIZE, offset: (page - 1) * ONGOING_PAGE_SIZE });
   const rows = q.data?.items ?? [];
   const total = q.data?.total ?? 0;
+  // Each tab's count for this search (the last answer's, kept while the next one loads).
+  const counts = q.data?.counts;
 
   return (
     <section>
@@ -46,15 +36,20 @@ export default function OngoingRentalsPage() {
             aria-label="Search rentals"
             placeholder="Order number or customer name"
             style={{ width: 300 }}
-            onSearch={(v) => go({ tab, search: v.trim() })}
+            onSearch={(v) => go({ search: v.trim() })}
           />
         }
       />
-      <FilterTabs label="Rentals" active={tab} onChange={(k) => go({ tab: k, search })} items={ONGOING_RENTAL_TABS.map((t) => ({ key: t, label: ONGOING_RENTAL_TAB_LABELS[t] }))}>
+      <FilterTabs
+        label="Rentals"
+        active={tab}
+        onChange={(k) => go({ tab: k })}
+        items={ONGOING_RENTAL_TABS.map((t) => ({ key: t, label: ONGOING_RENTAL_TAB_LABELS[t], count: counts?.[t], attention: t === 'DUE_DATE' }))}
+      >
       {q.error ? (
         <LazyErrorState title="The rentals could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
-        <Table<OngoingRental>
+        <ResponsiveTable<OngoingRental>
           rowKey="id"
           loading={q.isFetching}
           dataSource={rows}
@@ -66,7 +61,7 @@ export default function OngoingRentalsPage() {
             showSizeChanger: false,
             hideOnSinglePage: true,
             showTotal: (n, [from, to]) => `${from}–${to} of ${n}`,
-            onChange: (p) => go({ tab, search, page: p }),
+            onChange: (p) => go({ page: p }),
           }}
           locale={{ emptyText: <EmptyState description={search ? `No rentals in this tab match "${search}".` : 'No rentals in this tab.'} /> }}
           columns={[
@@ -80,7 +75,7 @@ export default function OngoingRentalsPage() {
               title: 'Action',
               key: 'view',
               render: (_: unknown, o: OngoingRental) => (
-                <Link to={`${ONGOING_BASE}/${o.id}`} aria-label={`View ${o.orderNumber}`}>
+                <Link to={`${ONGOING_BASE}/${o.id}`} state={address.backState} aria-label={`View ${o.orderNumber}`}>
                   View
                 </Link>
               ),

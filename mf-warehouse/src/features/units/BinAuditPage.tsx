@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Input, Space, Table, Tag } from 'antd';
+import { Alert, Button, Input, Space, Tag } from 'antd';
 import type { BinAudit, BinAuditUnit } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useBinAuditsQuery, useBinQuery, useMoveUnitMutation, useRecordBinAuditMutation } from './api';
 
 /** Ours (issue 26): the audit's texts. */
@@ -20,7 +20,7 @@ function UnitTable({ title, units, extra }: { title: string; units: BinAuditUnit
   return (
     <section aria-label={title} style={{ marginBottom: 16 }}>
       <SectionTitle>{`${title} (${units.length})`}</SectionTitle>
-      <Table<BinAuditUnit>
+      <ResponsiveTable<BinAuditUnit>
         rowKey="serialCode"
         size="small"
         pagination={false}
@@ -80,8 +80,8 @@ export default function BinAuditPage() {
   const moveHere = async (u: BinAuditUnit) => {
     try {
       await move({ code: u.serialCode, warehouseBinID: id }).unwrap();
+      // One message per result (issue 27): the row says "Moved here" where the button was; no toast as well.
       setMoved((m) => new Set(m).add(u.serialCode));
-      notify.success(`${u.serialCode} is now in ${bin.data!.bin.name}.`);
     } catch (err) {
       notify.error('Move Error', errorMessage(err));
     }
@@ -135,7 +135,7 @@ export default function BinAuditPage() {
             units={result.wrongBin}
             extra={(u) =>
               moved.has(u.serialCode) ? (
-                <Tag color="green">Moved here</Tag>
+                <Tag color="green" role="status">Moved here</Tag>
               ) : (
                 <Button size="small" onClick={() => void moveHere(u)} aria-label={`Move ${u.serialCode} here`}>
                   Move here
@@ -154,7 +154,7 @@ export default function BinAuditPage() {
       )}
       <section aria-label="Past audits" style={{ marginTop: 24 }}>
         <SectionTitle>Past audits</SectionTitle>
-        <Table<BinAudit>
+        <ResponsiveTable<BinAudit>
           rowKey="id"
           size="small"
           loading={audits.isFetching}

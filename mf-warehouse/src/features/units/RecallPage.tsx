@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Descriptions, Form, Input, Modal, Progress, Space, Table, Tag } from 'antd';
+import { Alert, Button, Descriptions, Form, Input, Modal, Progress, Space, Tag } from 'antd';
 import type { RecallUnit, UnitResponse, UnitStep } from '@dme/contracts';
 import { formatManilaDateTime, RECALL_MESSAGES } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback } from '@dme/ui';
+import { LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useCloseRecallMutation, useFileRequestMutation, useLazyUnitQuery, useRecallQuery, useSettleRecallUnitMutation } from './api';
 import { StepDialog } from './StepDialog';
 
@@ -132,7 +132,7 @@ export default function RecallPage() {
       {open && unresolved > 0 && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={RECALL_MESSAGES.notAllResolved(unresolved)} />}
       <section aria-label="Recalled units">
         <SectionTitle>Units</SectionTitle>
-        <Table<RecallUnit>
+        <ResponsiveTable<RecallUnit>
           rowKey="serialCode"
           size="middle"
           pagination={false}

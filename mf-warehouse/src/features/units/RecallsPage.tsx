@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Alert, Button, DatePicker, Form, Input, Modal, Progress, Select, Table, Tag } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Modal, Progress, Select, Tag } from 'antd';
 import dayjs from 'dayjs';
 import type { RecallCreateRequest, RecallSummary } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, useFeedback } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useProductQuery } from '../../lib/api';
 import { useOpenRecallMutation, useRecallProductsQuery, useRecallsQuery } from './api';
 
@@ -139,7 +139,7 @@ export default function RecallsPage() {
       {q.error ? (
         <LazyErrorState title="The recalls could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
-        <Table<RecallSummary>
+        <ResponsiveTable<RecallSummary>
           rowKey="id"
           loading={q.isFetching}
           dataSource={q.data?.items ?? []}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { Button, Descriptions, Space, Table, Tag, Timeline } from 'antd';
+import { Button, Descriptions, Space, Tag, Timeline } from 'antd';
 import type { CustodyEntry, RepairOrder, UnitStep } from '@dme/contracts';
 import { CUSTODY_KINDS, formatBusinessDate, formatManilaDateTime, STOCK_STATUS_LABELS } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, money, PageHeader, SectionTitle, StatusTag } from '@dme/ui';
+import { LazyErrorState, Loading, money, PageHeader, SectionTitle, StatusTag, useBackTo, ResponsiveTable } from '@dme/ui';
 import { useUnitQuery } from './api';
 import { StepDialog, stepLabel } from './StepDialog';
 import { ScheduleServiceButton } from './ScheduleService';
@@ -52,6 +52,7 @@ function EntryText({ e }: { e: CustodyEntry }) {
 export default function UnitPage() {
   const { serialCode = '' } = useParams();
   const navigate = useNavigate();
+  const back = useBackTo('/admin/units');
   const q = useUnitQuery(serialCode);
   const [step, setStep] = useState<UnitStep>();
 
@@ -72,7 +73,7 @@ export default function UnitPage() {
               </Button>
             ))}
             {unit.service && unit.inventoryType === 'IN' && <ScheduleServiceButton unit={unit} />}
-            <Button onClick={() => navigate('/admin/units')}>Back</Button>
+            <Button onClick={() => navigate(back)}>Back</Button>
           </Space>
         }
       />
@@ -104,7 +105,7 @@ export default function UnitPage() {
       {unit.repairs.length > 0 && (
         <section aria-label="Repairs" style={{ marginBottom: 24 }}>
           <SectionTitle>Repairs</SectionTitle>
-          <Table<RepairOrder>
+          <ResponsiveTable<RepairOrder>
             rowKey="id"
             size="small"
             pagination={false}

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Button, Input, Table } from 'antd';
+import { Alert, Button, Input } from 'antd';
 import type { UnitBoardColumn, UnitResponse, UnitStep, UnitSummary } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan, UNIT_BOARD } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, FilterTabs, LazyErrorState, PageHeader, StatusTag } from '@dme/ui';
+import { EmptyState, FilterTabs, LazyErrorState, PageHeader, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useLazyUnitQuery, useUnitBoardQuery } from './api';
 import { StepDialog, stepLabel } from './StepDialog';
 
@@ -18,6 +18,7 @@ export const BOARD_TEXTS = {
 } as const;
 
 const PAGE = 50;
+const BOARD_COLUMNS = UNIT_BOARD.map((c) => c.key);
 
 /**
  * The units board (issue 26): units on their way back to the shelf (to clean, to inspect, to put
@@ -28,8 +29,9 @@ const PAGE = 50;
 export default function UnitsBoardPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [column, setColumn] = useState<UnitBoardColumn>('TO_CLEAN');
-  const [page, setPage] = useState(1);
+  // The column and page are in the address (?column=IN_REPAIR&page=2): Back from a unit keeps them (issue 27).
+  const address = useListAddress(BOARD_COLUMNS, 'column');
+  const { tab: column, page } = address;
   const board = useUnitBoardQuery({ column, limit: PAGE, offset: (page - 1) * PAGE });
   const [open, setOpen] = useState<{ unit: UnitResponse['unit']; step: UnitStep }>();
   const [scanned, setScanned] = useState('');
@@ -100,25 +102,22 @@ export default function UnitsBoardPage() {
       <FilterTabs<UnitBoardColumn>
         label="Board columns"
         active={column}
-        onChange={(k) => {
-          setColumn(k);
-          setPage(1);
-        }}
-        items={UNIT_BOARD.map((c) => ({ key: c.key, label: `${c.title}${counts ? ` (${counts[c.key]})` : ''}` }))}
+        onChange={(k) => address.go({ tab: k })}
+        items={UNIT_BOARD.map((c) => ({ key: c.key, label: c.title, count: counts?.[c.key] }))}
       >
         {board.error ? (
           <LazyErrorState title="The board could not be loaded" message={errorMessage(board.error)} onRetry={() => void board.refetch()} />
         ) : (
-          <Table<UnitSummary>
+          <ResponsiveTable<UnitSummary>
             rowKey="id"
             size="middle"
             loading={board.isFetching}
             dataSource={board.data?.items ?? []}
             scroll={{ x: true }}
             locale={{ emptyText: <EmptyState description={BOARD_TEXTS.empty(title)} /> }}
-            pagination={{ current: page, pageSize: PAGE, total: board.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+            pagination={{ current: page, pageSize: PAGE, total: board.data?.total ?? 0, onChange: (p) => address.go({ page: p }), showSizeChanger: false }}
             columns={[
-              { title: 'Serial Code', dataIndex: 'serialCode', render: (s: string) => <Link to={`/admin/units/${encodeURIComponent(s)}`}>{s}</Link> },
+              { title: 'Serial Code', dataIndex: 'serialCode', render: (s: string) => <Link to={`/admin/units/${encodeURIComponent(s)}`} state={address.backState}>{s}</Link> },
               { title: 'Product', key: 'product', render: (_: unknown, u: UnitSummary) => `${u.productName}${u.level ? ` · ${u.level}` : ''}` },
               { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="stock" status={s} /> },
               { title: 'Bin', key: 'bin', render: (_: unknown, u: UnitSummary) => u.warehouseBin.name },

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Form, InputNumber, Modal, Table, type FormInstance } from 'antd';
+import { Alert, Button, Form, InputNumber, Modal, type FormInstance } from 'antd';
+import { ResponsiveTable } from '../ResponsiveTable';
 import { addDays, extendedLine, formatManilaDateTime, MAX_RENTAL_DAYS, sumCents, toCents, type Cents } from '@dme/contracts/browser';
 import type { Order } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
@@ -179,7 +180,7 @@ export function Extensions({ order, formatDate = (d) => d }: { order: Order; for
   return (
     <section aria-label="Extensions" style={{ marginTop: 24 }}>
       <SectionTitle>Extensions</SectionTitle>
-      <Table
+      <ResponsiveTable
         rowKey={(e) => `${e.createdAt}-${e.kind}-${e.days}-${e.by}`}
         size="small"
         pagination={false}

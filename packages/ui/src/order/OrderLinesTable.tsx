@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Image, Space, Table, Tag, type TableProps } from 'antd';
+import { Image, Space, Tag, type TableProps } from 'antd';
+import { ResponsiveTable } from '../ResponsiveTable';
 import { money } from '../money';
 
 export type LineColumn<T> = NonNullable<TableProps<T>['columns']>[number];
@@ -61,7 +62,7 @@ export function OrderLinesTable<T extends { quantity: number }>(p: OrderLinesTab
     ...(p.after ?? []),
   ];
   return (
-    <Table<T>
+    <ResponsiveTable<T>
       rowKey={p.rowKey}
       size={p.size}
       pagination={false}

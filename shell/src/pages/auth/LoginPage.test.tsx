@@ -27,7 +27,7 @@ async function openLogin() {
 function signIn(username = 'maria', password = 'secret-pass-1') {
   fireEvent.change(screen.getByLabelText('Username'), { target: { value: username } });
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
-  fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
 const menuItems = () => screen.queryAllByRole('menuitem').map((m) => m.textContent?.replace('▼', '').trim());
@@ -36,7 +36,7 @@ describe('login (SPEC §2, §5, §8)', () => {
   it('asks for both fields on an empty submit, with the spec texts', async () => {
     const { calls } = mockApi();
     await openLogin();
-    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText(MESSAGES.login.username)).toBeInTheDocument();
     expect(await screen.findByText(MESSAGES.login.password)).toBeInTheDocument();
     expect(calls).toHaveLength(0);
@@ -46,7 +46,7 @@ describe('login (SPEC §2, §5, §8)', () => {
     const { calls } = mockApi();
     await openLogin();
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: '   ' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     const username = screen.getByLabelText('Username');
     const password = screen.getByLabelText('Password');
     expect(await screen.findByText(MESSAGES.login.username)).toBeInTheDocument();

@@ -130,7 +130,7 @@ export default function LoginPage() {
           )}
           <button type="submit" className="dme-login-submit" aria-disabled={isLoading || undefined} aria-busy={isLoading || undefined}>
             {isLoading && <span className="dme-login-spin" aria-hidden="true" />}
-            Log in
+            Sign in
           </button>
         </form>
         <p style={{ margin: '16px 0 0' }}>

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { computeAge, MESSAGES } from '@dme/contracts';
-import { FEEDBACK_TOP } from '@dme/ui';
+import { FEEDBACK_TOP, TOAST_BOTTOM } from '@dme/ui';
 import { App } from '../../App';
-import { chooseFile, chooseOption, feedbackTop, leaving, mockApi, on, pngFile, problem, renderWithShell } from '../../test/utils';
+import { chooseFile, chooseOption, feedbackPlace, feedbackTop, leaving, mockApi, on, pngFile, problem, renderWithShell } from '../../test/utils';
 
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Register' }));
 const field = (label: string) => screen.getByLabelText(label);
@@ -137,8 +137,8 @@ describe('register form (SPEC §5)', () => {
     await fillValidForm();
     submit();
     expect(await screen.findByText(MESSAGES.register.success)).toBeInTheDocument();
-    // Toasts sit 120 px from the top (SPEC §9), below the page title, not over it.
-    expect(feedbackTop(screen.getByText(MESSAGES.register.success))).toBe(`${FEEDBACK_TOP}px`);
+    // Toasts sit at the bottom centre, clear of the page header's title and action buttons (issue 27).
+    expect(feedbackPlace(screen.getByText(MESSAGES.register.success))).toEqual({ placement: 'bottom', offset: `${TOAST_BOTTOM}px` });
     const post = calls.find((c) => c.url === '/api/auth/register');
     expect(post?.body).toEqual({
       username: 'maria.s',
@@ -176,8 +176,9 @@ describe('register form (SPEC §5)', () => {
     const title = await screen.findByText(MESSAGES.register.errorTitle);
     const notice = title.closest('.ant-notification-notice') as HTMLElement;
     expect(within(notice).getByText(taken)).toBeInTheDocument();
-    // Notifications too sit 120 px from the top (SPEC §9).
+    // Notifications sit 120 px from the top (SPEC §9).
     expect(feedbackTop(title)).toBe(`${FEEDBACK_TOP}px`);
+    expect(feedbackPlace(title).placement).toBe('topRight');
     // SPEC §7, §9: a 409 on user creation shows the server's message for about 500 ms (antd's
     // default would keep it 4.5 s) ...
     // (happy-dom runs no CSS transitions: a notice that has started to leave counts as gone.)

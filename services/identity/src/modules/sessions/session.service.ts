@@ -53,8 +53,9 @@ export interface ResolvedSession {
  */
 export async function resolveSession(em: EntityManager, token: string, policy: SessionPolicy): Promise<ResolvedSession | undefined> {
   if (!token || token.length > 200) return undefined;
-  const rows = await em.execute<Array<{ session_id: string; user_id: string; user_type: string; username: string; stale: boolean; valid_until: Date | string }>>(
+  const rows = await em.execute<Array<{ session_id: string; user_id: string; user_type: string; username: string; name: string | null; stale: boolean; valid_until: Date | string }>>(
     `select s.id as session_id, u.id as user_id, u.user_type, u.username,
+            trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name,
             s.last_seen_at < now() - interval '1 minute' as stale,
             least(s.expires_at,
                   (case when s.last_seen_at < now() - interval '1 minute' then now() else s.last_seen_at end)
@@ -76,7 +77,7 @@ export async function resolveSession(em: EntityManager, token: string, policy: S
     await em.execute(`update ${qualified(em, 'sessions')} set last_seen_at = now() where id = ?`, [row.session_id], 'run');
   }
   return {
-    principal: { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, sessionId: row.session_id },
+    principal: { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, ...(row.name ? { name: row.name } : {}), sessionId: row.session_id },
     validUntil: new Date(row.valid_until),
   };
 }

@@ -391,6 +391,21 @@ describe('list', () => {
   });
 });
 
+describe('who recorded a payment (issue 27)', () => {
+  it("names the staff member by their full name, as the gateway forwards it; the username only when the name is unknown", async () => {
+    const named = { ...h.as('ACCOUNTING_ADMIN'), name: 'Niña Peñaflor' };
+    const id = await order(purchase());
+    const res = await confirmAs(h, named, id);
+    expect(res.status).toBe(200);
+    expect(res.body.payment.records).toEqual([expect.objectContaining({ accommodatedBy: named.userId, accommodatedByName: 'Niña Peñaflor' })]);
+    expect((await get(id)).body.payment.records[0].accommodatedByName).toBe('Niña Peñaflor');
+
+    const unnamed = h.as('ACCOUNTING_ADMIN');
+    const id2 = await order(purchase());
+    expect((await confirmAs(h, unnamed, id2)).body.payment.records[0].accommodatedByName).toBe(unnamed.username);
+  });
+});
+
 describe('access', () => {
   it('ACCOUNTING_ADMIN and SUPERADMIN confirm; WAREHOUSE_STAFF and CUSTOMER get 403 and change nothing', async () => {
     const id1 = await order(purchase());
