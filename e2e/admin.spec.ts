@@ -49,11 +49,16 @@ test.describe('superadmin: users and employees', () => {
     // Nothing to edit on the page (the top bar's "Find unit" box is not the page's).
     await expect(page.getByRole('main').getByRole('textbox')).toHaveCount(0);
     await page.getByRole('button', { name: 'Back' }).click();
-    await row.getByRole('button', { name: 'Delete' }).click();
+    // Delete is in the row's own "More actions" menu (issue 27), not a red button on every row.
+    await expect(row.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    const more = row.getByRole('button', { name: `More actions for ${c.firstName} ${c.lastName}` });
+    await more.click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect(row).toBeVisible();
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('button', { name: 'Delete', exact: true }).last().click();
+    await more.click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page.getByRole('row', { name: new RegExp(c.username) })).toHaveCount(0);
   });
 

@@ -102,7 +102,7 @@ test.describe('register and sign in (SPEC §5, §8)', () => {
 
   test('login: required messages, and a failure notification with the server message', async ({ page }) => {
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByText('Please input your Username!')).toBeVisible();
     await expect(page.getByText('Please input your Password!')).toBeVisible();
     await signInAs(page, 'customer', 'not-the-password');

@@ -173,7 +173,7 @@ test.describe('extensions and the shop grid for a day (issue 25)', () => {
 
     // A customer browsing the rentals for the 8th: the chair is booked then, free from after B.
     await signInAs(page, a.who.username, a.who.password, '/dashboard');
-    await page.getByLabel('Search by name or brand').fill(chair.name);
+    await page.getByLabel('Search products').fill(chair.name);
     await page.getByRole('button', { name: 'Search' }).click();
     const card = page.getByTestId('product-card').filter({ hasText: chair.name });
     await expect(card.getByTestId('card-stock')).toHaveText('In-Stock');

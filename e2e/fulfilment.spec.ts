@@ -54,6 +54,8 @@ test.describe('fulfilment and payments (issue 9)', () => {
       const invoice = uniqueName('INV');
       await takePayment(accounting, purchase.orderNumber, 'Mark as paid', invoice, 'OR-1001');
       await expect(accounting.getByRole('region', { name: 'Payment Records' })).toContainText(invoice);
+      // The record names the person who took it, not their username (issue 27).
+      await expect(accounting.getByRole('region', { name: 'Payment Records' }).getByRole('cell', { name: 'Ana Villanueva' })).toBeVisible();
       await takePayment(accounting, rental.orderNumber, 'Pay Partial Payment', uniqueName('INV'), 'OR-1002');
       await expect(accounting.getByText('INITIAL PAYMENT', { exact: true }).first()).toBeVisible();
 

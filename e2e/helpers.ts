@@ -32,10 +32,10 @@ export function person(username: string) {
 }
 
 /** Registers a customer through the API (with an uploaded image), for tests that need a fresh one. */
-export async function registerByApi(request: APIRequestContext, username = uniqueName('cust')) {
+export async function registerByApi(request: APIRequestContext, username = uniqueName('cust'), over: Partial<ReturnType<typeof person>> = {}) {
   const upload = await request.post('/api/uploads', { multipart: { image: { name: 'me.png', mimeType: 'image/png', buffer: makePng() } } });
   const { imagePath } = (await upload.json()) as { imagePath: string };
-  const body = { ...person(username), image: imagePath };
+  const body = { ...person(username), ...over, image: imagePath };
   const res = await request.post('/api/auth/register', { data: body });
   if (res.status() !== 201) throw new Error(`register failed: ${res.status()} ${await res.text()}`);
   const { user } = (await res.json()) as { user: { id: string } };
@@ -47,7 +47,7 @@ export async function signInAs(page: Page, username: string, password = DEMO_PAS
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   if (home) await page.waitForURL(`**${home}`);
 }
 

@@ -9,7 +9,7 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     // Search, then open the product.
     await expect(page.getByRole('heading', { name: 'For Rental Items' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'For Sale Items' })).toBeVisible();
-    await page.getByLabel('Search by name or brand').fill('wheelchair');
+    await page.getByLabel('Search products').fill('wheelchair');
     await page.getByRole('button', { name: 'Search' }).click();
     const rentals = page.getByRole('region', { name: 'For Rental Items' });
     await expect(rentals.getByTestId('product-card')).toHaveCount(1);
@@ -37,9 +37,11 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
 
     // A sale item.
     await page.getByRole('menuitem', { name: 'Products' }).click();
-    await page.getByLabel('Search by name or brand').fill('braun');
+    await page.getByLabel('Search products').fill('braun');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('region', { name: 'For Sale Items' }).getByRole('link', { name: 'Thermometer', exact: true }).click();
+    // The product's page (the dashboard has "For Sale" buttons of its own: its type filter).
+    await expect(page.getByRole('heading', { name: 'Thermometer' })).toBeVisible();
     await expect(page.getByText('For Sale', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Increase quantity' }).click();
     await page.getByRole('button', { name: 'Add to Cart' }).click();
@@ -59,6 +61,12 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     // Rent Now → Review Address with its rules → submitted → the rentals list.
     await toRent.getByRole('button', { name: 'Rent Now' }).click();
     const dialog = page.getByRole('dialog', { name: 'Review Address' });
+    // The confirmation dialog shows the server's total for the order it is about to place (issue 27):
+    // its items and quantities, and the total the order service computed.
+    const yourOrder = dialog.getByRole('region', { name: 'Your order' });
+    await expect(yourOrder.getByRole('listitem')).toHaveCount(1);
+    await expect(yourOrder.getByRole('listitem')).toContainText('Wheelchair / Standard / 18 in seat × 2, 3 days');
+    await expect(yourOrder.getByTestId('confirm-total')).toHaveText('$96.00');
     await expect(dialog.getByLabel('Address')).toHaveValue('5 Mabini St');
     await dialog.getByLabel('Address').fill('1234567890123');
     await dialog.getByLabel('City').fill('');
@@ -90,6 +98,7 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await page.getByRole('region', { name: 'To Purchase Products' }).getByRole('button', { name: 'Buy Now' }).click();
     // A click while the dialog is still opening can miss: confirm until the dialog has closed.
     const review = page.getByRole('dialog', { name: 'Review Address' });
+    await expect(review.getByTestId('confirm-total')).toHaveText('$39.98');
     await expect(async () => {
       if ((await review.count()) > 0) await review.getByRole('button', { name: 'Confirm Order' }).click({ timeout: 2000 });
       await expect(review).toHaveCount(0, { timeout: 5000 });

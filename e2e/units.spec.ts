@@ -37,7 +37,7 @@ test.describe('a unit between rentals (issue 26)', () => {
     await signInAs(staff, 'warehouseadmin', undefined, '/admin/warehouse-bins');
     await staff.getByRole('menuitem', { name: 'Units' }).click();
     await expect(staff.getByRole('heading', { level: 1, name: 'Units' })).toBeVisible();
-    await expect(staff.getByRole('tab', { name: /^To clean \(\d+\)$/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(staff.getByRole('tab', { name: /^To clean \d+$/ })).toHaveAttribute('aria-selected', 'true');
     const refused = await admin.get(`/api/stocks/by-serial/${code}`);
     expect(((await refused.json()) as { item: { status: string } }).item.status).toBe('RETURNED');
 
