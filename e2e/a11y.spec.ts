@@ -20,8 +20,8 @@ async function settled(page: Page): Promise<void> {
   await page.waitForTimeout(300);
 }
 
-/** A phone (issue 27): every screen is audited at this size too. */
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+/** A phone (issue 27): every screen is audited at this width too. */
+const PHONE = { width: 390, height: 844 };
 
 /**
  * On a phone (issue 27): the page does not scroll sideways, and every button and link of the page
@@ -31,7 +31,6 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
  */
 async function phoneChecks(page: Page, screen: string, found: Found): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
-  if (width >= 768) return;
   const { sideways, outside } = await page.evaluate(() => {
     const w = window.innerWidth;
     const name = (el: Element) => `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
@@ -50,12 +49,22 @@ async function phoneChecks(page: Page, screen: string, found: Found): Promise<vo
 
 async function audit(page: Page, screen: string, found: Found): Promise<void> {
   await settled(page);
-  await phoneChecks(page, screen, found);
   // One h1 once the screen has settled (a remote's screen may re-render while it finishes loading).
   await expect
     .poll(() => page.locator('h1').count(), { timeout: 5000 })
     .toBe(1)
     .catch(async () => found.push(`${screen}: ${await page.locator('h1').count()} h1 elements (one per screen)`));
+  await axe(page, screen, found);
+  // The same screen on a phone (issue 27): the page's layout under 768 px, audited again.
+  const desktop = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(300);
+  await phoneChecks(page, `${screen} on a phone`, found);
+  await axe(page, `${screen} on a phone`, found);
+  if (desktop) await page.setViewportSize(desktop);
+}
+
+async function axe(page: Page, screen: string, found: Found): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   for (const v of violations) {
     if (v.impact !== 'critical' && v.impact !== 'serious') continue;
@@ -167,165 +176,159 @@ async function makeOrders(playwright: { request: { newContext: (o: { baseURL?: s
   return { buy, rent, buyPaymentId, customer, rentProduct };
 }
 
-for (const [form, options] of [
-  ['a desktop', {}],
-  ['a phone, 390×844 (issue 27)', PHONE],
-] as const) {
-  test.describe(`accessibility: axe-core on every screen of every role, on ${form} (issue 13)`, () => {
-    // The roles' audits are independent: both workers share them (each makes its own orders first).
-    test.describe.configure({ mode: 'parallel' });
-    test.use(options);
-    let orders: Orders;
-    const contexts: BrowserContext[] = [];
+test.describe('accessibility: axe-core on every screen of every role, on a desktop and on a phone (issues 13, 27)', () => {
+  // The roles' audits are independent: both workers share them (each makes its own orders first).
+  test.describe.configure({ mode: 'parallel' });
+  let orders: Orders;
+  const contexts: BrowserContext[] = [];
 
-    test.beforeAll(async ({ playwright, baseURL }) => {
-      test.setTimeout(180_000);
-      orders = await makeOrders(playwright, baseURL!);
-    });
-    test.afterAll(async () => {
-      await Promise.all(contexts.map((c) => c.close()));
-    });
-
-    test('public pages: landing, login, register, not found', async ({ page }) => {
-      const found: Found = [];
-      await visit(page, '/', found);
-      await visit(page, '/login', found);
-      await visit(page, '/register', found);
-      // The register form's own messages (required fields) are part of the screen.
-      await page.getByRole('button', { name: 'Register', exact: true }).click();
-      await expect(page.getByText('Please input your Username!')).toBeVisible();
-      await audit(page, '/register with messages', found);
-      expect(found).toEqual([]);
-    });
-
-    test('customer: products, product, cart, bulk orders, orders and their details', async ({ browser, baseURL }) => {
-      test.setTimeout(360_000);
-      const found: Found = [];
-      const page = await signedIn(async () => {
-        const c = await browser.newContext({ baseURL, ...options });
-        contexts.push(c);
-        return c;
-      }, orders.customer.username, '/dashboard', orders.customer.password);
-      await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible(); // the home screen, not the sign-in form still leaving
-      await audit(page, '/dashboard', found);
-      await visit(page, `/product-description/${orders.rentProduct.id}`, found, '/product-description/:id');
-      await visit(page, '/cart', found);
-      await page.getByRole('region', { name: 'To Rent Products' }).getByRole('button', { name: 'Rent Now' }).click();
-      await auditDialog(page, 'Review Address', found);
-      await visit(page, '/bulk-order-rental', found);
-      await visit(page, '/bulk-order-purchased', found);
-      await visit(page, '/orders/purchased', found);
-      await visit(page, `/orders/purchased/${orders.buy.id}`, found, '/orders/purchased/:id');
-      await visit(page, '/orders/rentals', found);
-      await visit(page, `/orders/rentals/${orders.rent.id}`, found, '/orders/rentals/:id');
-      await page.getByRole('button', { name: 'Request Fix' }).click();
-      await auditDialog(page, 'Request Fix', found);
-      await visit(page, '/no-such-page', found);
-      expect(found).toEqual([]);
-    });
-
-    test('warehouse: bins, products, stock, orders, ongoing rentals', async ({ browser, baseURL }) => {
-      test.setTimeout(480_000);
-      const found: Found = [];
-      const page = await signedIn(async () => {
-        const c = await browser.newContext({ baseURL, ...options });
-        contexts.push(c);
-        return c;
-      }, 'warehouseadmin', '/admin/warehouse-bins');
-      await expect(page.getByRole('heading', { level: 1, name: 'Warehouse Bins' })).toBeVisible(); // the home screen, not the sign-in form still leaving
-      await audit(page, '/admin/warehouse-bins', found);
-      await visit(page, '/admin/warehouse-bins/add', found);
-      const bins = (await (await page.request.get('/api/warehouse-bins?limit=1')).json()) as { items: Array<{ id: string }> };
-      await visit(page, `/admin/warehouse-bins/${bins.items[0]!.id}/edit`, found, '/admin/warehouse-bins/:id/edit');
-      await visit(page, `/admin/warehouse-bins/${bins.items[0]!.id}/stocks`, found, '/admin/warehouse-bins/:id/stocks');
-      await visit(page, '/admin/products', found);
-      await visit(page, '/admin/products/add', found);
-      // The demo wheelchair has variants and sub-variants: every stock level has a screen.
-      const list = (await (await page.request.get('/api/admin/products?search=Wheelchair')).json()) as { items: Array<{ id: string; name: string }> };
-      const chair = list.items.find((p) => p.name === 'Wheelchair')!;
-      const detail = (await (await page.request.get(`/api/admin/products/${chair.id}`)).json()) as { product: { variants: Array<{ id: string; subVariants: Array<{ id: string }> }> } };
-      const variant = detail.product.variants[0]!;
-      await visit(page, `/admin/products/${chair.id}`, found, '/admin/products/:id');
-      await visit(page, `/admin/products/${chair.id}/edit`, found, '/admin/products/:id/edit');
-      await visit(page, `/admin/products/${chair.id}/stocks`, found, '/admin/products/:id/stocks');
-      await visit(page, `/admin/products/${chair.id}/stocks-variant/${variant.id}`, found, 'stocks of a variant');
-      await page.getByRole('button', { name: 'Add Stock' }).first().click();
-      await auditDialog(page, 'Add Stock', found);
-      await visit(page, '/admin/orders/purchased', found);
-      await visit(page, `/admin/orders/purchased/${orders.buy.id}`, found, '/admin/orders/purchased/:id');
-      await visit(page, '/admin/orders/rentals', found);
-      await visit(page, `/admin/orders/rentals/${orders.rent.id}`, found, '/admin/orders/rentals/:id');
-      await visit(page, '/admin/ongoing-rentals', found);
-      await visit(page, `/admin/ongoing-rentals/${orders.rent.id}`, found, '/admin/ongoing-rentals/:id');
-      // The delivered rental's changes of days (issue 25).
-      await page.getByRole('button', { name: 'Extend rental' }).click();
-      await auditDialog(page, 'Extend rental', found);
-      await page.getByRole('button', { name: 'End early' }).click();
-      await auditDialog(page, 'End rental early', found);
-      await visit(page, `/admin/calendar?product=${orders.rentProduct.id}`, found, '/admin/calendar');
-      await expect(page.getByTestId('calendar-timeline').locator('.vis-item').first()).toBeVisible();
-      await audit(page, '/admin/calendar with its grid drawn', found);
-      await page.getByRole('button', { name: 'Add downtime' }).click();
-      await auditDialog(page, 'Add downtime', found);
-      // Units between rentals (issue 26): the board, a unit's page with its history, a step's dialog.
-      await visit(page, '/admin/units', found);
-      const spare = orders.rentProduct.serials[1]!;
-      await visit(page, `/admin/units/${spare}`, found, '/admin/units/:serialCode');
-      await page.getByRole('button', { name: 'Put on hold' }).click();
-      await auditDialog(page, `Put ${spare} on hold`, found);
-      expect(found).toEqual([]);
-    });
-
-    test('superadmin: users, employees, reports; accounting: payments; driver: deliveries and pick-ups', async ({ browser, baseURL }) => {
-      test.setTimeout(480_000);
-      const found: Found = [];
-      const open = (username: string, home: string) =>
-        signedIn(async () => {
-          const c = await browser.newContext({ baseURL, ...options });
-          contexts.push(c);
-          return c;
-        }, username, home);
-
-      const admin = await open('superadmin', '/admin/users');
-      await expect(admin.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible(); // the home screen, not the sign-in form still leaving
-      await audit(admin, '/admin/users', found);
-      const users = (await (await admin.request.get('/api/users?limit=1')).json()) as { items: Array<{ id: string }> };
-      await visit(admin, `/admin/users/${users.items[0]!.id}`, found, '/admin/users/:id');
-      await visit(admin, '/admin/employees', found);
-      await visit(admin, '/admin/employees/add', found);
-      const employees = (await (await admin.request.get('/api/employees?limit=1')).json()) as { items: Array<{ id: string }> };
-      await visit(admin, `/admin/employees/${employees.items[0]!.id}`, found, '/admin/employees/:id');
-      await visit(admin, `/admin/employees/${employees.items[0]!.id}/edit`, found, '/admin/employees/:id/edit');
-      await visit(admin, '/admin/reports', found);
-      // Stock of a sub-variant is the superadmin's screen.
-      const chairs = (await (await admin.request.get('/api/admin/products?search=Wheelchair')).json()) as { items: Array<{ id: string; name: string }> };
-      const chair = chairs.items.find((p) => p.name === 'Wheelchair')!;
-      const { product: full } = (await (await admin.request.get(`/api/admin/products/${chair.id}`)).json()) as { product: { variants: Array<{ id: string; subVariants: Array<{ id: string }> }> } };
-      const v = full.variants[0]!;
-      await visit(admin, `/admin/products/${chair.id}/stocks-variant/${v.id}/sub-variant/${v.subVariants[0]!.id}`, found, 'stocks of a sub-variant');
-      // Recalls (issue 26): the list, the dialog that opens one, and a recall's page.
-      await visit(admin, '/admin/recalls', found);
-      await admin.getByRole('button', { name: 'Open a recall' }).click();
-      await auditDialog(admin, 'Open a recall', found);
-      const opened = await admin.request.post('/api/recalls', { data: { title: 'Audit recall', productID: orders.rentProduct.id, serialCodes: [orders.rentProduct.serials[0]] } });
-      expect(opened.status(), await opened.text()).toBe(201);
-      await visit(admin, `/admin/recalls/${((await opened.json()) as { recall: { id: string } }).recall.id}`, found, '/admin/recalls/:id');
-      await admin.getByRole('button', { name: 'Logout' }).click();
-      await auditDialog(admin, 'Are you sure you want to logout?', found);
-
-      const accounting = await open('accounting', '/admin/payments');
-      await expect(accounting.getByRole('heading', { level: 1, name: 'Payments' })).toBeVisible(); // the home screen, not the sign-in form still leaving
-      await audit(accounting, '/admin/payments', found);
-      await visit(accounting, `/admin/payments/${orders.buyPaymentId}`, found, '/admin/payments/:id');
-
-      const driver = await open('driver', '/admin/for-delivery');
-      await expect(driver.getByRole('heading', { level: 1, name: 'For Delivery' })).toBeVisible(); // the home screen, not the sign-in form still leaving
-      await audit(driver, '/admin/for-delivery', found);
-      await visit(driver, `/admin/for-delivery/${orders.rent.id}`, found, '/admin/for-delivery/:id');
-      await visit(driver, '/admin/for-pickup', found);
-      await driver.getByRole('button', { name: 'Scan Order' }).click();
-      await auditDialog(driver, 'Scan Order', found);
-      expect(found).toEqual([]);
-    });
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    test.setTimeout(180_000);
+    orders = await makeOrders(playwright, baseURL!);
   });
-}
+  test.afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+  });
+
+  test('public pages: landing, login, register, not found', async ({ page }) => {
+    const found: Found = [];
+    await visit(page, '/', found);
+    await visit(page, '/login', found);
+    await visit(page, '/register', found);
+    // The register form's own messages (required fields) are part of the screen.
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect(page.getByText('Please input your Username!')).toBeVisible();
+    await audit(page, '/register with messages', found);
+    expect(found).toEqual([]);
+  });
+
+  test('customer: products, product, cart, bulk orders, orders and their details', async ({ browser, baseURL }) => {
+    test.setTimeout(360_000);
+    const found: Found = [];
+    const page = await signedIn(async () => {
+      const c = await browser.newContext({ baseURL });
+      contexts.push(c);
+      return c;
+    }, orders.customer.username, '/dashboard', orders.customer.password);
+    await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible(); // the home screen, not the sign-in form still leaving
+    await audit(page, '/dashboard', found);
+    await visit(page, `/product-description/${orders.rentProduct.id}`, found, '/product-description/:id');
+    await visit(page, '/cart', found);
+    await page.getByRole('region', { name: 'To Rent Products' }).getByRole('button', { name: 'Rent Now' }).click();
+    await auditDialog(page, 'Review Address', found);
+    await visit(page, '/bulk-order-rental', found);
+    await visit(page, '/bulk-order-purchased', found);
+    await visit(page, '/orders/purchased', found);
+    await visit(page, `/orders/purchased/${orders.buy.id}`, found, '/orders/purchased/:id');
+    await visit(page, '/orders/rentals', found);
+    await visit(page, `/orders/rentals/${orders.rent.id}`, found, '/orders/rentals/:id');
+    await page.getByRole('button', { name: 'Request Fix' }).click();
+    await auditDialog(page, 'Request Fix', found);
+    await visit(page, '/no-such-page', found);
+    expect(found).toEqual([]);
+  });
+
+  test('warehouse: bins, products, stock, orders, ongoing rentals', async ({ browser, baseURL }) => {
+    test.setTimeout(480_000);
+    const found: Found = [];
+    const page = await signedIn(async () => {
+      const c = await browser.newContext({ baseURL });
+      contexts.push(c);
+      return c;
+    }, 'warehouseadmin', '/admin/warehouse-bins');
+    await expect(page.getByRole('heading', { level: 1, name: 'Warehouse Bins' })).toBeVisible(); // the home screen, not the sign-in form still leaving
+    await audit(page, '/admin/warehouse-bins', found);
+    await visit(page, '/admin/warehouse-bins/add', found);
+    const bins = (await (await page.request.get('/api/warehouse-bins?limit=1')).json()) as { items: Array<{ id: string }> };
+    await visit(page, `/admin/warehouse-bins/${bins.items[0]!.id}/edit`, found, '/admin/warehouse-bins/:id/edit');
+    await visit(page, `/admin/warehouse-bins/${bins.items[0]!.id}/stocks`, found, '/admin/warehouse-bins/:id/stocks');
+    await visit(page, '/admin/products', found);
+    await visit(page, '/admin/products/add', found);
+    // The demo wheelchair has variants and sub-variants: every stock level has a screen.
+    const list = (await (await page.request.get('/api/admin/products?search=Wheelchair')).json()) as { items: Array<{ id: string; name: string }> };
+    const chair = list.items.find((p) => p.name === 'Wheelchair')!;
+    const detail = (await (await page.request.get(`/api/admin/products/${chair.id}`)).json()) as { product: { variants: Array<{ id: string; subVariants: Array<{ id: string }> }> } };
+    const variant = detail.product.variants[0]!;
+    await visit(page, `/admin/products/${chair.id}`, found, '/admin/products/:id');
+    await visit(page, `/admin/products/${chair.id}/edit`, found, '/admin/products/:id/edit');
+    await visit(page, `/admin/products/${chair.id}/stocks`, found, '/admin/products/:id/stocks');
+    await visit(page, `/admin/products/${chair.id}/stocks-variant/${variant.id}`, found, 'stocks of a variant');
+    await page.getByRole('button', { name: 'Add Stock' }).first().click();
+    await auditDialog(page, 'Add Stock', found);
+    await visit(page, '/admin/orders/purchased', found);
+    await visit(page, `/admin/orders/purchased/${orders.buy.id}`, found, '/admin/orders/purchased/:id');
+    await visit(page, '/admin/orders/rentals', found);
+    await visit(page, `/admin/orders/rentals/${orders.rent.id}`, found, '/admin/orders/rentals/:id');
+    await visit(page, '/admin/ongoing-rentals', found);
+    await visit(page, `/admin/ongoing-rentals/${orders.rent.id}`, found, '/admin/ongoing-rentals/:id');
+    // The delivered rental's changes of days (issue 25).
+    await page.getByRole('button', { name: 'Extend rental' }).click();
+    await auditDialog(page, 'Extend rental', found);
+    await page.getByRole('button', { name: 'End early' }).click();
+    await auditDialog(page, 'End rental early', found);
+    await visit(page, `/admin/calendar?product=${orders.rentProduct.id}`, found, '/admin/calendar');
+    await expect(page.getByTestId('calendar-timeline').locator('.vis-item').first()).toBeVisible();
+    await audit(page, '/admin/calendar with its grid drawn', found);
+    await page.getByRole('button', { name: 'Add downtime' }).click();
+    await auditDialog(page, 'Add downtime', found);
+    // Units between rentals (issue 26): the board, a unit's page with its history, a step's dialog.
+    await visit(page, '/admin/units', found);
+    const spare = orders.rentProduct.serials[1]!;
+    await visit(page, `/admin/units/${spare}`, found, '/admin/units/:serialCode');
+    await page.getByRole('button', { name: 'Put on hold' }).click();
+    await auditDialog(page, `Put ${spare} on hold`, found);
+    expect(found).toEqual([]);
+  });
+
+  test('superadmin: users, employees, reports; accounting: payments; driver: deliveries and pick-ups', async ({ browser, baseURL }) => {
+    test.setTimeout(480_000);
+    const found: Found = [];
+    const open = (username: string, home: string) =>
+      signedIn(async () => {
+        const c = await browser.newContext({ baseURL });
+        contexts.push(c);
+        return c;
+      }, username, home);
+
+    const admin = await open('superadmin', '/admin/users');
+    await expect(admin.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible(); // the home screen, not the sign-in form still leaving
+    await audit(admin, '/admin/users', found);
+    const users = (await (await admin.request.get('/api/users?limit=1')).json()) as { items: Array<{ id: string }> };
+    await visit(admin, `/admin/users/${users.items[0]!.id}`, found, '/admin/users/:id');
+    await visit(admin, '/admin/employees', found);
+    await visit(admin, '/admin/employees/add', found);
+    const employees = (await (await admin.request.get('/api/employees?limit=1')).json()) as { items: Array<{ id: string }> };
+    await visit(admin, `/admin/employees/${employees.items[0]!.id}`, found, '/admin/employees/:id');
+    await visit(admin, `/admin/employees/${employees.items[0]!.id}/edit`, found, '/admin/employees/:id/edit');
+    await visit(admin, '/admin/reports', found);
+    // Stock of a sub-variant is the superadmin's screen.
+    const chairs = (await (await admin.request.get('/api/admin/products?search=Wheelchair')).json()) as { items: Array<{ id: string; name: string }> };
+    const chair = chairs.items.find((p) => p.name === 'Wheelchair')!;
+    const { product: full } = (await (await admin.request.get(`/api/admin/products/${chair.id}`)).json()) as { product: { variants: Array<{ id: string; subVariants: Array<{ id: string }> }> } };
+    const v = full.variants[0]!;
+    await visit(admin, `/admin/products/${chair.id}/stocks-variant/${v.id}/sub-variant/${v.subVariants[0]!.id}`, found, 'stocks of a sub-variant');
+    // Recalls (issue 26): the list, the dialog that opens one, and a recall's page.
+    await visit(admin, '/admin/recalls', found);
+    await admin.getByRole('button', { name: 'Open a recall' }).click();
+    await auditDialog(admin, 'Open a recall', found);
+    const opened = await admin.request.post('/api/recalls', { data: { title: 'Audit recall', productID: orders.rentProduct.id, serialCodes: [orders.rentProduct.serials[0]] } });
+    expect(opened.status(), await opened.text()).toBe(201);
+    await visit(admin, `/admin/recalls/${((await opened.json()) as { recall: { id: string } }).recall.id}`, found, '/admin/recalls/:id');
+    await admin.getByRole('button', { name: 'Logout' }).click();
+    await auditDialog(admin, 'Are you sure you want to logout?', found);
+
+    const accounting = await open('accounting', '/admin/payments');
+    await expect(accounting.getByRole('heading', { level: 1, name: 'Payments' })).toBeVisible(); // the home screen, not the sign-in form still leaving
+    await audit(accounting, '/admin/payments', found);
+    await visit(accounting, `/admin/payments/${orders.buyPaymentId}`, found, '/admin/payments/:id');
+
+    const driver = await open('driver', '/admin/for-delivery');
+    await expect(driver.getByRole('heading', { level: 1, name: 'For Delivery' })).toBeVisible(); // the home screen, not the sign-in form still leaving
+    await audit(driver, '/admin/for-delivery', found);
+    await visit(driver, `/admin/for-delivery/${orders.rent.id}`, found, '/admin/for-delivery/:id');
+    await visit(driver, '/admin/for-pickup', found);
+    await driver.getByRole('button', { name: 'Scan Order' }).click();
+    await auditDialog(driver, 'Scan Order', found);
+    expect(found).toEqual([]);
+  });
+});

@@ -173,17 +173,18 @@ function VariantEditor({ form, firstLocked }: { form: FormInstance<Values>; firs
                               <Input maxLength={100} />
                             </Form.Item>
                           </Col>
-                          <Col xs={10} md={6}>
+                          <Col xs={12} md={6}>
                             <Form.Item label="Price" name={[sub.name, 'price']} rules={[{ required: true, message: M.subVariantPrice }]}>
                               {moneyInput}
                             </Form.Item>
                           </Col>
-                          <Col xs={10} md={6}>
+                          <Col xs={12} md={6}>
                             <Form.Item label="Damage or Lost Fee" name={[sub.name, 'damageCharges']} rules={[{ required: true, message: M.subVariantPrice }]}>
                               {moneyInput}
                             </Form.Item>
                           </Col>
-                          <Col xs={4} md={3}>
+                          {/* On a phone the button has a line of its own (issue 27: it stuck out of the screen). */}
+                          <Col xs={24} md={3}>
                             <Form.Item>
                               <Button danger onClick={() => removeSub(sub.name)} aria-label={`Remove sub-variant ${j + 1}`}>
                                 Remove
