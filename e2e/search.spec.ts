@@ -27,7 +27,10 @@ test.describe('shop search and filters (issue 27)', () => {
     await page.getByLabel('Price from').fill('10');
     await page.getByLabel('to', { exact: true }).fill('20');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('checkbox', { name: 'In stock only' }).check();
+    // The box follows the address (?available=true), which a busy browser may render a moment
+    // after the click: click, then wait for it to show checked.
+    await page.getByRole('checkbox', { name: 'In stock only' }).click();
+    await expect(page.getByRole('checkbox', { name: 'In stock only' })).toBeChecked();
     await page.getByRole('group', { name: 'Type' }).getByRole('button', { name: 'For Rent' }).click();
     await expect(page).toHaveURL(/\/dashboard\?search=weelchair&type=FOR_RENT&minPrice=10&maxPrice=20&available=true$/);
     await expect(rentals.getByTestId('product-card').first()).toContainText('Wheelchair');
