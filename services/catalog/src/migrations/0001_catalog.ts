@@ -90,6 +90,7 @@ import { CatalogMaintenance } from './0011_maintenance';
 import { CatalogRecalls } from './0012_recalls';
 import { CatalogBinAudits } from './0013_bin_audits';
 import { CatalogProductSearch } from './0014_product_search';
+import { CatalogSearchIndexDirect } from './0015_search_index_direct';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -106,4 +107,5 @@ export const migrations = [
   { name: '0012_recalls', class: CatalogRecalls },
   { name: '0013_bin_audits', class: CatalogBinAudits },
   { name: '0014_product_search', class: CatalogProductSearch },
+  { name: '0015_search_index_direct', class: CatalogSearchIndexDirect },
 ];

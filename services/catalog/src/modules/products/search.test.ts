@@ -39,6 +39,23 @@ const search = async (qs: string) => {
 };
 
 describe('shop search', () => {
+  it("uses its indexes for products just added: they go straight into the indexes (no pending list that the planner would price as a whole-table scan)", async () => {
+    const em = h.orm.em.fork();
+    const options = await em.execute<Array<{ relname: string; reloptions: string[] | null }>>(
+      `select relname, reloptions from pg_class where relname in ('products_search_doc_idx', 'products_search_trgm_idx') order by relname`,
+    );
+    expect(options).toEqual([
+      { relname: 'products_search_doc_idx', reloptions: ['fastupdate=off'] },
+      { relname: 'products_search_trgm_idx', reloptions: ['fastupdate=off'] },
+    ]);
+    // The products made above wait in no pending list (with GIN's fast update each index would
+    // hold them there until a vacuum: gin_clean_pending_list would move at least one page).
+    const pending = await em.execute<Array<{ pages: string }>>(
+      `select gin_clean_pending_list('catalog.products_search_doc_idx'::regclass) + gin_clean_pending_list('catalog.products_search_trgm_idx'::regclass) as pages`,
+    );
+    expect(pending).toEqual([{ pages: '0' }]);
+  });
+
   it('a typo ("weelchair") finds the wheelchair, ranked before a product that only mentions it', async () => {
     expect((await search('search=weelchair')).names[0]).toBe('chair');
     // The word itself: the product named so first, then the one whose description mentions it.
