@@ -11,7 +11,7 @@ import { Truncated } from './Truncated';
  * rental placed and not packed yet shows Reserved with its order, so the rows agree with the
  * product's available count; a downtime shows too.
  */
-export function StockStatusCell({ item }: { item: StockItem }) {
+function StockStatusCell({ item }: { item: StockItem }) {
   const r = item.reservedFor;
   return (
     <Space size={4} wrap>

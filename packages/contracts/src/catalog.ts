@@ -211,9 +211,13 @@ const queryMoney = z
  * (typo-tolerant on name and brand); `minPrice`/`maxPrice` keep the products with a price the
  * customer can pick in that range (per day for rent); `available=true` only those in stock.
  */
-export const ProductListQuery = Pagination.extend({
+/** What both product lists (the shop's, the warehouse's) are narrowed by: a page, a type and words. */
+const ProductListBase = Pagination.extend({
   type: z.enum(PRODUCT_TYPES).optional(),
   search: searchParam(),
+});
+
+export const ProductListQuery = ProductListBase.extend({
   minPrice: queryMoney.optional(),
   maxPrice: queryMoney.optional(),
   available: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
@@ -222,9 +226,7 @@ export type ProductListQuery = z.input<typeof ProductListQuery>;
 export const ProductCardListResponse = z.object({ items: z.array(ProductCard), total: z.number().int() });
 export type ProductCardListResponse = z.infer<typeof ProductCardListResponse>;
 
-export const AdminProductListQuery = Pagination.extend({
-  type: z.enum(PRODUCT_TYPES).optional(),
-  search: searchParam(),
+export const AdminProductListQuery = ProductListBase.extend({
   includeArchived: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 export const ProductListResponse = z.object({ items: z.array(Product), total: z.number().int() });
