@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { renderHook } from '@testing-library/react';
-import { baseApi, errorMessage, fieldErrors, LIVE_START_DELAY_MS, liveEventOf, newIdempotencyKey, UNAUTHORIZED_EVENT, useLiveUpdates, useResetApiOnLeave } from './index';
+import { baseApi, errorMessage, fieldErrors, LIVE_START_DELAY_MS, liveEventOf, loaded, newIdempotencyKey, UNAUTHORIZED_EVENT, useLiveUpdates, useResetApiOnLeave } from './index';
 
 const api = baseApi.injectEndpoints({
   endpoints: (b) => ({
@@ -180,5 +180,23 @@ describe('useLiveUpdates', () => {
     vi.advanceTimersByTime(LIVE_START_DELAY_MS);
     late.unmount();
     expect(RecordingEventSource.opened[0]!.closed).toBe(true);
+  });
+});
+
+describe('loaded (what a page shows of a query)', () => {
+  const order = { order: { id: 'a' } };
+  it('is false before the first answer and when the first answer failed', () => {
+    expect(loaded({ data: undefined, currentData: undefined, error: undefined })).toBe(false);
+    expect(loaded({ data: undefined, currentData: undefined, error: { status: 404 } })).toBe(false);
+  });
+  it('is true once loaded, and still true when a refetch of the same argument fails (the page stays as it was)', () => {
+    expect(loaded({ data: order, currentData: order, error: undefined })).toBe(true);
+    expect(loaded({ data: order, currentData: order, error: { status: 'FETCH_ERROR' } })).toBe(true);
+  });
+  it("is false when another argument failed: the previous argument's data is not shown as this one's", () => {
+    expect(loaded({ data: order, currentData: undefined, error: { status: 404 } })).toBe(false);
+  });
+  it('is true while another argument loads (the previous one shows until its answer)', () => {
+    expect(loaded({ data: order, currentData: undefined, error: undefined })).toBe(true);
   });
 });

@@ -40,6 +40,17 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong. P
   return fallback;
 }
 
+/**
+ * Whether a query has something to show for its argument: loaded, and not failed with nothing
+ * loaded for this argument. A page already loaded whose refetch fails (a live update's, a
+ * change's) keeps what it shows, and what it holds open (a dialog, a form's edits), instead of an
+ * error screen: it shows `RefreshFailed` over it. Another argument's data (the unit before this
+ * one) never counts once this one has failed.
+ */
+export function loaded<Q extends { data?: unknown; currentData?: unknown; error?: unknown }>(q: Q): q is Q & { data: NonNullable<Q['data']> } {
+  return q.data !== undefined && q.data !== null && (q.error === undefined || q.currentData !== undefined);
+}
+
 /** Field errors of a 400 answer, shaped for antd's form.setFields. */
 export function fieldErrors(error: unknown): Array<{ name: string; errors: string[] }> {
   const data = (error as { data?: { errors?: Array<{ field: string; message: string }> } } | undefined)?.data;

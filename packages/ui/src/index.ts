@@ -1,5 +1,5 @@
 export { ThemeProvider, theme } from './theme';
-export { Loading, EmptyState } from './states';
+export { Loading, EmptyState, RefreshFailed, REFRESH_FAILED_TEXT } from './states';
 export { PlainLoading, PlainEmpty } from './plain';
 export { themedLazy } from './themed';
 export { AntdTheme } from './antd-theme';

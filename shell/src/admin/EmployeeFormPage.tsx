@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
 import { EMPLOYEE_TYPES, MESSAGES, USER_TYPE_LABELS, type EmployeeType } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, loaded } from '@dme/api-client';
 import { ErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useCreateEmployeeMutation, useEmployeeQuery, useUpdateEmployeeMutation } from '../api';
 import { PersonFields, personBody, showSaveError, type PersonValues } from '../components/PersonFields';
@@ -20,7 +20,7 @@ export function EmployeeFormPage({ mode }: { mode: 'add' | 'edit' }) {
   const [update, updateState] = useUpdateEmployeeMutation();
 
   if (mode === 'edit' && existing.isLoading) return <Loading />;
-  if (mode === 'edit' && (existing.error || !existing.data)) {
+  if (mode === 'edit' && !loaded(existing)) {
     return <ErrorState title="This employee could not be loaded" message={errorMessage(existing.error)} onRetry={existing.refetch} />;
   }
 

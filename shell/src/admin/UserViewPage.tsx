@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space } from 'antd';
 import { USER_TYPE_LABELS } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, loaded } from '@dme/api-client';
 import { ErrorState, Loading, PageHeader, StatusTag } from '@dme/ui';
 import { useEmployeeQuery, useUserQuery } from '../api';
 
@@ -15,7 +15,7 @@ export function UserViewPage({ kind }: { kind: 'user' | 'employee' }) {
   const back = kind === 'user' ? '/admin/users' : '/admin/employees';
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <ErrorState title="This user could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  if (!loaded(q)) return <ErrorState title="This user could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const u = q.data.user;
   return (
     <section>

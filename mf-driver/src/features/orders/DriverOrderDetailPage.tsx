@@ -2,8 +2,8 @@ import { Link, useParams } from 'react-router-dom';
 import { Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { DriverScanPurpose, OrderLine } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
-import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderLinesTable, OrderTracker, PageHeader, ShippingInformation, StatusTag, SectionTitle } from '@dme/ui';
+import { errorMessage, loaded } from '@dme/api-client';
+import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderLinesTable, OrderTracker, PageHeader, ShippingInformation, StatusTag, SectionTitle, RefreshFailed } from '@dme/ui';
 import { useDriverOrderQuery } from './api';
 import { PURPOSE } from './purpose';
 
@@ -23,11 +23,12 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
       </section>
     );
   }
-  if (q.error || !q.data) return <LazyErrorState title="This order could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  if (!loaded(q)) return <LazyErrorState title="This order could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
   const o = q.data.order;
 
   return (
     <article>
+      <RefreshFailed error={q.error} onRetry={() => void q.refetch()} />
       <PageHeader title={`Order ${o.orderNumber}`} extra={back} />
       <Space size={16} style={{ marginBottom: 16 }} wrap>
         <span>{formatManilaDateTime(o.createdAt)}</span>

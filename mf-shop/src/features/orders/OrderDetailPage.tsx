@@ -3,8 +3,8 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Space, Tag, Timeline } from 'antd';
 import { acceptsRequests, formatBusinessDate, formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, RequestType } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
-import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable } from '@dme/ui';
+import { errorMessage, loaded } from '@dme/api-client';
+import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable, RefreshFailed } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from './api';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
@@ -83,7 +83,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   // Back to the list as it was left (its tab), else to the list (issue 27).
   const back = useBackTo(type === 'RENT' ? '/orders/rentals' : '/orders/purchased');
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title="This order could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  if (!loaded(q)) return <LazyErrorState title="This order could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const o = q.data.order;
   const rent = o.type === 'RENT';
   const packed = o.products.some((l) => l.serialCodes.length > 0);
@@ -101,6 +101,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
 
   return (
     <article>
+      <RefreshFailed error={q.error} onRetry={() => void q.refetch()} />
       <PageHeader
         title={`Order ${o.orderNumber}`}
         extra={

@@ -4,7 +4,7 @@ import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
 import { centsToString, formatBusinessDate, formatPriceRange, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalPeriod, toCents } from '@dme/contracts/browser';
 import { RentalStartPicker, rentalWindowText, useRentalDays } from '../../lib/RentalStart';
 import { chooseLeaf } from '../../lib/leaf';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, loaded } from '@dme/api-client';
 import { LazyErrorState, Loading, money, useFeedback } from '@dme/ui';
 import { useProductQuery } from '../../lib/catalogApi';
 import { useAddToCartMutation } from './api';
@@ -27,7 +27,7 @@ export default function ProductPage() {
   const rental = useRentalDays({ productId: id, variantId: c0?.variant?.id, subId: c0?.sub?.id, days, skip: !p0 || p0.type !== 'FOR_RENT' || !c0?.complete });
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data || !c0) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  if (!loaded(q) || !c0) return <LazyErrorState title="This product could not be shown" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const p = q.data.product;
   const rent = p.type === 'FOR_RENT';
   const c = c0;

@@ -2,7 +2,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Form, Input, Space } from 'antd';
 import { CATALOG_MESSAGES } from '@dme/contracts/browser';
 import type { BinRequest } from '@dme/contracts';
-import { errorMessage, fieldErrors } from '@dme/api-client';
+import { errorMessage, fieldErrors, loaded } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, useFeedback } from '@dme/ui';
 import { useBinQuery, useCreateBinMutation, useUpdateBinMutation } from './api';
 
@@ -19,7 +19,7 @@ export default function BinFormPage({ mode }: { mode: 'add' | 'edit' }) {
   const [update, updateState] = useUpdateBinMutation();
 
   if (mode === 'edit' && existing.isLoading) return <Loading />;
-  if (mode === 'edit' && (existing.error || !existing.data)) {
+  if (mode === 'edit' && !loaded(existing)) {
     return <LazyErrorState title="This bin could not be loaded" message={errorMessage(existing.error)} onRetry={existing.refetch} />;
   }
 

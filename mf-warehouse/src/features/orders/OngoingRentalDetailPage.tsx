@@ -1,8 +1,8 @@
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader, SectionTitle, useBackTo } from '@dme/ui';
+import { errorMessage, loaded } from '@dme/api-client';
+import { LazyErrorState, Loading, PageHeader, SectionTitle, useBackTo, RefreshFailed } from '@dme/ui';
 import { useStaffOrderQuery } from './api';
 import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/rentalStatus';
 import { ordersBase } from './format';
@@ -24,13 +24,14 @@ export default function OngoingRentalDetailPage() {
   const q = useStaffOrderQuery(id);
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title="This rental could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  if (!loaded(q)) return <LazyErrorState title="This rental could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
   const o = q.data.order;
   // A purchase is not a rental: its own screen shows it.
   if (o.type !== 'RENT') return <Navigate replace to={`${ordersBase(o.type)}/${o.id}`} />;
 
   return (
     <article>
+      <RefreshFailed error={q.error} onRetry={() => void q.refetch()} />
       <PageHeader
         title={`Rental ${o.orderNumber}`}
         extra={

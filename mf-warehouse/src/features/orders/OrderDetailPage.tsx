@@ -3,8 +3,8 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Order, OrderType } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle } from '@dme/ui';
+import { errorMessage, loaded } from '@dme/api-client';
+import { LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle, RefreshFailed } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from './api';
 import { usePacking } from './usePacking';
 import { PackingDialog, PackingLoadError } from './PackingDialog';
@@ -37,7 +37,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
   const [shipError, setShipError] = useState<string>();
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title="This order could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  if (!loaded(q)) return <LazyErrorState title="This order could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
   const o = q.data.order;
   if (o.type !== type) return <Navigate replace to={`${ordersBase(o.type)}/${o.id}`} />;
 
@@ -83,6 +83,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
 
   return (
     <article>
+      <RefreshFailed error={q.error} onRetry={() => void q.refetch()} />
       <PageHeader
         title={`Order ${o.orderNumber}`}
         extra={

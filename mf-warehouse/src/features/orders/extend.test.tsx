@@ -5,6 +5,7 @@ import { BOOKING_MESSAGES, type Order, type OrderLine, type User } from '@dme/co
 import { earlyEndPreview } from './ExtendRental';
 import App from '../../app';
 import { mockApi, on, problem, serialEntry, type Call } from '@dme/ui/testing';
+import { REFRESH_FAILED_TEXT } from '@dme/ui';
 
 const staff = { id: '00000000-0000-4000-8000-0000000000a1', username: 'warehouse', firstName: 'Wendy', lastName: 'Ramos', userType: 'WAREHOUSE_ADMIN' } as User;
 const ORDER = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -210,5 +211,42 @@ describe('staff end a rental early (issue 25)', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
     expect(posts(calls).map((c) => c.body)).toEqual([{ returnOn: '2026-12-02' }]);
     expect(screen.getByRole('dialog', { name: 'End rental early' })).toBeInTheDocument();
+  });
+
+  it("a refusal whose refetch of the order fails keeps the dialog open with the reason, the page as it was and a Retry; the next days are sent", async () => {
+    const detail = BOOKING_MESSAGES.extendRefused(2, '2026-12-07');
+    let gets = 0;
+    let refused = false;
+    const { calls } = mockApi(
+      on('GET', ORDER_PATH, () => {
+        gets += 1;
+        // The refetch after the refusal meets a lost connection (a loaded machine, a dropped line).
+        return refused && gets === 2 ? 'network-error' : { status: 200, body: { order: rental({ status: 'PREPARING', deliveredAt: null, products: [{ ...lineA, dueDate: null, serialCodes: [] }] }) } };
+      }),
+      on('POST', `${ORDER_PATH}/extend`, (c) => {
+        if ((c.body as { days: number }).days > 2) {
+          refused = true;
+          return problem(409, detail);
+        }
+        return { status: 200, body: { order: rental({ status: 'PREPARING', deliveredAt: null }), message: BOOKING_MESSAGES.extended(2, '2026-12-06') } };
+      }),
+    );
+    open(`/admin/orders/rentals/${ORDER}`);
+    const dialog = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('Extra days'), { target: { value: '5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Extend' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
+    await waitFor(() => expect(gets).toBe(2));
+    expect(await screen.findByTestId('refresh-failed')).toHaveTextContent(REFRESH_FAILED_TEXT);
+    expect(screen.getByRole('dialog', { name: 'Extend rental' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Order ORD-20261123-000123' })).toBeInTheDocument();
+
+    fireEvent.change(within(dialog).getByLabelText('Extra days'), { target: { value: '2' } });
+    await waitFor(() => expect(within(dialog).getByTestId('extend-preview')).toHaveTextContent('Adds $200.00'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Extend' }));
+    expect(await screen.findByText(BOOKING_MESSAGES.extended(2, '2026-12-06'))).toBeInTheDocument();
+    expect(posts(calls).map((c) => c.body)).toEqual([{ days: 5 }, { days: 2 }]);
+    // The refetch after the extension succeeds: the notice goes.
+    await waitFor(() => expect(screen.queryByTestId('refresh-failed')).toBeNull());
   });
 });

@@ -2,7 +2,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, type FormInstance } from 'antd';
 import { CATALOG_MESSAGES, DEFAULT_TURNAROUND_DAYS, MAX_CHECKLIST_POINTS, MAX_SERVICE_INTERVAL_DAYS, MAX_TURNAROUND_DAYS } from '@dme/contracts/browser';
 import type { Product, ProductRequest } from '@dme/contracts';
-import { errorMessage, fieldErrors } from '@dme/api-client';
+import { errorMessage, fieldErrors, loaded } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
 import { useProductQuery } from '../../lib/api';
 import { useCreateProductMutation, useUpdateProductMutation } from './api';
@@ -220,7 +220,7 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
   const [update, updateState] = useUpdateProductMutation();
 
   if (mode === 'edit' && existing.isLoading) return <Loading />;
-  if (mode === 'edit' && (existing.error || !existing.data)) {
+  if (mode === 'edit' && !loaded(existing)) {
     return <LazyErrorState title="This product could not be loaded" message={errorMessage(existing.error)} onRetry={existing.refetch} />;
   }
 

@@ -1,7 +1,7 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Space, Tag } from 'antd';
 import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, loaded } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, SectionTitle } from '@dme/ui';
 import { useProductQuery } from '../../lib/api';
 import { Truncated } from '../../lib/Truncated';
@@ -11,7 +11,7 @@ export default function ProductViewPage() {
   const navigate = useNavigate();
   const q = useProductQuery(id);
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title="This product could not be loaded" message={errorMessage(q.error)} onRetry={q.refetch} />;
+  if (!loaded(q)) return <LazyErrorState title="This product could not be loaded" message={errorMessage(q.error)} onRetry={q.refetch} />;
   const p = q.data.product;
   return (
     <section>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Input, Space, Tag } from 'antd';
 import type { BinAudit, BinAuditUnit } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, loaded } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useBinAuditsQuery, useBinQuery, useMoveUnitMutation, useRecordBinAuditMutation } from './api';
 
@@ -59,7 +59,7 @@ export default function BinAuditPage() {
   const [moved, setMoved] = useState<ReadonlySet<string>>(new Set());
 
   if (bin.isLoading) return <Loading />;
-  if (bin.error || !bin.data) return <LazyErrorState title="This bin could not be loaded" message={errorMessage(bin.error)} onRetry={() => void bin.refetch()} />;
+  if (!loaded(bin)) return <LazyErrorState title="This bin could not be loaded" message={errorMessage(bin.error)} onRetry={() => void bin.refetch()} />;
 
   const onScan = () => {
     const code = serialCodeFromScan(typed);

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Form, Input, Modal, Progress, Space, Tag } from 'antd';
 import type { RecallUnit, UnitResponse, UnitStep } from '@dme/contracts';
 import { formatManilaDateTime, RECALL_MESSAGES } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, loaded } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useCloseRecallMutation, useFileRequestMutation, useLazyUnitQuery, useRecallQuery, useSettleRecallUnitMutation } from './api';
 import { StepDialog } from './StepDialog';
@@ -61,7 +61,7 @@ export default function RecallPage() {
   const { notify, confirm } = useFeedback();
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title="This recall could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  if (!loaded(q)) return <LazyErrorState title="This recall could not be loaded" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
   const r = q.data.recall;
   const open = r.status === 'OPEN';
   const unresolved = r.counts.total - r.counts.resolved;

@@ -3,8 +3,8 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Space, Tag, Timeline } from 'antd';
 import type { CustodyEntry, RepairOrder, UnitStep } from '@dme/contracts';
 import { CUSTODY_KINDS, formatBusinessDate, formatManilaDateTime, STOCK_STATUS_LABELS } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
-import { LazyErrorState, Loading, money, PageHeader, SectionTitle, StatusTag, useBackTo, ResponsiveTable } from '@dme/ui';
+import { errorMessage, loaded } from '@dme/api-client';
+import { LazyErrorState, Loading, money, PageHeader, SectionTitle, StatusTag, useBackTo, ResponsiveTable, RefreshFailed } from '@dme/ui';
 import { useUnitQuery } from './api';
 import { StepDialog, stepLabel } from './StepDialog';
 import { ScheduleServiceButton } from './ScheduleService';
@@ -57,12 +57,13 @@ export default function UnitPage() {
   const [step, setStep] = useState<UnitStep>();
 
   if (q.isLoading) return <Loading />;
-  if (q.error || !q.data) return <LazyErrorState title={`Unit ${serialCode.toUpperCase()} could not be loaded`} message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  if (!loaded(q)) return <LazyErrorState title={`Unit ${serialCode.toUpperCase()} could not be loaded`} message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
   const { unit, history } = q.data;
   const custodyUrl = (format: 'csv' | 'epcis') => `/api/units/${encodeURIComponent(unit.serialCode)}/custody?format=${format}`;
 
   return (
     <article>
+      <RefreshFailed error={q.error} onRetry={() => void q.refetch()} />
       <PageHeader
         title={`Unit ${unit.serialCode}`}
         extra={
