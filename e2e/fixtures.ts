@@ -1,4 +1,6 @@
-import { test as base, expect, type Request } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, expect, type Browser, type BrowserContext, type Request } from '@playwright/test';
 
 export const DEMO_PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-2026';
 
@@ -13,13 +15,45 @@ export const DEMO = {
 
 export const REMOTES = ['mf-shop', 'mf-warehouse', 'mf-accounting', 'mf-driver'] as const;
 
-/** Every request the page makes, for checks on what a role downloads. */
-export const test = base.extend<{ requests: Request[] }>({
+/**
+ * Every request the page makes, for checks on what a role downloads; and, for a failed test, what
+ * went wrong on the network in any of its browser contexts (answers of 500 and above, API calls
+ * that never got an answer), kept beside its page snapshot (network.txt) for `npm test` to print.
+ */
+export const test = base.extend<{ requests: Request[]; networkTrouble: void }>({
   requests: async ({ page }, use) => {
     const seen: Request[] = [];
     page.on('request', (r) => seen.push(r));
     await use(seen);
   },
+  networkTrouble: [
+    async ({ browser, context }, use, testInfo) => {
+      const lines: string[] = [];
+      const at = () => new Date().toISOString().slice(11, 23);
+      const watch = (ctx: BrowserContext) => {
+        ctx.on('response', (r) => {
+          if (r.status() >= 500) lines.push(`${at()} ${r.status()} ${r.request().method()} ${r.url()}`);
+        });
+        ctx.on('requestfailed', (r) => {
+          if (new URL(r.url()).pathname.startsWith('/api/')) lines.push(`${at()} no answer (${r.failure()?.errorText ?? '?'}) ${r.method()} ${r.url()}`);
+        });
+      };
+      watch(context);
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const ctx = await newContext(...args);
+        watch(ctx);
+        return ctx;
+      };
+      await use();
+      browser.newContext = newContext;
+      if (testInfo.status !== testInfo.expectedStatus && lines.length > 0) {
+        mkdirSync(testInfo.outputDir, { recursive: true });
+        writeFileSync(join(testInfo.outputDir, 'network.txt'), lines.join('\n'));
+      }
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

@@ -89,7 +89,22 @@ test.describe('tabs with counts, lists kept in the address (issue 27)', () => {
     await Promise.all([admin.dispose(), customerApi.dispose()]);
   });
 
-  test('accounting lands on its waiting work: "Needs you now" counts open the payments list on the tab that holds them', async ({ page }) => {
+  test('accounting lands on its waiting work: "Needs you now" counts open the payments list on the tab that holds them', async ({ page, playwright, baseURL }) => {
+    // A payment of this test's own waits: a purchase confirmed by staff asks the customer to pay.
+    const customerApi = await playwright.request.newContext({ baseURL });
+    const customer = await registerByApi(customerApi);
+    expect((await customerApi.post('/api/auth/login', { data: { username: customer.username, password: customer.password } })).status()).toBe(200);
+    const admin = await apiSignedIn(playwright, baseURL, 'superadmin');
+    const sale = await product(admin, 'FOR_SALE', '9.00', 2);
+    const res = await customerApi.post('/api/orders', {
+      headers: { 'idempotency-key': randomUUID() },
+      data: { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: sale.id, quantity: 1 }], deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '121000', note: '' },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    const order = ((await res.json()) as { order: { id: string; orderNumber: string } }).order;
+    const moved = await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'FOR_PAYMENT' } });
+    expect(moved.status(), await moved.text()).toBe(200);
+
     await signInAs(page, 'accounting', undefined, '/admin/payments');
     const needs = page.getByRole('region', { name: 'Needs you now' });
     await expect(needs).toBeVisible();
@@ -99,12 +114,18 @@ test.describe('tabs with counts, lists kept in the address (issue 27)', () => {
     await toTake.click();
     await expect(page).toHaveURL(/\/admin\/payments\?status=PENDING$/);
     await expect(page.getByRole('tablist', { name: 'Payment status' }).getByRole('tab', { selected: true })).toHaveText(/^Pending \d+$/);
+    // This test's payment is on that tab (made from the order's event: searched until it is there).
+    await expect(async () => {
+      await page.getByLabel('Search payments').fill(order.orderNumber);
+      await page.getByLabel('Search payments').press('Enter');
+      await expect(rows(page)).toHaveCount(1, { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByRole('tablist', { name: 'Payment status' }).getByRole('tab', { selected: true })).toHaveText('Pending 1');
     // Only the role's home shows it: a payment's page does not.
-    const first = rows(page).first();
-    if ((await rows(page).count()) > 0) {
-      await first.getByRole('link').first().click();
-      await expect(page.getByRole('region', { name: 'Needs you now' })).toHaveCount(0);
-    }
+    await rows(page).first().getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/admin\/payments\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('region', { name: 'Needs you now' })).toHaveCount(0);
+    await Promise.all([admin.dispose(), customerApi.dispose()]);
   });
 
   test('the warehouse home counts what waits for packing and the units between rentals, each linking to its list', async ({ page }) => {

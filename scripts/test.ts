@@ -68,6 +68,8 @@ function readPlaywright(file: string): SuiteResult {
 function printFailureContexts(dir: string): void {
   if (!existsSync(dir)) return;
   for (const test of readdirSync(dir)) {
+    const network = join(dir, test, 'network.txt');
+    if (existsSync(network)) log(`\n== network trouble during: ${test} ==\n${readFileSync(network, 'utf8').split('\n').slice(-60).join('\n')}`);
     const file = join(dir, test, 'error-context.md');
     if (!existsSync(file)) continue;
     const lines = readFileSync(file, 'utf8').split('\n');
