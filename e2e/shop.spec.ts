@@ -137,7 +137,11 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     // 1 × 8.00 × 2 + 1 × 6.00 × 3 + 1 × 45.00 × 1
     await expect(page.getByTestId('bulk-total')).toHaveText('$79.00');
     await page.getByRole('button', { name: 'Place Order' }).click();
-    await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+    // The confirmation shows the three lines and the total as the server prices them (issue 27).
+    const review = page.getByRole('dialog', { name: 'Review Address' });
+    await expect(review.getByRole('region', { name: 'Your order' }).getByRole('listitem')).toHaveCount(3);
+    await expect(review.getByTestId('confirm-total')).toHaveText('$79.00');
+    await review.getByRole('button', { name: 'Confirm Order' }).click();
     await expect(page.getByText('Order submitted successfully!')).toBeVisible();
     await page.waitForURL('**/orders/rentals');
     const row = page.getByRole('row').filter({ hasText: /ORD-/ });

@@ -57,6 +57,8 @@ export type CartType = (typeof CART_TYPES)[number];
 /** Order type: BUY is labelled PURCHASED in the UI. */
 export const ORDER_TYPES = ['BUY', 'RENT'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
+/** The products an order of a type is made of: a rental of products for rent, a purchase of products for sale. */
+export const productTypeFor = (type: OrderType): ProductType => (type === 'RENT' ? 'FOR_RENT' : 'FOR_SALE');
 
 export const PURCHASE_ORDER_STATUSES = [
   'PENDING',

@@ -107,6 +107,32 @@ export type PlaceOrderRequest = z.input<typeof PlaceOrderRequest>;
 export type PlaceOrderInput = z.output<typeof PlaceOrderRequest>;
 
 /**
+ * What a bulk order would cost before it is placed (issue 27: its confirmation shows the server's
+ * total): its lines priced as the cart prices them (current unit price × quantity, × days for
+ * rent). A quote reserves nothing; placing the order prices it again.
+ */
+export const OrderQuoteRequest = z
+  .object({
+    type: z.enum(ORDER_TYPES, { error: 'Please choose rent or buy.' }),
+    lines: z.array(BulkLine).max(100),
+  })
+  .superRefine((o, ctx) => {
+    if (o.lines.length === 0) ctx.addIssue({ code: 'custom', path: ['lines'], message: ORDER_MESSAGES.emptyOrder });
+    if (o.type === 'RENT') {
+      o.lines.forEach((l, i) => {
+        if (l.noOfRentalDays === undefined) ctx.addIssue({ code: 'custom', path: ['lines', i, 'noOfRentalDays'], message: ORDER_MESSAGES.daysMin });
+      });
+    }
+  });
+export type OrderQuoteRequest = z.input<typeof OrderQuoteRequest>;
+export type OrderQuoteInput = z.output<typeof OrderQuoteRequest>;
+/** A quoted line: the cart line's shape without a cart line's own id, type and date added. */
+export const QuoteLine = CartItem.omit({ id: true, type: true, createdAt: true });
+export type QuoteLine = z.infer<typeof QuoteLine>;
+export const OrderQuoteResponse = z.object({ items: z.array(QuoteLine), total: z.string() });
+export type OrderQuoteResponse = z.infer<typeof OrderQuoteResponse>;
+
+/**
  * A serial code packed for an order line (SPEC §3 "Serial code entry"). `id` is the entry's own id
  * (the order's record of this unit on this line); productID the line's product; status the return
  * inspection (OK, LOST, DAMAGED) once marked, else null; updatedAt the return time (null until

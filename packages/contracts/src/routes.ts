@@ -60,6 +60,8 @@ import {
   PackingScanRequest,
   PackingSerialParams,
   PlaceOrderRequest,
+  OrderQuoteRequest,
+  OrderQuoteResponse,
   StaffOrderListQuery,
   TransitionRequest,
 } from './ordering';
@@ -459,6 +461,11 @@ export const ROUTES = {
     method: 'POST', path: '/api/orders', service: 'order', access: 'order:place', tag: 'orders',
     summary: 'Place an order (Idempotency-Key header): reserves stock atomically, totals computed by the server',
     body: PlaceOrderRequest, response: OrderResponse, status: 201,
+  },
+  ordersQuote: {
+    method: 'POST', path: '/api/orders/quote', service: 'order', access: 'order:place', tag: 'orders',
+    summary: 'What a bulk order would cost: its lines priced by the server as the cart is (reserves nothing)',
+    body: OrderQuoteRequest, response: OrderQuoteResponse,
   },
   myOrdersList: {
     method: 'GET', path: '/api/my/orders', service: 'order', access: 'order:read-own', tag: 'orders',

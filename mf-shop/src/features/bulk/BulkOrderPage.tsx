@@ -172,6 +172,14 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
   const lineCents = (l: Line) => (l.complete && l.price ? lineTotalCents({ unitCents: toCents(l.price), quantity: l.quantity, noOfRentalDays: rent ? l.days : null }) : 0);
   const total = lines.reduce((a, l) => a + lineCents(l), 0);
   const ready = lines.length > 0 && lines.every((l) => l.complete && !over(l));
+  // The lines as the order sends them, and as the confirmation has them priced by the server.
+  const orderLines = lines.map((l) => ({
+    productID: l.productID!,
+    productVariantID: l.variantID ?? null,
+    productSubVariantID: l.subVariantID ?? null,
+    quantity: l.quantity,
+    ...(rent ? { noOfRentalDays: l.days, startDate: l.start } : {}),
+  }));
   // Why Place Order is disabled (issue 27): the first line that is not ready, said next to the button.
   const notReady = lines.map((l, i) => {
     const n = lines.length > 1 ? ` on line ${i + 1}` : '';
@@ -264,21 +272,13 @@ export default function BulkOrderPage({ type }: { type: 'RENT' | 'BUY' }) {
       </div>
       <AddressDialog
         open={checkout.open}
+        quote={{ type: rent ? 'RENT' : 'BUY', lines: orderLines }}
         loading={checkout.placing}
         onCancel={() => checkout.setOpen(false)}
         onConfirm={(address) =>
           void checkout
             .submit(
-            {
-              typeOfOrder: 'BULK',
-              lines: lines.map((l) => ({
-                productID: l.productID!,
-                productVariantID: l.variantID ?? null,
-                productSubVariantID: l.subVariantID ?? null,
-                quantity: l.quantity,
-                ...(rent ? { noOfRentalDays: l.days, startDate: l.start } : {}),
-              })),
-            },
+            { typeOfOrder: 'BULK', lines: orderLines },
             address,
           )
             .then((placed) => {

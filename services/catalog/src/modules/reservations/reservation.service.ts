@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ReserveLineReply } from '@dme/contracts';
+import { productTypeFor, type ReserveLineReply } from '@dme/contracts';
 import { MicroBatcher, qualified, sql, type Db } from '@dme/platform';
 import { bookRentalOrders } from '../bookings/book-rentals';
 import { HOLD_MINUTES, outcomeOf, requestsSql, resolvedLinesSql, type BatchRow, type Reserve, type ReserveOutcome } from './lines';
@@ -43,7 +43,7 @@ async function reservePurchases(db: Db, inputs: Reserve[]): Promise<ReserveOutco
   const requests = inputs.map((input, req) => ({
     req,
     order_id: input.orderId,
-    wanted: input.orderType === 'RENT' ? 'FOR_RENT' : 'FOR_SALE',
+    wanted: productTypeFor(input.orderType),
     lines: input.lines.map((l, ord) => ({
       ord,
       ref: l.ref,

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HandlersOf } from '@dme/platform';
-import { addToCart, listCart, removeCartItem, updateCartItem, type CartDeps } from './cart.service';
+import { addToCart, listCart, quoteOrder, removeCartItem, updateCartItem, type CartDeps } from './cart.service';
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
 
-type CartHandlers = Pick<HandlersOf<'order'>, 'cartList' | 'cartAdd' | 'cartUpdate' | 'cartRemove'>;
+type CartHandlers = Pick<HandlersOf<'order'>, 'cartList' | 'cartAdd' | 'cartUpdate' | 'cartRemove' | 'ordersQuote'>;
 
 export function cartHandlers(deps: CartDeps): CartHandlers {
   return {
@@ -16,5 +16,7 @@ export function cartHandlers(deps: CartDeps): CartHandlers {
       await removeCartItem(em(ctx), principal.userId, params.id);
       return undefined;
     },
+    // Priced as the cart is (the same rule); a bulk order's confirmation shows it (issue 27).
+    ordersQuote: (ctx, { body }) => quoteOrder(em(ctx), body),
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, manilaDate, MAX_QUANTITY, ORDER_MESSAGES, rentalDaysOf, rentalStartOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type StockAvailabilityRequest } from '@dme/contracts';
+import { centsToString, manilaDate, MAX_QUANTITY, ORDER_MESSAGES, productTypeFor, rentalDaysOf, rentalStartOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type OrderQuoteInput, type QuoteLine, type StockAvailabilityRequest } from '@dme/contracts';
 import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
 
@@ -24,27 +24,45 @@ function startOf(row: CartRow, today: string = manilaDate()): string | null {
   return rentalStartOf(row.type, chosen, today);
 }
 
-function toItem(row: CartRow, p: ProductModel | undefined): CartItem {
-  const leaf = leafOf(p, row.variant_id, row.sub_variant_id);
+/** A line to price: a product at its level, how many, and for a rental how many days from when. */
+interface LineToPrice {
+  productID: string;
+  productVariantID: string | null;
+  productSubVariantID: string | null;
+  quantity: number;
+  noOfRentalDays: number | null;
+  startDate: string | null;
+}
+
+/**
+ * A line priced as the cart prices it (one rule for a cart line and a bulk order's quote): the
+ * level's current unit price × quantity (× days for rent); nothing when it cannot be ordered (an
+ * archived product, a removed variant, a product not of the order's type).
+ */
+function pricedLine(line: LineToPrice, p: ProductModel | undefined, type: CartType): QuoteLine {
+  const leaf = leafOf(p, line.productVariantID, line.productSubVariantID);
+  const ok = leaf.ok && p?.type === productTypeFor(type);
   return {
-    id: row.id,
-    type: row.type,
-    productID: row.product_id,
-    productVariantID: row.variant_id,
-    productSubVariantID: row.sub_variant_id,
+    productID: line.productID,
+    productVariantID: line.productVariantID,
+    productSubVariantID: line.productSubVariantID,
     name: p?.name ?? 'Product no longer available',
     brand: p?.brand ?? '',
     image: p?.image ?? '',
     variant: leaf.variant,
     subVariant: leaf.subVariant,
     price: leaf.unitPrice,
-    quantity: row.quantity,
-    noOfRentalDays: row.no_of_rental_days,
-    startDate: startOf(row),
-    lineTotal: leaf.ok ? lineAmount(leaf.unitPrice, row.quantity, row.type === 'RENT' ? row.no_of_rental_days : null) : '0.00',
-    available: leaf.ok,
-    createdAt: new Date(row.created_at).toISOString(),
+    quantity: line.quantity,
+    noOfRentalDays: line.noOfRentalDays,
+    startDate: line.startDate,
+    lineTotal: ok ? lineAmount(leaf.unitPrice, line.quantity, type === 'RENT' ? line.noOfRentalDays : null) : '0.00',
+    available: ok,
   };
+}
+
+function toItem(row: CartRow, p: ProductModel | undefined): CartItem {
+  const line = { productID: row.product_id, productVariantID: row.variant_id, productSubVariantID: row.sub_variant_id, quantity: row.quantity, noOfRentalDays: row.no_of_rental_days, startDate: startOf(row) };
+  return { id: row.id, type: row.type, ...pricedLine(line, p, row.type), createdAt: new Date(row.created_at).toISOString() };
 }
 
 export async function listCart(em: EntityManager, customerId: string, type: CartType): Promise<{ items: CartItem[]; total: string }> {
@@ -54,7 +72,32 @@ export async function listCart(em: EntityManager, customerId: string, type: Cart
   );
   const products = await productsById(em, rows.map((r) => r.product_id));
   const items = rows.map((r) => toItem(r, products.get(r.product_id)));
-  return { items, total: centsToString(sumCents(items.map((i) => toCents(i.lineTotal)))) };
+  return { items, total: totalOf(items) };
+}
+
+const totalOf = (items: Array<{ lineTotal: string }>) => centsToString(sumCents(items.map((i) => toCents(i.lineTotal))));
+
+/**
+ * What a bulk order of `lines` would cost now (issue 27: its confirmation shows the server's
+ * total), priced as the cart is; it reserves nothing, and placing the order prices it again.
+ */
+export async function quoteOrder(em: EntityManager, body: OrderQuoteInput, today: string = manilaDate()): Promise<{ items: QuoteLine[]; total: string }> {
+  const products = await productsById(em, body.lines.map((l) => l.productID));
+  const items = body.lines.map((l) =>
+    pricedLine(
+      {
+        productID: l.productID,
+        productVariantID: l.productVariantID,
+        productSubVariantID: l.productSubVariantID,
+        quantity: l.quantity,
+        noOfRentalDays: rentalDaysOf(body.type, l.noOfRentalDays),
+        startDate: rentalStartOf(body.type, l.startDate, today),
+      },
+      products.get(l.productID),
+      body.type,
+    ),
+  );
+  return { items, total: totalOf(items) };
 }
 
 async function ownRow(em: EntityManager, customerId: string, id: string): Promise<CartRow> {
@@ -107,7 +150,7 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
   const leaf = leafOf(p, input.productVariantID, input.productSubVariantID);
   const field = (f: string, m: string) => badRequest(m, [{ field: f, message: m }]);
   if (!p || leaf.problem === 'unknown') throw field('productID', ORDER_MESSAGES.unknownProduct);
-  if ((input.type === 'RENT') !== (p.type === 'FOR_RENT')) throw field('type', ORDER_MESSAGES.wrongType);
+  if (p.type !== productTypeFor(input.type)) throw field('type', ORDER_MESSAGES.wrongType);
   if (leaf.problem === 'variant') throw field('productVariantID', ORDER_MESSAGES.chooseVariant);
   if (leaf.problem === 'subVariant') throw field('productSubVariantID', ORDER_MESSAGES.chooseSubVariant);
   const ref = { productID: input.productID, productVariantID: input.productVariantID, productSubVariantID: input.productSubVariantID };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_MESSAGES } from '@dme/contracts';
+import { manilaDate, ORDER_MESSAGES } from '@dme/contracts';
 import type { Json } from '@dme/testing';
 import { startOrdering, type OrderHarness } from '../../test/harness';
 
@@ -134,5 +134,50 @@ describe('cart', () => {
     expect((await h.order.get('/api/cart?type=BUY', { as: h.staff })).status).toBe(403);
     expect((await h.order.get('/api/cart?type=BUY')).status).toBe(401);
     expect((await h.order.get('/api/cart', { as: h.customer() })).status).toBe(400);
+  });
+});
+
+describe('a bulk order quote (issue 27: its confirmation shows the server total)', () => {
+  it('prices each line as the cart does (unit price × quantity × days for rent) and totals them, reserving nothing', async () => {
+    const c = h.customer();
+    const start = manilaDate(new Date(Date.now() + 3 * 86_400_000));
+    const rent = await h.order.post('/api/orders/quote', { type: 'RENT', lines: [{ ...leaf(), quantity: 2, noOfRentalDays: 3, startDate: start }, { ...leaf(), quantity: 1, noOfRentalDays: 1 }] }, { as: c });
+    expect(rent.status, JSON.stringify(rent.body)).toBe(200);
+    expect(rent.body).toEqual({
+      total: '112.00',
+      items: [
+        expect.objectContaining({ productID: chair.id, name: chair.name, subVariant: { name: '18 in', price: '16.00' }, price: '16.00', quantity: 2, noOfRentalDays: 3, startDate: start, lineTotal: '96.00', available: true }),
+        expect.objectContaining({ quantity: 1, noOfRentalDays: 1, startDate: manilaDate(), lineTotal: '16.00', available: true }),
+      ],
+    });
+    const buy = await h.order.post('/api/orders/quote', { type: 'BUY', lines: [{ productID: gloves.id, quantity: 4 }] }, { as: c });
+    expect(buy.body).toMatchObject({ total: '50.00', items: [{ name: gloves.name, quantity: 4, noOfRentalDays: null, startDate: null, lineTotal: '50.00' }] });
+    // Nothing was put aside: the cart is untouched and all 20 gloves can still be added.
+    expect((await h.order.get('/api/cart?type=BUY', { as: c })).body.items).toEqual([]);
+    expect((await h.order.post('/api/cart', { type: 'BUY', productID: gloves.id, quantity: 20 }, { as: c })).status).toBe(201);
+  });
+
+  it('a line that cannot be ordered (unknown product, a product of the other type, a removed level) counts nothing and says so', async () => {
+    const res = await h.order.post('/api/orders/quote', { type: 'BUY', lines: [{ productID: gloves.id, quantity: 1 }, { productID: randomUUID(), quantity: 2 }, { ...leaf(), quantity: 1 }] }, { as: h.customer() });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe('12.50');
+    expect(res.body.items.map((i: Json) => [i.available, i.lineTotal])).toEqual([[true, '12.50'], [false, '0.00'], [false, '0.00']]);
+  });
+
+  it('refuses what is not a bulk order as a 400 naming the field, and is for customers only', async () => {
+    const c = h.customer();
+    const bad: Array<[unknown, string]> = [
+      [{ type: 'RENT', lines: [] }, 'lines'],
+      [{ type: 'RENT', lines: [{ ...leaf(), quantity: 1 }] }, 'lines.0.noOfRentalDays'],
+      [{ type: 'BUY', lines: [{ productID: gloves.id, quantity: 0 }] }, 'lines.0.quantity'],
+      [{ type: 'LEASE', lines: [{ productID: gloves.id, quantity: 1 }] }, 'type'],
+    ];
+    for (const [body, field] of bad) {
+      const res = await h.order.post('/api/orders/quote', body, { as: c });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    expect((await h.order.post('/api/orders/quote', { type: 'BUY', lines: [{ productID: gloves.id, quantity: 1 }] }, { as: h.staff })).status).toBe(403);
+    expect((await h.order.post('/api/orders/quote', { type: 'BUY', lines: [{ productID: gloves.id, quantity: 1 }] })).status).toBe(401);
   });
 });
