@@ -23,7 +23,7 @@ function Account() {
   const { data, isLoading, error, refetch } = useMeQuery(undefined, { refetchOnMountOrArgChange: true });
   if (isLoading) return <Card loading title="My account" />;
   if (error || !data) {
-    return <Alert type="error" showIcon message={errorMessage(error)} action={<Button onClick={() => void refetch()}>Try again</Button>} />;
+    return <Alert type="error" showIcon title={errorMessage(error)} action={<Button onClick={() => void refetch()}>Try again</Button>} />;
   }
   return (
     <>
@@ -132,7 +132,7 @@ function PasswordCard() {
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         <NewPasswordFields />
-        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
+        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
         <Button type="primary" htmlType="submit" loading={isLoading}>
           Change my password
         </Button>

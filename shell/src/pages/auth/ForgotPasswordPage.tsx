@@ -28,7 +28,7 @@ export default function ForgotPasswordPage() {
     <AuthFrame>
       <AuthCard title={MESSAGES.account.forgotTitle} maxWidth={440}>
         {sent ? (
-          <Alert type="success" showIcon message={sent} />
+          <Alert type="success" showIcon title={sent} />
         ) : (
           <Form layout="vertical" name="forgot-password" onFinish={onFinish} requiredMark={false}>
             <p style={{ marginTop: 0 }}>Enter the e-mail address of your account. We will send you a link to choose a new password.</p>
@@ -42,7 +42,7 @@ export default function ForgotPasswordPage() {
             >
               <Input type="email" autoComplete="email" autoFocus />
             </Form.Item>
-            {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
+            {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
             <Button type="primary" htmlType="submit" loading={isLoading} block>
               Send me a reset link
             </Button>

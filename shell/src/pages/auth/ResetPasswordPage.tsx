@@ -39,7 +39,7 @@ export default function ResetPasswordPage() {
             <Alert
               type="error"
               showIcon
-              message={error}
+              title={error}
               style={{ marginBottom: 16 }}
               action={<Link to="/forgot-password">Ask for a new link</Link>}
             />
