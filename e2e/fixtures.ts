@@ -19,6 +19,7 @@ export const REMOTES = ['mf-shop', 'mf-warehouse', 'mf-accounting', 'mf-driver']
  * Every request the page makes, for checks on what a role downloads; and, for a failed test, what
  * went wrong on the network in any of its browser contexts (answers of 500 and above, API calls
  * that never got an answer), kept beside its page snapshot (network.txt) for `npm test` to print.
+ * The browser contexts a test opens are closed when it ends.
  */
 export const test = base.extend<{ requests: Request[]; networkTrouble: void }>({
   requests: async ({ page }, use) => {
@@ -39,14 +40,19 @@ export const test = base.extend<{ requests: Request[]; networkTrouble: void }>({
         });
       };
       watch(context);
+      const opened: BrowserContext[] = [];
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
         const ctx = await newContext(...args);
         watch(ctx);
+        opened.push(ctx);
         return ctx;
       };
       await use();
       browser.newContext = newContext;
+      // Every browser context the test opened is closed with it: one left open keeps its pages,
+      // their live stream and their refetches on every order event for the rest of the run.
+      await Promise.all(opened.map((ctx) => ctx.close().catch(() => undefined)));
       if (testInfo.status !== testInfo.expectedStatus && lines.length > 0) {
         mkdirSync(testInfo.outputDir, { recursive: true });
         writeFileSync(join(testInfo.outputDir, 'network.txt'), lines.join('\n'));
