@@ -16,12 +16,6 @@ export const theme: ThemeConfig = {
     // Secondary text such as description labels (antd: 45% black, 3.4:1).
     colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
     borderRadius: 8,
-    // No antd animations. A button's loading icon is shown and hidden through rc-motion, which
-    // waits for the end of a CSS transition; on a busy device the leave's start and end can land
-    // in one frame, no transition runs, and the icon stays (an invisible "loading" in the button's
-    // name, or a spinner that never stops): CI met a refused Extend whose button stayed "loading
-    // Extend". Without motion every show and hide is immediate; dialogs and toasts appear at once.
-    motion: false,
     fontFamily:
       "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   },

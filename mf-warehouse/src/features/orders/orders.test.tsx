@@ -274,9 +274,9 @@ describe('staff order detail', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(posts(calls)).toHaveLength(0);
 
-    // The prompt answered "No" is gone (no closing animation, theme-config): one prompt now.
     fireEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Confirm' })).toHaveLength(2));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Confirm' }).at(-1)!);
     await waitFor(() => expect(posts(calls)).toHaveLength(1));
     expect(posts(calls)[0]!.body).toEqual({ to: 'FOR_PAYMENT' });
     // The detail is fetched again at once (tags), showing the new status and step.
