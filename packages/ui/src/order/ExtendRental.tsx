@@ -110,8 +110,10 @@ export function RentalChangeModal<V>(props: RentalChangeModalProps<V>) {
       open
       onCancel={props.onClose}
       okText={props.okText}
-      okButtonProps={props.danger ? { danger: true } : undefined}
-      confirmLoading={props.busy}
+      // Disabled while sending, not antd's loading icon: rc-motion can leave that icon behind after
+      // a quick refusal on a busy device (the leave's start and end in one frame, no transition,
+      // no end event), naming the button "loading Extend" from then on (CI met it).
+      okButtonProps={{ danger: props.danger ?? false, disabled: props.busy }}
       onOk={() => void props.form.validateFields().then(submit).catch(() => undefined)}
       destroyOnHidden
     >
