@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { centsToString, manilaDate, MAX_QUANTITY, ORDER_MESSAGES, productTypeFor, rentalDaysOf, rentalStartOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type OrderQuoteInput, type QuoteLine, type StockAvailabilityRequest } from '@dme/contracts';
 import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
+import { linesOf, type Line } from '../checkout/lines';
 
 interface CartRow {
   id: string;
@@ -25,14 +26,7 @@ function startOf(row: CartRow, today: string = manilaDate()): string | null {
 }
 
 /** A line to price: a product at its level, how many, and for a rental how many days from when. */
-interface LineToPrice {
-  productID: string;
-  productVariantID: string | null;
-  productSubVariantID: string | null;
-  quantity: number;
-  noOfRentalDays: number | null;
-  startDate: string | null;
-}
+type LineToPrice = Omit<Line, 'ref'>;
 
 /**
  * A line priced as the cart prices it (one rule for a cart line and a bulk order's quote): the
@@ -83,20 +77,9 @@ const totalOf = (items: Array<{ lineTotal: string }>) => centsToString(sumCents(
  */
 export async function quoteOrder(em: EntityManager, body: OrderQuoteInput, today: string = manilaDate()): Promise<{ items: QuoteLine[]; total: string }> {
   const products = await productsById(em, body.lines.map((l) => l.productID));
-  const items = body.lines.map((l) =>
-    pricedLine(
-      {
-        productID: l.productID,
-        productVariantID: l.productVariantID,
-        productSubVariantID: l.productSubVariantID,
-        quantity: l.quantity,
-        noOfRentalDays: rentalDaysOf(body.type, l.noOfRentalDays),
-        startDate: rentalStartOf(body.type, l.startDate, today),
-      },
-      products.get(l.productID),
-      body.type,
-    ),
-  );
+  // The bulk lines as placing the order reads them (days and start as it would fill them in).
+  const { lines } = linesOf({ type: body.type, typeOfOrder: 'BULK', lines: body.lines }, null, today);
+  const items = lines.map((l) => pricedLine(l, products.get(l.productID), body.type));
   return { items, total: totalOf(items) };
 }
 

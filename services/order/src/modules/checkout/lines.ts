@@ -19,7 +19,7 @@ export interface Line {
 export type PricedLine = Line & { r: ReserveLineReply; id: string; total: number; firstDay: number };
 
 /** The order's lines: the bulk lines as sent, or the customer's cart lines of that type. */
-export function linesOf(body: PlaceOrderInput, cart: CartLineRow[] | null, today: string = manilaDate()): { lines: Line[]; cartIds: string[] } {
+export function linesOf(body: Pick<PlaceOrderInput, 'type' | 'typeOfOrder' | 'lines' | 'cartItemIDs'>, cart: CartLineRow[] | null, today: string = manilaDate()): { lines: Line[]; cartIds: string[] } {
   if (body.typeOfOrder === 'BULK') {
     return {
       cartIds: [],
