@@ -6,6 +6,7 @@ import { useSession } from './session/session';
 import { useMeQuery } from './api';
 import { AppLayout } from './layout/AppLayout';
 import { NeedsMe } from './layout/NeedsMe';
+import { VerifyEmailBanner } from './layout/VerifyEmailBanner';
 import { RemoteOutlet } from './remotes/RemoteOutlet';
 import { NoRoutesPage, NotAvailablePage } from './states/lazy';
 import { ChunkBoundary } from './states/ChunkBoundary';
@@ -25,7 +26,6 @@ const UnsubscribePage = themedLazy(() => import('./pages/auth/UnsubscribePage'))
 const AccountPage = lazy(() => import('./pages/account/AccountPage'));
 // The user and employee screens are a chunk only the superadmin downloads.
 const AdminRoutes = lazy(() => import('./admin/AdminRoutes'));
-const VerifyEmailBanner = lazy(() => import('./layout/VerifyEmailBanner'));
 
 export function App() {
   const { pathname } = useLocation();
@@ -63,9 +63,7 @@ export function SignedInArea() {
   return (
     <AppLayout user={user}>
       <SessionCheck />
-      <Suspense fallback={null}>
-        <VerifyEmailBanner />
-      </Suspense>
+      <VerifyEmailBanner />
       <NeedsMe userType={user.userType} />
       <Suspense fallback={<PlainLoading />}>
         <RoleContent />

@@ -1,83 +1,29 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, Button } from 'antd';
-import { MESSAGES } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
-import { useMeQuery, useResendVerificationMutation } from '../api';
+import { lazy, Suspense, useState } from 'react';
+import { useMeQuery } from '../api';
 
+const VerifyEmailNotice = lazy(() => import('./VerifyEmailNotice'));
 const HIDDEN_KEY = 'dme.verifyBannerHidden';
-
-/**
- * While the notice shows, the page gets room below its end as tall as the notice (padding at the bottom of
- * the body, which moves nothing on screen), so the page's last buttons (the cart's Buy Now on a
- * phone) scroll above it instead of staying under it (issue 27: no action is ever covered).
- */
-function useRoomBelow(shown: boolean) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = box.current;
-    if (!shown || !el) return;
-    const body = el.ownerDocument.body;
-    const root = el.ownerDocument.documentElement;
-    const fit = () => {
-      const room = `${Math.ceil(el.getBoundingClientRect().height) + 32}px`;
-      body.style.paddingBottom = room;
-      root.style.scrollPaddingBottom = room;
-    };
-    fit();
-    const seen = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(fit);
-    seen?.observe(el);
-    return () => {
-      seen?.disconnect();
-      body.style.paddingBottom = '';
-      root.style.scrollPaddingBottom = '';
-    };
-  }, [shown]);
-  return box;
-}
 
 /**
  * Until the signed-in user confirmed their e-mail address (issue 24): a notice with "Send it
  * again". Unconfirmed accounts shop as usual. It floats at the bottom of the window, out of the
  * page's flow: it arrives after the first screen (the server's copy has no banner) and must not
  * move what is already on screen. Closed, it stays closed for the tab's session.
+ *
+ * Part of the signed-in frame's own script: it only decides whether there is a notice; the notice
+ * (antd) is fetched when there is one (issue 27: a confirmed account's first screen loads no antd).
  */
-export default function VerifyEmailBanner() {
+export function VerifyEmailBanner() {
   const { data } = useMeQuery();
-  const [resend, { isLoading }] = useResendVerificationMutation();
-  const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
   const [hidden, setHidden] = useState(() => sessionStorage.getItem(HIDDEN_KEY) === '1');
-  const shown = data?.emailVerified === false && !hidden;
-  const box = useRoomBelow(shown);
-  if (!shown) return null;
-  const send = async () => {
-    try {
-      setAnswer({ ok: true, text: (await resend().unwrap()).message });
-    } catch (err) {
-      setAnswer({ ok: false, text: errorMessage(err) });
-    }
-  };
+  if (data?.emailVerified !== false || hidden) return null;
   const close = () => {
     sessionStorage.setItem(HIDDEN_KEY, '1');
     setHidden(true);
   };
   return (
-    <div ref={box} style={{ position: 'fixed', left: 16, right: 16, bottom: 16, zIndex: 900, maxWidth: 720, margin: '0 auto', boxShadow: '0 6px 16px rgba(0,0,0,.12)', borderRadius: 8 }}>
-      <Alert
-        type={answer && !answer.ok ? 'error' : 'warning'}
-        showIcon
-        // A standing notice, not an interruption: screen readers read it politely.
-        role="status"
-        message={answer?.text ?? MESSAGES.account.unverifiedBanner}
-        closable={{ 'aria-label': 'Close' }}
-        onClose={close}
-        action={
-          answer?.ok ? null : (
-            <Button size="small" onClick={() => void send()} loading={isLoading}>
-              Send it again
-            </Button>
-          )
-        }
-      />
-    </div>
+    <Suspense fallback={null}>
+      <VerifyEmailNotice onClose={close} />
+    </Suspense>
   );
 }
