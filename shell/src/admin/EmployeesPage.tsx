@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Space } from 'antd';
 import { USER_TYPE_LABELS, type User } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, ErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
 import { useDeleteEmployeeMutation, useEmployeesQuery, useSetEmployeeStatusMutation } from '../api';
 import { UserActions } from './UserActions';
 
@@ -27,7 +27,7 @@ export function EmployeesPage() {
         }
       />
       {error ? (
-        <ErrorState message={errorMessage(error)} onRetry={refetch} />
+        <LazyErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
         <ResponsiveTable<User>
           rowKey="id"

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Select, Space } from 'antd';
 import { USER_TYPE_FILTER_VALUES, USER_TYPE_LABELS, type User } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, ErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
 import { useDeleteUserMutation, useSetUserStatusMutation, useUsersQuery } from '../api';
 import { UserActions } from './UserActions';
 
@@ -34,7 +34,7 @@ export function UsersPage() {
         }
       />
       {error ? (
-        <ErrorState message={errorMessage(error)} onRetry={refetch} />
+        <LazyErrorState message={errorMessage(error)} onRetry={refetch} />
       ) : (
         <ResponsiveTable<User>
           rowKey="id"
