@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- js gateway checkout products bookings reports mail search lighthouse]`: starts the product on a fresh database (as `npm test` does)
+ * `npm run bench [-- js gateway checkout products bookings reports mail search lighthouse first-screens]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
  * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
@@ -16,7 +16,7 @@ import { IDENTITY_HEADERS } from '@dme/platform';
 import { chromiumPath, freePort, startTestStack, testNats, testPostgres, type TestStack } from './lib/testenv';
 import { dropDatabase, ensureDatabase, listenHttp } from '@dme/platform';
 import { withDatabase } from './lib/infra';
-import { lighthouse } from './lib/lighthouse';
+import { lighthouse, staffFirstScreens } from './lib/lighthouse';
 import { bookingsBench } from './lib/bench-bookings';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
@@ -40,6 +40,34 @@ async function encodedSize(url: string, encoding: 'gzip' | 'br'): Promise<number
   return len;
 }
 
+/**
+ * Resolves once the page has had no request in flight (the live stream aside) for `quietMs`:
+ * `waitForLoadState('networkidle')` is met at once after a navigation inside the page.
+ */
+async function networkSettled(page: import('@playwright/test').Page, quietMs = 1000, maxMs = 30_000): Promise<void> {
+  const inFlight = new Set<import('@playwright/test').Request>();
+  const track = (r: import('@playwright/test').Request) => {
+    if (r.resourceType() !== 'eventsource' && !r.url().includes('/api/events')) inFlight.add(r);
+  };
+  const done = (r: import('@playwright/test').Request) => inFlight.delete(r);
+  page.on('request', track);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  try {
+    const end = Date.now() + maxMs;
+    let quietSince = Date.now();
+    while (Date.now() < end) {
+      await page.waitForTimeout(100);
+      if (inFlight.size > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= quietMs) return;
+    }
+  } finally {
+    page.off('request', track);
+    page.off('requestfinished', done);
+    page.off('requestfailed', done);
+  }
+}
+
 /** JS each role downloads: from /login through sign-in to its home page, and a reload of home. */
 async function jsPerRole(stack: TestStack): Promise<void> {
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -59,7 +87,9 @@ async function jsPerRole(stack: TestStack): Promise<void> {
       await page.getByLabel('Password').fill(DEFAULT_DEMO_PASSWORD);
       await page.getByRole('button', { name: /log ?in|sign ?in/i }).click();
       await page.waitForURL(`**${home}`);
-      await page.waitForLoadState('networkidle');
+      // Sign-in moves to home inside the page (no new document), so the load states were reached
+      // before it: wait for the home screen's own requests instead.
+      await networkSettled(page);
       const journey = [...scripts];
       scripts.clear();
       await page.reload();
@@ -587,6 +617,7 @@ async function main() {
       if (want('products')) await productList(stack, pgHandle.serverUrl, 'on');
       if (want('bookings')) await bookingsBench(stack, pgHandle.serverUrl, { log, api, signIn, uploadImage, expectStatus, load, pct });
       if (want('lighthouse')) await lighthouse(stack, log);
+      else if (only.includes('first-screens')) await staffFirstScreens(stack, log);
     } finally {
       await stack.stop();
     }

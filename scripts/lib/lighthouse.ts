@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { chromiumPath, type TestStack } from './testenv';
 import { DEFAULT_DEMO_PASSWORD } from './seed';
 
@@ -16,6 +16,8 @@ import { DEFAULT_DEMO_PASSWORD } from './seed';
 export const LIGHTHOUSE = 'lighthouse@13.4.1';
 
 const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
+/** The same flags for a Chromium Playwright starts (it sets headless itself). */
+const PLAYWRIGHT_ARGS = CHROME_FLAGS.split(' ').filter((f) => !f.startsWith('--headless'));
 
 interface Figures {
   performance: number;
@@ -87,18 +89,82 @@ async function audit(url: string, preset: 'mobile' | 'desktop', profile: string 
   };
 }
 
-/** Signs the demo customer in through the login form, in a Chromium profile Lighthouse then uses. */
-async function signedInProfile(baseURL: string, dir: string): Promise<void> {
-  const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), args: CHROME_FLAGS.split(' ').filter((f) => !f.startsWith('--headless')), headless: true, baseURL });
+/** Signs a demo user in through the login form and waits for their home. */
+async function signInThroughForm(page: Page, username: string, home: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(DEFAULT_DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`**${home}`);
+}
+
+/** Signs a demo user in through the login form, in a Chromium profile Lighthouse then uses. */
+async function signedInProfile(baseURL: string, dir: string, username = 'customer', home = '/dashboard'): Promise<void> {
+  const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath(), args: PLAYWRIGHT_ARGS, headless: true, baseURL });
   try {
-    const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('Username').fill('customer');
-    await page.getByLabel('Password').fill(DEFAULT_DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL('**/dashboard');
+    await signInThroughForm(await context.newPage(), username, home);
   } finally {
     await context.close();
+  }
+}
+
+/** Each staff role's first screen: its home, a table (issue 27, part 5: shown in ≤ 1.5 s, cold cache). */
+export const STAFF_HOMES = [
+  ['superadmin', '/admin/users'],
+  ['warehouseadmin', '/admin/warehouse-bins'],
+  ['accounting', '/admin/payments'],
+  ['driver', '/admin/for-delivery'],
+] as const;
+
+/** The first table row (or the table's empty state once loading ended) on the page. */
+function tableShown(): boolean {
+  const row = document.querySelector('tbody tr[data-row-key]');
+  if (row && row.getBoundingClientRect().height > 0) return true;
+  return !!document.querySelector('.ant-table-placeholder .ant-empty') && !document.querySelector('.ant-spin-spinning');
+}
+
+/**
+ * Milliseconds from navigation start until a staff home shows its table, in a fresh context
+ * signed in (cookie and stored profile copied) but with an empty HTTP cache: a first visit's
+ * download at desktop size. The median of `runs`.
+ */
+async function tableShownMs(baseURL: string, username: string, home: string, runs = 3): Promise<number[]> {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: PLAYWRIGHT_ARGS, headless: true });
+  try {
+    const login = await browser.newContext({ baseURL });
+    await signInThroughForm(await login.newPage(), username, home);
+    const state = await login.storageState();
+    await login.close();
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const context = await browser.newContext({ baseURL, storageState: state, viewport: { width: 1366, height: 800 } });
+      const p = await context.newPage();
+      await p.goto(home, { waitUntil: 'commit' });
+      await p.waitForFunction(tableShown, undefined, { polling: 'raf', timeout: 30_000 });
+      if (new URL(p.url()).pathname !== home) throw new Error(`${username}'s ${home} ended at ${p.url()}`);
+      times.push(Math.round(await p.evaluate(() => performance.now())));
+      // BENCH_FIRST_SCREEN_DETAIL=1: what the page fetched and when (ms from navigation start).
+      if (process.env.BENCH_FIRST_SCREEN_DETAIL && i === runs - 1) {
+        const rows = await p.evaluate(() =>
+          (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => `${Math.round(e.startTime)}→${Math.round(e.responseEnd)} ${new URL(e.name).pathname}`),
+        );
+        console.log(`<!-- ${username}: ${rows.join(' | ')} -->`);
+      }
+      await context.close();
+    }
+    return times.sort((a, b) => a - b);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** `npm run bench -- first-screens` (also part of `lighthouse`): when each staff home's table is drawn. */
+export async function staffFirstScreens(stack: TestStack, log: (m: string) => void): Promise<void> {
+  log('\n| staff first screen (cold cache, 1366×800, no throttling) | table shown, ms (3 runs) | median |');
+  log('|---|---|---|');
+  for (const [username, home] of STAFF_HOMES) {
+    const t = await tableShownMs(stack.url, username, home);
+    log(`| ${username} \`${home}\` | ${t.join(', ')} | **${t[1]}** |`);
   }
 }
 
@@ -127,6 +193,19 @@ export async function lighthouse(stack: TestStack, log: (m: string) => void): Pr
         log(`| ${name} \`${path.replace(/[0-9a-f-]{36}/, ':id')}\` | ${preset} | ${f.performance} | ${f.accessibility} | ${f.bestPractices} | ${(f.lcpMs / 1000).toFixed(2)} s | ${f.cls} |`);
       }
     }
+    // Staff first screens (desktop preset; the driver's also as a phone): Lighthouse's figures, and
+    // when the table itself is drawn (Lighthouse's LCP may be a heading).
+    for (const [username, home] of STAFF_HOMES) {
+      const staffProfile = join(dir, `profile-${username}`);
+      await signedInProfile(stack.url, staffProfile, username, home);
+      for (const preset of username === 'driver' ? (['desktop', 'mobile'] as const) : (['desktop'] as const)) {
+        const f = await audit(`${stack.url}${home}`, preset, staffProfile, dir);
+        f.failing.forEach((a) => failing.add(`${username} ${home}: ${a}`));
+        if (process.env.LIGHTHOUSE_DETAIL) log(`<!-- ${preset} ${home}: LCP ${f.lcpElement}; shifts ${f.shifts.join(' | ')} -->`);
+        log(`| ${username} \`${home}\` | ${preset} | ${f.performance} | ${f.accessibility} | ${f.bestPractices} | ${(f.lcpMs / 1000).toFixed(2)} s | ${f.cls} |`);
+      }
+    }
+    await staffFirstScreens(stack, log);
     if (failing.size) log(`\nAudits below full marks: ${[...failing].join('; ')}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
