@@ -42,40 +42,10 @@ const MF_ESM_ALIAS = Object.fromEntries(
   }),
 );
 const ROUTER_FACADE = join(ROOT, 'packages', 'ui', 'shared', 'react-router-dom.mjs');
-const NODE_MODULES = join(ROOT, 'node_modules');
-
-/*
- * Redux Toolkit, RTK Query's React entry and react-redux, shared as facades the same way (issue
- * 27, part 5: the shell provides them eager, and a shared module ships whole). Each facade takes
- * the real package from `@dme/unshared/<name>` (an alias to its ES module build) so that import
- * is not itself consumed from the share scope. RTK Query's files import `@reduxjs/toolkit` and
- * `react-redux` by name and so get the facades too: checkFacades makes the build refuse a facade
- * that lacks a name they (or our sources) import.
- */
-const FACADES = {
-  '@reduxjs/toolkit': {
-    file: join(ROOT, 'packages', 'ui', 'shared', 'redux-toolkit.mjs'),
-    real: join(NODE_MODULES, '@reduxjs', 'toolkit', 'dist', 'redux-toolkit.modern.mjs'),
-  },
-  '@reduxjs/toolkit/query/react': {
-    file: join(ROOT, 'packages', 'ui', 'shared', 'rtk-query-react.mjs'),
-    real: join(NODE_MODULES, '@reduxjs', 'toolkit', 'dist', 'query', 'react', 'rtk-query-react.modern.mjs'),
-  },
-  'react-redux': {
-    file: join(ROOT, 'packages', 'ui', 'shared', 'react-redux.mjs'),
-    real: join(NODE_MODULES, 'react-redux', 'dist', 'react-redux.mjs'),
-  },
-};
-/** Package files whose imports of a facade's name must be met by it (they import it by name). */
-const FACADE_USERS = [
-  join(NODE_MODULES, '@reduxjs', 'toolkit', 'dist', 'query', 'rtk-query.modern.mjs'),
-  join(NODE_MODULES, '@reduxjs', 'toolkit', 'dist', 'query', 'react', 'rtk-query-react.modern.mjs'),
-];
-const FACADE_ALIAS = Object.fromEntries(Object.entries(FACADES).map(([name, f]) => [`@dme/unshared/${name}$`, f.real]));
 
 function namedImports(source, pkg) {
   const names = [];
-  const re = new RegExp(`import\\s+(type\\s+)?\\{([^}]*)\\}\\s*from\\s*['"]${pkg.replace(/[/.]/g, '\\$&')}['"]`, 'g');
+  const re = new RegExp(`import\\s+(type\\s+)?\\{([^}]*)\\}\\s*from\\s*['"]${pkg}['"]`, 'g');
   for (const m of source.matchAll(re)) {
     if (m[1]) continue;
     for (const part of m[2].split(',')) {
@@ -92,21 +62,6 @@ function sourceFiles(dir) {
     if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' || e.name === 'test' ? [] : sourceFiles(p);
     return /\.(tsx?|mjs|js)$/.test(e.name) && !/\.test\.|test-setup/.test(e.name) ? [p] : [];
   });
-}
-
-function checkFacades(appDir) {
-  const sources = [join(appDir, 'src'), join(ROOT, 'packages', 'ui', 'src'), join(ROOT, 'packages', 'api-client', 'src')].flatMap(sourceFiles);
-  for (const [name, { file, real }] of Object.entries(FACADES)) {
-    const exported = new Set(namedImports(readFileSync(file, 'utf8').replace(/export\s*\{/g, 'import {'), `@dme/unshared/${name}`));
-    for (const user of [...sources, ...FACADE_USERS]) {
-      const source = readFileSync(user, 'utf8');
-      if (new RegExp(`import\\s+(\\*\\s+as\\s+\\w+|\\w+)\\s+from\\s*['"]${name.replace(/[/.]/g, '\\$&')}['"]`).test(source)) {
-        throw new Error(`${user}: import named exports from '${name}' only (see ${file}).`);
-      }
-      const missing = namedImports(source, name).filter((n) => !exported.has(n));
-      if (missing.length) throw new Error(`${user} imports ${missing.join(', ')} from '${name}': add it to ${file} (a shared facade of ${real}).`);
-    }
-  }
 }
 
 function checkRouterFacade(appDir) {
@@ -140,10 +95,9 @@ function sharedModules(eager) {
   add('react-dom', 'react-dom');
   add('react-dom/client', 'react-dom');
   shared['react-router-dom'] = { import: ROUTER_FACADE, singleton: true, eager, version: VERSIONS['react-router-dom'], requiredVersion: VERSIONS['react-router-dom'] };
-  for (const [name, { file }] of Object.entries(FACADES)) {
-    const version = VERSIONS[name === 'react-redux' ? 'react-redux' : '@reduxjs/toolkit'];
-    shared[name] = { import: file, singleton: true, eager, version, requiredVersion: version };
-  }
+  add('@reduxjs/toolkit', '@reduxjs/toolkit');
+  add('@reduxjs/toolkit/query/react', '@reduxjs/toolkit');
+  add('react-redux', 'react-redux');
   return shared;
 }
 
@@ -210,7 +164,6 @@ export function createConfig({ dir, kind, name, publicPath }) {
   const isHost = kind === 'host';
   const production = process.env.NODE_ENV !== 'development';
   checkRouterFacade(dir);
-  checkFacades(dir);
   return {
     name: 'app',
     mode: production ? 'production' : 'development',
@@ -228,7 +181,7 @@ export function createConfig({ dir, kind, name, publicPath }) {
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
-      alias: { ...MF_ESM_ALIAS, ...FACADE_ALIAS },
+      alias: MF_ESM_ALIAS,
     },
     module: {
       rules: [
