@@ -19,6 +19,8 @@ interface SuiteResult {
   suite: string;
   passed: number;
   failed: number;
+  /** What failed, briefly: printed again above the summary, at the end of the output CI keeps. */
+  problems?: string[];
 }
 const results: SuiteResult[] = [];
 const cleanups: Array<() => Promise<void>> = [];
@@ -32,15 +34,38 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
 
 function readVitest(file: string, suite: string): SuiteResult {
   try {
-    const r = JSON.parse(readFileSync(file, 'utf8')) as { success?: boolean; numPassedTests: number; numFailedTests: number; numTotalTests: number; testResults?: Array<{ status: string }> };
+    const r = JSON.parse(readFileSync(file, 'utf8')) as {
+      success?: boolean;
+      numPassedTests: number;
+      numFailedTests: number;
+      numTotalTests: number;
+      testResults?: Array<{ status: string; name?: string; message?: string; assertionResults?: Array<{ status: string; fullName?: string; failureMessages?: string[] }> }>;
+    };
     // A test file that fails to load has no tests but counts as a failure; so does a run that
     // vitest calls unsuccessful for another reason (an unhandled error, e.g. a crash in the code).
     const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed').length;
     const failed = Math.max(r.numFailedTests, r.numFailedTests === 0 ? brokenFiles : 0);
-    return { suite, passed: r.numPassedTests, failed: failed === 0 && r.success === false ? 1 : failed };
+    const problems: string[] = [];
+    for (const f of r.testResults ?? []) {
+      const where = f.name ? f.name.replace(`${root}/`, '') : 'a test file';
+      if (f.status === 'failed' && f.message) problems.push(`${where}: ${brief(f.message)}`);
+      for (const t of f.assertionResults ?? []) {
+        if (t.status === 'failed') problems.push(`${where} › ${t.fullName ?? '?'}: ${brief(t.failureMessages?.[0] ?? '')}`);
+      }
+    }
+    if (failed === 0 && r.success === false) problems.push('vitest ended unsuccessfully with no failed test (an unhandled error: see its output above)');
+    return { suite, passed: r.numPassedTests, failed: failed === 0 && r.success === false ? 1 : failed, problems };
   } catch {
-    return { suite, passed: 0, failed: 1 };
+    return { suite, passed: 0, failed: 1, problems: [`no report at ${file}: vitest ended before writing it (see its output above)`] };
   }
+}
+
+/** The first lines of a failure message, without terminal colours. */
+function brief(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = plain.split('\n').filter((l) => l.trim() && !l.includes('node_modules') && !l.includes('(<anonymous>)'));
+  return lines.slice(0, 6).join('\n    ');
 }
 
 /** Runs one vitest suite (the root config without `config`) and records its result. */
@@ -51,12 +76,29 @@ async function runVitest(results: SuiteResult[], suite: string, file: string, co
   results.push(readVitest(out, suite));
 }
 
+interface PwSuite {
+  title?: string;
+  file?: string;
+  suites?: PwSuite[];
+  specs?: Array<{ title: string; file?: string; line?: number; ok?: boolean; tests?: Array<{ status?: string; results?: Array<{ error?: { message?: string } }> }> }>;
+}
+
 function readPlaywright(file: string): SuiteResult {
+  const suite = 'end-to-end (Playwright, Chromium)';
   try {
-    const r = JSON.parse(readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number }; errors?: unknown[] };
-    return { suite: 'end-to-end (Playwright, Chromium)', passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected + (r.errors?.length ?? 0) };
+    const r = JSON.parse(readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number }; errors?: Array<{ message?: string }>; suites?: PwSuite[] };
+    const problems = (r.errors ?? []).map((e) => brief(e.message ?? 'an error outside the tests'));
+    const walk = (s: PwSuite) => {
+      for (const spec of s.specs ?? []) {
+        const bad = (spec.tests ?? []).filter((t) => t.status === 'unexpected');
+        for (const t of bad) problems.push(`${spec.file ?? s.file ?? ''}:${spec.line ?? ''} ${spec.title}: ${brief(t.results?.at(-1)?.error?.message ?? '')}`);
+      }
+      for (const child of s.suites ?? []) walk(child);
+    };
+    for (const s of r.suites ?? []) walk(s);
+    return { suite, passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected + (r.errors?.length ?? 0), problems };
   } catch {
-    return { suite: 'end-to-end (Playwright, Chromium)', passed: 0, failed: 1 };
+    return { suite, passed: 0, failed: 1, problems: [`no report at ${file}: Playwright ended before writing it (see its output above)`] };
   }
 }
 
@@ -168,6 +210,12 @@ async function main(): Promise<void> {
 
 async function finish(code: number): Promise<never> {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  const problems = results.flatMap((r) => (r.problems ?? []).map((p) => `[${r.suite}] ${p}`));
+  if (problems.length) {
+    log('\n== what failed ==');
+    for (const p of problems.slice(0, 20)) log(`- ${p}`);
+    if (problems.length > 20) log(`... and ${problems.length - 20} more (above)`);
+  }
   if (results.length) {
     log('\n== summary ==');
     for (const r of results) log(`${r.suite}: ${r.passed} passed, ${r.failed} failed`);
