@@ -25,7 +25,7 @@ async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> 
   // And no single element sticks out to the right (a clipped one would hide content).
   const wide = await page.evaluate(() =>
     [...document.querySelectorAll('main *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.ant-table-content, .ant-descriptions-view, .ant-tabs-nav, [role="tablist"]'))
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.dme-table-scroll, .ant-descriptions-view, .ant-tabs-nav, [role="tablist"]'))
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 80))
       .slice(0, 5),
   );

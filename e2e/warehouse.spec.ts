@@ -64,10 +64,10 @@ test.describe('warehouse: bins, products with variants, stock and QR labels (iss
     const row = page.getByRole('row', { name: new RegExp(productName) });
     await expect(row).toContainText('$15.00 – $24.00 / day');
     await expect(row.getByRole('link', { name: 'Stocks' })).toHaveCount(0);
-    await row.locator('.ant-table-row-expand-icon').click();
-    const standardRow = page.locator('tr.ant-table-row', { hasText: 'Standard' });
+    await row.getByRole('button', { name: 'Expand row' }).click();
+    const standardRow = page.locator('tr.dme-table-row', { hasText: 'Standard' });
     await expect(standardRow).toBeVisible();
-    await expect(page.locator('tr.ant-table-row', { hasText: 'Heavy-duty' })).toBeVisible();
+    await expect(page.locator('tr.dme-table-row', { hasText: 'Heavy-duty' })).toBeVisible();
 
     // Add stock of 3 on the Standard variant (its 18 in sub-variant).
     await standardRow.getByRole('link', { name: 'Stocks' }).click();
@@ -88,7 +88,7 @@ test.describe('warehouse: bins, products with variants, stock and QR labels (iss
     const counts = page.locator('.ant-descriptions').first();
     await expect(counts).toContainText('Quantity3');
     await expect(counts).toContainText('Available3');
-    const stockRows = page.locator('.ant-table-tbody tr.ant-table-row');
+    const stockRows = page.locator('tbody tr.dme-table-row');
     await expect(stockRows).toHaveCount(3);
     await expect(stockRows.first()).toContainText('AVAILABLE');
     await expect(stockRows.first()).toContainText(binName);
@@ -128,14 +128,14 @@ test.describe('warehouse: bins, products with variants, stock and QR labels (iss
     await page.getByRole('menuitem', { name: 'Products' }).click();
     await page.getByLabel('Search products').fill('Wheelchair');
     await page.getByLabel('Search products').press('Enter');
-    const row = page.locator('tr.ant-table-row', { hasText: 'Wheelchair' }).first();
-    await row.locator('.ant-table-row-expand-icon').click();
-    const std = page.locator('tr.ant-table-row', { hasText: 'Standard' }).first();
-    await std.locator('.ant-table-row-expand-icon').click();
-    await page.locator('tr.ant-table-row', { hasText: '16 in seat' }).getByRole('link', { name: 'Stocks' }).click();
+    const row = page.locator('tr.dme-table-row', { hasText: 'Wheelchair' }).first();
+    await row.getByRole('button', { name: 'Expand row' }).click();
+    const std = page.locator('tr.dme-table-row', { hasText: 'Standard' }).first();
+    await std.getByRole('button', { name: 'Expand row' }).click();
+    await page.locator('tr.dme-table-row', { hasText: '16 in seat' }).getByRole('link', { name: 'Stocks' }).click();
     await expect(page.getByRole('heading', { name: /Stocks: Wheelchair \/ Standard \/ 16 in seat/ })).toBeVisible();
     const subUrl = new URL(page.url()).pathname;
-    await expect(page.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(4);
+    await expect(page.locator('tbody tr.dme-table-row')).toHaveCount(4);
 
     const ctx = await browser.newContext({ baseURL });
     const staff = await ctx.newPage();

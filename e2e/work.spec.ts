@@ -10,7 +10,7 @@ import { apiSignedIn, product } from './journey';
  */
 
 /** The rows of the list under the tabs (antd's table rows; its "No data" row is not one). */
-const rows = (page: Page) => page.getByRole('main').locator('.ant-table-tbody > tr.ant-table-row');
+const rows = (page: Page) => page.getByRole('main').locator('tbody > tr.dme-table-row');
 
 /** Each tab of a tablist as [its label, its count]. */
 async function tabCounts(page: Page, list: string): Promise<Array<[string, number]>> {

@@ -120,7 +120,7 @@ export const STAFF_HOMES = [
 function tableShown(): boolean {
   const row = document.querySelector('tbody tr[data-row-key]');
   if (row && row.getBoundingClientRect().height > 0) return true;
-  return !!document.querySelector('.ant-table-placeholder .ant-empty') && !document.querySelector('.ant-spin-spinning');
+  return !!document.querySelector('.dme-table-empty') && !document.querySelector('.dme-table[aria-busy]');
 }
 
 /**

@@ -1,14 +1,13 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Empty, Spin } from 'antd';
+import { Alert, Button, Empty } from 'antd';
+import { PlainLoading } from './plain';
 
+/**
+ * A screen or a part of one on its way: plain elements, not antd's Spin (issue 27, part 5: it is
+ * every remote's Suspense fallback, so Spin and its motion were part of every first screen).
+ */
 export function Loading({ label = 'Loading...' }: { label?: string }) {
-  return (
-    <div role="status" aria-live="polite" style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
-      <Spin description={label}>
-        <div style={{ width: 120, height: 40 }} />
-      </Spin>
-    </div>
-  );
+  return <PlainLoading label={label} />;
 }
 
 export function EmptyState({ description, children }: { description: ReactNode; children?: ReactNode }) {

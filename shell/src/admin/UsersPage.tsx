@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Select, Space } from 'antd';
+import { Space } from 'antd';
 import { USER_TYPE_FILTER_VALUES, USER_TYPE_LABELS, type User } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
@@ -21,16 +21,23 @@ export function UsersPage() {
       <PageHeader
         title="Users"
         extra={
-          <Select
+          // A native select (issue 27, part 5: antd's Select, with its virtual list, was a tenth of
+          // the superadmin's first screen for this one choice of six).
+          <select
             aria-label="User type"
-            style={{ width: 220 }}
+            className="dme-select"
             value={userType}
-            onChange={(v) => {
-              setUserType(v);
+            onChange={(e) => {
+              setUserType(e.target.value);
               setPage(1);
             }}
-            options={USER_TYPE_FILTER_VALUES.map((t) => ({ value: t, label: USER_TYPE_LABELS[t] }))}
-          />
+          >
+            {USER_TYPE_FILTER_VALUES.map((t) => (
+              <option key={t} value={t}>
+                {USER_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </select>
         }
       />
       {error ? (

@@ -51,8 +51,11 @@ const CSS = `
 .dme-find input{width:16rem;max-width:100%;height:32px;box-sizing:border-box;padding:4px 11px;border:1px solid #d9d9d9;border-radius:8px;font:inherit;color:inherit;background:#fff}
 .dme-find input:focus-visible{outline:2px solid ${TEAL};outline-offset:1px;border-color:${TEAL}}
 .dme-main{margin:24px;padding:24px;background:#fff;border-radius:8px;min-height:360px;min-width:0}
-.dme-main .ant-table-wrapper,.dme-main .ant-descriptions,.dme-main .ant-tabs{max-width:100%;min-width:0}
-.dme-main .ant-table-content,.dme-main .ant-descriptions-view{overflow-x:auto}
+.dme-main .ant-descriptions,.dme-main .ant-tabs{max-width:100%;min-width:0}
+.dme-select{width:220px;max-width:100%;height:32px;box-sizing:border-box;padding:0 8px 0 11px;border:1px solid #d9d9d9;border-radius:8px;background:#fff;color:inherit;font:inherit;cursor:pointer}
+.dme-select:hover{border-color:${TEAL}}
+.dme-select:focus-visible{outline:2px solid ${TEAL};outline-offset:1px;border-color:${TEAL}}
+.dme-main .ant-descriptions-view{overflow-x:auto}
 @media (max-width:767.98px){
 .dme-side{position:fixed;top:0;bottom:0;left:0;z-index:1000;width:min(280px,85vw);overflow-y:auto;border-right:0;box-shadow:6px 0 16px rgba(0,0,0,.08),3px 0 6px -4px rgba(0,0,0,.12);transform:translateX(-100%);visibility:hidden;transition:transform .2s ease,visibility 0s linear .2s}
 .dme-side.dme-open{transform:none;visibility:visible;transition:transform .2s ease}
@@ -64,7 +67,6 @@ const CSS = `
 .dme-who span{display:none}
 .dme-find{display:none}
 .dme-main{flex:1;margin:0;padding:16px;border-radius:0}
-.dme-main .ant-table-thead>tr>th,.dme-main .ant-table-tbody>tr>td{white-space:nowrap}
 .dme-main input,.dme-main .ant-input-affix-wrapper,.dme-main .ant-input-search,.dme-main .ant-select,.dme-main .ant-picker{max-width:100%}
 }
 @media (max-width:767.98px) and (prefers-reduced-motion:reduce){.dme-side,.dme-side.dme-open{transition:none}}

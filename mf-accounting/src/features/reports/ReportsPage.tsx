@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { DatePicker, Table } from 'antd';
+import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { REPORT_LABELS, REPORT_NAMES } from '@dme/contracts/browser';
 import type { ReportExport, ReportName, ReportResponse } from '@dme/contracts';
@@ -62,16 +62,14 @@ function Reports() {
             locale={{ emptyText: shown || !isFetching ? <EmptyState description={EMPTY_REPORT} /> : <span /> }}
             pagination={{ current: page, pageSize: PAGE_SIZE, total: shown?.total ?? 0, onChange: (p) => go({ page: p }), showSizeChanger: false, hideOnSinglePage: true }}
             scroll={{ x: true }}
-            summary={() =>
+            summary={
               shown ? (
-                <Table.Summary.Row>
-                  <Table.Summary.Cell index={0} colSpan={columns.length} align="right">
-                    <strong data-testid="report-sum">
-                      {REPORT_LABELS[report]} for the period: {money(shown.sum)}
-                    </strong>{' '}
-                    <span style={{ color: 'rgba(0,0,0,0.65)' }}>({shown.total.toLocaleString('en-US')} {shown.total === 1 ? 'row' : 'rows'})</span>
-                  </Table.Summary.Cell>
-                </Table.Summary.Row>
+                <>
+                  <strong data-testid="report-sum">
+                    {REPORT_LABELS[report]} for the period: {money(shown.sum)}
+                  </strong>{' '}
+                  <span style={{ color: 'rgba(0,0,0,0.65)' }}>({shown.total.toLocaleString('en-US')} {shown.total === 1 ? 'row' : 'rows'})</span>
+                </>
               ) : null
             }
           />
