@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button, Input, Select, Space } from 'antd';
+import { Button, Select, Space } from 'antd';
 import { formatManilaDateTime, MESSAGE_STATUSES, MESSAGE_TEMPLATES, OUTBOX_MESSAGES, type MessageStatus, type MessageSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, ErrorState, PageHeader, ResponsiveTable } from '@dme/ui';
+import { EmptyState, ErrorState, PageHeader, ResponsiveTable, SearchBox } from '@dme/ui';
 import { useMessagesQuery } from '../api';
 import { MessageDrawer, MessageStatusTag } from './MessageDrawer';
 import { ResendMessageButton } from './ResendMessageButton';
@@ -68,15 +68,7 @@ export function MessagesPage() {
               onChange={filter(setTemplate)}
               options={MESSAGE_TEMPLATES.map((t) => ({ value: t, label: t }))}
             />
-            <Input.Search
-              aria-label="Search messages"
-              placeholder="Recipient or subject"
-              allowClear
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              onSearch={(v) => filter(setSearch)(v.trim())}
-              style={{ width: 260 }}
-            />
+            <SearchBox label="Search messages" placeholder="Recipient or subject" value={text} onChange={setText} onSearch={(v) => filter(setSearch)(v.trim())} width={260} />
             <Button onClick={() => void refetch()}>Refresh</Button>
           </Space>
         }

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Input } from 'antd';
 import type { PaymentStatus, PaymentSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
 import { usePaymentsQuery } from './api';
 import { nextStepText, orderTypeLabel, PAYMENT_TABS } from './labels';
 
@@ -34,15 +33,7 @@ export function PaymentsPage() {
       <PageHeader
         title="Payments"
         extra={
-          <Input.Search
-            aria-label="Search payments"
-            placeholder="Order number or customer name"
-            allowClear
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onSearch={(v) => address.go({ search: v.trim() })}
-            style={{ width: 300 }}
-          />
+          <SearchBox label="Search payments" placeholder="Order number or customer name" value={text} onChange={setText} onSearch={(v) => address.go({ search: v.trim() })} />
         }
       />
       <FilterTabs

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows, useListAddress, ResponsiveTable } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, PageHeader, SearchBox, StatusTag, uniqueRows, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useStaffOrdersInfiniteQuery } from './api';
 import { ordersBase, statusLabel } from './format';
 
@@ -35,15 +35,7 @@ export default function OrdersPage({ type }: { type: OrderType }) {
       <PageHeader
         title={type === 'RENT' ? 'Rental Orders' : 'Purchased Orders'}
         extra={
-          <Input.Search
-            key={search}
-            defaultValue={search}
-            allowClear
-            aria-label="Search orders"
-            placeholder="Order number or customer name"
-            style={{ width: 300 }}
-            onSearch={(v) => address.go({ search: v.trim() })}
-          />
+          <SearchBox key={search} defaultValue={search} label="Search orders" placeholder="Order number or customer name" onSearch={(v) => address.go({ search: v.trim() })} />
         }
       />
       <FilterTabs

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Image, Input, Select, Space, Tag } from 'antd';
+import { Button, Image, Select, Space, Tag } from 'antd';
 import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import type { Product, SubVariant, Variant } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, PageHeader, RowActions, deleteAction, useCurrentUser, useFeedback, ResponsiveTable } from '@dme/ui';
+import { EmptyState, LazyErrorState, PageHeader, RowActions, SearchBox, deleteAction, useCurrentUser, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useDeleteProductMutation, useProductsQuery } from './api';
 import { Truncated } from '../../lib/Truncated';
 
@@ -100,15 +100,14 @@ export default function ProductsPage() {
                 { value: 'FOR_SALE', label: 'For Sale' },
               ]}
             />
-            <Input.Search
-              aria-label="Search products"
+            <SearchBox
+              label="Search products"
               placeholder="Search name or brand"
-              allowClear
               onSearch={(v) => {
                 setSearch(v.trim());
                 setPage(1);
               }}
-              style={{ width: 240 }}
+              width={240}
             />
             <Button type="primary" onClick={() => navigate('/admin/products/add')}>
               Add Product

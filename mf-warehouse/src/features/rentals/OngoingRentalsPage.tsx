@@ -1,9 +1,8 @@
 import { Link } from 'react-router-dom';
-import { Input } from 'antd';
 import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS } from '@dme/contracts/browser';
 import type { OngoingRental } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, useListAddress, ResponsiveTable } from '@dme/ui';
+import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useOngoingRentalsQuery } from './api';
 import { dateText, DisplayStatusTag, ONGOING_BASE } from '../../lib/rentalStatus';
 
@@ -29,15 +28,7 @@ export default function OngoingRentalsPage() {
       <PageHeader
         title="Ongoing Rentals"
         extra={
-          <Input.Search
-            key={search}
-            defaultValue={search}
-            allowClear
-            aria-label="Search rentals"
-            placeholder="Order number or customer name"
-            style={{ width: 300 }}
-            onSearch={(v) => go({ search: v.trim() })}
-          />
+          <SearchBox key={search} defaultValue={search} label="Search rentals" placeholder="Order number or customer name" onSearch={(v) => go({ search: v.trim() })} />
         }
       />
       <FilterTabs
