@@ -127,9 +127,16 @@ test.describe('mobile layout at 390×844 (issue #13)', () => {
     for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
       await page.setViewportSize(viewport);
       held = new Promise<void>((resolve) => (release = resolve));
-      await page.goto('/dashboard', { waitUntil: 'commit' });
-      // The copy: the products, the customer's name, the first picture loaded, the app still hidden.
+      // The gateway draws the copy only when its reads answer within 300 ms, and serves the page
+      // without it otherwise (by design: never a reason to wait). On a machine busy with the other
+      // worker's journey that can happen; the page is then asked for again, at most three times.
       const copy = page.locator('#ssr');
+      for (let attempt = 1; ; attempt++) {
+        await page.goto('/dashboard', { waitUntil: 'commit' });
+        const drawnByServer = await copy.waitFor({ state: 'attached', timeout: 5000 }).then(() => true, () => false);
+        if (drawnByServer || attempt === 3) break;
+      }
+      // The copy: the products, the customer's name, the first picture loaded, the app still hidden.
       await expect(copy.getByTestId('product-card').first()).toBeVisible();
       await expect(copy.getByTestId('current-user')).toContainText(`${customer.firstName} ${customer.lastName}`);
       await expect(copy).toHaveAttribute('inert', '');
