@@ -64,6 +64,14 @@ describe('ResponsiveTable', () => {
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
   });
 
+  it('rows paged here that become fewer show their last page, not an empty one', () => {
+    const { rerender } = render(<ResponsiveTable<Row> rowKey="id" columns={columns} dataSource={rows(23)} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    rerender(<ResponsiveTable<Row> rowKey="id" columns={columns} dataSource={rows(12)} />);
+    expect(bodyRows().map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Item 11', 'Item 12']);
+    expect(screen.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  });
+
   it('no pager when pagination is off, or on a single page with hideOnSinglePage', () => {
     const { rerender } = render(<ResponsiveTable<Row> rowKey="id" columns={columns} dataSource={rows(3)} pagination={false} />);
     expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();

@@ -1,7 +1,8 @@
-import { Fragment, useMemo, useState, type CSSProperties, type HTMLAttributes, type Key, type ReactNode } from 'react';
+import { Fragment, useState, type CSSProperties, type HTMLAttributes, type Key, type ReactNode } from 'react';
 import type { TableProps } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { PlainEmpty } from './plain';
+import { theme } from './theme-config';
 
 /*
  * The lists of every screen: a plain HTML table (issue 27, part 5: antd's Table, with the filter,
@@ -13,7 +14,7 @@ import { PlainEmpty } from './plain';
  * While a list reloads (a live update's refetch) its rows stay at full contrast under the spinner,
  * not faded as antd's were: a faded table failed axe's colour contrast when an audit met a refetch.
  */
-const PRIMARY = '#0b6e79';
+const PRIMARY = theme.token!.colorPrimary!;
 const CSS = `
 .dme-table{position:relative;max-width:100%;min-width:0;font-size:14px;color:rgba(0,0,0,.88)}
 .dme-table-scroll{overflow-x:auto}
@@ -157,15 +158,17 @@ function Pager({ current, pageSize, total, onChange, showTotal }: PagerProps) {
 export function ResponsiveTable<T extends object>(props: ResponsiveTableProps<T>) {
   const { columns = [], dataSource = [], rowKey, loading, pagination, locale, size, expandable, onRow, className, style, summary } = props;
   const cols = columns as ColumnType<T>[];
-  const labels = useMemo(() => cols.map((c) => labelOf(c)), [cols]);
+  const labels = cols.map((c) => labelOf(c));
   const [ownPage, setOwnPage] = useState(1);
   const [open, setOpen] = useState<ReadonlySet<Key>>(new Set());
 
   const paging = pagination === false ? undefined : (pagination ?? {});
   const pageSize = paging?.pageSize ?? 10;
-  const current = paging?.current ?? ownPage;
+  const asked = paging?.current ?? ownPage;
   // More rows than a page: they are paged here (antd's rule); otherwise the rows are the page.
   const pagedHere = !!paging && dataSource.length > pageSize;
+  // Rows paged here that became fewer (a filter) show their last page, not an empty one.
+  const current = pagedHere ? Math.min(asked, Math.ceil(dataSource.length / pageSize)) : asked;
   const rows = pagedHere ? dataSource.slice((current - 1) * pageSize, current * pageSize) : dataSource;
   const total = paging ? (paging.total ?? dataSource.length) : 0;
   const showPager = !!paging && total > 0 && !(paging.hideOnSinglePage && total <= pageSize);

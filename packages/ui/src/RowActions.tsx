@@ -2,6 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { useFeedback, type ConfirmOptions } from './feedback';
+import { theme } from './theme-config';
 
 /** One action of a row's "More actions" menu. */
 export interface RowAction {
@@ -49,7 +50,7 @@ const MENU_CSS = `
 .dme-menu{position:fixed;z-index:1050;min-width:140px;max-width:300px;margin:0;padding:4px;list-style:none;background:#fff;border-radius:8px;box-shadow:0 6px 16px rgba(0,0,0,.08),0 3px 6px -4px rgba(0,0,0,.12),0 9px 28px 8px rgba(0,0,0,.05);font-size:14px}
 .dme-menu [role=menuitem]{display:flex;flex-direction:column;align-items:flex-start;width:100%;padding:5px 12px;border:0;border-radius:4px;background:none;color:rgba(0,0,0,.88);font:inherit;line-height:22px;text-align:left;white-space:normal;cursor:pointer}
 .dme-menu [role=menuitem]:hover,.dme-menu [role=menuitem]:focus-visible{background:rgba(0,0,0,.04);outline:none}
-.dme-menu [role=menuitem]:focus-visible{box-shadow:inset 0 0 0 2px #0b6e79}
+.dme-menu [role=menuitem]:focus-visible{box-shadow:inset 0 0 0 2px ${theme.token!.colorPrimary}}
 .dme-menu .dme-menu-danger{color:#cf1322}
 .dme-menu .dme-menu-danger:hover,.dme-menu .dme-menu-danger:focus-visible{background:#cf1322;color:#fff}
 .dme-menu [aria-disabled=true]{color:rgba(0,0,0,.45);cursor:not-allowed}

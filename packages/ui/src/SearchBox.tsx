@@ -1,11 +1,12 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
+import { theme } from './theme-config';
 
 /*
  * A list's search field with its Search button, of plain elements (issue 27, part 5: antd's
  * Input.Search, with Input, Button and Space.Compact, was 15 KB gzip of the screens that have one).
  * It looks like antd's: the field and the button joined, the shop's colour on focus.
  */
-const PRIMARY = '#0b6e79';
+const PRIMARY = theme.token!.colorPrimary!;
 const CSS = `
 .dme-search{display:inline-flex;max-width:100%;vertical-align:middle}
 .dme-search input{flex:1;min-width:0;height:32px;box-sizing:border-box;padding:4px 11px;border:1px solid #d9d9d9;border-right:0;border-radius:8px 0 0 8px;background:#fff;color:rgba(0,0,0,.88);font:inherit;font-size:14px}
@@ -42,7 +43,6 @@ export interface SearchBoxProps {
 export function SearchBox({ label, placeholder, value, defaultValue, onChange, onSearch, width = 300 }: SearchBoxProps) {
   const [own, setOwn] = useState(defaultValue ?? '');
   const text = value ?? own;
-  const field = useRef<HTMLInputElement>(null);
   const change = (e: ChangeEvent<HTMLInputElement>) => {
     const next = e.target.value;
     if (value === undefined) setOwn(next);
@@ -55,7 +55,6 @@ export function SearchBox({ label, placeholder, value, defaultValue, onChange, o
         {CSS}
       </style>
       <input
-        ref={field}
         type="search"
         aria-label={label}
         placeholder={placeholder}
@@ -64,7 +63,7 @@ export function SearchBox({ label, placeholder, value, defaultValue, onChange, o
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             e.preventDefault();
-            onSearch(field.current?.value ?? text);
+            onSearch(text);
           }
         }}
       />
