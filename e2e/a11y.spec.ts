@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { registerByApi } from './helpers';
-import { product, signedIn, type Made } from './journey';
+import { handOverApi, product, signedIn, type Made } from './journey';
 
 /**
  * Every screen of every role through axe-core (issue 13, DESIGN §12): no critical and no serious
@@ -167,11 +167,10 @@ async function makeOrders(playwright: { request: { newContext: (o: { baseURL?: s
   await status(buy.id, 'PREPARING');
   const preparing = await status(rent.id, 'PREPARING');
   await transition(rent.id, { to: 'TO_SHIP', packing: [{ lineID: preparing.products[0]!.id, serialCodes: [rentProduct.serials[0]] }] });
-  for (const expected of ['out for delivery', 'delivered']) {
-    const res = await driver!.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: rent.orderNumber } });
-    expect(res.status(), await res.text()).toBe(200);
-    expect(((await res.json()) as { message: string }).message).toContain(expected);
-  }
+  const res = await driver!.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: rent.orderNumber } });
+  expect(res.status(), await res.text()).toBe(200);
+  expect(((await res.json()) as { message: string }).message).toContain('out for delivery');
+  expect(((await handOverApi(driver!, rent.id)) as { message: string }).message).toContain('delivered');
   await Promise.all([admin, warehouse, accounting, driver, customerApi].map((c) => c!.dispose()));
   return { buy, rent, buyPaymentId, customer, rentProduct };
 }

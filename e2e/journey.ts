@@ -4,6 +4,7 @@ import type { APIRequestContext, BrowserContext, Page, PlaywrightWorkerArgs } fr
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DEMO_PASSWORD, expect } from './fixtures';
 import { makePng, signInAs, uniqueName } from './helpers';
+import { handoverBody } from '@dme/testing/handover';
 
 /** Steps the back-office journeys share (fulfilment.spec.ts, rental.spec.ts). */
 
@@ -108,7 +109,7 @@ export async function takePayment(page: Page, orderNumber: string, action: strin
 /**
  * Takes a placed rental through the staff's and the accounting's steps by API as the superadmin:
  * confirmed, its first day paid, its one line packed with `serial` (TO_SHIP); with `deliver`, out
- * for delivery and delivered by the superadmin's scans.
+ * for delivery by the superadmin's scan and delivered with a hand-over.
  */
 export async function shipRental(
   admin: APIRequestContext,
@@ -133,9 +134,55 @@ export async function shipRental(
   const packed = await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: order.products[0]!.id, serialCodes: [serial] }] } });
   expect(packed.status(), await packed.text()).toBe(200);
   if (!opts.deliver) return;
-  for (const step of ['OUT_FOR_DELIVERY', 'DELIVERED']) {
-    const scanned = await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: order.orderNumber } });
-    expect(scanned.status(), await scanned.text()).toBe(200);
-    expect(((await scanned.json()) as { order: { status: string } }).order.status).toBe(step);
-  }
+  const scanned = await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: order.orderNumber } });
+  expect(scanned.status(), await scanned.text()).toBe(200);
+  expect(((await scanned.json()) as { order: { status: string } }).order.status).toBe('OUT_FOR_DELIVERY');
+  expect(((await handOverApi(admin, order.id)) as { order: { status: string } }).order.status).toBe('DELIVERED');
+}
+
+/**
+ * The hand-over at the door by API (issue 28), as `driver` (who has the order, or takes a pick-up
+ * waiting for one): every unit packed for the order, signed by Maria Santos; its answer.
+ */
+export async function handOverApi(driver: APIRequestContext, orderId: string, leg: 'DELIVERY' | 'PICKUP' = 'DELIVERY', over: Record<string, unknown> = {}): Promise<unknown> {
+  const read = await driver.get(`/api/driver/orders/${orderId}`);
+  expect(read.status(), await read.text()).toBe(200);
+  const { order } = (await read.json()) as { order: Parameters<typeof handoverBody>[0] };
+  const res = await driver.post(`/api/driver/orders/${orderId}/handover`, { data: { ...handoverBody(order, leg), ...over } });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+/**
+ * A driver's scan at the door by typed order number (issue 28): the order does not move; the phone
+ * opens the hand-over screen of the leg.
+ */
+export async function doorScan(page: Page, orderNumber: string, leg: 'delivery' | 'pickup'): Promise<void> {
+  await page.getByRole('button', { name: 'Scan Order' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Scan Order' });
+  const input = dialog.getByLabel('Order QR or order number');
+  await input.fill(orderNumber);
+  await input.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/admin/for-${leg}/[0-9a-f-]{36}/handover$`));
+  await expect(page.getByRole('heading', { name: `Hand-over ${orderNumber}` })).toBeVisible();
+}
+
+/**
+ * The hand-over screen filled in as at the door: every unit checked, who signs and their relation,
+ * the confirmation, a signature drawn on the pad with the mouse; then "Confirm hand-over".
+ */
+export async function signHandover(page: Page, name: string, relation = 'Patient'): Promise<void> {
+  const units = page.getByRole('group', { name: 'Serials handed over' });
+  for (const box of await units.getByRole('checkbox').all()) await box.check();
+  await page.getByLabel('Name of the person signing').fill(name);
+  await page.getByLabel('Relation to the patient').selectOption({ label: relation });
+  await page.getByRole('checkbox', { name: 'They confirm this' }).check();
+  const pad = page.getByRole('img', { name: 'Signature' });
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  for (const [dx, dy] of [[60, -30], [110, 25], [170, -20], [230, 30]] as const) await page.mouse.move(box.x + 20 + dx, box.y + box.height / 2 + dy, { steps: 4 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Confirm hand-over' }).click();
 }

@@ -5,23 +5,11 @@ import { expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
 import { allMail, waitForMail } from './mail';
 import type { Json } from '@dme/testing';
-import { apiSignedIn, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
+import { apiSignedIn, doorScan, handOverApi, openStaffOrder, signHandover, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
 import { deliveredDaysAgo } from './db';
 
 /** The status tag of an order's detail shows `status` (underscores as spaces), without a reload. */
 const showsStatus = (page: Page, status: string, timeout = 20_000) => expect(page.getByText(status.replace(/_/g, ' '), { exact: true }).first()).toBeVisible({ timeout });
-
-/** A driver's scan by typed order number in the Scan Order dialog; answers the dialog's message. */
-async function typedScan(page: Page, orderNumber: string, answer: string): Promise<void> {
-  await page.getByRole('button', { name: 'Scan Order' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Scan Order' });
-  const input = dialog.getByLabel('Order QR or order number');
-  await input.fill(orderNumber);
-  await input.press('Enter');
-  await expect(dialog.getByText(answer).first()).toBeVisible();
-  await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(dialog).toHaveCount(0);
-}
 
 test.describe('delivery, rentals and returns (issue 10)', () => {
   test('one rental from cart to COMPLETED across customer, warehouse, accounting and driver, with a fix request; the driver\'s camera reads the order QR', async ({ browser, playwright, baseURL }, testInfo) => {
@@ -101,10 +89,25 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       await camera.close();
       camera = undefined;
 
-      // At the door the driver types the order number: delivered; the customer's page says so by itself.
+      // At the door the driver types the order number: the hand-over screen opens; the recipient
+      // signs (issue 28): delivered, and the customer's page says so by itself.
       const driver = await signedIn(newContext, 'driver', '/admin/for-delivery');
-      await typedScan(driver, orderNumber, `Order ${orderNumber} delivered.`);
+      await doorScan(driver, orderNumber, 'delivery');
+      await signHandover(driver, 'Lorna Reyes', 'Family member');
+      await expect(driver.getByText(`Order ${orderNumber} delivered to Lorna Reyes.`).first()).toBeVisible();
+      await expect(driver).toHaveURL(/\/admin\/for-delivery$/);
       await showsStatus(shopper, 'DELIVERED');
+      // The proof is on the customer's order, with its ticket (the signer's name in the PDF).
+      const proof = shopper.getByRole('region', { name: 'Proof of delivery' });
+      await expect(proof).toContainText('Lorna Reyes');
+      await expect(proof.getByRole('img', { name: 'Signature of Lorna Reyes' })).toBeVisible();
+      const ticketDownload = shopper.waitForEvent('download');
+      await proof.getByRole('button', { name: 'Delivery ticket' }).click();
+      const ticket = await ticketDownload;
+      expect(ticket.suggestedFilename()).toBe('DELIVERY_TICKET.pdf');
+      const ticketText = (await pdfText((await ticket.path())!)).replace(/\s+/g, ' ');
+      expect(ticketText).toContain('Signed by Lorna Reyes Family member');
+      expect(ticketText).toContain(rent.serials[0]!);
 
       // The customer files a fix request ('Select at least 1 product!' first).
       await shopper.getByRole('button', { name: 'Request Fix' }).click();
@@ -143,9 +146,11 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       await warehouse.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
       await showsStatus(warehouse, 'FOR_RETURN');
 
-      // Pick-up by typed order number.
+      // Pick-up by typed order number at the door, signed for.
       await driver.goto('/admin/for-pickup');
-      await typedScan(driver, orderNumber, `Order ${orderNumber} is yours to pick up.`);
+      await doorScan(driver, orderNumber, 'pickup');
+      await signHandover(driver, 'Lorna Reyes', 'Family member');
+      await expect(driver.getByText(`Order ${orderNumber} picked up from Lorna Reyes.`).first()).toBeVisible();
       await expect(driver.getByRole('row', { name: new RegExp(orderNumber) })).toContainText('FOR PICK UP');
 
       // Returns inspection: the unit came back damaged; then the full payment is asked (extra 150.00).
@@ -256,11 +261,13 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
     const lineID = (await staffOrder()).products[0].id;
     await step('TO_SHIP', { packing: [{ lineID, serialCodes: [rent.serials[0]] }] });
     await scan('DELIVERY');
-    await scan('DELIVERY');
+    expect((await scan('DELIVERY')).handover).toBe('DELIVERY');
+    await handOverApi(admin, order.id);
     await until('DELIVERED');
     await deliveredDaysAgo(order.id, 1);
     await step('FOR_RETURN');
-    await scan('PICKUP');
+    expect((await scan('PICKUP')).handover).toBe('PICKUP');
+    await handOverApi(admin, order.id, 'PICKUP');
     await until('FOR_PICK_UP');
     await ok(admin.post(`/api/orders/${order.id}/serials/${rent.serials[0]}/return`, { data: { status: 'OK' } }));
     await step('FOR_FULL_PAYMENT');

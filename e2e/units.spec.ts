@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from './fixtures';
 import { registerByApi, signInAs, uniqueName } from './helpers';
-import { apiSignedIn, product, shipRental } from './journey';
+import { apiSignedIn, handOverApi, product, shipRental } from './journey';
 import { deliveredDaysAgo } from './db';
 
 test.describe('a unit between rentals (issue 26)', () => {
@@ -29,6 +29,7 @@ test.describe('a unit between rentals (issue 26)', () => {
     await deliveredDaysAgo(order.id, 1);
     expect((await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'FOR_RETURN' } })).status()).toBe(200);
     expect((await admin.post('/api/driver/scan', { data: { purpose: 'PICKUP', code: order.orderNumber } })).status()).toBe(200);
+    await handOverApi(admin, order.id, 'PICKUP');
     const marked = await admin.post(`/api/orders/${order.id}/serials/${code}/return`, { data: { status: 'OK' } });
     expect(marked.status(), await marked.text()).toBe(200);
 

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, manilaDate, ORDER_MESSAGES } from '@dme/contracts';
+import { addDays, HANDOVER_MESSAGES, manilaDate, ORDER_MESSAGES } from '@dme/contracts';
+import { handoverBody } from '@dme/testing/handover';
 import { validPerson, type Json } from '@dme/testing';
 import { env, TINY_PNG } from './lib/env';
 import { call, expectError, expectOk, legacyLogin, sessionCookie, until, type Answer } from './lib/legacy';
@@ -78,7 +79,23 @@ async function deliver(order: { id: string }, serials: string[]): Promise<void> 
   const mine = expectOk(await call('GET', '/orders/get_all.php?status=OUT_FOR_DELIVERY', { cookie: driver.cookie }), 200, 'orders/get_all.php (driver)');
   expect(mine.map((o: { id: string }) => o.id)).toContain(order.id);
   expect(expectOk(await call('GET', `/orders/get.php?id=${order.id}`, { cookie: driver.cookie }), 200, 'orders/get.php (driver)').id).toBe(order.id);
-  expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: driver.cookie, body: { status: 'DELIVERED', driverID: driver.user.id } }), 201, 'deliver').status).toBe('DELIVERED');
+  await handOverRest(order, 'DELIVERY');
+}
+
+/**
+ * The hand-over at the door (issue 28): the legacy API has no call for it, and a driver's status
+ * update alone (DELIVERED, FOR_PICK_UP) is refused with 409 naming it; the driver records it
+ * through the REST route, which takes the step.
+ */
+async function handOverRest(order: { id: string }, leg: 'DELIVERY' | 'PICKUP'): Promise<void> {
+  const to = leg === 'DELIVERY' ? 'DELIVERED' : 'FOR_PICK_UP';
+  const bare = expectError(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: driver.cookie, body: { status: to, driverID: driver.user.id } }), 409, `${to} without a hand-over`);
+  expect(bare.detail).toBe(HANDOVER_MESSAGES.needsHandover);
+  const read = await call('GET', `/api/driver/orders/${order.id}`, { cookie: driver.cookie });
+  expect(read.status).toBe(200);
+  const done = await call('POST', `/api/driver/orders/${order.id}/handover`, { cookie: driver.cookie, body: handoverBody((read.body as { order: Parameters<typeof handoverBody>[0] }).order, leg) });
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  expect(expectOk(await call('GET', `/orders/get.php?id=${order.id}`, { cookie: driver.cookie }), 200, 'orders/get.php (driver)').status).toBe(to);
 }
 
 beforeAll(async () => {
@@ -336,7 +353,7 @@ describe('legacy: orders, payments, serial codes', () => {
     expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: driver.cookie, body: { status: 'OUT_FOR_DELIVERY', driverID: b.user.id } }), 201, 'out').driverID).toBe(driver.user.id);
     expectError(await call('GET', `/orders/get_all.php?driverID=${admin.user.id}`, { cookie: driver.cookie }), 403, "another driver's list");
     expect(expectOk(await call('GET', '/orders/get_all.php?status=OUT_FOR_DELIVERY', { cookie: driver.cookie }), 200, 'driver list').map((o: { id: string }) => o.id)).toContain(order.id);
-    expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: driver.cookie, body: { status: 'DELIVERED' } }), 201, 'delivered').status).toBe('DELIVERED');
+    await handOverRest(order, 'DELIVERY');
 
     // Serial-code return: only while FOR_PICK_UP (409 as REST), only staff (403 as REST).
     const restSerial = await call('POST', `/api/orders/${order.id}/serials/${saleSerials[0]}/return`, { cookie: warehouse.cookie, body: { status: 'OK' } });
@@ -465,7 +482,8 @@ describe('legacy: a rental with a fix request', () => {
       await db.end();
     }
     expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: warehouse.cookie, body: { status: 'FOR_RETURN' } }), 201, 'for return').status).toBe('FOR_RETURN');
-    expect(expectOk(await call('PATCH', `/orders/update.php?id=${order.id}`, { cookie: driver.cookie, body: { status: 'FOR_PICK_UP', driverID: driver.user.id } }), 201, 'pick-up').status).toBe('FOR_PICK_UP');
+    expect((await call('POST', '/api/driver/scan', { cookie: driver.cookie, body: { purpose: 'PICKUP', code: order.orderNumber } })).status).toBe(200);
+    await handOverRest(order, 'PICKUP');
     const packed = expectOk(await call('GET', `/orders/get.php?id=${order.id}`, { cookie: warehouse.cookie }), 200, 'orders/get.php (staff)');
     const [first, second] = packed.products[0].serialCodes.map((s: { serialCode: string }) => s.serialCode) as [string, string];
     const mark = (code: string, status: string, who: Who = warehouse) =>

@@ -233,7 +233,7 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
     // The body checks a service would make, made here first: a service refusing a body half-way
     // would close the connection under the gateway while it is still sending.
     const length = Number(ctx.get('content-length') || 0);
-    const bodyLimit = def.body ? Math.min(JSON_BODY_LIMIT, config.MAX_BODY_BYTES) : config.MAX_BODY_BYTES;
+    const bodyLimit = def.body ? Math.min(def.jsonLimit ?? JSON_BODY_LIMIT, config.MAX_BODY_BYTES) : config.MAX_BODY_BYTES;
     if (hasBody(ctx.req)) {
       if (!def.body && !def.rawBody) throw new HttpProblem(400, BODY_MESSAGES.noBody);
       if (length > bodyLimit) throw new HttpProblem(413, BODY_MESSAGES.tooLarge);

@@ -4,6 +4,8 @@ import { LazyPageNotFound, Loading } from '@dme/ui';
 import { DriverOrdersPage } from './features/orders/DriverOrdersPage';
 
 const DriverOrderDetailPage = lazy(() => import('./features/orders/DriverOrderDetailPage'));
+// The hand-over at the door (issue 28): its own chunk, with signature_pad.
+const HandoverPage = lazy(() => import('./features/orders/HandoverPage'));
 
 /** The driver's screens (SPEC §2 DRIVER): absolute paths inside the shell's router. */
 export function AppRoutes() {
@@ -12,8 +14,10 @@ export function AppRoutes() {
       <Routes>
         <Route path="/admin/for-delivery" element={<DriverOrdersPage key="DELIVERY" purpose="DELIVERY" />} />
         <Route path="/admin/for-delivery/:id" element={<DriverOrderDetailPage purpose="DELIVERY" />} />
+        <Route path="/admin/for-delivery/:id/handover" element={<HandoverPage key="DELIVERY" leg="DELIVERY" />} />
         <Route path="/admin/for-pickup" element={<DriverOrdersPage key="PICKUP" purpose="PICKUP" />} />
         <Route path="/admin/for-pickup/:id" element={<DriverOrderDetailPage purpose="PICKUP" />} />
+        <Route path="/admin/for-pickup/:id/handover" element={<HandoverPage key="PICKUP" leg="PICKUP" />} />
         <Route path="*" element={<LazyPageNotFound />} />
       </Routes>
     </Suspense>

@@ -75,6 +75,7 @@ export function order(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: false,
     earlyEnd: null,
+    handovers: [],
     ...over,
   };
 }

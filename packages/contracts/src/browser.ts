@@ -18,6 +18,7 @@ export * from './catalog-messages';
 export * from './payment-messages';
 export * from './payment-process';
 export * from './rental-constants';
+export * from './handover-constants';
 export * from './report-labels';
 export * from './outbox-labels';
 export * from './live';

@@ -22,6 +22,8 @@ export * from './payments';
 export * from './live';
 export * from './rental-constants';
 export * from './rentals';
+export * from './handover-constants';
+export * from './handovers';
 export * from './report-labels';
 export * from './reports';
 export * from './process';

@@ -53,10 +53,8 @@ export const RENTAL_MESSAGES = {
   notForDelivery: (orderNumber: string, status: string) =>
     `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only orders TO SHIP, or OUT FOR DELIVERY with you, can be scanned for delivery.`,
   notForPickup: (orderNumber: string, status: string) => `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only rentals FOR RETURN can be scanned for pick-up.`,
-  otherDriver: (orderNumber: string) => `Order ${orderNumber} is out for delivery with another driver.`,
+  otherDriver: (orderNumber: string) => `Order ${orderNumber} is with another driver.`,
   takenOut: (orderNumber: string) => `Order ${orderNumber} is out for delivery with you.`,
-  delivered: (orderNumber: string) => `Order ${orderNumber} delivered.`,
-  pickedUp: (orderNumber: string) => `Order ${orderNumber} is yours to pick up.`,
   notPickingUp: 'Serial codes are marked as returned only while the order is FOR PICK UP.',
   unknownSerial: 'This serial code was not packed for this order.',
   alreadyReturned: 'This serial code was already marked as returned.',

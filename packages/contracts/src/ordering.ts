@@ -5,6 +5,7 @@ import { BOOKING_MESSAGES, MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from 
 import { isBookableStart, lastBookableStart } from './terms';
 import { isIsoDate, manilaDate } from './time';
 import { Pagination } from './identity';
+import { Handover } from './handovers';
 import { bodyInt, optionalText, requiredText, searchParam, text } from './text';
 
 /** JSON numbers only (no "3", "0x10", true or [1]), whole, in range. */
@@ -318,6 +319,8 @@ export const Order = OrderSummary.extend({
   extendable: z.boolean().default(false),
   /** Staff may end this rental early on a day of this window (terms `earlyEndWindow`); null otherwise. */
   earlyEnd: z.object({ from: z.string(), to: z.string() }).nullable().default(null),
+  /** Hand-overs at the door (issue 28), oldest first: deliveries and pick-ups, made or attempted. */
+  handovers: z.array(Handover).default([]),
 });
 export type Order = z.infer<typeof Order>;
 export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });

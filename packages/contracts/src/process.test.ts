@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES } from './enums';
-import { ORDER_TRANSITIONS, orderHasQr, paymentTransition, paymentTypeOf, scanTransition } from './process';
+import { handoverTransition, ORDER_TRANSITIONS, orderHasQr, paymentTransition, paymentTypeOf, scanTransition } from './process';
 import { acceptsRequests } from './rental-constants';
 
 describe('the order process table: every row has its trigger', () => {
@@ -36,6 +36,29 @@ describe('the order process table: every row has its trigger', () => {
         'RENT PICKUP scan: FOR_RETURN → FOR_PICK_UP',
         'RENT PARTIAL payment: FOR_PAYMENT → PREPARING',
         'RENT FULL payment: FOR_FULL_PAYMENT → COMPLETED',
+      ].sort(),
+    );
+  });
+
+  it('a hand-over finds its row: made moves the order on, a failed delivery goes back to TO_SHIP, a failed pick-up moves nothing', () => {
+    const found: string[] = [];
+    for (const type of ORDER_TYPES) {
+      for (const from of ORDER_STATUSES) {
+        for (const leg of ['DELIVERY', 'PICKUP'] as const) {
+          for (const made of [true, false]) {
+            const row = handoverTransition(type, from, leg, made);
+            if (row) found.push(`${type} ${leg} ${made ? 'made' : 'failed'}: ${row.from} → ${row.to} (${row.guard})`);
+          }
+        }
+      }
+    }
+    expect(found.sort()).toEqual(
+      [
+        'BUY DELIVERY made: OUT_FOR_DELIVERY → DELIVERED (handed-over)',
+        'BUY DELIVERY failed: OUT_FOR_DELIVERY → TO_SHIP (attempt-failed)',
+        'RENT DELIVERY made: OUT_FOR_DELIVERY → DELIVERED (handed-over)',
+        'RENT DELIVERY failed: OUT_FOR_DELIVERY → TO_SHIP (attempt-failed)',
+        'RENT PICKUP made: FOR_RETURN → FOR_PICK_UP (handed-over)',
       ].sort(),
     );
   });

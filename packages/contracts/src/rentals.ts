@@ -4,6 +4,8 @@ import { Pagination } from './identity';
 import { OrderRequest, OrderSummary, RpcActor } from './ordering';
 import { LIVE_KINDS } from './live';
 import { MAX_RENTAL_DAYS, RENTAL_MESSAGES } from './order-messages';
+import { HANDOVER_LEGS } from './handover-constants';
+import { Handover } from './handovers';
 import { DRIVER_SCAN_PURPOSES, NOTICE_KINDS, ONGOING_RENTAL_TABS } from './rental-constants';
 import { optionalText, searchParam, text } from './text';
 import { isIsoDate } from './time';
@@ -21,9 +23,17 @@ export const DriverScanRequest = z.object({
 });
 export type DriverScanRequest = z.input<typeof DriverScanRequest>;
 
-/** The result of a scan: the order after it, and what happened in one sentence. */
-export const DriverScanResponse = z.object({ order: OrderSummary, message: z.string() });
+/**
+ * The result of a scan: the order after it, and what happened in one sentence. `handover`: the
+ * scan found the order at the door, where the step needs a hand-over (issue 28) — the phone opens
+ * the hand-over screen for that leg; the order has not moved.
+ */
+export const DriverScanResponse = z.object({ order: OrderSummary, message: z.string(), handover: z.enum(HANDOVER_LEGS).optional() });
 export type DriverScanResponse = z.infer<typeof DriverScanResponse>;
+
+/** The answer to a hand-over: the order after it, the hand-over as recorded, and what happened. */
+export const HandoverResponse = z.object({ order: OrderSummary, handover: Handover, message: z.string() });
+export type HandoverResponse = z.infer<typeof HandoverResponse>;
 
 export const DriverOrderListQuery = Pagination.extend({
   purpose: z.enum(DRIVER_SCAN_PURPOSES, { error: 'Choose delivery or pick-up.' }),

@@ -73,6 +73,7 @@ import {
   StaffRequestBody,
   DriverOrderListQuery,
   DriverScanRequest,
+  HandoverResponse,
   DriverScanResponse,
   NoticeListResponse,
   OngoingRentalListQuery,
@@ -83,6 +84,8 @@ import {
   SerialReturnRequest,
   UpdateRequestBody,
 } from './rentals';
+import { HANDOVER_LIMITS } from './handover-constants';
+import { HandoverFileParams, HandoverRequest, TicketParams } from './handovers';
 import { ExportParams, ReportExportResponse, ReportParams, ReportQuery, ReportRange, ReportResponse } from './reports';
 import { BinAuditListResponse, BinAuditRequest, BinAuditResponse, CustodyExportQuery, OrderCustodyParams, RecallCreateRequest, RecallListQuery, RecallListResponse, RecallParams, RecallResponse, RecallSettleRequest, RecallUnitParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitMoveRequest, UnitResponse, UnitStepRequest } from './units';
 
@@ -114,6 +117,8 @@ export interface RouteDef {
   /** A binary answer (files). */
   binary?: string;
   rateLimit?: RateLimitName;
+  /** A JSON body larger than the usual JSON_BODY_LIMIT this route takes, in bytes (a hand-over's images). */
+  jsonLimit?: number;
 }
 
 const NoContent = undefined;
@@ -531,6 +536,29 @@ export const ROUTES = {
   driverOrdersGet: {
     method: 'GET', path: '/api/driver/orders/:id', service: 'order', access: 'order:drive', tag: 'driver',
     summary: 'One order assigned to the driver; any other (one waiting for a driver too) answers 404 like an unknown id', params: IdParams, response: OrderResponse,
+  },
+  driverHandover: {
+    method: 'POST', path: '/api/driver/orders/:id/handover', service: 'order', access: 'order:drive', tag: 'driver',
+    summary:
+      'Record a hand-over at the door (issue 28): delivery (OUT_FOR_DELIVERY → DELIVERED) or pick-up (FOR_RETURN → FOR_PICK_UP) with the signer, relation, signature, optional photo and the serials; or refused / nobody home (a delivery goes back to TO_SHIP, a pick-up stays FOR_RETURN). `key` makes it idempotent: the same key answers the first result',
+    params: IdParams, body: HandoverRequest, response: HandoverResponse, jsonLimit: HANDOVER_LIMITS.bodyBytes,
+  },
+  staffOrdersHandoverFile: {
+    method: 'GET', path: '/api/orders/:id/handovers/:handoverId/:file', service: 'order', access: 'order:read', tag: 'orders',
+    summary: "A hand-over's signature or photo (PNG or JPG)", params: HandoverFileParams, binary: 'image/*',
+  },
+  myOrdersHandoverFile: {
+    method: 'GET', path: '/api/my/orders/:id/handovers/:handoverId/:file', service: 'order', access: 'order:read-own', tag: 'orders',
+    summary: "A hand-over's signature or photo, of my own order (another's: 404)", params: HandoverFileParams, binary: 'image/*',
+  },
+  staffOrdersTicket: {
+    method: 'GET', path: '/api/orders/:id/tickets/:leg', service: 'order', access: 'order:read', tag: 'orders',
+    summary: 'The delivery or pick-up ticket (DELIVERY_TICKET.pdf, PICKUP_TICKET.pdf): order, customer, address, serials, recipient, signature, time (Manila), driver',
+    params: TicketParams, binary: 'application/pdf',
+  },
+  myOrdersTicket: {
+    method: 'GET', path: '/api/my/orders/:id/tickets/:leg', service: 'order', access: 'order:read-own', tag: 'orders',
+    summary: "My order's delivery or pick-up ticket, as an A4 PDF (another's: 404)", params: TicketParams, binary: 'application/pdf',
   },
   // ---- order: ongoing rentals, returns, requests, notices
   ongoingRentalsList: {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { isAllowed, routesOf, type RouteDef, type RouteId, ROUTES, type ServiceName } from '@dme/contracts';
 import { forbidden, fromZodError, HttpProblem, unauthorized } from './errors';
 import { principalFromHeaders, type Principal } from './principal';
-import { BODY_MESSAGES, hasBody, isJsonType } from './http';
+import { BODY_MESSAGES, hasBody, isJsonType, JSON_BODY_LIMIT } from './http';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -23,6 +23,11 @@ export type RouteIdOf<S extends ServiceName> = {
 }[RouteId];
 
 export type HandlersOf<S extends ServiceName> = { [K in RouteIdOf<S>]: RouteHandler<(typeof ROUTES)[K]> };
+
+/** The largest JSON body any route of the service takes (its app reads at most this; each route checks its own). */
+export function jsonLimitOf(service: ServiceName): number {
+  return Math.max(JSON_BODY_LIMIT, ...routesOf(service).map(([, r]) => r.jsonLimit ?? 0));
+}
 
 /**
  * Mounts a service's handlers on the paths of the contract route table. Every route of the
@@ -47,6 +52,7 @@ export function mountRoutes<S extends ServiceName>(
         if (!isAllowed(route.access, principal.userType)) throw forbidden();
       }
       if (route.body && hasBody(ctx.req) && !isJsonType(ctx.req)) throw new HttpProblem(415, BODY_MESSAGES.notJson);
+      if (route.body && Number(ctx.get('content-length') || 0) > (route.jsonLimit ?? JSON_BODY_LIMIT)) throw new HttpProblem(413, BODY_MESSAGES.tooLarge);
       if (!route.body && !route.rawBody && hasBody(ctx.req)) throw new HttpProblem(400, BODY_MESSAGES.noBody);
       const input = {
         principal,

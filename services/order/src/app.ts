@@ -1,11 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { RPC } from '@dme/contracts';
-import { createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@dme/platform';
+import { createHttpApp, jsonLimitOf, mountRoutes, pgBlobStore, type Logger, type NatsConnection } from '@dme/platform';
 import type { OrderConfig } from './config';
 import { cartHandlers } from './modules/cart/cart.routes';
 import { orderHandlers } from './modules/orders/order.routes';
 import { checkoutStore } from './modules/checkout/checkout.store';
 import { rentalHandlers } from './modules/rentals/rentals.routes';
+import { handoverHandlers } from './modules/handovers/handovers.routes';
 
 export interface OrderDeps {
   orm: MikroORM;
@@ -20,7 +21,7 @@ export interface OrderDeps {
 
 /** The order service's HTTP app (no listen: tests use it directly). */
 export function createApp(deps: OrderDeps) {
-  const app = createHttpApp({ name: 'order', logger: deps.logger });
+  const app = createHttpApp({ name: 'order', logger: deps.logger, jsonLimit: jsonLimitOf('order') });
   const afterCommit = deps.afterCommit ?? (() => undefined);
   app.use(async (ctx, next) => {
     ctx.state.em = deps.orm.em.fork();
@@ -33,6 +34,7 @@ export function createApp(deps: OrderDeps) {
     {
       ...cartHandlers({ nc: deps.nc, availability: subjects.availability }),
       ...orderHandlers(checkoutStore(deps.orm.em), process, afterCommit),
+      ...handoverHandlers({ process, blobs: pgBlobStore(deps.orm.em, 'handover_blobs') }, afterCommit),
       ...rentalHandlers({ process, returns: { nc: deps.nc, subjects: { returnSerial: subjects.returnSerial } }, extend: { nc: deps.nc, subjects: { extendBookings: subjects.extendBookings, endBookingsEarly: subjects.endBookingsEarly } } }, afterCommit),
     },
     deps.config.INTERNAL_TOKEN,

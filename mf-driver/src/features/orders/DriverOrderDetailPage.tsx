@@ -1,13 +1,17 @@
 import { Link, useParams } from 'react-router-dom';
 import { Space, Tag } from 'antd';
-import { formatManilaDateTime } from '@dme/contracts/browser';
-import type { DriverScanPurpose, OrderLine } from '@dme/contracts';
+import { formatManilaDateTime, HANDOVER_FROM, HANDOVER_OUTCOME_LABELS, HANDOVER_RELATION_LABELS } from '@dme/contracts/browser';
+import type { DriverScanPurpose, Handover, OrderLine } from '@dme/contracts';
 import { errorMessage, loaded } from '@dme/api-client';
 import { CustomerInformation, LazyErrorState, LazyInfoResult, Loading, OrderLinesTable, OrderTracker, PageHeader, ShippingInformation, StatusTag, SectionTitle, RefreshFailed } from '@dme/ui';
 import { useDriverOrderQuery } from './api';
-import { PURPOSE } from './purpose';
+import { handoverPath, LEG_LABELS, PURPOSE } from './purpose';
 
-/** A driver's read-only order detail (SPEC §2 DRIVER), from GET /api/driver/orders/:id. */
+/**
+ * A driver's read-only order detail (SPEC §2 DRIVER), from GET /api/driver/orders/:id. An order at
+ * the step of this screen (out for delivery, for return) links to its hand-over (issue 28); the
+ * hand-overs recorded so far are listed.
+ */
 export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScanPurpose }) {
   const { id = '' } = useParams();
   const texts = PURPOSE[purpose];
@@ -30,6 +34,11 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
     <article>
       <RefreshFailed error={q.error} onRetry={() => void q.refetch()} />
       <PageHeader title={`Order ${o.orderNumber}`} extra={back} />
+      {o.status === HANDOVER_FROM[purpose] && (
+        <Link to={handoverPath(purpose, o.id)} style={PRIMARY_LINK}>
+          Record hand-over
+        </Link>
+      )}
       <Space size={16} style={{ marginBottom: 16 }} wrap>
         <span>{formatManilaDateTime(o.createdAt)}</span>
         <StatusTag kind="order" status={o.status} />
@@ -56,7 +65,55 @@ export default function DriverOrderDetailPage({ purpose }: { purpose: DriverScan
           after={[{ title: 'Serial Codes', key: 'serials', render: (_: unknown, l: OrderLine) => <SerialCodes line={l} /> }]}
         />
       </section>
+      {o.handovers.length > 0 && <Handovers handovers={o.handovers} />}
     </article>
+  );
+}
+
+/** A link drawn as the primary button (the theme's colour), full width on a phone, 48 px high. */
+const PRIMARY_LINK = {
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  boxSizing: 'border-box',
+  width: '100%',
+  maxWidth: 360,
+  minHeight: 48,
+  padding: '0 16px',
+  marginBottom: 16,
+  borderRadius: 8,
+  background: '#0b6e79',
+  color: '#fff',
+  fontSize: 16,
+  fontWeight: 500,
+  textDecoration: 'none',
+} as const;
+
+/** The hand-overs at the door (issue 28), oldest first: made and attempted, by leg and attempt. */
+function Handovers({ handovers }: { handovers: Handover[] }) {
+  return (
+    <section aria-label="Hand-overs">
+      <SectionTitle>Hand-overs</SectionTitle>
+      <ul style={{ listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: 12 }}>
+        {handovers.map((h) => (
+          <li key={h.id} style={{ border: '1px solid #f0f0f0', borderRadius: 8, padding: 12, overflowWrap: 'anywhere' }}>
+            <div style={{ fontWeight: 600 }}>
+              {LEG_LABELS[h.leg]} · attempt {h.attempt}: {HANDOVER_OUTCOME_LABELS[h.outcome]}
+            </div>
+            {h.recipientName && (
+              <div>
+                Signed by {h.recipientName}
+                {h.relation ? ` (${HANDOVER_RELATION_LABELS[h.relation]})` : ''}
+              </div>
+            )}
+            {h.reason && <div>Reason: {h.reason}</div>}
+            <div style={{ color: 'rgba(0,0,0,0.65)' }}>
+              {formatManilaDateTime(h.signedAt)} · {h.driverName}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

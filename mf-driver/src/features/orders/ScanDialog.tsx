@@ -1,19 +1,24 @@
 import { Alert, Button, Modal } from 'antd';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { DriverScanPurpose } from '@dme/contracts';
 import { Scanner } from '@dme/ui';
-import { PURPOSE, SCAN_INPUT_LABEL } from './purpose';
+import { handoverPath, PURPOSE, SCAN_INPUT_LABEL } from './purpose';
 import { useOrderScan } from './useOrderScan';
 
 /**
  * The driver's order scan (SPEC §4): the camera (rear one preferred) or a typed order number. Each
  * read goes to the server, which moves the order on (out for delivery, delivered, taken for
- * pick-up) or says why not; the dialog stays open for the next order.
+ * pick-up) or says why not; the dialog stays open for the next order. At the customer's door the
+ * server asks for the hand-over instead (issue 28): the dialog closes on the hand-over screen.
  */
 export default function ScanDialog({ purpose, onClose }: { purpose: DriverScanPurpose; onClose: () => void }) {
   const texts = PURPOSE[purpose];
-  const { read, answer, checking } = useOrderScan(purpose);
+  const navigate = useNavigate();
+  const { read, answer, checking } = useOrderScan(purpose, (leg, order) => {
+    onClose();
+    navigate(handoverPath(leg, order.id));
+  });
 
   return (
     <Modal

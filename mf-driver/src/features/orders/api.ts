@@ -1,6 +1,6 @@
 import { baseApi } from '@dme/api-client';
 import { nextOffset } from '@dme/ui';
-import type { DriverScanPurpose, DriverScanRequest, DriverScanResponse, OrderListResponse, OrderResponse } from '@dme/contracts';
+import type { DriverScanPurpose, DriverScanRequest, DriverScanResponse, HandoverRequest, HandoverResponse, OrderListResponse, OrderResponse } from '@dme/contracts';
 
 /** A driver's list is loaded 100 at a time (the API's maximum); the page offers "Load more" past that. */
 export const DRIVER_ORDERS_PAGE = 100;
@@ -25,7 +25,15 @@ export const driverApi = baseApi.injectEndpoints({
       query: (body) => ({ url: '/driver/scan', method: 'POST', body }),
       invalidatesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r ? [{ type: 'Order' as const, id: r.order.id }] : [])],
     }),
+    /**
+     * Records a hand-over at the door (issue 28): handed over (delivered, picked up) or a failed
+     * attempt. `body.key` makes a retry safe: the same key answers the first result.
+     */
+    driverHandover: b.mutation<HandoverResponse, { id: string; body: HandoverRequest }>({
+      query: ({ id, body }) => ({ url: `/driver/orders/${encodeURIComponent(id)}/handover`, method: 'POST', body }),
+      invalidatesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r ? [{ type: 'Order' as const, id: r.order.id }] : [])],
+    }),
   }),
 });
 
-export const { useDriverOrdersInfiniteQuery, useDriverOrderQuery, useDriverScanMutation } = driverApi;
+export const { useDriverOrdersInfiniteQuery, useDriverOrderQuery, useDriverScanMutation, useDriverHandoverMutation } = driverApi;

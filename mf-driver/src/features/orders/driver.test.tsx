@@ -1,108 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
-import { LIVE_EVENTS_PATH, RENTAL_MESSAGES, type LiveEvent, type Order, type OrderLine, type OrderSummary, type User } from '@dme/contracts';
-import { SCANNER_MESSAGES } from '@dme/ui';
-import App from '../../app';
-import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
-import { REPEAT_SCAN_MS, SCAN_INPUT_LABEL } from './purpose';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { HANDOVER_ACKNOWLEDGEMENT, HANDOVER_MESSAGES, LIVE_EVENTS_PATH, RENTAL_MESSAGES, type LiveEvent, type OrderSummary } from '@dme/contracts';
+import { mockApi, on, problem, query } from '@dme/ui/testing';
+import { REPEAT_SCAN_MS } from './purpose';
+import { answer, CUSTOMER, list, lists, ORDER, open, openScanner, order, scans, summary, typeCode } from '../../test/fixtures';
 
-const driver = { id: '00000000-0000-4000-8000-0000000000d1', username: 'driver', firstName: 'Dan', lastName: 'Cruz', userType: 'DRIVER' } as User;
-
-const ORDER = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-const CUSTOMER = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
-
-const summary = (i: number, over: Partial<OrderSummary> = {}): OrderSummary => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  orderNumber: `ORD-20261123-${String(i).padStart(6, '0')}`,
-  createdAt: '2026-11-23T16:30:00.000Z',
-  status: 'OUT_FOR_DELIVERY',
-  type: 'BUY',
-  typeOfOrder: null,
-  totalAmount: '150.00',
-  customerID: CUSTOMER,
-  customerName: 'Maria Santos',
-  ...over,
-});
-
-const line: OrderLine = {
-  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
-  productID: '11111111-1111-4111-8111-111111111111',
-  productName: 'Wheelchair',
-  productImage: '/api/uploads/wheelchair.png',
-  productVariantID: '33333333-3333-4333-8333-333333333333',
-  productSubVariantID: '55555555-5555-4555-8555-555555555555',
-  variant: { name: 'Standard', price: null },
-  subVariant: { name: 'Large', price: '50.00' },
-  quantity: 2,
-  noOfRentalDays: 3,
-  productAmount: '50.00',
-  productDamageCharges: '500.00',
-  lineTotal: '300.00',
-  serialCodes: [
-    serialEntry('WHE-0000001'),
-    serialEntry('WHE-0000002', { status: 'OK', updatedAt: '2026-11-27T02:00:00.000Z', returnedAt: '2026-11-27T02:00:00.000Z', inventoryType: 'IN' }),
-  ],
-  dueDate: '2026-11-27',
-  startDate: '2026-11-20',
-};
-
-function order(over: Partial<Order> = {}): Order {
-  return {
-    ...summary(1, { id: ORDER, orderNumber: 'ORD-20261123-000123', type: 'RENT', status: 'FOR_PICK_UP', totalAmount: '300.00' }),
-    deliveryAddress: '12 Rizal St',
-    deliveryCity: 'Makati',
-    deliveryState: 'Metro Manila',
-    deliveryZipcode: '123456',
-    note: 'Call before delivery',
-    partialPayment: '100.00',
-    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '300.00', totalPartialPayment: '100.00', extraCharge: null, overallTotal: null, balance: '200.00', dueDate: null, records: [] },
-    orderTracker: [
-      { title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' },
-      { title: 'Picked up by the driver', status: 'FOR_PICK_UP', createdAt: '2026-11-27T01:00:00.000Z' },
-    ],
-    products: [line],
-    customer: { idNumber: 'CUS-000007', firstName: 'Maria', middleName: 'Luna', lastName: 'Santos', suffix: 'Jr.', email: 'maria@example.com', contactNumber: '09171234567' },
-    allowedTransitions: [],
-    deliveredAt: '2026-11-24T03:00:00.000Z',
-    driverID: driver.id,
-    requests: [],
-    dueNotice: null,
-    extensions: [],
-    extendable: false,
-    earlyEnd: null,
-    ...over,
-  };
-}
-
-function open(path: string) {
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <App user={driver} />
-    </MemoryRouter>,
-  );
-}
-
-const lists = (calls: Call[]) => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/driver/orders?'));
-const scans = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.url === '/api/driver/scan');
-const list = (items: OrderSummary[]) => ({ status: 200, body: { items, total: items.length } });
-
-async function openScanner() {
-  fireEvent.click(await screen.findByRole('button', { name: 'Scan Order' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Scan Order' });
-  // No camera in a test: the scanner says so, and the typed field works.
-  expect(await within(dialog).findByText(SCANNER_MESSAGES.noCamera)).toBeInTheDocument();
-  return dialog;
-}
-/** Types a code and presses Enter (the form's submit), as a keyboard-wedge scanner does. */
-function type(dialog: HTMLElement, text: string) {
-  const input = within(dialog).getByLabelText(SCAN_INPUT_LABEL);
-  fireEvent.change(input, { target: { value: text } });
-  fireEvent.submit(input.closest('form')!);
-}
-async function answer(dialog: HTMLElement, text: string) {
-  await waitFor(() => expect(within(within(dialog).getByTestId('scan-answer')).getByRole('alert')).toHaveTextContent(text));
-}
+// happy-dom draws nothing: the hand-over screen's signature pad is a stand-in.
+vi.mock('./SignaturePad', () => import('../../test/SignaturePad.stub'));
 
 describe('For Delivery list', () => {
   it("lists the driver's orders out for delivery with order number, customer ID and name, status and a View link", async () => {
@@ -157,7 +61,7 @@ describe('scanning an order', () => {
     expect(await screen.findByText('No orders out for delivery.')).toBeInTheDocument();
     const dialog = await openScanner();
 
-    type(dialog, 'ord-20261123-000007');
+    typeCode(dialog, 'ord-20261123-000007');
     await answer(dialog, 'Order ORD-20261123-000007 is out for delivery with you.');
     expect(scans(calls)).toHaveLength(1);
     expect(scans(calls)[0]!.body).toEqual({ purpose: 'DELIVERY', code: 'ord-20261123-000007' });
@@ -170,22 +74,22 @@ describe('scanning an order', () => {
     expect(within(dialog).getByRole('link', { name: 'View order' })).toHaveAttribute('href', `/admin/for-delivery/${taken.id}`);
 
     // The same code read again at once (the camera sees the label every second) is not sent again:
-    // a second scan would mark the order delivered.
-    type(dialog, 'ord-20261123-000007');
+    // a second scan would open its hand-over at once.
+    typeCode(dialog, 'ord-20261123-000007');
     await new Promise((r) => setTimeout(r, 50));
     expect(scans(calls)).toHaveLength(1);
 
     // Not even later while the scanner stays open (delivering is a new scan at the customer's door).
     const realNow = Date.now.bind(Date);
     vi.spyOn(Date, 'now').mockImplementation(() => realNow() + REPEAT_SCAN_MS + 1);
-    type(dialog, 'ord-20261123-000007');
+    typeCode(dialog, 'ord-20261123-000007');
     await new Promise((r) => setTimeout(r, 50));
     expect(scans(calls)).toHaveLength(1);
     vi.restoreAllMocks();
 
     // The QR payload (JSON) is sent as read: the server parses it.
     const qr = JSON.stringify({ orderID: ORDER, orderNumber: 'ORD-20261123-000123' });
-    type(dialog, qr);
+    typeCode(dialog, qr);
     await waitFor(() => expect(scans(calls)).toHaveLength(2));
     expect(scans(calls)[1]!.body).toEqual({ purpose: 'DELIVERY', code: qr });
 
@@ -200,20 +104,20 @@ describe('scanning an order', () => {
       on('POST', '/api/driver/scan', (c) =>
         (c.body as { code: string }).code === 'ORD-20261123-000009'
           ? problem(409, refused)
-          : { status: 200, body: { order: summary(1, { status: 'DELIVERED' }), message: RENTAL_MESSAGES.delivered('ORD-20261123-000001') } },
+          : { status: 200, body: { order: summary(1), message: RENTAL_MESSAGES.takenOut('ORD-20261123-000001') } },
       ),
     );
     open('/admin/for-delivery');
     const dialog = await openScanner();
-    type(dialog, 'ORD-20261123-000009');
+    typeCode(dialog, 'ORD-20261123-000009');
     await answer(dialog, refused);
     expect(within(within(dialog).getByTestId('scan-answer')).getByRole('alert').className).toMatch(/error/);
     // Also as an error toast.
     await waitFor(() => expect(screen.getAllByText(refused).length).toBeGreaterThanOrEqual(2));
     expect(screen.getByRole('dialog', { name: 'Scan Order' })).toBeInTheDocument();
 
-    type(dialog, 'ORD-20261123-000001');
-    await answer(dialog, 'Order ORD-20261123-000001 delivered.');
+    typeCode(dialog, 'ORD-20261123-000001');
+    await answer(dialog, 'Order ORD-20261123-000001 is out for delivery with you.');
     expect(scans(calls)).toHaveLength(2);
   });
 
@@ -221,7 +125,7 @@ describe('scanning an order', () => {
     mockApi(on('GET', '/api/driver/orders', list([])), on('POST', '/api/driver/scan', problem(404, RENTAL_MESSAGES.unknownOrder)));
     open('/admin/for-delivery');
     const dialog = await openScanner();
-    type(dialog, 'ORD-20261123-000009');
+    typeCode(dialog, 'ORD-20261123-000009');
     await answer(dialog, RENTAL_MESSAGES.unknownOrder);
     const alert = within(within(dialog).getByTestId('scan-answer')).getByRole('alert');
     expect(alert.className).toMatch(/error/);
@@ -230,28 +134,31 @@ describe('scanning an order', () => {
 });
 
 describe('For Pickup', () => {
-  it('lists FOR_PICK_UP orders with purpose PICKUP and scans with purpose PICKUP', async () => {
+  it('lists FOR_PICK_UP orders with purpose PICKUP; a scan (purpose PICKUP) at the door opens the pick-up hand-over', async () => {
     const pick = summary(3, { type: 'RENT', status: 'FOR_PICK_UP' });
-    let listed: OrderSummary[] = [];
+    // Issue 28: a rental FOR RETURN scanned for pick-up is assigned to the driver and stays FOR
+    // RETURN until the hand-over is recorded.
+    const back = summary(4, { id: ORDER, type: 'RENT', status: 'FOR_RETURN' });
     const { calls } = mockApi(
-      on('GET', '/api/driver/orders', () => list(listed)),
-      on('POST', '/api/driver/scan', () => {
-        listed = [pick];
-        return { status: 200, body: { order: pick, message: RENTAL_MESSAGES.pickedUp(pick.orderNumber) } };
-      }),
+      on('GET', '/api/driver/orders', list([pick])),
+      on('POST', '/api/driver/scan', { status: 200, body: { order: back, message: HANDOVER_MESSAGES.handoverNeeded(back.orderNumber), handover: 'PICKUP' } }),
+      on('GET', `/api/driver/orders/${ORDER}`, { status: 200, body: { order: order({ orderNumber: back.orderNumber, status: 'FOR_RETURN' }) } }),
     );
     open('/admin/for-pickup');
     expect(await screen.findByRole('heading', { name: 'For Pickup' })).toBeInTheDocument();
-    expect(await screen.findByText('No orders for pickup.')).toBeInTheDocument();
-    expect(query(lists(calls)[0]!)).toMatchObject({ purpose: 'PICKUP' });
-
-    const dialog = await openScanner();
-    type(dialog, pick.orderNumber);
-    await answer(dialog, `Order ${pick.orderNumber} is yours to pick up.`);
-    expect(scans(calls)[0]!.body).toEqual({ purpose: 'PICKUP', code: pick.orderNumber });
     const row = (await screen.findByText(pick.orderNumber)).closest('tr')!;
     expect(within(row).getByText('FOR PICK UP')).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: `View ${pick.orderNumber}` })).toHaveAttribute('href', `/admin/for-pickup/${pick.id}`);
+    expect(query(lists(calls)[0]!)).toMatchObject({ purpose: 'PICKUP' });
+
+    const dialog = await openScanner();
+    typeCode(dialog, back.orderNumber);
+    expect(await screen.findByRole('heading', { name: `Hand-over ${back.orderNumber}` })).toBeInTheDocument();
+    expect(scans(calls)[0]!.body).toEqual({ purpose: 'PICKUP', code: back.orderNumber });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Scan Order' })).not.toBeInTheDocument());
+    expect(screen.getByText(HANDOVER_ACKNOWLEDGEMENT.PICKUP)).toBeInTheDocument();
+    // The server's message as a toast.
+    expect(await screen.findByText(HANDOVER_MESSAGES.handoverNeeded(back.orderNumber))).toBeInTheDocument();
     expect(lists(calls).every((c) => query(c).purpose === 'PICKUP')).toBe(true);
   });
 });

@@ -16,14 +16,14 @@ export const PURPOSE: Record<DriverScanPurpose, PurposeTexts> = {
     title: 'For Delivery',
     base: '/admin/for-delivery',
     empty: 'No orders out for delivery.',
-    scanHelp: 'Scan an order TO SHIP to take it out for delivery; scan it again at the customer to mark it delivered.',
+    scanHelp: "Scan an order TO SHIP to take it out for delivery; scan it again at the customer's door to record the hand-over.",
     listLabel: 'Orders out for delivery',
   },
   PICKUP: {
     title: 'For Pickup',
     base: '/admin/for-pickup',
     empty: 'No orders for pickup.',
-    scanHelp: 'Scan a rental FOR RETURN to take it for pick-up.',
+    scanHelp: "Scan a rental FOR RETURN at the customer's door to record the pick-up.",
     listLabel: 'Orders for pickup',
   },
 };
@@ -34,6 +34,12 @@ export const SCAN_INPUT_LABEL = 'Order QR or order number';
 /**
  * A refused code is not sent again for this long (the camera reads the label in view once a
  * second). A code that moved an order is not sent again while the scanner stays open: a second
- * read of the order just taken out would mark it delivered at once. Delivering is a new scan.
+ * read of the order just taken out would open its hand-over at once. Delivering is a new scan.
  */
 export const REPEAT_SCAN_MS = 5000;
+
+/** The hand-over screen of an order (issue 28): where the driver records who received (or gave back) the equipment. */
+export const handoverPath = (leg: DriverScanPurpose, id: string) => `${PURPOSE[leg].base}/${encodeURIComponent(id)}/handover`;
+
+/** A hand-over's leg, in a sentence. */
+export const LEG_LABELS: Record<DriverScanPurpose, string> = { DELIVERY: 'Delivery', PICKUP: 'Pick-up' };

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { DriverScanPurpose, OrderSummary } from '@dme/contracts';
+import type { DriverScanPurpose, HandoverLeg, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { useDriverScanMutation } from './api';
@@ -11,9 +11,10 @@ export type ScanAnswer = { ok: true; text: string; order: OrderSummary } | { ok:
  * Sends each read of the scanner to POST /api/driver/scan and keeps the server's answer: its
  * message on success (also as a toast), its problem detail on refusal. A code is not sent again
  * while it is being sent; after a refusal not for REPEAT_SCAN_MS; after a success not at all while
- * this scanner is open (see REPEAT_SCAN_MS).
+ * this scanner is open (see REPEAT_SCAN_MS). An answer with `handover` (the order is at the
+ * customer's door, issue 28) did not move the order: `onHandover` opens the hand-over screen.
  */
-export function useOrderScan(purpose: DriverScanPurpose) {
+export function useOrderScan(purpose: DriverScanPurpose, onHandover?: (leg: HandoverLeg, order: OrderSummary) => void) {
   const { notify } = useFeedback();
   const [scan] = useDriverScanMutation();
   const [answer, setAnswer] = useState<ScanAnswer>();
@@ -31,6 +32,11 @@ export function useOrderScan(purpose: DriverScanPurpose) {
     try {
       const r = await scan({ purpose, code }).unwrap();
       setAnswer({ ok: true, text: r.message, order: r.order });
+      if (r.handover) {
+        notify.info(r.message);
+        onHandover?.(r.handover, r.order);
+        return;
+      }
       notify.success(r.message);
       // Stays Infinity: never sent again while this scanner is open.
     } catch (err) {

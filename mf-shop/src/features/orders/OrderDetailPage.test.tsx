@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import type { Order } from '@dme/contracts';
+import type { Handover, Order } from '@dme/contracts';
 import App from '../../app';
 import { stubApi } from '../../test/api';
 import { customer, FULL_RECORD_ID, fullRecord, INITIAL_RECORD_ID, initial, line, order, ORDER_ID, packedLine, unpaid } from '../../test/orders';
@@ -36,6 +36,7 @@ describe("the customer's order detail", () => {
     expect(screen.queryByRole('columnheader', { name: 'Serial Codes' })).toBeNull();
     expect(downloadQr()).toBeNull();
     expect(downloadInvoice()).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Proof of delivery' })).toBeNull();
   });
 
   it('shows a FOR_PAYMENT purchase as UNPAID with no partial payment', async () => {
@@ -145,6 +146,34 @@ describe("the customer's order detail", () => {
     expect(pay.getByTestId('refund-due')).toHaveTextContent('$90.00');
     expect(pay.getByRole('alert')).toHaveTextContent('This order was cancelled after your payment of $90.00 was received. It is due to be refunded to you');
     expect(screen.getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
+  });
+
+  it('a delivered order shows its proof of delivery: a failed attempt, the hand-over with its signature, and the Delivery ticket (issue 28)', async () => {
+    const handedOver: Handover = {
+      id: '66666666-6666-4666-8666-666666666666',
+      leg: 'DELIVERY',
+      outcome: 'HANDED_OVER',
+      attempt: 2,
+      recipientName: 'Ana Santos',
+      relation: 'CAREGIVER',
+      reason: '',
+      serials: ['HOS-0000101', 'HOS-0000102'],
+      acknowledgement: 'I received the equipment listed above.',
+      driverName: 'Dario Cruz',
+      signedAt: '2026-11-25T02:00:00.000Z',
+      recordedAt: '2026-11-25T02:01:00.000Z',
+      hasSignature: true,
+      hasPhoto: true,
+    };
+    const missed: Handover = { ...handedOver, id: '77777777-7777-4777-8777-777777777777', outcome: 'NOBODY_HOME', attempt: 1, recipientName: '', relation: null, reason: 'Nobody answered the gate.', serials: [], hasSignature: false, hasPhoto: false };
+    await show(order({ status: 'DELIVERED', products: [packedLine], handovers: [missed, handedOver] }));
+    const proof = within(screen.getByRole('region', { name: 'Proof of delivery' }));
+    expect(proof.getByText('Nobody answered the gate.')).toBeInTheDocument();
+    expect(proof.getByText('Ana Santos, Caregiver')).toBeInTheDocument();
+    expect(proof.getByRole('img', { name: 'Signature of Ana Santos' })).toHaveAttribute('src', `/api/my/orders/${ORDER_ID}/handovers/${handedOver.id}/signature`);
+    expect(proof.getByRole('link', { name: /^Photo/ })).toHaveAttribute('href', `/api/my/orders/${ORDER_ID}/handovers/${handedOver.id}/photo`);
+    expect(proof.getByRole('button', { name: 'Delivery ticket' })).toBeInTheDocument();
+    expect(proof.queryByRole('button', { name: 'Pick-up ticket' })).toBeNull();
   });
 
   it('a cancelled order offers neither download', async () => {

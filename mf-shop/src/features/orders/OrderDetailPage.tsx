@@ -4,7 +4,7 @@ import { Alert, Button, Space, Tag, Timeline } from 'antd';
 import { acceptsRequests, formatBusinessDate, formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, RequestType } from '@dme/contracts';
 import { errorMessage, loaded } from '@dme/api-client';
-import { days, EmptyState, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable, RefreshFailed } from '@dme/ui';
+import { days, EmptyState, HandoverSection, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable, RefreshFailed } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from './api';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
@@ -68,11 +68,12 @@ function Requests({ order }: { order: Order }) {
 }
 
 /**
- * One of my orders: tracker, shipping, products (with their serial codes once packed, and due
- * dates once a rental is delivered), payment information and records; the order's QR once packed
- * and the invoice once a payment was taken (plain downloads: nothing heavy is loaded for them);
- * cancel where allowed. A rental also shows its due notice, its extensions ('Extend rental' while
- * the order says it may be extended) and its fix/replace requests.
+ * One of my orders: tracker, shipping, the proof of delivery (hand-overs at the door and their
+ * tickets, issue 28), products (with their serial codes once packed, and due dates once a rental is
+ * delivered), payment information and records; the order's QR once packed and the invoice once a
+ * payment was taken (plain downloads: nothing heavy is loaded for them); cancel where allowed. A
+ * rental also shows its due notice, its extensions ('Extend rental' while the order says it may be
+ * extended) and its fix/replace requests.
  */
 export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const { id = '' } = useParams();
@@ -138,6 +139,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
           />
         </section>
         <ShippingInformation order={o} />
+        <HandoverSection order={o} base="/api/my/orders" />
         <PaymentSummary order={o} />
         <QrBlock order={o} src={`/api/my/orders/${o.id}/qr.png`} download="link" framed gap={12} />
       </div>

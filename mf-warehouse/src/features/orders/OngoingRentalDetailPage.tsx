@@ -2,7 +2,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import { errorMessage, loaded } from '@dme/api-client';
-import { LazyErrorState, Loading, PageHeader, SectionTitle, useBackTo, RefreshFailed } from '@dme/ui';
+import { HandoverSection, LazyErrorState, Loading, PageHeader, SectionTitle, useBackTo, RefreshFailed } from '@dme/ui';
 import { useStaffOrderQuery } from './api';
 import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/rentalStatus';
 import { ordersBase } from './format';
@@ -14,7 +14,8 @@ import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRe
  * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,
  * the products with their rental days and due dates, the due notice, and the rental steps
  * (For Return, returns inspection, For Full Payment, requests); 'Extend rental' while the order
- * says staff may extend it, and the extensions given so far.
+ * says staff may extend it, and the extensions given so far; the proof of delivery and pick-up
+ * (issue 28).
  */
 export default function OngoingRentalDetailPage() {
   const { id = '' } = useParams();
@@ -56,6 +57,7 @@ export default function OngoingRentalDetailPage() {
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 24, marginBottom: 24 }}>
         <CustomerInformation order={o} />
         <ShippingInformation order={o} />
+        <HandoverSection order={o} base="/api/orders" />
       </div>
 
       <section aria-label="Products" style={{ marginBottom: 24 }}>

@@ -4,7 +4,7 @@ import { Alert, Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Order, OrderType } from '@dme/contracts';
 import { errorMessage, loaded } from '@dme/api-client';
-import { LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle, RefreshFailed } from '@dme/ui';
+import { HandoverSection, LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle, RefreshFailed } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from './api';
 import { usePacking } from './usePacking';
 import { PackingDialog, PackingLoadError } from './PackingDialog';
@@ -16,7 +16,10 @@ import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRe
 /** Ours: the spec asks for a confirmation prompt but gives no text. */
 export const CONFIRM_ORDER_PROMPT = 'Confirm this order? The customer will be asked to pay.';
 
-/** Staff order detail (SPEC §2 "Staff order detail screens"), with the steps the order lists for the caller. */
+/**
+ * Staff order detail (SPEC §2 "Staff order detail screens"), with the steps the order lists for the
+ * caller and the proof of delivery once a driver recorded a hand-over (issue 28).
+ */
 export default function OrderDetailPage({ type }: { type: OrderType }) {
   const { id = '' } = useParams();
   // One page per order: the packing of one order never shows on another.
@@ -127,6 +130,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
         </section>
         <CustomerInformation order={o} />
         <ShippingInformation order={o} />
+        <HandoverSection order={o} base="/api/orders" />
       </div>
 
       <section aria-label="Products" style={{ marginBottom: 24 }}>

@@ -62,6 +62,7 @@ function rental(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: true,
     earlyEnd: null,
+    handovers: [],
     ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { PACKING_MESSAGES, stockQrPayload, type Order, type OrderLine, type OrderStatus, type OrderSummary, type User } from '@dme/contracts';
+import { PACKING_MESSAGES, stockQrPayload, type Handover, type Order, type OrderLine, type OrderStatus, type OrderSummary, type User } from '@dme/contracts';
 import { SCANNER_MESSAGES } from '@dme/ui';
 import App from '../../app';
 import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
@@ -83,6 +83,7 @@ function order(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: false,
     earlyEnd: null,
+    handovers: [],
     ...over,
   };
 }
@@ -264,6 +265,7 @@ describe('staff order detail', () => {
 
     expect(screen.queryByRole('region', { name: 'QR Code' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Requests' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Proof of delivery' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'To Ship Order' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel Order' })).toBeInTheDocument();
 
@@ -389,6 +391,41 @@ describe('staff order detail', () => {
     expect(within(payment).getByRole('link', { name: 'Download invoice' })).toHaveAttribute('href', `/api/orders/${ORDER}/invoice.pdf`);
 
     expect(within(region('Requests')).getByText('No requests')).toBeInTheDocument();
+  });
+
+  it('a delivered order shows its proof of delivery: the hand-over, its signature and the Delivery ticket (issue 28)', async () => {
+    const handover: Handover = {
+      id: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee',
+      leg: 'DELIVERY',
+      outcome: 'HANDED_OVER',
+      attempt: 1,
+      recipientName: 'Ana Santos',
+      relation: 'FAMILY',
+      reason: '',
+      serials: ['WHE-0000001'],
+      acknowledgement: 'I received the equipment listed above.',
+      driverName: 'Dario Cruz',
+      signedAt: '2026-11-24T02:00:00.000Z',
+      recordedAt: '2026-11-24T02:01:00.000Z',
+      hasSignature: true,
+      hasPhoto: false,
+    };
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status: 'DELIVERED', allowedTransitions: [], handovers: [handover] }) } }),
+      on('GET', `/api/orders/${ORDER}/tickets/delivery`, { status: 200, bytes: new Uint8Array([37, 80, 68, 70]), contentType: 'application/pdf' }),
+    );
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    open(`/admin/orders/purchased/${ORDER}`);
+    const proof = await screen.findByRole('region', { name: 'Proof of delivery' });
+    expect(within(proof).getByText('Ana Santos, Family member')).toBeInTheDocument();
+    expect(within(proof).getByRole('img', { name: 'Signature of Ana Santos' })).toHaveAttribute('src', `/api/orders/${ORDER}/handovers/${handover.id}/signature`);
+    fireEvent.click(within(proof).getByRole('button', { name: 'Delivery ticket' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.download).toBe('DELIVERY_TICKET.pdf');
+    expect(calls.some((c) => c.url === `/api/orders/${ORDER}/tickets/delivery`)).toBe(true);
   });
 
   it('an order opened under the other type goes to its own address', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { formatManilaDateTime, RENTAL_MESSAGES, type OngoingRental, type Order, type OrderLine, type OrderRequest, type User } from '@dme/contracts';
+import { formatManilaDateTime, RENTAL_MESSAGES, type Handover, type OngoingRental, type Order, type OrderLine, type OrderRequest, type User } from '@dme/contracts';
 import App from '../../app';
 import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
 import { FOR_RETURN_NOT_DUE, FOR_RETURN_PROMPT, FULL_PAYMENT_PROMPT, NO_REQUESTS } from './RentalSteps';
@@ -83,6 +83,7 @@ function rental(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: false,
     earlyEnd: null,
+    handovers: [],
     ...over,
   };
 }
@@ -244,6 +245,33 @@ describe('ongoing rental detail', () => {
     expect(within(region('Requests')).getByText(NO_REQUESTS)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/admin/ongoing-rentals'));
+  });
+
+  it('shows the proof of delivery and pick-up, with a ticket per leg handed over (issue 28)', async () => {
+    const delivered: Handover = {
+      id: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee',
+      leg: 'DELIVERY',
+      outcome: 'HANDED_OVER',
+      attempt: 1,
+      recipientName: 'Ana Santos',
+      relation: 'FAMILY',
+      reason: '',
+      serials: ['WHE-0000001', 'WHE-0000002', 'OXY-0000001'],
+      acknowledgement: 'I received the equipment listed above.',
+      driverName: 'Dario Cruz',
+      signedAt: '2026-11-24T02:00:00.000Z',
+      recordedAt: '2026-11-24T02:01:00.000Z',
+      hasSignature: true,
+      hasPhoto: false,
+    };
+    const refused: Handover = { ...delivered, id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', leg: 'PICKUP', outcome: 'REFUSED', relation: null, reason: 'The patient still needs the bed.', serials: [], hasSignature: false };
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: rental({ status: 'FOR_RETURN', handovers: [delivered, refused] }) } }));
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    const proof = within(await screen.findByRole('region', { name: 'Proof of delivery' }));
+    expect(proof.getByRole('img', { name: 'Signature of Ana Santos' })).toHaveAttribute('src', `/api/orders/${ORDER}/handovers/${delivered.id}/signature`);
+    expect(proof.getByText('The patient still needs the bed.')).toBeInTheDocument();
+    expect(proof.getByRole('button', { name: 'Delivery ticket' })).toBeInTheDocument();
+    expect(proof.queryByRole('button', { name: 'Pick-up ticket' })).not.toBeInTheDocument();
   });
 
   it("shows 'Some products are due for return today.' for a rental due today, and nothing when none is due", async () => {

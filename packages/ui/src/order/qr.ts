@@ -1,7 +1,7 @@
-/** Saves `src` (fetched with the session) as `fileName`. */
+/** Saves `src` (fetched with the session) as `fileName`: the order's QR, a hand-over ticket. */
 export async function downloadFile(src: string, fileName: string): Promise<void> {
   const res = await fetch(src, { credentials: 'same-origin' });
-  if (!res.ok) throw new Error(`QR answer ${res.status}`);
+  if (!res.ok) throw new Error(`Download answer ${res.status}`);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;

@@ -132,6 +132,7 @@ import { OrderingReminders } from './0008_reminders';
 import { OrderingRentalStart } from './0009_rental_start';
 import { OrderingExtensions } from './0010_extensions';
 import { OrderingEarlyEnd } from './0011_early_end';
+import { OrderingHandovers } from './0012_handovers';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -145,4 +146,5 @@ export const migrations = [
   { name: '0009_rental_start', class: OrderingRentalStart },
   { name: '0010_extensions', class: OrderingExtensions },
   { name: '0011_early_end', class: OrderingEarlyEnd },
+  { name: '0012_handovers', class: OrderingHandovers },
 ];

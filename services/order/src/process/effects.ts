@@ -118,6 +118,15 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
     return {};
   },
 
+  /**
+   * OUT_FOR_DELIVERY → TO_SHIP (issue 28: the delivery failed at the door) and DELIVERED →
+   * FOR_RETURN (the pick-up is a new trip): the order waits for a driver again.
+   */
+  'release-driver': async ({ em, order }) => {
+    await em.execute(`update ${qualified(em, 'orders')} set driver_id = null where id = ?`, [order.id]);
+    return {};
+  },
+
   /** OUT_FOR_DELIVERY → DELIVERED: the delivered time, from which each rental line's due date counts. */
   delivered: async ({ em, order, now }) => {
     await em.execute(`update ${qualified(em, 'orders')} set delivered_at = ? where id = ?`, [now, order.id]);

@@ -1,4 +1,4 @@
-import { toCents, type FieldError, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
+import { toCents, type FieldError, type HandoverLeg, type HandoverOutcome, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
 import type { Principal } from '@dme/platform';
 import type { z } from 'zod';
 
@@ -12,9 +12,14 @@ export type Caller =
   /** `by`: the person behind the event (e.g. who confirmed the payment), recorded in the status event. */
   | { kind: 'event'; event: string; by: string | null };
 
-/** What the request brings besides the target status (packing: the scanned serial codes per line). */
+/**
+ * What the request brings besides the target status: packing, the scanned serial codes per line;
+ * handover, the hand-over at the door the step is taken with (issue 28: recorded in the same
+ * transaction), whose outcome and reason the tracker shows.
+ */
 export interface TransitionInput {
   packing?: Array<z.output<typeof PackedLine>>;
+  handover?: { leg: HandoverLeg; outcome: HandoverOutcome; trackerNote?: string };
 }
 
 /** One line of an order as the process reads it. */

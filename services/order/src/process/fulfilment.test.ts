@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EVENTS, manilaDate, ORDER_TRANSITIONS, PACKING_MESSAGES } from '@dme/contracts';
+import { addDays, EVENTS, HANDOVER_MESSAGES, manilaDate, ORDER_TRANSITIONS, PACKING_MESSAGES } from '@dme/contracts';
 import { eventually, type Caller, type Json } from '@dme/testing';
-import { chairRentalPreparing, ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../test/harness';
+import { chairRentalPreparing, handOver, ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../test/harness';
 import { leaf } from '@dme/testing/ledger';
 import { GUARD_MESSAGES } from './guards';
 
@@ -266,7 +266,8 @@ describe('the later rows of the process (driver, return, full payment)', () => {
     expect((await move(order, 'DELIVERED', driver)).status).toBe(404);
     const out = await move(order, 'OUT_FOR_DELIVERY', driver);
     expect(out.status).toBe(200);
-    expect(out.body.order.allowedTransitions).toEqual(['DELIVERED']);
+    // Delivering needs the hand-over at the door: it is not offered as a plain step (issue 28).
+    expect(out.body.order.allowedTransitions).toEqual([]);
     const [row] = await h.orderOrm.em.fork().execute<Array<{ driver_id: string }>>('select driver_id from ordering.orders where id = ?', [order.id]);
     expect(row!.driver_id).toBe(driver.userId);
     // Out with the first driver: another driver cannot see it; a superadmin who did not take it out may not deliver it.
@@ -274,9 +275,13 @@ describe('the later rows of the process (driver, return, full payment)', () => {
     const admin = await move(order, 'DELIVERED', h.as('SUPERADMIN'));
     expect(admin.status).toBe(403);
     expect(admin.body.detail).toBe(GUARD_MESSAGES.notTheDriver);
-    const delivered = await move(order, 'DELIVERED', driver);
+    // The driver's own step without a hand-over is refused; with one it is taken.
+    const bare = await move(order, 'DELIVERED', driver);
+    expect(bare).toMatchObject({ status: 409, body: { detail: HANDOVER_MESSAGES.needsHandover } });
+    const delivered = await handOver(h, driver, order);
     expect(delivered.status).toBe(200);
-    expect(delivered.body.order.allowedTransitions).toEqual([]);
+    expect(delivered.body.order.status).toBe('DELIVERED');
+    expect((await staffRead(order)).allowedTransitions).toEqual([]);
 
     // Just delivered: no line is due yet.
     const early = await move(order, 'FOR_RETURN', h.staff);
@@ -288,9 +293,11 @@ describe('the later rows of the process (driver, return, full payment)', () => {
     expect((await staffRead(order)).allowedTransitions).toEqual(['FOR_RETURN']);
     expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
 
-    // Pick-up by another driver: recorded as the order's driver now.
-    const pickUp = await move(order, 'FOR_PICK_UP', otherDriver);
+    // Pick-up by another driver, with its hand-over: recorded as the order's driver now.
+    expect((await move(order, 'FOR_PICK_UP', otherDriver)).status).toBe(409);
+    const pickUp = await handOver(h, otherDriver, order, 'PICKUP');
     expect(pickUp.status).toBe(200);
+    expect(pickUp.body.order.status).toBe('FOR_PICK_UP');
     const [row2] = await h.orderOrm.em.fork().execute<Array<{ driver_id: string }>>('select driver_id from ordering.orders where id = ?', [order.id]);
     expect(row2!.driver_id).toBe(otherDriver.userId);
 
@@ -369,8 +376,8 @@ describe('the later rows of the process (driver, return, full payment)', () => {
     expect((await move(order, 'TO_SHIP', h.staff, [{ lineID: order.products[0].id, serialCodes: [code] }])).status).toBe(200);
     const driver = h.as('DRIVER');
     expect((await move(order, 'OUT_FOR_DELIVERY', driver)).status).toBe(200);
-    const delivered = await move(order, 'DELIVERED', driver);
-    expect(delivered.body.order).toMatchObject({ status: 'DELIVERED', allowedTransitions: [] });
+    expect((await handOver(h, driver, order)).body.order).toMatchObject({ status: 'DELIVERED' });
+    expect((await staffRead(order)).allowedTransitions).toEqual([]);
     expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(409);
   });
 });

@@ -1,4 +1,4 @@
-import { isPastDue, lineDueDate, manilaDate, PACKING_MESSAGES, type FieldError } from '@dme/contracts';
+import { HANDOVER_MESSAGES, isPastDue, lineDueDate, manilaDate, PACKING_MESSAGES, type FieldError } from '@dme/contracts';
 import { lineLabel, no, normalizeSerial, YES, type Caller, type Guard, type OrderFacts, type TransitionInput, type Verdict } from './facts';
 
 export interface GuardContext {
@@ -19,12 +19,18 @@ export const GUARD_MESSAGES = {
   alreadyPacked: 'This order is already packed.',
   unknownLine: 'Unknown order line.',
   lineTwice: 'This order line is listed twice.',
-  notTheDriver: 'Only the driver who took this order out can mark it delivered.',
+  notTheDriver: 'Only the driver who has this order can hand it over.',
   notDelivered: 'This rental has not been delivered yet.',
   notPastDue: 'No product of this rental has reached its due date yet.',
   notReturned: 'Mark every serial code of this order as OK, damaged or lost first.',
 } as const;
 
+
+/** The caller is the driver who has the order (any driver when none has it yet); else 403. */
+function sameDriver({ order, caller }: GuardContext): Verdict {
+  if (caller.kind !== 'person') return no(403, GUARD_MESSAGES.notTheDriver);
+  return order.driverId === null || caller.principal.userId === order.driverId ? YES : no(403, GUARD_MESSAGES.notTheDriver);
+}
 
 /**
  * The guards of the process table, one function per guard the table can name: a row naming a
@@ -72,9 +78,25 @@ export const GUARDS: { [G in Guard]: GuardFn } = {
     return YES;
   },
 
-  // OUT_FOR_DELIVERY → DELIVERED: only the driver the order went out with (a wrong person: 403).
-  'same-driver': ({ order, caller }) =>
-    caller.kind === 'person' && order.driverId !== null && caller.principal.userId === order.driverId ? YES : no(403, GUARD_MESSAGES.notTheDriver),
+  /**
+   * OUT_FOR_DELIVERY → DELIVERED and FOR_RETURN → FOR_PICK_UP (issue 28): only with a completed
+   * hand-over at the door (recipient, signature, serials), recorded in the same step; by the driver
+   * who has the order (a wrong person: 403) — a pick-up no driver has yet is the taker's.
+   * A scan or a plain status change alone is refused, so no order is delivered without proof.
+   */
+  'handed-over': (ctx) => {
+    const driver = sameDriver(ctx);
+    if (!driver.ok) return driver;
+    return ctx.input?.handover?.outcome === 'HANDED_OVER' ? YES : no(409, HANDOVER_MESSAGES.needsHandover);
+  },
+
+  // OUT_FOR_DELIVERY → TO_SHIP: a delivery refused or with nobody home, recorded at the door by its driver.
+  'attempt-failed': (ctx) => {
+    const driver = sameDriver(ctx);
+    if (!driver.ok) return driver;
+    const outcome = ctx.input?.handover?.outcome;
+    return outcome !== undefined && outcome !== 'HANDED_OVER' ? YES : no(409, HANDOVER_MESSAGES.reasonRequired);
+  },
 
   /**
    * DELIVERED → FOR_RETURN: some rental line is due, its due date (the delivered date plus its

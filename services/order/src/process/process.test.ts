@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { lineDueDate, ORDER_MESSAGES, ORDER_STATUSES, ORDER_TRANSITIONS, PACKING_MESSAGES, type OrderStatus, type OrderType, type UserType } from '@dme/contracts';
+import { HANDOVER_MESSAGES, lineDueDate, ORDER_MESSAGES, ORDER_STATUSES, ORDER_TRANSITIONS, PACKING_MESSAGES, type OrderStatus, type OrderType, type UserType } from '@dme/contracts';
 import type { Principal } from '@dme/platform';
 import { allowedTransitions, canPerform, decide, PROCESS_MESSAGES } from './can-perform';
 import { EFFECTS } from './effects';
-import type { Caller, OrderFacts } from './facts';
+import type { Caller, OrderFacts, TransitionInput } from './facts';
 import { GUARD_MESSAGES, GUARDS } from './guards';
 
 /** The process table as pure logic (no database): who may take each row, its guards, and what an order offers. */
@@ -45,7 +45,8 @@ function facts(type: OrderType, status: OrderStatus, extra: Partial<OrderFacts> 
     customerId: owner,
     type,
     status,
-    driverId: after('OUT_FOR_DELIVERY') ? driverId : null,
+    // A rental for return waits for a pick-up driver (DELIVERED → FOR_RETURN releases the one who delivered it).
+    driverId: after('OUT_FOR_DELIVERY') && status !== 'FOR_RETURN' ? driverId : null,
     deliveredAt: after('DELIVERED') ? new Date('2026-11-10T02:00:00Z') : null,
     totalAmount: '1560.00',
     partialPayment: type === 'RENT' ? '70.00' : null,
@@ -66,8 +67,16 @@ function facts(type: OrderType, status: OrderStatus, extra: Partial<OrderFacts> 
 
 const verdictOf = (type: OrderType, from: OrderStatus, to: OrderStatus, who: Who, order = facts(type, from)) => {
   const row = ORDER_TRANSITIONS.find((t) => t.from === from && t.to === to && t.types.includes(type))!;
-  return canPerform(row, { order, caller: CALLERS[who], input: undefined, now: NOW });
+  return canPerform(row, { order, caller: CALLERS[who], input: handoverInput(row), now: NOW });
 };
+
+/** The hand-over a row needs (issue 28): a completed one for 'handed-over', a refused one for 'attempt-failed'; else no input. */
+function handoverInput(row: { guard?: string; to: OrderStatus }): TransitionInput | undefined {
+  const leg = row.to === 'FOR_PICK_UP' ? 'PICKUP' : 'DELIVERY';
+  if (row.guard === 'handed-over') return { handover: { leg, outcome: 'HANDED_OVER' } };
+  if (row.guard === 'attempt-failed') return { handover: { leg, outcome: 'REFUSED' } };
+  return undefined;
+}
 
 describe('the registries cover the process table', () => {
   it('every guard and effect the table names has a function, and nothing else is registered', () => {
@@ -89,6 +98,7 @@ describe('each row: who may take it', () => {
     'TO_SHIP>OUT_FOR_DELIVERY': ['driver', 'otherDriver', 'superadmin'],
     // The same driver only (the guard): another driver or a superadmin who did not take it out is refused.
     'OUT_FOR_DELIVERY>DELIVERED': ['driver'],
+    'OUT_FOR_DELIVERY>TO_SHIP': ['driver'],
     'DELIVERED>FOR_RETURN': ['warehouseStaff', 'warehouseAdmin', 'superadmin'],
     'FOR_RETURN>FOR_PICK_UP': ['driver', 'otherDriver', 'superadmin'],
     'FOR_PICK_UP>FOR_FULL_PAYMENT': ['warehouseStaff', 'warehouseAdmin', 'superadmin'],
@@ -183,13 +193,28 @@ describe('guards', () => {
     expect(GUARDS['all-lines-scanned']({ order: packed, caller: CALLERS.warehouseStaff, input: undefined, now: NOW })).toEqual({ ok: false, status: 409, message: GUARD_MESSAGES.alreadyPacked });
   });
 
-  it('same-driver: the driver the order went out with', () => {
+  it('handed-over: only with a completed hand-over, by the driver who has the order (any driver for a pick-up no one has)', () => {
     const o = facts('BUY', 'OUT_FOR_DELIVERY');
-    const g = (who: Who) => GUARDS['same-driver']({ order: o, caller: CALLERS[who], input: undefined, now: NOW });
-    expect(g('driver')).toEqual({ ok: true });
-    expect(g('otherDriver')).toMatchObject({ ok: false, status: 403 });
-    expect(g('payment')).toMatchObject({ ok: false, status: 403 });
-    expect(GUARDS['same-driver']({ order: { ...o, driverId: null }, caller: CALLERS.driver, input: undefined, now: NOW })).toMatchObject({ ok: false });
+    const made = { handover: { leg: 'DELIVERY', outcome: 'HANDED_OVER' } } as const;
+    const g = (who: Who, input?: TransitionInput, order = o) => GUARDS['handed-over']({ order, caller: CALLERS[who], input, now: NOW });
+    expect(g('driver', made)).toEqual({ ok: true });
+    expect(g('driver')).toEqual({ ok: false, status: 409, message: HANDOVER_MESSAGES.needsHandover });
+    expect(g('driver', {})).toEqual({ ok: false, status: 409, message: HANDOVER_MESSAGES.needsHandover });
+    expect(g('driver', { handover: { leg: 'DELIVERY', outcome: 'REFUSED' } })).toMatchObject({ ok: false, status: 409 });
+    expect(g('otherDriver', made)).toEqual({ ok: false, status: 403, message: GUARD_MESSAGES.notTheDriver });
+    expect(g('payment', made)).toMatchObject({ ok: false, status: 403 });
+    const waiting = facts('RENT', 'FOR_RETURN', { driverId: null });
+    expect(g('otherDriver', { handover: { leg: 'PICKUP', outcome: 'HANDED_OVER' } }, waiting)).toEqual({ ok: true });
+  });
+
+  it('attempt-failed: a refused or nobody-home hand-over, by the driver who has the order', () => {
+    const o = facts('BUY', 'OUT_FOR_DELIVERY');
+    const g = (who: Who, input?: TransitionInput) => GUARDS['attempt-failed']({ order: o, caller: CALLERS[who], input, now: NOW });
+    expect(g('driver', { handover: { leg: 'DELIVERY', outcome: 'REFUSED' } })).toEqual({ ok: true });
+    expect(g('driver', { handover: { leg: 'DELIVERY', outcome: 'NOBODY_HOME' } })).toEqual({ ok: true });
+    expect(g('driver', { handover: { leg: 'DELIVERY', outcome: 'HANDED_OVER' } })).toMatchObject({ ok: false, status: 409 });
+    expect(g('driver')).toMatchObject({ ok: false, status: 409 });
+    expect(g('otherDriver', { handover: { leg: 'DELIVERY', outcome: 'REFUSED' } })).toEqual({ ok: false, status: 403, message: GUARD_MESSAGES.notTheDriver });
   });
 
   it('some-line-past-due: a line is due on its delivered date (Manila) plus its rental days', () => {
@@ -235,9 +260,10 @@ describe('allowedTransitions: only what the caller can really do now', () => {
     ['FOR_PAYMENT', { owner: ['CANCELLED'], warehouseStaff: ['CANCELLED'], superadmin: ['CANCELLED'] }, 'same'],
     ['PREPARING', { warehouseStaff: ['TO_SHIP'], superadmin: ['TO_SHIP'] }, 'same'],
     ['TO_SHIP', { driver: ['OUT_FOR_DELIVERY'], otherDriver: ['OUT_FOR_DELIVERY'], superadmin: ['OUT_FOR_DELIVERY'] }, 'same'],
-    ['OUT_FOR_DELIVERY', { driver: ['DELIVERED'] }, 'same'],
+    // Delivering (and picking up) needs the hand-over's input: never offered as a plain action (issue 28).
+    ['OUT_FOR_DELIVERY', {}, 'same'],
     ['DELIVERED', { warehouseStaff: ['FOR_RETURN'], superadmin: ['FOR_RETURN'] }, {}],
-    ['FOR_RETURN', { driver: ['FOR_PICK_UP'], otherDriver: ['FOR_PICK_UP'], superadmin: ['FOR_PICK_UP'] }, null],
+    ['FOR_RETURN', {}, null],
     ['FOR_PICK_UP', { warehouseStaff: ['FOR_FULL_PAYMENT'], superadmin: ['FOR_FULL_PAYMENT'] }, null],
     ['FOR_FULL_PAYMENT', {}, null],
     ['COMPLETED', {}, null],

@@ -70,6 +70,17 @@ export async function transition(
   return getOrder(em, orderId, who, scope.customerId ? { customerId: scope.customerId } : {});
 }
 
+/** Appends an entry to the order's tracker (a step taken, or an attempt that moved nothing). */
+export async function addTrackerEntry(tem: EntityManager, orderId: string, title: string, status: OrderStatus, at: Date): Promise<void> {
+  await tem.execute(`insert into ${qualified(tem, 'order_tracker')} (id, order_id, title, status, created_at) values (?, ?, ?, ?, ?)`, [
+    randomUUID(),
+    orderId,
+    title,
+    status,
+    at,
+  ]);
+}
+
 /**
  * Takes one step of the process for a locked order, in the caller's transaction: canPerform must
  * accept it (else its problem is thrown and nothing is written), then the row's effect runs, the
@@ -91,13 +102,8 @@ export async function perform(
   const outcome = row.effect ? await EFFECTS[row.effect]({ em: tem, order, caller, input, deps, now }) : {};
   if (order.status === 'PREPARING') await clearPacking(tem, order.id);
   await tem.execute(`update ${qualified(tem, 'orders')} set status = ?, updated_at = now() where id = ?`, [to, order.id]);
-  await tem.execute(`insert into ${qualified(tem, 'order_tracker')} (id, order_id, title, status, created_at) values (?, ?, ?, ?, ?)`, [
-    randomUUID(),
-    order.id,
-    row.title,
-    to,
-    now,
-  ]);
+  const note = input.handover?.trackerNote;
+  await addTrackerEntry(tem, order.id, note ? `${row.title}: ${note}` : row.title, to, now);
   recordEvent(tem, SOURCE, {
     type: EVENTS.order.statusChanged,
     aggregateId: order.id,
@@ -111,7 +117,7 @@ export async function perform(
       by: caller.kind === 'person' ? caller.principal.userId : caller.by,
       byName: caller.kind === 'person' ? caller.principal.username : null,
       // The driver who has the order after this step (the live stream tells them, and only them).
-      driverId: row.effect === 'record-driver' ? (caller.kind === 'person' ? caller.principal.userId : caller.by) : order.driverId,
+      driverId: row.effect === 'record-driver' ? (caller.kind === 'person' ? caller.principal.userId : caller.by) : row.effect === 'release-driver' ? null : order.driverId,
       extraCharge: outcome.extraCharge ?? null,
       fullPaymentDue: outcome.fullPaymentDue ?? null,
       balance: outcome.balance ?? null,

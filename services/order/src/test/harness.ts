@@ -1,3 +1,5 @@
+import { handoverBody } from '@dme/testing/handover';
+import type { HandoverLeg, HandoverRequest } from '@dme/contracts';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -156,6 +158,15 @@ export const ADDRESS = {
 };
 
 /** Places an order as the customer, with a fresh Idempotency-Key unless one is given. */
+/**
+ * A hand-over at the door by `as` (issue 28): every unit packed for the order, signed; `over`
+ * changes any field (an outcome, a missing signature…). The serials are read from the order's detail.
+ */
+export async function handOver(h: OrderHarness, as: Caller, order: Json, leg: HandoverLeg = 'DELIVERY', over: Partial<HandoverRequest> = {}) {
+  const packed = (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+  return h.order.post(`/api/driver/orders/${order.id}/handover`, handoverBody(packed, leg, over), { as });
+}
+
 export function place(h: OrderHarness, as: Caller, body: Record<string, unknown>, key: string = randomUUID()) {
   return h.order.post('/api/orders', { ...ADDRESS, ...body }, { as, headers: { 'idempotency-key': key } });
 }

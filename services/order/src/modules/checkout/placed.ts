@@ -67,6 +67,7 @@ export function orderAnswer(p: Placed): Order {
     dueNotice: null,
     fullPaymentPreview: null,
     extensions: [],
+    handovers: [],
     // A customer extends a rental once it is delivered (terms `extendable`).
     extendable: false,
     // Staff end a rental early once it is delivered (terms `endableEarly`).

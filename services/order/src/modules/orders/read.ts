@@ -1,3 +1,4 @@
+import { handoverOf, handoversJson, type HandoverRow } from '../handovers/handovers';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { centsToString, chargedAtReturn, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
@@ -58,6 +59,7 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
   requests: RequestRow[];
   customer: Record<string, string> | null;
   extensions: Array<{ kind: 'EXTEND' | 'END_EARLY'; days: number; amount: string; return_on: string | null; by: 'CUSTOMER' | 'STAFF'; created_at: string }>;
+  handovers: HandoverRow[];
 }
 
 /** An order as the API shows it, before the caller's allowed steps are decided. */
@@ -89,7 +91,8 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                         from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records,
             coalesce((select json_agg(json_build_object('kind', x.kind, 'days', x.days, 'amount', x.amount::text,
                        'return_on', to_char(x.return_on, 'YYYY-MM-DD'), 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
-                        from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions`;
+                        from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions,
+            ${handoversJson(em)} as handovers`;
   return `select o.*, ${facts}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
@@ -195,6 +198,7 @@ function detailOf(row: OrderDetailRow): OrderDetail {
       by: x.by,
       createdAt: new Date(x.created_at).toISOString(),
     })),
+    handovers: row.handovers.map(handoverOf),
   };
 }
 

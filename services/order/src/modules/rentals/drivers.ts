@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   DRIVER_LIST_STATUS,
+  HANDOVER_MESSAGES,
+  type HandoverLeg,
   orderScopeOf,
   parseOrderCode,
   RENTAL_MESSAGES,
@@ -19,9 +21,10 @@ import { getOrder, lockOrder } from '../orders/read';
 
 /**
  * A driver scans an order QR (or types its number) — SPEC §2 DRIVER, §4:
- * delivery: TO_SHIP → OUT_FOR_DELIVERY (the order is now this driver's), then OUT_FOR_DELIVERY →
- * DELIVERED by the same driver (delivered time stored; rental due dates count from it);
- * pick-up: FOR_RETURN → FOR_PICK_UP (this driver's). A scan reaches only what `visibility` lets
+ * delivery: TO_SHIP → OUT_FOR_DELIVERY (the order is now this driver's); at the door, a scan of
+ * their OUT_FOR_DELIVERY order answers `handover: 'DELIVERY'` — DELIVERED needs the hand-over
+ * (issue 28, modules/handovers). Pick-up: a scan of a FOR_RETURN rental at the door makes it this
+ * driver's and answers `handover: 'PICKUP'` (FOR_PICK_UP needs the hand-over too). A scan reaches only what `visibility` lets
  * the driver reach with this scan's taking step: their own orders, and orders waiting to be taken
  * this way. Their own order in a status the scan cannot move is refused with a 409 saying why;
  * anything else — another driver's order, a PENDING one, a code that names no order — answers
@@ -41,22 +44,27 @@ export async function driverScan(
   const scope = visibility(who, DRIVER_LIST_STATUS[body.purpose]);
   let message = '';
   let id = '';
+  let handover: HandoverLeg | undefined;
   await em.transactional(async (tem) => {
     const order = await lockOrder(tem, { id: orderId, orderNumber }, scope, RENTAL_MESSAGES.unknownOrder);
     id = order.id;
     const step = scanStep(order, body.purpose, order.driverId === who.userId);
     message = step.message;
+    if (step.handover) {
+      handover = step.handover;
+      // A pick-up found at the door is this driver's from now on (its details and hand-over are theirs).
+      if (order.driverId === null) await tem.execute(`update ${qualified(tem, 'orders')} set driver_id = ?, updated_at = now() where id = ?`, [who.userId, order.id]);
+      return;
+    }
     await perform(tem, order, step.to, { kind: 'person', principal: who }, {}, deps);
   });
   const order = await getOrder(em, id, who, {});
-  return { order: summaryOf(order), message };
+  return { order: summaryOf(order), message, ...(handover ? { handover } : {}) };
 }
 
 /** What the driver is told after each step a scan can take (by the status it leads to). */
 const SCAN_TOLD: Partial<Record<OrderStatus, (orderNumber: string) => string>> = {
   OUT_FOR_DELIVERY: RENTAL_MESSAGES.takenOut,
-  DELIVERED: RENTAL_MESSAGES.delivered,
-  FOR_PICK_UP: RENTAL_MESSAGES.pickedUp,
 };
 
 /**
@@ -65,19 +73,23 @@ const SCAN_TOLD: Partial<Record<OrderStatus, (orderNumber: string) => string>> =
  * why when there is none. `mine`: the order is the scanning driver's — a row guarded by
  * 'same-driver' reached by someone else (only the superadmin can) is told whose it is.
  */
-function scanStep(order: OrderFacts, purpose: DriverScanPurpose, mine: boolean): { to: OrderStatus; message: string } {
+function scanStep(order: OrderFacts, purpose: DriverScanPurpose, mine: boolean): { to: OrderStatus; message: string; handover?: HandoverLeg } {
   const row = scanTransition(order.type, order.status, purpose);
   if (!row) {
     throw new HttpProblem(409, purpose === 'DELIVERY' ? RENTAL_MESSAGES.notForDelivery(order.orderNumber, order.status) : RENTAL_MESSAGES.notForPickup(order.orderNumber, order.status));
   }
-  if (row.guard === 'same-driver' && !mine) throw new HttpProblem(409, RENTAL_MESSAGES.otherDriver(order.orderNumber));
+  if (row.guard === 'handed-over') {
+    // At the door: the step needs the hand-over (issue 28), by the driver who has the order.
+    if (order.driverId !== null && !mine) throw new HttpProblem(409, RENTAL_MESSAGES.otherDriver(order.orderNumber));
+    return { to: row.to, message: HANDOVER_MESSAGES.handoverNeeded(order.orderNumber), handover: purpose };
+  }
   const told = SCAN_TOLD[row.to];
   if (!told) throw new Error(`scan step ${row.from} → ${row.to} has no message for the driver`);
   return { to: row.to, message: told(order.orderNumber) };
 }
 
 /** The order as lists show it (the scan answers with it). */
-function summaryOf({ id, orderNumber, createdAt, status, type, typeOfOrder, totalAmount, customerID, customerName }: Order): OrderSummary {
+export function summaryOf({ id, orderNumber, createdAt, status, type, typeOfOrder, totalAmount, customerID, customerName }: Order): OrderSummary {
   return { id, orderNumber, createdAt, status, type, typeOfOrder, totalAmount, customerID, customerName };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, BOOKING_MESSAGES, EVENTS, manilaDate, MAX_RENTAL_DAYS } from '@dme/contracts';
 import { eventually, type Caller, type Json } from '@dme/testing';
-import { place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
+import { handOver, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 
 let h: OrderHarness;
 let walker: Json;
@@ -45,7 +45,7 @@ async function rental(customer: Caller, opts: { deliver: boolean } = { deliver: 
   if (!opts.deliver) return { order: packed.body.order as Json, beds };
   const driver = h.as('DRIVER');
   expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
-  expect((await scan(driver, order.orderNumber)).status).toBe(200);
+  expect((await handOver(h, driver, order)).status).toBe(200);
   return { order: (await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order as Json, beds };
 }
 
@@ -224,7 +224,7 @@ describe('ending a rental early (issue 25)', () => {
     expect(packed.status).toBe(200);
     const driver = h.as('DRIVER');
     expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
-    expect((await scan(driver, order.orderNumber)).status).toBe(200);
+    expect((await handOver(h, driver, order)).status).toBe(200);
     // Delivered three days ago (its bookings with it), once the catalog has moved them to the delivered day.
     const [delivered] = await exec<{ id: string }>(
       'order',

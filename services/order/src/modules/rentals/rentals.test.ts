@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EVENTS, lineDueDate, manilaDate, manilaInstant, RENTAL_MESSAGES } from '@dme/contracts';
+import { addDays, EVENTS, HANDOVER_MESSAGES, lineDueDate, manilaDate, manilaInstant, RENTAL_MESSAGES } from '@dme/contracts';
 import { createLogger } from '@dme/platform';
 import { eventually, type Caller, type Json } from '@dme/testing';
-import { ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
+import { handOver, ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 import { GUARD_MESSAGES } from '../../process/guards';
 import { LINE_DUE } from './ongoing';
 import { startReminderSchedule, writeDueReminders } from './reminders';
@@ -69,12 +69,12 @@ async function rentalToShip(customer: Caller = h.customer()): Promise<{ order: J
   return { order: packed.body.order, walkers, beds, customer };
 }
 
-/** Delivered by a driver (two scans), then moved back in time so that the walkers are due (3 days ago). */
+/** Delivered by a driver (a scan, then the hand-over at the door), then moved back in time so that the walkers are due (3 days ago). */
 async function delivered(customer?: Caller) {
   const r = await rentalToShip(customer);
   const driver = h.as('DRIVER');
   expect((await scan(driver, qrPayload(r.order))).status).toBe(200);
-  expect((await scan(driver, r.order.orderNumber)).status).toBe(200);
+  expect((await handOver(h, driver, r.order)).status).toBe(200);
   return { ...r, driver };
 }
 
@@ -96,9 +96,13 @@ describe('drivers: delivery and pick-up by QR scan', () => {
     expect(whole(refused)).toEqual(whole(await unknownScan(other)));
     expect(refused).toMatchObject({ status: 404, body: { detail: RENTAL_MESSAGES.unknownOrder } });
 
-    const done = await scan(driver, order.orderNumber.toLowerCase());
+    // At the door the scan (typed number, any case) moves nothing: it opens the hand-over (issue 28).
+    const door = await scan(driver, order.orderNumber.toLowerCase());
+    expect(door.status).toBe(200);
+    expect(door.body).toEqual({ order: expect.objectContaining({ status: 'OUT_FOR_DELIVERY' }), message: HANDOVER_MESSAGES.handoverNeeded(order.orderNumber), handover: 'DELIVERY' });
+    const done = await handOver(h, driver, order);
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ order: { status: 'DELIVERED' }, message: RENTAL_MESSAGES.delivered(order.orderNumber) });
+    expect(done.body).toMatchObject({ order: { status: 'DELIVERED' }, message: HANDOVER_MESSAGES.delivered(order.orderNumber, 'Maria Santos') });
     const read = await staffRead(order);
     expect(read.deliveredAt).not.toBeNull();
     expect(read.driverID).toBe(driver.userId);
@@ -209,20 +213,26 @@ describe('drivers: delivery and pick-up by QR scan', () => {
     expect(row!.status).toBe('PENDING');
   });
 
-  it('pick-up: a FOR_RETURN rental scanned for pick-up is this driver\'s FOR_PICK_UP order', async () => {
-    const { order } = await delivered();
+  it("pick-up: a FOR_RETURN rental scanned at the door is this driver's; the hand-over makes it their FOR_PICK_UP order", async () => {
+    const { order, driver: deliverer } = await delivered();
     await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
     expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
     const picker = h.as('DRIVER');
-    // Waiting for a pick-up driver: no driver but the one it went out with reads it, and a
+    // Waiting for a pick-up driver: no driver reads it (the one who delivered it neither), and a
     // delivery scan does not reach it.
     expect(await driverRead(picker, order.id)).toEqual(await driverRead(picker, randomUUID()));
+    expect(await driverRead(deliverer, order.id)).toEqual(await driverRead(deliverer, randomUUID()));
     expect(whole(await scan(picker, order.orderNumber, 'DELIVERY'))).toEqual(whole(await unknownScan(picker)));
     const res = await scan(picker, qrPayload(order), 'PICKUP');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ order: { status: 'FOR_PICK_UP' }, message: RENTAL_MESSAGES.pickedUp(order.orderNumber) });
-    expect((await h.order.get('/api/driver/orders?purpose=PICKUP', { as: picker })).body.items.map((o: Json) => o.id)).toEqual([order.id]);
+    expect(res.body).toEqual({ order: expect.objectContaining({ status: 'FOR_RETURN' }), message: HANDOVER_MESSAGES.handoverNeeded(order.orderNumber), handover: 'PICKUP' });
+    // Scanned at the door: the picker's now (they read it; another driver's scan is told it is taken).
     expect((await h.order.get(`/api/driver/orders/${order.id}`, { as: picker })).status).toBe(200);
+    expect((await scan(h.as('DRIVER'), order.orderNumber, 'PICKUP')).body.detail).toBe(RENTAL_MESSAGES.otherDriver(order.orderNumber));
+    const taken = await handOver(h, picker, order, 'PICKUP', { recipientName: 'Jose Santos', relation: 'FAMILY' });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toMatchObject({ order: { status: 'FOR_PICK_UP' }, message: HANDOVER_MESSAGES.pickedUp(order.orderNumber, 'Jose Santos') });
+    expect((await h.order.get('/api/driver/orders?purpose=PICKUP', { as: picker })).body.items.map((o: Json) => o.id)).toEqual([order.id]);
   });
 });
 
@@ -247,8 +257,8 @@ describe('due dates on the Manila calendar', () => {
     const bedLine = await exec<{ id: string }>('select id from ordering.order_lines where order_id = ? order by position', [order.id]);
     await exec('update ordering.order_lines set no_of_rental_days = 1 where id = any(?::uuid[])', [`{${bedLine.map((l) => l.id).join(',')}}`]);
     const driver = h.as('DRIVER');
-    await scan(driver, order.orderNumber);
-    await scan(driver, order.orderNumber);
+    expect((await scan(driver, order.orderNumber)).status).toBe(200);
+    expect((await handOver(h, driver, order)).status).toBe(200);
     const today = manilaDate();
     // Delivered yesterday (Manila) at 23:30, i.e. 15:30 UTC: due today, one day later by the Manila calendar (not 24 h later).
     const yesterday = addDays(today, -1);
@@ -276,7 +286,7 @@ describe('returns inspection (FOR_PICK_UP)', () => {
     expect(early.body.detail).toBe(RENTAL_MESSAGES.notPickingUp);
     await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
     expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
-    expect((await scan(h.as('DRIVER'), order.orderNumber, 'PICKUP')).status).toBe(200);
+    expect((await handOver(h, h.as('DRIVER'), order, 'PICKUP')).status).toBe(200);
     const before = await ledgerAndRecount(h, [walker.id, bed.id]);
 
     // Only warehouse staff mark returns.
@@ -339,7 +349,7 @@ describe("returns' recovery is forward (issue 23)", () => {
     const { order, walkers } = await delivered();
     await exec(`update ordering.orders set delivered_at = delivered_at - interval '3 days' where id = ?`, [order.id]);
     expect((await move(order, 'FOR_RETURN', h.staff)).status).toBe(200);
-    expect((await scan(h.as('DRIVER'), order.orderNumber, 'PICKUP')).status).toBe(200);
+    expect((await handOver(h, h.as('DRIVER'), order, 'PICKUP')).status).toBe(200);
     const ret = () => h.order.post(`/api/orders/${order.id}/serials/${encodeURIComponent(walkers[0]!)}/return`, { status: 'DAMAGED' }, { as: h.staff });
     const unit = async () =>
       (await h.catalogOrm.em.fork().execute<Array<{ status: string; inventory_type: string }>>('select status, inventory_type from catalog.stock_items where serial_code = ?', [walkers[0]]))[0];
@@ -470,7 +480,7 @@ describe('notices and ongoing rentals', () => {
     expect(await tab('FOR_RETURN', b.order.orderNumber)).toEqual([b.order.id]);
     expect(await tab('PICKED_UP', b.order.orderNumber)).toEqual([]);
     // Picked up, every serial back OK, full payment asked and taken: the payment is PAID.
-    expect((await scan(h.as('DRIVER'), b.order.orderNumber, 'PICKUP')).status).toBe(200);
+    expect((await handOver(h, h.as('DRIVER'), b.order, 'PICKUP')).status).toBe(200);
     for (const code of [...b.walkers, ...b.beds]) {
       expect((await h.order.post(`/api/orders/${b.order.id}/serials/${code}/return`, { status: 'OK' }, { as: h.staff })).status).toBe(200);
     }

@@ -1,5 +1,5 @@
 import { formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
-import { renderPdf } from '@dme/platform';
+import { PDF_GREY as GREY, PDF_ROWS as ROWS, pdfFooter, pdfHeaderCell as cellHeader, pdfSellerHeading, renderPdf } from '@dme/platform';
 import type { InvoiceSource } from './payment.service';
 
 /**
@@ -10,21 +10,6 @@ import type { InvoiceSource } from './payment.service';
 
 /** "$1,234.50" from a wire amount (Roboto has no ✓ or other symbols we would need). */
 const $ = (value: string | null) => (value === null ? '—' : formatMoney(toCents(value)));
-
-const GREY = '#666666';
-
-/** Horizontal rules between rows, 4 pt of padding on each side of every cell (so widths + 8 per column). */
-const ROWS = {
-  hLineWidth: (i: number, node: { table: { body: unknown[]; headerRows?: number } }) =>
-    i === 0 || i === node.table.body.length ? 0 : i === (node.table.headerRows ?? 0) ? 1 : 0.5,
-  vLineWidth: () => 0,
-  hLineColor: (i: number, node: { table: { headerRows?: number } }) => (i === (node.table.headerRows ?? 0) ? '#999999' : '#dddddd'),
-  paddingLeft: () => 4,
-  paddingRight: () => 4,
-  paddingTop: () => 3,
-  paddingBottom: () => 3,
-};
-const cellHeader = (text: string, alignment: 'left' | 'right' = 'left') => ({ text, bold: true, fillColor: '#f0f0f0', alignment });
 
 type Payment = InvoiceSource['payment'];
 type InvoiceRecord = InvoiceSource['records'][number];
@@ -44,7 +29,7 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
     info: { title: `Invoice ${latest.invoice_number} — ${p.order_number}`, author: SELLER.name, subject: fileName },
     defaultStyle: { font: 'Roboto', fontSize: 10 },
     content: [
-      sellerHeading(),
+      pdfSellerHeading('INVOICE'),
       { canvas: [{ type: 'line', x1: 0, y1: 8, x2: 515, y2: 8, lineWidth: 0.5, lineColor: '#999999' }], margin: [0, 0, 0, 12] },
       invoiceDetails(p, latest, title),
       linesTable(p, rental),
@@ -54,26 +39,9 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
       balanceTable(latest),
       ...closingNotes(latest, full),
     ],
-    footer: { text: `${SELLER.name} · ${SELLER.email} · ${SELLER.phone}`, alignment: 'center', fontSize: 8, color: GREY, margin: [0, 16, 0, 0] },
+    footer: pdfFooter(),
   };
   return { fileName, pdf: await renderPdf(doc) };
-}
-
-/** The seller's name and contacts, with INVOICE on the right. */
-function sellerHeading() {
-  return {
-    columns: [
-      {
-        width: '*',
-        stack: [
-          { text: SELLER.name, bold: true, fontSize: 13 },
-          { text: SELLER.address, color: GREY },
-          { text: `${SELLER.email}  ·  ${SELLER.phone}`, color: GREY },
-        ],
-      },
-      { width: 'auto', text: 'INVOICE', fontSize: 24, bold: true, alignment: 'right' },
-    ],
-  };
 }
 
 /** The invoice's numbers and dates on the left, who pays and where it goes on the right. */
