@@ -7,7 +7,7 @@ const MENUS: Record<string, string[]> = {
   warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units'],
   warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units'],
   accounting: ['Payments'],
-  driver: ['For Delivery', 'For Pickup'],
+  driver: ['Today', 'For Delivery', 'For Pickup'],
 };
 
 const HOME_TITLES: Record<string, string> = {

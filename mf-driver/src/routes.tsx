@@ -6,12 +6,15 @@ import { DriverOrdersPage } from './features/orders/DriverOrdersPage';
 const DriverOrderDetailPage = lazy(() => import('./features/orders/DriverOrderDetailPage'));
 // The hand-over at the door (issue 28): its own chunk, with signature_pad.
 const HandoverPage = lazy(() => import('./features/orders/HandoverPage'));
+// The driver's day (issue 28): the stops in the driver's order.
+const TodayPage = lazy(() => import('./features/orders/TodayPage'));
 
 /** The driver's screens (SPEC §2 DRIVER): absolute paths inside the shell's router. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
+        <Route path="/admin/today" element={<TodayPage />} />
         <Route path="/admin/for-delivery" element={<DriverOrdersPage key="DELIVERY" purpose="DELIVERY" />} />
         <Route path="/admin/for-delivery/:id" element={<DriverOrderDetailPage purpose="DELIVERY" />} />
         <Route path="/admin/for-delivery/:id/handover" element={<HandoverPage key="DELIVERY" leg="DELIVERY" />} />

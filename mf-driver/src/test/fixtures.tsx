@@ -24,6 +24,7 @@ export const summary = (i: number, over: Partial<OrderSummary> = {}): OrderSumma
   totalAmount: '150.00',
   customerID: CUSTOMER,
   customerName: 'Maria Santos',
+  customerNumber: 'CUS-000007',
   ...over,
 });
 
@@ -73,6 +74,7 @@ export function order(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: false,
     earlyEnd: null,
+    assignment: null,
     handovers: [],
     ...over,
   };

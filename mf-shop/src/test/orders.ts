@@ -76,6 +76,7 @@ export function order(over: Partial<Order> = {}): Order {
     extendable: false,
     earlyEnd: null,
     handovers: [],
+    assignment: null,
     ...over,
   };
 }

@@ -24,6 +24,7 @@ export * from './rental-constants';
 export * from './rentals';
 export * from './handover-constants';
 export * from './handovers';
+export * from './driver-day';
 export * from './report-labels';
 export * from './reports';
 export * from './process';

@@ -36,7 +36,7 @@ export const REMOTE_PATHS: Record<RemoteName, readonly string[]> = {
   'mf-shop': ['/dashboard', '/product-description', '/cart', '/bulk-order-rental', '/bulk-order-purchased', '/orders'],
   'mf-warehouse': ['/admin/warehouse-bins', '/admin/products', '/admin/orders', '/admin/ongoing-rentals', '/admin/calendar', '/admin/units', '/admin/recalls'],
   'mf-accounting': ['/admin/payments', '/admin/reports'],
-  'mf-driver': ['/admin/for-delivery', '/admin/for-pickup'],
+  'mf-driver': ['/admin/today', '/admin/for-delivery', '/admin/for-pickup'],
 };
 
 /** The remote that serves a path, if any. */
@@ -106,6 +106,7 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
   ],
   ACCOUNTING_ADMIN: [{ key: '/admin/payments', label: 'Payments', path: '/admin/payments' }],
   DRIVER: [
+    { key: '/admin/today', label: 'Today', path: '/admin/today' },
     { key: '/admin/for-delivery', label: 'For Delivery', path: '/admin/for-delivery' },
     { key: '/admin/for-pickup', label: 'For Pickup', path: '/admin/for-pickup' },
   ],

@@ -192,6 +192,8 @@ export const OrderSummary = z.object({
   customerID: z.string().uuid(),
   /** First and last name from the order service's read model ('' when it does not know them). */
   customerName: z.string(),
+  /** The customer's number (CUS-…) as people read it; absent from older servers. */
+  customerNumber: z.string().optional(),
 });
 export type OrderSummary = z.infer<typeof OrderSummary>;
 
@@ -319,6 +321,8 @@ export const Order = OrderSummary.extend({
   extendable: z.boolean().default(false),
   /** Staff may end this rental early on a day of this window (terms `earlyEndWindow`); null otherwise. */
   earlyEnd: z.object({ from: z.string(), to: z.string() }).nullable().default(null),
+  /** The driver assigned or who has the order (name) and the day planned for it (issue 28); null when none. */
+  assignment: z.object({ driverId: z.string().uuid(), driverName: z.string(), day: z.string().nullable() }).nullable().default(null),
   /** Hand-overs at the door (issue 28), oldest first: deliveries and pick-ups, made or attempted. */
   handovers: z.array(Handover).default([]),
 });

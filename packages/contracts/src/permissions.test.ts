@@ -69,7 +69,7 @@ describe('navigation per role (SPEC §2)', () => {
     expect(labels('WAREHOUSE_STAFF')).toEqual(['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units']);
     expect(labels('WAREHOUSE_ADMIN')).toEqual(['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units']);
     expect(labels('ACCOUNTING_ADMIN')).toEqual(['Payments']);
-    expect(labels('DRIVER')).toEqual(['For Delivery', 'For Pickup']);
+    expect(labels('DRIVER')).toEqual(['Today', 'For Delivery', 'For Pickup']);
   });
 
   it("maps each role's home to its own remote", () => {

@@ -85,6 +85,7 @@ import {
   UpdateRequestBody,
 } from './rentals';
 import { HANDOVER_LIMITS } from './handover-constants';
+import { AssignableDriversResponse, AssignmentRequest, DriverDayResponse, DriverStopOrderRequest } from './driver-day';
 import { HandoverFileParams, HandoverRequest, TicketParams } from './handovers';
 import { ExportParams, ReportExportResponse, ReportParams, ReportQuery, ReportRange, ReportResponse } from './reports';
 import { BinAuditListResponse, BinAuditRequest, BinAuditResponse, CustodyExportQuery, OrderCustodyParams, RecallCreateRequest, RecallListQuery, RecallListResponse, RecallParams, RecallResponse, RecallSettleRequest, RecallUnitParams, UnitBoardQuery, UnitBoardResponse, UnitParams, UnitMoveRequest, UnitResponse, UnitStepRequest } from './units';
@@ -542,6 +543,24 @@ export const ROUTES = {
     summary:
       'Record a hand-over at the door (issue 28): delivery (OUT_FOR_DELIVERY → DELIVERED) or pick-up (FOR_RETURN → FOR_PICK_UP) with the signer, relation, signature, optional photo and the serials; or refused / nobody home (a delivery goes back to TO_SHIP, a pick-up stays FOR_RETURN). `key` makes it idempotent: the same key answers the first result',
     params: IdParams, body: HandoverRequest, response: HandoverResponse, jsonLimit: HANDOVER_LIMITS.bodyBytes,
+  },
+  driverDay: {
+    method: 'GET', path: '/api/driver/today', service: 'order', access: 'order:drive', tag: 'driver',
+    summary: "The driver's day (issue 28): their stops in their order (to take out, out for delivery, to collect, collected) with customer number, address, phone, items and notes; work no driver has yet as counts per city",
+    response: DriverDayResponse,
+  },
+  driverStopOrder: {
+    method: 'PUT', path: '/api/driver/today/stops', service: 'order', access: 'order:drive', tag: 'driver',
+    summary: "Reorder the driver's stops for the day: each of their stops once (others: 400)", body: DriverStopOrderRequest, response: DriverDayResponse,
+  },
+  ordersAssign: {
+    method: 'PUT', path: '/api/orders/:id/assignment', service: 'order', access: 'order:process', tag: 'orders',
+    summary: 'Assign an order waiting for a driver (TO_SHIP, FOR_RETURN) to a driver and a day, or back to any driver (driverId null)',
+    params: IdParams, body: AssignmentRequest, response: OrderResponse,
+  },
+  assignableDrivers: {
+    method: 'GET', path: '/api/assignable-drivers', service: 'order', access: 'order:process', tag: 'orders',
+    summary: 'The active drivers an order can be assigned to (id and name)', response: AssignableDriversResponse,
   },
   staffOrdersHandoverFile: {
     method: 'GET', path: '/api/orders/:id/handovers/:handoverId/:file', service: 'order', access: 'order:read', tag: 'orders',

@@ -11,7 +11,7 @@ const SPEC_MENUS: Record<string, Array<string | [string, string[]]>> = {
   WAREHOUSE_ADMIN: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar', 'Units'],
   WAREHOUSE_STAFF: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar', 'Units'],
   ACCOUNTING_ADMIN: ['Payments'],
-  DRIVER: ['For Delivery', 'For Pickup'],
+  DRIVER: ['Today', 'For Delivery', 'For Pickup'],
   SUPPORT: [],
   UNKNOWN_TYPE: [],
 };

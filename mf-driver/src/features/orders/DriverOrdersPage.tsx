@@ -10,6 +10,9 @@ import { PURPOSE } from './purpose';
 // The dialog (antd Modal, the camera scanner) is fetched when the driver opens it.
 const ScanDialog = lazy(() => import('./ScanDialog'));
 
+/** View is a touch target (≥ 44 px) in the phone card too, where the Action column comes last. */
+const TOUCH_LINK = { display: 'inline-flex', alignItems: 'center', justifyContent: 'center', minHeight: 44, minWidth: 44 } as const;
+
 /**
  * For Delivery and For Pickup (SPEC §2 DRIVER): a Scan Order button opening the QR scanner, and
  * the driver's orders out for delivery (or for pick-up). The list refreshes after each scan and
@@ -47,14 +50,15 @@ export function DriverOrdersPage({ purpose }: { purpose: DriverScanPurpose }) {
             locale={{ emptyText: <EmptyState description={texts.empty} /> }}
             columns={[
               { title: 'Order Number', dataIndex: 'orderNumber' },
-              { title: 'Customer ID', dataIndex: 'customerID' },
+              // The customer's number (CUS-…) as people read it, never the internal id.
+              { title: 'Customer ID', dataIndex: 'customerNumber', render: (n?: string) => n || '—' },
               { title: 'Customer Name', dataIndex: 'customerName', render: (n: string) => n || '—' },
               { title: 'Status', dataIndex: 'status', render: (s: string) => <StatusTag kind="order" status={s} /> },
               {
                 title: 'Action',
                 key: 'view',
                 render: (_: unknown, o: OrderSummary) => (
-                  <Link to={`${texts.base}/${o.id}`} aria-label={`View ${o.orderNumber}`}>
+                  <Link to={`${texts.base}/${o.id}`} aria-label={`View ${o.orderNumber}`} style={TOUCH_LINK}>
                     View
                   </Link>
                 ),

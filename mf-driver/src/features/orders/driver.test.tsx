@@ -10,14 +10,17 @@ vi.mock('./SignaturePad', () => import('../../test/SignaturePad.stub'));
 
 describe('For Delivery list', () => {
   it("lists the driver's orders out for delivery with order number, customer ID and name, status and a View link", async () => {
-    const { calls } = mockApi(on('GET', '/api/driver/orders', list([summary(1), summary(2, { customerName: '' })])));
+    const { calls } = mockApi(on('GET', '/api/driver/orders', list([summary(1), summary(2, { customerName: '' }), summary(3, { customerNumber: undefined })])));
     open('/admin/for-delivery');
     expect(await screen.findByRole('heading', { name: 'For Delivery' })).toBeInTheDocument();
     const table = (await screen.findByText('ORD-20261123-000001')).closest('table')!;
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Order Number', 'Customer ID', 'Customer Name', 'Status', 'Action']);
     const row = screen.getByText('ORD-20261123-000001').closest('tr')!;
-    expect(within(row).getByText(CUSTOMER)).toBeInTheDocument();
+    // The customer's number (CUS-…), never the internal id (issue 28).
+    expect(within(row).getByText('CUS-000007')).toBeInTheDocument();
+    expect(table.textContent).not.toContain(CUSTOMER);
+    expect(document.body.textContent).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
     expect(within(row).getByText('Maria Santos')).toBeInTheDocument();
     // The status tag, coloured as SPEC §4 says (out for delivery: cyan).
     const tag = within(row).getByText('OUT FOR DELIVERY');
@@ -25,6 +28,11 @@ describe('For Delivery list', () => {
     expect(within(row).getByRole('link', { name: 'View ORD-20261123-000001' })).toHaveAttribute('href', `/admin/for-delivery/${summary(1).id}`);
     // A name the order service does not know shows a dash.
     expect(within(screen.getByText('ORD-20261123-000002').closest('tr')!).getByText('—')).toBeInTheDocument();
+    // An older server without the number: a dash, not the id.
+    const third = screen.getByText('ORD-20261123-000003').closest('tr')!;
+    expect(within(third).getAllByRole('cell').map((c) => c.textContent)).toEqual(['ORD-20261123-000003', '—', 'Maria Santos', 'OUT FOR DELIVERY', 'View']);
+    // The View action is in every row (on a phone, the card's last line: the Action column has no label).
+    expect(within(third).getByRole('link', { name: 'View ORD-20261123-000003' }).closest('td')).toHaveAttribute('data-label', '');
     expect(query(lists(calls)[0]!)).toMatchObject({ purpose: 'DELIVERY' });
   });
 

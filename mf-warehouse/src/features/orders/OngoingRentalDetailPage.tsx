@@ -9,13 +9,14 @@ import { ordersBase } from './format';
 import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from './OrderSections';
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
 import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRental';
+import { DriverAssignment } from './AssignDriver';
 
 /**
  * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,
  * the products with their rental days and due dates, the due notice, and the rental steps
  * (For Return, returns inspection, For Full Payment, requests); 'Extend rental' while the order
- * says staff may extend it, and the extensions given so far; the proof of delivery and pick-up
- * (issue 28).
+ * says staff may extend it, and the extensions given so far; the driver it is assigned to ('Assign
+ * driver' while For Return), the proof of delivery and pick-up (issue 28).
  */
 export default function OngoingRentalDetailPage() {
   const { id = '' } = useParams();
@@ -51,6 +52,7 @@ export default function OngoingRentalDetailPage() {
         {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
         {o.deliveredAt && <span>Delivered {formatManilaDateTime(o.deliveredAt)}</span>}
       </Space>
+      <DriverAssignment order={o} style={{ marginBottom: 16 }} />
       <DueNoticeAlert order={o} />
       <RentalStepHints order={o} />
 

@@ -12,13 +12,15 @@ import { ordersBase } from './format';
 import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable, ShippingInformation } from './OrderSections';
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
 import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRental';
+import { DriverAssignment } from './AssignDriver';
 
 /** Ours: the spec asks for a confirmation prompt but gives no text. */
 export const CONFIRM_ORDER_PROMPT = 'Confirm this order? The customer will be asked to pay.';
 
 /**
  * Staff order detail (SPEC §2 "Staff order detail screens"), with the steps the order lists for the
- * caller and the proof of delivery once a driver recorded a hand-over (issue 28).
+ * caller, the driver it is assigned to ('Assign driver' while it waits for one) and the proof of
+ * delivery once a driver recorded a hand-over (issue 28).
  */
 export default function OrderDetailPage({ type }: { type: OrderType }) {
   const { id = '' } = useParams();
@@ -119,6 +121,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
         <Tag>{o.type === 'RENT' ? 'Rental' : 'Purchased'}</Tag>
         {o.typeOfOrder === 'BULK' && <Tag>Bulk</Tag>}
       </Space>
+      <DriverAssignment order={o} style={{ marginBottom: 16 }} />
       <DueNoticeAlert order={o} />
       <RentalStepHints order={o} />
 

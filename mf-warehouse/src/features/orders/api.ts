@@ -1,6 +1,7 @@
 import { baseApi } from '@dme/api-client';
 import { nextOffset } from '@dme/ui';
 import type {
+  AssignableDriversResponse,
   ExtendRentalResponse,
   OrderListResponse,
   OrderRequest,
@@ -66,6 +67,16 @@ export const ordersApi = baseApi.injectEndpoints({
       query: ({ orderId, days }) => ({ url: `/orders/${orderId}/extend`, method: 'POST', body: { days } }),
       invalidatesTags: (_r, _e, { orderId }) => ORDER_CHANGE_TAGS(orderId),
     }),
+    /** The active drivers an order can be assigned to (issue 28), loaded when the dialog opens. */
+    assignableDrivers: b.query<AssignableDriversResponse, void>({ query: () => '/assignable-drivers' }),
+    /**
+     * Assign an order waiting for a driver (TO_SHIP, FOR_RETURN) to a driver and a day, or back to
+     * any driver (driverId null; issue 28). Only the order changes: it loads again.
+     */
+    assignOrder: b.mutation<OrderResponse & { message?: string }, { id: string; driverId: string | null; day: string | null }>({
+      query: ({ id, driverId, day }) => ({ url: `/orders/${id}/assignment`, method: 'PUT', body: { driverId, day } }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Order', id }],
+    }),
     endRentalEarly: b.mutation<ExtendRentalResponse, { orderId: string; returnOn: string }>({
       query: ({ orderId, returnOn }) => ({ url: `/orders/${orderId}/end-early`, method: 'POST', body: { returnOn } }),
       invalidatesTags: (_r, _e, { orderId }) => ORDER_CHANGE_TAGS(orderId),
@@ -73,4 +84,4 @@ export const ordersApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation, useEndRentalEarlyMutation } = ordersApi;
+export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation, useEndRentalEarlyMutation, useAssignableDriversQuery, useAssignOrderMutation } = ordersApi;

@@ -62,6 +62,7 @@ function rental(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: true,
     earlyEnd: null,
+    assignment: null,
     handovers: [],
     ...over,
   };

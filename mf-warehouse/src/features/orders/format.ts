@@ -1,4 +1,4 @@
-import { fullPaymentDueInWords, RETURN_STATUSES } from '@dme/contracts/browser';
+import { fullPaymentDueInWords, isIsoDate, RETURN_STATUSES } from '@dme/contracts/browser';
 import { money } from '@dme/ui';
 import type {
   Order,
@@ -14,6 +14,16 @@ export const statusLabel = (s: string) =>
     .split('_')
     .map((w) => w.charAt(0) + w.slice(1).toLowerCase())
     .join(' ');
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** A business date "YYYY-MM-DD" with its weekday: "Sat 28 Nov 2026" (a driver's planned day); anything else as given. */
+export function dayText(date: string): string {
+  if (!isIsoDate(date)) return date;
+  const d = new Date(`${date}T00:00:00Z`);
+  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
 
 /** Product name with its variant and sub-variant: "Wheelchair / Standard / Large". */
 export const lineName = (l: Pick<OrderLine, 'productName' | 'variant' | 'subVariant'>) =>

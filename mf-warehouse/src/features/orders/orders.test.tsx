@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { PACKING_MESSAGES, stockQrPayload, type Handover, type Order, type OrderLine, type OrderStatus, type OrderSummary, type User } from '@dme/contracts';
+import { manilaDate, PACKING_MESSAGES, stockQrPayload, type Handover, type Order, type OrderLine, type OrderStatus, type OrderSummary, type User } from '@dme/contracts';
 import { SCANNER_MESSAGES } from '@dme/ui';
 import App from '../../app';
 import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
@@ -83,6 +83,7 @@ function order(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: false,
     earlyEnd: null,
+    assignment: null,
     handovers: [],
     ...over,
   };
@@ -670,5 +671,176 @@ describe('packing (PREPARING → TO_SHIP), kept on the server', () => {
     // The same scans can be sent again (e.g. after removing the refused code and scanning another).
     // (happy-dom never ends antd's loading-icon animation, so the name is matched loosely.)
     await waitFor(() => expect(screen.getByRole('button', { name: /To Ship Order/ })).toBeEnabled());
+  });
+});
+
+describe('assign a driver and a day (issue 28)', () => {
+  const JUN = '77777777-7777-4777-8777-777777777777';
+  const ANA = '88888888-8888-4888-8888-888888888888';
+  const DRIVERS = { status: 200, body: { items: [{ id: ANA, name: 'Ana Reyes' }, { id: JUN, name: 'Jun Dela Cruz' }] } };
+  const ASSIGN_PATH = `/api/orders/${ORDER}/assignment`;
+  const puts = (calls: Call[]) => calls.filter((c) => c.method === 'PUT');
+  const driverLine = () => screen.getByTestId('driver-line');
+  const openDialog = async () => {
+    fireEvent.click(await screen.findByRole('button', { name: 'Assign driver' }));
+    return screen.findByRole('dialog', { name: 'Assign driver' });
+  };
+
+  it('offers "Assign driver" only while the order waits for a driver (TO_SHIP); later shows read-only who has it', async () => {
+    const seen: Record<string, { button: boolean; line: string | null }> = {};
+    const jun = { driverId: JUN, driverName: 'Jun Dela Cruz', day: '2099-11-28' };
+    const cases: Array<[OrderStatus, Order['assignment']]> = [
+      ['PENDING', null],
+      ['PREPARING', null],
+      ['TO_SHIP', null],
+      ['OUT_FOR_DELIVERY', { ...jun, day: null }],
+      ['DELIVERED', jun],
+      ['CANCELLED', null],
+    ];
+    for (const [status, assignment] of cases) {
+      mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status, allowedTransitions: [], assignment }) } }));
+      open(`/admin/orders/purchased/${ORDER}`);
+      await screen.findByRole('heading', { name: 'Order ORD-20261123-000123' });
+      seen[status] = { button: screen.queryByRole('button', { name: 'Assign driver' }) !== null, line: screen.queryByTestId('driver-line')?.textContent ?? null };
+      cleanup();
+    }
+    expect(seen).toEqual({
+      PENDING: { button: false, line: null },
+      PREPARING: { button: false, line: null },
+      TO_SHIP: { button: true, line: 'Driver: Any driver' },
+      OUT_FOR_DELIVERY: { button: false, line: 'Driver: Jun Dela Cruz' },
+      DELIVERED: { button: false, line: 'Driver: Jun Dela Cruz, Sat 28 Nov 2099' },
+      CANCELLED: { button: false, line: null },
+    });
+  });
+
+  it('lists the active drivers (loading first), sends the driver and the day, says so and shows the new assignment', async () => {
+    let current = order({ status: 'TO_SHIP', allowedTransitions: [] });
+    let answerDrivers: () => void = () => undefined;
+    const driversAnswered = new Promise<void>((r) => (answerDrivers = r));
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current } })),
+      on('GET', '/api/assignable-drivers', async () => {
+        await driversAnswered;
+        return DRIVERS;
+      }),
+      on('PUT', ASSIGN_PATH, (c) => {
+        const body = c.body as { driverId: string; day: string };
+        current = { ...current, assignment: { driverId: body.driverId, driverName: 'Jun Dela Cruz', day: body.day } };
+        return { status: 200, body: { order: current } };
+      }),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    expect(await screen.findByTestId('driver-line')).toHaveTextContent('Driver: Any driver');
+    const dialog = await openDialog();
+    const select = within(dialog).getByLabelText('Driver') as HTMLSelectElement;
+    expect(select).toBeDisabled();
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Loading drivers…');
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
+
+    answerDrivers();
+    await waitFor(() => expect(select).toBeEnabled());
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Any driver', 'Ana Reyes', 'Jun Dela Cruz']);
+    expect(select.value).toBe('');
+    // The day: from today on in Manila, today by default.
+    const day = within(dialog).getByLabelText('Day') as HTMLInputElement;
+    expect(day).toHaveAttribute('type', 'date');
+    expect(day).toHaveAttribute('min', manilaDate());
+    expect(day.value).toBe(manilaDate());
+
+    fireEvent.change(select, { target: { value: JUN } });
+    fireEvent.change(day, { target: { value: '2099-11-28' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0]!.body).toEqual({ driverId: JUN, day: '2099-11-28' });
+    expect(await screen.findByText('Assigned.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Assign driver' })).toBeNull());
+    // The order loads again (its tag) and shows whom it is planned for.
+    await waitFor(() => expect(driverLine()).toHaveTextContent('Driver: Jun Dela Cruz, Sat 28 Nov 2099'));
+  });
+
+  it('"Any driver" puts the order back to any driver (driverId null), from the current assignment', async () => {
+    const assignment = { driverId: JUN, driverName: 'Jun Dela Cruz', day: '2099-11-28' };
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status: 'TO_SHIP', allowedTransitions: [], assignment }) } }),
+      on('GET', '/api/assignable-drivers', DRIVERS),
+      on('PUT', ASSIGN_PATH, { status: 200, body: { order: order({ status: 'TO_SHIP', allowedTransitions: [] }), message: 'Order ORD-20261123-000123 is waiting for any driver.' } }),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    const dialog = await openDialog();
+    const select = within(dialog).getByLabelText('Driver') as HTMLSelectElement;
+    await waitFor(() => expect(select).toBeEnabled());
+    // The current assignment is where the dialog starts.
+    expect(select.value).toBe(JUN);
+    expect((within(dialog).getByLabelText('Day') as HTMLInputElement).value).toBe('2099-11-28');
+
+    fireEvent.change(select, { target: { value: '' } });
+    expect(within(dialog).getByLabelText('Day')).toBeDisabled();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    expect(puts(calls)[0]!.body).toEqual({ driverId: null, day: null });
+    // The server's message when it gives one.
+    expect(await screen.findByText('Order ORD-20261123-000123 is waiting for any driver.')).toBeInTheDocument();
+  });
+
+  it.each([
+    [409, 'Order ORD-20261123-000123 is OUT FOR DELIVERY: only orders TO SHIP or FOR RETURN are assigned to a driver.'],
+    [400, 'Choose a day from today on.'],
+  ])("a refusal (%i) shows the server's message in the dialog and keeps what was chosen", async (status, detail) => {
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status: 'TO_SHIP', allowedTransitions: [] }) } }),
+      on('GET', '/api/assignable-drivers', DRIVERS),
+      on('PUT', ASSIGN_PATH, problem(status, detail)),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    const dialog = await openDialog();
+    const select = within(dialog).getByLabelText('Driver') as HTMLSelectElement;
+    await waitFor(() => expect(select).toBeEnabled());
+    fireEvent.change(select, { target: { value: ANA } });
+    fireEvent.change(within(dialog).getByLabelText('Day'), { target: { value: '2099-12-05' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByTestId('assign-error')).toHaveTextContent(detail);
+    expect(puts(calls)[0]!.body).toEqual({ driverId: ANA, day: '2099-12-05' });
+    expect(screen.getByRole('dialog', { name: 'Assign driver' })).toBeInTheDocument();
+    expect(select.value).toBe(ANA);
+    expect((within(dialog).getByLabelText('Day') as HTMLInputElement).value).toBe('2099-12-05');
+    expect(screen.queryByText('Assigned.')).toBeNull();
+  });
+
+  it('a driver without a day is not sent', async () => {
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status: 'TO_SHIP', allowedTransitions: [] }) } }),
+      on('GET', '/api/assignable-drivers', DRIVERS),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    const dialog = await openDialog();
+    const select = within(dialog).getByLabelText('Driver') as HTMLSelectElement;
+    await waitFor(() => expect(select).toBeEnabled());
+    fireEvent.change(select, { target: { value: JUN } });
+    fireEvent.change(within(dialog).getByLabelText('Day'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByTestId('assign-error')).toHaveTextContent('Choose a day from today on.');
+    expect(puts(calls)).toHaveLength(0);
+  });
+
+  it('drivers that cannot be loaded show an error with Retry; Save waits for them', async () => {
+    let fail = true;
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: order({ status: 'TO_SHIP', allowedTransitions: [] }) } }),
+      on('GET', '/api/assignable-drivers', () => (fail ? problem(503, 'The order service is not answering.') : DRIVERS)),
+    );
+    open(`/admin/orders/purchased/${ORDER}`);
+    const dialog = await openDialog();
+    expect(await within(dialog).findByText('The drivers could not be loaded')).toBeInTheDocument();
+    expect(within(dialog).getByText('The order service is not answering.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
+    fail = false;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Retry' }));
+    const select = within(dialog).getByLabelText('Driver') as HTMLSelectElement;
+    await waitFor(() => expect(select).toBeEnabled());
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Any driver', 'Ana Reyes', 'Jun Dela Cruz']);
+    expect(within(dialog).queryByText('The drivers could not be loaded')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeEnabled();
+    expect(puts(calls)).toHaveLength(0);
   });
 });

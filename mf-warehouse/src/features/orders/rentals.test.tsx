@@ -83,6 +83,7 @@ function rental(over: Partial<Order> = {}): Order {
     extensions: [],
     extendable: false,
     earlyEnd: null,
+    assignment: null,
     handovers: [],
     ...over,
   };
@@ -318,6 +319,46 @@ describe('ongoing rental detail', () => {
     expect(await screen.findByText('FOR RETURN')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'For Return' })).not.toBeInTheDocument();
     expect(orderGets(calls).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([
+    ['the ongoing rental', `/admin/ongoing-rentals/${ORDER}`],
+    ['the rental order', `/admin/orders/rentals/${ORDER}`],
+  ])('%s: For Return offers "Assign driver" for the pick-up; the day and driver are sent and shown (issue 28)', async (_name, path) => {
+    const JUN = '77777777-7777-4777-8777-777777777777';
+    let current = rental({ status: 'FOR_RETURN', allowedTransitions: [] });
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current } })),
+      on('GET', '/api/assignable-drivers', { status: 200, body: { items: [{ id: JUN, name: 'Jun Dela Cruz' }] } }),
+      on('PUT', `/api/orders/${ORDER}/assignment`, (c) => {
+        current = { ...current, assignment: { driverId: JUN, driverName: 'Jun Dela Cruz', day: (c.body as { day: string }).day } };
+        return { status: 200, body: { order: current } };
+      }),
+    );
+    open(path);
+    expect(await screen.findByTestId('driver-line')).toHaveTextContent('Driver: Any driver');
+    fireEvent.click(screen.getByRole('button', { name: 'Assign driver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign driver' });
+    const select = within(dialog).getByLabelText('Driver') as HTMLSelectElement;
+    await waitFor(() => expect(select).toBeEnabled());
+    fireEvent.change(select, { target: { value: JUN } });
+    fireEvent.change(within(dialog).getByLabelText('Day'), { target: { value: '2099-11-28' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ driverId: JUN, day: '2099-11-28' });
+    await waitFor(() => expect(screen.getByTestId('driver-line')).toHaveTextContent('Driver: Jun Dela Cruz, Sat 28 Nov 2099'));
+  });
+
+  it('a delivered rental shows the driver who delivered it, read-only', async () => {
+    mockApi(
+      on('GET', `/api/orders/${ORDER}`, {
+        status: 200,
+        body: { order: rental({ assignment: { driverId: '99999999-9999-4999-8999-999999999999', driverName: 'Jun Dela Cruz', day: null } }) },
+      }),
+    );
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    expect(await screen.findByTestId('driver-line')).toHaveTextContent('Driver: Jun Dela Cruz');
+    expect(screen.queryByRole('button', { name: 'Assign driver' })).toBeNull();
   });
 });
 

@@ -133,6 +133,7 @@ import { OrderingRentalStart } from './0009_rental_start';
 import { OrderingExtensions } from './0010_extensions';
 import { OrderingEarlyEnd } from './0011_early_end';
 import { OrderingHandovers } from './0012_handovers';
+import { OrderingDriverDay } from './0013_driver_day';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -147,4 +148,5 @@ export const migrations = [
   { name: '0010_extensions', class: OrderingExtensions },
   { name: '0011_early_end', class: OrderingEarlyEnd },
   { name: '0012_handovers', class: OrderingHandovers },
+  { name: '0013_driver_day', class: OrderingDriverDay },
 ];

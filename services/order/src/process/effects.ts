@@ -114,7 +114,12 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
   /** TO_SHIP → OUT_FOR_DELIVERY and FOR_RETURN → FOR_PICK_UP: the driver who scanned the order takes it. */
   'record-driver': async ({ em, order, caller }) => {
     const driverId = caller.kind === 'person' ? caller.principal.userId : caller.by;
-    await em.execute(`update ${qualified(em, 'orders')} set driver_id = ? where id = ?`, [driverId, order.id]);
+    // Taken by another driver than the one planned: the stop leaves the planned driver's order of stops.
+    await em.execute(`update ${qualified(em, 'orders')} set stop_position = case when driver_id = ? then stop_position end, driver_id = ? where id = ?`, [
+      driverId,
+      driverId,
+      order.id,
+    ]);
     return {};
   },
 
@@ -123,7 +128,7 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
    * FOR_RETURN (the pick-up is a new trip): the order waits for a driver again.
    */
   'release-driver': async ({ em, order }) => {
-    await em.execute(`update ${qualified(em, 'orders')} set driver_id = null where id = ?`, [order.id]);
+    await em.execute(`update ${qualified(em, 'orders')} set driver_id = null, driver_day = null, stop_position = null where id = ?`, [order.id]);
     return {};
   },
 

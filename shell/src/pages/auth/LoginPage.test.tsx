@@ -86,7 +86,7 @@ describe('login (SPEC §2, §5, §8)', () => {
     ['WAREHOUSE_ADMIN', '/admin/warehouse-bins', 'mf-warehouse', ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units']],
     ['WAREHOUSE_STAFF', '/admin/warehouse-bins', 'mf-warehouse', ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units']],
     ['ACCOUNTING_ADMIN', '/admin/payments', 'mf-accounting', ['Payments']],
-    ['DRIVER', '/admin/for-delivery', 'mf-driver', ['For Delivery', 'For Pickup']],
+    ['DRIVER', '/admin/for-delivery', 'mf-driver', ['Today', 'For Delivery', 'For Pickup']],
   ] as const;
 
   it.each(cases)('%s: stores userStore and lands on %s with only its own remote', async (userType, home, remote, menu) => {

@@ -68,6 +68,7 @@ export function orderAnswer(p: Placed): Order {
     fullPaymentPreview: null,
     extensions: [],
     handovers: [],
+    assignment: null,
     // A customer extends a rental once it is delivered (terms `extendable`).
     extendable: false,
     // Staff end a rental early once it is delivered (terms `endableEarly`).

@@ -39,7 +39,7 @@ export async function listOrders(
   const from = `${qualified(em, 'orders')} o left join ${qualified(em, 'customers')} c on c.id = o.customer_id`;
   const rows = await em.execute<Array<OrderRow & { total: number }>>(
     `select o.id, o.order_number, o.customer_id, o.type, o.type_of_order, o.status, o.total_amount, o.created_at,
-            trim(c.first_name || ' ' || c.last_name) as customer_name, count(*) over ()::int as total
+            trim(c.first_name || ' ' || c.last_name) as customer_name, c.id_number as customer_number, count(*) over ()::int as total
        from ${from} ${where}
       order by o.created_at desc, o.id limit ? offset ?`,
     [...params, f.limit, f.offset],

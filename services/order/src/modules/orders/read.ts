@@ -60,6 +60,7 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
   customer: Record<string, string> | null;
   extensions: Array<{ kind: 'EXTEND' | 'END_EARLY'; days: number; amount: string; return_on: string | null; by: 'CUSTOMER' | 'STAFF'; created_at: string }>;
   handovers: HandoverRow[];
+  assignment: { driverId: string; driverName: string; day: string | null } | null;
 }
 
 /** An order as the API shows it, before the caller's allowed steps are decided. */
@@ -92,7 +93,10 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
             coalesce((select json_agg(json_build_object('kind', x.kind, 'days', x.days, 'amount', x.amount::text,
                        'return_on', to_char(x.return_on, 'YYYY-MM-DD'), 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
                         from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions,
-            ${handoversJson(em)} as handovers`;
+            ${handoversJson(em)} as handovers,
+            case when o.driver_id is null then null
+                 else json_build_object('driverId', o.driver_id, 'day', to_char(o.driver_day, 'YYYY-MM-DD'),
+                        'driverName', coalesce((select trim(d.first_name || ' ' || d.last_name) from ${t('customers')} d where d.id = o.driver_id), '')) end as assignment`;
   return `select o.*, ${facts}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
@@ -199,6 +203,7 @@ function detailOf(row: OrderDetailRow): OrderDetail {
       createdAt: new Date(x.created_at).toISOString(),
     })),
     handovers: row.handovers.map(handoverOf),
+    assignment: row.assignment,
   };
 }
 

@@ -23,6 +23,7 @@ export interface OrderRow {
   updated_at: string;
   /** First and last name from the customers read model (joined in). */
   customer_name?: string | null;
+  customer_number?: string | null;
 }
 
 /** An order as lists show it. */
@@ -37,6 +38,7 @@ export function summary(r: OrderRow): OrderSummary {
     totalAmount: money(r.total_amount),
     customerID: r.customer_id,
     customerName: r.customer_name ?? '',
+    ...(r.customer_number ? { customerNumber: r.customer_number } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 /** A customer registered in identity (the order service learns the name from the event). */
-async function registered(firstName: string, lastName: string): Promise<Caller> {
+async function registered(firstName: string, lastName: string): Promise<Caller & { idNumber: string }> {
   const id = randomUUID();
   const data = {
     id,
@@ -35,7 +35,7 @@ async function registered(firstName: string, lastName: string): Promise<Caller> 
   };
   await h.publish(eventEnvelope('identity', { type: EVENTS.identity.userRegistered, aggregateId: id, data, version: 1 }));
   await eventually(async () => (await h.orderOrm.em.fork().execute('select 1 from ordering.customers where id = ?', [id])).length > 0, 10_000);
-  return { userId: id, userType: 'CUSTOMER' };
+  return { userId: id, userType: 'CUSTOMER', idNumber: data.idNumber };
 }
 
 const buy = async (c: Caller, quantity = 1) => {
@@ -104,6 +104,8 @@ describe('staff order list', () => {
       totalAmount: '40.00',
       customerID: maria.userId,
       customerName: `Maria${tag} Santos`,
+      // The number people read (issue 28: lists never show the internal id alone).
+      customerNumber: maria.idNumber,
     });
     // First and last name together; a part of the order number; a type; a status.
     expect(ids(await h.order.get(`/api/orders?search=${encodeURIComponent(`jose${tag} riz`)}`, { as: h.staff }))).toEqual([jr.id, j1.id]);

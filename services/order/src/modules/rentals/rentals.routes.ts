@@ -1,6 +1,7 @@
 import type { HandlersOf } from '@dme/platform';
 import { em } from '../cart/cart.routes';
 import type { ProcessDeps } from '../../process/transitions';
+import { assignableDrivers, assignOrder, driverDay, reorderStops } from './day';
 import { driverScan, getDriverOrder, listDriverOrders } from './drivers';
 import { endRentalEarly, extendRental, type ExtendDeps } from './extend';
 import { listNotices } from './notices';
@@ -10,7 +11,7 @@ import { returnSerial, type ReturnDeps } from './returns';
 
 type RentalHandlers = Pick<
   HandlersOf<'order'>,
-  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly' | 'orderRequestsCreate'
+  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly' | 'orderRequestsCreate' | 'driverDay' | 'driverStopOrder' | 'ordersAssign' | 'assignableDrivers'
 >;
 
 /** Drivers, ongoing rentals, returns, requests and notices (issue 10); afterCommit kicks the outbox relay. */
@@ -22,6 +23,10 @@ export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps
       return answer;
     },
     driverOrdersList: (ctx, { query, principal }) => listDriverOrders(em(ctx), principal, query),
+    driverDay: (ctx, { principal }) => driverDay(em(ctx), principal),
+    driverStopOrder: (ctx, { body, principal }) => reorderStops(em(ctx), principal, body.orderIds),
+    ordersAssign: async (ctx, { params, body, principal }) => ({ order: await assignOrder(em(ctx), params.id, body, principal) }),
+    assignableDrivers: (ctx) => assignableDrivers(em(ctx)),
     driverOrdersGet: async (ctx, { params, principal }) => ({ order: await getDriverOrder(em(ctx), principal, params.id) }),
     ongoingRentalsList: (ctx, { query }) => listOngoingRentals(em(ctx), query),
     orderSerialReturn: async (ctx, { params, body, principal }) => ({
