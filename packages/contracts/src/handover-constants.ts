@@ -77,6 +77,13 @@ export const HANDOVER_MESSAGES = {
   noFile: 'This hand-over has no such image.',
 } as const;
 
+/** The texts of a scan's Idempotency-Key (a scan queued offline); `inProgress` is worth a retry. */
+export const SCAN_KEY_MESSAGES = {
+  missing: 'The Idempotency-Key header is missing or too long.',
+  mismatch: 'This Idempotency-Key was already used for another scan.',
+  inProgress: 'This scan is still being handled. Try again in a moment.',
+} as const;
+
 /** A base64 data URL's type and bytes (null when it is not one). Shared by the server's checks. */
 export function parseDataUrl(url: string): { mime: string; base64: string } | null {
   const m = /^data:([a-z]+\/[a-z0-9.+-]+);base64,/i.exec(url);

@@ -526,7 +526,7 @@ export const ROUTES = {
   // ---- order: drivers (delivery and pick-up by QR scan)
   driverScan: {
     method: 'POST', path: '/api/driver/scan', service: 'order', access: 'order:drive', tag: 'driver',
-    summary: 'Scan an order QR or type its number: TO_SHIP → OUT_FOR_DELIVERY → DELIVERED (delivery), FOR_RETURN → FOR_PICK_UP (pick-up)',
+    summary: 'Scan an order QR or type its number (optional Idempotency-Key header: a scan queued offline answers the same when sent again): TO_SHIP → OUT_FOR_DELIVERY; at the door the answer asks for the hand-over (delivery or pick-up)',
     body: DriverScanRequest, response: DriverScanResponse,
   },
   driverOrdersList: {

@@ -4,9 +4,11 @@ import { Alert, Button } from 'antd';
 import { HANDOVER_ACKNOWLEDGEMENT, HANDOVER_FROM, HANDOVER_LIMITS, HANDOVER_MESSAGES, HANDOVER_OUTCOME_LABELS, HANDOVER_RELATION_LABELS, HANDOVER_RELATIONS } from '@dme/contracts/browser';
 import type { HandoverLeg, HandoverRelation, HandoverRequest, Order } from '@dme/contracts';
 import { errorMessage, fieldErrors, loaded, newIdempotencyKey } from '@dme/api-client';
-import { LazyErrorState, LazyInfoResult, Loading, PageHeader, RefreshFailed, useFeedback } from '@dme/ui';
+import { LazyErrorState, LazyInfoResult, Loading, PageHeader, RefreshFailed, useCurrentUser, useFeedback } from '@dme/ui';
 import { useDriverHandoverMutation, useDriverOrderQuery } from './api';
 import { dataUrlBytes, downscalePhoto, PhotoError, PHOTO_MESSAGES } from './photo';
+import { offline } from './outbox';
+import { keep, OUTBOX_TEXTS, useOutbox } from './Outbox';
 import { LEG_LABELS, PURPOSE } from './purpose';
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad';
 
@@ -46,6 +48,8 @@ function HandoverScreen({ id, leg }: { id: string; leg: HandoverLeg }) {
   // Made once per visit of this screen (not per press): see the doc comment.
   const [key] = useState(newIdempotencyKey);
   const backToList = <Link to={texts.base}>Back to {texts.title}</Link>;
+  // A hand-over of this order kept on the phone and not sent yet: not a second one (issue 28).
+  const queued = useOutbox().some((i) => i.kind === 'handover' && i.state === 'WAITING' && i.args.id === id && i.args.body.leg === leg);
 
   if (q.isLoading) return <Loading />;
   if (q.error && (q.error as { status?: unknown }).status === 404) {
@@ -68,7 +72,9 @@ function HandoverScreen({ id, leg }: { id: string; leg: HandoverLeg }) {
           </Link>
         } />
       <OrderAtTheDoor order={o} leg={leg} />
-      {o.status === HANDOVER_FROM[leg] ? (
+      {queued ? (
+        <Alert type="info" showIcon title={OUTBOX_TEXTS.handoverWaiting} action={backToList} />
+      ) : o.status === HANDOVER_FROM[leg] ? (
         <HandoverForm order={o} leg={leg} idempotencyKey={key} />
       ) : (
         <Alert type="info" showIcon title={HANDOVER_MESSAGES.wrongStatus(leg, o.orderNumber, o.status)} action={backToList} />
@@ -101,6 +107,7 @@ function OrderAtTheDoor({ order: o, leg }: { order: Order; leg: HandoverLeg }) {
 
 function HandoverForm({ order, leg, idempotencyKey }: { order: Order; leg: HandoverLeg; idempotencyKey: string }) {
   const navigate = useNavigate();
+  const user = useCurrentUser();
   const { notify } = useFeedback();
   const [send, { isLoading: sending }] = useDriverHandoverMutation();
   const serials = useMemo(() => order.products.flatMap((l) => l.serialCodes.map((s) => ({ code: s.serialCode, product: l.productName }))), [order.products]);
@@ -147,11 +154,31 @@ function HandoverForm({ order, leg, idempotencyKey }: { order: Order; leg: Hando
     }
     busy.current = true;
     setPressed(kind);
+    /** Without signal (issue 28): kept on the phone with its key, and sent in turn when back online. */
+    const keepForLater = async () => {
+      const label = `Hand-over of ${order.orderNumber} (${leg === 'DELIVERY' ? 'delivery' : 'pick-up'})`;
+      await keep({ user: user.id, kind: 'handover', label, orderId: order.id, args: { id: order.id, body } });
+      notify.info(OUTBOX_TEXTS.queued(label));
+      navigate(PURPOSE[leg].base);
+    };
     try {
+      if (offline()) {
+        await keepForLater();
+        return;
+      }
       const r = await send({ id: order.id, body }).unwrap();
       notify.success(r.message);
       navigate(PURPOSE[leg].base);
     } catch (err) {
+      // No answer at all (the signal dropped on the way): kept with the same key, like offline.
+      if (typeof (err as { status?: unknown }).status !== 'number') {
+        try {
+          await keepForLater();
+          return;
+        } catch {
+          // The phone could not keep it either: shown below, nothing typed is lost.
+        }
+      }
       // What was typed stays; the same key goes again on the next press.
       setProblem(errorMessage(err));
       const byField: Errors = {};

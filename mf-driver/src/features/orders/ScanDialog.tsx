@@ -43,11 +43,11 @@ export default function ScanDialog({ purpose, onClose }: { purpose: DriverScanPu
           answer && (
             <Alert
               key={answer.text}
-              type={answer.ok ? 'success' : 'error'}
+              type={answer.ok ? (answer.order ? 'success' : 'info') : 'error'}
               showIcon
               title={answer.text}
               action={
-                answer.ok ? (
+                answer.ok && answer.order ? (
                   <Link to={`${texts.base}/${answer.order.id}`} onClick={onClose}>
                     View order
                   </Link>

@@ -36,8 +36,9 @@ export const driverApi = baseApi.injectEndpoints({
       providesTags: (_r, _e, id) => [{ type: 'Order', id }],
     }),
     /** Takes an order out for delivery, delivers it, or takes a rental for pick-up: the server decides by its status. */
-    driverScan: b.mutation<DriverScanResponse, DriverScanRequest>({
-      query: (body) => ({ url: '/driver/scan', method: 'POST', body }),
+    driverScan: b.mutation<DriverScanResponse, DriverScanRequest & { key?: string }>({
+      // The key (issue 28): a scan sent again after a lost answer, or from the outbox, applies once.
+      query: ({ key, ...body }) => ({ url: '/driver/scan', method: 'POST', body, ...(key ? { headers: { 'idempotency-key': key } } : {}) }),
       invalidatesTags: (r) => [{ type: 'Order', id: 'LIST' }, ...(r ? [{ type: 'Order' as const, id: r.order.id }] : [])],
     }),
     /**

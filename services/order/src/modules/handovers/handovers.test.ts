@@ -156,6 +156,33 @@ describe('delivery needs a hand-over at the door (issue 28)', () => {
   });
 });
 
+describe('a scan queued offline (issue 28): its Idempotency-Key makes a retry harmless', () => {
+  it('the same key and code answer the first answer and move nothing twice; the key with another code is 422', async () => {
+    const beds = await h.addStock({ productID: bed.id, quantity: 1 });
+    const placed = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 5 }] });
+    const order = await toPreparing(h, placed.body.order);
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: beds }] }, { as: h.staff })).status).toBe(200);
+    const driver = h.as('DRIVER');
+    const key = randomUUID();
+    const send = (code: string) => h.order.post('/api/driver/scan', { purpose: 'DELIVERY', code }, { as: driver, headers: { 'idempotency-key': key } });
+    const [a, b] = await Promise.all([send(order.orderNumber), send(order.orderNumber)]);
+    const first = a.status === 200 ? a : b;
+    expect(first.body).toMatchObject({ order: { status: 'OUT_FOR_DELIVERY' } });
+    // The other was either the same answer or "still being handled" (409) while the first ran.
+    const other = first === a ? b : a;
+    expect([200, 409]).toContain(other.status);
+    const again = await send(order.orderNumber);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const read = await staffRead(order);
+    expect(read.status).toBe('OUT_FOR_DELIVERY');
+    expect(read.orderTracker.filter((t: Json) => t.status === 'OUT_FOR_DELIVERY')).toHaveLength(1);
+    expect((await send('ORD-19990101-000001')).status).toBe(422);
+    // Without a key, a scan at the door of the same order asks for the hand-over as always.
+    expect((await scan(driver, order.orderNumber)).body.handover).toBe('DELIVERY');
+  });
+});
+
 describe('pick-up hand-over and tickets', () => {
   it('nobody home at pick-up: the rental stays FOR_RETURN with the attempt; then picked up with a signature; tickets read back with the signer', async () => {
     const { order, driver, customer } = await outForDelivery();

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   DRIVER_LIST_STATUS,
   HANDOVER_MESSAGES,
+  SCAN_KEY_MESSAGES,
   type HandoverLeg,
   orderScopeOf,
   parseOrderCode,
@@ -13,7 +14,7 @@ import {
   type OrderStatus,
   type OrderSummary,
 } from '@dme/contracts';
-import { HttpProblem, notFound, qualified, type Principal } from '@dme/platform';
+import { HttpProblem, idempotent, notFound, qualified, requestHash, requireKey, type Principal, type StoredAnswer } from '@dme/platform';
 import type { OrderFacts } from '../../process/facts';
 import { perform, visibility, type ProcessDeps } from '../../process/transitions';
 import { listOrders } from '../orders/list';
@@ -30,36 +31,48 @@ import { getOrder, lockOrder } from '../orders/read';
  * anything else — another driver's order, a PENDING one, a code that names no order — answers
  * one and the same 404, so order numbers (sequential) cannot be probed. The order row is locked
  * for the step, so two drivers scanning one order at once go one after the other: the second no
- * longer reaches it (404). The superadmin reaches every order and is told why about each.
+ * longer reaches it (404). The superadmin reaches every order and is told why about each. With an
+ * Idempotency-Key (a scan queued offline), the same key and code answer the first answer again.
  */
 export async function driverScan(
   em: EntityManager,
   who: Principal,
   body: { purpose: DriverScanPurpose; code: string },
   deps: ProcessDeps,
-): Promise<DriverScanResponse> {
+  key?: string,
+): Promise<StoredAnswer> {
   const { orderId, orderNumber } = parseOrderCode(body.code);
   if (!orderId && !orderNumber) throw notFound(RENTAL_MESSAGES.unknownOrder);
+  if (key === undefined) return { status: 200, body: await em.transactional((tem) => scanIn(tem, who, { orderId, orderNumber }, body.purpose, deps)) };
+  // A scan queued on the phone while offline comes with its key (issue 28): sent again after a lost
+  // answer, it answers what the first answered and moves nothing twice.
+  const claim = { owner: who.userId, key: requireKey(key, SCAN_KEY_MESSAGES), hash: requestHash('driver-scan', body) };
+  return idempotent(em, claim, SCAN_KEY_MESSAGES, '/api/driver/scan', async (tem) => ({
+    status: 200,
+    body: await scanIn(tem, who, { orderId, orderNumber }, body.purpose, deps),
+  }));
+}
+
+/** One scan in the caller's transaction: the order row locked, the step taken or the hand-over asked for. */
+async function scanIn(
+  tem: EntityManager,
+  who: Principal,
+  code: { orderId?: string; orderNumber?: string },
+  purpose: DriverScanPurpose,
+  deps: ProcessDeps,
+): Promise<DriverScanResponse> {
   // The scan's taking step leads to the status the purpose's list shows (OUT_FOR_DELIVERY, FOR_PICK_UP).
-  const scope = visibility(who, DRIVER_LIST_STATUS[body.purpose]);
-  let message = '';
-  let id = '';
-  let handover: HandoverLeg | undefined;
-  await em.transactional(async (tem) => {
-    const order = await lockOrder(tem, { id: orderId, orderNumber }, scope, RENTAL_MESSAGES.unknownOrder);
-    id = order.id;
-    const step = scanStep(order, body.purpose, order.driverId === who.userId);
-    message = step.message;
-    if (step.handover) {
-      handover = step.handover;
-      // A pick-up found at the door is this driver's from now on (its details and hand-over are theirs).
-      if (order.driverId === null) await tem.execute(`update ${qualified(tem, 'orders')} set driver_id = ?, updated_at = now() where id = ?`, [who.userId, order.id]);
-      return;
-    }
+  const scope = visibility(who, DRIVER_LIST_STATUS[purpose]);
+  const order = await lockOrder(tem, { id: code.orderId, orderNumber: code.orderNumber }, scope, RENTAL_MESSAGES.unknownOrder);
+  const step = scanStep(order, purpose, order.driverId === who.userId);
+  if (step.handover) {
+    // A pick-up found at the door is this driver's from now on (its details and hand-over are theirs).
+    if (order.driverId === null) await tem.execute(`update ${qualified(tem, 'orders')} set driver_id = ?, updated_at = now() where id = ?`, [who.userId, order.id]);
+  } else {
     await perform(tem, order, step.to, { kind: 'person', principal: who }, {}, deps);
-  });
-  const order = await getOrder(em, id, who, {});
-  return { order: summaryOf(order), message, ...(handover ? { handover } : {}) };
+  }
+  const after = await getOrder(tem, order.id, who, {});
+  return { order: summaryOf(after), message: step.message, ...(step.handover ? { handover: step.handover } : {}) };
 }
 
 /** What the driver is told after each step a scan can take (by the status it leads to). */

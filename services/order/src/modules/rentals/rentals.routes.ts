@@ -1,4 +1,5 @@
 import type { HandlersOf } from '@dme/platform';
+import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import { em } from '../cart/cart.routes';
 import type { ProcessDeps } from '../../process/transitions';
 import { assignableDrivers, assignOrder, driverDay, reorderStops } from './day';
@@ -18,9 +19,12 @@ type RentalHandlers = Pick<
 export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps; extend: ExtendDeps }, afterCommit: () => void): RentalHandlers {
   return {
     async driverScan(ctx, { body, principal }) {
-      const answer = await driverScan(em(ctx), principal, body, deps.process);
+      const stored = await driverScan(em(ctx), principal, body, deps.process, ctx.get('idempotency-key') || undefined);
       afterCommit();
-      return answer;
+      ctx.status = stored.status;
+      if (stored.status >= 400) ctx.type = PROBLEM_CONTENT_TYPE;
+      ctx.body = stored.body;
+      return undefined;
     },
     driverOrdersList: (ctx, { query, principal }) => listDriverOrders(em(ctx), principal, query),
     driverDay: (ctx, { principal }) => driverDay(em(ctx), principal),
