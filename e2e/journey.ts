@@ -186,3 +186,28 @@ export async function signHandover(page: Page, name: string, relation = 'Patient
   await page.mouse.up();
   await page.getByRole('button', { name: 'Confirm hand-over' }).click();
 }
+
+/** A new driver made by the superadmin (a name of their own, for tests that must not share the demo driver's day). */
+export async function newDriver(admin: APIRequestContext): Promise<{ id: string; username: string; password: string; name: string }> {
+  const username = uniqueName('driver');
+  // A first name of letters only, unique enough to pick in a list of drivers.
+  const letters = [...randomUUID().replace(/[^a-f]/g, '')].slice(0, 8).join('');
+  const firstName = `${letters.charAt(0).toUpperCase()}${letters.slice(1)}`;
+  const password = 'driver-pass-1';
+  const upload = await admin.post('/api/uploads', { multipart: { image: { name: 'a.png', mimeType: 'image/png', buffer: makePng() } } });
+  const { imagePath } = (await upload.json()) as { imagePath: string };
+  const res = await admin.post('/api/employees', {
+    data: {
+      userType: 'DRIVER', position: 'Driver', username, password, firstName, middleName: '', lastName: 'Santos', suffix: '',
+      birthDate: '1990-01-01', gender: 'MALE', contactNumber: '0917', email: `${username}@example.com`, address: '1 Main St', city: 'Makati',
+      state: 'Metro Manila', zipcode: '120000', image: imagePath,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const id = ((await res.json()) as { user: { id: string } }).user.id;
+  // The order service learns of the new driver from identity's event.
+  await expect
+    .poll(async () => ((await (await admin.get('/api/assignable-drivers')).json()) as { items: Array<{ id: string }> }).items.some((d) => d.id === id), { timeout: 20_000 })
+    .toBe(true);
+  return { id, username, password, name: `${firstName} Santos` };
+}

@@ -72,6 +72,18 @@ const CSP = [
   "form-action 'self'",
 ].join('; ');
 
+/**
+ * Service workers served from a remote's folder, with the scope each may take (issue 28, part 4a):
+ * the driver app's worker (mf-driver/src/pwa/sw.ts) controls the driver's screens under /admin/,
+ * wider than its own folder, which the browser allows only when this header says so. Like every
+ * file with a fixed name it goes with `Cache-Control: no-cache` (static.ts).
+ */
+const SERVICE_WORKERS: Record<string, { scope: string }> = {
+  '/remotes/mf-driver/sw.js': { scope: '/admin/' },
+};
+/** A worker's own policy (a page's CSP does not reach it): it fetches from this origin only. */
+const WORKER_CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'";
+
 /** The gateway: static bundles, OpenAPI docs, and /api → authenticate → authorize → proxy. */
 export function createApp({ config, logger, routes = ROUTES, sessions = sessionResolver(config, logger), live }: GatewayDeps) {
   const liveHub = live ?? new LiveHub(liveOptions(config, sessions, logger));
@@ -180,6 +192,11 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
       const folder = remotes.get(m[1] as (typeof REMOTES)[number]);
       if (!folder || !(await folder.serve(ctx, m[2] || 'index.html'))) throw notFound();
       ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
+      const worker = SERVICE_WORKERS[ctx.path];
+      if (worker) {
+        ctx.set('Service-Worker-Allowed', worker.scope);
+        ctx.set('Content-Security-Policy', WORKER_CSP);
+      }
       return;
     }
     if (ctx.path !== '/' && (await shell.serve(ctx, ctx.path))) return;

@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
+  // The driver app's web app manifest (mf-driver/src/pwa/assets.mjs).
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);

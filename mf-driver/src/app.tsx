@@ -1,6 +1,15 @@
-import { ThemeProvider } from '@dme/ui';
+import { ThemeProvider, type RemoteAppProps } from '@dme/ui';
 import { createRemote } from '@dme/ui/remote';
 import { AppRoutes } from './routes';
+import { useDriverPwa } from './pwa/register';
 
-/** Exposed as `./app`: the driver's delivery and pick-up screens (live updates: orders changed elsewhere). */
-export default createRemote({ routes: AppRoutes, frame: ThemeProvider }).App;
+const { App: DriverScreens } = createRemote({ routes: AppRoutes, frame: ThemeProvider });
+
+/**
+ * Exposed as `./app`: the driver's delivery and pick-up screens (live updates: orders changed
+ * elsewhere), as an installable app that reads offline (pwa/: manifest and service worker).
+ */
+export default function App(props: RemoteAppProps) {
+  useDriverPwa(props.user.id);
+  return <DriverScreens {...props} />;
+}

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { User } from '@dme/contracts';
 import { baseApi, UNAUTHORIZED_EVENT } from '@dme/api-client';
 import { clearUserStore, readUserStore, writeUserStore } from './storage';
+import { forgetOfflineCopies } from './offline';
 
 interface Session {
   user: User | undefined;
@@ -28,6 +29,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     clearUserStore();
     setUser(undefined);
     dispatch(baseApi.util.resetApiState());
+    // The driver's pages and answers kept for offline use, and the worker keeping them.
+    void forgetOfflineCopies();
   }, [dispatch]);
 
   // Any 401 from any app (shell or remote) means the session is gone: back to sign-in.

@@ -23,6 +23,8 @@ export default function ScanDialog({ purpose, onClose }: { purpose: DriverScanPu
   return (
     <Modal
       open
+      // Full width on a phone (issue 28): the camera's picture as large as the screen allows.
+      width={{ xs: '100%', sm: 520 }}
       title="Scan Order"
       onCancel={onClose}
       destroyOnHidden

@@ -6,6 +6,7 @@ import type { DriverDayResponse, DriverStop } from '@dme/contracts';
 import { errorMessage, loaded } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, RefreshFailed, useFeedback } from '@dme/ui';
 import { useDriverDayQuery, useDriverStopOrderMutation } from './api';
+import { usePrefetchStops } from '../../pwa';
 import { handoverPath, LEG_LABELS, PURPOSE } from './purpose';
 
 // The dialog (antd Modal, the camera scanner) is fetched when the driver opens it.
@@ -104,6 +105,8 @@ function Stops({ day }: { day: DriverDayResponse }) {
   /** The button pressed last: it keeps the focus as its card moves (or its neighbour, at an end). */
   const focus = useRef<{ id: string; dir: 'up' | 'down' }>(undefined);
   const { stops } = day;
+  // Each stop's order is fetched while online, so its page and hand-over open without signal later.
+  usePrefetchStops(stops.map((s) => s.id));
 
   useEffect(() => {
     const f = focus.current;
