@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { registerByApi, signInAs } from './helpers';
@@ -24,6 +25,14 @@ async function actionsWithinWidth(page: Page, scope: Locator, where: string): Pr
       .map((el) => `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`),
   );
   expect(outside, `${where}: actions outside the phone's width`).toEqual([]);
+}
+
+/** axe finds nothing serious or critical on the page as it is (a11y.spec audits the other screens). */
+async function accessible(page: Page, where: string): Promise<void> {
+  await page.waitForTimeout(400); // an opening animation
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  expect(serious, `${where}: accessibility`).toEqual([]);
 }
 
 /** A rental of one unit placed by `customer`, packed by the superadmin: TO_SHIP, waiting for a driver. */
@@ -61,6 +70,7 @@ test.describe("the driver's day on a phone (issue 28)", () => {
     await expect(staff.getByTestId('driver-line')).toHaveText('Driver: Any driver');
     await staff.getByRole('button', { name: 'Assign driver' }).click();
     const dialog = staff.getByRole('dialog', { name: 'Assign driver' });
+    await accessible(staff, 'the assign driver dialog');
     await dialog.getByLabel('Driver').selectOption({ label: driverName });
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toHaveCount(0);
@@ -86,6 +96,7 @@ test.describe("the driver's day on a phone (issue 28)", () => {
     await expect(card.getByRole('link', { name: 'Open in Maps' })).toHaveAttribute('href', /^https:\/\/www\.google\.com\/maps\/search\/\?api=1&query=5%20Mabini%20St/);
     await expect(card.getByRole('link', { name: 'Navigate' })).toHaveAttribute('href', /^geo:0,0\?q=5%20Mabini%20St/);
     await actionsWithinWidth(phone, phone.locator('main'), 'Today');
+    await accessible(phone, 'Today on a phone');
 
     // The driver puts the second first; it stays so after a reload.
     const orderOfStops = () => stops.getByRole('article').locator('h2, h3').allInnerTexts();
@@ -119,6 +130,7 @@ test.describe("the driver's day on a phone (issue 28)", () => {
     await phone.getByRole('link', { name: 'Record hand-over' }).click();
     await expect(phone.getByRole('heading', { name: `Hand-over ${first.orderNumber}` })).toBeVisible();
     await actionsWithinWidth(phone, phone.locator('main'), 'the hand-over');
+    await accessible(phone, 'the hand-over on a phone');
     await signHandover(phone, 'Elena Torres');
     await expect(phone.getByText(`Order ${first.orderNumber} delivered to Elena Torres.`).first()).toBeVisible();
 
