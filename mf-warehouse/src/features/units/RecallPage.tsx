@@ -5,7 +5,7 @@ import type { RecallUnit, UnitResponse, UnitStep } from '@dme/contracts';
 import { formatManilaDateTime, RECALL_MESSAGES } from '@dme/contracts/browser';
 import { errorMessage, loaded } from '@dme/api-client';
 import { LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback, ResponsiveTable } from '@dme/ui';
-import { useCloseRecallMutation, useFileRequestMutation, useLazyUnitQuery, useRecallQuery, useSettleRecallUnitMutation } from './api';
+import { useCloseRecallMutation, useFileRequestMutation, useLazyUnitNowQuery, useRecallQuery, useSettleRecallUnitMutation } from './api';
 import { StepDialog } from './StepDialog';
 
 const STATE_TAG: Record<RecallUnit['state'], { color: string; label: string }> = {
@@ -53,7 +53,7 @@ export default function RecallPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const q = useRecallQuery(id);
-  const [lookUp] = useLazyUnitQuery();
+  const [lookUpNow] = useLazyUnitNowQuery();
   const [step, setStep] = useState<{ unit: UnitResponse['unit']; step: UnitStep }>();
   const [settling, setSettling] = useState<RecallUnit>();
   const [fileRequest] = useFileRequestMutation();
@@ -68,7 +68,7 @@ export default function RecallPage() {
 
   const openStep = async (code: string, s: UnitStep) => {
     try {
-      setStep({ unit: (await lookUp(code).unwrap()).unit, step: s });
+      setStep({ unit: (await lookUpNow({ code, at: Date.now() }).unwrap()).unit, step: s });
     } catch (err) {
       notify.error('Unit Error', errorMessage(err));
     }

@@ -5,7 +5,7 @@ import type { UnitBoardColumn, UnitResponse, UnitStep, UnitSummary } from '@dme/
 import { formatManilaDateTime, serialCodeFromScan, UNIT_BOARD } from '@dme/contracts/browser';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, FilterTabs, LazyErrorState, PageHeader, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
-import { useLazyUnitQuery, useUnitBoardQuery } from './api';
+import { useLazyUnitNowQuery, useUnitBoardQuery } from './api';
 import { StepDialog, stepLabel } from './StepDialog';
 
 /** Ours (issue 26): the board's texts. */
@@ -36,7 +36,17 @@ export default function UnitsBoardPage() {
   const [open, setOpen] = useState<{ unit: UnitResponse['unit']; step: UnitStep }>();
   const [scanned, setScanned] = useState('');
   const [scanError, setScanError] = useState<string>();
-  const [lookUp, looking] = useLazyUnitQuery();
+  const [lookUpNow] = useLazyUnitNowQuery();
+  /** A scan being looked up (not a list's refresh: a scan right after a step must not be swallowed). */
+  const [opening, setOpening] = useState(false);
+  const lookUp = async (code: string) => {
+    setOpening(true);
+    try {
+      return await lookUpNow({ code, at: Date.now() }).unwrap();
+    } finally {
+      setOpening(false);
+    }
+  };
 
   // The top bar's "Find unit" without the app (a plain form): ?code= opens the unit's page.
   const asked = params.get('code');
@@ -50,7 +60,7 @@ export default function UnitsBoardPage() {
     const code = serialCodeFromScan(scanned);
     if (!code) return setScanError(BOARD_TEXTS.scanBad);
     try {
-      const { unit } = await lookUp(code).unwrap();
+      const { unit } = await lookUp(code);
       setScanned('');
       if (unit.nextStep) setOpen({ unit, step: unit.nextStep });
       else navigate(`/admin/units/${encodeURIComponent(code)}`);
@@ -61,7 +71,7 @@ export default function UnitsBoardPage() {
 
   const openStep = async (row: UnitSummary, step: UnitStep) => {
     try {
-      setOpen({ unit: (await lookUp(row.serialCode).unwrap()).unit, step });
+      setOpen({ unit: (await lookUp(row.serialCode)).unit, step });
     } catch (err) {
       setScanError(errorMessage(err));
     }
@@ -91,7 +101,7 @@ export default function UnitsBoardPage() {
           autoComplete="off"
           autoFocus
         />
-        <Button type="primary" htmlType="submit" loading={looking.isFetching}>
+        <Button type="primary" htmlType="submit" loading={opening}>
           Open
         </Button>
       </form>

@@ -28,6 +28,15 @@ export const unitsApi = baseApi.injectEndpoints({
       query: (code) => `/units/${encodeURIComponent(code)}`,
       providesTags: (_r, _e, code) => [{ type: 'Stock', id: `unit:${code.toUpperCase()}` }, { type: 'Stock', id: 'LIST' }],
     }),
+    /**
+     * A unit as the server has it now, for a scan: each call asks the server (`at` makes it a new
+     * request), never answering with a copy cached before or one a step's refresh is still
+     * fetching (RTK Query would answer that one at once with its old data).
+     */
+    unitNow: b.query<UnitResponse, { code: string; at: number }>({
+      query: ({ code }) => `/units/${encodeURIComponent(code)}`,
+      keepUnusedDataFor: 0,
+    }),
     unitStep: b.mutation<UnitResponse, { code: string; body: UnitStepRequest }>({
       query: ({ code, body }) => ({ url: `/units/${encodeURIComponent(code)}/steps`, method: 'POST', body }),
       invalidatesTags: (_r, _e, a) => [
@@ -99,6 +108,7 @@ export const {
   useUnitBoardQuery,
   useUnitQuery,
   useLazyUnitQuery,
+  useLazyUnitNowQuery,
   useUnitStepMutation,
   useScheduleServiceMutation,
   useRecallsQuery,

@@ -121,6 +121,42 @@ describe('the units board (issue 26)', () => {
   });
 });
 
+describe('a scan right after a step (found by CI)', () => {
+  it('is not swallowed while the unit refreshes after the step, and opens the next step, not the one just done', async () => {
+    let status: StockStatus = 'RETURNED';
+    const { calls } = mockApi(
+      on('GET', '/api/units', { status: 200, body: { counts: { TO_CLEAN: 1, TO_INSPECT: 0, TO_PUT_AWAY: 0, DAMAGED: 0, IN_REPAIR: 0, ON_HOLD: 0 }, items: [], total: 0 } }),
+      // The unit's answers come slowly (a busy server): a scan must wait for its own.
+      on('GET', '/api/units/OXY-0000007', async () => {
+        const now = status;
+        await new Promise((r) => setTimeout(r, now === 'RETURNED' ? 50 : 600));
+        return { status: 200, body: unit('OXY-0000007', now) };
+      }),
+      on('POST', '/api/units/OXY-0000007/steps', () => {
+        status = 'CLEANED';
+        return { status: 200, body: { ...unit('OXY-0000007', 'CLEANED'), message: UNIT_MESSAGES.done('OXY-0000007', 'cleaned') } };
+      }),
+    );
+    open('/admin/units');
+    const scan = await screen.findByRole('textbox', { name: 'Scan a unit' });
+    const scanIt = () => {
+      fireEvent.change(scan, { target: { value: 'OXY-0000007' } });
+      fireEvent.submit(scan.closest('form')!);
+    };
+    scanIt();
+    const clean = await screen.findByRole('dialog', { name: 'Clean OXY-0000007' });
+    fireEvent.click(within(clean).getByRole('button', { name: 'Cleaned' }));
+    expect(await screen.findByText(UNIT_MESSAGES.done('OXY-0000007', 'cleaned'))).toBeInTheDocument();
+    // At once, with the Open button (as a scanner's Enter does), while the refresh after the step is
+    // still on its way: the scan is not swallowed, and it opens what the server says now.
+    fireEvent.change(scan, { target: { value: 'OXY-0000007' } });
+    fireEvent.click(within(scan.closest('form')!).getByRole('button', { name: /Open$/, hidden: true }));
+    expect(await screen.findByRole('dialog', { name: 'Inspect OXY-0000007' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Clean OXY-0000007' })).toBeNull();
+    expect(calls.filter((c) => c.method === 'GET' && c.url === '/api/units/OXY-0000007').length).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe("a unit's page (issue 26)", () => {
   it('shows what it is, the steps it can take, its history newest first, and the exports; a refused step says why in the dialog', async () => {
     const history = [
