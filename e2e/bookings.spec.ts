@@ -239,7 +239,7 @@ test.describe('ending a rental early (issue 25)', () => {
     const mine = (await (await aApi.get(`/api/my/orders/${a.id}`)).json()) as { order: { totalAmount: string; products: Array<{ noOfRentalDays: number; dueDate: string }> } };
     expect(mine.order).toMatchObject({ totalAmount: '60.00', products: [{ noOfRentalDays: 3, dueDate: manilaDay(3) }] });
     await expect
-      .poll(async () => ((await (await admin.get(`/api/payments?search=${a.orderNumber}`)).json()) as { items: Array<{ totalOrderPayment: string; balance: string | null }> }).items[0], { timeout: 20_000 })
+      .poll(async () => ((await (await admin.get(`/api/payments?search=${a.orderNumber}`)).json()) as { items: Array<{ totalOrderPayment: string; balance: string | null }> }).items[0], { timeout: 60_000 })
       .toMatchObject({ totalOrderPayment: '60.00', balance: '40.00' });
     // The catalog freed the unit's days after the 3rd (and its day of cleaning).
     expect(await bookingsOf(a.id)).toEqual([{ due: manilaDay(3), end: manilaDay(4) }]);

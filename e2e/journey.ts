@@ -124,12 +124,13 @@ export async function shipRental(
       const list = (await (await admin.get(`/api/payments?search=${order.orderNumber}`)).json()) as { items: Array<{ id: string; nextAction: string | null }> };
       paymentId = list.items[0]?.id ?? '';
       return list.items[0]?.nextAction ?? null;
-    }, { timeout: 20_000 })
+      // The payment opens from the order service's event: seconds on a busy machine (takePayment waits as long).
+    }, { timeout: 60_000 })
     .toBe('PAY_PARTIAL');
   const paid = await admin.post(`/api/payments/${paymentId}/confirm`, { headers: { 'idempotency-key': randomUUID() }, data: { invoiceNumber: `INV-${randomUUID().slice(0, 8)}`, receiptNumber: 'OR-1', note: '' } });
   expect(paid.status(), await paid.text()).toBe(200);
   await expect
-    .poll(async () => ((await (await admin.get(`/api/orders/${order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 20_000 })
+    .poll(async () => ((await (await admin.get(`/api/orders/${order.id}`)).json()) as { order: { status: string } }).order.status, { timeout: 60_000 })
     .toBe('PREPARING');
   const packed = await admin.post(`/api/orders/${order.id}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: order.products[0]!.id, serialCodes: [serial] }] } });
   expect(packed.status(), await packed.text()).toBe(200);

@@ -63,7 +63,17 @@ test.describe('the driver without signal (issue 28)', () => {
     await signInAs(phone, driver.username, driver.password, '/admin/for-delivery');
     await phone.goto('/admin/today');
     for (const o of [a, b, c]) await expect(phone.getByRole('list', { name: 'Stops' })).toContainText(o.orderNumber);
-    await expect.poll(() => phone.evaluate(async () => !!navigator.serviceWorker?.controller), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => phone.evaluate(async () => !!navigator.serviceWorker?.controller), { timeout: 40_000 }).toBe(true);
+    // A moment online under the worker, as a driver's morning gives: the day's screen once more, and
+    // each stop's order kept (Today fetches them for the phone) before the signal goes.
+    await phone.reload();
+    for (const o of [a, b, c]) await expect(phone.getByRole('list', { name: 'Stops' })).toContainText(o.orderNumber);
+    await expect
+      .poll(() => phone.evaluate(async (ids) => (await Promise.all(ids.map((id) => caches.match(`/api/driver/orders/${id}`)))).every(Boolean), [a.id, b.id, c.id]), {
+        timeout: 40_000,
+        message: "the stops' orders are kept on the phone",
+      })
+      .toBe(true);
     await context.setOffline(true);
 
     // At each door, offline: the scan (on Today, opened from the phone's copy) opens the
