@@ -25,5 +25,6 @@ export * from './live';
 export * from './process';
 export * from './navigation';
 export * from './terms';
+export * from './rental-money';
 export * from './stock-status';
 export * from './work';

@@ -32,6 +32,7 @@ export * from './events';
 export * from './routes';
 export * from './navigation';
 export * from './terms';
+export * from './rental-money';
 export * from './stock-status';
 export * from './units';
 export * from './work';

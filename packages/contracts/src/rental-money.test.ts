@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { afterWaiverCents, billingCycles, buyOut, cyclesDue, depositCents, lateDays, lateFeesCents, settleDeposit, shareCents, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
+
+const terms = (over: Partial<RentalMoneyTerms> = {}): RentalMoneyTerms => ({
+  deposit: null,
+  lateFeePerDayCents: 500,
+  graceDays: 0,
+  lateFeeCap: null,
+  billing: 'UPFRONT',
+  rentToOwn: null,
+  ...over,
+});
+
+describe('shares of an amount, to the cent (half up)', () => {
+  it.each([
+    [10_000, 2500, 2500],
+    [999, 3333, 333], // 332.97 → 333
+    [1, 5000, 1], // 0.5 → 1
+    [3, 1666, 0], // 0.4998 → 0
+    [12_345, 10_000, 12_345],
+    [0, 2500, 0],
+  ])('%i cents at %i bp = %i', (cents, bp, want) => expect(shareCents(cents, bp)).toBe(want));
+});
+
+describe('deposits per line', () => {
+  it.each([
+    ['none', null, 2, 12_000, 0],
+    ['fixed per unit', { kind: 'FIXED', cents: 5_000 } as const, 3, 12_000, 15_000],
+    ['a share of the rental total', { kind: 'PERCENT', basisPoints: 2500 } as const, 2, 12_000, 3_000],
+    ['a share, rounded half up', { kind: 'PERCENT', basisPoints: 1500 } as const, 1, 3_333, 500],
+  ])('%s', (_name, term, quantity, lineCents, want) => expect(depositCents(term, { quantity, lineCents })).toBe(want));
+});
+
+describe('late fees: from the day after the due date plus grace, per unit per day, capped', () => {
+  it.each([
+    ['returned on the due date', terms(), '2026-03-10', '2026-03-10', 0],
+    ['one day late', terms(), '2026-03-10', '2026-03-11', 500],
+    ['returned early', terms(), '2026-03-10', '2026-03-08', 0],
+    ['within the grace', terms({ graceDays: 2 }), '2026-03-10', '2026-03-12', 0],
+    ['the first day past the grace', terms({ graceDays: 2 }), '2026-03-10', '2026-03-13', 500],
+    ['5 days late, 2 of grace', terms({ graceDays: 2 }), '2026-03-10', '2026-03-15', 1_500],
+    ['capped by an amount', terms({ lateFeeCap: { kind: 'AMOUNT', cents: 1_200 } }), '2026-03-10', '2026-03-20', 1_200],
+    ['capped by days', terms({ lateFeeCap: { kind: 'DAYS', days: 3 } }), '2026-03-10', '2026-03-20', 1_500],
+    ['under the cap', terms({ lateFeeCap: { kind: 'AMOUNT', cents: 10_000 } }), '2026-03-10', '2026-03-12', 1_000],
+    ['across a month end', terms(), '2026-02-27', '2026-03-02', 1_500],
+    ['across a leap day', terms(), '2028-02-27', '2028-03-01', 1_500],
+  ])('%s', (_name, t, due, back, want) => expect(unitLateFeeCents(t, due, back)).toBe(want));
+
+  it('counts late days on the calendar', () => {
+    expect(lateDays('2026-12-30', '2027-01-02', 0)).toBe(3);
+    expect(lateDays('2026-12-30', '2027-01-02', 5)).toBe(0);
+  });
+
+  it('several units returned on different days: each charged for its own days; one still out counts to today', () => {
+    const t = terms({ lateFeePerDayCents: 250, graceDays: 1 });
+    const units = [{ returnedOn: '2026-03-10' }, { returnedOn: '2026-03-13' }, { returnedOn: null }];
+    // 0 + (3 − 1) × 250 + (6 − 1) × 250 (out until today, the 16th)
+    expect(lateFeesCents(t, '2026-03-10', units, '2026-03-16')).toBe(0 + 500 + 1_250);
+  });
+});
+
+describe('billing cycles of 30 days', () => {
+  it('a 60-day rental: two cycles of 30 days, each due on its first day, the first at delivery', () => {
+    expect(billingCycles('2026-03-01', 60, 1_000)).toEqual([
+      { n: 1, from: '2026-03-01', to: '2026-03-30', dueOn: '2026-03-01', days: 30, cents: 30_000 },
+      { n: 2, from: '2026-03-31', to: '2026-04-29', dueOn: '2026-03-31', days: 30, cents: 30_000 },
+    ]);
+  });
+
+  it('a 75-day rental: the last cycle is the 15 days left', () => {
+    const cycles = billingCycles('2026-11-20', 75, 750);
+    expect(cycles.map((c) => [c.n, c.days, c.cents, c.dueOn])).toEqual([
+      [1, 30, 22_500, '2026-11-20'],
+      [2, 30, 22_500, '2026-12-20'],
+      [3, 15, 11_250, '2027-01-19'],
+    ]);
+    expect(cycles.reduce((s, c) => s + c.cents, 0)).toBe(75 * 750);
+  });
+
+  it('a rental of 30 days or fewer is one cycle', () => {
+    expect(billingCycles('2026-03-01', 12, 1_000)).toEqual([{ n: 1, from: '2026-03-01', to: '2026-03-12', dueOn: '2026-03-01', days: 12, cents: 12_000 }]);
+  });
+
+  it('what is due by a day and not paid yet', () => {
+    const cycles = billingCycles('2026-03-01', 90, 100);
+    expect(cyclesDue(cycles, 0, '2026-03-01').map((c) => c.n)).toEqual([1]);
+    expect(cyclesDue(cycles, 1, '2026-03-30').map((c) => c.n)).toEqual([]);
+    expect(cyclesDue(cycles, 1, '2026-03-31').map((c) => c.n)).toEqual([2]);
+    expect(cyclesDue(cycles, 1, '2026-05-01').map((c) => c.n)).toEqual([2, 3]);
+  });
+});
+
+describe('rent-to-own', () => {
+  it.each([
+    ['no rent-to-own', null, 100_000, 30_000, 1, null],
+    ['half the rent credited', { afterCycles: 6, creditBasisPoints: 5000 }, 100_000, 30_000, 2, { cents: 85_000, owned: false }],
+    ['never below zero', { afterCycles: 6, creditBasisPoints: 10_000 }, 20_000, 30_000, 2, { cents: 0, owned: false }],
+    ['owned after the cycles', { afterCycles: 3, creditBasisPoints: 5000 }, 100_000, 45_000, 3, { cents: 77_500, owned: true }],
+  ] as const)('%s', (_name, t, sale, paid, cycles, want) => expect(buyOut(t, { salePriceCents: sale, rentPaidCents: paid, cyclesPaid: cycles })).toEqual(want));
+});
+
+describe('the deposit at return', () => {
+  it.each([
+    ['nothing owed: all refunded', 10_000, 0, { appliedCents: 0, refundCents: 10_000, shortfallCents: 0 }],
+    ['damage under the deposit: the rest refunded', 10_000, 3_550, { appliedCents: 3_550, refundCents: 6_450, shortfallCents: 0 }],
+    ['damage over the deposit: the rest to pay', 10_000, 25_010, { appliedCents: 10_000, refundCents: 0, shortfallCents: 15_010 }],
+    ['no deposit', 0, 1_000, { appliedCents: 0, refundCents: 0, shortfallCents: 1_000 }],
+  ])('%s', (_name, held, owed, want) => expect(settleDeposit(held, owed)).toEqual(want));
+
+  it('5 days late with one unit damaged, a 100.00 deposit: late fee and damage from the deposit first, the rest to pay; after a waiver of the late fee, a refund', () => {
+    const t = terms({ lateFeePerDayCents: 1_000, graceDays: 1 });
+    const late = lateFeesCents(t, '2026-03-10', [{ returnedOn: '2026-03-15' }, { returnedOn: '2026-03-15' }], '2026-03-20');
+    expect(late).toBe(2 * 4 * 1_000);
+    const damage = 9_000;
+    expect(settleDeposit(10_000, late + damage)).toEqual({ appliedCents: 10_000, refundCents: 0, shortfallCents: 7_000 });
+    const waived = afterWaiverCents(late, 8_000);
+    expect(waived).toBe(0);
+    expect(settleDeposit(10_000, waived + damage)).toEqual({ appliedCents: 9_000, refundCents: 1_000, shortfallCents: 0 });
+  });
+
+  it('a waiver never goes below zero nor above the fee', () => {
+    expect(afterWaiverCents(5_000, 2_000)).toBe(3_000);
+    expect(afterWaiverCents(5_000, 9_000)).toBe(0);
+    expect(afterWaiverCents(5_000, -100)).toBe(5_000);
+  });
+});
