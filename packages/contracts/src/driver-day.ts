@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES } from './enums';
-import { HANDOVER_LEGS } from './handover-constants';
+import { DRIVER_DAY_MESSAGES, HANDOVER_LEGS } from './handover-constants';
 import { isIsoDate } from './time';
 
 /**
@@ -9,17 +9,6 @@ import { isIsoDate } from './time';
  * as a count per city. Staff assign an order waiting for a driver (TO_SHIP, FOR_RETURN) to a
  * driver and a day.
  */
-
-/** Texts of the driver's day and of assigning (the spec is silent). */
-export const DRIVER_DAY_MESSAGES = {
-  chooseDriver: 'Choose a driver.',
-  dayInvalid: 'Choose a day from today on.',
-  notWaiting: (orderNumber: string, status: string) =>
-    `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only orders TO SHIP or FOR RETURN are assigned to a driver.`,
-  assigned: (orderNumber: string, driver: string, day: string) => `Order ${orderNumber} is assigned to ${driver} for ${day}.`,
-  unassigned: (orderNumber: string) => `Order ${orderNumber} is waiting for any driver.`,
-  notYourStops: 'List each of your stops once, and only your stops.',
-} as const;
 
 /** Where a stop stands: to take out of the warehouse, out with the driver, to collect, collected. */
 export const STOP_STAGES = ['TO_TAKE_OUT', 'OUT_FOR_DELIVERY', 'TO_COLLECT', 'COLLECTED'] as const;

@@ -1,8 +1,10 @@
 /**
  * The hand-over at the door (issue 28): what a driver records when equipment changes hands —
  * at delivery (the customer receives it) and at pick-up (the customer gives it back). Kept free of
- * zod (browser code imports it; see rental-constants.ts); the schemas are in handovers.ts.
+ * zod (browser code imports it; see rental-constants.ts); the schemas are in handovers.ts and
+ * driver-day.ts.
  */
+import type { OrderStatus } from './enums';
 
 /** Which hand-over: the delivery (to the customer) or the pick-up (back from the customer). */
 export const HANDOVER_LEGS = ['DELIVERY', 'PICKUP'] as const;
@@ -49,6 +51,25 @@ export const TICKET_FILE: Record<HandoverLeg, string> = { DELIVERY: 'DELIVERY_TI
 
 /** The order status each leg's hand-over starts from. */
 export const HANDOVER_FROM: Record<HandoverLeg, 'OUT_FOR_DELIVERY' | 'FOR_RETURN'> = { DELIVERY: 'OUT_FOR_DELIVERY', PICKUP: 'FOR_RETURN' };
+
+/** Texts of the driver's day and of assigning (the spec is silent). */
+export const DRIVER_DAY_MESSAGES = {
+  chooseDriver: 'Choose a driver.',
+  dayInvalid: 'Choose a day from today on.',
+  notWaiting: (orderNumber: string, status: string) =>
+    `Order ${orderNumber} is ${status.replaceAll('_', ' ')}: only orders TO SHIP or FOR RETURN are assigned to a driver.`,
+  assigned: (orderNumber: string, driver: string, day: string) => `Order ${orderNumber} is assigned to ${driver} for ${day}.`,
+  unassigned: (orderNumber: string) => `Order ${orderNumber} is waiting for any driver.`,
+  notYourStops: 'List each of your stops once, and only your stops.',
+} as const;
+
+/** The statuses in which an order waits for a driver, and staff may assign it to one (issue 28). */
+export const DRIVER_WAITING_STATUSES: readonly OrderStatus[] = ['TO_SHIP', 'FOR_RETURN'];
+
+/** The leg an order in this status is at the door for (out for delivery, or a rental to collect); none otherwise. */
+export function doorLegOf(status: OrderStatus): HandoverLeg | undefined {
+  return HANDOVER_LEGS.find((leg) => HANDOVER_FROM[leg] === status);
+}
 
 /** Texts of the hand-over (the spec is silent). */
 export const HANDOVER_MESSAGES = {

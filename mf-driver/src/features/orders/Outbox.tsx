@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { useStore } from 'react-redux';
 import { Alert, Button } from 'antd';
 import { parseOrderCode } from '@dme/contracts/browser';
-import type { DriverStop, HandoverLeg, OrderSummary } from '@dme/contracts';
+import type { DriverStop, OrderSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useCurrentUser, useFeedback } from '@dme/ui';
 import { driverApi, useDriverHandoverMutation, useDriverScanMutation } from './api';
@@ -197,9 +197,4 @@ export function useKnownOrder(): (code: string) => Pick<OrderSummary, 'id' | 'or
     const listed = (['DELIVERY', 'PICKUP'] as const).flatMap((p) => driverApi.endpoints.driverOrders.select(p)(state).data?.pages.flatMap((page) => page.items) ?? []);
     return [...stops, ...listed].find((o) => (orderId && o.id === orderId) || (orderNumber && o.orderNumber === orderNumber));
   };
-}
-
-/** The hand-over leg a known order is at the door for: out for delivery, or a rental to collect. */
-export function doorLeg(status: string): HandoverLeg | undefined {
-  return status === 'OUT_FOR_DELIVERY' ? 'DELIVERY' : status === 'FOR_RETURN' ? 'PICKUP' : undefined;
 }

@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
 import type { DriverScanPurpose, HandoverLeg, OrderSummary } from '@dme/contracts';
+import { doorLegOf } from '@dme/contracts/browser';
 import { errorMessage, newIdempotencyKey } from '@dme/api-client';
 import { useCurrentUser, useFeedback } from '@dme/ui';
 import { useDriverScanMutation } from './api';
 import { offline, outboxOf } from './outbox';
-import { doorLeg, keep, OUTBOX_TEXTS, useKnownOrder } from './Outbox';
+import { keep, OUTBOX_TEXTS, useKnownOrder } from './Outbox';
 import { REPEAT_SCAN_MS } from './purpose';
 
 /** A scan's answer: the server's (with the order), its refusal, or kept on the phone to send later (no order yet). */
@@ -34,7 +35,7 @@ export function useOrderScan(purpose: DriverScanPurpose, onHandover?: (leg: Hand
    */
   const later = async (code: string, key: string) => {
     const order = known(code);
-    const leg = order && doorLeg(order.status);
+    const leg = order && doorLegOf(order.status);
     if (order && leg) {
       setAnswer({ ok: true, text: order.orderNumber, order });
       onHandover?.(leg, order);

@@ -1,7 +1,7 @@
 import { useState, type CSSProperties } from 'react';
 import { Alert, Button, Modal, Space } from 'antd';
-import { manilaDate } from '@dme/contracts/browser';
-import type { Order, OrderStatus } from '@dme/contracts';
+import { DRIVER_DAY_MESSAGES, DRIVER_WAITING_STATUSES, manilaDate } from '@dme/contracts/browser';
+import type { Order } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { useFeedback } from '@dme/ui';
 import { useAssignableDriversQuery, useAssignOrderMutation } from './api';
@@ -13,10 +13,7 @@ import { dayText } from './format';
  * on (Manila), or put it back to any driver. The server decides and says why it refuses.
  */
 
-/** The statuses in which an order waits for a driver and may be assigned (contracts `ordersAssign`). */
-export const ASSIGNABLE_STATUSES: readonly OrderStatus[] = ['TO_SHIP', 'FOR_RETURN'];
-
-/** Ours, and the contracts' (DRIVER_DAY_MESSAGES, behind zod there): the texts of assigning. */
+/** The texts of assigning (the server's own refusals come from DRIVER_DAY_MESSAGES). */
 export const ASSIGN_TEXTS = {
   line: 'Driver',
   button: 'Assign driver',
@@ -28,7 +25,6 @@ export const ASSIGN_TEXTS = {
   loading: 'Loading drivers…',
   loadError: 'The drivers could not be loaded',
   assigned: 'Assigned.',
-  dayInvalid: 'Choose a day from today on.',
 } as const;
 
 /** "Jun Dela Cruz, Sat 28 Nov 2026", "Jun Dela Cruz" (taken without a plan) or "Any driver". */
@@ -44,7 +40,7 @@ export function assignmentText(assignment: Order['assignment']): string {
  */
 export function DriverAssignment({ order, style }: { order: Order; style?: CSSProperties }) {
   const [open, setOpen] = useState(false);
-  const assignable = ASSIGNABLE_STATUSES.includes(order.status);
+  const assignable = DRIVER_WAITING_STATUSES.includes(order.status);
   if (!assignable && !order.assignment) return null;
   return (
     <div style={style}>
@@ -88,7 +84,7 @@ function AssignDriverDialog({ order, onClose }: { order: Order; onClose: () => v
   const onSave = async () => {
     setError(undefined);
     if (!any && !day) {
-      setError(ASSIGN_TEXTS.dayInvalid);
+      setError(DRIVER_DAY_MESSAGES.dayInvalid);
       return;
     }
     try {

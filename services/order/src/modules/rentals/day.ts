@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import {
   DRIVER_DAY_MESSAGES,
+  DRIVER_WAITING_STATUSES,
   manilaDate,
   type AssignableDriversResponse,
   type AssignmentRequest,
@@ -22,9 +23,6 @@ const STAGE: Partial<Record<OrderStatus, { stage: DriverStop['stage']; leg: Driv
   FOR_RETURN: { stage: 'TO_COLLECT', leg: 'PICKUP' },
   FOR_PICK_UP: { stage: 'COLLECTED', leg: 'PICKUP' },
 };
-
-/** The statuses in which an order waits for a driver, and may be assigned to one. */
-const WAITING: readonly OrderStatus[] = ['TO_SHIP', 'FOR_RETURN'];
 
 interface StopRow {
   id: string;
@@ -128,7 +126,7 @@ export async function assignOrder(em: EntityManager, orderId: string, body: z.ou
   if (body.day !== null && body.day < today) throw badRequest(DRIVER_DAY_MESSAGES.dayInvalid, [{ field: 'day', message: DRIVER_DAY_MESSAGES.dayInvalid }]);
   await em.transactional(async (tem) => {
     const order = await lockOrder(tem, { id: orderId });
-    if (!WAITING.includes(order.status)) throw new HttpProblem(409, DRIVER_DAY_MESSAGES.notWaiting(order.orderNumber, order.status));
+    if (!DRIVER_WAITING_STATUSES.includes(order.status)) throw new HttpProblem(409, DRIVER_DAY_MESSAGES.notWaiting(order.orderNumber, order.status));
     let title = DRIVER_DAY_MESSAGES.unassigned(order.orderNumber);
     if (body.driverId !== null) {
       const [driver] = await tem.execute<Array<{ name: string }>>(
