@@ -55,6 +55,8 @@ test.describe('superadmin: users and employees', () => {
     await more.click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
+    // Cancel closes the question and keeps the user.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(row).toBeVisible();
     await more.click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();

@@ -51,6 +51,18 @@ describe('RowActions (a row\'s "More actions" menu)', () => {
     expect(edit).toHaveBeenCalledTimes(1);
   });
 
+  it('a scroll that leaves the button where it was (a dialog closing) keeps the menu; one that moves the button closes it', () => {
+    const more = setup([{ key: 'edit', label: 'Edit', onSelect: vi.fn() }]);
+    let top = 100;
+    more.getBoundingClientRect = () => ({ top, bottom: top + 24, left: 10, right: 40, width: 30, height: 24, x: 10, y: top, toJSON: () => ({}) }) as DOMRect;
+    fireEvent.click(more);
+    fireEvent.scroll(window);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    top = 60;
+    fireEvent.scroll(window);
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+
   it('a refused Delete is disabled and says why; clicking it does nothing', () => {
     const remove = vi.fn();
     const more = setup([deleteAction('A-01 Mobility', 'It is removed.', remove, "Can't delete: this bin holds 3 units.")]);

@@ -77,6 +77,8 @@ export function RowActions({ name, actions, disabled }: { name: string; actions:
   const menu = useRef<HTMLUListElement>(null);
   const id = useId();
   const open = at !== null;
+  const atRef = useRef(at);
+  atRef.current = at;
 
   const close = (refocus: boolean) => {
     setAt(null);
@@ -97,12 +99,21 @@ export function RowActions({ name, actions, disabled }: { name: string; actions:
       if (!menu.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) close(false);
     };
     const away = () => close(false);
+    // A scroll closes the menu only when it moved the button: a dialog closing restores the page's
+    // scroll lock and focus a moment later (a scroll event that moves nothing), and that must not
+    // shut a menu the user has just opened (CI met it: Cancel on a confirm, then the menu again).
+    const scrolled = () => {
+      const r = button.current?.getBoundingClientRect();
+      const was = atRef.current;
+      const right = Math.max(8, document.documentElement.clientWidth - (r?.right ?? 0));
+      if (!r || !was || Math.abs(r.bottom + 4 - was.top) > 1 || Math.abs(right - was.right) > 1) close(false);
+    };
     document.addEventListener('pointerdown', outside, true);
-    window.addEventListener('scroll', away, true);
+    window.addEventListener('scroll', scrolled, true);
     window.addEventListener('resize', away);
     return () => {
       document.removeEventListener('pointerdown', outside, true);
-      window.removeEventListener('scroll', away, true);
+      window.removeEventListener('scroll', scrolled, true);
       window.removeEventListener('resize', away);
     };
   }, [open]);
