@@ -28,6 +28,7 @@ export const product = (c: ProductCard): Product => ({
   description: '',
   turnaroundDays: 1,
   inspectionChecklist: [],
+  rentalTerms: null,
   maintenance: null,
   type: c.type,
   image: c.image,

@@ -23,6 +23,8 @@ export const line = (over: Partial<OrderLine> = {}): OrderLine => ({
   serialCodes: [],
   dueDate: null,
   startDate: null,
+  rentalTerms: null,
+  deposit: '0.00',
   ...over,
 });
 
@@ -35,6 +37,10 @@ export const unpaid: OrderPayment = {
   balance: null,
   dueDate: null,
   records: [],
+  deposit: '0.00',
+  lateFees: null,
+  depositApplied: null,
+  depositRefund: null,
 };
 
 export const INITIAL_RECORD_ID = '44444444-4444-4444-8444-444444444444';
@@ -77,6 +83,7 @@ export function order(over: Partial<Order> = {}): Order {
     earlyEnd: null,
     handovers: [],
     assignment: null,
+    lateFees: null,
     ...over,
   };
 }

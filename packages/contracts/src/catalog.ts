@@ -6,6 +6,7 @@ import { requiredText, searchParam, text } from './text';
 import { MAX_CHECKLIST_POINTS, MAX_SERVICE_INTERVAL_DAYS } from './stock-status';
 import { CATALOG_MESSAGES } from './catalog-messages';
 import { DEFAULT_TURNAROUND_DAYS, MAX_TURNAROUND_DAYS } from './terms';
+import { RentalTermsSchema } from './rental-terms';
 
 const TURNAROUND_ERROR = `Turnaround days must be a whole number from 0 to ${MAX_TURNAROUND_DAYS}.`;
 
@@ -109,6 +110,8 @@ export const ProductRequest = z
     inspectionChecklist: InspectionChecklist.optional(),
     /** Rentals: the preventive maintenance plan of its units (issue 26); null: none; absent: as it was. */
     maintenance: MaintenancePlan.nullable().optional(),
+    /** Rentals: the money terms (issue 29: deposit, late fee, grace, cap); null: none; absent: as it was. */
+    rentalTerms: RentalTermsSchema.nullable().optional(),
     variants: z.array(VariantInput).max(50).default([]),
   })
   .superRefine((p, ctx) => {
@@ -174,6 +177,8 @@ export const Product = StockCounts.extend({
   inspectionChecklist: z.array(z.string()).default([]),
   /** Its units' preventive maintenance plan (issue 26), if any. */
   maintenance: z.object({ everyRentalDays: z.number().int().nullable(), everyDays: z.number().int().nullable(), checklist: z.array(z.string()) }).nullable().default(null),
+  /** A rental's money terms (issue 29): deposit, late fee per day, grace days, cap; null: none. */
+  rentalTerms: RentalTermsSchema.nullable().default(null),
   /** Lowest and highest price the customer can pick (per day for rent). */
   priceMin: z.string(),
   priceMax: z.string(),

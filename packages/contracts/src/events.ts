@@ -157,6 +157,8 @@ export const EVENT_DATA = {
     totalAmount: z.string(),
     /** A rental's first (partial) payment: the first day's rental total. */
     partialPayment: z.string().nullable().default(null),
+    /** A rental's deposit (issue 29): the lines' deposits, taken with the first payment; "0.00" on older events. */
+    deposit: z.string().default('0.00'),
     customer: z.object({ name: z.string(), email: z.string(), contactNumber: z.string() }).nullable().default(null),
     delivery: z.object({ address: z.string(), city: z.string(), state: z.string(), zipcode: z.string() }).nullable().default(null),
     createdAt: z.string().nullable().default(null),
@@ -174,6 +176,8 @@ export const EVENT_DATA = {
         startDate: z.string().nullable().default(null),
         unitPrice: z.string(),
         lineTotal: z.string(),
+        /** The line's deposit (issue 29), for the invoice; "0.00" on older events. */
+        deposit: z.string().default('0.00'),
       }),
     ),
   }),
@@ -206,6 +210,10 @@ export const EVENT_DATA = {
     fullPaymentDue: z.string().nullable().default(null),
     /** FOR_FULL_PAYMENT: what is left to pay, order total + extra charge − first payment (terms `balanceCents`); null on older events. */
     balance: z.string().nullable().default(null),
+    /** FOR_FULL_PAYMENT (issue 29): the late fees within the extra charge, the deposit taken for the charges and what is refunded of it; null on older events. */
+    lateFees: z.string().nullable().default(null),
+    depositApplied: z.string().nullable().default(null),
+    depositRefund: z.string().nullable().default(null),
   }),
   [EVENTS.payment.confirmed]: z.object({
     paymentId: z.string().uuid(),
@@ -231,6 +239,8 @@ export const EVENT_DATA = {
     dueDate: z.string().nullable(),
     /** The payment record this payment wrote (its invoice is downloaded by it); older events have none. */
     recordId: z.string().uuid().nullable().default(null),
+    /** The deposit within `amount` (issue 29: taken with a rental's first payment); "0.00" otherwise and on older events. */
+    deposit: z.string().default('0.00'),
   }),
   [EVENTS.payment.refundDue]: z.object({
     paymentId: z.string().uuid(),

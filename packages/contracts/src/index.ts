@@ -33,6 +33,7 @@ export * from './routes';
 export * from './navigation';
 export * from './terms';
 export * from './rental-money';
+export * from './rental-terms';
 export * from './stock-status';
 export * from './units';
 export * from './work';

@@ -75,3 +75,8 @@ export function formatPriceRange(min: string, max: string, perDay: boolean): str
   const range = min === max ? formatMoneyString(min) : `${formatMoneyString(min)} – ${formatMoneyString(max)}`;
   return perDay ? `${range} / day` : range;
 }
+
+/** An amount that is there and not zero ("0.00", null or absent: none), for showing a row only when it says something. */
+export function isNonZeroAmount(v: string | null | undefined): v is string {
+  return !!v && toCents(v) !== 0;
+}

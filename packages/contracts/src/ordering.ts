@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RentalTermsSchema } from './rental-terms';
 import { CART_TYPES, INVENTORY_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
 import { BOOKING_MESSAGES, MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from './order-messages';
@@ -176,6 +177,10 @@ export const OrderLine = z.object({
   dueDate: z.string().nullable(),
   /** A rental line's booked first day (issue 25; the order date for rentals placed before it); null for a purchase. */
   startDate: z.string().nullable().default(null),
+  /** The rental money terms snapshotted at checkout (issue 29); later edits of the product do not change them. */
+  rentalTerms: RentalTermsSchema.nullable().default(null),
+  /** The line's deposit under those terms, taken with the first payment ("0.00": none). */
+  deposit: z.string().default('0.00'),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
@@ -231,6 +236,12 @@ export const OrderPayment = z.object({
   balance: z.string().nullable(),
   dueDate: z.string().nullable(),
   records: z.array(OrderPaymentRecord),
+  /** A rental's deposit (issue 29), taken with the first payment ("0.00": none). */
+  deposit: z.string().default('0.00'),
+  /** At the full payment: the late fees in the extra charge, the deposit taken for the charges and what is refunded of it; null before. */
+  lateFees: z.string().nullable().default(null),
+  depositApplied: z.string().nullable().default(null),
+  depositRefund: z.string().nullable().default(null),
 });
 export type OrderPayment = z.infer<typeof OrderPayment>;
 
@@ -298,6 +309,10 @@ export const Order = OrderSummary.extend({
       chargedSerials: z.array(z.object({ serialCode: z.string(), status: z.enum(['LOST', 'DAMAGED']) })),
       balance: z.string(),
       dueDate: z.string(),
+      /** Issue 29: the late fees within the extra charge, the deposit taken for the charges and what is refunded of it. */
+      lateFees: z.string().default('0.00'),
+      depositApplied: z.string().default('0.00'),
+      depositRefund: z.string().default('0.00'),
     })
     .nullable()
     .optional(),
@@ -325,6 +340,12 @@ export const Order = OrderSummary.extend({
   assignment: z.object({ driverId: z.string().uuid(), driverName: z.string(), day: z.string().nullable() }).nullable().default(null),
   /** Hand-overs at the door (issue 28), oldest first: deliveries and pick-ups, made or attempted. */
   handovers: z.array(Handover).default([]),
+  /**
+   * A rental kept past its due date (issue 29): the late fees so far under its lines' terms (units
+   * still out counted to today, those back to the day they came back) and the most days late;
+   * null when nothing is charged late.
+   */
+  lateFees: z.object({ amount: z.string(), days: z.number().int() }).nullable().default(null),
 });
 export type Order = z.infer<typeof Order>;
 export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });
@@ -416,6 +437,8 @@ export const ReserveLineReply = z.object({
   subVariantPrice: z.string().nullable(),
   unitPrice: z.string(),
   damageCharges: z.string(),
+  /** A rental product's money terms as they are now (issue 29), snapshotted on the order line; null: none. */
+  rentalTerms: RentalTermsSchema.nullable().default(null),
 });
 export type ReserveLineReply = z.infer<typeof ReserveLineReply>;
 export const ReserveRequest = z.object({

@@ -39,6 +39,8 @@ export const PaymentSummary = z.object({
   nextAction: z.enum(PAYMENT_ACTIONS).nullable(),
   /** REFUND_DUE: what was paid and is owed back (the order was cancelled meanwhile); else null. */
   refundDue: z.string().nullable(),
+  /** What confirming takes now, as the server computes it (a rental's first day plus its deposit, a balance…); null when nothing can be taken. */
+  dueNow: z.string().nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -52,6 +54,8 @@ export const PaymentLine = z.object({
   noOfRentalDays: z.number().int().nullable(),
   unitPrice: z.string(),
   lineTotal: z.string(),
+  /** The line's deposit (issue 29); "0.00": none. */
+  deposit: z.string().default('0.00'),
 });
 
 export const Payment = PaymentSummary.extend({
@@ -65,6 +69,13 @@ export const Payment = PaymentSummary.extend({
   /** When the full payment of a rental is due (a day after it was asked for), YYYY-MM-DD in Manila. */
   dueDate: z.string().nullable(),
   records: z.array(PaymentRecord),
+  /** A rental's deposit (issue 29): asked with the first payment, and held once that was taken. */
+  deposit: z.string().default('0.00'),
+  depositHeld: z.string().default('0.00'),
+  /** At the full payment: the late fees in the extra charge, the deposit taken for the charges, and what is refunded of it. */
+  lateFees: z.string().nullable().default(null),
+  depositApplied: z.string().nullable().default(null),
+  depositRefund: z.string().nullable().default(null),
 });
 export type Payment = z.infer<typeof Payment>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { afterWaiverCents, billingCycles, buyOut, cyclesDue, depositCents, lateDays, lateFeesCents, settleDeposit, shareCents, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
+import { RentalTermsSchema } from './rental-terms';
+import { afterWaiverCents, billingCycles, buyOut, cyclesDue, depositCents, hasMoneyTerms, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
 
 const terms = (over: Partial<RentalMoneyTerms> = {}): RentalMoneyTerms => ({
   deposit: null,
@@ -122,5 +123,56 @@ describe('the deposit at return', () => {
     expect(afterWaiverCents(5_000, 2_000)).toBe(3_000);
     expect(afterWaiverCents(5_000, 9_000)).toBe(0);
     expect(afterWaiverCents(5_000, -100)).toBe(5_000);
+  });
+});
+
+describe('the terms as products and order lines carry them (wire form)', () => {
+  const wire = { deposit: { kind: 'PERCENT' as const, percent: 25 }, lateFeePerDay: '50.00', graceDays: 2, lateFeeCap: { kind: 'AMOUNT' as const, amount: '300.00' } };
+  it('reads them in cents and basis points; none reads as no deposit and no fee', () => {
+    expect(moneyTermsOf(wire)).toEqual({
+      deposit: { kind: 'PERCENT', basisPoints: 2500 },
+      lateFeePerDayCents: 5000,
+      graceDays: 2,
+      lateFeeCap: { kind: 'AMOUNT', cents: 30000 },
+      billing: 'UPFRONT',
+      rentToOwn: null,
+    });
+    expect(moneyTermsOf(null)).toMatchObject({ deposit: null, lateFeePerDayCents: 0, graceDays: 0, lateFeeCap: null });
+  });
+  it('a line deposit: 25% of a ₱1,234.50 line is ₱308.63 (half up); ₱500 fixed per unit of 3 is ₱1,500', () => {
+    expect(lineDepositCents(wire, { quantity: 1, lineCents: 123450 })).toBe(30863);
+    expect(lineDepositCents({ ...wire, deposit: { kind: 'FIXED', amount: '500.00' } }, { quantity: 3, lineCents: 999 })).toBe(150000);
+    expect(lineDepositCents(null, { quantity: 3, lineCents: 999 })).toBe(0);
+  });
+  it('parses the form: amounts to two decimals, defaults for what is left out, texts for what is wrong', () => {
+    expect(RentalTermsSchema.parse({ deposit: { kind: 'FIXED', amount: '500' } })).toEqual({ deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null });
+    const bad = RentalTermsSchema.safeParse({ deposit: { kind: 'PERCENT', percent: 101 }, graceDays: -1 });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues.map((i) => i.message).sort()).toEqual([RENTAL_TERMS_MESSAGES.depositPercent, RENTAL_TERMS_MESSAGES.graceDays].sort());
+  });
+  it('late fees of a rental: each line by its own terms and due date, units back on different days, capped per unit', () => {
+    const lines = [
+      // Due the 10th, 2 grace days, ₱50 a day capped at ₱300 a unit: one back on the 15th (3 days), one still out on the 30th (capped).
+      { terms: wire, dueDate: '2026-11-10', units: [{ returnedOn: '2026-11-15' }, { returnedOn: null }] },
+      // No late fee on this line.
+      { terms: null, dueDate: '2026-11-10', units: [{ returnedOn: null }] },
+      // Not delivered yet: no due date, nothing late.
+      { terms: wire, dueDate: null, units: [] },
+    ];
+    expect(rentalLateFees(lines, '2026-11-30')).toEqual({ cents: 15000 + 30000, days: 18 });
+    // Within the grace: nothing yet; the day after it, one day.
+    expect(rentalLateFees([{ terms: wire, dueDate: '2026-11-10', units: [{ returnedOn: null }] }], '2026-11-12')).toEqual({ cents: 0, days: 0 });
+    expect(rentalLateFees([{ terms: wire, dueDate: '2026-11-10', units: [{ returnedOn: null }] }], '2026-11-13')).toEqual({ cents: 5000, days: 1 });
+  });
+  it('says the terms in words', () => {
+    const peso = (a: string) => `₱${a}`;
+    expect(termsInWords(wire, peso)).toEqual(['Deposit 25% of the rental, refunded at return less any charges', 'Late fee ₱50.00 a day per unit after 2 grace days, at most ₱300.00 a unit']);
+    expect(termsInWords({ deposit: { kind: 'FIXED', amount: '1000.00' }, lateFeePerDay: '100.00', graceDays: 1, lateFeeCap: { kind: 'DAYS', days: 10 } }, peso)).toEqual([
+      'Deposit ₱1000.00 per unit, refunded at return less any charges',
+      'Late fee ₱100.00 a day per unit after 1 grace day, at most 10 days',
+    ]);
+    expect(termsInWords(NO_RENTAL_TERMS, peso)).toEqual([]);
+    expect(hasMoneyTerms(NO_RENTAL_TERMS)).toBe(false);
+    expect(hasMoneyTerms(wire)).toBe(true);
   });
 });

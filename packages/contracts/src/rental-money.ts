@@ -1,4 +1,4 @@
-import type { Cents } from './money';
+import { toCents, type Cents } from './money';
 import { addDays, compareDates, daysBetween } from './time';
 
 /**
@@ -126,4 +126,112 @@ export function settleDeposit(heldCents: Cents, owedCents: Cents): { appliedCent
 /** A waiver by staff: the fee less what was waived, never below zero nor above the fee. */
 export function afterWaiverCents(feeCents: Cents, waivedCents: Cents): Cents {
   return feeCents - Math.min(Math.max(0, waivedCents), feeCents);
+}
+
+// ---- The terms as a product and an order line carry them (wire form) -----------------------------
+
+/** The largest grace a late fee may have, and the most days a cap may count. */
+export const MAX_GRACE_DAYS = 30;
+export const MAX_CAP_DAYS = 365;
+
+/** The texts of the terms' fields (the product form shows them under the field). */
+export const RENTAL_TERMS_MESSAGES = {
+  depositAmount: 'Enter the deposit per unit, like 500.00.',
+  depositPercent: 'Enter a percent from 1 to 100.',
+  lateFee: 'Enter the late fee per day, like 50.00 (0.00: none).',
+  graceDays: `Grace days must be a whole number from 0 to ${MAX_GRACE_DAYS}.`,
+  capAmount: 'Enter the most a unit is charged late, like 500.00.',
+  capDays: `Enter the most days charged late, from 1 to ${MAX_CAP_DAYS}.`,
+} as const;
+
+/**
+ * A rental product's money terms as the product form sends them and the product, the order line
+ * and the order show them (money as "500.00" strings, a percent deposit in whole percent). Null
+ * (or absent) on a product: no deposit and no late fee.
+ */
+export interface RentalTermsWire {
+  deposit: { kind: 'FIXED'; amount: string } | { kind: 'PERCENT'; percent: number } | null;
+  lateFeePerDay: string;
+  graceDays: number;
+  lateFeeCap: { kind: 'AMOUNT'; amount: string } | { kind: 'DAYS'; days: number } | null;
+}
+
+/** No deposit, no late fee: the terms of a product that sets none (and of lines placed before issue 29). */
+export const NO_RENTAL_TERMS: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
+
+/** The wire terms in cents and basis points, for the functions above (UPFRONT billing, no rent-to-own: later steps of issue 29). */
+export function moneyTermsOf(w: RentalTermsWire | null | undefined): RentalMoneyTerms {
+  const t = w ?? NO_RENTAL_TERMS;
+  return {
+    deposit: t.deposit === null ? null : t.deposit.kind === 'FIXED' ? { kind: 'FIXED', cents: toCents(t.deposit.amount) } : { kind: 'PERCENT', basisPoints: t.deposit.percent * 100 },
+    lateFeePerDayCents: toCents(t.lateFeePerDay),
+    graceDays: t.graceDays,
+    lateFeeCap: t.lateFeeCap === null ? null : t.lateFeeCap.kind === 'AMOUNT' ? { kind: 'AMOUNT', cents: toCents(t.lateFeeCap.amount) } : { kind: 'DAYS', days: t.lateFeeCap.days },
+    billing: 'UPFRONT',
+    rentToOwn: null,
+  };
+}
+
+/** A rental line's deposit under its snapshotted terms (depositCents over the line's quantity and total). */
+export function lineDepositCents(terms: RentalTermsWire | null | undefined, line: { quantity: number; lineCents: Cents }): Cents {
+  return depositCents(moneyTermsOf(terms).deposit, line);
+}
+
+/** Whether the terms charge anything at all (a deposit or a late fee): screens show the terms only then. */
+export function hasMoneyTerms(t: RentalTermsWire | null | undefined): boolean {
+  return !!t && (t.deposit !== null || toCents(t.lateFeePerDay) > 0);
+}
+
+/** The terms in words for the shop and the order ("Deposit ₱500.00 per unit · Late fee ₱50.00 a day after 2 grace days, at most 10 days"). */
+export function termsInWords(t: RentalTermsWire | null | undefined, peso: (amount: string) => string): string[] {
+  if (!t) return [];
+  const out: string[] = [];
+  if (t.deposit?.kind === 'FIXED') out.push(`Deposit ${peso(t.deposit.amount)} per unit, refunded at return less any charges`);
+  if (t.deposit?.kind === 'PERCENT') out.push(`Deposit ${t.deposit.percent}% of the rental, refunded at return less any charges`);
+  if (toCents(t.lateFeePerDay) > 0) {
+    const grace = t.graceDays > 0 ? ` after ${t.graceDays} grace day${t.graceDays === 1 ? '' : 's'}` : '';
+    const cap = t.lateFeeCap === null ? '' : t.lateFeeCap.kind === 'AMOUNT' ? `, at most ${peso(t.lateFeeCap.amount)} a unit` : `, at most ${t.lateFeeCap.days} day${t.lateFeeCap.days === 1 ? '' : 's'}`;
+    out.push(`Late fee ${peso(t.lateFeePerDay)} a day per unit${grace}${cap}`);
+  }
+  return out;
+}
+
+// ---- A rental at its return: late fees, the deposit's settlement and the balance -----------------
+
+/**
+ * What a rental owes when its full payment is asked for (issue 29): the charges (damage or lost
+ * fees and late fees) come from the deposit first (settleDeposit); what is left of the deposit is
+ * refunded; the balance is the rent not paid yet (order total − the rent paid, deposit apart) plus
+ * what the deposit did not cover. Without a deposit it is SPEC §9's balance: total + extra − paid.
+ */
+export function returnSettlement(f: { totalCents: Cents; rentPaidCents: Cents; depositHeldCents: Cents; damageCents: Cents; lateFeeCents: Cents }): {
+  chargesCents: Cents;
+  appliedCents: Cents;
+  refundCents: Cents;
+  shortfallCents: Cents;
+  balanceCents: Cents;
+} {
+  const chargesCents = f.damageCents + f.lateFeeCents;
+  const s = settleDeposit(f.depositHeldCents, chargesCents);
+  return { chargesCents, ...s, balanceCents: f.totalCents - f.rentPaidCents + s.shortfallCents };
+}
+
+/**
+ * The late fees of a rental's lines while out or as they came back: each line's units by the day
+ * each came back (null: still out, counted to `today`), under the line's own terms and due date.
+ */
+export function rentalLateFees(
+  lines: ReadonlyArray<{ terms: RentalTermsWire | null | undefined; dueDate: string | null; units: ReadonlyArray<{ returnedOn: string | null }> }>,
+  today: string,
+): { cents: Cents; days: number } {
+  let cents = 0;
+  let days = 0;
+  for (const l of lines) {
+    if (l.dueDate === null) continue;
+    const t = moneyTermsOf(l.terms);
+    if (t.lateFeePerDayCents === 0) continue;
+    cents += lateFeesCents(t, l.dueDate, l.units, today);
+    for (const u of l.units) days = Math.max(days, lateDays(l.dueDate, u.returnedOn ?? today, t.graceDays));
+  }
+  return { cents, days };
 }

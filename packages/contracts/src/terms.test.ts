@@ -184,14 +184,30 @@ describe('paymentStatusOf: the status an order’s money facts imply', () => {
 });
 
 describe('fullPaymentTerms: what asking for the full payment charges', () => {
-  it.each<[string, { totalCents: number; firstPaymentCents: number | null; units: ReturnedUnit[]; askedAt: string }, { extraCents: number; balanceCents: number; dueDate: string }]>([
-    ['all back OK', { totalCents: 90000, firstPaymentCents: 12000, units: [{ mark: 'OK', feeCents: 25000 }], askedAt: '2026-11-25T04:00:00.000Z' }, { extraCents: 0, balanceCents: 78000, dueDate: '2026-11-26' }],
+  const none = { lateFeeCents: 0, depositAppliedCents: 0, depositRefundCents: 0 };
+  it.each<[string, { totalCents: number; firstPaymentCents: number | null; units: ReturnedUnit[]; askedAt: string; lateFeeCents?: number; depositHeldCents?: number }, ReturnType<typeof fullPaymentTerms>]>([
+    ['all back OK', { totalCents: 90000, firstPaymentCents: 12000, units: [{ mark: 'OK', feeCents: 25000 }], askedAt: '2026-11-25T04:00:00.000Z' }, { extraCents: 0, balanceCents: 78000, dueDate: '2026-11-26', ...none }],
     [
       'one damaged, one lost, asked at 23:30 Manila',
       { totalCents: 156000, firstPaymentCents: 7000, units: [{ mark: 'OK', feeCents: 12000 }, { mark: 'DAMAGED', feeCents: 12000 }, { mark: 'LOST', feeCents: 90000 }], askedAt: '2026-11-25T15:30:00.000Z' },
-      { extraCents: 102000, balanceCents: 251000, dueDate: '2026-11-26' },
+      { extraCents: 102000, balanceCents: 251000, dueDate: '2026-11-26', ...none },
     ],
-    ['no first payment recorded: the whole total', { totalCents: 5000, firstPaymentCents: null, units: [], askedAt: '2026-11-30T16:30:00.000Z' }, { extraCents: 0, balanceCents: 5000, dueDate: '2026-12-02' }],
+    ['no first payment recorded: the whole total', { totalCents: 5000, firstPaymentCents: null, units: [], askedAt: '2026-11-30T16:30:00.000Z' }, { extraCents: 0, balanceCents: 5000, dueDate: '2026-12-02', ...none }],
+    [
+      'issue 29: late fees join the extra charge; the deposit pays the charges and the rest is refunded',
+      { totalCents: 120000, firstPaymentCents: 4000, units: [{ mark: 'OK', feeCents: 150000 }], askedAt: '2026-11-25T04:00:00.000Z', lateFeeCents: 30000, depositHeldCents: 100000 },
+      { extraCents: 30000, lateFeeCents: 30000, depositAppliedCents: 30000, depositRefundCents: 70000, balanceCents: 116000, dueDate: '2026-11-26' },
+    ],
+    [
+      'issue 29: damage and late fees beyond the deposit: none refunded, the shortfall joins the balance',
+      { totalCents: 120000, firstPaymentCents: 4000, units: [{ mark: 'DAMAGED', feeCents: 150000 }], askedAt: '2026-11-25T04:00:00.000Z', lateFeeCents: 30000, depositHeldCents: 100000 },
+      { extraCents: 180000, lateFeeCents: 30000, depositAppliedCents: 100000, depositRefundCents: 0, balanceCents: 196000, dueDate: '2026-11-26' },
+    ],
+    [
+      'issue 29: nothing charged: the whole deposit is refunded, the balance is the rent left',
+      { totalCents: 120000, firstPaymentCents: 4000, units: [{ mark: 'OK', feeCents: 150000 }], askedAt: '2026-11-25T04:00:00.000Z', depositHeldCents: 100000 },
+      { extraCents: 0, lateFeeCents: 0, depositAppliedCents: 0, depositRefundCents: 100000, balanceCents: 116000, dueDate: '2026-11-26' },
+    ],
   ])('%s', (_what, f, want) => {
     expect(fullPaymentTerms({ ...f, askedAt: new Date(f.askedAt) })).toEqual(want);
   });

@@ -1,6 +1,7 @@
 import type { OrderStatus, PaymentStatus, ReturnStatus } from './enums';
 import { lineTotal, sumCents, type Cents } from './money';
 import { addDays, compareDates, daysBetween, manilaDate, manilaInstant } from './time';
+import { returnSettlement } from './rental-money';
 
 /**
  * Rental and money terms (issue 23): pure rules over integer cents and Manila business dates, one
@@ -189,19 +190,42 @@ export function fullPaymentDueInWords(days: number = FULL_PAYMENT_DUE_DAYS): str
 }
 
 /**
- * What asking for a rental's full payment at `askedAt` charges (SPEC §9): the extra charge of the
- * units marked LOST or DAMAGED, the balance (total + extra − the first payment) and the due date.
- * The order's step computes it when it asks, and its preview (FOR_PICK_UP) before, alike.
+ * What asking for a rental's full payment at `askedAt` charges (SPEC §9, issue 29): the extra
+ * charge is the damage or lost fee of the units marked LOST or DAMAGED plus the late fees; the
+ * deposit held pays those charges first and the rest of it is refunded (rental-money
+ * `returnSettlement`); the balance is the rent not paid yet plus what the deposit did not cover —
+ * without a deposit SPEC's total + extra − the first payment — due the day after. The order's step
+ * computes it when it asks, and its preview (FOR_PICK_UP) before, alike.
  */
-export function fullPaymentTerms(f: { totalCents: Cents; firstPaymentCents: Cents | null; units: readonly ReturnedUnit[]; askedAt: Date }): {
+export function fullPaymentTerms(f: {
+  totalCents: Cents;
+  firstPaymentCents: Cents | null;
+  units: readonly ReturnedUnit[];
+  askedAt: Date;
+  lateFeeCents?: Cents;
+  depositHeldCents?: Cents;
+}): {
   extraCents: Cents;
+  lateFeeCents: Cents;
+  depositAppliedCents: Cents;
+  depositRefundCents: Cents;
   balanceCents: Cents;
   dueDate: string;
 } {
-  const extraCents = returnChargeCents(f.units);
+  const lateFeeCents = f.lateFeeCents ?? 0;
+  const s = returnSettlement({
+    totalCents: f.totalCents,
+    rentPaidCents: f.firstPaymentCents ?? 0,
+    depositHeldCents: f.depositHeldCents ?? 0,
+    damageCents: returnChargeCents(f.units),
+    lateFeeCents,
+  });
   return {
-    extraCents,
-    balanceCents: balanceCents({ totalCents: f.totalCents, paidCents: f.firstPaymentCents ?? 0, extraCents }),
+    extraCents: s.chargesCents,
+    lateFeeCents,
+    depositAppliedCents: s.appliedCents,
+    depositRefundCents: s.refundCents,
+    balanceCents: s.balanceCents,
     dueDate: fullPaymentDueDate(f.askedAt),
   };
 }

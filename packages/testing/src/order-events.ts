@@ -56,21 +56,41 @@ export function placedEvent(data: PlacedData): EventEnvelope {
 }
 
 /** `dme.order.status_changed` of an order; `at` sets the event's time (due dates are counted from it). */
-export function statusEvent(order: PlacedData, from: OrderStatus, to: OrderStatus, opts: { extraCharge?: string; at?: string } = {}): EventEnvelope {
+export function statusEvent(
+  order: PlacedData,
+  from: OrderStatus,
+  to: OrderStatus,
+  opts: { extraCharge?: string; at?: string; settlement?: { lateFees: string; depositApplied: string; depositRefund: string } } = {},
+): EventEnvelope {
   const env = eventEnvelope('order', {
     type: EVENTS.order.statusChanged,
     aggregateId: order.orderId,
-    data: { orderId: order.orderId, orderNumber: order.orderNumber, customerId: order.customerId, type: order.type, from, to, by: randomUUID(), extraCharge: opts.extraCharge ?? null },
+    data: {
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      customerId: order.customerId,
+      type: order.type,
+      from,
+      to,
+      by: randomUUID(),
+      extraCharge: opts.extraCharge ?? null,
+      ...(opts.settlement ?? {}),
+    },
   });
   return opts.at ? { ...env, occurredAt: opts.at } : env;
 }
 
 /** The steps of a rental from payment to the request of its full payment. */
-export function rentalToFullPayment(order: PlacedData, extraCharge: string, at?: string): EventEnvelope[] {
+export function rentalToFullPayment(
+  order: PlacedData,
+  extraCharge: string,
+  at?: string,
+  settlement?: { lateFees: string; depositApplied: string; depositRefund: string },
+): EventEnvelope[] {
   const path: OrderStatus[] = ['PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT'];
   let from: OrderStatus = 'FOR_PAYMENT';
   return path.map((to) => {
-    const e = statusEvent(order, from, to, to === 'FOR_FULL_PAYMENT' ? { extraCharge, ...(at ? { at } : {}) } : {});
+    const e = statusEvent(order, from, to, to === 'FOR_FULL_PAYMENT' ? { extraCharge, ...(at ? { at } : {}), ...(settlement ? { settlement } : {}) } : {});
     from = to;
     return e;
   });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ProductRequest, type ProductType } from '@dme/contracts';
+import { ProductRequest, type ProductType, type RentalTermsWire } from '@dme/contracts';
 import { qualified } from '@dme/platform';
 import { createBin } from './modules/bins/bin.service';
 import { createProduct } from './modules/products/product.service';
@@ -19,6 +19,8 @@ interface SeedProduct {
   /** Leaf stock: [variant, sub-variant, quantity] (names), or a quantity for a flat product. */
   stock: Array<[string, string | null, number]> | number;
   variants?: Array<{ name: string; price?: string; damageCharges?: string; subVariants?: Array<{ name: string; price: string; damageCharges: string }> }>;
+  /** A rental's money terms (issue 29), the product form's wire form. */
+  rentalTerms?: RentalTermsWire;
 }
 
 const BINS = [
@@ -68,6 +70,8 @@ export const DEMO_PRODUCTS: SeedProduct[] = [
     name: 'Patient Lift', brand: 'Hoyer', type: 'FOR_RENT', shape: 'lift', bin: 'A-01 Mobility',
     description: 'Hydraulic patient lift with full-body sling, for safe transfers between bed and chair.',
     price: '40.00', damageCharges: '1500.00', stock: 2,
+    // The demo of issue 29's terms: a deposit per unit, and a capped late fee after a grace day.
+    rentalTerms: { deposit: { kind: 'FIXED', amount: '1000.00' }, lateFeePerDay: '100.00', graceDays: 1, lateFeeCap: { kind: 'DAYS', days: 10 } },
   },
   {
     name: 'Gloves', brand: 'Medline', type: 'FOR_SALE', shape: 'glove', bin: 'D-01 Protection Kit',
@@ -131,6 +135,7 @@ export async function seedCatalog(em: EntityManager, opts: { imageFor: (key: str
       damageCharges: p.damageCharges,
       image: opts.imageFor(`product:${p.name}`, p.shape),
       variants: p.variants ?? [],
+      ...(p.rentalTerms ? { rentalTerms: p.rentalTerms } : {}),
     });
     const product = await createProduct(em.fork(), input);
     const warehouseBinID = binIds.get(p.bin)!;

@@ -5,7 +5,7 @@ import type { Payment, PaymentAction } from '@dme/contracts';
 import { errorMessage, fieldErrors, newIdempotencyKey } from '@dme/api-client';
 import { money, useFeedback } from '@dme/ui';
 import { useConfirmPaymentMutation } from './api';
-import { ACTION_LABELS, PAYMENT_RECORDED } from './labels';
+import { ACTION_LABELS, includesDepositText, nonZero, PAYMENT_RECORDED } from './labels';
 
 interface Values {
   invoiceNumber: string;
@@ -19,10 +19,11 @@ const FIELDS = ['invoiceNumber', 'receiptNumber', 'note'];
 
 /**
  * The payment form (SPEC §5): invoice and receipt numbers required, note optional; a full
- * payment also shows balance and extra charges read-only. Mount one per opened dialog: it keeps
- * one Idempotency-Key for every attempt it makes (a double click, or a retry after the answer was
- * lost, cannot take the payment twice), renewed only after a 400, when nothing was taken and the
- * corrected form is a new request.
+ * payment also shows balance and extra charges read-only. The amount it says is taken is the
+ * server's `dueNow` when it gives one (issue 29: a rental's first payment takes its deposit too,
+ * and says so). Mount one per opened dialog: it keeps one Idempotency-Key for every attempt it
+ * makes (a double click, or a retry after the answer was lost, cannot take the payment twice),
+ * renewed only after a 400, when nothing was taken and the corrected form is a new request.
  */
 export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payment: Payment; action: PaymentAction; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
@@ -34,6 +35,10 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
   const [attempted, setAttempted] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const full = action === 'COMPLETE_PAYMENT';
+  // What confirming takes: the server's figure (issue 29: a rental's first day plus its deposit),
+  // else as the payment's amounts say.
+  const dueNow = payment.dueNow ?? null;
+  const depositIncluded = action === 'PAY_PARTIAL' && nonZero(payment.deposit);
 
   const submit = async () => {
     if (busy.current) return;
@@ -76,8 +81,13 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
       <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
         <Descriptions.Item label="Order">{payment.orderNumber}</Descriptions.Item>
         <Descriptions.Item label="Customer">{payment.customer?.name || payment.customerName || '—'}</Descriptions.Item>
-        {action === 'MARK_AS_PAID' && <Descriptions.Item label="Amount">{money(payment.overallTotal ?? payment.totalOrderPayment)}</Descriptions.Item>}
-        {action === 'PAY_PARTIAL' && <Descriptions.Item label="Partial Payment">{money(payment.totalPartialPayment ?? payment.balance)}</Descriptions.Item>}
+        {action === 'MARK_AS_PAID' && <Descriptions.Item label="Amount">{money(dueNow ?? payment.overallTotal ?? payment.totalOrderPayment)}</Descriptions.Item>}
+        {action === 'PAY_PARTIAL' && (
+          <Descriptions.Item label="Partial Payment">
+            <span data-testid="due-now">{money(dueNow ?? payment.totalPartialPayment ?? payment.balance)}</span>
+            {depositIncluded && <span style={{ marginLeft: 8, color: 'rgba(0,0,0,0.6)' }}>({includesDepositText(payment.deposit)})</span>}
+          </Descriptions.Item>
+        )}
         {full && payment.overallTotal && <Descriptions.Item label="Overall Total">{money(payment.overallTotal)}</Descriptions.Item>}
       </Descriptions>
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
@@ -86,7 +96,7 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
         layout="vertical"
         name="confirm-payment"
         validateTrigger={attempted ? 'onChange' : 'onSubmit'}
-        initialValues={full ? { balance: money(payment.balance), extraCharge: money(payment.extraCharge ?? '0.00') } : undefined}
+        initialValues={full ? { balance: money(dueNow ?? payment.balance), extraCharge: money(payment.extraCharge ?? '0.00') } : undefined}
       >
         {full && (
           <>

@@ -7,7 +7,7 @@ import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { usePaymentQuery } from './api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
-import { ACTION_LABELS, formatBusinessDate, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
+import { ACTION_LABELS, formatBusinessDate, nonZero, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
 
 type Line = Payment['lines'][number] & { key: number };
 
@@ -20,7 +20,9 @@ function backTo(from: unknown, p: Payment | undefined): string {
 /**
  * One payment (SPEC §2, §4): its order, customer, delivery address, lines, amounts and records,
  * each record with its invoice, and the step that can be taken now; a payment taken for an order
- * cancelled meanwhile says what is owed back (issue 22).
+ * cancelled meanwhile says what is owed back (issue 22). A rental's money terms (issue 29): the
+ * deposit asked and held, and at the full payment the late fees, the deposit applied to the
+ * charges and what is refunded of it; each line's deposit when a line has one.
  */
 export default function PaymentDetailPage() {
   const { id = '' } = useParams();
@@ -44,6 +46,9 @@ export default function PaymentDetailPage() {
     );
   }
   const rent = p.orderType === 'RENT';
+  // A rental's deposit (issue 29): asked with the first payment, held once it was taken.
+  const deposit = nonZero(p.deposit) || nonZero(p.depositHeld);
+  const lineDeposits = p.lines.some((l) => nonZero(l.deposit));
 
   return (
     <article>
@@ -97,6 +102,11 @@ export default function PaymentDetailPage() {
             p.totalPartialPayment !== null && { label: 'Partial Payment', value: <Money value={p.totalPartialPayment} /> },
             p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
             p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },
+            nonZero(p.deposit) && { label: 'Deposit', value: <Money value={p.deposit} /> },
+            nonZero(p.depositHeld) && { label: 'Deposit Held', value: <span data-testid="deposit-held"><Money value={p.depositHeld} /></span> },
+            nonZero(p.lateFees) && { label: 'Late Fees', value: <Money value={p.lateFees} /> },
+            deposit && p.depositApplied != null && { label: 'Deposit Applied', value: <Money value={p.depositApplied} /> },
+            deposit && p.depositRefund != null && { label: 'Deposit Refund', value: <strong data-testid="deposit-refund"><Money value={p.depositRefund} /></strong> },
             { label: 'Balance', value: <strong data-testid="balance"><Money value={p.balance} /></strong> },
             !!p.dueDate && { label: 'Due Date', value: formatBusinessDate(p.dueDate) },
             p.refundDue !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={p.refundDue} /></strong> },
@@ -115,6 +125,7 @@ export default function PaymentDetailPage() {
           name={(l) => ({ product: l.productName, variant: l.variantName, subVariant: l.subVariantName })}
           rentalDays={{ title: 'Rental Days', align: 'right', render: (l) => l.noOfRentalDays }}
           prices={{ unit: (l) => l.unitPrice, total: (l) => l.lineTotal }}
+          after={lineDeposits ? [{ title: 'Deposit', key: 'deposit', align: 'right', render: (_: unknown, l: Line) => <Money value={l.deposit ?? '0.00'} /> }] : []}
         />
       </section>
       <section aria-label="Payment Records">

@@ -43,4 +43,10 @@ export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentActi
 /** Ours (issue 22): the detail of a payment taken for an order cancelled meanwhile. */
 export const refundDueText = (amount: string) => `${PAYMENT_MESSAGES.refundDue} Refund ${money(amount)} to the customer.`;
 
+/** An amount that is there and not zero (contracts' rule). */
+export { isNonZeroAmount as nonZero } from '@dme/contracts/browser';
+
+/** Ours (issue 29): a rental's first payment takes its deposit too. */
+export const includesDepositText = (deposit: string) => `includes the deposit of ${money(deposit)}`;
+
 export { formatBusinessDate } from '@dme/contracts/browser';

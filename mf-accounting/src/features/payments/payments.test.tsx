@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { Payment, PaymentSummary, User } from '@dme/contracts';
 import App from '../../app';
@@ -30,6 +30,7 @@ function summary(over: Partial<PaymentSummary> = {}): PaymentSummary {
     balance: '1250.00',
     nextAction: 'MARK_AS_PAID',
     refundDue: null,
+    dueNow: null,
     createdAt: '2026-11-23T02:00:00.000Z',
     updatedAt: '2026-11-23T02:00:00.000Z',
     ...over,
@@ -41,11 +42,16 @@ function detail(over: Partial<Payment> = {}): Payment {
     ...summary(),
     customer: { name: 'Maria Santos', email: 'maria@example.com', contactNumber: '09171234567' },
     delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '123456' },
-    lines: [{ productName: 'Wheelchair', variantName: 'Standard', subVariantName: null, quantity: 1, noOfRentalDays: null, unitPrice: '1250.00', lineTotal: '1250.00' }],
+    lines: [{ productName: 'Wheelchair', variantName: 'Standard', subVariantName: null, quantity: 1, noOfRentalDays: null, unitPrice: '1250.00', lineTotal: '1250.00', deposit: '0.00' }],
     extraCharge: null,
     overallTotal: null,
     dueDate: null,
     records: [],
+    deposit: '0.00',
+    depositHeld: '0.00',
+    lateFees: null,
+    depositApplied: null,
+    depositRefund: null,
     ...over,
   };
 }
@@ -74,7 +80,7 @@ const rental = detail({
   totalPartialPayment: '90.00',
   balance: '180.00',
   nextAction: null,
-  lines: [{ productName: 'Hospital Bed', variantName: 'Manual', subVariantName: 'Single', quantity: 1, noOfRentalDays: 3, unitPrice: '90.00', lineTotal: '270.00' }],
+  lines: [{ productName: 'Hospital Bed', variantName: 'Manual', subVariantName: 'Single', quantity: 1, noOfRentalDays: 3, unitPrice: '90.00', lineTotal: '270.00', deposit: '0.00' }],
   records: [record()],
 });
 
@@ -279,6 +285,50 @@ describe('payment detail', () => {
     expect(within(dialog).queryByLabelText('Balance')).toBeNull();
   });
 
+  it("Pay Partial Payment says the server's amount due now, which includes the deposit (issue 29)", async () => {
+    mockApi(
+      on('GET', `/api/payments/${ids.rental}`, {
+        status: 200,
+        body: { payment: { ...rental, orderStatus: 'FOR_PAYMENT', status: 'PENDING', type: null, balance: '1270.00', records: [], nextAction: 'PAY_PARTIAL', deposit: '1000.00', dueNow: '1090.00' } },
+      }),
+    );
+    open(`/admin/payments/${ids.rental}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay Partial Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pay Partial Payment' });
+    expect(within(dialog).getByTestId('due-now')).toHaveTextContent('$1,090.00');
+    expect(within(dialog).getByText(/includes the deposit of \$1,000\.00/)).toBeInTheDocument();
+    expect(within(dialog).queryByText('$90.00')).toBeNull();
+  });
+
+  it('without a deposit the dialog does not mention one; Mark as paid and Complete Payment take dueNow when the server gives it (issue 29)', async () => {
+    mockApi(
+      on('GET', `/api/payments/${ids.rental}`, {
+        status: 200,
+        body: { payment: { ...rental, orderStatus: 'FOR_PAYMENT', status: 'PENDING', type: null, balance: '270.00', records: [], nextAction: 'PAY_PARTIAL', dueNow: '90.00' } },
+      }),
+      on('GET', `/api/payments/${ids.purchase}`, { status: 200, body: { payment: detail({ dueNow: '1200.00' }) } }),
+      on('GET', `/api/payments/${ids.full}`, { status: 200, body: { payment: { ...forFull, dueNow: '600.00' } } }),
+    );
+    open(`/admin/payments/${ids.rental}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay Partial Payment' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Pay Partial Payment' });
+    expect(within(dialog).getByTestId('due-now')).toHaveTextContent('$90.00');
+    expect(within(dialog).queryByText(/includes the deposit/)).toBeNull();
+    cleanup();
+
+    open(`/admin/payments/${ids.purchase}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark as paid' }));
+    dialog = await screen.findByRole('dialog', { name: 'Mark as paid' });
+    expect(within(dialog).getByText('$1,200.00')).toBeInTheDocument();
+    expect(within(dialog).queryByText('$1,250.00')).toBeNull();
+    cleanup();
+
+    open(`/admin/payments/${ids.full}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Complete Payment' }));
+    dialog = await screen.findByRole('dialog', { name: 'Complete Payment' });
+    expect(within(dialog).getByLabelText('Balance')).toHaveValue('$600.00');
+  });
+
   it('lists the records of a rental with the invoice to download, and no step while it is out', async () => {
     mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: rental } }));
     open(`/admin/payments/${ids.rental}`);
@@ -304,6 +354,50 @@ describe('payment detail', () => {
     expect(within(dialog).getByLabelText('Balance')).toHaveAttribute('readonly');
     expect(within(dialog).getByLabelText('Extra Charges')).toHaveValue('$500.00');
     expect(within(dialog).getByLabelText('Extra Charges')).toHaveAttribute('readonly');
+  });
+
+  it('a rental with a deposit: Deposit and Deposit Held, and a Deposit column on the lines (issue 29)', async () => {
+    const held = detail({
+      ...rental,
+      deposit: '1000.00',
+      depositHeld: '1000.00',
+      lines: [
+        { ...rental.lines[0]!, deposit: '1000.00' },
+        { productName: 'Cane', variantName: null, subVariantName: null, quantity: 1, noOfRentalDays: 3, unitPrice: '10.00', lineTotal: '30.00', deposit: '0.00' },
+      ],
+    });
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: held } }));
+    open(`/admin/payments/${ids.rental}`);
+    const amounts = await screen.findByRole('region', { name: 'Amounts' });
+    expect(within(amounts).getByText('Deposit').closest('tr')).toHaveTextContent('$1,000.00');
+    expect(within(amounts).getByTestId('deposit-held')).toHaveTextContent('$1,000.00');
+    // Not at the full payment yet.
+    for (const label of ['Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(within(amounts).queryByText(label)).toBeNull();
+    const products = screen.getByRole('region', { name: 'Products' });
+    expect(within(products).getByRole('columnheader', { name: 'Deposit' })).toBeInTheDocument();
+    expect(within(products).getByText('Hospital Bed').closest('tr')).toHaveTextContent('$1,000.00');
+    expect(within(products).getByText('Cane').closest('tr')).toHaveTextContent('$0.00');
+  });
+
+  it('a payment without a deposit shows no deposit row nor column (issue 29)', async () => {
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: rental } }));
+    open(`/admin/payments/${ids.rental}`);
+    const amounts = await screen.findByRole('region', { name: 'Amounts' });
+    for (const label of ['Deposit', 'Deposit Held', 'Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(within(amounts).queryByText(label)).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Products' })).queryByRole('columnheader', { name: 'Deposit' })).toBeNull();
+  });
+
+  it('at the full payment: the late fees, the deposit applied and the deposit refund (issue 29)', async () => {
+    const settled = detail({ ...forFull, deposit: '1000.00', depositHeld: '1000.00', extraCharge: '650.00', lateFees: '150.00', depositApplied: '650.00', depositRefund: '350.00', overallTotal: '920.00', balance: '180.00', dueNow: '180.00' });
+    mockApi(on('GET', `/api/payments/${ids.full}`, { status: 200, body: { payment: settled } }));
+    open(`/admin/payments/${ids.full}`);
+    const amounts = await screen.findByRole('region', { name: 'Amounts' });
+    const figure = (label: string) => within(amounts).getByText(label).closest('tr') as HTMLElement;
+    expect(figure('Late Fees')).toHaveTextContent('$150.00');
+    expect(figure('Deposit Applied')).toHaveTextContent('$650.00');
+    expect(within(amounts).getByTestId('deposit-refund')).toHaveTextContent('$350.00');
+    expect(figure('Extra Charges')).toHaveTextContent('$650.00');
+    expect(within(amounts).getByTestId('balance')).toHaveTextContent('$180.00');
   });
 
   it('a rental paid in full offers the invoice of each record, the first one too (issue 22)', async () => {

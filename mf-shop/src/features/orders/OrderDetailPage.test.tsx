@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { Handover, Order } from '@dme/contracts';
 import App from '../../app';
@@ -128,6 +128,81 @@ describe("the customer's order detail", () => {
     expect(within(rows[0]!).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
     expect(within(rows[1]!).getByRole('link', { name: 'Download FULL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(FULL_RECORD_ID));
     for (const link of invoiceLinks()) expect(link).toHaveAttribute('download', '');
+  });
+
+  it('a rental with a deposit kept past its due date: the Deposit row, the late fees so far in a notice and a row (issue 29)', async () => {
+    const pay = await show(
+      order({
+        status: 'DELIVERED',
+        payment: { ...unpaid, status: 'INITIAL_PAYMENT', balance: '180.00', deposit: '1000.00', records: [{ ...initial, amount: '1090.00' }] },
+        products: [{ ...packedLine, deposit: '1000.00', dueDate: '2026-11-26' }],
+        lateFees: { amount: '150.00', days: 3 },
+      }),
+    );
+    const figure = (label: string) => pay.getByText(label).closest('tr') as HTMLElement;
+    expect(figure('Deposit')).toHaveTextContent('$1,000.00');
+    expect(pay.getByTestId('late-fees-so-far')).toHaveTextContent('$150.00');
+    expect(figure('Late Fees So Far')).toHaveTextContent('$150.00');
+    expect(pay.getByRole('alert')).toHaveTextContent('Late fees so far: $150.00 (3 days late). They grow each day until the equipment is picked up.');
+    // The full payment's figures are not known yet.
+    for (const label of ['Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(pay.queryByText(label)).toBeNull();
+    expect(pay.queryByTestId('deposit-refund')).toBeNull();
+  });
+
+  it('a day late says "1 day late"; a rental without a deposit or late fees shows neither (issue 29)', async () => {
+    let pay = await show(order({ status: 'DELIVERED', payment: { ...unpaid, status: 'INITIAL_PAYMENT', records: [initial] }, lateFees: { amount: '50.00', days: 1 } }));
+    expect(pay.getByRole('alert')).toHaveTextContent('Late fees so far: $50.00 (1 day late).');
+    expect(pay.queryByText('Deposit')).toBeNull();
+    cleanup();
+    pay = await show(order({ status: 'DELIVERED', payment: { ...unpaid, status: 'INITIAL_PAYMENT', deposit: '0.00', records: [initial] }, lateFees: null }));
+    for (const label of ['Deposit', 'Late Fees So Far', 'Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(pay.queryByText(label)).toBeNull();
+    expect(pay.queryByRole('alert')).toBeNull();
+  });
+
+  it('at the full payment: the late fees charged, the deposit applied and the deposit refund, under their labels (issue 29)', async () => {
+    const pay = await show(
+      order({
+        status: 'FOR_FULL_PAYMENT',
+        payment: {
+          ...unpaid,
+          status: 'FOR_FULL_PAYMENT',
+          deposit: '1000.00',
+          extraCharge: '650.00',
+          lateFees: '150.00',
+          depositApplied: '650.00',
+          depositRefund: '350.00',
+          overallTotal: '920.00',
+          balance: '180.00',
+          dueDate: '2026-11-29',
+          records: [{ ...initial, amount: '1090.00' }],
+        },
+        products: [{ ...packedLine, deposit: '1000.00' }],
+        lateFees: { amount: '150.00', days: 3 },
+      }),
+    );
+    const figure = (label: string) => pay.getByText(label).closest('tr') as HTMLElement;
+    expect(figure('Deposit')).toHaveTextContent('$1,000.00');
+    expect(figure('Extra Charges')).toHaveTextContent('$650.00');
+    expect(figure('Late Fees')).toHaveTextContent('$150.00');
+    expect(figure('Deposit Applied')).toHaveTextContent('$650.00');
+    expect(pay.getByTestId('deposit-refund')).toHaveTextContent('$350.00');
+    expect(figure('Deposit Refund')).toHaveTextContent('$350.00');
+    expect(pay.getByTestId('balance')).toHaveTextContent('$180.00');
+    // The late fees are final now: no notice that they grow.
+    expect(pay.queryByRole('alert')).toBeNull();
+  });
+
+  it('no late fees charged at the full payment: no Late Fees row (issue 29)', async () => {
+    const pay = await show(
+      order({
+        status: 'COMPLETED',
+        payment: { ...unpaid, status: 'PAID', deposit: '1000.00', extraCharge: '0.00', lateFees: '0.00', depositApplied: '0.00', depositRefund: '1000.00', overallTotal: '270.00', balance: '0.00', records: [initial, fullRecord] },
+        products: [packedLine],
+      }),
+    );
+    expect(pay.queryByText('Late Fees')).toBeNull();
+    expect((pay.getByText('Deposit Applied').closest('tr') as HTMLElement)).toHaveTextContent('$0.00');
+    expect(pay.getByTestId('deposit-refund')).toHaveTextContent('$1,000.00');
   });
 
   it('a record from before records had ids: the latest one links to the order\'s latest invoice, an earlier one has no link', async () => {

@@ -1,11 +1,15 @@
 import { Alert } from 'antd';
-import { formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
+import { formatBusinessDate, formatManilaDateTime, invoiceFileName, isNonZeroAmount } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
-import { money, Money, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
+import { days, money, Money, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 
 type Record = OrderPayment['records'][number];
 
 const orUnknown = (v: string | null, show: (v: string) => string) => (v === null ? '—' : show(v));
+
+/** Ours (issue 29): the notice of a rental kept past its due date. */
+export const lateFeesText = (l: { amount: string; days: number }) =>
+  `Late fees so far: ${money(l.amount)} (${days(l.days)} late). They grow each day until the equipment is picked up.`;
 
 /**
  * Payment Information as SPEC §4 shows it to the customer: while the order is PENDING or
@@ -13,33 +17,47 @@ const orUnknown = (v: string | null, show: (v: string) => string) => (v === null
  * afterwards the payment's
  * status and total; for a rental in FOR_FULL_PAYMENT or PAID also due date, extra charges,
  * overall total and balance. A payment taken for an order cancelled meanwhile shows REFUND DUE
- * with the amount owed back (issue 22).
+ * with the amount owed back (issue 22). A rental's money terms (issue 29): its deposit, the late
+ * fees so far while it is kept past its due date (with a notice until the full payment's figures
+ * are known), and at the full payment the late fees charged, the deposit applied to the charges
+ * and what is refunded of it.
  */
 export function PaymentSummary({ order }: { order: Order }) {
   const pay = order.payment;
   const rent = order.type === 'RENT';
   const full = rent && (pay.status === 'FOR_FULL_PAYMENT' || pay.status === 'PAID');
   const refund = pay.status === 'REFUND_DUE' ? (pay.refundDue ?? null) : null;
+  const deposit = rent && isNonZeroAmount(pay.deposit);
+  const late = rent ? (order.lateFees ?? null) : null;
   return (
     <PaymentInfoBlock
       notice={
-        pay.status === 'REFUND_DUE' && (
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginBottom: 12 }}
-            title={`This order was cancelled after your payment${refund ? ` of ${money(refund)}` : ''} was received. It is due to be refunded to you; our accounting team will contact you.`}
-          />
-        )
+        <>
+          {pay.status === 'REFUND_DUE' && (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={`This order was cancelled after your payment${refund ? ` of ${money(refund)}` : ''} was received. It is due to be refunded to you; our accounting team will contact you.`}
+            />
+          )}
+          {/* Still growing: until the full payment's late fees are known (they are final then). */}
+          {late !== null && (pay.lateFees ?? null) === null && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={lateFeesText(late)} />}
+        </>
       }
       rows={[
         { label: 'Status', value: <StatusTag kind="payment" status={pay.status} /> },
         { label: 'Order Total', value: <strong data-testid="order-total"><Money value={pay.totalOrderPayment} /></strong> },
         rent && pay.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={pay.totalPartialPayment} /> },
+        deposit && { label: 'Deposit', value: <span data-testid="deposit"><Money value={pay.deposit} /></span> },
+        late !== null && { label: 'Late Fees So Far', value: <span data-testid="late-fees-so-far"><Money value={late.amount} /></span> },
         refund !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={refund} /></strong> },
         full && { label: 'Due Date', value: orUnknown(pay.dueDate, formatBusinessDate) },
         full && { label: 'Extra Charges', value: orUnknown(pay.extraCharge, money) },
         full && { label: 'Overall Total', value: orUnknown(pay.overallTotal, money) },
+        rent && isNonZeroAmount(pay.lateFees) && { label: 'Late Fees', value: <Money value={pay.lateFees} /> },
+        deposit && pay.depositApplied != null && { label: 'Deposit Applied', value: <Money value={pay.depositApplied} /> },
+        deposit && pay.depositRefund != null && { label: 'Deposit Refund', value: <span data-testid="deposit-refund"><Money value={pay.depositRefund} /></span> },
         full && { label: 'Balance', value: <span data-testid="balance">{orUnknown(pay.balance, money)}</span> },
       ]}
     />

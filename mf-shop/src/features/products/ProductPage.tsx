@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Descriptions, Image, Radio, Space, Tag } from 'antd';
-import { centsToString, formatBusinessDate, formatPriceRange, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalPeriod, toCents } from '@dme/contracts/browser';
+import { centsToString, formatBusinessDate, formatPriceRange, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalPeriod, termsInWords, toCents } from '@dme/contracts/browser';
 import { RentalStartPicker, rentalWindowText, useRentalDays } from '../../lib/RentalStart';
 import { chooseLeaf } from '../../lib/leaf';
 import { errorMessage, loaded } from '@dme/api-client';
@@ -35,6 +35,8 @@ export default function ProductPage() {
   const datedFree = rent && c.complete ? rental.freeFrom(start) : undefined;
   const available = datedFree ?? c.available ?? 0;
   const today = manilaDate();
+  // A rental's money terms in words (issue 29): deposit and late fee; none for a purchase.
+  const terms = rent ? termsInWords(p.rentalTerms, money) : [];
 
   const setQty = (n: number) => {
     if (c.complete && n > available) {
@@ -140,6 +142,18 @@ export default function ProductPage() {
             </Descriptions.Item>
             {rent && <Descriptions.Item label="Damage or Lost Penalty">{c.damage ? money(c.damage) : '—'}</Descriptions.Item>}
           </Descriptions>
+          {terms.length > 0 && (
+            <div style={{ marginBottom: 12 }}>
+              <div style={{ fontWeight: 500, marginBottom: 4 }} id="rental-terms-label">
+                Rental terms
+              </div>
+              <ul aria-labelledby="rental-terms-label" style={{ margin: 0, paddingLeft: 20, color: 'rgba(0,0,0,0.65)' }}>
+                {terms.map((t) => (
+                  <li key={t}>{t}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           <div style={{ display: 'flex', flexWrap: 'wrap', gap: 24, alignItems: 'flex-end', marginBottom: 12 }}>
             <Stepper label="Quantity" value={quantity} onChange={setQty} min={1} />
             {rent && <Stepper label="Rental days" value={days} onChange={(n) => setDays(Math.max(1, n))} min={1} />}

@@ -1,7 +1,7 @@
 import { Alert, Button, Space, Tag } from 'antd';
-import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES, isNonZeroAmount } from '@dme/contracts/browser';
 import type { Order, OrderLine } from '@dme/contracts';
-import { days, Money, OrderLinesTable, PaymentInfoBlock, StatusTag, ResponsiveTable } from '@dme/ui';
+import { days, money, Money, OrderLinesTable, PaymentInfoBlock, StatusTag, ResponsiveTable } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';
 import { dateText } from '../../lib/rentalStatus';
@@ -108,10 +108,18 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
   );
 }
 
+
+/**
+ * The payment's status, amounts and records. A rental's money terms (issue 29) too: its deposit,
+ * the late fees so far with the most days late, and at the full payment the late fees charged,
+ * the deposit applied to the charges and what is refunded of it.
+ */
 export function PaymentInformation({ order }: { order: Order }) {
   const p = order.payment;
   const rent = order.type === 'RENT';
   const paid = p.records.length > 0;
+  const deposit = rent && isNonZeroAmount(p.deposit);
+  const late = rent ? (order.lateFees ?? null) : null;
   return (
     <PaymentInfoBlock
       column={{ xs: 1, md: 2 }}
@@ -120,8 +128,13 @@ export function PaymentInformation({ order }: { order: Order }) {
         { label: 'Status', value: <StatusTag kind="payment" status={p.status} /> },
         { label: 'Total Order Payment', value: <Money value={p.totalOrderPayment} /> },
         rent && p.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={p.totalPartialPayment} /> },
+        deposit && { label: 'Deposit', value: <Money value={p.deposit} /> },
+        late !== null && { label: 'Late Fees So Far', value: <span data-testid="late-fees-so-far">{`${money(late.amount)} (${days(late.days)} late)`}</span> },
         p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
         p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },
+        rent && isNonZeroAmount(p.lateFees) && { label: 'Late Fees', value: <Money value={p.lateFees} /> },
+        deposit && p.depositApplied != null && { label: 'Deposit Applied', value: <Money value={p.depositApplied} /> },
+        deposit && p.depositRefund != null && { label: 'Deposit Refund', value: <span data-testid="deposit-refund"><Money value={p.depositRefund} /></span> },
         p.balance !== null && { label: 'Balance', value: <Money value={p.balance} /> },
         !!p.dueDate && { label: 'Due Date', value: dateText(p.dueDate) },
       ]}

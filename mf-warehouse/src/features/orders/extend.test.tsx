@@ -30,6 +30,8 @@ const lineA: OrderLine = {
   serialCodes: [serialEntry('WHE-0000001', { productID: P1 }), serialEntry('WHE-0000002', { productID: P1 })],
   dueDate: '2026-12-04',
   startDate: '2026-12-01',
+  rentalTerms: null,
+  deposit: '0.00',
 };
 const lineB: OrderLine = { ...lineA, id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', productName: 'Oxygen Tank', quantity: 1, noOfRentalDays: 30, productAmount: '20.00', lineTotal: '600.00', serialCodes: [], dueDate: '2026-12-31' };
 
@@ -50,7 +52,7 @@ function rental(over: Partial<Order> = {}): Order {
     deliveryZipcode: '123456',
     note: '',
     partialPayment: '120.00',
-    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '900.00', totalPartialPayment: '120.00', extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [] },
+    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '900.00', totalPartialPayment: '120.00', extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null },
     orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' }],
     products: [lineA, lineB],
     customer: null,
@@ -64,6 +66,7 @@ function rental(over: Partial<Order> = {}): Order {
     earlyEnd: null,
     assignment: null,
     handovers: [],
+    lateFees: null,
     ...over,
   };
 }

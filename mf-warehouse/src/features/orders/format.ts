@@ -1,4 +1,4 @@
-import { fullPaymentDueInWords, isIsoDate, RETURN_STATUSES } from '@dme/contracts/browser';
+import { centsToString, fullPaymentDueInWords, isIsoDate, isNonZeroAmount, RETURN_STATUSES, toCents } from '@dme/contracts/browser';
 import { money } from '@dme/ui';
 import type {
   Order,
@@ -57,5 +57,8 @@ export function fullPaymentPromptText(preview: Order['fullPaymentPreview'] | nul
   if (!preview) return `The extra charge will be the damage or lost fees of every serial code not marked OK. ${due}`;
   const codes = preview.chargedSerials.map((s) => `${s.serialCode} (${s.status})`);
   const which = codes.length > 0 ? ` (${codes.join(', ')})` : ' (every serial code came back OK)';
-  return `The extra charge will be the damage or lost fees of every serial code not marked OK: ${money(preview.extraCharge)}${which}. ${due}`;
+  const late = isNonZeroAmount(preview.lateFees) ? ` It includes late fees of ${money(preview.lateFees)}.` : '';
+  const held = toCents(preview.depositApplied ?? '0') + toCents(preview.depositRefund ?? '0');
+  const deposit = held > 0 ? ` The deposit of ${money(centsToString(held))} pays ${money(preview.depositApplied)} of it; ${money(preview.depositRefund)} is refunded.` : '';
+  return `The extra charge will be the damage or lost fees of every serial code not marked OK: ${money(preview.extraCharge)}${which}.${late}${deposit} ${due}`;
 }

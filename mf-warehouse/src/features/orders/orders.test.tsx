@@ -35,6 +35,8 @@ const lineA: OrderLine = {
   serialCodes: [],
   dueDate: null,
   startDate: null,
+  rentalTerms: null,
+  deposit: '0.00',
 };
 const lineB: OrderLine = {
   ...lineA,
@@ -71,7 +73,7 @@ function order(over: Partial<Order> = {}): Order {
     deliveryZipcode: '123456',
     note: 'Call before delivery',
     partialPayment: null,
-    payment: { status: 'UNPAID', totalOrderPayment: '150.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [] },
+    payment: { status: 'UNPAID', totalOrderPayment: '150.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null },
     orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' }],
     products: [lineA, lineB],
     customer: { idNumber: 'CUS-000007', firstName: 'Maria', middleName: 'Luna', lastName: 'Santos', suffix: 'Jr.', email: 'maria@example.com', contactNumber: '09171234567' },
@@ -85,6 +87,7 @@ function order(over: Partial<Order> = {}): Order {
     earlyEnd: null,
     assignment: null,
     handovers: [],
+    lateFees: null,
     ...over,
   };
 }
@@ -356,6 +359,10 @@ describe('staff order detail', () => {
         balance: null,
         dueDate: null,
         records: [{ type: 'PARTIAL', invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '100.00', note: 'Cash', createdAt: '2026-11-23T06:00:00.000Z' }],
+        deposit: '0.00',
+        lateFees: null,
+        depositApplied: null,
+        depositRefund: null,
       },
     });
     const { calls } = mockApi(
@@ -392,6 +399,70 @@ describe('staff order detail', () => {
     expect(within(payment).getByRole('link', { name: 'Download invoice' })).toHaveAttribute('href', `/api/orders/${ORDER}/invoice.pdf`);
 
     expect(within(region('Requests')).getByText('No requests')).toBeInTheDocument();
+  });
+
+  it('a rental with a deposit kept late: Deposit and Late Fees So Far with the days; no deposit or late fees: neither row (issue 29)', async () => {
+    const late = order({
+      type: 'RENT',
+      status: 'DELIVERED',
+      allowedTransitions: [],
+      partialPayment: '100.00',
+      products: [{ ...lineA, noOfRentalDays: 3, lineTotal: '300.00', deposit: '1000.00', dueDate: '2026-11-26' }],
+      payment: { ...order().payment, status: 'INITIAL_PAYMENT', totalOrderPayment: '300.00', totalPartialPayment: '100.00', deposit: '1000.00' },
+      lateFees: { amount: '150.00', days: 3 },
+    });
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: late } }));
+    open(`/admin/orders/rentals/${ORDER}`);
+    const payment = await screen.findByRole('region', { name: 'Payment Information' });
+    expect(within(payment).getByText('Deposit').closest('.ant-descriptions-item-label')!.nextElementSibling).toHaveTextContent('$1,000.00');
+    expect(within(payment).getByTestId('late-fees-so-far')).toHaveTextContent('$150.00 (3 days late)');
+    for (const label of ['Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(within(payment).queryByText(label)).toBeNull();
+    cleanup();
+
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: { ...late, payment: { ...late.payment, deposit: '0.00' }, lateFees: null } } }));
+    open(`/admin/orders/rentals/${ORDER}`);
+    const plain = await screen.findByRole('region', { name: 'Payment Information' });
+    for (const label of ['Deposit', 'Late Fees So Far', 'Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(within(plain).queryByText(label)).toBeNull();
+  });
+
+  it('a rental at its full payment: the late fees charged, the deposit applied and the deposit refund (issue 29)', async () => {
+    const full = order({
+      type: 'RENT',
+      status: 'FOR_FULL_PAYMENT',
+      allowedTransitions: [],
+      partialPayment: '100.00',
+      products: [{ ...lineA, noOfRentalDays: 3, lineTotal: '300.00', deposit: '1000.00', dueDate: '2026-11-26' }],
+      payment: {
+        ...order().payment,
+        status: 'FOR_FULL_PAYMENT',
+        totalOrderPayment: '300.00',
+        totalPartialPayment: '100.00',
+        extraCharge: '650.00',
+        overallTotal: '950.00',
+        balance: '200.00',
+        dueDate: '2026-11-29',
+        records: [{ type: 'PARTIAL', invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '1100.00', note: 'Cash', createdAt: '2026-11-23T06:00:00.000Z' }],
+        deposit: '1000.00',
+        lateFees: '150.00',
+        depositApplied: '650.00',
+        depositRefund: '350.00',
+      },
+      lateFees: { amount: '150.00', days: 3 },
+    });
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: full } }));
+    open(`/admin/orders/rentals/${ORDER}`);
+    const payment = await screen.findByRole('region', { name: 'Payment Information' });
+    // Two figures a row: each figure is the cell after its label.
+    const figure = (label: string) => within(payment).getByText(label).closest('.ant-descriptions-item-label')!.nextElementSibling;
+    expect(figure('Deposit')).toHaveTextContent('$1,000.00');
+    expect(within(payment).getByTestId('late-fees-so-far')).toHaveTextContent('$150.00 (3 days late)');
+    expect(figure('Late Fees')).toHaveTextContent('$150.00');
+    expect(figure('Deposit Applied')).toHaveTextContent('$650.00');
+    expect(within(payment).getByTestId('deposit-refund')).toHaveTextContent('$350.00');
+    expect(figure('Deposit Refund')).toHaveTextContent('$350.00');
+    // The existing figures stay.
+    expect(figure('Extra Charges')).toHaveTextContent('$650.00');
+    expect(figure('Balance')).toHaveTextContent('$200.00');
   });
 
   it('a delivered order shows its proof of delivery: the hand-over, its signature and the Delivery ticket (issue 28)', async () => {

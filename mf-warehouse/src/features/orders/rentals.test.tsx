@@ -34,6 +34,8 @@ const lineA: OrderLine = {
   // Long past: the line is overdue whatever day the test runs.
   dueDate: '2020-01-04',
   startDate: '2020-01-01',
+  rentalTerms: null,
+  deposit: '0.00',
 };
 const lineB: OrderLine = {
   ...lineA,
@@ -71,7 +73,7 @@ function rental(over: Partial<Order> = {}): Order {
     deliveryZipcode: '123456',
     note: 'Call before delivery',
     partialPayment: '120.00',
-    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '900.00', totalPartialPayment: '120.00', extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [] },
+    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '900.00', totalPartialPayment: '120.00', extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null },
     orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' }],
     products: [lineA, lineB],
     customer: { idNumber: 'CUS-000007', firstName: 'Maria', middleName: 'Luna', lastName: 'Santos', suffix: '', email: 'maria@example.com', contactNumber: '09171234567' },
@@ -85,6 +87,7 @@ function rental(over: Partial<Order> = {}): Order {
     earlyEnd: null,
     assignment: null,
     handovers: [],
+    lateFees: null,
     ...over,
   };
 }
@@ -248,6 +251,16 @@ describe('ongoing rental detail', () => {
     await waitFor(() => expect(location()).toBe('/admin/ongoing-rentals'));
   });
 
+  it('an overdue rental shows its deposit and the late fees so far with the most days late (issue 29)', async () => {
+    const late = rental({ dueNotice: 'OVERDUE', payment: { ...rental().payment, deposit: '500.00' }, lateFees: { amount: '50.00', days: 1 } });
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: late } }));
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    await screen.findByRole('heading', { name: 'Rental ORD-20261123-000123' });
+    const payment = region('Payment Information');
+    expect(within(payment).getByText('Deposit').closest('.ant-descriptions-item-label')!.nextElementSibling).toHaveTextContent('$500.00');
+    expect(within(payment).getByTestId('late-fees-so-far')).toHaveTextContent('$50.00 (1 day late)');
+  });
+
   it('shows the proof of delivery and pick-up, with a ticket per leg handed over (issue 28)', async () => {
     const delivered: Handover = {
       id: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee',
@@ -399,7 +412,7 @@ describe('rental order detail: due dates, returns, full payment, requests', () =
       const all = Object.keys(marks).length === 3;
       // What the server says asking now would charge (it computes it; the screen shows it as given).
       const fullPaymentPreview = all
-        ? { extraCharge: '650.00', chargedSerials: [{ serialCode: 'WHE-0000002', status: 'DAMAGED' as const }, { serialCode: 'OXY-0000001', status: 'LOST' as const }], balance: '1430.00', dueDate: '2026-11-26' }
+        ? { extraCharge: '650.00', chargedSerials: [{ serialCode: 'WHE-0000002', status: 'DAMAGED' as const }, { serialCode: 'OXY-0000001', status: 'LOST' as const }], balance: '1430.00', dueDate: '2026-11-26', lateFees: '0.00', depositApplied: '0.00', depositRefund: '0.00' }
         : null;
       return rental({ status: 'FOR_PICK_UP', products, allowedTransitions: all ? ['FOR_FULL_PAYMENT'] : [], fullPaymentPreview });
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { CATALOG_MESSAGES, type Product, type User } from '@dme/contracts';
+import { CATALOG_MESSAGES, RENTAL_TERMS_MESSAGES, RentalTermsSchema, type Product, type RentalTermsWire, type User } from '@dme/contracts';
 import { CURRENT_IMAGE_LABEL } from '@dme/ui';
 import { mockApi, on } from '@dme/ui/testing';
 import App from '../../app';
@@ -24,6 +24,7 @@ const wheelchair: Product = {
   turnaroundDays: 1,
   inspectionChecklist: [],
   maintenance: null,
+  rentalTerms: null,
   priceMin: '50.00',
   priceMax: '50.00',
   archived: false,
@@ -32,11 +33,11 @@ const wheelchair: Product = {
   updatedAt: '2026-11-01T00:00:00.000Z',
 };
 
-function edit() {
+function edit(product: Product = wheelchair) {
   const api = mockApi(
-    on('GET', `/api/admin/products/${ID}`, { status: 200, body: { product: wheelchair } }),
-    on('PATCH', `/api/products/${ID}`, (c) => ({ status: 200, body: { product: { ...wheelchair, ...(c.body as object) } } })),
-    on('GET', '/api/admin/products', { status: 200, body: { items: [wheelchair], total: 1 } }),
+    on('GET', `/api/admin/products/${ID}`, { status: 200, body: { product } }),
+    on('PATCH', `/api/products/${ID}`, (c) => ({ status: 200, body: { product: { ...product, ...(c.body as object) } } })),
+    on('GET', '/api/admin/products', { status: 200, body: { items: [product], total: 1 } }),
   );
   // The upload is multipart (mockApi reads JSON bodies): answered here, and recorded.
   const uploads: string[] = [];
@@ -83,5 +84,81 @@ describe('editing a product: its image (issue 13)', () => {
     expect(screen.queryByText('fedcba98.png')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Save/ }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ image: '/api/uploads/fedcba98.png' }));
+  });
+});
+
+/** Types into an antd input found by its label (InputNumber fires its change on input). */
+function type(label: string, value: string) {
+  const input = screen.getByLabelText(label, { selector: 'input' });
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input);
+}
+const patchBody = (calls: Array<{ method: string; body?: unknown }>) => calls.find((c) => c.method === 'PATCH')?.body as Record<string, unknown> | undefined;
+
+describe("a rental product's money terms (issue 29)", () => {
+  it('sends the deposit, late fee, grace days and cap filled in, exactly as the wire terms', async () => {
+    const { calls } = edit();
+    await screen.findByText('Rental money terms');
+    fireEvent.click(screen.getByRole('radio', { name: 'Fixed amount per unit' }));
+    type('Deposit amount', '500');
+    type('Late fee per day', '50');
+    type('Grace days', '2');
+    fireEvent.click(screen.getByRole('radio', { name: 'Days' }));
+    type('Cap days', '10');
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    expect(await screen.findByText(CATALOG_MESSAGES.product.updated)).toBeInTheDocument();
+    const expected: RentalTermsWire = { deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '50.00', graceDays: 2, lateFeeCap: { kind: 'DAYS', days: 10 } };
+    expect(patchBody(calls)?.rentalTerms).toEqual(expected);
+    // What the server accepts as it is.
+    expect(RentalTermsSchema.parse(patchBody(calls)?.rentalTerms)).toEqual(expected);
+  });
+
+  it('a percent deposit out of 1 to 100 shows its message and nothing is sent', async () => {
+    const { calls } = edit();
+    await screen.findByText('Rental money terms');
+    fireEvent.click(screen.getByRole('radio', { name: 'Percent of the rental' }));
+    type('Deposit percent', '150');
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    expect(await screen.findByText(RENTAL_TERMS_MESSAGES.depositPercent)).toBeInTheDocument();
+    // Fixed to a whole percent: the message goes and the terms are sent.
+    type('Deposit percent', '25');
+    await waitFor(() => expect(screen.queryByText(RENTAL_TERMS_MESSAGES.depositPercent)).toBeNull());
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(calls)?.rentalTerms).toEqual({ deposit: { kind: 'PERCENT', percent: 25 }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null }));
+  });
+
+  it("shows a product's stored terms and sends them back unchanged", async () => {
+    const terms: RentalTermsWire = { deposit: { kind: 'PERCENT', percent: 25 }, lateFeePerDay: '75.50', graceDays: 1, lateFeeCap: { kind: 'AMOUNT', amount: '300.00' } };
+    const { calls } = edit({ ...wheelchair, rentalTerms: terms });
+    await screen.findByText('Rental money terms');
+    expect(screen.getByRole('radio', { name: 'Percent of the rental' })).toBeChecked();
+    expect(screen.getByLabelText('Deposit percent', { selector: 'input' })).toHaveValue('25');
+    expect(screen.getByLabelText('Late fee per day', { selector: 'input' })).toHaveValue('75.50');
+    expect(screen.getByLabelText('Grace days', { selector: 'input' })).toHaveValue('1');
+    expect(screen.getByRole('radio', { name: 'Amount per unit' })).toBeChecked();
+    expect(screen.getByLabelText('Cap amount', { selector: 'input' })).toHaveValue('300.00');
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(calls)?.rentalTerms).toEqual(terms));
+  });
+
+  it('sends null when there is no deposit and no late fee, and nothing for a product for sale', async () => {
+    const rent = edit();
+    await screen.findByText('Rental money terms');
+    expect(screen.getByRole('radiogroup', { name: 'Deposit' })).toBeInTheDocument();
+    expect(screen.getByRole('radiogroup', { name: 'Late fee cap' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(rent.calls)).toBeDefined());
+    expect(patchBody(rent.calls)).toHaveProperty('rentalTerms', null);
+    cleanup();
+
+    const sale = edit({ ...wheelchair, type: 'FOR_SALE' });
+    await screen.findByRole('heading', { name: 'Edit Product' });
+    await screen.findByText(CURRENT_IMAGE_LABEL);
+    expect(screen.queryByText('Rental money terms')).toBeNull();
+    expect(screen.queryByLabelText('Deposit')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(sale.calls)).toBeDefined());
+    expect(patchBody(sale.calls)).not.toHaveProperty('rentalTerms');
   });
 });

@@ -6,6 +6,8 @@ import { errorMessage, fieldErrors, loaded } from '@dme/api-client';
 import { ImageUpload, LazyErrorState, Loading, PageHeader, useFeedback, SectionTitle } from '@dme/ui';
 import { useProductQuery } from '../../lib/api';
 import { useCreateProductMutation, useUpdateProductMutation } from './api';
+import RentalTermsFields from './RentalTermsFields';
+import { rentalTermsOf, rentalTermsValues, type RentalTermsValues } from './rentalTerms';
 
 const M = CATALOG_MESSAGES.product;
 
@@ -34,6 +36,8 @@ interface Values {
   serviceEveryRentalDays?: number | null;
   serviceEveryDays?: number | null;
   serviceChecklist?: string[];
+  /** Rentals: the money terms (issue 29): deposit, late fee per day, grace days, cap. */
+  rentalTerms?: RentalTermsValues;
   variants?: VariantValues[];
 }
 
@@ -66,6 +70,7 @@ function toValues(p: Product): Values {
     serviceEveryRentalDays: p.maintenance?.everyRentalDays ?? null,
     serviceEveryDays: p.maintenance?.everyDays ?? null,
     serviceChecklist: p.maintenance?.checklist ?? [],
+    rentalTerms: rentalTermsValues(p.rentalTerms),
     variants: p.variants.map((v) => ({
       id: v.id,
       name: v.name,
@@ -96,6 +101,7 @@ function toBody(v: Values): ProductRequest {
     ...(v.type === 'FOR_RENT' && typeof v.turnaroundDays === 'number' ? { turnaroundDays: v.turnaroundDays } : {}),
     ...(v.type === 'FOR_RENT' && v.inspectionChecklist ? { inspectionChecklist: v.inspectionChecklist.map((x) => x.trim()).filter(Boolean) } : {}),
     ...(v.type === 'FOR_RENT' ? { maintenance: maintenanceOf(v) } : {}),
+    ...(v.type === 'FOR_RENT' ? { rentalTerms: rentalTermsOf(v.rentalTerms) } : {}),
     variants: (v.variants ?? []).map((x) => {
       const subs = (x.subVariants ?? []).map((s) => ({
         ...(s.id ? { id: s.id } : {}),
@@ -247,7 +253,7 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
         name="product"
         onFinish={onFinish}
         scrollToFirstError
-        initialValues={mode === 'edit' && existing.data ? toValues(existing.data.product) : { type: 'FOR_RENT', variants: [] }}
+        initialValues={mode === 'edit' && existing.data ? toValues(existing.data.product) : { type: 'FOR_RENT', rentalTerms: rentalTermsValues(null), variants: [] }}
       >
         <Form.Item label="Image" name="image" rules={[{ required: true, message: M.image }]}>
           <ImageUpload />
@@ -340,6 +346,9 @@ export default function ProductFormPage({ mode }: { mode: 'add' | 'edit' }) {
               </fieldset>
             )
           }
+        </Form.Item>
+        <Form.Item noStyle shouldUpdate={(a: Values, b: Values) => a.type !== b.type}>
+          {({ getFieldValue }) => getFieldValue('type') === 'FOR_RENT' && <RentalTermsFields moneyInput={moneyInput} />}
         </Form.Item>
         <SectionTitle>Variants</SectionTitle>
         <VariantEditor form={form} firstLocked={mode === 'edit'} />

@@ -91,6 +91,7 @@ import { CatalogRecalls } from './0012_recalls';
 import { CatalogBinAudits } from './0013_bin_audits';
 import { CatalogProductSearch } from './0014_product_search';
 import { CatalogSearchIndexDirect } from './0015_search_index_direct';
+import { CatalogRentalTerms } from './0016_rental_terms';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -108,4 +109,5 @@ export const migrations = [
   { name: '0013_bin_audits', class: CatalogBinAudits },
   { name: '0014_product_search', class: CatalogProductSearch },
   { name: '0015_search_index_direct', class: CatalogSearchIndexDirect },
+  { name: '0016_rental_terms', class: CatalogRentalTerms },
 ];

@@ -62,6 +62,7 @@ describe('dme.payment.confirmed', () => {
       balance: '0.00',
       dueDate: null,
       records: [{ id: event.data.recordId, type: 'FULL', invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', amount: '39.98', note: 'cash', createdAt: event.data.confirmedAt }],
+      deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null,
     });
     // The customer reads the same.
     expect((await h.order.get(`/api/my/orders/${order.id}`, { as: c })).body.order.payment).toEqual(o.payment);
@@ -91,6 +92,7 @@ describe('dme.payment.confirmed', () => {
       balance: null,
       dueDate: null,
       records: [{ type: 'PARTIAL', invoiceNumber: event.data.invoiceNumber, receiptNumber: event.data.receiptNumber, amount: '30.00', note: '', createdAt: event.data.confirmedAt }],
+      deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null,
     });
   });
 

@@ -134,6 +134,7 @@ import { OrderingExtensions } from './0010_extensions';
 import { OrderingEarlyEnd } from './0011_early_end';
 import { OrderingHandovers } from './0012_handovers';
 import { OrderingDriverDay } from './0013_driver_day';
+import { OrderingRentalMoney } from './0014_rental_money';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -149,4 +150,5 @@ export const migrations = [
   { name: '0011_early_end', class: OrderingEarlyEnd },
   { name: '0012_handovers', class: OrderingHandovers },
   { name: '0013_driver_day', class: OrderingDriverDay },
+  { name: '0014_rental_money', class: OrderingRentalMoney },
 ];

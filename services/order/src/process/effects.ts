@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AssignSerialsReply, centsToString, fullPaymentTerms, toCents, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
+import { AssignSerialsReply, centsToString, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
 import { callRpc, HttpProblem, qualified, type NatsConnection } from '@dme/platform';
-import { lineLabel, normalizeSerial, returnedUnits, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
+import { fullPaymentTermsOf, lineLabel, normalizeSerial, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
 
 /** What the effects need from outside the order service: the catalog's packing command. */
 export interface ProcessDeps {
@@ -28,6 +28,10 @@ export interface EffectOutcome {
   fullPaymentDue?: string;
   /** FOR_FULL_PAYMENT: what is left to pay (order total + extra charge − first payment). */
   balance?: string;
+  /** FOR_FULL_PAYMENT (issue 29): the late fees within the extra charge, the deposit taken for the charges and what is refunded of it. */
+  lateFees?: string;
+  depositApplied?: string;
+  depositRefund?: string;
 }
 
 export type EffectFn = (ctx: EffectContext) => Promise<EffectOutcome>;
@@ -146,15 +150,16 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
    * extra charge and due date stay on the order for its display.
    */
   'full-payment-due': async ({ em, order, now }) => {
-    const terms = fullPaymentTerms({
-      totalCents: toCents(order.totalAmount),
-      firstPaymentCents: order.partialPayment === null ? null : toCents(order.partialPayment),
-      units: returnedUnits(order),
-      askedAt: now,
-    });
+    const terms = fullPaymentTermsOf(order, now);
     const extraCharge = centsToString(terms.extraCents);
-    await em.execute(`update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date where id = ?`, [extraCharge, terms.dueDate, order.id]);
-    return { extraCharge, fullPaymentDue: terms.dueDate, balance: centsToString(terms.balanceCents) };
+    const lateFees = centsToString(terms.lateFeeCents);
+    const depositApplied = centsToString(terms.depositAppliedCents);
+    const depositRefund = centsToString(terms.depositRefundCents);
+    await em.execute(
+      `update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date, late_fees = ?, deposit_applied = ?, deposit_refund = ? where id = ?`,
+      [extraCharge, terms.dueDate, lateFees, depositApplied, depositRefund, order.id],
+    );
+    return { extraCharge, fullPaymentDue: terms.dueDate, balance: centsToString(terms.balanceCents), lateFees, depositApplied, depositRefund };
   },
 
   /** → CANCELLED: nothing to write here; the catalog releases the reservation when it sees the status event. */

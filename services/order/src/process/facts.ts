@@ -1,4 +1,4 @@
-import { toCents, type FieldError, type HandoverLeg, type HandoverOutcome, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
+import { fullPaymentTerms, lineDueDate, manilaDate, rentalLateFees, toCents, type RentalTermsWire, type FieldError, type HandoverLeg, type HandoverOutcome, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
 import type { Principal } from '@dme/platform';
 import type { z } from 'zod';
 
@@ -35,6 +35,8 @@ export interface FactLine {
   noOfRentalDays: number | null;
   /** The damage or lost fee snapshot of one unit ("250.00"). */
   damageCharges: string;
+  /** The rental money terms snapshotted at checkout (issue 29); null or absent: none. */
+  rentalTerms?: RentalTermsWire | null;
 }
 
 /** A serial code packed for a line, with its return inspection (null until returned). */
@@ -42,6 +44,8 @@ export interface FactSerial {
   lineId: string;
   serialCode: string;
   returnStatus: ReturnStatus | null;
+  /** The Manila day the unit came back (issue 29: its pick-up hand-over, else its return mark); null or absent: still out. */
+  backOn?: string | null;
 }
 
 /** What the process table's guards and effects decide on: the order, its lines and their serials (read by `loadOrder`, modules/orders/read.ts). */
@@ -56,6 +60,8 @@ export interface OrderFacts {
   /** The order total and a rental's first (partial) payment, as placed ("1560.00"; null: a purchase). */
   totalAmount: string;
   partialPayment: string | null;
+  /** A rental's deposit (issue 29), taken with the first payment; absent: none. */
+  deposit?: string;
   lines: FactLine[];
   serials: FactSerial[];
 }
@@ -70,6 +76,41 @@ export const no = (status: 400 | 403 | 409, message: string, errors?: FieldError
 export function returnedUnits(order: Pick<OrderFacts, 'lines' | 'serials'>): ReturnedUnit[] {
   const fee = new Map(order.lines.map((l) => [l.id, toCents(l.damageCharges)]));
   return order.serials.map((s) => ({ mark: s.returnStatus, feeCents: fee.get(s.lineId) ?? 0 }));
+}
+
+/**
+ * A rental's late fees on `today` (issue 29): each line under its own terms from its due date
+ * (delivered date + its days), each unit to the day it came back or, still out, to today
+ * (rental-money `rentalLateFees`); nothing before delivery.
+ */
+export function lateFeesOf(order: Pick<OrderFacts, 'deliveredAt' | 'lines' | 'serials'>, today: string): { cents: number; days: number } {
+  const delivered = order.deliveredAt;
+  if (!delivered) return { cents: 0, days: 0 };
+  return rentalLateFees(
+    order.lines.map((l) => ({
+      terms: l.rentalTerms,
+      dueDate: l.noOfRentalDays === null ? null : lineDueDate(delivered, l.noOfRentalDays),
+      units: order.serials.filter((s) => s.lineId === l.id).map((s) => ({ returnedOn: s.backOn ?? null })),
+    })),
+    today,
+  );
+}
+
+/**
+ * What asking for a rental's full payment at `now` charges (contracts `fullPaymentTerms`): the
+ * damage or lost fees of its units, its late fees to the day each came back, the deposit held
+ * (taken with the first payment, which every rental picked up has had) settled against them.
+ * The step (effects `full-payment-due`) and the warehouse's preview read it here alike.
+ */
+export function fullPaymentTermsOf(order: OrderFacts, now: Date) {
+  return fullPaymentTerms({
+    totalCents: toCents(order.totalAmount),
+    firstPaymentCents: order.partialPayment === null ? null : toCents(order.partialPayment),
+    units: returnedUnits(order),
+    askedAt: now,
+    lateFeeCents: lateFeesOf(order, manilaDate(now)).cents,
+    depositHeldCents: toCents(order.deposit ?? '0'),
+  });
 }
 
 /** A line as packing names it: product / variant / sub-variant ("Wheelchair / Standard / 18 in"). */

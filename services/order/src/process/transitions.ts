@@ -120,6 +120,9 @@ export async function perform(
       driverId: row.effect === 'record-driver' ? (caller.kind === 'person' ? caller.principal.userId : caller.by) : row.effect === 'release-driver' ? null : order.driverId,
       extraCharge: outcome.extraCharge ?? null,
       fullPaymentDue: outcome.fullPaymentDue ?? null,
+      lateFees: outcome.lateFees ?? null,
+      depositApplied: outcome.depositApplied ?? null,
+      depositRefund: outcome.depositRefund ?? null,
       balance: outcome.balance ?? null,
     },
   });

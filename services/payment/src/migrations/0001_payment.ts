@@ -70,8 +70,10 @@ export class PaymentInitial extends Migration {
 }
 
 import { PaymentRefundDue } from './0002_refund_due';
+import { PaymentDeposits } from './0003_deposits';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
   { name: '0002_refund_due', class: PaymentRefundDue },
+  { name: '0003_deposits', class: PaymentDeposits },
 ];

@@ -83,6 +83,7 @@ export function toProduct(tree: ProductTree, counts: CountIndex): Product {
       p.serviceEveryRentalDays || p.serviceEveryDays
         ? { everyRentalDays: p.serviceEveryRentalDays ?? null, everyDays: p.serviceEveryDays ?? null, checklist: p.serviceChecklist ?? [] }
         : null,
+    rentalTerms: p.type === 'FOR_RENT' ? (p.rentalTerms ?? null) : null,
     priceMin: money(Math.min(...prices)),
     priceMax: money(Math.max(...prices)),
     archived: p.archivedAt !== null && p.archivedAt !== undefined,

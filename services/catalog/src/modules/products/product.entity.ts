@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { ProductType } from '@dme/contracts';
+import type { ProductType, RentalTermsWire } from '@dme/contracts';
 
 /** Money columns are numeric(12,2), read and written as decimal strings ("25.00"). */
 export const ProductEntity = defineEntity({
@@ -22,6 +22,8 @@ export const ProductEntity = defineEntity({
     serviceEveryRentalDays: p.integer().nullable(),
     serviceEveryDays: p.integer().nullable(),
     serviceChecklist: p.json<string[]>().default([]),
+    /** Rental money terms (issue 29; migrations/0016_rental_terms.ts), contracts RentalTermsSchema's wire form; null: none. */
+    rentalTerms: p.json<RentalTermsWire>().nullable(),
     archivedAt: p.datetime().columnType('timestamptz').nullable(),
     createdAt: p.datetime().columnType('timestamptz'),
     updatedAt: p.datetime().columnType('timestamptz'),

@@ -28,6 +28,8 @@ export function productFields(input: ProductInput) {
           serviceEveryDays: input.maintenance?.everyDays ?? null,
           serviceChecklist: input.maintenance?.checklist ?? [],
         }),
+    // Money terms apply to rentals only: a product for sale keeps none whatever is sent.
+    ...(input.type === 'FOR_SALE' ? { rentalTerms: null } : input.rentalTerms === undefined ? {} : { rentalTerms: input.rentalTerms }),
   };
 }
 
@@ -49,7 +51,7 @@ export async function getProduct(em: EntityManager, id: string, opts: { includeA
 export async function createProduct(em: EntityManager, input: ProductInput): Promise<Product> {
   const tree = await em.transactional(async (tem) => {
     const now = new Date();
-    const product = tem.create(ProductEntity, { id: randomUUID(), ...productFields(input), archivedAt: null, createdAt: now, updatedAt: now });
+    const product = tem.create(ProductEntity, { id: randomUUID(), rentalTerms: null, ...productFields(input), archivedAt: null, createdAt: now, updatedAt: now });
     tem.persist(product);
     const variants = input.variants.map((v, i) => {
       const variant = tem.create(VariantEntity, { id: randomUUID(), productId: product.id, name: v.name, position: i, ...variantLevel(v), createdAt: now });

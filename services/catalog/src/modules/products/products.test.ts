@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_MESSAGES } from '@dme/contracts';
+import { randomUUID } from 'node:crypto';
+import { CATALOG_MESSAGES, RENTAL_TERMS_MESSAGES } from '@dme/contracts';
+import { bookRentalOrders } from '../bookings/book-rentals';
 import { simpleProduct, startCatalog, wheelchair, type CatalogHarness } from '../../test/harness';
 
 let h: CatalogHarness;
@@ -368,5 +370,51 @@ describe('permissions', () => {
     expect((await h.api.get('/api/admin/products')).status).toBe(401);
     expect((await h.api.get('/api/stocks')).status).toBe(401);
     expect((await h.api.post('/api/products', simpleProduct())).status).toBe(401);
+  });
+});
+
+describe('rental money terms (issue 29)', () => {
+  const terms = { deposit: { kind: 'FIXED', amount: '500' }, lateFeePerDay: '50.00', graceDays: 2, lateFeeCap: { kind: 'DAYS', days: 10 } };
+
+  it('a rental product keeps its terms; an edit without them keeps them, with null drops them; the order line gets them with its reservation', async () => {
+    const res = await create(simpleProduct({ type: 'FOR_RENT', rentalTerms: terms }));
+    expect(res.status).toBe(201);
+    const saved = { deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '50.00', graceDays: 2, lateFeeCap: { kind: 'DAYS', days: 10 } };
+    expect(res.body.product.rentalTerms).toEqual(saved);
+    const id = res.body.product.id;
+    await h.api.post('/api/stocks', { productID: id, warehouseBinID: binId, quantity: 1, productVariantID: null, productSubVariantID: null }, { as: h.staff });
+    const [booked] = await bookRentalOrders(h.orm.em.fork(), [
+      { orderId: randomUUID(), orderType: 'RENT', lines: [{ ref: 0, productID: id, productVariantID: null, productSubVariantID: null, quantity: 1 }] },
+    ]);
+    expect(booked).toMatchObject({ lines: [{ ref: 0, rentalTerms: saved }] });
+
+    const kept = await h.api.patch(`/api/products/${id}`, simpleProduct({ type: 'FOR_RENT', name: 'Renamed' }), { as: h.staff });
+    expect(kept.status).toBe(200);
+    expect(kept.body.product.rentalTerms).toEqual(saved);
+    const percent = await h.api.patch(`/api/products/${id}`, simpleProduct({ type: 'FOR_RENT', rentalTerms: { deposit: { kind: 'PERCENT', percent: 25 }, lateFeePerDay: '0' } }), { as: h.staff });
+    expect(percent.body.product.rentalTerms).toEqual({ deposit: { kind: 'PERCENT', percent: 25 }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null });
+    const none = await h.api.patch(`/api/products/${id}`, simpleProduct({ type: 'FOR_RENT', rentalTerms: null }), { as: h.staff });
+    expect(none.body.product.rentalTerms).toBeNull();
+  });
+
+  it('a product for sale has no rental terms, whatever is sent', async () => {
+    const res = await create(simpleProduct({ type: 'FOR_SALE', rentalTerms: terms }));
+    expect(res.status).toBe(201);
+    expect(res.body.product.rentalTerms).toBeNull();
+  });
+
+  it.each([
+    [{ deposit: { kind: 'PERCENT', percent: 0 } }, 'rentalTerms.deposit.percent', RENTAL_TERMS_MESSAGES.depositPercent],
+    [{ deposit: { kind: 'PERCENT', percent: 12.5 } }, 'rentalTerms.deposit.percent', RENTAL_TERMS_MESSAGES.depositPercent],
+    [{ deposit: { kind: 'FIXED', amount: '0.00' } }, 'rentalTerms.deposit.amount', RENTAL_TERMS_MESSAGES.depositAmount],
+    [{ lateFeePerDay: '1.999' }, 'rentalTerms.lateFeePerDay', RENTAL_TERMS_MESSAGES.lateFee],
+    [{ graceDays: 31 }, 'rentalTerms.graceDays', RENTAL_TERMS_MESSAGES.graceDays],
+    [{ lateFeeCap: { kind: 'DAYS', days: 0 } }, 'rentalTerms.lateFeeCap.days', RENTAL_TERMS_MESSAGES.capDays],
+  ])('bad terms %j: 400 on %s with its message, nothing created', async (bad, field, message) => {
+    const before = await productCount();
+    const res = await create(simpleProduct({ type: 'FOR_RENT', rentalTerms: bad }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({ field, message });
+    expect(await productCount()).toBe(before);
   });
 });

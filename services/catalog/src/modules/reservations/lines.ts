@@ -1,4 +1,4 @@
-import { centsToString, levelDamageCharges, levelPrice, ORDER_MESSAGES, toCents, type ReserveLineReply, type ReserveRequest as ReserveSchema } from '@dme/contracts';
+import { centsToString, type RentalTermsWire, levelDamageCharges, levelPrice, ORDER_MESSAGES, toCents, type ReserveLineReply, type ReserveRequest as ReserveSchema } from '@dme/contracts';
 import { badRequest, conflict, type HttpProblem } from '@dme/platform';
 import type { z } from 'zod';
 
@@ -36,6 +36,8 @@ export interface LineRow {
   type: 'FOR_RENT' | 'FOR_SALE' | null;
   price: string | null;
   damage_charges: string | null;
+  /** The product's rental money terms (issue 29), wire form; null: none. */
+  rental_terms: RentalTermsWire | null;
   variant_name: string | null;
   variant_price: string | null;
   variant_damage: string | null;
@@ -73,6 +75,7 @@ export function replyOf(r: LineRow): ReserveLineReply {
     // The chosen level's price and fee: the one rule (levelPrice), over the columns read as they are.
     unitPrice: money(levelPrice(product, variant, subLevel)),
     damageCharges: money(levelDamageCharges(product, variant, subLevel)),
+    rentalTerms: r.type === 'FOR_RENT' ? (r.rental_terms ?? null) : null,
   };
 }
 
@@ -100,7 +103,7 @@ export function resolvedLinesSql(t: (name: string) => string): string {
      ), resolved as materialized (
        select i.req, i.ord, i.ref, i.quantity,
               p.id as product_id, v.id as variant_id, s.id as sub_variant_id, coalesce(s.id, v.id, p.id) as leaf_id,
-              p.name, p.image, p.type, p.price, p.damage_charges, p.turnaround_days,
+              p.name, p.image, p.type, p.price, p.damage_charges, p.rental_terms, p.turnaround_days,
               v.name as variant_name, v.price as variant_price, v.damage_charges as variant_damage,
               s.name as sub_name, s.price as sub_price, s.damage_charges as sub_damage,
               case

@@ -134,7 +134,7 @@ function reserveOrdersSql(db: Db): string {
         where l.leaf_id = w.leaf_id
      )
      select x.req, x.ord, x.ref, x.quantity, x.error, x.product_id, x.variant_id, x.sub_variant_id, x.leaf_id,
-            x.name, x.image, x.type, x.price, x.damage_charges, x.variant_name, x.variant_price, x.variant_damage,
+            x.name, x.image, x.type, x.price, x.damage_charges, x.rental_terms, x.variant_name, x.variant_price, x.variant_damage,
             x.sub_name, x.sub_price, x.sub_damage, d.outcome, d.short
        from resolved x join decided d on d.req = x.req
       order by x.req, x.ord`;

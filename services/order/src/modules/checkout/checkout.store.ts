@@ -38,6 +38,7 @@ export interface OrderWrite {
   typeOfOrder: string | null;
   totalAmount: string;
   partialPayment: string | null;
+  deposit: string;
   deliveryAddress: string;
   deliveryCity: string;
   deliveryState: string;
@@ -121,6 +122,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     type_of_order: w.typeOfOrder,
     total_amount: w.totalAmount,
     partial_payment: w.partialPayment,
+    deposit: w.deposit,
     delivery_address: w.deliveryAddress,
     delivery_city: w.deliveryCity,
     delivery_state: w.deliveryState,
@@ -142,7 +144,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     em,
     `with req as materialized (
        select * from jsonb_to_recordset($1::jsonb) as r(i int, id uuid, day text, customer_id uuid, type text, type_of_order text,
-         total_amount numeric, partial_payment numeric, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
+         total_amount numeric, partial_payment numeric, deposit numeric, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
          note text, created_at timestamptz, tracker_id uuid, title text, cart_ids uuid[], event_id uuid, subject text, event jsonb, answer jsonb, key text,
          token timestamptz)
      ), owned as materialized (
@@ -150,20 +152,22 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
            on k.owner_id = r.customer_id and k.key = r.key and k.state = 'IN_PROGRESS' and k.created_at = r.token
           for update of k
      ), o as (
-       insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment,
+       insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment, deposit,
          delivery_address, delivery_city, delivery_state, delivery_zipcode, note, created_at, updated_at)
        select r.id, 'ORD-' || r.day || '-' || lpad(nextval('${t('order_number_seq')}')::text, 6, '0'), r.customer_id, r.type, r.type_of_order, 'PENDING',
-              r.total_amount, r.partial_payment, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
+              r.total_amount, r.partial_payment, r.deposit, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
          from (select * from owned order by i) r
        returning id, order_number
      ), l as (
        insert into ${t('order_lines')} (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name,
-         variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, no_of_rental_days, start_date, unit_price, damage_charges, line_total)
+         variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, no_of_rental_days, start_date, unit_price, damage_charges, line_total,
+         rental_terms, deposit)
        select x.id, x.order_id, x.position, x.product_id, x.product_name, x.product_image, x.variant_id, x.variant_name, x.variant_price,
-         x.sub_variant_id, x.sub_variant_name, x.sub_variant_price, x.quantity, x.no_of_rental_days, x.start_date, x.unit_price, x.damage_charges, x.line_total
+         x.sub_variant_id, x.sub_variant_name, x.sub_variant_price, x.quantity, x.no_of_rental_days, x.start_date, x.unit_price, x.damage_charges, x.line_total,
+         x.rental_terms, coalesce(x.deposit, 0)
        from jsonb_to_recordset($2::jsonb) as x(id uuid, order_id uuid, position int, product_id uuid, product_name text, product_image text, variant_id uuid,
          variant_name text, variant_price numeric, sub_variant_id uuid, sub_variant_name text, sub_variant_price numeric, quantity int,
-         no_of_rental_days int, start_date date, unit_price numeric, damage_charges numeric, line_total numeric)
+         no_of_rental_days int, start_date date, unit_price numeric, damage_charges numeric, line_total numeric, rental_terms jsonb, deposit numeric)
        where x.order_id in (select id from owned)
      ), t as (
        insert into ${t('order_tracker')} (id, order_id, title, status, created_at) select r.tracker_id, r.id, r.title, 'PENDING', r.created_at from owned r

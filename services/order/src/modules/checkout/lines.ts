@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { centsToString, firstDayCents, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalDaysOf, rentalStartOf, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
+import { centsToString, firstDayCents, lineDepositCents, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalDaysOf, rentalStartOf, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
 import { badRequest, notFound } from '@dme/platform';
 import type { CartLineRow } from './checkout.store';
 
@@ -15,8 +15,8 @@ export interface Line {
   startDate: string | null;
 }
 
-/** A line with the catalog's price snapshot (`r`), its new id, its total and its first day's total, in cents. */
-export type PricedLine = Line & { r: ReserveLineReply; id: string; total: number; firstDay: number };
+/** A line with the catalog's price snapshot (`r`, with its rental terms), its new id, its total, its first day's total and its deposit, in cents. */
+export type PricedLine = Line & { r: ReserveLineReply; id: string; total: number; firstDay: number; deposit: number };
 
 /** The order's lines: the bulk lines as sent, or the customer's cart lines of that type. */
 export function linesOf(body: Pick<PlaceOrderInput, 'type' | 'typeOfOrder' | 'lines' | 'cartItemIDs'>, cart: CartLineRow[] | null, today: string = manilaDate()): { lines: Line[]; cartIds: string[] } {
@@ -53,16 +53,20 @@ export function linesOf(body: Pick<PlaceOrderInput, 'type' | 'typeOfOrder' | 'li
 
 /**
  * The lines priced from the catalog's reservation answer (its price snapshot), with the order's
- * total and, for a rental, its first (partial) payment: the terms module's line total and first day.
+ * total and, for a rental, its first (partial) payment and its deposit (issue 29: each line's
+ * under the rental terms the catalog answered, snapshotted on the line): the terms modules' line
+ * total, first day and deposit.
  */
-export function priceLines(lines: Line[], reply: ReserveLineReply[], type: OrderType): { priced: PricedLine[]; totalAmount: string; partial: string | null } {
+export function priceLines(lines: Line[], reply: ReserveLineReply[], type: OrderType): { priced: PricedLine[]; totalAmount: string; partial: string | null; deposit: string } {
   const byRef = new Map(reply.map((l) => [l.ref, l]));
   const priced = lines.map((l) => {
     const r = byRef.get(l.ref)!;
     const terms = { unitCents: toCents(r.unitPrice), quantity: l.quantity, noOfRentalDays: l.noOfRentalDays };
-    return { ...l, r, id: randomUUID(), total: lineTotalCents(terms), firstDay: firstDayCents(terms) };
+    const total = lineTotalCents(terms);
+    const deposit = type === 'RENT' ? lineDepositCents(r.rentalTerms, { quantity: l.quantity, lineCents: total }) : 0;
+    return { ...l, r, id: randomUUID(), total, firstDay: firstDayCents(terms), deposit };
   });
   const totalAmount = centsToString(sumCents(priced.map((p) => p.total)));
   const partial = type === 'RENT' ? centsToString(sumCents(priced.map((p) => p.firstDay))) : null;
-  return { priced, totalAmount, partial };
+  return { priced, totalAmount, partial, deposit: centsToString(sumCents(priced.map((p) => p.deposit))) };
 }

@@ -17,6 +17,8 @@ export interface Placed {
   priced: PricedLine[];
   totalAmount: string;
   partial: string | null;
+  /** A rental's deposit (issue 29), taken with the first payment ("0.00": none). */
+  deposit: string;
   now: Date;
 }
 
@@ -40,7 +42,20 @@ export function orderAnswer(p: Placed): Order {
     deliveryZipcode: body.deliveryZipcode,
     note: body.note,
     partialPayment: partial,
-    payment: { status: 'UNPAID', totalOrderPayment: totalAmount, totalPartialPayment: partial, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [] },
+    payment: {
+      status: 'UNPAID',
+      totalOrderPayment: totalAmount,
+      totalPartialPayment: partial,
+      extraCharge: null,
+      overallTotal: null,
+      balance: null,
+      dueDate: null,
+      records: [],
+      deposit: p.deposit,
+      lateFees: null,
+      depositApplied: null,
+      depositRefund: null,
+    },
     orderTracker: [{ title: ORDER_PLACED_TITLE, status: 'PENDING', createdAt }],
     products: p.priced.map((l) => ({
       id: l.id,
@@ -59,6 +74,8 @@ export function orderAnswer(p: Placed): Order {
       lineTotal: centsToString(l.total),
       serialCodes: [],
       dueDate: null,
+      rentalTerms: l.r.rentalTerms,
+      deposit: centsToString(l.deposit),
     })),
     customer: customerOf(p.customer),
     deliveredAt: null,
@@ -73,6 +90,7 @@ export function orderAnswer(p: Placed): Order {
     extendable: false,
     // Staff end a rental early once it is delivered (terms `endableEarly`).
     earlyEnd: null,
+    lateFees: null,
     allowedTransitions: allowedTransitions(
       { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },
@@ -95,6 +113,7 @@ function placedEvent(p: Placed, order: Order) {
       typeOfOrder: body.typeOfOrder ?? null,
       totalAmount: p.totalAmount,
       partialPayment: p.partial,
+      deposit: p.deposit,
       customer: order.customer ? { name: order.customerName, email: order.customer.email, contactNumber: order.customer.contactNumber } : null,
       delivery: { address: body.deliveryAddress, city: body.deliveryCity, state: body.deliveryState, zipcode: body.deliveryZipcode },
       createdAt: order.createdAt,
@@ -110,6 +129,7 @@ function placedEvent(p: Placed, order: Order) {
         startDate: l.startDate,
         unitPrice: l.r.unitPrice,
         lineTotal: centsToString(l.total),
+        deposit: centsToString(l.deposit),
       })),
     },
   });
@@ -135,6 +155,8 @@ function lineRows(priced: PricedLine[]): OrderWrite['lines'] {
     unit_price: p.r.unitPrice,
     damage_charges: p.r.damageCharges,
     line_total: centsToString(p.total),
+    rental_terms: p.r.rentalTerms,
+    deposit: centsToString(p.deposit),
   }));
 }
 
@@ -150,6 +172,7 @@ export function orderWrite(p: Placed, order: Order, claim: { cartIds: string[]; 
     typeOfOrder: body.typeOfOrder ?? null,
     totalAmount: p.totalAmount,
     partialPayment: p.partial,
+    deposit: p.deposit,
     deliveryAddress: body.deliveryAddress,
     deliveryCity: body.deliveryCity,
     deliveryState: body.deliveryState,

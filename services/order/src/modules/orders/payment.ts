@@ -32,6 +32,11 @@ export interface OrderPaymentRow {
   extra_charge: string | null;
   /** YYYY-MM-DD. */
   full_payment_due_text: string | null;
+  /** Issue 29: the rental's deposit, and at its full payment the late fees, the deposit taken for the charges and refunded. */
+  deposit: string;
+  late_fees: string | null;
+  deposit_applied: string | null;
+  deposit_refund: string | null;
   payment: PaymentRow | null;
   records: PaymentRecordRow[];
 }
@@ -62,7 +67,19 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
     note: r.note,
     createdAt: new Date(r.created_at).toISOString(),
   }));
-  const base = { totalOrderPayment: total, totalPartialPayment: partial, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records };
+  const base = {
+    totalOrderPayment: total,
+    totalPartialPayment: partial,
+    extraCharge: null,
+    overallTotal: null,
+    balance: null,
+    dueDate: null,
+    records,
+    deposit: money(o.deposit ?? '0'),
+    lateFees: moneyOrNull(o.late_fees),
+    depositApplied: moneyOrNull(o.deposit_applied),
+    depositRefund: moneyOrNull(o.deposit_refund),
+  };
   if (o.payment?.status === 'REFUND_DUE') return { ...base, status: 'REFUND_DUE', refundDue: money(o.payment.refund_due ?? '0') };
   if (o.status === 'CANCELLED' && o.payment) return { ...base, status: o.payment.status };
   if (UNPAID_STATUSES.includes(o.status)) return { ...base, status: 'UNPAID' };
@@ -74,7 +91,8 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
       status: 'FOR_FULL_PAYMENT',
       extraCharge: centsToString(extra),
       overallTotal: centsToString(totalCents + extra),
-      balance: centsToString(balanceCents({ totalCents, paidCents: toCents(partial ?? '0'), extraCents: extra })),
+      // The deposit taken for the charges pays that part of the extra (issue 29; its rest is refunded).
+      balance: centsToString(balanceCents({ totalCents, paidCents: toCents(partial ?? '0') + toCents(o.deposit_applied ?? '0'), extraCents: extra })),
       dueDate: o.full_payment_due_text,
     };
   }

@@ -1,9 +1,9 @@
 import { handoverOf, handoversJson, type HandoverRow } from '../handovers/handovers';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, chargedAtReturn, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, fullPaymentTerms, lineDueDate, manilaDate, serialInventoryType, toCents, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { centsToString, chargedAtReturn, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
-import { returnedUnits, type OrderFacts } from '../../process/facts';
+import { fullPaymentTermsOf, lateFeesOf, type OrderFacts } from '../../process/facts';
 import { requestOf, requestsJson, type RequestRow } from '../rentals/request-rows';
 import { paymentOf, type OrderPaymentRow } from './payment';
 import { customerOf, money, moneyOrNull, summary, type OrderRow } from './rows';
@@ -32,6 +32,8 @@ interface OrderLineRow {
   unit_price: string;
   damage_charges: string;
   line_total: string;
+  rental_terms: RentalTermsWire | null;
+  deposit: string;
 }
 
 interface SerialRow {
@@ -40,6 +42,8 @@ interface SerialRow {
   serial_code: string;
   return_status: ReturnStatus | null;
   returned_at: string | null;
+  /** The Manila day it came back (pick-up hand-over, else return mark), YYYY-MM-DD; null while out. */
+  back_on: string | null;
   warehouse_bin: string | null;
   created_at: string;
 }
@@ -49,6 +53,10 @@ interface OrderFactsRow extends OrderRow {
   driver_id: string | null;
   delivered_at: string | Date | null;
   extra_charge: string | null;
+  deposit: string;
+  late_fees: string | null;
+  deposit_applied: string | null;
+  deposit_refund: string | null;
   lines: OrderLineRow[];
   serials: SerialRow[];
 }
@@ -73,10 +81,14 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                        'product_image', l.product_image, 'variant_id', l.variant_id, 'variant_name', l.variant_name,
                        'variant_price', l.variant_price::text, 'sub_variant_id', l.sub_variant_id, 'sub_variant_name', l.sub_variant_name,
                        'sub_variant_price', l.sub_variant_price::text, 'quantity', l.quantity, 'no_of_rental_days', l.no_of_rental_days,
-                       'start_date', to_char(l.start_date, 'YYYY-MM-DD'), 'unit_price', l.unit_price::text, 'damage_charges', l.damage_charges::text, 'line_total', l.line_total::text)
+                       'start_date', to_char(l.start_date, 'YYYY-MM-DD'), 'unit_price', l.unit_price::text, 'damage_charges', l.damage_charges::text, 'line_total', l.line_total::text,
+                       'rental_terms', l.rental_terms, 'deposit', l.deposit::text)
                        order by l.position) from ${t('order_lines')} l where l.order_id = o.id), '[]'::json) as lines,
             coalesce((select json_agg(json_build_object('id', s.id, 'line_id', s.line_id, 'serial_code', s.serial_code, 'return_status', s.return_status,
-                       'returned_at', s.returned_at, 'warehouse_bin', s.warehouse_bin, 'created_at', s.created_at) order by s.line_id, s.position)
+                       'returned_at', s.returned_at, 'warehouse_bin', s.warehouse_bin, 'created_at', s.created_at,
+                       'back_on', to_char(coalesce((select min(h.signed_at) from ${t('order_handovers')} h
+                                                     where h.order_id = o.id and h.leg = 'PICKUP' and h.outcome = 'HANDED_OVER' and h.serials @> jsonb_build_array(s.serial_code)),
+                                                   s.returned_at) at time zone 'Asia/Manila', 'YYYY-MM-DD')) order by s.line_id, s.position)
                         from ${t('order_line_serials')} s where s.order_id = o.id), '[]'::json) as serials`;
   const rest = `, o.full_payment_due::text as full_payment_due_text,
             (select trim(c.first_name || ' ' || c.last_name) from ${t('customers')} c where c.id = o.customer_id) as customer_name,
@@ -112,6 +124,7 @@ function factsOf(o: OrderFactsRow): OrderFacts {
     deliveredAt: o.delivered_at === null ? null : new Date(o.delivered_at),
     totalAmount: money(o.total_amount),
     partialPayment: moneyOrNull(o.partial_payment),
+    deposit: money(o.deposit ?? '0'),
     lines: o.lines.map((l) => ({
       id: l.id,
       productId: l.product_id,
@@ -123,8 +136,9 @@ function factsOf(o: OrderFactsRow): OrderFacts {
       quantity: l.quantity,
       noOfRentalDays: l.no_of_rental_days,
       damageCharges: money(l.damage_charges),
+      rentalTerms: l.rental_terms ?? null,
     })),
-    serials: o.serials.map((s) => ({ lineId: s.line_id, serialCode: s.serial_code, returnStatus: s.return_status })),
+    serials: o.serials.map((s) => ({ lineId: s.line_id, serialCode: s.serial_code, returnStatus: s.return_status, backOn: s.back_on })),
   };
 }
 
@@ -187,6 +201,8 @@ function detailOf(row: OrderDetailRow): OrderDetail {
       dueDate: dueOf(l),
       // A rental placed before dated rentals started on its order day.
       startDate: l.no_of_rental_days === null ? null : (l.start_date ?? manilaDate(new Date(row.created_at))),
+      rentalTerms: l.rental_terms ?? null,
+      deposit: money(l.deposit ?? '0'),
     })),
     customer: customerOf(row.customer),
     deliveredAt: deliveredAt ? deliveredAt.toISOString() : null,
@@ -204,7 +220,16 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     })),
     handovers: row.handovers.map(handoverOf),
     assignment: row.assignment,
+    lateFees: lateFeesSoFar(row.status, factsOf(row)),
   };
+}
+
+/** Out with the customer or being picked up: the late fees so far, while some are charged (issue 29); after that they are in the full payment. */
+const LATE_FEE_STATUSES: readonly OrderStatus[] = ['DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
+function lateFeesSoFar(status: OrderStatus, facts: OrderFacts): Order['lateFees'] {
+  if (!LATE_FEE_STATUSES.includes(status)) return null;
+  const late = lateFeesOf(facts, manilaDate(new Date()));
+  return late.cents > 0 ? { amount: centsToString(late.cents), days: late.days } : null;
 }
 
 /**
@@ -213,17 +238,20 @@ function detailOf(row: OrderDetailRow): OrderDetail {
  * the server's figures.
  */
 function fullPaymentPreviewOf(facts: OrderFacts, now: Date): NonNullable<Order['fullPaymentPreview']> {
-  const terms = fullPaymentTerms({
-    totalCents: toCents(facts.totalAmount),
-    firstPaymentCents: facts.partialPayment === null ? null : toCents(facts.partialPayment),
-    units: returnedUnits(facts),
-    askedAt: now,
-  });
+  const terms = fullPaymentTermsOf(facts, now);
   // In the order's line order, as the order's lines list them.
   const chargedSerials = facts.lines.flatMap((l) =>
     facts.serials.filter((s) => s.lineId === l.id && chargedAtReturn(s.returnStatus)).map((s) => ({ serialCode: s.serialCode, status: s.returnStatus as 'LOST' | 'DAMAGED' })),
   );
-  return { extraCharge: centsToString(terms.extraCents), chargedSerials, balance: centsToString(terms.balanceCents), dueDate: terms.dueDate };
+  return {
+    extraCharge: centsToString(terms.extraCents),
+    chargedSerials,
+    balance: centsToString(terms.balanceCents),
+    dueDate: terms.dueDate,
+    lateFees: centsToString(terms.lateFeeCents),
+    depositApplied: centsToString(terms.depositAppliedCents),
+    depositRefund: centsToString(terms.depositRefundCents),
+  };
 }
 
 /**

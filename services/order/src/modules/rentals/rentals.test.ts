@@ -336,6 +336,10 @@ describe('returns inspection (FOR_PICK_UP)', () => {
       ],
       balance: '2510.45',
       dueDate: addDays(manilaDate(), 1),
+      // No rental terms on these products: no late fee, no deposit (issue 29).
+      lateFees: '0.00',
+      depositApplied: '0.00',
+      depositRefund: '0.00',
     });
     const full = await move(order, 'FOR_FULL_PAYMENT', h.staff);
     expect(full.status).toBe(200);

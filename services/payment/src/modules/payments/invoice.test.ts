@@ -119,6 +119,23 @@ describe('invoice PDFs', () => {
     }
   });
 
+  it('issue 29: the deposit has its own line on the first invoice; the full invoice shows the late fees and the deposit settled', async () => {
+    const base = rental();
+    const data = rental({ deposit: '500.00', lines: [{ ...base.lines[0]!, deposit: '500.00' }, { ...base.lines[1]!, deposit: '0.00' }] });
+    const id = await paidOrder(data, { invoiceNumber: 'INV-DEP-1', receiptNumber: 'OR-DEP-1', note: '' });
+    const first = await invoice(`/api/payments/${id}/invoice.pdf`, h.accounting, INVOICE_FILES.initial);
+    for (const expected of ['Partial payment (first day) $78.00', 'Deposit (refundable) $500.00', 'Partial payment + deposit', '$578.00', 'Balance $246.00']) {
+      expect(first.text, expected).toContain(expected);
+    }
+    expect(first.text).not.toContain('Deposit to refund');
+    await h.feed(...rentalToFullPayment(data, '300.00', undefined, { lateFees: '50.00', depositApplied: '300.00', depositRefund: '200.00' }));
+    expect((await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-DEP-2', receiptNumber: 'OR-DEP-2', note: '' })).status).toBe(200);
+    const full = await invoice(`/api/payments/${id}/invoice.pdf`, h.accounting, INVOICE_FILES.full);
+    for (const expected of ['Extra charges $300.00', 'of which late fees $50.00', 'Deposit applied to charges $300.00', 'Deposit to refund $200.00', '$246.00', 'Balance $0.00']) {
+      expect(full.text, expected).toContain(expected);
+    }
+  });
+
   it('long invoice and receipt numbers, names and addresses wrap inside the page', async () => {
     const long = (c: string, n: number) => c.repeat(n);
     const data = purchase({

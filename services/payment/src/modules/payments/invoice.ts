@@ -102,8 +102,17 @@ function totalsTable(p: Payment, latest: InvoiceRecord, rental: boolean) {
   // The figures as they were when this invoice's payment was taken (stored on its record).
   const totals: Array<[string, string, boolean?]> = [['Order total', $(p.total_order_payment)]];
   if (rental) totals.push(['Partial payment (first day)', $(latest.total_partial_payment)]);
+  // Issue 29: the deposit on its own line (taken with the first payment); at the full payment the
+  // late fees within the extra charges, and the deposit's settlement against them.
+  const some = (v: string | null) => v !== null && toCents(v) > 0;
+  if (rental && some(p.deposit)) totals.push(['Deposit (refundable)', $(p.deposit)]);
   if (latest.extra_charge !== null) totals.push(['Extra charges', $(latest.extra_charge)]);
+  if (latest.type === 'FULL' && some(p.late_fees)) totals.push(['of which late fees', $(p.late_fees)]);
   totals.push(['Overall total', $(latest.overall_total)]);
+  if (latest.type === 'FULL' && some(p.deposit)) {
+    totals.push(['Deposit applied to charges', $(p.deposit_applied ?? '0.00')]);
+    totals.push(['Deposit to refund', $(p.deposit_refund ?? '0.00')]);
+  }
   return {
     columns: [
       { width: '*', text: '' },
@@ -122,7 +131,7 @@ function paymentsTable(records: InvoiceRecord[]) {
   const paymentsHeader = [cellHeader('Date'), cellHeader('Payment'), cellHeader('Invoice no.'), cellHeader('Receipt no.'), cellHeader('Accommodated by'), cellHeader('Amount', 'right')];
   const paymentRows = records.map((r) => [
     manilaDate(new Date(r.created_at)),
-    r.type === 'FULL' ? 'Full payment' : 'Partial payment',
+    r.type === 'FULL' ? 'Full payment' : toCents(r.deposit ?? '0') > 0 ? 'Partial payment + deposit' : 'Partial payment',
     r.invoice_number,
     r.receipt_number,
     r.accommodated_by_name,

@@ -24,7 +24,7 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
   const total = toCents(data.totalAmount);
   const firstDays = () => rentalPartialCents(data.lines.map((l) => ({ unitCents: toCents(l.unitPrice), quantity: l.quantity })));
   const partial = data.type === 'RENT' ? (data.partialPayment !== null ? toCents(data.partialPayment) : firstDays()) : null;
-  const f = opening(data.type, total, partial);
+  const f = opening(data.type, total, partial, toCents(data.deposit));
   const lines = data.lines.map((l) => ({
     productName: l.productName,
     variantName: l.variantName,
@@ -33,12 +33,13 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
     noOfRentalDays: l.noOfRentalDays,
     unitPrice: money2(l.unitPrice),
     lineTotal: money2(l.lineTotal),
+    deposit: money2(l.deposit),
   }));
   const opened = await sql<{ id: string }>(
     db,
     `insert into ${qualified(db, 'payments')} (id, order_id, order_number, order_type, order_status, customer_id, customer_name, customer, delivery,
-            lines, status, type, total_order_payment, total_partial_payment, balance, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, null, $12, $13, $14, $15)
+            lines, status, type, total_order_payment, total_partial_payment, balance, created_at, deposit)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, null, $12, $13, $14, $15, $16)
      on conflict (order_id) do nothing returning id`,
     [
       randomUUID(),
@@ -56,6 +57,7 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
       money(f.partial),
       centsToString(f.balance),
       new Date(data.createdAt ?? occurredAt),
+      centsToString(f.deposit),
     ],
   );
   if (opened.length === 0) return 'duplicate';
@@ -88,7 +90,11 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
     return 'held';
   }
   const before = figuresOf(row);
-  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt), data.fullPaymentDue);
+  const settlement =
+    data.lateFees !== null && data.depositApplied !== null && data.depositRefund !== null
+      ? { lateFees: toCents(data.lateFees), depositApplied: toCents(data.depositApplied), depositRefund: toCents(data.depositRefund) }
+      : null;
+  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt), data.fullPaymentDue, settlement);
   const refund = before.status !== 'REFUND_DUE' ? refundDue(after) : null;
   await saveFigures(db, row.id, after, refund !== null);
   if (refund === null) return 'applied';

@@ -29,9 +29,24 @@ export interface Figures {
   extraCharge: Cents | null;
   overallTotal: Cents | null;
   balance: Cents;
-  /** What the payment's records add up to. */
+  /** What the payment's records add up to (a deposit taken included). */
   paid: Cents;
   dueDate: string | null;
+  /** A rental's deposit (issue 29): asked with its first payment, held once that is taken. */
+  deposit: Cents;
+  depositHeld: Cents;
+  /** At the full payment: the late fees within the extra charge, the deposit taken for the charges and what is refunded of it. */
+  lateFees: Cents | null;
+  depositApplied: Cents | null;
+  depositRefund: Cents | null;
+}
+
+/**
+ * What counts against the rent and the charges: what was paid, less the deposit held (it is the
+ * customer's until the return), plus the part of it taken for the charges at the return.
+ */
+export function creditedCents(p: Pick<Figures, 'paid' | 'depositHeld' | 'depositApplied'>): Cents {
+  return p.paid - p.depositHeld + (p.depositApplied ?? 0);
 }
 
 /** What confirming does now, or null when nothing can be taken (order not confirmed yet, paid, cancelled). */
@@ -56,8 +71,8 @@ export function refundDue(p: Pick<Figures, 'status' | 'paid'>): Cents | null {
   return p.status === 'REFUND_DUE' ? p.paid : null;
 }
 
-/** A new payment: PENDING, nothing paid, the whole order total still to pay. */
-export function opening(orderType: OrderKind, total: Cents, partial: Cents | null): Figures {
+/** A new payment: PENDING, nothing paid, the whole order total still to pay; a rental's deposit asked with its first payment. */
+export function opening(orderType: OrderKind, total: Cents, partial: Cents | null, deposit: Cents = 0): Figures {
   return {
     orderType,
     orderStatus: 'PENDING',
@@ -70,6 +85,11 @@ export function opening(orderType: OrderKind, total: Cents, partial: Cents | nul
     balance: total,
     paid: 0,
     dueDate: null,
+    deposit: orderType === 'RENT' ? deposit : 0,
+    depositHeld: 0,
+    lateFees: null,
+    depositApplied: null,
+    depositRefund: null,
   };
 }
 
@@ -77,13 +97,21 @@ export function opening(orderType: OrderKind, total: Cents, partial: Cents | nul
 export interface Confirmation {
   action: PaymentAction;
   amount: Cents;
+  /** The deposit within the amount (a rental's first payment). */
+  deposit: Cents;
   after: Figures;
+}
+
+/** What confirming takes now (the accounting screen shows it before), or null when nothing can be taken. */
+export function dueNow(p: Figures): Cents | null {
+  return figuresAfter(p)?.amount ?? null;
 }
 
 /**
  * Takes the payment due now (SPEC §4): a purchase in full (PAID, FULL, overall total = order
- * total); a rental's first day (INITIAL_PAYMENT, PARTIAL, overall total 0, balance = total −
- * partial); a rental's balance (PAID, FULL, amount = balance). Null when nothing can be taken.
+ * total); a rental's first day and its deposit (issue 29; INITIAL_PAYMENT, PARTIAL, overall total
+ * 0, balance = total − partial, the deposit held); a rental's balance (PAID, FULL, amount =
+ * balance). Null when nothing can be taken.
  * The status change is a row of the payment process (contracts PAYMENT_PROCESS) or throws.
  */
 export function confirm(p: Figures): Confirmation | null {
@@ -99,20 +127,24 @@ function figuresAfter(p: Figures): Confirmation | null {
       return {
         action,
         amount: p.total,
+        deposit: 0,
         after: { ...p, status: 'PAID', type: 'FULL', overallTotal: p.total, balance: 0, paid: p.paid + p.total },
       };
     case 'PAY_PARTIAL': {
       const partial = p.partial ?? 0;
+      const held = { ...p, paid: p.paid + partial + p.deposit, depositHeld: p.depositHeld + p.deposit };
       return {
         action,
-        amount: partial,
-        after: { ...p, status: 'INITIAL_PAYMENT', type: 'PARTIAL', partial, overallTotal: 0, balance: balanceCents({ totalCents: p.total, paidCents: p.paid + partial }), paid: p.paid + partial },
+        amount: partial + p.deposit,
+        deposit: p.deposit,
+        after: { ...held, status: 'INITIAL_PAYMENT', type: 'PARTIAL', partial, overallTotal: 0, balance: balanceCents({ totalCents: p.total, paidCents: creditedCents(held) }) },
       };
     }
     case 'COMPLETE_PAYMENT':
       return {
         action,
         amount: p.balance,
+        deposit: 0,
         after: { ...p, status: 'PAID', type: 'FULL', balance: 0, paid: p.paid + p.balance },
       };
     default:
@@ -130,24 +162,33 @@ function figuresAfter(p: Figures): Confirmation | null {
  * carries (older events: terms `fullPaymentDueDate` of its time). The status change is a row of
  * the payment process (contracts PAYMENT_PROCESS) or throws.
  */
-export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date, dueDate: string | null = null): Figures {
-  const next = afterOrderStatus(p, to, extraCharge, dueDate ?? fullPaymentDueDate(at));
+export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date, dueDate: string | null = null, settlement: Settlement | null = null): Figures {
+  const next = afterOrderStatus(p, to, extraCharge, dueDate ?? fullPaymentDueDate(at), settlement);
   paymentMove(p.status, next.status, { by: 'order', status: to });
   return next;
 }
 
-function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, dueDate: string): Figures {
+/** What the order's step computed at the return (issue 29, contracts `fullPaymentTerms`): late fees and the deposit's settlement. */
+export interface Settlement {
+  lateFees: Cents;
+  depositApplied: Cents;
+  depositRefund: Cents;
+}
+
+function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, dueDate: string, settlement: Settlement | null): Figures {
   const next: Figures = { ...p, orderStatus: to };
   if (to === 'CANCELLED' && p.paid === 0 && (p.status === 'PENDING' || p.status === 'CANCELLED')) return { ...next, status: 'CANCELLED' };
   if (to === 'CANCELLED' && p.paid > 0) return { ...next, status: 'REFUND_DUE' };
   if (to === 'FOR_FULL_PAYMENT' && p.orderType === 'RENT' && p.status !== 'PAID' && p.status !== 'CANCELLED' && p.status !== 'REFUND_DUE') {
     const extra = extraCharge ?? 0;
+    // The order settles the deposit against the charges; an older event (no settlement) leaves the held deposit to refund whole.
+    const settled = { ...next, lateFees: settlement?.lateFees ?? 0, depositApplied: settlement?.depositApplied ?? 0, depositRefund: settlement?.depositRefund ?? p.depositHeld };
     return {
-      ...next,
+      ...settled,
       status: 'FOR_FULL_PAYMENT',
       extraCharge: extra,
       overallTotal: extra + p.total,
-      balance: balanceCents({ totalCents: p.total, paidCents: p.paid, extraCents: extra }),
+      balance: balanceCents({ totalCents: p.total, paidCents: creditedCents(settled), extraCents: extra }),
       dueDate,
     };
   }
@@ -163,5 +204,5 @@ function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null
  */
 export function onExtended(f: Figures, total: Cents): Figures {
   if (f.status === 'PAID' || f.status === 'CANCELLED' || f.status === 'REFUND_DUE') return f;
-  return { ...f, total, balance: balanceCents({ totalCents: total, paidCents: f.paid, extraCents: f.extraCharge }) };
+  return { ...f, total, balance: balanceCents({ totalCents: total, paidCents: creditedCents(f), extraCents: f.extraCharge }) };
 }

@@ -98,7 +98,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
     const figures = figuresOf(row);
     const taken = confirm(figures);
     if (!taken) throw conflict(PAYMENT_MESSAGES[notPayableReason(figures) ?? 'notPayable']);
-    const { after, amount } = taken;
+    const { after, amount, deposit } = taken;
     const note = body.note ?? '';
     const confirmedAt = new Date();
     const recordId = randomUUID();
@@ -126,16 +126,17 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         balance: centsToString(after.balance),
         dueDate: after.dueDate,
         recordId,
+        deposit: centsToString(deposit),
       },
     });
     await saveFigures(tem, paymentId, after, true);
-    const outbox = outboxInsert(tem, event, 16);
+    const outbox = outboxInsert(tem, event, 17);
     await sql(
       tem,
       `with r as (
          insert into ${qualified(tem, 'payment_records')} (id, payment_id, type, invoice_number, receipt_number, note, amount, accommodated_by,
-                accommodated_by_name, total_partial_payment, extra_charge, overall_total, balance, due_date, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15)
+                accommodated_by_name, total_partial_payment, extra_charge, overall_total, balance, due_date, created_at, deposit)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15, $16)
        )
        ${outbox.text}`,
       [
@@ -154,6 +155,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         centsToString(after.balance),
         after.dueDate,
         confirmedAt,
+        centsToString(deposit),
         ...outbox.values,
       ],
     );

@@ -1,6 +1,6 @@
 import { centsToString, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
-import { nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 /**
  * Rows of the payment schema and their conversions (numeric columns are read as text, dates as
@@ -27,6 +27,11 @@ export interface PaymentRow {
   balance: string;
   amount_paid: string;
   due_date: string | null;
+  deposit: string;
+  deposit_held: string;
+  late_fees: string | null;
+  deposit_applied: string | null;
+  deposit_refund: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;
@@ -47,6 +52,8 @@ export interface RecordRow {
   overall_total: string | null;
   balance: string;
   due_date: string | null;
+  /** The deposit within the amount (issue 29). */
+  deposit: string;
   created_at: Date;
 }
 
@@ -55,12 +62,13 @@ export const PAYMENT_COLUMNS = `p.id, p.order_id, p.order_number, p.order_type, 
   p.customer, p.delivery, p.lines, p.status, p.type, p.total_order_payment::text as total_order_payment,
   p.total_partial_payment::text as total_partial_payment, p.extra_charge::text as extra_charge,
   p.overall_total::text as overall_total, p.balance::text as balance, p.amount_paid::text as amount_paid,
-  p.due_date::text as due_date, p.version, p.created_at, p.updated_at`;
+  p.due_date::text as due_date, p.deposit::text as deposit, p.deposit_held::text as deposit_held, p.late_fees::text as late_fees,
+  p.deposit_applied::text as deposit_applied, p.deposit_refund::text as deposit_refund, p.version, p.created_at, p.updated_at`;
 
 const RECORD_COLUMNS = `r.id, r.payment_id, r.type, r.invoice_number, r.receipt_number, r.note, r.amount::text as amount,
   r.accommodated_by, r.accommodated_by_name, r.total_partial_payment::text as total_partial_payment,
   r.extra_charge::text as extra_charge, r.overall_total::text as overall_total, r.balance::text as balance,
-  r.due_date::text as due_date, r.created_at`;
+  r.due_date::text as due_date, r.deposit::text as deposit, r.created_at`;
 
 export const money = (cents: Cents | null): string | null => (cents === null ? null : centsToString(cents));
 export const cents = (value: string | null): Cents | null => (value === null ? null : toCents(value));
@@ -78,6 +86,11 @@ export function figuresOf(row: PaymentRow): Figures {
     balance: toCents(row.balance),
     paid: toCents(row.amount_paid),
     dueDate: row.due_date,
+    deposit: toCents(row.deposit ?? '0'),
+    depositHeld: toCents(row.deposit_held ?? '0'),
+    lateFees: cents(row.late_fees ?? null),
+    depositApplied: cents(row.deposit_applied ?? null),
+    depositRefund: cents(row.deposit_refund ?? null),
   };
 }
 
@@ -86,9 +99,27 @@ export async function saveFigures(db: Db, id: string, f: Figures, bumpVersion = 
   await sql(
     db,
     `update ${qualified(db, 'payments')} set order_status = $2, status = $3, type = $4, total_partial_payment = $5, extra_charge = $6,
-            overall_total = $7, balance = $8, amount_paid = $9, due_date = $10::date, version = version + $11, updated_at = now()
+            overall_total = $7, balance = $8, amount_paid = $9, due_date = $10::date, version = version + $11, updated_at = now(),
+            deposit = $12, deposit_held = $13, late_fees = $14, deposit_applied = $15, deposit_refund = $16
       where id = $1`,
-    [id, f.orderStatus, f.status, f.type, money(f.partial), money(f.extraCharge), money(f.overallTotal), money(f.balance), money(f.paid), f.dueDate, bumpVersion ? 1 : 0],
+    [
+      id,
+      f.orderStatus,
+      f.status,
+      f.type,
+      money(f.partial),
+      money(f.extraCharge),
+      money(f.overallTotal),
+      money(f.balance),
+      money(f.paid),
+      f.dueDate,
+      bumpVersion ? 1 : 0,
+      money(f.deposit),
+      money(f.depositHeld),
+      money(f.lateFees),
+      money(f.depositApplied),
+      money(f.depositRefund),
+    ],
   );
 }
 
@@ -109,6 +140,7 @@ export function summaryOf(row: PaymentRow) {
     balance: centsToString(f.balance),
     nextAction: nextAction(f),
     refundDue: money(refundDue(f)),
+    dueNow: money(dueNow(f)),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -139,6 +171,11 @@ export function paymentOf(row: PaymentRow, records: RecordRow[]): Payment {
     overallTotal: money(f.overallTotal),
     dueDate: f.dueDate,
     records: records.map(recordOf),
+    deposit: centsToString(f.deposit),
+    depositHeld: centsToString(f.depositHeld),
+    lateFees: money(f.lateFees),
+    depositApplied: money(f.depositApplied),
+    depositRefund: money(f.depositRefund),
   };
 }
 

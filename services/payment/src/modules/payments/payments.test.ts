@@ -47,18 +47,24 @@ describe('payments opened by order events', () => {
       balance: '175.98',
       nextAction: null,
       refundDue: null,
+      dueNow: null,
       createdAt: data.createdAt,
       updatedAt: expect.any(String),
       customer: { name: 'Maria Santos', email: 'maria.santos@example.com', contactNumber: '+63 917 555 0101' },
       delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '1210' },
       lines: [
-        { productName: 'Digital Thermometer', variantName: null, subVariantName: null, quantity: 2, noOfRentalDays: null, unitPrice: '12.99', lineTotal: '25.98' },
-        { productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 1, noOfRentalDays: null, unitPrice: '150.00', lineTotal: '150.00' },
+        { productName: 'Digital Thermometer', variantName: null, subVariantName: null, quantity: 2, noOfRentalDays: null, unitPrice: '12.99', lineTotal: '25.98', deposit: '0.00' },
+        { productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 1, noOfRentalDays: null, unitPrice: '150.00', lineTotal: '150.00', deposit: '0.00' },
       ],
       extraCharge: null,
       overallTotal: null,
       dueDate: null,
       records: [],
+      deposit: '0.00',
+      depositHeld: '0.00',
+      lateFees: null,
+      depositApplied: null,
+      depositRefund: null,
     });
   });
 
@@ -146,6 +152,7 @@ describe('confirm', () => {
       balance: '0.00',
       dueDate: null,
       recordId: p.records[0].id,
+      deposit: '0.00',
     });
     // Paid: nothing more can be taken.
     const again = await confirmAs(h, h.accounting, id);
@@ -287,6 +294,59 @@ describe('the full payment of a rental', () => {
     expect(events[1]!.payload.data).toMatchObject({ extraCharge: '120.00', overallTotal: '444.00', balance: '0.00', dueDate: '2026-05-12', note: 'Damage on one wheelchair' });
     await h.feed(statusEvent(data, 'FOR_FULL_PAYMENT', 'COMPLETED'));
     expect((await get(id)).body.payment).toMatchObject({ status: 'PAID', orderStatus: 'COMPLETED', nextAction: null });
+  });
+});
+
+describe('a rental with a deposit and late fees (issue 29)', () => {
+  /** The rental above with a ₱500.00 deposit on its wheelchairs (2 × ₱250.00). */
+  const withDeposit = () => {
+    const base = rental();
+    return rental({ deposit: '500.00', lines: [{ ...base.lines[0]!, deposit: '500.00' }, { ...base.lines[1]!, deposit: '0.00' }] });
+  };
+
+  it('the first payment takes the first day and the deposit, its own part of the record; the balance is the rent left', async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    expect((await get(id)).body.payment).toMatchObject({ nextAction: 'PAY_PARTIAL', dueNow: '578.00', deposit: '500.00', depositHeld: '0.00', balance: '324.00' });
+    const res = await confirmAs(h, h.accounting, id);
+    expect(res.body.payment).toMatchObject({ status: 'INITIAL_PAYMENT', totalPartialPayment: '78.00', depositHeld: '500.00', balance: '246.00', dueNow: null });
+    expect(res.body.payment.records.map((r: Json) => [r.type, r.amount])).toEqual([['PARTIAL', '578.00']]);
+    expect(res.body.payment.lines.map((l: Json) => l.deposit)).toEqual(['500.00', '0.00']);
+    const [event] = await confirmedEvents(id);
+    expect(event!.payload.data).toMatchObject({ amount: '578.00', deposit: '500.00', balance: '246.00' });
+  });
+
+  it('at the return the deposit pays the charges (late fees in them), the rest is refunded; the balance is the rent left, taken once', async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    // Damage ₱250.00 + late fees ₱50.00 = ₱300.00 from the ₱500.00 deposit: ₱200.00 back.
+    await h.feed(...rentalToFullPayment(data, '300.00', undefined, { lateFees: '50.00', depositApplied: '300.00', depositRefund: '200.00' }));
+    const asked = (await get(id)).body.payment;
+    expect(asked).toMatchObject({ status: 'FOR_FULL_PAYMENT', extraCharge: '300.00', overallTotal: '624.00', lateFees: '50.00', depositApplied: '300.00', depositRefund: '200.00', balance: '246.00', dueNow: '246.00' });
+    const done = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-D-2', receiptNumber: 'OR-D-2', note: '' });
+    expect(done.body.payment).toMatchObject({ status: 'PAID', balance: '0.00', depositRefund: '200.00' });
+    expect(done.body.payment.records.map((r: Json) => r.amount)).toEqual(['578.00', '246.00']);
+    // Delivered twice, the status event changes nothing more.
+    await h.feed(...rentalToFullPayment(data, '300.00', undefined, { lateFees: '50.00', depositApplied: '300.00', depositRefund: '200.00' }).slice(-1));
+    expect((await get(id)).body.payment).toMatchObject({ status: 'PAID', balance: '0.00', records: [{ amount: '578.00' }, { amount: '246.00' }] });
+  });
+
+  it('charges beyond the deposit: nothing refunded, the shortfall joins the balance', async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    // Damage ₱700.00 + late fees ₱100.00 = ₱800.00: the ₱500.00 deposit covers ₱500.00, ₱300.00 is added to the ₱246.00 left.
+    await h.feed(...rentalToFullPayment(data, '800.00', undefined, { lateFees: '100.00', depositApplied: '500.00', depositRefund: '0.00' }));
+    expect((await get(id)).body.payment).toMatchObject({ balance: '546.00', dueNow: '546.00', depositRefund: '0.00', overallTotal: '1124.00' });
+  });
+
+  it('a paid rental with a deposit cancelled meanwhile owes back all that was paid, the deposit included', async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await h.feed(statusEvent(data, 'FOR_PAYMENT', 'CANCELLED'));
+    expect((await get(id)).body.payment).toMatchObject({ status: 'REFUND_DUE', refundDue: '578.00' });
   });
 });
 

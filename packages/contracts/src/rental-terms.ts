@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { centsToString, isMoneyString, toCents } from './money';
+import { MAX_CAP_DAYS, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
+
+/**
+ * The zod schema of a rental product's money terms (issue 29) as the product form sends them; the
+ * types, texts and rules are in rental-money.ts (browser-safe, no zod).
+ */
+
+const wireMoney = (error: string) =>
+  z
+    .union([z.string(), z.number()], { error })
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .refine((v) => isMoneyString(v) && toCents(v) >= 0 && toCents(v) <= 99_999_999, { error })
+    .transform((v) => centsToString(toCents(v)));
+const wholeNumber = (min: number, max: number, error: string) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
+export const RentalTermsSchema = z.object({
+  deposit: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('FIXED'), amount: wireMoney(RENTAL_TERMS_MESSAGES.depositAmount).refine((v) => toCents(v) > 0, { error: RENTAL_TERMS_MESSAGES.depositAmount }) }),
+      z.object({ kind: z.literal('PERCENT'), percent: wholeNumber(1, 100, RENTAL_TERMS_MESSAGES.depositPercent) }),
+    ])
+    .nullable()
+    .default(null),
+  lateFeePerDay: wireMoney(RENTAL_TERMS_MESSAGES.lateFee).default('0.00'),
+  graceDays: wholeNumber(0, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES.graceDays).default(0),
+  lateFeeCap: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('AMOUNT'), amount: wireMoney(RENTAL_TERMS_MESSAGES.capAmount).refine((v) => toCents(v) > 0, { error: RENTAL_TERMS_MESSAGES.capAmount }) }),
+      z.object({ kind: z.literal('DAYS'), days: wholeNumber(1, MAX_CAP_DAYS, RENTAL_TERMS_MESSAGES.capDays) }),
+    ])
+    .nullable()
+    .default(null),
+}) satisfies z.ZodType<RentalTermsWire, unknown>;
+

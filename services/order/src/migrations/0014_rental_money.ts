@@ -1,0 +1,21 @@
+import { Migration } from '@dme/platform';
+
+/**
+ * Rental money (issue 29): each rental line keeps the terms it was placed with (contracts
+ * `RentalTermsSchema`'s wire form; null: none) and its deposit; the order keeps its deposit (taken
+ * with the first payment) and, once its full payment is asked for, the late fees within its extra
+ * charge and the deposit's settlement (taken for the charges, refunded).
+ */
+export class OrderingRentalMoney extends Migration {
+  override async up(): Promise<void> {
+    const s = this.config.get('schema');
+    this.addSql(`alter table "${s}"."order_lines"
+      add column "rental_terms" jsonb null,
+      add column "deposit" numeric(12,2) not null default 0 check ("deposit" >= 0)`);
+    this.addSql(`alter table "${s}"."orders"
+      add column "deposit" numeric(12,2) not null default 0 check ("deposit" >= 0),
+      add column "late_fees" numeric(12,2) null check ("late_fees" >= 0),
+      add column "deposit_applied" numeric(12,2) null check ("deposit_applied" >= 0),
+      add column "deposit_refund" numeric(12,2) null check ("deposit_refund" >= 0)`);
+  }
+}

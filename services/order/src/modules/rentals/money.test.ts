@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, EVENTS, manilaDate } from '@dme/contracts';
+import type { Caller, Json } from '@dme/testing';
+import { handOver, place, toPreparing, type OrderHarness, startOrdering } from '../../test/harness';
+
+/**
+ * Rental money at the order (issue 29): the terms snapshotted on the line at checkout, the
+ * deposit asked with the first payment, the late fees growing while a rental is kept past its
+ * due date, and at the return the charges (damage, late fees) settled against the deposit.
+ */
+let h: OrderHarness;
+let lift: Json;
+const TERMS = { deposit: { kind: 'FIXED', amount: '1000.00' }, lateFeePerDay: '100.00', graceDays: 1, lateFeeCap: { kind: 'DAYS', days: 10 } };
+beforeAll(async () => {
+  h = await startOrdering();
+  lift = await h.product({ brand: 'Hoyer', name: `Lift ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '40.00', damageCharges: '1500.00', rentalTerms: TERMS });
+});
+afterAll(() => h?.close());
+
+const exec = <T>(q: string, params: unknown[]) => h.orderOrm.em.fork().execute<T[]>(q, params);
+const move = (order: Json, to: string, as: Caller = h.staff) => h.order.post(`/api/orders/${order.id}/transitions`, { to }, { as });
+const staffRead = async (order: Json) => (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+const ret = (order: Json, code: string, status: string) => h.order.post(`/api/orders/${order.id}/serials/${encodeURIComponent(code)}/return`, { status }, { as: h.staff });
+
+/** Two lifts for 3 days (₱240.00, first day ₱80.00, deposit 2 × ₱1,000.00), placed by the customer. */
+async function placeLifts(customer: Caller = h.customer()) {
+  const serials = await h.addStock({ productID: lift.id, quantity: 2 });
+  const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: lift.id, quantity: 2, noOfRentalDays: 3 }] });
+  expect(placed.status).toBe(201);
+  return { order: placed.body.order, serials, customer };
+}
+
+/** Placed, paid, packed and delivered; then moved back in time: delivered 9 days ago, so due 6 days ago. */
+async function deliveredLongAgo() {
+  const { order, serials, customer } = await placeLifts();
+  const preparing = await toPreparing(h, order);
+  expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: preparing.products[0].id, serialCodes: serials }] }, { as: h.staff })).status).toBe(200);
+  const driver = h.as('DRIVER');
+  expect((await h.order.post('/api/driver/scan', { purpose: 'DELIVERY', code: order.orderNumber }, { as: driver })).status).toBe(200);
+  expect((await handOver(h, driver, order)).status).toBe(200);
+  await exec(`update ordering.orders set delivered_at = delivered_at - interval '9 days' where id = ?`, [order.id]);
+  return { order, serials, customer, driver };
+}
+
+/** Picked up by a driver, its hand-over signed yesterday: the units came back 5 days after they were due. */
+async function pickedUpYesterday(order: Json) {
+  expect((await move(order, 'FOR_RETURN')).status).toBe(200);
+  expect((await handOver(h, h.as('DRIVER'), order, 'PICKUP')).status).toBe(200);
+  await exec(`update ordering.order_handovers set signed_at = signed_at - interval '1 day' where order_id = ? and leg = 'PICKUP'`, [order.id]);
+}
+
+describe('rental money at the order (issue 29)', () => {
+  it('the line keeps the terms it was placed with and its deposit; the order asks the deposit with the first payment; later edits change nothing', async () => {
+    const { order, customer } = await placeLifts();
+    const snapshot = { deposit: { kind: 'FIXED', amount: '1000.00' }, lateFeePerDay: '100.00', graceDays: 1, lateFeeCap: { kind: 'DAYS', days: 10 } };
+    expect(order.products[0]).toMatchObject({ rentalTerms: snapshot, deposit: '2000.00', lineTotal: '240.00' });
+    expect(order.payment).toMatchObject({ status: 'UNPAID', totalOrderPayment: '240.00', totalPartialPayment: '80.00', deposit: '2000.00' });
+    const [placed] = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.order.placed, order.id]);
+    expect(placed!.payload.data).toMatchObject({ partialPayment: '80.00', deposit: '2000.00', lines: [{ deposit: '2000.00' }] });
+
+    // The product's terms change: the order placed keeps its own.
+    const edited = await h.catalog.patch(`/api/products/${lift.id}`, { brand: lift.brand, name: lift.name, description: 'x', type: 'FOR_RENT', image: lift.image, price: '40.00', damageCharges: '1500.00', rentalTerms: { ...TERMS, lateFeePerDay: '500.00' } }, { as: h.staff });
+    expect(edited.body.product.rentalTerms.lateFeePerDay).toBe('500.00');
+    const mine = (await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order;
+    expect(mine.products[0].rentalTerms).toEqual(snapshot);
+    expect(mine.payment.deposit).toBe('2000.00');
+    expect((await h.catalog.patch(`/api/products/${lift.id}`, { brand: lift.brand, name: lift.name, description: 'x', type: 'FOR_RENT', image: lift.image, price: '40.00', damageCharges: '1500.00', rentalTerms: TERMS }, { as: h.staff })).status).toBe(200);
+  });
+
+  it('returned 5 days late with one unit damaged: the late fees grow day by day, then damage and late fees are charged once against the deposit, the shortfall in the balance', async () => {
+    const { order, serials, customer } = await deliveredLongAgo();
+    // Due 6 days ago, a grace day: 5 days late so far, 2 units × ₱100.00 × 5 = ₱1,000.00, the customer and staff alike.
+    expect((await staffRead(order)).lateFees).toEqual({ amount: '1000.00', days: 5 });
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.lateFees).toEqual({ amount: '1000.00', days: 5 });
+
+    await pickedUpYesterday(order);
+    // Back yesterday: 4 days charged, whatever day the warehouse marks them.
+    expect((await staffRead(order)).lateFees).toEqual({ amount: '800.00', days: 4 });
+    expect((await ret(order, serials[0]!, 'OK')).status).toBe(200);
+    expect((await ret(order, serials[1]!, 'DAMAGED')).status).toBe(200);
+    // Damage ₱1,500.00 + late fees ₱800.00 = ₱2,300.00 against the ₱2,000.00 deposit: nothing back, ₱300.00 more to pay besides the rent left (₱160.00).
+    const want = { extraCharge: '2300.00', lateFees: '800.00', depositApplied: '2000.00', depositRefund: '0.00', balance: '460.00', dueDate: addDays(manilaDate(), 1) };
+    expect((await staffRead(order)).fullPaymentPreview).toMatchObject(want);
+    const asked = await move(order, 'FOR_FULL_PAYMENT');
+    expect(asked.status).toBe(200);
+    expect(asked.body.order.payment).toMatchObject({ status: 'FOR_FULL_PAYMENT', extraCharge: '2300.00', overallTotal: '2540.00', balance: '460.00', deposit: '2000.00', lateFees: '800.00', depositApplied: '2000.00', depositRefund: '0.00' });
+    // Charged: no more growing late fees on the order.
+    expect(asked.body.order.lateFees).toBeNull();
+    const events = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? and payload->'data'->>'to' = 'FOR_FULL_PAYMENT'`, [EVENTS.order.statusChanged, order.id]);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.payload.data).toMatchObject({ extraCharge: '2300.00', lateFees: '800.00', depositApplied: '2000.00', depositRefund: '0.00', balance: '460.00' });
+    // Asked once: a second try is refused and changes nothing.
+    expect((await move(order, 'FOR_FULL_PAYMENT')).status).toBe(409);
+    expect((await staffRead(order)).payment).toMatchObject({ extraCharge: '2300.00', balance: '460.00' });
+  });
+
+  it('returned late with both units fine: the late fees come from the deposit and the rest of it is refunded; the balance is the rent left', async () => {
+    const { order, serials } = await deliveredLongAgo();
+    await pickedUpYesterday(order);
+    for (const s of serials) expect((await ret(order, s, 'OK')).status).toBe(200);
+    const asked = await move(order, 'FOR_FULL_PAYMENT');
+    expect(asked.body.order.payment).toMatchObject({ extraCharge: '800.00', lateFees: '800.00', depositApplied: '800.00', depositRefund: '1200.00', balance: '160.00', overallTotal: '1040.00' });
+  });
+
+  it('back within the grace day: no late fee, the whole deposit refunded', async () => {
+    const { order, serials } = await deliveredLongAgo();
+    // Delivered 4 days ago instead (due yesterday), picked up yesterday: on time.
+    await exec(`update ordering.orders set delivered_at = delivered_at + interval '5 days' where id = ?`, [order.id]);
+    expect((await staffRead(order)).lateFees).toBeNull();
+    await pickedUpYesterday(order);
+    for (const s of serials) expect((await ret(order, s, 'OK')).status).toBe(200);
+    const asked = await move(order, 'FOR_FULL_PAYMENT');
+    expect(asked.body.order.payment).toMatchObject({ extraCharge: '0.00', lateFees: '0.00', depositApplied: '0.00', depositRefund: '2000.00', balance: '160.00' });
+  });
+});
