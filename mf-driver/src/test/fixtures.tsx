@@ -61,7 +61,7 @@ export function order(over: Partial<Order> = {}): Order {
     deliveryZipcode: '123456',
     note: 'Call before delivery',
     partialPayment: '100.00',
-    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '300.00', totalPartialPayment: '100.00', extraCharge: null, overallTotal: null, balance: '200.00', dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null },
+    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '300.00', totalPartialPayment: '100.00', extraCharge: null, overallTotal: null, balance: '200.00', dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null, refunds: [] },
     orderTracker: [
       { title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' },
       { title: 'Picked up by the driver', status: 'FOR_PICK_UP', createdAt: '2026-11-27T01:00:00.000Z' },

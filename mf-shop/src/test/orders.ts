@@ -41,6 +41,7 @@ export const unpaid: OrderPayment = {
   lateFees: null,
   depositApplied: null,
   depositRefund: null,
+  refunds: [],
 };
 
 export const INITIAL_RECORD_ID = '44444444-4444-4444-8444-444444444444';

@@ -86,7 +86,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
  * it was paid; nothing can be taken) and REFUND_DUE (a payment was taken, then the payment service
  * learnt that its order had been cancelled meanwhile: the money taken is owed back; issue 22).
  */
-export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED', 'REFUND_DUE'] as const;
+export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED', 'REFUND_DUE', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_TYPES = ['PARTIAL', 'FULL'] as const;
@@ -205,6 +205,8 @@ const PAYMENT_STATUS_COLORS: Partial<Record<string, TagColor>> = {
   INITIAL_PAYMENT: 'orange',
   FOR_FULL_PAYMENT: 'geekblue',
   PAID: 'green',
+  // Issue 29: what was owed back was paid back: settled, like PAID.
+  REFUNDED: 'green',
 };
 
 export function paymentStatusColor(status: string): TagColor {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RENTAL_REMINDERS } from './terms';
+import { REFUND_KINDS, REFUND_METHODS } from './payment-messages';
 import { ORDER_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES, PRODUCT_TYPES, REQUEST_STATUSES, REQUEST_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
 /** The envelope every domain event travels in (DESIGN §7). */
@@ -56,6 +57,7 @@ export const EVENTS = {
     confirmed: 'dme.payment.confirmed',
     /** A payment was taken for an order cancelled meanwhile: what was paid is owed back (issue 22). */
     refundDue: 'dme.payment.refund_due',
+    refundRecorded: 'dme.payment.refund_recorded',
   },
   request: {
     /** A fix or replace request was filed or moved on (ON_PROGRESS, DONE). */
@@ -252,6 +254,21 @@ export const EVENT_DATA = {
     status: z.enum(PAYMENT_STATUSES),
     /** What was paid and is owed back. */
     amount: z.string(),
+  }),
+  // Issue 29: a refund paid back (recorded by accounting); the payment's status after it (REFUNDED for a cancelled order's, else unchanged).
+  [EVENTS.payment.refundRecorded]: z.object({
+    paymentId: z.string().uuid(),
+    orderId: z.string().uuid(),
+    orderNumber: z.string(),
+    customerId: z.string().uuid(),
+    orderType: z.enum(['BUY', 'RENT']),
+    refundId: z.string().uuid(),
+    number: z.string(),
+    kind: z.enum(REFUND_KINDS),
+    amount: z.string(),
+    method: z.enum(REFUND_METHODS),
+    status: z.enum(PAYMENT_STATUSES),
+    refundedAt: z.string(),
   }),
   [EVENTS.rental.reminderDue]: z.object({
     orderId: z.string().uuid(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RentalTermsSchema } from './rental-terms';
+import { REFUND_KINDS, REFUND_METHODS } from './payment-messages';
 import { CART_TYPES, INVENTORY_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
 import { BOOKING_MESSAGES, MAX_QUANTITY, MAX_RENTAL_DAYS, ORDER_MESSAGES } from './order-messages';
@@ -242,6 +243,10 @@ export const OrderPayment = z.object({
   lateFees: z.string().nullable().default(null),
   depositApplied: z.string().nullable().default(null),
   depositRefund: z.string().nullable().default(null),
+  /** Refunds paid back (issue 29): the deposit's rest, or what was paid for an order cancelled meanwhile. */
+  refunds: z
+    .array(z.object({ number: z.string(), kind: z.enum(REFUND_KINDS), amount: z.string(), method: z.enum(REFUND_METHODS), refundedAt: z.string() }))
+    .default([]),
 });
 export type OrderPayment = z.infer<typeof OrderPayment>;
 

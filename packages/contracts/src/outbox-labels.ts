@@ -22,6 +22,7 @@ export const MESSAGE_TEMPLATE = {
   fullPaymentDue: 'full-payment-due',
   orderCancelled: 'order-cancelled',
   refundDue: 'refund-due',
+  refundPaid: 'refund-paid',
   requestChanged: 'request-changed',
   rentalExtended: 'rental-extended',
   rentalEndedEarly: 'rental-ended-early',

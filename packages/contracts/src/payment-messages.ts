@@ -25,7 +25,28 @@ export const PAYMENT_MESSAGES = {
   idempotencyInProgress: 'This payment is already being confirmed. Please wait a moment.',
   noInvoice: 'There is no invoice for this order yet: it comes with the first payment.',
   invoiceTerms: 'Completion of payment (100%)',
+  /** Ours (issue 29): refunds. */
+  refundNotFound: 'Refund not found.',
+  refundAlreadyRecorded: 'This refund was already recorded as paid back.',
+  refundMethod: 'Please choose how the money was paid back!',
+  refundRecorded: 'Refund recorded.',
+  refundIdempotencyMissing: 'An Idempotency-Key header is required to record a refund.',
+  refundIdempotencyMismatch: 'This Idempotency-Key was already used for a different refund.',
+  refundIdempotencyInProgress: 'This refund is already being recorded. Please wait a moment.',
 } as const;
+
+/** Why money is owed back (issue 29): the rest of a rental's deposit at its return, or what was paid for an order cancelled meanwhile. */
+export const REFUND_KINDS = ['DEPOSIT', 'CANCELLED'] as const;
+export type RefundKind = (typeof REFUND_KINDS)[number];
+export const REFUND_KIND_LABELS: Record<RefundKind, string> = { DEPOSIT: 'Deposit returned', CANCELLED: 'Order cancelled after payment' };
+
+/** How a refund was paid back. */
+export const REFUND_METHODS = ['CASH', 'BANK_TRANSFER', 'GCASH', 'CARD_REVERSAL', 'CHECK'] as const;
+export type RefundMethod = (typeof REFUND_METHODS)[number];
+export const REFUND_METHOD_LABELS: Record<RefundMethod, string> = { CASH: 'Cash', BANK_TRANSFER: 'Bank transfer', GCASH: 'GCash', CARD_REVERSAL: 'Card reversal', CHECK: 'Check' };
+
+export const REFUND_STATUSES = ['DUE', 'REFUNDED'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** What confirming a payment does next (SPEC §4 Payment statuses), or nothing when it cannot be taken. */
 export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT'] as const;

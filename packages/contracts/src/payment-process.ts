@@ -7,7 +7,7 @@ import type { PaymentAction } from './payment-messages';
  * order status event the payment service hears. The payment rules compute the figures; this table
  * says which status changes exist, and `paymentMove` refuses any other.
  */
-export type PaymentTrigger = { by: 'staff'; action: PaymentAction } | { by: 'order'; status: OrderStatus };
+export type PaymentTrigger = { by: 'staff'; action: PaymentAction } | { by: 'order'; status: OrderStatus } | { by: 'refund' };
 
 export interface PaymentMove {
   from: PaymentStatus;
@@ -27,10 +27,14 @@ export const PAYMENT_PROCESS: readonly PaymentMove[] = [
   { from: 'PAID', to: 'REFUND_DUE', trigger: { by: 'order', status: 'CANCELLED' }, when: 'a payment was taken while the order was being cancelled' },
   { from: 'PENDING', to: 'FOR_FULL_PAYMENT', trigger: { by: 'order', status: 'FOR_FULL_PAYMENT' }, when: 'a rental back from the customer' },
   { from: 'INITIAL_PAYMENT', to: 'FOR_FULL_PAYMENT', trigger: { by: 'order', status: 'FOR_FULL_PAYMENT' }, when: 'a rental back from the customer' },
+  { from: 'REFUND_DUE', to: 'REFUNDED', trigger: { by: 'refund' }, when: 'accounting recorded how what was owed back was paid back (issue 29)' },
 ];
 
-const sameTrigger = (a: PaymentTrigger, b: PaymentTrigger): boolean =>
-  a.by === 'staff' ? b.by === 'staff' && a.action === b.action : b.by === 'order' && a.status === b.status;
+const sameTrigger = (a: PaymentTrigger, b: PaymentTrigger): boolean => {
+  if (a.by === 'staff') return b.by === 'staff' && a.action === b.action;
+  if (a.by === 'order') return b.by === 'order' && a.status === b.status;
+  return b.by === 'refund';
+};
 
 /** The row for this change, or null when the table has none (a status that stays is no change). */
 export function paymentMoveOf(from: PaymentStatus, to: PaymentStatus, trigger: PaymentTrigger): PaymentMove | null {
@@ -40,7 +44,7 @@ export function paymentMoveOf(from: PaymentStatus, to: PaymentStatus, trigger: P
 /** Thrown when a payment's status would change without a row of the table: a defect, never input. */
 export class PaymentMoveError extends Error {
   constructor(readonly from: PaymentStatus, readonly to: PaymentStatus, readonly trigger: PaymentTrigger) {
-    super(`No payment process row moves ${from} → ${to} on ${trigger.by === 'staff' ? trigger.action : `order ${trigger.status}`}`);
+    super(`No payment process row moves ${from} → ${to} on ${trigger.by === 'staff' ? trigger.action : trigger.by === 'order' ? `order ${trigger.status}` : 'a refund'}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentStatus } from './enums';
 import { Pagination } from './identity';
 import { optionalText, requiredText, searchParam } from './text';
-import { PAYMENT_ACTIONS, PAYMENT_MESSAGES } from './payment-messages';
+import { PAYMENT_ACTIONS, PAYMENT_MESSAGES, REFUND_KINDS, REFUND_METHODS, REFUND_STATUSES } from './payment-messages';
 
 /** One payment taken: invoice and receipt numbers and who accommodated it (SPEC §6). */
 export const PaymentRecord = z.object({
@@ -58,6 +58,31 @@ export const PaymentLine = z.object({
   deposit: z.string().default('0.00'),
 });
 
+/** Money owed back to the customer (issue 29), with its own number: due until accounting records how it was paid back. */
+export const PaymentRefund = z.object({
+  id: z.string().uuid(),
+  number: z.string(),
+  kind: z.enum(REFUND_KINDS),
+  amount: z.string(),
+  status: z.enum(REFUND_STATUSES),
+  createdAt: z.string(),
+  refundedAt: z.string().nullable(),
+  method: z.enum(REFUND_METHODS).nullable(),
+  reference: z.string(),
+  note: z.string(),
+  refundedByName: z.string().nullable(),
+});
+export type PaymentRefund = z.infer<typeof PaymentRefund>;
+
+/** Recording a refund as paid back: how, with an optional reference (a transfer number) and note. */
+export const RecordRefundRequest = z.object({
+  method: z.enum(REFUND_METHODS, { error: PAYMENT_MESSAGES.refundMethod }),
+  reference: optionalText(80),
+  note: optionalText(500),
+});
+export type RecordRefundRequest = z.input<typeof RecordRefundRequest>;
+export const RefundParams = z.object({ id: z.string().uuid({ error: 'Not found.' }), refundId: z.string().uuid({ error: 'Not found.' }) });
+
 export const Payment = PaymentSummary.extend({
   customer: z.object({ name: z.string(), email: z.string(), contactNumber: z.string() }).nullable(),
   delivery: z.object({ address: z.string(), city: z.string(), state: z.string(), zipcode: z.string() }).nullable(),
@@ -76,6 +101,8 @@ export const Payment = PaymentSummary.extend({
   lateFees: z.string().nullable().default(null),
   depositApplied: z.string().nullable().default(null),
   depositRefund: z.string().nullable().default(null),
+  /** Refunds (issue 29), oldest first. */
+  refunds: z.array(PaymentRefund).default([]),
 });
 export type Payment = z.infer<typeof Payment>;
 

@@ -65,7 +65,7 @@ import {
   StaffOrderListQuery,
   TransitionRequest,
 } from './ordering';
-import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams } from './payments';
+import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams, RecordRefundRequest, RefundParams } from './payments';
 import {
   CreateRequestBody,
   EndRentalEarlyBody,
@@ -641,6 +641,11 @@ export const ROUTES = {
     method: 'POST', path: '/api/payments/:id/confirm', service: 'payment', access: 'payment:confirm', tag: 'payments',
     summary: 'Take the payment due now (Idempotency-Key header): a purchase in full, a rental\'s first day, or its balance',
     params: IdParams, body: ConfirmPaymentRequest, response: PaymentResponse,
+  },
+  paymentsRecordRefund: {
+    method: 'POST', path: '/api/payments/:id/refunds/:refundId/record', service: 'payment', access: 'payment:confirm', tag: 'payments',
+    summary: 'Record how a refund was paid back (Idempotency-Key header): cash, bank transfer, GCash, card reversal or check, with a reference',
+    params: RefundParams, body: RecordRefundRequest, response: PaymentResponse,
   },
   paymentsInvoice: {
     method: 'GET', path: '/api/payments/:id/invoice.pdf', service: 'payment', access: 'payment:read', tag: 'payments',

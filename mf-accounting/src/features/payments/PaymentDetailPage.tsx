@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Space, Tag } from 'antd';
-import { formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
-import type { Payment, PaymentAction, PaymentRecord } from '@dme/contracts';
+import { formatManilaDateTime, invoiceFileName, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
+import type { Payment, PaymentAction, PaymentRecord, PaymentRefund } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { usePaymentQuery } from './api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
-import { ACTION_LABELS, formatBusinessDate, nonZero, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, WAITING_FOR_WAREHOUSE } from './labels';
+import { RecordRefundDialog } from './RecordRefundDialog';
+import { ACTION_LABELS, formatBusinessDate, nonZero, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, refundsDueText, refundStatusLabel, WAITING_FOR_WAREHOUSE } from './labels';
 
 type Line = Payment['lines'][number] & { key: number };
 
@@ -22,7 +23,8 @@ function backTo(from: unknown, p: Payment | undefined): string {
  * each record with its invoice, and the step that can be taken now; a payment taken for an order
  * cancelled meanwhile says what is owed back (issue 22). A rental's money terms (issue 29): the
  * deposit asked and held, and at the full payment the late fees, the deposit applied to the
- * charges and what is refunded of it; each line's deposit when a line has one.
+ * charges and what is refunded of it; each line's deposit when a line has one. Its refunds (issue
+ * 29), each due until accounting records how it was paid back.
  */
 export default function PaymentDetailPage() {
   const { id = '' } = useParams();
@@ -31,6 +33,8 @@ export default function PaymentDetailPage() {
   const q = usePaymentQuery(id);
   // Each opening mounts a new dialog (its own Idempotency-Key); the action is fixed when it opens.
   const [dialog, setDialog] = useState<{ n: number; action: PaymentAction | null }>({ n: 0, action: null });
+  // Likewise for recording a refund: the refund is fixed when the dialog opens.
+  const [refundDialog, setRefundDialog] = useState<{ n: number; refundId: string | null }>({ n: 0, refundId: null });
   const p = q.data?.payment;
   const back = (
     <Button onClick={() => navigate(backTo((location.state as { from?: unknown } | null)?.from, p))}>Back</Button>
@@ -49,6 +53,9 @@ export default function PaymentDetailPage() {
   // A rental's deposit (issue 29): asked with the first payment, held once it was taken.
   const deposit = nonZero(p.deposit) || nonZero(p.depositHeld);
   const lineDeposits = p.lines.some((l) => nonZero(l.deposit));
+  // A refund due on a payment otherwise settled (a deposit's rest); REFUND_DUE says so already.
+  const refundsDue = p.status === 'REFUND_DUE' ? null : refundsDueText(p.refunds);
+  const refunding = p.refunds.find((r) => r.id === refundDialog.refundId);
 
   return (
     <article>
@@ -77,6 +84,7 @@ export default function PaymentDetailPage() {
       {!p.nextAction && p.status === 'PENDING' && <Alert type="info" showIcon title={WAITING_FOR_WAREHOUSE} style={{ marginBottom: 16 }} />}
       {p.status === 'CANCELLED' && <Alert type="warning" showIcon title="The order was cancelled: there is nothing to pay." style={{ marginBottom: 16 }} />}
       {p.status === 'REFUND_DUE' && p.refundDue !== null && <Alert type="error" showIcon title={refundDueText(p.refundDue)} style={{ marginBottom: 16 }} />}
+      {refundsDue && <Alert type="warning" showIcon title={refundsDue} style={{ marginBottom: 16 }} />}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 24, marginBottom: 24 }}>
         <section aria-label="Customer">
           <SectionTitle>Customer</SectionTitle>
@@ -161,6 +169,49 @@ export default function PaymentDetailPage() {
           ]}
         />
       </section>
+      {p.refunds.length > 0 && (
+        <section aria-label="Refunds" style={{ marginTop: 24 }}>
+          <SectionTitle>Refunds</SectionTitle>
+          <ResponsiveTable<PaymentRefund>
+            rowKey="id"
+            size="small"
+            pagination={false}
+            dataSource={p.refunds}
+            scroll={{ x: true }}
+            columns={[
+              { title: 'Refund No.', dataIndex: 'number' },
+              { title: 'Reason', dataIndex: 'kind', render: (k: PaymentRefund['kind']) => REFUND_KIND_LABELS[k] },
+              { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
+              { title: 'Status', dataIndex: 'status', render: (s: PaymentRefund['status']) => <Tag color={s === 'REFUNDED' ? 'green' : 'orange'}>{refundStatusLabel(s)}</Tag> },
+              {
+                title: 'Paid back',
+                key: 'paidBack',
+                render: (_: unknown, r: PaymentRefund) =>
+                  r.status === 'REFUNDED' ? (
+                    <div>
+                      <div>
+                        {r.method ? REFUND_METHOD_LABELS[r.method] : '—'}
+                        {r.reference ? ` · ${r.reference}` : ''}
+                      </div>
+                      <div style={{ color: 'rgba(0,0,0,0.6)', fontSize: 12 }}>
+                        {r.refundedAt ? formatManilaDateTime(r.refundedAt) : ''}
+                        {r.refundedByName ? ` by ${r.refundedByName}` : ''}
+                      </div>
+                      {r.note && <div style={{ fontSize: 12 }}>{r.note}</div>}
+                    </div>
+                  ) : (
+                    <Button size="small" type="primary" aria-label={`Record refund ${r.number}`} onClick={() => setRefundDialog((d) => ({ n: d.n + 1, refundId: r.id }))}>
+                      Record refund
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        </section>
+      )}
+      {refunding && (
+        <RecordRefundDialog key={refundDialog.n} payment={p} refund={refunding} open onClose={() => setRefundDialog((d) => ({ ...d, refundId: null }))} />
+      )}
       {dialog.action && <ConfirmPaymentDialog key={dialog.n} payment={p} action={dialog.action} open onClose={() => setDialog((d) => ({ ...d, action: null }))} />}
     </article>
   );

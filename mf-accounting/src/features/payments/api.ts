@@ -1,5 +1,5 @@
 import { baseApi } from '@dme/api-client';
-import type { ConfirmPaymentRequest, PaymentListResponse, PaymentResponse, PaymentStatus } from '@dme/contracts';
+import type { ConfirmPaymentRequest, PaymentListResponse, PaymentResponse, PaymentStatus, RecordRefundRequest } from '@dme/contracts';
 
 export interface PaymentListArgs {
   status: PaymentStatus;
@@ -40,7 +40,25 @@ export const accountingApi = baseApi.injectEndpoints({
       },
       invalidatesTags: (r, e, arg) => (r || (e && e.status === 409) ? [{ type: 'Payment', id: arg.id }, { type: 'Payment', id: 'LIST' }] : []),
     }),
+    // Issue 29: how a refund was paid back; like a confirmed payment, the answer is shown at once and the lists reload.
+    recordRefund: b.mutation<PaymentResponse, { id: string; refundId: string; body: RecordRefundRequest; idempotencyKey: string }>({
+      query: ({ id, refundId, body, idempotencyKey }) => ({
+        url: `/payments/${encodeURIComponent(id)}/refunds/${encodeURIComponent(refundId)}/record`,
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(accountingApi.util.upsertQueryData('payment', id, data));
+        } catch {
+          // Shown by the dialog.
+        }
+      },
+      invalidatesTags: (r, e, arg) => (r || (e && e.status === 409) ? [{ type: 'Payment', id: arg.id }, { type: 'Payment', id: 'LIST' }] : []),
+    }),
   }),
 });
 
-export const { usePaymentsQuery, usePaymentQuery, useConfirmPaymentMutation } = accountingApi;
+export const { usePaymentsQuery, usePaymentQuery, useConfirmPaymentMutation, useRecordRefundMutation } = accountingApi;

@@ -1,11 +1,12 @@
-import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
-import type { OrderType, PaymentAction, PaymentStatus, PaymentType } from '@dme/contracts';
+import { centsToString, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
+import type { OrderType, PaymentAction, PaymentStatus, PaymentType, RefundStatus } from '@dme/contracts';
 import { money } from '@dme/ui';
 
 /**
  * The list's tabs (SPEC §2: Pending, Partial Paid, For Full Payment, Paid), the first is the
- * default; ours besides (issue 22): payments taken for orders cancelled meanwhile (Refund Due) and
- * payments of orders cancelled before anything was paid (Cancelled).
+ * default; ours besides (issue 22): payments taken for orders cancelled meanwhile (Refund Due),
+ * those once their refund was paid back (Refunded, issue 29) and payments of orders cancelled
+ * before anything was paid (Cancelled).
  */
 export const PAYMENT_TABS: ReadonlyArray<{ status: PaymentStatus; label: string; empty: string }> = [
   { status: 'PENDING', label: 'Pending', empty: 'No pending payments.' },
@@ -13,6 +14,7 @@ export const PAYMENT_TABS: ReadonlyArray<{ status: PaymentStatus; label: string;
   { status: 'FOR_FULL_PAYMENT', label: 'For Full Payment', empty: 'No rentals waiting for their full payment.' },
   { status: 'PAID', label: 'Paid', empty: 'No paid payments yet.' },
   { status: 'REFUND_DUE', label: 'Refund Due', empty: 'No payments to refund.' },
+  { status: 'REFUNDED', label: 'Refunded', empty: 'No refunded payments.' },
   { status: 'CANCELLED', label: 'Cancelled', empty: 'No cancelled payments.' },
 ];
 
@@ -33,11 +35,25 @@ export const orderTypeLabel = (t: OrderType) => (t === 'RENT' ? 'Rental' : 'Purc
 
 export const recordTypeLabel = (t: PaymentType) => (t === 'PARTIAL' ? 'Partial Payment' : 'Full Payment');
 
-/** What the next step of a payment is, in words, or null when there is nothing to say. */
+/** Money to pay back, as a step. */
+export const refundStepText = (amount: string) => `Refund ${money(amount)} to the customer`;
+
+/**
+ * What the next step of a payment is, in words, or null when there is nothing to say. The list's
+ * rows carry no refunds: a refund due on a payment otherwise settled (a deposit's rest, issue 29)
+ * is said on the payment's detail (`refundsDueText`).
+ */
 export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null; refundDue: string | null }): string | null {
   if (p.nextAction) return ACTION_LABELS[p.nextAction];
-  if (p.status === 'REFUND_DUE' && p.refundDue !== null) return `Refund ${money(p.refundDue)} to the customer`;
+  if (p.status === 'REFUND_DUE' && p.refundDue !== null) return refundStepText(p.refundDue);
   return p.status === 'PENDING' ? WAITING_FOR_WAREHOUSE : null;
+}
+
+/** Ours (issue 29): the refunds still due on a payment, as a step (null: none). */
+export function refundsDueText(refunds: ReadonlyArray<{ status: RefundStatus; amount: string }>): string | null {
+  const due = refunds.filter((r) => r.status === 'DUE');
+  if (due.length === 0) return null;
+  return `${refundStepText(centsToString(sumCents(due.map((r) => toCents(r.amount)))))}: record how it was paid back under Refunds.`;
 }
 
 /** Ours (issue 22): the detail of a payment taken for an order cancelled meanwhile. */
@@ -50,3 +66,9 @@ export { isNonZeroAmount as nonZero } from '@dme/contracts/browser';
 export const includesDepositText = (deposit: string) => `includes the deposit of ${money(deposit)}`;
 
 export { formatBusinessDate } from '@dme/contracts/browser';
+
+/** Ours (issue 29): the refund dialog's title and button. */
+export const RECORD_REFUND = 'Record Refund';
+
+/** Ours (issue 29): a refund's status in words. */
+export const refundStatusLabel = (s: RefundStatus) => (s === 'REFUNDED' ? 'Refunded' : 'Due');

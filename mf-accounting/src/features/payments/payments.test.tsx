@@ -52,6 +52,7 @@ function detail(over: Partial<Payment> = {}): Payment {
     lateFees: null,
     depositApplied: null,
     depositRefund: null,
+    refunds: [],
     ...over,
   };
 }
@@ -120,7 +121,7 @@ const pressEnter = (el: HTMLElement) => {
 const confirms = (calls: Call[]) => calls.filter((c) => c.method === 'POST');
 
 describe('payments list', () => {
-  it('has the four tabs of the spec, Refund Due and Cancelled, kept in the address, with a row per payment and its next step', async () => {
+  it('has the four tabs of the spec, Refund Due, Refunded and Cancelled, kept in the address, with a row per payment and its next step', async () => {
     const { calls } = mockApi(
       on('GET', '/api/payments', (c) => {
         const status = query(c).status;
@@ -133,7 +134,7 @@ describe('payments list', () => {
     );
     open('/admin/payments');
     expect(await screen.findByText('ORD-20261123-000001')).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid', 'Refund Due', 'Cancelled']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid', 'Refund Due', 'Refunded', 'Cancelled']);
     expect(screen.getByRole('tab', { name: 'Pending', selected: true })).toBeInTheDocument();
     expect(query(lists(calls)[0]!)).toMatchObject({ status: 'PENDING', limit: '20', offset: '0' });
     for (const title of ['Order Number', 'Customer', 'Type', 'Order Status', 'Amount / Balance', 'Payment Status']) {
@@ -165,6 +166,9 @@ describe('payments list', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Paid' }));
     expect(await screen.findByText('No paid payments yet.')).toBeInTheDocument();
     expect(location()).toBe('/admin/payments?status=PAID');
+    fireEvent.click(screen.getByRole('tab', { name: 'Refunded' }));
+    expect(await screen.findByText('No refunded payments.')).toBeInTheDocument();
+    expect(location()).toBe('/admin/payments?status=REFUNDED');
     fireEvent.click(screen.getByRole('tab', { name: 'Cancelled' }));
     expect(await screen.findByText('No cancelled payments.')).toBeInTheDocument();
     expect(location()).toBe('/admin/payments?status=CANCELLED');
@@ -172,7 +176,7 @@ describe('payments list', () => {
 
   it('counts the payments of each tab, and lists payments taken for orders cancelled meanwhile under Refund Due with what is owed (issue 22)', async () => {
     const owed = summary({ id: ids.full, orderNumber: 'ORD-20261123-000009', orderStatus: 'CANCELLED', status: 'REFUND_DUE', type: 'FULL', balance: '0.00', nextAction: null, refundDue: '1250.00' });
-    const counts = { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 7, CANCELLED: 3, REFUND_DUE: 1 };
+    const counts = { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 7, CANCELLED: 3, REFUND_DUE: 1, REFUNDED: 4 };
     const { calls } = mockApi(
       on('GET', '/api/payments', (c) => {
         const status = query(c).status;
@@ -183,7 +187,7 @@ describe('payments list', () => {
     );
     open('/admin/payments');
     expect(await screen.findByRole('tab', { name: 'Refund Due 1' })).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending 2', 'Partial Paid 0', 'For Full Payment 0', 'Paid 7', 'Refund Due 1', 'Cancelled 3']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending 2', 'Partial Paid 0', 'For Full Payment 0', 'Paid 7', 'Refund Due 1', 'Refunded 4', 'Cancelled 3']);
 
     fireEvent.click(screen.getByRole('tab', { name: 'Refund Due 1' }));
     expect(await screen.findByText('ORD-20261123-000009')).toBeInTheDocument();
@@ -579,5 +583,164 @@ describe('the confirm dialog', () => {
     confirmIn(dialog);
     expect(await within(dialog).findByText('This Idempotency-Key was already used for a different payment.')).toBeInTheDocument();
     expect(confirms(calls)[2]!.headers.get('Idempotency-Key')).toBe(refused!.headers.get('Idempotency-Key'));
+  });
+});
+
+describe('refunds (issue 29)', () => {
+  const refundIds = { deposit: '99999999-9999-4999-8999-999999999991', cancelled: '99999999-9999-4999-8999-999999999992' };
+  const refund = (over: Partial<Payment['refunds'][number]> = {}): Payment['refunds'][number] => ({
+    id: refundIds.deposit,
+    number: 'RF-20261128-000001',
+    kind: 'DEPOSIT',
+    amount: '200.00',
+    status: 'DUE',
+    createdAt: '2026-11-28T02:00:00.000Z',
+    refundedAt: null,
+    method: null,
+    reference: '',
+    note: '',
+    refundedByName: null,
+    ...over,
+  });
+  const recorded = (over: Partial<Payment['refunds'][number]> = {}) =>
+    refund({ status: 'REFUNDED', method: 'BANK_TRANSFER', reference: 'BT-123', refundedAt: '2026-11-28T16:30:00.000Z', refundedByName: 'Ana Reyes', ...over });
+  // A rental paid in full whose deposit's rest is owed back.
+  const settled = detail({
+    ...forFull,
+    status: 'PAID',
+    orderStatus: 'COMPLETED',
+    nextAction: null,
+    balance: '0.00',
+    deposit: '1000.00',
+    depositHeld: '1000.00',
+    extraCharge: '800.00',
+    lateFees: '0.00',
+    depositApplied: '800.00',
+    depositRefund: '200.00',
+    records: [record(), record({ id: '88888888-8888-4888-8888-888888888888', type: 'FULL', invoiceNumber: 'INV-002', amount: '270.00' })],
+    refunds: [refund()],
+  });
+  const refunds = () => screen.getByRole('region', { name: 'Refunds' });
+  const recordsOf = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.url.includes('/refunds/'));
+  const recordIn = (dialog: HTMLElement) => fireEvent.click(within(dialog).getByRole('button', { name: 'Record Refund' }));
+  const chooseMethod = async (dialog: HTMLElement, label: string) => {
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Method' }));
+    fireEvent.click(await screen.findByTitle(label));
+  };
+
+  it('a payment without refunds has no Refunds section', async () => {
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: rental } }));
+    open(`/admin/payments/${ids.rental}`);
+    await screen.findByRole('region', { name: 'Payment Records' });
+    expect(screen.queryByRole('region', { name: 'Refunds' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Record refund/ })).toBeNull();
+  });
+
+  it('lists a deposit refund due with its reason, amount and status, says it is owed, and offers to record it', async () => {
+    mockApi(on('GET', `/api/payments/${ids.full}`, { status: 200, body: { payment: settled } }));
+    open(`/admin/payments/${ids.full}`);
+    await screen.findByRole('region', { name: 'Refunds' });
+    for (const title of ['Refund No.', 'Reason', 'Amount', 'Status', 'Paid back']) expect(within(refunds()).getByRole('columnheader', { name: title })).toBeInTheDocument();
+    const r = within(refunds()).getByText('RF-20261128-000001').closest('tr') as HTMLElement;
+    for (const text of ['Deposit returned', '$200.00', 'Due']) expect(within(r).getByText(text)).toBeInTheDocument();
+    expect(within(r).getByRole('button', { name: 'Record refund RF-20261128-000001' })).toHaveTextContent('Record refund');
+    expect(screen.getByRole('alert')).toHaveTextContent('Refund $200.00 to the customer');
+  });
+
+  it('records a refund: the method is required, then one request with an Idempotency-Key; the payment shows how it was paid back', async () => {
+    let done = false;
+    const after = { ...settled, refunds: [recorded()] };
+    const { calls } = mockApi(
+      on('GET', `/api/payments/${ids.full}`, () => ({ status: 200, body: { payment: done ? after : settled } })),
+      on('GET', '/api/payments', { status: 200, body: { items: [], total: 0 } }),
+      on('POST', `/api/payments/${ids.full}/refunds/${refundIds.deposit}/record`, () => {
+        done = true;
+        return { status: 200, body: { payment: after } };
+      }),
+    );
+    open(`/admin/payments/${ids.full}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Record refund RF-20261128-000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Record Refund' });
+    expect(within(dialog).getByText('RF-20261128-000001')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('refund-amount')).toHaveTextContent('$200.00');
+    expect(within(dialog).getByText('Deposit returned')).toBeInTheDocument();
+
+    // No method: refused with the message, nothing sent.
+    recordIn(dialog);
+    expect(await within(dialog).findByText('Please choose how the money was paid back!')).toBeInTheDocument();
+    expect(recordsOf(calls)).toHaveLength(0);
+
+    await chooseMethod(dialog, 'Bank transfer');
+    fireEvent.change(within(dialog).getByLabelText('Reference'), { target: { value: ' BT-123 ' } });
+    recordIn(dialog);
+    expect(await screen.findByText('Refund recorded.')).toBeInTheDocument();
+    const [sent] = recordsOf(calls);
+    expect(recordsOf(calls)).toHaveLength(1);
+    expect(sent!.url).toBe(`/api/payments/${ids.full}/refunds/${refundIds.deposit}/record`);
+    expect(sent!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(sent!.body).toMatchObject({ method: 'BANK_TRANSFER', reference: 'BT-123' });
+    expect((sent!.body as { note?: string }).note ?? '').toBe('');
+
+    // The payment as the answer says: the refund paid back, no button, no notice left.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const r = within(refunds()).getByText('RF-20261128-000001').closest('tr') as HTMLElement;
+    expect(within(r).getByText('Refunded')).toBeInTheDocument();
+    expect(r).toHaveTextContent('Bank transfer · BT-123');
+    expect(r).toHaveTextContent('by Ana Reyes');
+    expect(within(r).queryByRole('button')).toBeNull();
+    // Nothing is owed any more (the toast is the only alert).
+    expect(screen.queryByText(/Refund \$200\.00 to the customer/)).toBeNull();
+  });
+
+  it("shows the server's refusal in the dialog (a refund recorded meanwhile), and a bad method on its field", async () => {
+    let answer = problem(400, 'Invalid input.', [{ field: 'method', message: 'Please choose how the money was paid back!' }]);
+    const { calls } = mockApi(
+      on('GET', `/api/payments/${ids.full}`, { status: 200, body: { payment: settled } }),
+      on('POST', `/api/payments/${ids.full}/refunds/${refundIds.deposit}/record`, () => answer),
+    );
+    open(`/admin/payments/${ids.full}`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Record refund RF-20261128-000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Record Refund' });
+    await chooseMethod(dialog, 'Cash');
+    recordIn(dialog);
+    expect(await within(dialog).findByText('Please choose how the money was paid back!')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+
+    answer = problem(409, 'This refund was already recorded as paid back.');
+    recordIn(dialog);
+    expect(await within(dialog).findByText('This refund was already recorded as paid back.')).toBeInTheDocument();
+    const [bad, refused] = recordsOf(calls);
+    expect(bad!.body).toMatchObject({ method: 'CASH' });
+    // A 400 recorded nothing: the corrected form is a new request with a new key.
+    expect(refused!.headers.get('Idempotency-Key')).not.toBe(bad!.headers.get('Idempotency-Key'));
+    // A 409 means the payment changed: it is read again.
+    await waitFor(() => expect(calls.filter((c) => c.url === `/api/payments/${ids.full}`).length).toBeGreaterThan(1));
+  });
+
+  it('a cancelled order\'s payment refunded: REFUNDED, no refund-due notice, and how it was paid back without a button', async () => {
+    const refunded = detail({
+      orderStatus: 'CANCELLED',
+      status: 'REFUNDED',
+      type: 'FULL',
+      balance: '0.00',
+      overallTotal: '1250.00',
+      nextAction: null,
+      refundDue: null,
+      records: [record({ type: 'FULL', amount: '1250.00' })],
+      refunds: [recorded({ id: refundIds.cancelled, number: 'RF-20261128-000002', kind: 'CANCELLED', amount: '1250.00', method: 'GCASH', reference: '', note: 'Sent to 0917' })],
+    });
+    mockApi(on('GET', `/api/payments/${ids.purchase}`, { status: 200, body: { payment: refunded } }), on('GET', '/api/payments', { status: 200, body: { items: [], total: 0 } }));
+    open(`/admin/payments/${ids.purchase}`);
+    await screen.findByRole('region', { name: 'Refunds' });
+    expect(screen.getByText('REFUNDED').closest('.ant-tag')).toHaveClass('ant-tag-green');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByTestId('refund-due')).toBeNull();
+    const r = within(refunds()).getByText('RF-20261128-000002').closest('tr') as HTMLElement;
+    for (const text of ['Order cancelled after payment', '$1,250.00', 'Refunded', 'GCash', 'Sent to 0917']) expect(within(r).getByText(text)).toBeInTheDocument();
+    // 16:30 UTC is half past midnight the next day in Manila.
+    expect(r).toHaveTextContent(/Nov 29, 2026.*by Ana Reyes/);
+    expect(within(r).queryByRole('button')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(location()).toBe('/admin/payments?status=REFUNDED'));
   });
 });

@@ -223,6 +223,49 @@ describe("the customer's order detail", () => {
     expect(screen.getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
   });
 
+  it('a deposit refund paid back is listed with how and when (issue 29)', async () => {
+    const pay = await show(
+      order({
+        status: 'COMPLETED',
+        payment: {
+          ...unpaid,
+          status: 'PAID',
+          deposit: '1000.00',
+          extraCharge: '800.00',
+          lateFees: '0.00',
+          depositApplied: '800.00',
+          depositRefund: '200.00',
+          overallTotal: '1070.00',
+          balance: '0.00',
+          records: [initial, fullRecord],
+          refunds: [{ number: 'RF-20261128-000001', kind: 'DEPOSIT', amount: '200.00', method: 'BANK_TRANSFER', refundedAt: '2026-11-28T16:30:00.000Z' }],
+        },
+        products: [packedLine],
+      }),
+    );
+    // 16:30 UTC is half past midnight the next day in Manila.
+    expect(pay.getByText('Refund RF-20261128-000001').closest('tr')).toHaveTextContent('$200.00 — Deposit returned, paid back by Bank transfer on Nov 29, 2026');
+    expect(pay.getByText('PAID')).toBeInTheDocument();
+  });
+
+  it('a cancelled order whose payment was refunded: REFUNDED, the refund, and no refund-due notice (issue 29)', async () => {
+    const pay = await show(
+      order({
+        status: 'CANCELLED',
+        payment: {
+          ...unpaid,
+          status: 'REFUNDED',
+          records: [initial],
+          refunds: [{ number: 'RF-20261128-000002', kind: 'CANCELLED', amount: '90.00', method: 'GCASH', refundedAt: '2026-11-28T03:00:00.000Z' }],
+        },
+      }),
+    );
+    expect(pay.getByText('REFUNDED').closest('.ant-tag')).toHaveClass('ant-tag-green');
+    expect(pay.getByTestId('refund')).toHaveTextContent('$90.00 — Order cancelled after payment, paid back by GCash on Nov 28, 2026');
+    expect(pay.queryByRole('alert')).toBeNull();
+    expect(pay.queryByText('Refund Due')).toBeNull();
+  });
+
   it('a delivered order shows its proof of delivery: a failed attempt, the hand-over with its signature, and the Delivery ticket (issue 28)', async () => {
     const handedOver: Handover = {
       id: '66666666-6666-4666-8666-666666666666',

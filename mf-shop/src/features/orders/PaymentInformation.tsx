@@ -1,5 +1,5 @@
 import { Alert } from 'antd';
-import { formatBusinessDate, formatManilaDateTime, invoiceFileName, isNonZeroAmount } from '@dme/contracts/browser';
+import { formatBusinessDate, formatManilaDateTime, invoiceFileName, isNonZeroAmount, manilaDate, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
 import { days, money, Money, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 
@@ -11,6 +11,10 @@ const orUnknown = (v: string | null, show: (v: string) => string) => (v === null
 export const lateFeesText = (l: { amount: string; days: number }) =>
   `Late fees so far: ${money(l.amount)} (${days(l.days)} late). They grow each day until the equipment is picked up.`;
 
+/** Ours (issue 29): a refund paid back, in words ("$200.00 — Deposit returned, paid back by Bank transfer on Nov 28, 2026"). */
+export const refundText = (r: OrderPayment['refunds'][number]) =>
+  `${money(r.amount)} — ${REFUND_KIND_LABELS[r.kind]}, paid back by ${REFUND_METHOD_LABELS[r.method]} on ${formatBusinessDate(manilaDate(new Date(r.refundedAt)))}`;
+
 /**
  * Payment Information as SPEC §4 shows it to the customer: while the order is PENDING or
  * FOR_PAYMENT the order total and the rental's partial payment as UNPAID (the server's status);
@@ -20,7 +24,8 @@ export const lateFeesText = (l: { amount: string; days: number }) =>
  * with the amount owed back (issue 22). A rental's money terms (issue 29): its deposit, the late
  * fees so far while it is kept past its due date (with a notice until the full payment's figures
  * are known), and at the full payment the late fees charged, the deposit applied to the charges
- * and what is refunded of it.
+ * and what is refunded of it; each refund paid back, with how and when (a cancelled order's
+ * payment is REFUNDED then).
  */
 export function PaymentSummary({ order }: { order: Order }) {
   const pay = order.payment;
@@ -59,6 +64,7 @@ export function PaymentSummary({ order }: { order: Order }) {
         deposit && pay.depositApplied != null && { label: 'Deposit Applied', value: <Money value={pay.depositApplied} /> },
         deposit && pay.depositRefund != null && { label: 'Deposit Refund', value: <span data-testid="deposit-refund"><Money value={pay.depositRefund} /></span> },
         full && { label: 'Balance', value: <span data-testid="balance">{orUnknown(pay.balance, money)}</span> },
+        ...(pay.refunds ?? []).map((r) => ({ label: `Refund ${r.number}`, value: <span data-testid="refund">{refundText(r)}</span> })),
       ]}
     />
   );

@@ -52,7 +52,7 @@ function rental(over: Partial<Order> = {}): Order {
     deliveryZipcode: '123456',
     note: '',
     partialPayment: '120.00',
-    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '900.00', totalPartialPayment: '120.00', extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null },
+    payment: { status: 'INITIAL_PAYMENT', totalOrderPayment: '900.00', totalPartialPayment: '120.00', extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null, refunds: [] },
     orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' }],
     products: [lineA, lineB],
     customer: null,

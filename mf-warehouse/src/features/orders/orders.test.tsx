@@ -73,7 +73,7 @@ function order(over: Partial<Order> = {}): Order {
     deliveryZipcode: '123456',
     note: 'Call before delivery',
     partialPayment: null,
-    payment: { status: 'UNPAID', totalOrderPayment: '150.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null },
+    payment: { status: 'UNPAID', totalOrderPayment: '150.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null, refunds: [] },
     orderTracker: [{ title: 'Order placed', status: 'PENDING', createdAt: '2026-11-23T05:00:00.000Z' }],
     products: [lineA, lineB],
     customer: { idNumber: 'CUS-000007', firstName: 'Maria', middleName: 'Luna', lastName: 'Santos', suffix: 'Jr.', email: 'maria@example.com', contactNumber: '09171234567' },
@@ -363,6 +363,7 @@ describe('staff order detail', () => {
         lateFees: null,
         depositApplied: null,
         depositRefund: null,
+        refunds: [],
       },
     });
     const { calls } = mockApi(

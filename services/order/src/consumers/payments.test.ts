@@ -62,7 +62,7 @@ describe('dme.payment.confirmed', () => {
       balance: '0.00',
       dueDate: null,
       records: [{ id: event.data.recordId, type: 'FULL', invoiceNumber: 'INV-0001', receiptNumber: 'OR-0001', amount: '39.98', note: 'cash', createdAt: event.data.confirmedAt }],
-      deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null,
+      deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null, refunds: [],
     });
     // The customer reads the same.
     expect((await h.order.get(`/api/my/orders/${order.id}`, { as: c })).body.order.payment).toEqual(o.payment);
@@ -92,7 +92,7 @@ describe('dme.payment.confirmed', () => {
       balance: null,
       dueDate: null,
       records: [{ type: 'PARTIAL', invoiceNumber: event.data.invoiceNumber, receiptNumber: event.data.receiptNumber, amount: '30.00', note: '', createdAt: event.data.confirmedAt }],
-      deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null,
+      deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null, refunds: [],
     });
   });
 
@@ -165,6 +165,37 @@ describe('dme.payment.confirmed', () => {
     await jetstream(h.nc).publish('dme.payment.noted', JSON.stringify(barrier), { msgID: barrier.id });
     await handled(barrier.id);
     expect((await read(order)).payment).toMatchObject({ status: 'REFUND_DUE', refundDue: '30.00' });
+
+    // Issue 29: accounting records how it was paid back: the order shows REFUNDED and the refund, once.
+    const recorded = eventEnvelope('payment', {
+      type: EVENTS.payment.refundRecorded,
+      aggregateId: paid.data.paymentId,
+      version: 3,
+      data: {
+        paymentId: paid.data.paymentId,
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        customerId: c.userId,
+        orderType: 'RENT',
+        refundId: randomUUID(),
+        number: 'RF-20261128-000007',
+        kind: 'CANCELLED',
+        amount: '30.00',
+        method: 'GCASH',
+        status: 'REFUNDED',
+        refundedAt: '2026-11-28T03:00:00.000Z',
+      },
+    });
+    await h.publish(recorded);
+    await handled(recorded.id);
+    await jetstream(h.nc).publish(recorded.type, JSON.stringify({ ...recorded, id: randomUUID() }), { msgID: randomUUID() });
+    const barrier2 = { ...refund, id: randomUUID(), type: 'dme.payment.noted' };
+    await jetstream(h.nc).publish('dme.payment.noted', JSON.stringify(barrier2), { msgID: barrier2.id });
+    await handled(barrier2.id);
+    for (const o of [await read(order), (await h.order.get(`/api/my/orders/${order.id}`, { as: c })).body.order]) {
+      expect(o.payment.status).toBe('REFUNDED');
+      expect(o.payment.refunds).toEqual([{ number: 'RF-20261128-000007', kind: 'CANCELLED', amount: '30.00', method: 'GCASH', refundedAt: '2026-11-28T03:00:00.000Z' }]);
+    }
   });
 
   it("on real NATS: a confirm published while the order service's consumer is stopped moves the order once it starts again", async () => {

@@ -8,9 +8,10 @@ import { perform } from '../process/transitions';
 
 type Confirmed = EventData<typeof EVENTS.payment.confirmed>;
 type RefundDue = EventData<typeof EVENTS.payment.refundDue>;
+type RefundRecorded = EventData<typeof EVENTS.payment.refundRecorded>;
 
 /** Payment statuses only move forward; a redelivered older event does not undo a newer one. */
-const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3, REFUND_DUE: 4 };
+const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3, REFUND_DUE: 4, REFUNDED: 5 };
 
 /**
  * The payment read model (SPEC §4), from `dme.payment.confirmed`, and the process rows the event
@@ -26,6 +27,7 @@ const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMEN
  */
 export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope, logger: Logger): Promise<void> {
   if (event.type === EVENTS.payment.refundDue) return applyRefundDue(em, event, logger);
+  if (event.type === EVENTS.payment.refundRecorded) return applyRefundRecorded(em, event, logger);
   if (event.type !== EVENTS.payment.confirmed) return;
   const d: Confirmed = EVENT_DATA[EVENTS.payment.confirmed].parse(event.data);
   const [locked] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? for update`, [d.orderId]);
@@ -95,6 +97,30 @@ async function applyRefundDue(em: EntityManager, event: EventEnvelope, logger: L
     [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.amount],
   );
   logger.warn({ eventId: event.id, orderId: d.orderId, paymentId: d.paymentId, amount: d.amount }, 'refund due on a cancelled order: shown on the order');
+}
+
+/**
+ * `dme.payment.refund_recorded` (issue 29): a refund was paid back. The order keeps it for its
+ * display (once per refund); a cancelled order's payment is REFUNDED then (forward only).
+ */
+async function applyRefundRecorded(em: EntityManager, event: EventEnvelope, logger: Logger): Promise<void> {
+  const d: RefundRecorded = EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data);
+  const [locked] = await em.execute<Array<{ id: string }>>(`select id from ${qualified(em, 'orders')} where id = ? for update`, [d.orderId]);
+  if (!locked) {
+    logger.warn({ eventId: event.id, orderId: d.orderId }, 'refund recorded for an order this service does not have; ignored');
+    return;
+  }
+  await em.execute(
+    `insert into ${qualified(em, 'order_refunds')} (refund_id, order_id, number, kind, amount, method, refunded_at) values (?, ?, ?, ?, ?, ?, ?)
+     on conflict (refund_id) do nothing`,
+    [d.refundId, d.orderId, d.number, d.kind, d.amount, d.method, d.refundedAt],
+  );
+  if (d.status === 'REFUNDED') {
+    await em.execute(
+      `update ${qualified(em, 'order_payments')} set status = ?, status_rank = ?, updated_at = now() where order_id = ? and status_rank <= ?`,
+      [d.status, PAYMENT_RANK[d.status], d.orderId, PAYMENT_RANK[d.status]],
+    );
+  }
 }
 
 /** The order service's consumer of payment events (durable, shared by replicas). */

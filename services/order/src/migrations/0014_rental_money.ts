@@ -17,5 +17,16 @@ export class OrderingRentalMoney extends Migration {
       add column "late_fees" numeric(12,2) null check ("late_fees" >= 0),
       add column "deposit_applied" numeric(12,2) null check ("deposit_applied" >= 0),
       add column "deposit_refund" numeric(12,2) null check ("deposit_refund" >= 0)`);
+    // Refunds paid back (from dme.payment.refund_recorded), for the order's display.
+    this.addSql(`create table "${s}"."order_refunds" (
+      "refund_id" uuid primary key,
+      "order_id" uuid not null,
+      "number" varchar(30) not null,
+      "kind" varchar(12) not null,
+      "amount" numeric(12,2) not null,
+      "method" varchar(20) not null,
+      "refunded_at" timestamptz not null
+    )`);
+    this.addSql(`create index "order_refunds_order_idx" on "${s}"."order_refunds" ("order_id")`);
   }
 }

@@ -71,9 +71,11 @@ export class PaymentInitial extends Migration {
 
 import { PaymentRefundDue } from './0002_refund_due';
 import { PaymentDeposits } from './0003_deposits';
+import { PaymentRefunds } from './0004_refunds';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
   { name: '0002_refund_due', class: PaymentRefundDue },
   { name: '0003_deposits', class: PaymentDeposits },
+  { name: '0004_refunds', class: PaymentRefunds },
 ];

@@ -107,6 +107,27 @@ describe('messages from events', () => {
     expect(mailsTo('quiet@example.com')).toHaveLength(1);
   });
 
+  it('a refund paid back is told, with its number, amount and how (issue 29)', async () => {
+    const a = await customer('refunded@example.com');
+    const event = eventEnvelope('payment', {
+      type: EVENTS.payment.refundRecorded,
+      aggregateId: randomUUID(),
+      data: {
+        paymentId: randomUUID(), orderId: randomUUID(), orderNumber: 'ORD-20261128-000555', customerId: a.id, orderType: 'RENT', refundId: randomUUID(),
+        number: 'RF-20261128-000003', kind: 'DEPOSIT', amount: '1200.00', method: 'BANK_TRANSFER', status: 'PAID', refundedAt: '2026-11-28T17:30:00.000Z',
+      },
+    });
+    await deliver(event, event);
+    const [, mail] = await h.mailTo('refunded@example.com', 2);
+    expect(mail!.subject).toBe('Refund RF-20261128-000003 paid back for ORD-20261128-000555');
+    expect(mail!.text).toContain('We have paid back $1,200.00, the rest of your deposit for ORD-20261128-000555, by bank transfer.');
+    // 17:30 UTC is the next day in Manila.
+    expect(mail!.text).toContain('Nov 29, 2026');
+    expect(mail!.text).toContain('https://shop.example/orders/rentals');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailsTo('refunded@example.com')).toHaveLength(2);
+  });
+
   it('a request changing status is told', async () => {
     const a = await customer('requester@example.com');
     const event = eventEnvelope('order', {

@@ -3,7 +3,7 @@ import { EVENT_DATA, EVENTS, INVOICE_RPC, InvoiceReply, type EventEnvelope } fro
 import { callRpc, HttpProblem, startConsumer, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 import { queueMessage, recipientOf, type MessageRecipient } from './outbox';
-import { orderPlaced, orderStatus, paymentReceived, recallNotice, REMINDER_TEMPLATE, refundDue, rentalEndedEarly, rentalExtended, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
+import { orderPlaced, orderStatus, paymentReceived, recallNotice, REMINDER_TEMPLATE, refundDue, refundPaid, rentalEndedEarly, rentalExtended, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
 import { unsubscribeToken } from '../accounts/unsubscribe';
 import type { MessageContent } from './render';
 
@@ -89,6 +89,10 @@ function messageOf(event: EventEnvelope, links: { publicUrl: string; secret: str
     case EVENTS.payment.refundDue: {
       const p = EVENT_DATA[EVENTS.payment.refundDue].parse(event.data);
       return { customerId: p.customerId, orderId: p.orderId, template: TEMPLATES.refundDue, content: (r) => refundDue(r, p, links) };
+    }
+    case EVENTS.payment.refundRecorded: {
+      const p = EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data);
+      return { customerId: p.customerId, orderId: p.orderId, template: TEMPLATES.refundPaid, content: (r) => refundPaid(r, p, links) };
     }
     case EVENTS.request.changed: {
       const q = EVENT_DATA[EVENTS.request.changed].parse(event.data);

@@ -1,4 +1,4 @@
-import { EVENTS, formatBusinessDate, MESSAGE_TEMPLATE, type MessageTemplate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
+import { EVENTS, formatBusinessDate, manilaDate, REFUND_METHOD_LABELS, MESSAGE_TEMPLATE, type MessageTemplate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
 import type { MessageContent } from './render';
 
 /**
@@ -155,6 +155,18 @@ export function refundDue(r: Recipient, p: EventData<typeof EVENTS.payment.refun
     greeting: hello(r),
     paragraphs: [`Your ${noun(p.orderType)} ${p.orderNumber} was cancelled after your payment was taken. We owe you ${formatMoneyString(p.amount)} and will contact you to return it.`],
     facts: [['Order', p.orderNumber], ['Refund', formatMoneyString(p.amount)]],
+    action: orderAction(l, p.orderType),
+  };
+}
+
+/** Issue 29: a refund paid back — the deposit's rest, or what was paid for an order cancelled meanwhile. */
+export function refundPaid(r: Recipient, p: EventData<typeof EVENTS.payment.refundRecorded>, l: Links): MessageContent {
+  const why = p.kind === 'DEPOSIT' ? `the rest of your deposit for ${p.orderNumber}` : `your payment for the cancelled order ${p.orderNumber}`;
+  return {
+    subject: `Refund ${p.number} paid back for ${p.orderNumber}`,
+    greeting: hello(r),
+    paragraphs: [`We have paid back ${formatMoneyString(p.amount)}, ${why}, by ${REFUND_METHOD_LABELS[p.method].toLowerCase()}.`],
+    facts: [['Refund', p.number], ['Order', p.orderNumber], ['Amount', formatMoneyString(p.amount)], ['Paid back by', REFUND_METHOD_LABELS[p.method]], ['On', formatBusinessDate(manilaDate(new Date(p.refundedAt)))]],
     action: orderAction(l, p.orderType),
   };
 }

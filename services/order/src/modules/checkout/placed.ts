@@ -55,6 +55,7 @@ export function orderAnswer(p: Placed): Order {
       lateFees: null,
       depositApplied: null,
       depositRefund: null,
+      refunds: [],
     },
     orderTracker: [{ title: ORDER_PLACED_TITLE, status: 'PENDING', createdAt }],
     products: p.priced.map((l) => ({

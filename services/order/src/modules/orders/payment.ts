@@ -1,4 +1,4 @@
-import { balanceCents, centsToString, toCents, type OrderPayment, type OrderStatus, type PaymentType } from '@dme/contracts';
+import { balanceCents, centsToString, toCents, type OrderPayment, type OrderStatus, type PaymentType, type RefundKind, type RefundMethod } from '@dme/contracts';
 import { money, moneyOrNull } from './rows';
 
 /** The payment read model of an order (from `dme.payment.confirmed`), numeric columns as text. */
@@ -37,6 +37,8 @@ export interface OrderPaymentRow {
   late_fees: string | null;
   deposit_applied: string | null;
   deposit_refund: string | null;
+  /** Refunds paid back (from dme.payment.refund_recorded). */
+  refunds: Array<{ number: string; kind: RefundKind; amount: string; method: RefundMethod; refunded_at: string }>;
   payment: PaymentRow | null;
   records: PaymentRecordRow[];
 }
@@ -79,8 +81,10 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
     lateFees: moneyOrNull(o.late_fees),
     depositApplied: moneyOrNull(o.deposit_applied),
     depositRefund: moneyOrNull(o.deposit_refund),
+    refunds: (o.refunds ?? []).map((r) => ({ number: r.number, kind: r.kind, amount: money(r.amount), method: r.method, refundedAt: new Date(r.refunded_at).toISOString() })),
   };
   if (o.payment?.status === 'REFUND_DUE') return { ...base, status: 'REFUND_DUE', refundDue: money(o.payment.refund_due ?? '0') };
+  if (o.payment?.status === 'REFUNDED') return { ...base, status: 'REFUNDED' };
   if (o.status === 'CANCELLED' && o.payment) return { ...base, status: o.payment.status };
   if (UNPAID_STATUSES.includes(o.status)) return { ...base, status: 'UNPAID' };
   if (o.status === 'FOR_FULL_PAYMENT') {

@@ -102,6 +102,8 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
             coalesce((select json_agg(json_build_object('payment_record_id', r.payment_record_id, 'type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
                        'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at) order by r.created_at, r.id)
                         from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records,
+            coalesce((select json_agg(json_build_object('number', f.number, 'kind', f.kind, 'amount', f.amount::text, 'method', f.method, 'refunded_at', f.refunded_at)
+                       order by f.refunded_at, f.number) from ${t('order_refunds')} f where f.order_id = o.id), '[]'::json) as refunds,
             coalesce((select json_agg(json_build_object('kind', x.kind, 'days', x.days, 'amount', x.amount::text,
                        'return_on', to_char(x.return_on, 'YYYY-MM-DD'), 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
                         from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions,

@@ -155,7 +155,7 @@ describe('staff order detail', () => {
     expect(o.customer).toMatchObject({ firstName: `Ana${tag}`, middleName: 'Reyes', lastName: 'Cruz', email: expect.stringContaining('@example.com'), contactNumber: '+63 917 555 0101' });
     expect(o).toMatchObject({ customerName: `Ana${tag} Cruz`, deliveryAddress: '12 Rizal St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '121000' });
     expect(o.products).toEqual([expect.objectContaining({ productID: sale.id, quantity: 3, productAmount: '20.00', lineTotal: '60.00', serialCodes: [] })]);
-    expect(o.payment).toEqual({ status: 'UNPAID', totalOrderPayment: '60.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null });
+    expect(o.payment).toEqual({ status: 'UNPAID', totalOrderPayment: '60.00', totalPartialPayment: null, extraCharge: null, overallTotal: null, balance: null, dueDate: null, records: [], deposit: '0.00', lateFees: null, depositApplied: null, depositRefund: null, refunds: [] });
     expect(o.orderTracker).toEqual([{ title: 'Order placed', status: 'PENDING', createdAt: o.createdAt }]);
   });
 });

@@ -4,6 +4,7 @@ import { lockEventOrders, qualified, sql, writeEvent, type Db } from '@dme/platf
 import { onExtended, onOrderStatus, opening, refundDue } from './payment.rules';
 import { SOURCE } from './payment.service';
 import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
+import { openRefund } from './refunds';
 
 type Placed = EventData<typeof EVENTS.order.placed>;
 type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
@@ -97,7 +98,10 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
   const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt), data.fullPaymentDue, settlement);
   const refund = before.status !== 'REFUND_DUE' ? refundDue(after) : null;
   await saveFigures(db, row.id, after, refund !== null);
+  // Issue 29: the rest of a rental's deposit is owed back from its return (a refund with a number).
+  if (after.status === 'FOR_FULL_PAYMENT' && after.depositRefund !== null) await openRefund(db, row.id, 'DEPOSIT', after.depositRefund);
   if (refund === null) return 'applied';
+  await openRefund(db, row.id, 'CANCELLED', refund);
   // A payment was taken while the order was being cancelled: never silent. The payment shows
   // REFUND_DUE to accounting; the order service learns it from this event (the customer's page).
   await writeEvent(db, SOURCE, {
@@ -147,7 +151,7 @@ export async function applyOrderExtended(db: Db, data: Extended): Promise<FeedOu
                                                     then x.line || jsonb_build_object('noOfRentalDays', ($3::jsonb -> (x.n::int - 1)) -> 'noOfRentalDays', 'lineTotal', ($3::jsonb -> (x.n::int - 1)) ->> 'lineTotal')
                                                     else x.line end order by x.n), '[]'::jsonb)
                        from jsonb_array_elements(p.lines) with ordinality as x(line, n))
-      where p.id = $1 and p.status not in ('PAID', 'CANCELLED', 'REFUND_DUE')`,
+      where p.id = $1 and p.status not in ('PAID', 'CANCELLED', 'REFUND_DUE', 'REFUNDED')`,
     [row.id, centsToString(toCents(data.totalAmount)), JSON.stringify(data.lines.map((l) => ({ noOfRentalDays: l.noOfRentalDays, lineTotal: money2(l.lineTotal) })))],
   );
   return 'applied';

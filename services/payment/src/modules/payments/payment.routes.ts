@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import type { HandlersOf } from '@dme/platform';
 import { invoicePdf } from './invoice';
+import { recordRefund } from './refunds';
 import { confirmPayment, getPayment, getPaymentOfOrder, invoiceSource, listPayments, type InvoiceSource } from './payment.service';
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
@@ -25,6 +26,16 @@ export function paymentHandlers(afterCommit: () => void): HandlersOf<'payment'> 
     paymentsByOrder: async (ctx, { params }) => ({ payment: await getPaymentOfOrder(em(ctx), params.id) }),
     async paymentsConfirm(ctx, { params, body, principal }) {
       const stored = await confirmPayment(em(ctx), params.id, principal, ctx.get('idempotency-key') || undefined, body);
+      afterCommit();
+      ctx.status = stored.status;
+      if (stored.status >= 400) ctx.type = PROBLEM_CONTENT_TYPE;
+      ctx.body = stored.body;
+      return undefined;
+    },
+    async paymentsRecordRefund(ctx, { params, body, principal }) {
+      const stored = await recordRefund(em(ctx), params.id, params.refundId, principal, ctx.get('idempotency-key') || undefined, body, async (tem) => ({
+        payment: await getPayment(tem, params.id),
+      }));
       afterCommit();
       ctx.status = stored.status;
       if (stored.status >= 400) ctx.type = PROBLEM_CONTENT_TYPE;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, PAYMENT_PROCESS, PAYMENT_STATUSES, paymentMoveOf, rentalPartialCents, type OrderStatus, type PaymentStatus } from '@dme/contracts';
-import { confirm, invoiceFileName, nextAction, notPayableReason, onOrderStatus, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { confirm, invoiceFileName, nextAction, notPayableReason, onOrderStatus, onRefundRecorded, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 const purchase = () => opening('BUY', 17_598, null);
 const rental = () => opening('RENT', 32_400, 7_800);
@@ -130,10 +130,11 @@ describe('the payment process table (contracts PAYMENT_PROCESS) drives every sta
   }
 
   it('every row has a trigger and its words, and no two rows are the same change', () => {
-    const keys = PAYMENT_PROCESS.map((m) => `${m.from}>${m.to}>${m.trigger.by === 'staff' ? m.trigger.action : m.trigger.status}`);
+    const what = (t: (typeof PAYMENT_PROCESS)[number]['trigger']) => (t.by === 'staff' ? t.action : t.by === 'order' ? t.status : t.by);
+    const keys = PAYMENT_PROCESS.map((m) => `${m.from}>${m.to}>${what(m.trigger)}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const m of PAYMENT_PROCESS) {
-      expect(m.trigger.by === 'staff' ? m.trigger.action : m.trigger.status).toBeTruthy();
+      expect(what(m.trigger)).toBeTruthy();
       expect(m.when.length).toBeGreaterThan(5);
       expect(m.from).not.toBe(m.to);
     }
@@ -151,6 +152,7 @@ describe('the payment process table (contracts PAYMENT_PROCESS) drives every sta
       const c = confirm(p);
       if (c) note(p.status, c.after.status, { by: 'staff', action: c.action });
       for (const to of ORDER_STATUSES as readonly OrderStatus[]) note(p.status, onOrderStatus(p, to, 100, new Date('2026-11-25T04:00:00Z')).status, { by: 'order', status: to });
+      for (const kind of ['DEPOSIT', 'CANCELLED'] as const) note(p.status, onRefundRecorded(p, kind).status, { by: 'refund' });
     }
     expect([...used].sort()).toEqual(PAYMENT_PROCESS.map((_, i) => i.toString()).sort());
   });

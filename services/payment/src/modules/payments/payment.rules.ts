@@ -7,6 +7,7 @@ import {
   type PaymentAction,
   type PaymentStatus,
   type PaymentType,
+  type RefundKind,
 } from '@dme/contracts';
 
 export { invoiceFileName } from '@dme/contracts';
@@ -175,11 +176,15 @@ export interface Settlement {
   depositRefund: Cents;
 }
 
+/** Statuses whose figures no longer change: paid, cancelled, owed back or paid back. */
+const SETTLED: readonly PaymentStatus[] = ['PAID', 'CANCELLED', 'REFUND_DUE', 'REFUNDED'];
+
 function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, dueDate: string, settlement: Settlement | null): Figures {
   const next: Figures = { ...p, orderStatus: to };
   if (to === 'CANCELLED' && p.paid === 0 && (p.status === 'PENDING' || p.status === 'CANCELLED')) return { ...next, status: 'CANCELLED' };
-  if (to === 'CANCELLED' && p.paid > 0) return { ...next, status: 'REFUND_DUE' };
-  if (to === 'FOR_FULL_PAYMENT' && p.orderType === 'RENT' && p.status !== 'PAID' && p.status !== 'CANCELLED' && p.status !== 'REFUND_DUE') {
+  // Owed back, or already paid back (a redelivered cancellation changes nothing then).
+  if (to === 'CANCELLED' && p.paid > 0) return { ...next, status: p.status === 'REFUNDED' ? 'REFUNDED' : 'REFUND_DUE' };
+  if (to === 'FOR_FULL_PAYMENT' && p.orderType === 'RENT' && !SETTLED.includes(p.status)) {
     const extra = extraCharge ?? 0;
     // The order settles the deposit against the charges; an older event (no settlement) leaves the held deposit to refund whole.
     const settled = { ...next, lateFees: settlement?.lateFees ?? 0, depositApplied: settlement?.depositApplied ?? 0, depositRefund: settlement?.depositRefund ?? p.depositHeld };
@@ -203,6 +208,15 @@ function afterOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null
  * cancelled keeps its figures.
  */
 export function onExtended(f: Figures, total: Cents): Figures {
-  if (f.status === 'PAID' || f.status === 'CANCELLED' || f.status === 'REFUND_DUE') return f;
+  if (SETTLED.includes(f.status)) return f;
   return { ...f, total, balance: balanceCents({ totalCents: total, paidCents: creditedCents(f), extraCents: f.extraCharge }) };
+}
+
+/**
+ * A refund paid back (issue 29): a cancelled order's payment owed back is REFUNDED (a row of the
+ * payment process); a deposit's rest refunded leaves its payment as it is.
+ */
+export function onRefundRecorded(p: Figures, kind: RefundKind): Figures {
+  if (kind !== 'CANCELLED' || p.status !== 'REFUND_DUE') return p;
+  return { ...p, status: paymentMove(p.status, 'REFUNDED', { by: 'refund' }) };
 }

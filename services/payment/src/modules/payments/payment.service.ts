@@ -18,6 +18,7 @@ import {
   type StoredAnswer,
 } from '@dme/platform';
 import { confirm, notPayableReason } from './payment.rules';
+import { refundsOf } from './refunds';
 import { figuresOf, findPayment, money, PAYMENT_COLUMNS, paymentOf, recordsOf, saveFigures, summaryOf, type PaymentRow, type RecordRow } from './payment.store';
 
 export const SOURCE = 'payment';
@@ -69,14 +70,14 @@ export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListRe
 export async function getPayment(db: Db, id: string): Promise<Payment> {
   const row = await findPayment(db, 'id', id);
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
-  return paymentOf(row, await recordsOf(db, id));
+  return paymentOf(row, await recordsOf(db, id), await refundsOf(db, id));
 }
 
 /** The payment of an order (GET /api/orders/:id/payment); 404 when the order has none (yet). */
 export async function getPaymentOfOrder(db: Db, orderId: string): Promise<Payment> {
   const row = await findPayment(db, 'order_id', orderId);
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
-  return paymentOf(row, await recordsOf(db, row.id));
+  return paymentOf(row, await recordsOf(db, row.id), await refundsOf(db, row.id));
 }
 
 /**

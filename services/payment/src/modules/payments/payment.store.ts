@@ -1,4 +1,4 @@
-import { centsToString, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { centsToString, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
 import { dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
 
@@ -160,7 +160,7 @@ export function recordOf(r: RecordRow): PaymentRecord {
   };
 }
 
-export function paymentOf(row: PaymentRow, records: RecordRow[]): Payment {
+export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: PaymentRefund[] = []): Payment {
   const f = figuresOf(row);
   return {
     ...summaryOf(row),
@@ -176,6 +176,7 @@ export function paymentOf(row: PaymentRow, records: RecordRow[]): Payment {
     lateFees: money(f.lateFees),
     depositApplied: money(f.depositApplied),
     depositRefund: money(f.depositRefund),
+    refunds,
   };
 }
 

@@ -65,6 +65,7 @@ describe('payments opened by order events', () => {
       lateFees: null,
       depositApplied: null,
       depositRefund: null,
+      refunds: [],
     });
   });
 
@@ -350,6 +351,83 @@ describe('a rental with a deposit and late fees (issue 29)', () => {
   });
 });
 
+describe('refunds with numbers (issue 29)', () => {
+  const record = (paymentId: string, refundId: string, body: Json = { method: 'BANK_TRANSFER', reference: 'BT-5521', note: 'to BPI' }, key: string = randomUUID(), as: Json = h.accounting) =>
+    h.api.post(`/api/payments/${paymentId}/refunds/${refundId}/record`, body, { as, headers: { 'idempotency-key': key } });
+  const withDeposit = () => {
+    const base = rental();
+    return rental({ deposit: '500.00', lines: [{ ...base.lines[0]!, deposit: '500.00' }, { ...base.lines[1]!, deposit: '0.00' }] });
+  };
+  const refundEvents = async (paymentId: string) =>
+    (await db().execute<Array<{ payload: Json }>>(`select payload from payment.outbox where subject = ? and payload->>'aggregateId' = ? order by created_at`, [EVENTS.payment.refundRecorded, paymentId])).map((e) => e.payload.data);
+
+  it("the rest of a deposit is a numbered refund from the return, once; accounting records how it was paid back, once, and it is told", async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    const settle = rentalToFullPayment(data, '300.00', undefined, { lateFees: '50.00', depositApplied: '300.00', depositRefund: '200.00' });
+    await h.feed(...settle);
+    // The return's event delivered again opens no second refund.
+    await h.feed({ ...settle[settle.length - 1]!, id: randomUUID() });
+    const [refund, ...more] = (await get(id)).body.payment.refunds;
+    expect(more).toEqual([]);
+    expect(refund).toMatchObject({ number: expect.stringMatching(/^RF-\d{8}-\d{6}$/), kind: 'DEPOSIT', amount: '200.00', status: 'DUE', method: null, refundedAt: null });
+
+    // How it was paid back must be said; a refund of another payment is not found.
+    const noMethod = await record(id, refund.id, { reference: 'x' });
+    expect(noMethod.status).toBe(400);
+    expect(noMethod.body.errors).toContainEqual({ field: 'method', message: PAYMENT_MESSAGES.refundMethod });
+    expect((await record(randomUUID(), refund.id)).status).toBe(404);
+    // Only those who take payments record refunds.
+    expect((await record(id, refund.id, undefined, undefined, h.as('WAREHOUSE_STAFF'))).status).toBe(403);
+
+    const key = randomUUID();
+    const done = await record(id, refund.id, undefined, key);
+    expect(done.status).toBe(200);
+    // Paid back before the rent left was paid: the payment waits for its full payment still.
+    expect(done.body.payment.status).toBe('FOR_FULL_PAYMENT');
+    expect(done.body.payment.refunds[0]).toMatchObject({ status: 'REFUNDED', method: 'BANK_TRANSFER', reference: 'BT-5521', note: 'to BPI', refundedAt: expect.any(String), refundedByName: expect.any(String) });
+    // The same key answers the same; another try is refused: paid back once.
+    const again = await record(id, refund.id, undefined, key);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(done.body);
+    const twice = await record(id, refund.id);
+    expect(twice.status).toBe(409);
+    expect(twice.body.detail).toBe(PAYMENT_MESSAGES.refundAlreadyRecorded);
+    expect(await refundEvents(id)).toEqual([
+      expect.objectContaining({ refundId: refund.id, number: refund.number, kind: 'DEPOSIT', amount: '200.00', method: 'BANK_TRANSFER', status: 'FOR_FULL_PAYMENT', orderId: data.orderId }),
+    ]);
+  });
+
+  it('the cancel-while-paying race owes back a numbered refund, never a silent kept payment; recording it makes the payment REFUNDED', async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await h.feed(statusEvent(data, 'FOR_PAYMENT', 'CANCELLED'));
+    const p = (await get(id)).body.payment;
+    expect(p.status).toBe('REFUND_DUE');
+    expect(p.refunds).toEqual([expect.objectContaining({ kind: 'CANCELLED', amount: '578.00', status: 'DUE' })]);
+    const done = await record(id, p.refunds[0].id, { method: 'CASH' });
+    expect(done.status).toBe(200);
+    expect(done.body.payment).toMatchObject({ status: 'REFUNDED', refundDue: null, nextAction: null });
+    expect(await refundEvents(id)).toEqual([expect.objectContaining({ kind: 'CANCELLED', amount: '578.00', method: 'CASH', status: 'REFUNDED' })]);
+    const list = await h.api.get(`/api/payments?status=REFUNDED&search=${data.orderNumber}`, { as: h.accounting });
+    expect(list.body).toMatchObject({ total: 1, items: [{ id, status: 'REFUNDED' }] });
+  });
+
+  it('no deposit left, nothing paid: no refund is opened', async () => {
+    const data = withDeposit();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await h.feed(...rentalToFullPayment(data, '800.00', undefined, { lateFees: '100.00', depositApplied: '500.00', depositRefund: '0.00' }));
+    expect((await get(id)).body.payment.refunds).toEqual([]);
+    const unpaid = purchase();
+    const unpaidId = await order(unpaid);
+    await h.feed(statusEvent(unpaid, 'FOR_PAYMENT', 'CANCELLED'));
+    expect((await get(unpaidId)).body.payment.refunds).toEqual([]);
+  });
+});
+
 describe('a payment and a cancellation at the same time (issue 22)', () => {
   /** The payment events in the outbox for a payment (subject, data), oldest first. */
   const events = async (paymentId: string) => (await confirmedEvents(paymentId)).map((e) => [e.subject, e.payload.data] as const);
@@ -400,7 +478,7 @@ describe('a payment and a cancellation at the same time (issue 22)', () => {
     const list = (q: string) => h.api.get(`/api/payments?search=${tag}&${q}`, { as: h.accounting });
     const refunds = await list('status=REFUND_DUE');
     expect(refunds.body).toMatchObject({ total: 1, items: [{ id: idPaid, status: 'REFUND_DUE', refundDue: '175.98', orderStatus: 'CANCELLED' }] });
-    expect(refunds.body.counts).toEqual({ PENDING: 0, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 0, CANCELLED: 1, REFUND_DUE: 1 });
+    expect(refunds.body.counts).toEqual({ PENDING: 0, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 0, CANCELLED: 1, REFUND_DUE: 1, REFUNDED: 0 });
     expect((await list('status=CANCELLED')).body).toMatchObject({ total: 1, items: [{ id: idUnpaid, status: 'CANCELLED', refundDue: null }] });
     expect((await list('status=PAID')).body.total).toBe(0);
   });
@@ -442,7 +520,7 @@ describe('list', () => {
     expect((await list(`search=${tag}&limit=2&offset=10`)).body).toEqual({
       items: [],
       total: 3,
-      counts: { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 1, CANCELLED: 0, REFUND_DUE: 0 },
+      counts: { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 1, CANCELLED: 0, REFUND_DUE: 0, REFUNDED: 0 },
     });
     // Wildcards are taken literally.
     expect((await list('search=%25%25%25_')).body.total).toBe(0);
