@@ -100,6 +100,20 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       await shopper.reload();
       await expect(shopper.getByText('Late fees so far: $1,000.00 (5 days late). They grow each day until the equipment is picked up.')).toBeVisible();
 
+      // The warehouse waives ₱200.00 of them, with a reason: the customer sees the rest.
+      await warehouse.goto(`/admin/orders/rentals/${orderId}`);
+      await warehouse.getByRole('button', { name: 'Waive late fees' }).click();
+      const waive = warehouse.getByRole('dialog', { name: 'Waive Late Fees' });
+      await waive.getByLabel('Amount to waive').fill('200');
+      await waive.getByRole('button', { name: 'Waive' }).click();
+      await expect(waive.getByText('Please give the reason for the waiver!')).toBeVisible();
+      await waive.getByLabel('Reason').fill('Patient was in hospital for two days');
+      await waive.getByRole('button', { name: 'Waive' }).click();
+      await expect(warehouse.getByText('Late fees waived.')).toBeVisible();
+      await expect(warehouse.getByRole('region', { name: 'Late fee waivers' })).toContainText('Patient was in hospital for two days');
+      await shopper.reload();
+      await expect(shopper.getByText('Late fees so far: $800.00 (5 days late). They grow each day until the equipment is picked up.')).toBeVisible();
+
       // Picked up today; the warehouse marks one unit OK and one DAMAGED, then asks for the full payment.
       expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'FOR_RETURN' } })).status()).toBe(200);
       await handOverApi(admin, orderId, 'PICKUP');
@@ -108,11 +122,11 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       }
       await warehouse.goto(`/admin/orders/rentals/${orderId}`);
       await warehouse.getByRole('button', { name: 'For Full Payment' }).click();
-      // Damage ₱150.00 + late fees ₱1,000.00 = ₱1,150.00 from the ₱2,000.00 deposit: ₱850.00 back; the rent left is ₱160.00.
+      // Damage ₱150.00 + late fees ₱800.00 (₱1,000.00 less ₱200.00 waived) = ₱950.00 from the ₱2,000.00 deposit: ₱1,050.00 back; the rent left is ₱160.00.
       const ask = warehouse.getByRole('dialog');
       await expect(
         ask.getByText(
-          `The extra charge will be the damage or lost fees of every serial code not marked OK: $1,150.00 (${lift.serials[1]} (DAMAGED)). It includes late fees of $1,000.00. The deposit of $2,000.00 pays $1,150.00 of it; $850.00 is refunded. The full payment is due one day from now.`,
+          `The extra charge will be the damage or lost fees of every serial code not marked OK: $950.00 (${lift.serials[1]} (DAMAGED)). It includes late fees of $800.00. The deposit of $2,000.00 pays $950.00 of it; $1,050.00 is refunded. The full payment is due one day from now.`,
         ),
       ).toBeVisible();
       await ask.getByRole('button', { name: 'Yes' }).click();
@@ -122,7 +136,7 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       await takePayment(accounting, orderNumber, 'Complete Payment', uniqueName('INV'), 'OR-D2', 'For Full Payment');
       const refunds = accounting.getByRole('region', { name: 'Refunds' });
       const refundRow = refunds.getByRole('row', { name: /RF-\d{8}-\d{6}/ });
-      await expect(refundRow).toContainText('$850.00');
+      await expect(refundRow).toContainText('$1,050.00');
       await expect(refundRow).toContainText('Deposit returned');
       const refundNumber = ((await refundRow.textContent()) ?? '').match(/RF-\d{8}-\d{6}/)![0];
       await refunds.getByRole('button', { name: `Record refund ${refundNumber}` }).click();
@@ -139,15 +153,16 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       // The customer: the settlement on the order, the refund paid back, an e-mail, and the full payment's invoice.
       await expect(async () => {
         await shopper.reload();
-        await expect(shopper.getByTestId('deposit-refund')).toHaveText('$850.00', { timeout: 3000 });
+        await expect(shopper.getByTestId('deposit-refund')).toHaveText('$1,050.00', { timeout: 3000 });
         await expect(shopper.getByText(refundNumber).first()).toBeVisible({ timeout: 3000 });
       }).toPass({ timeout: 60_000 });
       const mail = await waitForMail(customer.email, { subject: `Refund ${refundNumber} paid back for ${orderNumber}` }, 60_000);
-      expect(mail.text).toContain('We have paid back $850.00, the rest of your deposit');
+      expect(mail.text).toContain('We have paid back $1,050.00, the rest of your deposit');
       const download = shopper.waitForEvent('download');
       await shopper.getByRole('link', { name: /FULL_PAYMENT_INVOICE\.pdf/ }).click();
-      const text = await pdfText((await (await download).path())!);
-      for (const expected of ['Deposit (refundable)', '$2,000.00', 'of which late fees', '$1,000.00', 'Deposit applied to charges', '$1,150.00', 'Deposit to refund', '$850.00']) {
+      // The PDF's runs, one space between words.
+      const text = (await pdfText((await (await download).path())!)).replace(/\s+/g, ' ');
+      for (const expected of ['Deposit (refundable) $2,000.00', 'of which late fees $800.00', 'Deposit applied to charges $950.00', 'Deposit to refund $1,050.00', 'Partial payment + deposit', '$2,080.00', 'Full payment', '$160.00']) {
         expect(text, expected).toContain(expected);
       }
     } finally {

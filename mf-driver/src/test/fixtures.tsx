@@ -79,6 +79,7 @@ export function order(over: Partial<Order> = {}): Order {
     assignment: null,
     handovers: [],
     lateFees: null,
+    lateFeeWaivers: [],
     ...over,
   };
 }

@@ -85,6 +85,7 @@ export function order(over: Partial<Order> = {}): Order {
     handovers: [],
     assignment: null,
     lateFees: null,
+    lateFeeWaivers: [],
     ...over,
   };
 }

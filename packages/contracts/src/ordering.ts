@@ -350,7 +350,9 @@ export const Order = OrderSummary.extend({
    * still out counted to today, those back to the day they came back) and the most days late;
    * null when nothing is charged late.
    */
-  lateFees: z.object({ amount: z.string(), days: z.number().int() }).nullable().default(null),
+  lateFees: z.object({ amount: z.string(), days: z.number().int(), charged: z.string().optional(), waived: z.string().optional() }).nullable().default(null),
+  /** Late fees waived by staff (issue 29), oldest first: how much, why, who and when. */
+  lateFeeWaivers: z.array(z.object({ amount: z.string(), reason: z.string(), byName: z.string(), createdAt: z.string() })).default([]),
 });
 export type Order = z.infer<typeof Order>;
 export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });

@@ -156,6 +156,15 @@ export interface RentalTermsWire {
   lateFeeCap: { kind: 'AMOUNT'; amount: string } | { kind: 'DAYS'; days: number } | null;
 }
 
+/** Waiving late fees (issue 29): texts of the form and of the refusals. */
+export const LATE_FEE_MESSAGES = {
+  amount: 'Please input the amount to waive!',
+  reason: 'Please give the reason for the waiver!',
+  tooMuch: 'The waiver cannot be more than the late fees not waived yet.',
+  notNow: 'Late fees can be waived only while the rental is out, being returned or picked up.',
+  waived: 'Late fees waived.',
+} as const;
+
 /** No deposit, no late fee: the terms of a product that sets none (and of lines placed before issue 29). */
 export const NO_RENTAL_TERMS: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
 

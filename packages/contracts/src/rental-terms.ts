@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { centsToString, isMoneyString, toCents } from './money';
-import { MAX_CAP_DAYS, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
+import { LATE_FEE_MESSAGES, MAX_CAP_DAYS, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
+import { requiredText } from './text';
 
 /**
  * The zod schema of a rental product's money terms (issue 29) as the product form sends them; the
@@ -34,3 +35,10 @@ export const RentalTermsSchema = z.object({
     .default(null),
 }) satisfies z.ZodType<RentalTermsWire, unknown>;
 
+
+/** Staff waive all or part of a rental's late fees, with a reason (kept with who and when). */
+export const LateFeeWaiverRequest = z.object({
+  amount: wireMoney(LATE_FEE_MESSAGES.amount).refine((v) => toCents(v) > 0, { error: LATE_FEE_MESSAGES.amount }),
+  reason: requiredText(LATE_FEE_MESSAGES.reason, 300),
+});
+export type LateFeeWaiverRequest = z.input<typeof LateFeeWaiverRequest>;

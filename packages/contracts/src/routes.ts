@@ -65,6 +65,7 @@ import {
   StaffOrderListQuery,
   TransitionRequest,
 } from './ordering';
+import { LateFeeWaiverRequest } from './rental-terms';
 import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams, RecordRefundRequest, RefundParams } from './payments';
 import {
   CreateRequestBody,
@@ -599,6 +600,11 @@ export const ROUTES = {
     method: 'POST', path: '/api/orders/:id/extend', service: 'order', access: 'booking:manage', tag: 'rentals',
     summary: 'Staff give a rental more days (booked ahead or out with the customer): checked free, re-priced, the due date moved',
     params: IdParams, body: ExtendRentalBody, response: ExtendRentalResponse,
+  },
+  ordersWaiveLateFees: {
+    method: 'POST', path: '/api/orders/:id/late-fee-waivers', service: 'order', access: 'booking:manage', tag: 'rentals',
+    summary: "Staff waive all or part of a rental's late fees with a reason (kept with who and when), before its full payment is asked",
+    params: IdParams, body: LateFeeWaiverRequest, response: OrderResponse, status: 201,
   },
   ordersEndEarly: {
     method: 'POST', path: '/api/orders/:id/end-early', service: 'order', access: 'booking:manage', tag: 'rentals',

@@ -149,6 +149,23 @@ describe("the customer's order detail", () => {
     expect(pay.queryByTestId('deposit-refund')).toBeNull();
   });
 
+  it('late fees staff waived in part: the row shows what is left and what was waived; the notice the net amount (issue 29)', async () => {
+    const pay = await show(
+      order({
+        status: 'DELIVERED',
+        payment: { ...unpaid, status: 'INITIAL_PAYMENT', records: [initial] },
+        lateFees: { amount: '100.00', days: 3, charged: '150.00', waived: '50.00' },
+      }),
+    );
+    expect(pay.getByTestId('late-fees-so-far')).toHaveTextContent(/^\$100\.00 \(\$50\.00 waived\)$/);
+    expect(pay.getByRole('alert')).toHaveTextContent('Late fees so far: $100.00 (3 days late). They grow each day until the equipment is picked up.');
+  });
+
+  it('nothing waived: the row shows the amount alone (issue 29)', async () => {
+    const pay = await show(order({ status: 'DELIVERED', payment: { ...unpaid, status: 'INITIAL_PAYMENT', records: [initial] }, lateFees: { amount: '150.00', days: 3, charged: '150.00', waived: '0.00' } }));
+    expect(pay.getByTestId('late-fees-so-far')).toHaveTextContent(/^\$150\.00$/);
+  });
+
   it('a day late says "1 day late"; a rental without a deposit or late fees shows neither (issue 29)', async () => {
     let pay = await show(order({ status: 'DELIVERED', payment: { ...unpaid, status: 'INITIAL_PAYMENT', records: [initial] }, lateFees: { amount: '50.00', days: 1 } }));
     expect(pay.getByRole('alert')).toHaveTextContent('Late fees so far: $50.00 (1 day late).');

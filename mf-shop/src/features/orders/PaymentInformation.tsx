@@ -11,6 +11,9 @@ const orUnknown = (v: string | null, show: (v: string) => string) => (v === null
 export const lateFeesText = (l: { amount: string; days: number }) =>
   `Late fees so far: ${money(l.amount)} (${days(l.days)} late). They grow each day until the equipment is picked up.`;
 
+/** Ours (issue 29): the late fees so far, net of what staff waived ("$150.00 ($50.00 waived)"). */
+export const lateFeesRowText = (l: { amount: string; waived?: string }) => `${money(l.amount)}${isNonZeroAmount(l.waived) ? ` (${money(l.waived)} waived)` : ''}`;
+
 /** Ours (issue 29): a refund paid back, in words ("$200.00 — Deposit returned, paid back by Bank transfer on Nov 28, 2026"). */
 export const refundText = (r: OrderPayment['refunds'][number]) =>
   `${money(r.amount)} — ${REFUND_KIND_LABELS[r.kind]}, paid back by ${REFUND_METHOD_LABELS[r.method]} on ${formatBusinessDate(manilaDate(new Date(r.refundedAt)))}`;
@@ -23,8 +26,8 @@ export const refundText = (r: OrderPayment['refunds'][number]) =>
  * overall total and balance. A payment taken for an order cancelled meanwhile shows REFUND DUE
  * with the amount owed back (issue 22). A rental's money terms (issue 29): its deposit, the late
  * fees so far while it is kept past its due date (with a notice until the full payment's figures
- * are known), and at the full payment the late fees charged, the deposit applied to the charges
- * and what is refunded of it; each refund paid back, with how and when (a cancelled order's
+ * are known, and what staff waived of them), and at the full payment the late fees charged, the
+ * deposit applied to the charges and what is refunded of it; each refund paid back, with how and when (a cancelled order's
  * payment is REFUNDED then).
  */
 export function PaymentSummary({ order }: { order: Order }) {
@@ -55,7 +58,7 @@ export function PaymentSummary({ order }: { order: Order }) {
         { label: 'Order Total', value: <strong data-testid="order-total"><Money value={pay.totalOrderPayment} /></strong> },
         rent && pay.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={pay.totalPartialPayment} /> },
         deposit && { label: 'Deposit', value: <span data-testid="deposit"><Money value={pay.deposit} /></span> },
-        late !== null && { label: 'Late Fees So Far', value: <span data-testid="late-fees-so-far"><Money value={late.amount} /></span> },
+        late !== null && { label: 'Late Fees So Far', value: <span data-testid="late-fees-so-far">{lateFeesRowText(late)}</span> },
         refund !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={refund} /></strong> },
         full && { label: 'Due Date', value: orUnknown(pay.dueDate, formatBusinessDate) },
         full && { label: 'Extra Charges', value: orUnknown(pay.extraCharge, money) },

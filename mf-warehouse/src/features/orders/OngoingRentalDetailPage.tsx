@@ -10,6 +10,7 @@ import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable,
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
 import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRental';
 import { DriverAssignment } from './AssignDriver';
+import { LateFeeWaivers } from './WaiveLateFees';
 
 /**
  * One ongoing rental (SPEC §2 /admin/ongoing-rentals/{id}): customer and shipping information,
@@ -68,6 +69,7 @@ export default function OngoingRentalDetailPage() {
       </section>
 
       <PaymentInformation order={o} />
+      <LateFeeWaivers order={o} />
       <Extensions order={o} />
       <RequestsSection order={o} />
     </article>

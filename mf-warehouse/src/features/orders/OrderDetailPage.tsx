@@ -13,6 +13,7 @@ import { CustomerInformation, DueNoticeAlert, PaymentInformation, ProductsTable,
 import { RentalStepButtons, RentalStepHints, RequestsSection } from './RentalSteps';
 import { EndRentalEarlyButton, ExtendRentalButton, Extensions } from './ExtendRental';
 import { DriverAssignment } from './AssignDriver';
+import { LateFeeWaivers } from './WaiveLateFees';
 
 /** Ours: the spec asks for a confirmation prompt but gives no text. */
 export const CONFIRM_ORDER_PROMPT = 'Confirm this order? The customer will be asked to pay.';
@@ -156,6 +157,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
       </section>
 
       <PaymentInformation order={o} />
+      {o.type === 'RENT' && <LateFeeWaivers order={o} />}
       {o.type === 'RENT' && <Extensions order={o} />}
 
       {o.type === 'RENT' && <RequestsSection order={o} />}

@@ -7,6 +7,7 @@ import type { Packing } from './usePacking';
 import { dateText } from '../../lib/rentalStatus';
 import { lineName } from './format';
 import { SerialCodeCell } from './RentalSteps';
+import { WaiveLateFeesButton } from './WaiveLateFees';
 
 /**
  * The sections of a staff order detail (SPEC §2 "Staff order detail screens"), shared by the
@@ -111,7 +112,8 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
 
 /**
  * The payment's status, amounts and records. A rental's money terms (issue 29) too: its deposit,
- * the late fees so far with the most days late, and at the full payment the late fees charged,
+ * the late fees so far with the most days late (net of waivers, with what was waived, and
+ * 'Waive late fees' while they are counted), and at the full payment the late fees charged,
  * the deposit applied to the charges and what is refunded of it.
  */
 export function PaymentInformation({ order }: { order: Order }) {
@@ -129,7 +131,15 @@ export function PaymentInformation({ order }: { order: Order }) {
         { label: 'Total Order Payment', value: <Money value={p.totalOrderPayment} /> },
         rent && p.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={p.totalPartialPayment} /> },
         deposit && { label: 'Deposit', value: <Money value={p.deposit} /> },
-        late !== null && { label: 'Late Fees So Far', value: <span data-testid="late-fees-so-far">{`${money(late.amount)} (${days(late.days)} late)`}</span> },
+        late !== null && {
+          label: 'Late Fees So Far',
+          value: (
+            <Space size={8} wrap>
+              <span data-testid="late-fees-so-far">{`${money(late.amount)} (${days(late.days)} late)${isNonZeroAmount(late.waived) ? ` — ${money(late.waived)} waived` : ''}`}</span>
+              <WaiveLateFeesButton order={order} />
+            </Space>
+          ),
+        },
         p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
         p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },
         rent && isNonZeroAmount(p.lateFees) && { label: 'Late Fees', value: <Money value={p.lateFees} /> },

@@ -3,6 +3,7 @@ import { nextOffset } from '@dme/ui';
 import type {
   AssignableDriversResponse,
   ExtendRentalResponse,
+  LateFeeWaiverRequest,
   OrderListResponse,
   OrderRequest,
   OrderResponse,
@@ -81,7 +82,32 @@ export const ordersApi = baseApi.injectEndpoints({
       query: ({ orderId, returnOn }) => ({ url: `/orders/${orderId}/end-early`, method: 'POST', body: { returnOn } }),
       invalidatesTags: (_r, _e, { orderId }) => ORDER_CHANGE_TAGS(orderId),
     }),
+    /**
+     * Staff waive all or part of a rental's late fees, with a reason (issue 29). The answer is the
+     * order as it is now: shown at once; the lists and payments load again. A refusal because the
+     * rental moved on (409) loads the order again.
+     */
+    waiveLateFees: b.mutation<OrderResponse, { orderId: string; body: LateFeeWaiverRequest }>({
+      query: ({ orderId, body }) => ({ url: `/orders/${orderId}/late-fee-waivers`, method: 'POST', body }),
+      async onQueryStarted({ orderId }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(ordersApi.util.upsertQueryData('staffOrder', orderId, data));
+        } catch {
+          // Shown by the dialog.
+        }
+      },
+      invalidatesTags: (r, e, { orderId }) =>
+        r
+          ? [
+              { type: 'Order', id: 'LIST' },
+              { type: 'Payment', id: 'LIST' },
+            ]
+          : e && e.status === 409
+            ? [{ type: 'Order', id: orderId }]
+            : [],
+    }),
   }),
 });
 
-export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation, useEndRentalEarlyMutation, useAssignableDriversQuery, useAssignOrderMutation } = ordersApi;
+export const { useStaffOrdersInfiniteQuery, useStaffOrderQuery, useTransitionOrderMutation, useReturnSerialMutation, useUpdateRequestMutation, useExtendRentalMutation, useEndRentalEarlyMutation, useAssignableDriversQuery, useAssignOrderMutation, useWaiveLateFeesMutation } = ordersApi;

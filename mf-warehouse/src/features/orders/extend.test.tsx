@@ -67,6 +67,7 @@ function rental(over: Partial<Order> = {}): Order {
     assignment: null,
     handovers: [],
     lateFees: null,
+    lateFeeWaivers: [],
     ...over,
   };
 }

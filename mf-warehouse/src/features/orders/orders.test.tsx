@@ -88,6 +88,7 @@ function order(over: Partial<Order> = {}): Order {
     assignment: null,
     handovers: [],
     lateFees: null,
+    lateFeeWaivers: [],
     ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { formatManilaDateTime, RENTAL_MESSAGES, type Handover, type OngoingRental, type Order, type OrderLine, type OrderRequest, type User } from '@dme/contracts';
+import { formatManilaDateTime, LATE_FEE_MESSAGES, RENTAL_MESSAGES, type Handover, type OngoingRental, type Order, type OrderLine, type OrderRequest, type User } from '@dme/contracts';
 import App from '../../app';
 import { mockApi, on, problem, query, serialEntry, type Call } from '@dme/ui/testing';
 import { FOR_RETURN_NOT_DUE, FOR_RETURN_PROMPT, FULL_PAYMENT_PROMPT, NO_REQUESTS } from './RentalSteps';
@@ -88,6 +88,7 @@ function rental(over: Partial<Order> = {}): Order {
     assignment: null,
     handovers: [],
     lateFees: null,
+    lateFeeWaivers: [],
     ...over,
   };
 }
@@ -573,6 +574,95 @@ describe('rental order detail: due dates, returns, full payment, requests', () =
     await yes();
     expect(await screen.findByText('Update Request Error')).toBeInTheDocument();
     expect(screen.getByText(RENTAL_MESSAGES.requestStep('DONE', 'ON_PROGRESS'))).toBeInTheDocument();
+  });
+});
+
+describe('late fee waivers (issue 29)', () => {
+  const REASON = 'Hospital stay, agreed with the manager';
+  const late = (over: Partial<Order> = {}) => rental({ dueNotice: 'OVERDUE', lateFees: { amount: '300.00', days: 3, charged: '300.00', waived: '0.00' }, ...over });
+  const openWaiver = async () => {
+    fireEvent.click(await screen.findByRole('button', { name: 'Waive late fees' }));
+    return screen.findByRole('dialog', { name: 'Waive Late Fees' });
+  };
+  const amountItem = (dialog: HTMLElement) => within(dialog).getByLabelText('Amount to waive').closest('.ant-form-item') as HTMLElement;
+
+  it('no "Waive late fees" and no waivers while the rental has no late fees', async () => {
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: rental() } }));
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    await screen.findByRole('heading', { name: 'Rental ORD-20261123-000123' });
+    expect(screen.queryByRole('button', { name: 'Waive late fees' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Late fee waivers' })).toBeNull();
+  });
+
+  it('the ongoing rental: the dialog shows the figures, asks for a reason, sends the waiver, says so and shows the order from the answer', async () => {
+    let current = late();
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, () => ({ status: 200, body: { order: current } })),
+      on('POST', `/api/orders/${ORDER}/late-fee-waivers`, () => {
+        current = late({
+          lateFees: { amount: '0.00', days: 3, charged: '300.00', waived: '300.00' },
+          lateFeeWaivers: [{ amount: '300.00', reason: REASON, byName: 'Wendy Ramos', createdAt: '2026-12-02T01:00:00.000Z' }],
+        });
+        return { status: 201, body: { order: current } };
+      }),
+    );
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    const dialog = await openWaiver();
+    expect(within(dialog).getByTestId('waiver-charged')).toHaveTextContent('$300.00');
+    expect(within(dialog).getByTestId('waiver-waived')).toHaveTextContent('$0.00');
+    expect(within(dialog).getByTestId('waiver-left')).toHaveTextContent('$300.00');
+    // What is left, at first.
+    expect(within(dialog).getByLabelText('Amount to waive')).toHaveValue('300.00');
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive' }));
+    expect(await within(dialog).findByText(LATE_FEE_MESSAGES.reason)).toBeInTheDocument();
+    expect(writes(calls)).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: REASON } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive' }));
+    expect(await screen.findByText(LATE_FEE_MESSAGES.waived)).toBeInTheDocument();
+    expect(writes(calls).map((c) => [c.method, c.url, c.body])).toEqual([['POST', `/api/orders/${ORDER}/late-fee-waivers`, { amount: '300.00', reason: REASON }]]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Waive Late Fees' })).toBeNull());
+
+    const payment = region('Payment Information');
+    await waitFor(() => expect(within(payment).getByTestId('late-fees-so-far')).toHaveTextContent('$0.00 (3 days late) — $300.00 waived'));
+    // Nothing is left to waive.
+    expect(within(payment).queryByRole('button', { name: 'Waive late fees' })).toBeNull();
+    const waivers = within(region('Late fee waivers'));
+    const cells = within(waivers.getAllByRole('row')[1]!).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toEqual(['$300.00', REASON, 'Wendy Ramos', 'Dec 2, 2026, 9:00 AM']);
+  });
+
+  it('the rental order: checks the amount, and shows the server\'s "too much" under the Amount field, the dialog staying open', async () => {
+    const { calls } = mockApi(
+      on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: late({ status: 'FOR_PICK_UP', lateFees: { amount: '300.00', days: 3, charged: '350.00', waived: '50.00' }, lateFeeWaivers: [{ amount: '50.00', reason: 'Rain', byName: 'Wendy Ramos', createdAt: '2026-12-01T01:00:00.000Z' }] }) } }),
+      on('POST', `/api/orders/${ORDER}/late-fee-waivers`, problem(400, 'Validation failed', [{ field: 'amount', message: LATE_FEE_MESSAGES.tooMuch }])),
+    );
+    open(`/admin/orders/rentals/${ORDER}`);
+    const payment = await screen.findByRole('region', { name: 'Payment Information' });
+    expect(within(payment).getByTestId('late-fees-so-far')).toHaveTextContent('$300.00 (3 days late) — $50.00 waived');
+    expect(within(region('Late fee waivers')).getByText('Rain')).toBeInTheDocument();
+    const dialog = await openWaiver();
+    expect(within(dialog).getByTestId('waiver-charged')).toHaveTextContent('$350.00');
+    expect(within(dialog).getByTestId('waiver-waived')).toHaveTextContent('$50.00');
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: REASON } });
+
+    // Checked here first: more than is left, or nothing.
+    fireEvent.change(within(dialog).getByLabelText('Amount to waive'), { target: { value: '400' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive' }));
+    await waitFor(() => expect(amountItem(dialog)).toHaveTextContent(LATE_FEE_MESSAGES.tooMuch));
+    fireEvent.change(within(dialog).getByLabelText('Amount to waive'), { target: { value: '0' } });
+    await waitFor(() => expect(amountItem(dialog)).toHaveTextContent(LATE_FEE_MESSAGES.amount));
+    expect(writes(calls)).toEqual([]);
+
+    // The server counts otherwise (another waiver meanwhile): its message under the field.
+    fireEvent.change(within(dialog).getByLabelText('Amount to waive'), { target: { value: '250' } });
+    await waitFor(() => expect(amountItem(dialog)).not.toHaveTextContent(LATE_FEE_MESSAGES.amount));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Waive' }));
+    await waitFor(() => expect(amountItem(dialog)).toHaveTextContent(LATE_FEE_MESSAGES.tooMuch));
+    expect(writes(calls).map((c) => c.body)).toEqual([{ amount: '250.00', reason: REASON }]);
+    expect(screen.getByRole('dialog', { name: 'Waive Late Fees' })).toBeInTheDocument();
+    expect(screen.queryByText(LATE_FEE_MESSAGES.waived)).toBeNull();
   });
 });
 

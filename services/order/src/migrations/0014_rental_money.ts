@@ -28,5 +28,16 @@ export class OrderingRentalMoney extends Migration {
       "refunded_at" timestamptz not null
     )`);
     this.addSql(`create index "order_refunds_order_idx" on "${s}"."order_refunds" ("order_id")`);
+    // Late fees waived by staff, with the reason, who and when.
+    this.addSql(`create table "${s}"."order_late_fee_waivers" (
+      "id" uuid primary key,
+      "order_id" uuid not null references "${s}"."orders" ("id") on delete cascade,
+      "amount" numeric(12,2) not null check ("amount" > 0),
+      "reason" text not null,
+      "by_id" uuid not null,
+      "by_name" text not null,
+      "created_at" timestamptz not null default now()
+    )`);
+    this.addSql(`create index "order_late_fee_waivers_order_idx" on "${s}"."order_late_fee_waivers" ("order_id", "created_at")`);
   }
 }

@@ -1,4 +1,4 @@
-import { fullPaymentTerms, lineDueDate, manilaDate, rentalLateFees, toCents, type RentalTermsWire, type FieldError, type HandoverLeg, type HandoverOutcome, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
+import { afterWaiverCents, fullPaymentTerms, lineDueDate, manilaDate, rentalLateFees, toCents, type RentalTermsWire, type FieldError, type HandoverLeg, type HandoverOutcome, type OrderStatus, type OrderType, type PackedLine, type ReturnedUnit, type ReturnStatus, type Transition } from '@dme/contracts';
 import type { Principal } from '@dme/platform';
 import type { z } from 'zod';
 
@@ -62,6 +62,8 @@ export interface OrderFacts {
   partialPayment: string | null;
   /** A rental's deposit (issue 29), taken with the first payment; absent: none. */
   deposit?: string;
+  /** Late fees waived by staff so far (issue 29), "0.00" or absent: none. */
+  lateFeesWaived?: string;
   lines: FactLine[];
   serials: FactSerial[];
 }
@@ -108,7 +110,7 @@ export function fullPaymentTermsOf(order: OrderFacts, now: Date) {
     firstPaymentCents: order.partialPayment === null ? null : toCents(order.partialPayment),
     units: returnedUnits(order),
     askedAt: now,
-    lateFeeCents: lateFeesOf(order, manilaDate(now)).cents,
+    lateFeeCents: afterWaiverCents(lateFeesOf(order, manilaDate(now)).cents, toCents(order.lateFeesWaived ?? '0')),
     depositHeldCents: toCents(order.deposit ?? '0'),
   });
 }

@@ -62,11 +62,11 @@ describe('reserve: the reply and the checks of each line', () => {
       { ref: 11, productID: walker.id, productVariantID: walker.variants[1]!.id, quantity: 1 },
     ];
     const first = await buy(orderId, lines);
-    const rigid = { ref: 7, productName: walker.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: 'Rigid', variantPrice: '11.00', subVariantName: null, subVariantPrice: null, unitPrice: '11.00', damageCharges: '60.00' };
+    const rigid = { ref: 7, productName: walker.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: 'Rigid', variantPrice: '11.00', subVariantName: null, subVariantPrice: null, unitPrice: '11.00', damageCharges: '60.00', rentalTerms: null };
     expect(first.lines).toEqual([
-      { ref: 4, productName: chair.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: 'Standard', variantPrice: null, subVariantName: '18 in', subVariantPrice: '16.50', unitPrice: '16.50', damageCharges: '120.00' },
+      { ref: 4, productName: chair.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: 'Standard', variantPrice: null, subVariantName: '18 in', subVariantPrice: '16.50', unitPrice: '16.50', damageCharges: '120.00', rentalTerms: null },
       rigid,
-      { ref: 9, productName: cane.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: null, variantPrice: null, subVariantName: null, subVariantPrice: null, unitPrice: '12.99', damageCharges: '0.00' },
+      { ref: 9, productName: cane.name, productImage: IMAGE, productType: 'FOR_SALE', variantName: null, variantPrice: null, subVariantName: null, subVariantPrice: null, unitPrice: '12.99', damageCharges: '0.00', rentalTerms: null },
       { ...rigid, ref: 11 },
     ]);
     expect((await level(walker.variants[1]!.id, walker.id))!.reserved).toBe(3);

@@ -92,6 +92,7 @@ export function orderAnswer(p: Placed): Order {
     // Staff end a rental early once it is delivered (terms `endableEarly`).
     earlyEnd: null,
     lateFees: null,
+    lateFeeWaivers: [],
     allowedTransitions: allowedTransitions(
       { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },

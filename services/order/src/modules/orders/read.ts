@@ -1,6 +1,6 @@
 import { handoverOf, handoversJson, type HandoverRow } from '../handovers/handovers';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { centsToString, chargedAtReturn, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
 import { fullPaymentTermsOf, lateFeesOf, type OrderFacts } from '../../process/facts';
@@ -57,6 +57,8 @@ interface OrderFactsRow extends OrderRow {
   late_fees: string | null;
   deposit_applied: string | null;
   deposit_refund: string | null;
+  /** The late fees waived so far (sum), numeric as text. */
+  late_fees_waived: string;
   lines: OrderLineRow[];
   serials: SerialRow[];
 }
@@ -68,6 +70,7 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
   customer: Record<string, string> | null;
   extensions: Array<{ kind: 'EXTEND' | 'END_EARLY'; days: number; amount: string; return_on: string | null; by: 'CUSTOMER' | 'STAFF'; created_at: string }>;
   handovers: HandoverRow[];
+  waivers: Array<{ amount: string; reason: string; by_name: string; created_at: string }>;
   assignment: { driverId: string; driverName: string; day: string | null } | null;
 }
 
@@ -108,10 +111,13 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                        'return_on', to_char(x.return_on, 'YYYY-MM-DD'), 'by', x.by_kind, 'created_at', x.created_at) order by x.seq)
                         from ${t('order_extensions')} x where x.order_id = o.id), '[]'::json) as extensions,
             ${handoversJson(em)} as handovers,
+            coalesce((select json_agg(json_build_object('amount', w.amount::text, 'reason', w.reason, 'by_name', w.by_name, 'created_at', w.created_at) order by w.created_at, w.id)
+                        from ${t('order_late_fee_waivers')} w where w.order_id = o.id), '[]'::json) as waivers,
             case when o.driver_id is null then null
                  else json_build_object('driverId', o.driver_id, 'day', to_char(o.driver_day, 'YYYY-MM-DD'),
                         'driverName', coalesce((select trim(d.first_name || ' ' || d.last_name) from ${t('customers')} d where d.id = o.driver_id), '')) end as assignment`;
-  return `select o.*, ${facts}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
+  const waived = `, coalesce((select sum(w.amount) from ${t('order_late_fee_waivers')} w where w.order_id = o.id), 0)::text as late_fees_waived`;
+  return `select o.*, ${facts}${waived}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
 /** The process's view of an order as it was read (the allowed actions are decided on it). */
@@ -127,6 +133,7 @@ function factsOf(o: OrderFactsRow): OrderFacts {
     totalAmount: money(o.total_amount),
     partialPayment: moneyOrNull(o.partial_payment),
     deposit: money(o.deposit ?? '0'),
+    lateFeesWaived: money(o.late_fees_waived ?? '0'),
     lines: o.lines.map((l) => ({
       id: l.id,
       productId: l.product_id,
@@ -223,16 +230,22 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     handovers: row.handovers.map(handoverOf),
     assignment: row.assignment,
     lateFees: lateFeesSoFar(row.status, factsOf(row)),
+    lateFeeWaivers: row.waivers.map((w) => ({ amount: money(w.amount), reason: w.reason, byName: w.by_name, createdAt: new Date(w.created_at).toISOString() })),
   };
 }
 
 /** Out with the customer or being picked up: the late fees so far, while some are charged (issue 29); after that they are in the full payment. */
 const LATE_FEE_STATUSES: readonly OrderStatus[] = ['DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
-function lateFeesSoFar(status: OrderStatus, facts: OrderFacts): Order['lateFees'] {
+export function lateFeesSoFar(status: OrderStatus, facts: OrderFacts): Order['lateFees'] {
   if (!LATE_FEE_STATUSES.includes(status)) return null;
   const late = lateFeesOf(facts, manilaDate(new Date()));
-  return late.cents > 0 ? { amount: centsToString(late.cents), days: late.days } : null;
+  if (late.cents === 0) return null;
+  const waived = toCents(facts.lateFeesWaived ?? '0');
+  return { amount: centsToString(afterWaiverCents(late.cents, waived)), days: late.days, charged: centsToString(late.cents), waived: centsToString(Math.min(waived, late.cents)) };
 }
+
+/** Whether late fees may be waived in this status (issue 29): while they are counted, before the full payment fixes them. */
+export const lateFeesWaivable = (status: OrderStatus) => LATE_FEE_STATUSES.includes(status);
 
 /**
  * What asking for the full payment now would charge (a rental being picked up): the same terms

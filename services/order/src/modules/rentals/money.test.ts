@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EVENTS, manilaDate } from '@dme/contracts';
+import { addDays, EVENTS, LATE_FEE_MESSAGES, manilaDate } from '@dme/contracts';
 import type { Caller, Json } from '@dme/testing';
 import { handOver, place, toPreparing, type OrderHarness, startOrdering } from '../../test/harness';
 
@@ -71,12 +71,13 @@ describe('rental money at the order (issue 29)', () => {
   it('returned 5 days late with one unit damaged: the late fees grow day by day, then damage and late fees are charged once against the deposit, the shortfall in the balance', async () => {
     const { order, serials, customer } = await deliveredLongAgo();
     // Due 6 days ago, a grace day: 5 days late so far, 2 units × ₱100.00 × 5 = ₱1,000.00, the customer and staff alike.
-    expect((await staffRead(order)).lateFees).toEqual({ amount: '1000.00', days: 5 });
-    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.lateFees).toEqual({ amount: '1000.00', days: 5 });
+    const soFar = { amount: '1000.00', days: 5, charged: '1000.00', waived: '0.00' };
+    expect((await staffRead(order)).lateFees).toEqual(soFar);
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.lateFees).toEqual(soFar);
 
     await pickedUpYesterday(order);
     // Back yesterday: 4 days charged, whatever day the warehouse marks them.
-    expect((await staffRead(order)).lateFees).toEqual({ amount: '800.00', days: 4 });
+    expect((await staffRead(order)).lateFees).toEqual({ amount: '800.00', days: 4, charged: '800.00', waived: '0.00' });
     expect((await ret(order, serials[0]!, 'OK')).status).toBe(200);
     expect((await ret(order, serials[1]!, 'DAMAGED')).status).toBe(200);
     // Damage ₱1,500.00 + late fees ₱800.00 = ₱2,300.00 against the ₱2,000.00 deposit: nothing back, ₱300.00 more to pay besides the rent left (₱160.00).
@@ -112,5 +113,39 @@ describe('rental money at the order (issue 29)', () => {
     for (const s of serials) expect((await ret(order, s, 'OK')).status).toBe(200);
     const asked = await move(order, 'FOR_FULL_PAYMENT');
     expect(asked.body.order.payment).toMatchObject({ extraCharge: '0.00', lateFees: '0.00', depositApplied: '0.00', depositRefund: '2000.00', balance: '160.00' });
+  });
+
+  it('staff waive part of the late fees with a reason (who and when kept): the rest is charged once at the return; never more than is charged, nor after the return', async () => {
+    const { order, serials, customer } = await deliveredLongAgo();
+    const waive = (body: Json, as: Caller = h.staff) => h.order.post(`/api/orders/${order.id}/late-fee-waivers`, body, { as });
+    // 5 days late so far: ₱1,000.00.
+    const missing = await waive({ amount: '300.00' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toContainEqual({ field: 'reason', message: LATE_FEE_MESSAGES.reason });
+    expect((await waive({ amount: '300.00', reason: 'x' }, customer)).status).toBe(403);
+    const tooMuch = await waive({ amount: '1000.01', reason: 'Hospital stay' });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors).toContainEqual({ field: 'amount', message: LATE_FEE_MESSAGES.tooMuch });
+    const waived = await waive({ amount: '300.00', reason: 'Patient was in hospital for 3 days' });
+    expect(waived.status).toBe(201);
+    expect(waived.body.order.lateFees).toEqual({ amount: '700.00', days: 5, charged: '1000.00', waived: '300.00' });
+    expect(waived.body.order.lateFeeWaivers).toEqual([{ amount: '300.00', reason: 'Patient was in hospital for 3 days', byName: expect.any(String), createdAt: expect.any(String) }]);
+    // The customer sees the same.
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.lateFees).toMatchObject({ amount: '700.00', waived: '300.00' });
+    // What is left to waive: ₱700.00 at most.
+    expect((await waive({ amount: '700.01', reason: 'More' })).status).toBe(400);
+
+    await pickedUpYesterday(order);
+    // Back yesterday: ₱800.00 charged, ₱300.00 of it waived.
+    expect((await staffRead(order)).lateFees).toEqual({ amount: '500.00', days: 4, charged: '800.00', waived: '300.00' });
+    expect((await ret(order, serials[0]!, 'OK')).status).toBe(200);
+    expect((await ret(order, serials[1]!, 'DAMAGED')).status).toBe(200);
+    // Damage ₱1,500.00 + late fees ₱500.00 = ₱2,000.00: the whole deposit, nothing back, the rent left (₱160.00) to pay.
+    const asked = await move(order, 'FOR_FULL_PAYMENT');
+    expect(asked.body.order.payment).toMatchObject({ extraCharge: '2000.00', lateFees: '500.00', depositApplied: '2000.00', depositRefund: '0.00', balance: '160.00' });
+    // The late fees are fixed now: nothing more can be waived.
+    const after = await waive({ amount: '10.00', reason: 'Late' });
+    expect(after.status).toBe(409);
+    expect(after.body.detail).toBe(LATE_FEE_MESSAGES.notNow);
   });
 });

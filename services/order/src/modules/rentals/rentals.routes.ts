@@ -1,3 +1,4 @@
+import { waiveLateFees } from './waivers';
 import type { HandlersOf } from '@dme/platform';
 import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import { em } from '../cart/cart.routes';
@@ -12,7 +13,7 @@ import { returnSerial, type ReturnDeps } from './returns';
 
 type RentalHandlers = Pick<
   HandlersOf<'order'>,
-  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly' | 'orderRequestsCreate' | 'driverDay' | 'driverStopOrder' | 'ordersAssign' | 'assignableDrivers'
+  'driverScan' | 'driverOrdersList' | 'driverOrdersGet' | 'ongoingRentalsList' | 'orderSerialReturn' | 'myOrderRequestsCreate' | 'orderRequestsUpdate' | 'myNotices' | 'myOrdersExtend' | 'ordersExtend' | 'ordersEndEarly' | 'ordersWaiveLateFees' | 'orderRequestsCreate' | 'driverDay' | 'driverStopOrder' | 'ordersAssign' | 'assignableDrivers'
 >;
 
 /** Drivers, ongoing rentals, returns, requests and notices (issue 10); afterCommit kicks the outbox relay. */
@@ -61,6 +62,9 @@ export function rentalHandlers(deps: { process: ProcessDeps; returns: ReturnDeps
       const request = await createRequestAsStaff(em(ctx), params.id, body);
       afterCommit();
       return { request };
+    },
+    async ordersWaiveLateFees(ctx, { params, body, principal }) {
+      return { order: await waiveLateFees(em(ctx), params.id, body, principal) };
     },
     async ordersEndEarly(ctx, { params, body, principal }) {
       const answer = await endRentalEarly(em(ctx), params.id, body.returnOn, principal, deps.extend);
