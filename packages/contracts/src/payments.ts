@@ -41,6 +41,8 @@ export const PaymentSummary = z.object({
   refundDue: z.string().nullable(),
   /** What confirming takes now, as the server computes it (a rental's first day plus its deposit, a balance…); null when nothing can be taken. */
   dueNow: z.string().nullable().default(null),
+  /** Refunds not paid back yet (issue 29: a deposit's rest, a cancelled order's payment), their sum; null when none. */
+  refundsDue: z.string().nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

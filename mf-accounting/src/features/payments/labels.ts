@@ -43,9 +43,11 @@ export const refundStepText = (amount: string) => `Refund ${money(amount)} to th
  * rows carry no refunds: a refund due on a payment otherwise settled (a deposit's rest, issue 29)
  * is said on the payment's detail (`refundsDueText`).
  */
-export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null; refundDue: string | null }): string | null {
+export function nextStepText(p: { status: PaymentStatus; nextAction: PaymentAction | null; refundDue: string | null; refundsDue?: string | null }): string | null {
   if (p.nextAction) return ACTION_LABELS[p.nextAction];
   if (p.status === 'REFUND_DUE' && p.refundDue !== null) return refundStepText(p.refundDue);
+  // Issue 29: a deposit's rest still to pay back (the payment itself is settled or waits for nothing).
+  if (p.refundsDue) return refundStepText(p.refundsDue);
   return p.status === 'PENDING' ? WAITING_FOR_WAREHOUSE : null;
 }
 

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { Payment, PaymentSummary, User } from '@dme/contracts';
 import App from '../../app';
+import { nextStepText } from './labels';
 import { mockApi, on, problem, query, type Call } from '@dme/ui/testing';
 
 const accountant = { id: '00000000-0000-4000-8000-0000000000ac', username: 'accounting', firstName: 'Ana', lastName: 'Reyes', userType: 'ACCOUNTING_ADMIN' } as User;
@@ -31,6 +32,7 @@ function summary(over: Partial<PaymentSummary> = {}): PaymentSummary {
     nextAction: 'MARK_AS_PAID',
     refundDue: null,
     dueNow: null,
+    refundsDue: null,
     createdAt: '2026-11-23T02:00:00.000Z',
     updatedAt: '2026-11-23T02:00:00.000Z',
     ...over,
@@ -742,5 +744,14 @@ describe('refunds (issue 29)', () => {
     expect(within(r).queryByRole('button')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/admin/payments?status=REFUNDED'));
+  });
+});
+
+describe("the list's next step (issue 29)", () => {
+  it('a settled payment with a deposit refund still due says to refund it; one without says nothing', () => {
+    expect(nextStepText({ status: 'PAID', nextAction: null, refundDue: null, refundsDue: '200.00' })).toBe('Refund $200.00 to the customer');
+    expect(nextStepText({ status: 'PAID', nextAction: null, refundDue: null, refundsDue: null })).toBeNull();
+    // What can be taken now comes first.
+    expect(nextStepText({ status: 'FOR_FULL_PAYMENT', nextAction: 'COMPLETE_PAYMENT', refundDue: null, refundsDue: '200.00' })).toBe('Complete Payment');
   });
 });

@@ -52,12 +52,13 @@ export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListRe
        select * from ${qualified(db, 'payments')}
         where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2)
      )
-     select t.total, c.counts, ${PAYMENT_COLUMNS}
+     select t.total, c.counts, ${PAYMENT_COLUMNS}, p.refunds_due
        from (select count(*)::int as total from f) t
        cross join (select json_object_agg(g.status, g.n) as counts
                      from (select status, count(*)::int as n from ${qualified(db, 'payments')}
                             where ($2::text is null or order_number ilike $2 or customer_name ilike $2) group by status) g) c
-       left join lateral (select * from f order by f.created_at desc, f.id limit $3 offset $4) p on true
+       left join lateral (select f.*, (select sum(r.amount)::text from ${qualified(db, 'payment_refunds')} r where r.payment_id = f.id and r.status = 'DUE') as refunds_due
+                            from f order by f.created_at desc, f.id limit $3 offset $4) p on true
       order by p.created_at desc, p.id`,
     [f.status ?? null, search, f.limit, f.offset],
   );

@@ -1,4 +1,4 @@
-import { centsToString, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { centsToString, sumCents, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
 import { dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
 
@@ -32,6 +32,8 @@ export interface PaymentRow {
   late_fees: string | null;
   deposit_applied: string | null;
   deposit_refund: string | null;
+  /** The sum of the refunds still due (read by the list only). */
+  refunds_due?: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;
@@ -141,6 +143,7 @@ export function summaryOf(row: PaymentRow) {
     nextAction: nextAction(f),
     refundDue: money(refundDue(f)),
     dueNow: money(dueNow(f)),
+    refundsDue: row.refunds_due ? centsToString(toCents(row.refunds_due)) : null,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -162,8 +165,10 @@ export function recordOf(r: RecordRow): PaymentRecord {
 
 export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: PaymentRefund[] = []): Payment {
   const f = figuresOf(row);
+  const due = refunds.filter((r) => r.status === 'DUE');
   return {
     ...summaryOf(row),
+    refundsDue: due.length ? centsToString(sumCents(due.map((r) => toCents(r.amount)))) : null,
     customer: row.customer,
     delivery: row.delivery,
     lines: row.lines,

@@ -48,6 +48,7 @@ describe('payments opened by order events', () => {
       nextAction: null,
       refundDue: null,
       dueNow: null,
+      refundsDue: null,
       createdAt: data.createdAt,
       updatedAt: expect.any(String),
       customer: { name: 'Maria Santos', email: 'maria.santos@example.com', contactNumber: '+63 917 555 0101' },
@@ -372,6 +373,9 @@ describe('refunds with numbers (issue 29)', () => {
     const [refund, ...more] = (await get(id)).body.payment.refunds;
     expect(more).toEqual([]);
     expect(refund).toMatchObject({ number: expect.stringMatching(/^RF-\d{8}-\d{6}$/), kind: 'DEPOSIT', amount: '200.00', status: 'DUE', method: null, refundedAt: null });
+    // Accounting sees it due, on the payment and on its list row.
+    expect((await get(id)).body.payment.refundsDue).toBe('200.00');
+    expect((await h.api.get(`/api/payments?search=${data.orderNumber}`, { as: h.accounting })).body.items).toEqual([expect.objectContaining({ id, refundsDue: '200.00' })]);
 
     // How it was paid back must be said; a refund of another payment is not found.
     const noMethod = await record(id, refund.id, { reference: 'x' });
@@ -397,6 +401,10 @@ describe('refunds with numbers (issue 29)', () => {
     expect(await refundEvents(id)).toEqual([
       expect.objectContaining({ refundId: refund.id, number: refund.number, kind: 'DEPOSIT', amount: '200.00', method: 'BANK_TRANSFER', status: 'FOR_FULL_PAYMENT', orderId: data.orderId }),
     ]);
+    // Paid back: nothing due any more, on the payment nor on its list row.
+    expect(done.body.payment.refundsDue).toBeNull();
+    const listed = await h.api.get(`/api/payments?search=${data.orderNumber}`, { as: h.accounting });
+    expect(listed.body.items).toEqual([expect.objectContaining({ id, refundsDue: null })]);
   });
 
   it('the cancel-while-paying race owes back a numbered refund, never a silent kept payment; recording it makes the payment REFUNDED', async () => {
