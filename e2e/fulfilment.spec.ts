@@ -1,20 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import type { BrowserContext } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { DEMO_PASSWORD, expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, signInAs, uniqueName } from './helpers';
-import { apiSignedIn, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
+import { apiSignedIn, browserContexts, openStaffOrder, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
 
 test.describe('fulfilment and payments (issue 9)', () => {
   test('customer orders → warehouse confirms → accounting takes the payment (and a rental\'s first day) → warehouse packs by typed serial codes → TO_SHIP; the customer downloads the invoice and the QR', async ({ browser, playwright, baseURL }) => {
     test.setTimeout(240_000);
-    const contexts: BrowserContext[] = [];
-    const newContext = async () => {
-      const c = await browser.newContext({ baseURL, acceptDownloads: true });
-      contexts.push(c);
-      return c;
-    };
+    const { newContext, close } = browserContexts(browser, baseURL);
     try {
       // Stock of the test's own: a sale item and a rental item.
       const admin = await playwright.request.newContext({ baseURL });
@@ -123,7 +117,7 @@ test.describe('fulfilment and payments (issue 9)', () => {
       expect((await rentPdf).suggestedFilename()).toBe('INITIAL_PAYMENT_INVOICE.pdf');
       await admin.dispose();
     } finally {
-      for (const c of contexts) await c.close();
+      await close();
     }
   });
 

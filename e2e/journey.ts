@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DEMO_PASSWORD, expect } from './fixtures';
 import { makePng, signInAs, uniqueName } from './helpers';
 import { handoverBody } from '@dme/testing/handover';
 
-/** Steps the back-office journeys share (fulfilment.spec.ts, rental.spec.ts). */
+/** Steps the back-office journeys share (fulfilment.spec.ts, rental.spec.ts, money.spec.ts). */
 
 export interface Made {
   id: string;
@@ -47,10 +47,50 @@ export async function pdfText(path: string): Promise<string> {
   return parts.join('\n');
 }
 
+/**
+ * The browser contexts of a journey with several people: `newContext` opens one more (its own
+ * cookies, downloads accepted), to pass to `signedIn`; `close` closes them all (in a `finally`).
+ */
+export function browserContexts(browser: Browser, baseURL: string | undefined): { newContext: () => Promise<BrowserContext>; close: () => Promise<void> } {
+  const contexts: BrowserContext[] = [];
+  return {
+    newContext: async () => {
+      const c = await browser.newContext({ baseURL, acceptDownloads: true });
+      contexts.push(c);
+      return c;
+    },
+    close: async () => {
+      for (const c of contexts) await c.close();
+    },
+  };
+}
+
 export async function signedIn(browserContext: () => Promise<BrowserContext>, username: string, home: string, password?: string): Promise<Page> {
   const page = await (await browserContext()).newPage();
   await signInAs(page, username, password, home);
   return page;
+}
+
+/**
+ * The customer rents from the cart (issue 10): on a product page with the quantity and the days
+ * chosen, adds it to the cart; in the cart its To Rent row shows `total`; Rent Now, the address
+ * confirmed; then opens the new order from the rentals list. Its id and number.
+ */
+export async function rentFromCart(shopper: Page, productName: string, total: string): Promise<{ orderId: string; orderNumber: string }> {
+  await shopper.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(shopper.getByText('Added to cart!')).toBeVisible();
+  await shopper.getByRole('menuitem', { name: 'Cart' }).click();
+  const toRent = shopper.getByRole('region', { name: 'To Rent Products' });
+  await expect(toRent.getByRole('row', { name: new RegExp(productName) })).toContainText(total);
+  await toRent.getByRole('button', { name: 'Rent Now' }).click();
+  await shopper.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+  await expect(shopper.getByText('Order submitted successfully!')).toBeVisible();
+  await shopper.waitForURL('**/orders/rentals');
+  await shopper.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ }).getByRole('link', { name: 'View' }).click();
+  await shopper.waitForURL(/\/orders\/rentals\/[0-9a-f-]{36}$/);
+  const orderId = shopper.url().split('/').pop()!;
+  const orderNumber = ((await shopper.getByRole('heading', { name: /^Order ORD-/ }).textContent()) ?? '').replace(/^Order /, '').trim();
+  return { orderId, orderNumber };
 }
 
 /** The staff detail of an order, found through its list tab and the search box, as the warehouse does it. */

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import type { APIResponse, Browser, BrowserContext, Page } from '@playwright/test';
+import type { APIResponse, Browser, Page } from '@playwright/test';
 import { cameraLaunchOptions, pictureVideo } from './camera';
 import { expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
 import { allMail, waitForMail } from './mail';
 import type { Json } from '@dme/testing';
-import { apiSignedIn, doorScan, handOverApi, openStaffOrder, signHandover, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
+import { apiSignedIn, browserContexts, doorScan, handOverApi, openStaffOrder, rentFromCart, signHandover, pdfText, product, signedIn, takePayment, untilStatus } from './journey';
 import { deliveredDaysAgo } from './db';
 
 /** The status tag of an order's detail shows `status` (underscores as spaces), without a reload. */
@@ -15,13 +15,8 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
   test('one rental from cart to COMPLETED across customer, warehouse, accounting and driver, with a fix request; the driver\'s camera reads the order QR', async ({ browser, playwright, baseURL }, testInfo) => {
     // The longest journey (four roles, a camera scan, e-mails): about 4 minutes on a busy 2-core machine.
     test.setTimeout(420_000);
-    const contexts: BrowserContext[] = [];
+    const { newContext, close } = browserContexts(browser, baseURL);
     let camera: Browser | undefined;
-    const newContext = async () => {
-      const c = await browser.newContext({ baseURL, acceptDownloads: true });
-      contexts.push(c);
-      return c;
-    };
     try {
       const admin = await playwright.request.newContext({ baseURL });
       expect((await admin.post('/api/auth/login', { data: { username: 'superadmin', password: process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-2026' } })).status()).toBe(200);
@@ -34,19 +29,7 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       await shopper.goto(`/product-description/${rent.id}`);
       await expect(shopper.getByRole('heading', { name: rent.name })).toBeVisible();
       await shopper.getByRole('button', { name: 'Increase rental days' }).click();
-      await shopper.getByRole('button', { name: 'Add to Cart' }).click();
-      await expect(shopper.getByText('Added to cart!')).toBeVisible();
-      await shopper.getByRole('menuitem', { name: 'Cart' }).click();
-      const toRent = shopper.getByRole('region', { name: 'To Rent Products' });
-      await expect(toRent.getByRole('row', { name: new RegExp(rent.name) })).toContainText('$40.00');
-      await toRent.getByRole('button', { name: 'Rent Now' }).click();
-      await shopper.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
-      await expect(shopper.getByText('Order submitted successfully!')).toBeVisible();
-      await shopper.waitForURL('**/orders/rentals');
-      await shopper.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ }).getByRole('link', { name: 'View' }).click();
-      await shopper.waitForURL(/\/orders\/rentals\/[0-9a-f-]{36}$/);
-      const orderId = shopper.url().split('/').pop()!;
-      const orderNumber = ((await shopper.getByRole('heading', { name: /^Order ORD-/ }).textContent()) ?? '').replace(/^Order /, '').trim();
+      const { orderId, orderNumber } = await rentFromCart(shopper, rent.name, '$40.00');
       expect(orderNumber).toMatch(/^ORD-\d{8}-\d{6}$/);
 
       // Warehouse confirms; accounting takes the first day; warehouse packs by the typed serial code.
@@ -215,7 +198,7 @@ test.describe('delivery, rentals and returns (issue 10)', () => {
       expect(mails.every((m) => m.envelopeTo.length === 1 && m.envelopeTo[0] === customer.email)).toBe(true);
     } finally {
       await camera?.close();
-      for (const c of contexts) await c.close();
+      await close();
     }
   });
 

@@ -186,11 +186,6 @@ export function lineDepositCents(terms: RentalTermsWire | null | undefined, line
   return depositCents(moneyTermsOf(terms).deposit, line);
 }
 
-/** Whether the terms charge anything at all (a deposit or a late fee): screens show the terms only then. */
-export function hasMoneyTerms(t: RentalTermsWire | null | undefined): boolean {
-  return !!t && (t.deposit !== null || toCents(t.lateFeePerDay) > 0);
-}
-
 /** The terms in words for the shop and the order ("Deposit ₱500.00 per unit · Late fee ₱50.00 a day after 2 grace days, at most 10 days"). */
 export function termsInWords(t: RentalTermsWire | null | undefined, peso: (amount: string) => string): string[] {
   if (!t) return [];

@@ -26,6 +26,7 @@ export { QrBlock, QR_FILE_NAME, type QrBlockProps } from './order/QrBlock';
 export { OrderLinesTable, days, type LineColumn, type OrderLinesTableProps } from './order/OrderLinesTable';
 export { HandoverSection, type HandoverSectionProps } from './order/HandoverSection';
 export { PaymentInfoBlock, type PaymentInfoBlockProps, type PaymentInfoRow } from './order/PaymentInfoBlock';
+export { paymentRows, type PaymentRowsOptions, type PaymentRowsOrder } from './order/paymentRows';
 export { ExtendRentalButton, Extensions, extensionPreview, EXTEND_TEXTS, RentalChangeModal, type ExtendRentalProps, type RentalChangeModalProps } from './order/ExtendRental';
 export { nextOffset, uniqueRows } from './pages';
 export { useBackTo, useListAddress, type ListAddress } from './list-address';

@@ -1,11 +1,10 @@
-import { useRef, useState } from 'react';
 import { Alert, Descriptions, Form, Input, Modal } from 'antd';
 import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
 import type { Payment, PaymentAction } from '@dme/contracts';
-import { errorMessage, fieldErrors, newIdempotencyKey } from '@dme/api-client';
 import { money, useFeedback } from '@dme/ui';
 import { useConfirmPaymentMutation } from './api';
 import { ACTION_LABELS, includesDepositText, nonZero, PAYMENT_RECORDED } from './labels';
+import { useKeyedSubmit } from './useKeyedSubmit';
 
 interface Values {
   invoiceNumber: string;
@@ -21,50 +20,29 @@ const FIELDS = ['invoiceNumber', 'receiptNumber', 'note'];
  * The payment form (SPEC §5): invoice and receipt numbers required, note optional; a full
  * payment also shows balance and extra charges read-only. The amount it says is taken is the
  * server's `dueNow` when it gives one (issue 29: a rental's first payment takes its deposit too,
- * and says so). Mount one per opened dialog: it keeps one Idempotency-Key for every attempt it
- * makes (a double click, or a retry after the answer was lost, cannot take the payment twice),
- * renewed only after a 400, when nothing was taken and the corrected form is a new request.
+ * and says so). Mount one per opened dialog: its submit (useKeyedSubmit) keeps one
+ * Idempotency-Key for every attempt it makes, so a double click, or a retry after the answer was
+ * lost, cannot take the payment twice.
  */
 export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payment: Payment; action: PaymentAction; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const { notify } = useFeedback();
   const [confirm, state] = useConfirmPaymentMutation();
-  const key = useRef<string | null>(null);
-  key.current ??= newIdempotencyKey();
-  const busy = useRef(false);
-  const [attempted, setAttempted] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const full = action === 'COMPLETE_PAYMENT';
   // What confirming takes: the server's figure (issue 29: a rental's first day plus its deposit),
   // else as the payment's amounts say.
   const dueNow = payment.dueNow ?? null;
   const depositIncluded = action === 'PAY_PARTIAL' && nonZero(payment.deposit);
 
-  const submit = async () => {
-    if (busy.current) return;
-    busy.current = true;
-    try {
-      setAttempted(true);
-      const v = await form.validateFields().catch(() => undefined);
-      if (!v) return;
-      setProblem(null);
-      await confirm({
-        id: payment.id,
-        idempotencyKey: key.current!,
-        body: { invoiceNumber: v.invoiceNumber.trim(), receiptNumber: v.receiptNumber.trim(), note: (v.note ?? '').trim() },
-      }).unwrap();
-      notify.success(PAYMENT_RECORDED);
-      onClose();
-    } catch (err) {
-      const status = (err as { status?: unknown } | undefined)?.status;
-      const fields = status === 400 ? fieldErrors(err).filter((f) => FIELDS.includes(f.name)) : [];
-      if (status === 400) key.current = newIdempotencyKey();
-      if (fields.length) form.setFields(fields as never);
-      else setProblem(errorMessage(err));
-    } finally {
-      busy.current = false;
-    }
-  };
+  const { submit, attempted, problem } = useKeyedSubmit(form, FIELDS, async (v, idempotencyKey) => {
+    await confirm({
+      id: payment.id,
+      idempotencyKey,
+      body: { invoiceNumber: v.invoiceNumber.trim(), receiptNumber: v.receiptNumber.trim(), note: (v.note ?? '').trim() },
+    }).unwrap();
+    notify.success(PAYMENT_RECORDED);
+    onClose();
+  });
 
   return (
     <Modal

@@ -1,11 +1,10 @@
-import { useRef, useState } from 'react';
 import { Alert, Descriptions, Form, Input, Modal, Select } from 'antd';
 import { PAYMENT_MESSAGES, REFUND_KIND_LABELS, REFUND_METHOD_LABELS, REFUND_METHODS, type RefundMethod } from '@dme/contracts/browser';
 import type { Payment, PaymentRefund } from '@dme/contracts';
-import { errorMessage, fieldErrors, newIdempotencyKey } from '@dme/api-client';
 import { money, useFeedback } from '@dme/ui';
 import { useRecordRefundMutation } from './api';
 import { RECORD_REFUND } from './labels';
+import { useKeyedSubmit } from './useKeyedSubmit';
 
 interface Values {
   method?: RefundMethod;
@@ -19,46 +18,25 @@ const METHOD_OPTIONS = REFUND_METHODS.map((m) => ({ value: m, label: REFUND_METH
 /**
  * Recording how a refund was paid back (issue 29): the refund's number, reason and amount
  * read-only; the method required, a reference (a transfer number) and a note optional. Like the
- * payment form, mount one per opened dialog: it keeps one Idempotency-Key for every attempt it
- * makes (a double click, or a retry after the answer was lost, cannot record it twice), renewed
- * only after a 400, when nothing was recorded and the corrected form is a new request.
+ * payment form, mount one per opened dialog: its submit (useKeyedSubmit) keeps one
+ * Idempotency-Key for every attempt it makes, so a double click, or a retry after the answer was
+ * lost, cannot record it twice.
  */
 export function RecordRefundDialog({ payment, refund, open, onClose }: { payment: Payment; refund: PaymentRefund; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const { notify } = useFeedback();
   const [record, state] = useRecordRefundMutation();
-  const key = useRef<string | null>(null);
-  key.current ??= newIdempotencyKey();
-  const busy = useRef(false);
-  const [attempted, setAttempted] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const submit = async () => {
-    if (busy.current) return;
-    busy.current = true;
-    try {
-      setAttempted(true);
-      const v = await form.validateFields().catch(() => undefined);
-      if (!v?.method) return;
-      setProblem(null);
-      await record({
-        id: payment.id,
-        refundId: refund.id,
-        idempotencyKey: key.current!,
-        body: { method: v.method, reference: (v.reference ?? '').trim(), note: (v.note ?? '').trim() },
-      }).unwrap();
-      notify.success(PAYMENT_MESSAGES.refundRecorded);
-      onClose();
-    } catch (err) {
-      const status = (err as { status?: unknown } | undefined)?.status;
-      const fields = status === 400 ? fieldErrors(err).filter((f) => FIELDS.includes(f.name)) : [];
-      if (status === 400) key.current = newIdempotencyKey();
-      if (fields.length) form.setFields(fields as never);
-      else setProblem(errorMessage(err));
-    } finally {
-      busy.current = false;
-    }
-  };
+  const { submit, attempted, problem } = useKeyedSubmit(form, FIELDS, async (v, idempotencyKey) => {
+    if (!v.method) return;
+    await record({
+      id: payment.id,
+      refundId: refund.id,
+      idempotencyKey,
+      body: { method: v.method, reference: (v.reference ?? '').trim(), note: (v.note ?? '').trim() },
+    }).unwrap();
+    notify.success(PAYMENT_MESSAGES.refundRecorded);
+    onClose();
+  });
 
   return (
     <Modal

@@ -1,22 +1,13 @@
 import { Alert } from 'antd';
-import { formatBusinessDate, formatManilaDateTime, invoiceFileName, isNonZeroAmount, manilaDate, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
+import { formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
-import { days, money, Money, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
+import { days, money, Money, PaymentInfoBlock, paymentRows, SectionTitle, ResponsiveTable } from '@dme/ui';
 
 type Record = OrderPayment['records'][number];
-
-const orUnknown = (v: string | null, show: (v: string) => string) => (v === null ? '—' : show(v));
 
 /** Ours (issue 29): the notice of a rental kept past its due date. */
 export const lateFeesText = (l: { amount: string; days: number }) =>
   `Late fees so far: ${money(l.amount)} (${days(l.days)} late). They grow each day until the equipment is picked up.`;
-
-/** Ours (issue 29): the late fees so far, net of what staff waived ("$150.00 ($50.00 waived)"). */
-export const lateFeesRowText = (l: { amount: string; waived?: string }) => `${money(l.amount)}${isNonZeroAmount(l.waived) ? ` (${money(l.waived)} waived)` : ''}`;
-
-/** Ours (issue 29): a refund paid back, in words ("$200.00 — Deposit returned, paid back by Bank transfer on Nov 28, 2026"). */
-export const refundText = (r: OrderPayment['refunds'][number]) =>
-  `${money(r.amount)} — ${REFUND_KIND_LABELS[r.kind]}, paid back by ${REFUND_METHOD_LABELS[r.method]} on ${formatBusinessDate(manilaDate(new Date(r.refundedAt)))}`;
 
 /**
  * Payment Information as SPEC §4 shows it to the customer: while the order is PENDING or
@@ -33,9 +24,7 @@ export const refundText = (r: OrderPayment['refunds'][number]) =>
 export function PaymentSummary({ order }: { order: Order }) {
   const pay = order.payment;
   const rent = order.type === 'RENT';
-  const full = rent && (pay.status === 'FOR_FULL_PAYMENT' || pay.status === 'PAID');
   const refund = pay.status === 'REFUND_DUE' ? (pay.refundDue ?? null) : null;
-  const deposit = rent && isNonZeroAmount(pay.deposit);
   const late = rent ? (order.lateFees ?? null) : null;
   return (
     <PaymentInfoBlock
@@ -53,22 +42,7 @@ export function PaymentSummary({ order }: { order: Order }) {
           {late !== null && (pay.lateFees ?? null) === null && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={lateFeesText(late)} />}
         </>
       }
-      rows={[
-        { label: 'Status', value: <StatusTag kind="payment" status={pay.status} /> },
-        { label: 'Order Total', value: <strong data-testid="order-total"><Money value={pay.totalOrderPayment} /></strong> },
-        rent && pay.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={pay.totalPartialPayment} /> },
-        deposit && { label: 'Deposit', value: <span data-testid="deposit"><Money value={pay.deposit} /></span> },
-        late !== null && { label: 'Late Fees So Far', value: <span data-testid="late-fees-so-far">{lateFeesRowText(late)}</span> },
-        refund !== null && { label: 'Refund Due', value: <strong data-testid="refund-due"><Money value={refund} /></strong> },
-        full && { label: 'Due Date', value: orUnknown(pay.dueDate, formatBusinessDate) },
-        full && { label: 'Extra Charges', value: orUnknown(pay.extraCharge, money) },
-        full && { label: 'Overall Total', value: orUnknown(pay.overallTotal, money) },
-        rent && isNonZeroAmount(pay.lateFees) && { label: 'Late Fees', value: <Money value={pay.lateFees} /> },
-        deposit && pay.depositApplied != null && { label: 'Deposit Applied', value: <Money value={pay.depositApplied} /> },
-        deposit && pay.depositRefund != null && { label: 'Deposit Refund', value: <span data-testid="deposit-refund"><Money value={pay.depositRefund} /></span> },
-        full && { label: 'Balance', value: <span data-testid="balance">{orUnknown(pay.balance, money)}</span> },
-        ...(pay.refunds ?? []).map((r) => ({ label: `Refund ${r.number}`, value: <span data-testid="refund">{refundText(r)}</span> })),
-      ]}
+      rows={paymentRows(order, { audience: 'customer', dateText: formatBusinessDate })}
     />
   );
 }

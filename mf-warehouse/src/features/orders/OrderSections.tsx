@@ -1,7 +1,7 @@
 import { Alert, Button, Space, Tag } from 'antd';
-import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES, isNonZeroAmount } from '@dme/contracts/browser';
+import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine } from '@dme/contracts';
-import { days, money, Money, OrderLinesTable, PaymentInfoBlock, StatusTag, ResponsiveTable } from '@dme/ui';
+import { days, Money, OrderLinesTable, PaymentInfoBlock, paymentRows, ResponsiveTable } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';
 import { dateText } from '../../lib/rentalStatus';
@@ -118,36 +118,12 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
  */
 export function PaymentInformation({ order }: { order: Order }) {
   const p = order.payment;
-  const rent = order.type === 'RENT';
   const paid = p.records.length > 0;
-  const deposit = rent && isNonZeroAmount(p.deposit);
-  const late = rent ? (order.lateFees ?? null) : null;
   return (
     <PaymentInfoBlock
       column={{ xs: 1, md: 2 }}
       style={{ marginBottom: 12 }}
-      rows={[
-        { label: 'Status', value: <StatusTag kind="payment" status={p.status} /> },
-        { label: 'Total Order Payment', value: <Money value={p.totalOrderPayment} /> },
-        rent && p.totalPartialPayment !== null && { label: 'Partial Payment (first day)', value: <Money value={p.totalPartialPayment} /> },
-        deposit && { label: 'Deposit', value: <Money value={p.deposit} /> },
-        late !== null && {
-          label: 'Late Fees So Far',
-          value: (
-            <Space size={8} wrap>
-              <span data-testid="late-fees-so-far">{`${money(late.amount)} (${days(late.days)} late)${isNonZeroAmount(late.waived) ? ` — ${money(late.waived)} waived` : ''}`}</span>
-              <WaiveLateFeesButton order={order} />
-            </Space>
-          ),
-        },
-        p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
-        p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },
-        rent && isNonZeroAmount(p.lateFees) && { label: 'Late Fees', value: <Money value={p.lateFees} /> },
-        deposit && p.depositApplied != null && { label: 'Deposit Applied', value: <Money value={p.depositApplied} /> },
-        deposit && p.depositRefund != null && { label: 'Deposit Refund', value: <span data-testid="deposit-refund"><Money value={p.depositRefund} /></span> },
-        p.balance !== null && { label: 'Balance', value: <Money value={p.balance} /> },
-        !!p.dueDate && { label: 'Due Date', value: dateText(p.dueDate) },
-      ]}
+      rows={paymentRows(order, { audience: 'staff', dateText, lateFeesAction: <WaiveLateFeesButton order={order} /> })}
     >
       {paid ? (
         <>
