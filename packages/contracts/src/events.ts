@@ -216,6 +216,8 @@ export const EVENT_DATA = {
     lateFees: z.string().nullable().default(null),
     depositApplied: z.string().nullable().default(null),
     depositRefund: z.string().nullable().default(null),
+    /** FOR_FULL_PAYMENT (issue 29): the late fees staff waived (counted, not charged); null on older events. */
+    lateFeesWaived: z.string().nullable().default(null),
   }),
   [EVENTS.payment.confirmed]: z.object({
     paymentId: z.string().uuid(),

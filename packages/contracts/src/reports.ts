@@ -105,6 +105,67 @@ export const RentalUnpaidInvoiceRow = z.object({
   balance: money,
 });
 
+/**
+ * Issue 29, the rental money reports (docs/decisions.md "Rental money reports"):
+ * - deposits-held: one row per rental deposit taken (with the first payment) on a day of the
+ *   range, with what became of it: applied to the charges at the return, to refund, and still held
+ *   (the whole deposit until the rental is asked for its full payment; 0 once settled or cancelled).
+ * - late-fees: one row per rental whose late fees were settled (asked for its full payment) on a
+ *   day of the range: the late fees counted, the part staff waived, and the part charged.
+ * - refunds: one row per refund paid back (recorded by accounting) on a day of the range.
+ * - receivables-ageing: as of the range's last day, every rental asked for its full payment by
+ *   then and not paid by then (never a cancelled one), its balance in one bucket of days past its
+ *   due date (AGEING_BUCKETS). A receivable asked before the range counts on the range's first day
+ *   in the day chart.
+ */
+export const DepositsHeldRow = z.object({
+  orderNumber: z.string(),
+  customerName: z.string(),
+  /** Manila date of the first payment that took it. */
+  takenOn: z.string(),
+  deposit: money,
+  /** Taken for the damage, lost and late fees at the return. */
+  applied: money,
+  /** The rest, refunded (or to refund) to the customer. */
+  refund: money,
+  held: money,
+});
+export const LateFeesRow = z.object({
+  orderNumber: z.string(),
+  customerName: z.string(),
+  /** Manila date the rental was asked for its full payment (the late fees settled). */
+  settledOn: z.string(),
+  /** Late fees counted to the day each unit came back, before waivers. */
+  lateFees: money,
+  waived: money,
+  charged: money,
+});
+export const RefundsRow = z.object({
+  refundNumber: z.string(),
+  orderNumber: z.string(),
+  customerName: z.string(),
+  /** The refund's reason and how it was paid back, as labels. */
+  reason: z.string(),
+  method: z.string(),
+  refundedOn: z.string(),
+  amount: money,
+});
+export const ReceivablesAgeingRow = z.object({
+  orderNumber: z.string(),
+  customerName: z.string(),
+  askedOn: z.string(),
+  dueDate: z.string(),
+  /** Manila days past the due date on the range's last day (0: not yet due). */
+  daysOverdue: z.number().int(),
+  /** The balance in the bucket its days overdue fall in, "0.00" in the others. */
+  current: money,
+  days1to30: money,
+  days31to60: money,
+  days61to90: money,
+  over90: money,
+  balance: money,
+});
+
 /** The range's totals of all five reports and the overall figures (SPEC §9). */
 export const ReportTotals = z.object({
   purchasedSales: money,
@@ -146,6 +207,10 @@ export const ReportResponse = z.discriminatedUnion('report', [
   page('purchased-invoice', PurchasedInvoiceRow),
   page('rental-unpaid-invoice', RentalUnpaidInvoiceRow),
   page('rental-partial-invoice', RentalPartialInvoiceRow),
+  page('deposits-held', DepositsHeldRow),
+  page('late-fees', LateFeesRow),
+  page('refunds', RefundsRow),
+  page('receivables-ageing', ReceivablesAgeingRow),
 ]);
 export type ReportResponse = z.infer<typeof ReportResponse>;
 

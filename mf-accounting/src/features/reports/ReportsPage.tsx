@@ -2,7 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { REPORT_LABELS, REPORT_NAMES } from '@dme/contracts/browser';
+import { REPORT_LABELS, REPORT_NAMES, REPORT_NOTES } from '@dme/contracts/browser';
 import type { ReportExport, ReportName, ReportResponse } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, FilterTabs, LazyErrorState, LazyNotAvailable, PageHeader, ResponsiveTable, useCurrentUser } from '@dme/ui';
@@ -48,6 +48,11 @@ function Reports() {
 
   const content = (
     <div>
+      {REPORT_NOTES[report] ? (
+        <p data-testid="report-note" style={{ margin: '0 0 12px', color: 'rgba(0,0,0,0.65)' }}>
+          {REPORT_NOTES[report]}
+        </p>
+      ) : null}
       <ExportPanel key={jobKey} report={report} from={from} to={to} job={jobs[jobKey]} onStarted={(job) => setJobs((j) => ({ ...j, [jobKey]: job }))} downloaded={downloaded} />
       {error ? (
         <LazyErrorState title="The report could not be loaded" message={errorMessage(error)} onRetry={refetch} />

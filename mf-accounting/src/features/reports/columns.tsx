@@ -1,4 +1,5 @@
 import type { TableColumnsType as ColumnsType } from 'antd';
+import { AGEING_BUCKETS } from '@dme/contracts/browser';
 import type { ReportName } from '@dme/contracts';
 import { StatusTag } from '@dme/ui';
 import { formatDay, money } from './format';
@@ -84,6 +85,41 @@ export const REPORT_COLUMNS: Record<ReportName, ColumnsType<ReportRow>> = {
       render: (v: unknown) => (typeof v === 'string' && v ? <StatusTag kind="payment" status={v} /> : '—'),
     },
   ],
+  'deposits-held': [
+    text('Order Number', 'orderNumber'),
+    text('Customer', 'customerName'),
+    day('Taken On', 'takenOn'),
+    amount('Deposit', 'deposit'),
+    amount('Applied to Charges', 'applied'),
+    amount('Refund', 'refund'),
+    amount('Held', 'held'),
+  ],
+  'late-fees': [
+    text('Order Number', 'orderNumber'),
+    text('Customer', 'customerName'),
+    day('Settled On', 'settledOn'),
+    amount('Late Fees', 'lateFees'),
+    amount('Waived', 'waived'),
+    amount('Charged', 'charged'),
+  ],
+  refunds: [
+    text('Refund Number', 'refundNumber'),
+    text('Order Number', 'orderNumber'),
+    text('Customer', 'customerName'),
+    text('Reason', 'reason'),
+    text('Method', 'method'),
+    day('Refunded On', 'refundedOn'),
+    amount('Amount', 'amount'),
+  ],
+  'receivables-ageing': [
+    text('Order Number', 'orderNumber'),
+    text('Customer', 'customerName'),
+    day('Asked On', 'askedOn'),
+    day('Due Date', 'dueDate'),
+    count('Days Overdue', 'daysOverdue'),
+    ...AGEING_BUCKETS.map((b) => amount(b.header, b.key)),
+    amount('Balance', 'balance'),
+  ],
 };
 
 /** The chart titles of each report: money per day and its top rows. */
@@ -93,4 +129,8 @@ export const CHART_TITLES: Record<ReportName, { byDay: string; top: string }> = 
   'purchased-invoice': { byDay: 'Invoiced per day', top: 'Largest invoices' },
   'rental-unpaid-invoice': { byDay: 'Unpaid balance per day asked', top: 'Largest unpaid balances' },
   'rental-partial-invoice': { byDay: 'Partial payments per day', top: 'Largest partial invoices' },
+  'deposits-held': { byDay: 'Deposits held per day taken', top: 'Largest deposits held' },
+  'late-fees': { byDay: 'Late fees charged per day', top: 'Largest late fees charged' },
+  refunds: { byDay: 'Refunds per day', top: 'Largest refunds' },
+  'receivables-ageing': { byDay: 'Receivables per day asked', top: 'Largest receivables' },
 };

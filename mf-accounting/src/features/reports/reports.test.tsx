@@ -111,7 +111,17 @@ describe('reports screen', () => {
     expect(screen.getByLabelText('Report period end')).toHaveValue('2026-12-01');
 
     // One tab per report, the first selected.
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Purchased Sales', 'Rental Sales', 'Purchased Invoice', 'Rental Unpaid Invoice', 'Rental Partial Invoice']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Purchased Sales',
+      'Rental Sales',
+      'Purchased Invoice',
+      'Rental Unpaid Invoice',
+      'Rental Partial Invoice',
+      'Deposits Held',
+      'Late Fees',
+      'Refunds',
+      'Receivables Ageing',
+    ]);
     expect(screen.getByRole('tab', { name: 'Purchased Sales', selected: true })).toBeInTheDocument();
 
     // Overall figures and their parts.
@@ -214,6 +224,53 @@ describe('reports screen', () => {
       'INITIAL PAYMENT',
     ]);
     expect(reportCalls(calls, 'rental-partial-invoice')).toHaveLength(1);
+  });
+
+  it('receivables ageing (issue 29): says what it counts, each balance under its bucket of days past due', async () => {
+    const zero = { current: '0.00', days1to30: '0.00', days31to60: '0.00', days61to90: '0.00', over90: '0.00' };
+    mockApi(
+      reports({
+        'receivables-ageing': {
+          rows: [
+            { orderNumber: 'ORD-20260915-000003', customerName: 'Carla Diaz', askedOn: '2026-09-15', dueDate: '2026-09-16', daysOverdue: 69, ...zero, days61to90: '400.00', balance: '400.00' },
+            { orderNumber: 'ORD-20261120-000009', customerName: 'Ana Cruz', askedOn: '2026-11-20', dueDate: '2026-11-21', daysOverdue: 3, ...zero, days1to30: '160.00', balance: '160.00' },
+          ],
+          sum: '560.00',
+        },
+      }),
+    );
+    open('/admin/reports?report=receivables-ageing&from=2026-11-01&to=2026-11-24');
+    expect(await screen.findByText('Carla Diaz')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Receivables Ageing', selected: true })).toBeInTheDocument();
+    expect(screen.getByTestId('report-note')).toHaveTextContent('Full payments asked for and still unpaid on the last day of the period, by days past their due date.');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Order Number',
+      'Customer',
+      'Asked On',
+      'Due Date',
+      'Days Overdue',
+      'Current',
+      '1–30 Days',
+      '31–60 Days',
+      '61–90 Days',
+      'Over 90 Days',
+      'Balance',
+    ]);
+    const row = screen.getByText('Carla Diaz').closest('tr') as HTMLElement;
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      'ORD-20260915-000003',
+      'Carla Diaz',
+      'Sep 15, 2026',
+      'Sep 16, 2026',
+      '69',
+      '$0.00',
+      '$0.00',
+      '$0.00',
+      '$400.00',
+      '$0.00',
+      '$400.00',
+    ]);
+    expect(screen.getByTestId('report-sum')).toHaveTextContent('Receivables Ageing for the period: $560.00');
   });
 
   it('opens on the tab, range and page named in the address (a reload keeps them) and pages with offset', async () => {

@@ -32,6 +32,7 @@ export interface EffectOutcome {
   lateFees?: string;
   depositApplied?: string;
   depositRefund?: string;
+  lateFeesWaived?: string;
 }
 
 export type EffectFn = (ctx: EffectContext) => Promise<EffectOutcome>;
@@ -159,7 +160,15 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
       `update ${qualified(em, 'orders')} set extra_charge = ?, full_payment_due = ?::date, late_fees = ?, deposit_applied = ?, deposit_refund = ? where id = ?`,
       [extraCharge, terms.dueDate, lateFees, depositApplied, depositRefund, order.id],
     );
-    return { extraCharge, fullPaymentDue: terms.dueDate, balance: centsToString(terms.balanceCents), lateFees, depositApplied, depositRefund };
+    return {
+      extraCharge,
+      fullPaymentDue: terms.dueDate,
+      balance: centsToString(terms.balanceCents),
+      lateFees,
+      depositApplied,
+      depositRefund,
+      lateFeesWaived: centsToString(terms.lateFeeWaivedCents),
+    };
   },
 
   /** → CANCELLED: nothing to write here; the catalog releases the reservation when it sees the status event. */

@@ -105,14 +105,18 @@ export function lateFeesOf(order: Pick<OrderFacts, 'deliveredAt' | 'lines' | 'se
  * The step (effects `full-payment-due`) and the warehouse's preview read it here alike.
  */
 export function fullPaymentTermsOf(order: OrderFacts, now: Date) {
-  return fullPaymentTerms({
+  const countedCents = lateFeesOf(order, manilaDate(now)).cents;
+  const lateFeeCents = afterWaiverCents(countedCents, toCents(order.lateFeesWaived ?? '0'));
+  const terms = fullPaymentTerms({
     totalCents: toCents(order.totalAmount),
     firstPaymentCents: order.partialPayment === null ? null : toCents(order.partialPayment),
     units: returnedUnits(order),
     askedAt: now,
-    lateFeeCents: afterWaiverCents(lateFeesOf(order, manilaDate(now)).cents, toCents(order.lateFeesWaived ?? '0')),
+    lateFeeCents,
     depositHeldCents: toCents(order.deposit ?? '0'),
   });
+  // The part of the late fees counted that waivers took off (never more than was counted).
+  return { ...terms, lateFeeWaivedCents: countedCents - lateFeeCents };
 }
 
 /** A line as packing names it: product / variant / sub-variant ("Wheelchair / Standard / 18 in"). */

@@ -123,6 +123,7 @@ export async function perform(
       lateFees: outcome.lateFees ?? null,
       depositApplied: outcome.depositApplied ?? null,
       depositRefund: outcome.depositRefund ?? null,
+      lateFeesWaived: outcome.lateFeesWaived ?? null,
       balance: outcome.balance ?? null,
     },
   });

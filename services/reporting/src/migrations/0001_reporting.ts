@@ -1,6 +1,7 @@
 import { Migration } from '@dme/platform';
 import { ReportingExportFiles } from './0002_export_files';
 import { ReportingEventFigures } from './0003_event_figures';
+import { ReportingRentalMoney } from './0004_rental_money';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -128,4 +129,5 @@ export const migrations = [
   { name: '0001_reporting', class: ReportingInitial },
   { name: '0002_export_files', class: ReportingExportFiles },
   { name: '0003_event_figures', class: ReportingEventFigures },
+  { name: '0004_rental_money', class: ReportingRentalMoney },
 ];

@@ -78,7 +78,7 @@ export function statusEvent(
   to: OrderStatus,
   when: string,
   extraCharge: string | null = null,
-  carried: { fullPaymentDue: string; balance: string } | null = null,
+  carried: Partial<Pick<EventInput<typeof EVENTS.order.statusChanged>, 'fullPaymentDue' | 'balance' | 'lateFees' | 'lateFeesWaived' | 'depositApplied' | 'depositRefund'>> | null = null,
 ): EventEnvelope {
   return at(
     eventEnvelope('order', {
@@ -98,7 +98,7 @@ export const paymentIdOf = (o: PlacedData) => {
 
 export function paymentEvent(
   o: PlacedData,
-  p: { type: 'PARTIAL' | 'FULL'; amount: string; when: string; invoice: string; receipt: string; status: 'INITIAL_PAYMENT' | 'PAID'; balance: string; version: number },
+  p: { type: 'PARTIAL' | 'FULL'; amount: string; when: string; invoice: string; receipt: string; status: 'INITIAL_PAYMENT' | 'PAID'; balance: string; version: number; deposit?: string },
 ): EventEnvelope {
   return at(
     eventEnvelope('payment', {
@@ -124,6 +124,7 @@ export function paymentEvent(
         overallTotal: null,
         balance: p.balance,
         dueDate: null,
+        deposit: p.deposit ?? '0.00',
       },
     }),
     p.when,

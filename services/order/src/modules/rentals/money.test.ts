@@ -90,7 +90,7 @@ describe('rental money at the order (issue 29)', () => {
     expect(asked.body.order.lateFees).toBeNull();
     const events = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? and payload->'data'->>'to' = 'FOR_FULL_PAYMENT'`, [EVENTS.order.statusChanged, order.id]);
     expect(events).toHaveLength(1);
-    expect(events[0]!.payload.data).toMatchObject({ extraCharge: '2300.00', lateFees: '800.00', depositApplied: '2000.00', depositRefund: '0.00', balance: '460.00' });
+    expect(events[0]!.payload.data).toMatchObject({ extraCharge: '2300.00', lateFees: '800.00', depositApplied: '2000.00', depositRefund: '0.00', balance: '460.00', lateFeesWaived: '0.00' });
     // Asked once: a second try is refused and changes nothing.
     expect((await move(order, 'FOR_FULL_PAYMENT')).status).toBe(409);
     expect((await staffRead(order)).payment).toMatchObject({ extraCharge: '2300.00', balance: '460.00' });
@@ -143,6 +143,9 @@ describe('rental money at the order (issue 29)', () => {
     // Damage ₱1,500.00 + late fees ₱500.00 = ₱2,000.00: the whole deposit, nothing back, the rent left (₱160.00) to pay.
     const asked = await move(order, 'FOR_FULL_PAYMENT');
     expect(asked.body.order.payment).toMatchObject({ extraCharge: '2000.00', lateFees: '500.00', depositApplied: '2000.00', depositRefund: '0.00', balance: '160.00' });
+    // The status event tells reporting what was waived of the late fees counted (₱800.00 − ₱500.00).
+    const events = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? and payload->'data'->>'to' = 'FOR_FULL_PAYMENT'`, [EVENTS.order.statusChanged, order.id]);
+    expect(events.map((e) => e.payload.data)).toMatchObject([{ lateFees: '500.00', lateFeesWaived: '300.00' }]);
     // The late fees are fixed now: nothing more can be waived.
     const after = await waive({ amount: '10.00', reason: 'Late' });
     expect(after.status).toBe(409);

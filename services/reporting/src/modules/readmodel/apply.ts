@@ -30,6 +30,7 @@ import { lockEventOrders, qualified, sql, type Db } from '@dme/platform';
 type Placed = EventData<typeof EVENTS.order.placed>;
 type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
 type Confirmed = EventData<typeof EVENTS.payment.confirmed>;
+type RefundRecorded = EventData<typeof EVENTS.payment.refundRecorded>;
 type Product = EventData<typeof EVENTS.catalog.productCreated>;
 
 /** Subjects the reporting service listens to (nats-server 2.9: one filter per consumer). */
@@ -63,6 +64,9 @@ export async function applyReportingEvents(db: Db, events: readonly EventEnvelop
         touched.add(data.orderId);
         break;
       }
+      case EVENTS.payment.refundRecorded:
+        await insertRefund(db, EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data));
+        break;
       default:
         break;
     }
@@ -127,8 +131,9 @@ async function insertStatusChange(db: Db, eventId: string, data: StatusChanged, 
   const asked = data.to === 'FOR_FULL_PAYMENT';
   await sql(
     db,
-    `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, due_date, balance, occurred_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing`,
+    `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, due_date, balance, occurred_at,
+            late_fees, late_fees_waived, deposit_applied, deposit_refund)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict do nothing`,
     [
       eventId,
       data.orderId,
@@ -138,6 +143,10 @@ async function insertStatusChange(db: Db, eventId: string, data: StatusChanged, 
       asked ? (data.fullPaymentDue ?? fullPaymentDueDate(new Date(occurredAt))) : null,
       asked ? data.balance : null,
       new Date(occurredAt),
+      asked ? data.lateFees : null,
+      asked ? data.lateFeesWaived : null,
+      asked ? data.depositApplied : null,
+      asked ? data.depositRefund : null,
     ],
   );
 }
@@ -147,8 +156,8 @@ async function insertPayment(db: Db, data: Confirmed, version: number): Promise<
   await sql(
     db,
     `insert into ${qualified(db, 'payments')} (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after,
-            invoice_number, receipt_number, confirmed_at, accommodated_by, version)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) on conflict do nothing`,
+            invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) on conflict do nothing`,
     [
       data.paymentId,
       data.type,
@@ -163,7 +172,18 @@ async function insertPayment(db: Db, data: Confirmed, version: number): Promise<
       new Date(data.confirmedAt),
       data.accommodatedBy,
       version,
+      data.deposit,
     ],
+  );
+}
+
+/** One row per refund paid back, once (issue 29). */
+async function insertRefund(db: Db, data: RefundRecorded): Promise<void> {
+  await sql(
+    db,
+    `insert into ${qualified(db, 'refunds')} (refund_id, payment_id, order_id, order_number, number, kind, method, amount, refunded_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict do nothing`,
+    [data.refundId, data.paymentId, data.orderId, data.orderNumber, data.number, data.kind, data.method, data.amount, new Date(data.refundedAt)],
   );
 }
 
@@ -180,6 +200,11 @@ interface OrderFactsRow {
   partial_payment: string | null;
   first_paid_at: Date | null;
   full_paid_at: Date | null;
+  deposit: string;
+  late_fees: string | null;
+  late_fees_waived: string | null;
+  deposit_applied: string | null;
+  deposit_refund: string | null;
 }
 
 /**
@@ -193,7 +218,8 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
   const facts = await sql<OrderFactsRow>(
     db,
     `select o.id, st.to_status, st.occurred_at as status_at, ff.occurred_at as full_asked_at, ff.extra_charge::text, ff.due_date::text,
-            ff.balance::text, o.total_amount::text, o.partial_payment::text, pay.first_paid_at, pay.full_paid_at
+            ff.balance::text, o.total_amount::text, o.partial_payment::text, pay.first_paid_at, pay.full_paid_at, pay.deposit::text,
+            ff.late_fees::text, ff.late_fees_waived::text, ff.deposit_applied::text, ff.deposit_refund::text
      from unnest($1::uuid[]) as ids(id)
      join ${qualified(db, 'orders')} o on o.id = ids.id
      left join lateral (
@@ -201,11 +227,12 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
        order by e.occurred_at desc, array_position($2::text[], e.to_status::text) desc, e.event_id desc limit 1
      ) st on true
      left join lateral (
-       select e.occurred_at, e.extra_charge, e.due_date, e.balance from ${events} e where e.order_id = ids.id and e.to_status = 'FOR_FULL_PAYMENT'
+       select e.occurred_at, e.extra_charge, e.due_date, e.balance, e.late_fees, e.late_fees_waived, e.deposit_applied, e.deposit_refund
+       from ${events} e where e.order_id = ids.id and e.to_status = 'FOR_FULL_PAYMENT'
        order by e.occurred_at desc, e.event_id desc limit 1
      ) ff on true
      left join lateral (
-       select min(p.confirmed_at) as first_paid_at, max(p.confirmed_at) filter (where p.type = 'FULL') as full_paid_at
+       select min(p.confirmed_at) as first_paid_at, max(p.confirmed_at) filter (where p.type = 'FULL') as full_paid_at, coalesce(sum(p.deposit), 0) as deposit
        from ${qualified(db, 'payments')} p where p.order_id = ids.id
      ) pay on true`,
     [orderIds, [...ORDER_STATUSES]],
@@ -215,9 +242,11 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
     db,
     `update ${qualified(db, 'orders')} o set status = d.status, status_at = d.status_at, full_asked_at = d.full_asked_at, extra_charge = d.extra_charge,
        full_due_date = d.full_due_date, full_balance = d.full_balance, first_paid_at = d.first_paid_at, full_paid_at = d.full_paid_at,
-       payment_status = d.payment_status
+       payment_status = d.payment_status, deposit = d.deposit, late_fees = d.late_fees, late_fees_waived = d.late_fees_waived,
+       deposit_applied = d.deposit_applied, deposit_refund = d.deposit_refund
      from jsonb_to_recordset($1::jsonb) as d(id uuid, status text, status_at timestamptz, full_asked_at timestamptz, extra_charge numeric,
-       full_due_date date, full_balance numeric, first_paid_at timestamptz, full_paid_at timestamptz, payment_status text)
+       full_due_date date, full_balance numeric, first_paid_at timestamptz, full_paid_at timestamptz, payment_status text, deposit numeric,
+       late_fees numeric, late_fees_waived numeric, deposit_applied numeric, deposit_refund numeric)
      where o.id = d.id`,
     [JSON.stringify(facts.map(derivedColumns))],
   );
@@ -240,5 +269,10 @@ function derivedColumns(f: OrderFactsRow) {
     first_paid_at: f.first_paid_at,
     full_paid_at: f.full_paid_at,
     payment_status: paymentStatusOf({ firstPaidAt: f.first_paid_at, fullAskedAt: f.full_asked_at, fullPaidAt: f.full_paid_at, cancelled: f.to_status === 'CANCELLED' }),
+    deposit: f.deposit,
+    late_fees: f.late_fees,
+    late_fees_waived: f.late_fees_waived,
+    deposit_applied: f.deposit_applied,
+    deposit_refund: f.deposit_refund,
   };
 }

@@ -1,4 +1,4 @@
-import type { ReportName } from '@dme/contracts';
+import { AGEING_BUCKETS, REFUND_KIND_LABELS, REFUND_METHOD_LABELS, type ReportName } from '@dme/contracts';
 
 /*
  * What each report counts (packages/contracts/src/reports.ts, docs/decisions.md "Reporting"), as
@@ -22,6 +22,7 @@ export interface Tables {
   lines: string;
   payments: string;
   products: string;
+  refunds: string;
 }
 
 /** How a column is written to Excel. */
@@ -75,6 +76,28 @@ const invoiceColumns = () => `py.invoice_number as "invoiceNumber", py.receipt_n
 const invoiceFrom = (t: Tables) => `from ${t.payments} py left join ${t.orders} o on o.id = py.order_id`;
 
 const rentalTotal = 'coalesce(o.total_amount, py.amount + py.balance_after)';
+
+/** A code column shown by its label (the labels are the contracts', inlined as SQL literals). */
+const labelOf = (col: string, labels: Record<string, string>) =>
+  `(case ${col} ${Object.entries(labels)
+    .map(([k, v]) => `when '${k.replaceAll("'", "''")}' then '${v.replaceAll("'", "''")}'`)
+    .join(' ')} else ${col} end)`;
+
+/** A rental not cancelled (a cancelled one's money is refunded whole, never held or owed). */
+const notCancelled = `coalesce(o.status, '') <> 'CANCELLED'`;
+
+/** Receivables ageing: Manila days past the due date on the range's last day (0 while not due). */
+const daysOverdue = (r: RangeSql) => `greatest((${r.to})::date - coalesce(o.full_due_date, ${day('o.full_asked_at')} + 1), 0)`;
+
+/** Each bucket's column: the balance when the days overdue fall in it, else 0. */
+const ageingColumns = (r: RangeSql) =>
+  AGEING_BUCKETS.map((b, i) => {
+    const above = i === 0 ? null : AGEING_BUCKETS[i - 1]!.maxDays;
+    const cond = [above === null ? null : `${daysOverdue(r)} > ${above}`, b.maxDays === null ? null : `${daysOverdue(r)} <= ${b.maxDays}`].filter(Boolean).join(' and ');
+    return `(case when ${cond} then o.full_balance else 0 end)::text as "${b.key}"`;
+  }).join(', ');
+
+const orderLabel = `concat_ws(' · ', o.order_number, nullif(o.customer_name, ''))`;
 
 export const REPORTS: Record<ReportName, ReportDef> = {
   /** Purchase lines of orders paid in full on a day of the range. */
@@ -189,6 +212,108 @@ export const REPORTS: Record<ReportName, ReportDef> = {
       { key: 'partialPayment', header: 'Partial Payment', kind: 'money', width: 16 },
       { key: 'balance', header: 'Balance', kind: 'money', width: 16 },
       { key: 'paymentStatus', header: 'Payment Status', kind: 'text', width: 18 },
+    ],
+  },
+  /**
+   * Issue 29: one row per rental deposit taken with a first payment on a day of the range, with
+   * its settlement at the return; held = the whole deposit until the rental is asked for its full
+   * payment (0 once settled, or cancelled: then refunded with the payment). Its money is what is held.
+   */
+  'deposits-held': {
+    base: (t, r) => `select x.*, x._held as _money, x._held::text as held from (
+        select coalesce(nullif(py.order_number, ''), o.order_number, '') as "orderNumber", coalesce(o.customer_name, '') as "customerName",
+          ${day('py.confirmed_at')}::text as "takenOn", py.deposit::text as deposit,
+          (case when o.full_asked_at is not null and ${notCancelled} then coalesce(o.deposit_applied, 0) else 0 end)::text as applied,
+          (case when not (${notCancelled}) then py.deposit else coalesce(o.deposit_refund, 0) end)::text as refund,
+          (case when o.full_asked_at is null and ${notCancelled} then py.deposit else 0 end) as _held,
+          ${day('py.confirmed_at')} as _day, py.confirmed_at as _at, py.payment_id as _id,
+          concat_ws(' · ', coalesce(nullif(py.order_number, ''), o.order_number, ''), nullif(coalesce(o.customer_name, ''), '')) as _label
+        ${invoiceFrom(t)}
+        where py.order_type = 'RENT' and py.type = 'PARTIAL' and py.deposit > 0 and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}) x`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['deposit', 'applied', 'refund', 'held'],
+    moneyField: 'held',
+    columns: [
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'takenOn', header: 'Taken On', kind: 'date', width: 14 },
+      { key: 'deposit', header: 'Deposit', kind: 'money', width: 16 },
+      { key: 'applied', header: 'Applied to Charges', kind: 'money', width: 20 },
+      { key: 'refund', header: 'Refund', kind: 'money', width: 16 },
+      { key: 'held', header: 'Held', kind: 'money', width: 16 },
+    ],
+  },
+  /** Issue 29: one row per rental whose late fees were settled (full payment asked) on a day of the range; its money is what was charged. */
+  'late-fees': {
+    base: (t, r) => `select o.order_number as "orderNumber", o.customer_name as "customerName", ${day('o.full_asked_at')}::text as "settledOn",
+        (coalesce(o.late_fees, 0) + coalesce(o.late_fees_waived, 0))::text as "lateFees", coalesce(o.late_fees_waived, 0)::text as waived,
+        coalesce(o.late_fees, 0)::text as charged,
+        ${day('o.full_asked_at')} as _day, coalesce(o.late_fees, 0) as _money, o.full_asked_at as _at, o.id as _id, ${orderLabel} as _label
+      from ${t.orders} o
+      where o.type = 'RENT' and ${notCancelled} and o.full_asked_at >= ${lo(r)} and o.full_asked_at < ${hi(r)}
+        and (coalesce(o.late_fees, 0) > 0 or coalesce(o.late_fees_waived, 0) > 0)`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['lateFees', 'waived', 'charged'],
+    moneyField: 'charged',
+    columns: [
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'settledOn', header: 'Settled On', kind: 'date', width: 14 },
+      { key: 'lateFees', header: 'Late Fees', kind: 'money', width: 16 },
+      { key: 'waived', header: 'Waived', kind: 'money', width: 16 },
+      { key: 'charged', header: 'Charged', kind: 'money', width: 16 },
+    ],
+  },
+  /** Issue 29: one row per refund paid back (recorded by accounting) on a day of the range. */
+  refunds: {
+    base: (t, r) => `select rf.number as "refundNumber", rf.order_number as "orderNumber", coalesce(o.customer_name, '') as "customerName",
+        ${labelOf('rf.kind', REFUND_KIND_LABELS)} as reason, ${labelOf('rf.method', REFUND_METHOD_LABELS)} as method,
+        ${day('rf.refunded_at')}::text as "refundedOn", rf.amount::text as amount,
+        ${day('rf.refunded_at')} as _day, rf.amount as _money, rf.refunded_at as _at, rf.refund_id as _id,
+        concat_ws(' · ', rf.number, rf.order_number) as _label
+      from ${t.refunds} rf left join ${t.orders} o on o.id = rf.order_id
+      where rf.refunded_at >= ${lo(r)} and rf.refunded_at < ${hi(r)}`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['amount'],
+    moneyField: 'amount',
+    columns: [
+      { key: 'refundNumber', header: 'Refund Number', kind: 'text', width: 22 },
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'reason', header: 'Reason', kind: 'text', width: 28 },
+      { key: 'method', header: 'Method', kind: 'text', width: 16 },
+      { key: 'refundedOn', header: 'Refunded On', kind: 'date', width: 14 },
+      { key: 'amount', header: 'Amount', kind: 'money', width: 16 },
+    ],
+  },
+  /**
+   * Issue 29: as of the range's last day, each rental asked for its full payment by then and not
+   * paid by then, its balance in the bucket of its days past due; one asked before the range
+   * counts on the range's first day in the day chart.
+   */
+  'receivables-ageing': {
+    base: (t, r) => `select o.order_number as "orderNumber", o.customer_name as "customerName", ${day('o.full_asked_at')}::text as "askedOn",
+        coalesce(o.full_due_date, ${day('o.full_asked_at')} + 1)::text as "dueDate", ${daysOverdue(r)}::int as "daysOverdue", ${ageingColumns(r)},
+        o.full_balance::text as balance,
+        greatest(${day('o.full_asked_at')}, (${r.from})::date) as _day, o.full_balance as _money, o.full_asked_at as _at, o.id as _id, ${orderLabel} as _label
+      from ${t.orders} o
+      where o.type = 'RENT' and ${notCancelled} and o.full_asked_at < ${hi(r)} and (o.full_paid_at is null or o.full_paid_at >= ${hi(r)})
+        and o.full_balance > 0`,
+    rows: () => 'select * from base',
+    order: '_at, _id',
+    money: ['current', 'days1to30', 'days31to60', 'days61to90', 'over90', 'balance'],
+    moneyField: 'balance',
+    columns: [
+      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
+      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      { key: 'askedOn', header: 'Asked On', kind: 'date', width: 14 },
+      { key: 'dueDate', header: 'Due Date', kind: 'date', width: 14 },
+      { key: 'daysOverdue', header: 'Days Overdue', kind: 'int', width: 14, noTotal: true },
+      ...AGEING_BUCKETS.map((b) => ({ key: b.key, header: b.header, kind: 'money' as const, width: 16 })),
+      { key: 'balance', header: 'Balance', kind: 'money', width: 16 },
     ],
   },
 };

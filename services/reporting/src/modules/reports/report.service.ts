@@ -4,7 +4,7 @@ import { REPORTS, type ReportDef, type Tables } from './definitions';
 
 /** The read-model tables of the schema `db` works in. */
 export function tablesOf(db: Db): Tables {
-  return { orders: qualified(db, 'orders'), lines: qualified(db, 'order_lines'), payments: qualified(db, 'payments'), products: qualified(db, 'products') };
+  return { orders: qualified(db, 'orders'), lines: qualified(db, 'order_lines'), payments: qualified(db, 'payments'), products: qualified(db, 'products'), refunds: qualified(db, 'refunds') };
 }
 
 /** A numeric read as text ("12.5", "0", "-3.10") in the wire form "12.50". */
