@@ -1,8 +1,7 @@
-import type { BrowserContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { answerPopconfirm, pickOption, registerByApi, uniqueName } from './helpers';
 import { deliveredDaysAgo } from './db';
-import { apiSignedIn, handOverApi, openStaffOrder, pdfText, product, signedIn, takePayment } from './journey';
+import { apiSignedIn, browserContexts, handOverApi, openStaffOrder, pdfText, product, rentFromCart, signedIn, takePayment } from './journey';
 import { waitForMail } from './mail';
 
 /**
@@ -13,12 +12,7 @@ import { waitForMail } from './mail';
 test.describe('rental money: deposits, late fees and refunds (issue 29)', () => {
   test('a 3-day rental of two units with a deposit, back 5 days late with one damaged: deposit, late fees, settlement, refund and invoices', async ({ browser, playwright, baseURL }) => {
     test.setTimeout(300_000);
-    const contexts: BrowserContext[] = [];
-    const newContext = async () => {
-      const c = await browser.newContext({ baseURL, acceptDownloads: true });
-      contexts.push(c);
-      return c;
-    };
+    const { newContext, close } = browserContexts(browser, baseURL);
     try {
       const admin = await apiSignedIn(playwright, baseURL, 'superadmin');
       // ₱40.00 a day, damage or lost fee ₱150.00, two units.
@@ -46,19 +40,7 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       await shopper.getByRole('button', { name: 'Increase quantity' }).click();
       await shopper.getByRole('button', { name: 'Increase rental days' }).click();
       await shopper.getByRole('button', { name: 'Increase rental days' }).click();
-      await shopper.getByRole('button', { name: 'Add to Cart' }).click();
-      await expect(shopper.getByText('Added to cart!')).toBeVisible();
-      await shopper.getByRole('menuitem', { name: 'Cart' }).click();
-      const toRent = shopper.getByRole('region', { name: 'To Rent Products' });
-      await expect(toRent.getByRole('row', { name: new RegExp(lift.name) })).toContainText('$240.00');
-      await toRent.getByRole('button', { name: 'Rent Now' }).click();
-      await shopper.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
-      await expect(shopper.getByText('Order submitted successfully!')).toBeVisible();
-      await shopper.waitForURL('**/orders/rentals');
-      await shopper.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ }).getByRole('link', { name: 'View' }).click();
-      await shopper.waitForURL(/\/orders\/rentals\/[0-9a-f-]{36}$/);
-      const orderId = shopper.url().split('/').pop()!;
-      const orderNumber = ((await shopper.getByRole('heading', { name: /^Order ORD-/ }).textContent()) ?? '').replace(/^Order /, '').trim();
+      const { orderId, orderNumber } = await rentFromCart(shopper, lift.name, '$240.00');
       await expect(shopper.getByTestId('deposit')).toHaveText('$2,000.00');
 
       // Accounting takes the first day and the deposit together: the dialog says so.
@@ -134,6 +116,16 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
 
       // Accounting takes the rent left; the deposit's rest is a numbered refund, recorded as paid back.
       await takePayment(accounting, orderNumber, 'Complete Payment', uniqueName('INV'), 'OR-D2', 'For Full Payment');
+      // Paid in full, the deposit's rest still owed: counted on accounting's home among the refunds to pay back, and on that tab.
+      await accounting.goto('/admin/payments');
+      await accounting.getByRole('region', { name: 'Needs you now' }).getByRole('link', { name: /^\d+ refunds? to pay back$/ }).click();
+      await expect(accounting).toHaveURL(/\/admin\/payments\?status=REFUNDS$/);
+      await expect(accounting.getByRole('tab', { name: /^Refunds to Pay \d+$/, selected: true })).toBeVisible();
+      await accounting.getByLabel('Search payments').fill(orderNumber);
+      await accounting.getByLabel('Search payments').press('Enter');
+      const owed = accounting.getByRole('row', { name: new RegExp(orderNumber) });
+      await expect(owed).toContainText('PAID');
+      await owed.getByRole('link', { name: 'View' }).click();
       const refunds = accounting.getByRole('region', { name: 'Refunds' });
       const refundRow = refunds.getByRole('row', { name: /RF-\d{8}-\d{6}/ });
       await expect(refundRow).toContainText('$1,050.00');
@@ -165,8 +157,23 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       for (const expected of ['Deposit (refundable) $2,000.00', 'of which late fees $800.00', 'Deposit applied to charges $950.00', 'Deposit to refund $1,050.00', 'Partial payment + deposit', '$2,080.00', 'Full payment', '$160.00']) {
         expect(text, expected).toContain(expected);
       }
+
+      // The superadmin's rental money reports of today (built from the events): the deposit settled, the late fees with the waiver, the refund.
+      const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Manila' });
+      const reports = await signedIn(newContext, 'superadmin', '/admin/reports');
+      const reportRow = async (report: string, key: string, cells: string[]) => {
+        await expect(async () => {
+          await reports.goto(`/admin/reports?report=${report}&from=${today}&to=${today}`);
+          const r = reports.getByRole('row', { name: new RegExp(key) });
+          for (const cell of cells) await expect(r).toContainText(cell, { timeout: 3000 });
+        }).toPass({ timeout: 60_000 });
+      };
+      await reportRow('deposits-held', orderNumber, ['$2,000.00', '$950.00', '$1,050.00', '$0.00']);
+      await expect(reports.getByRole('tab', { name: 'Deposits Held', selected: true })).toBeVisible();
+      await reportRow('late-fees', orderNumber, ['$1,000.00', '$200.00', '$800.00']);
+      await reportRow('refunds', refundNumber, [orderNumber, 'Deposit returned', 'Bank transfer', '$1,050.00']);
     } finally {
-      for (const c of contexts) await c.close();
+      await close();
     }
   });
 });

@@ -46,6 +46,20 @@ export type RefundMethod = (typeof REFUND_METHODS)[number];
 export const REFUND_METHOD_LABELS: Record<RefundMethod, string> = { CASH: 'Cash', BANK_TRANSFER: 'Bank transfer', GCASH: 'GCash', CARD_REVERSAL: 'Card reversal', CHECK: 'Check' };
 
 export const REFUND_STATUSES = ['DUE', 'REFUNDED'] as const;
+
+/** A change of a rental's days (issue 25): more days, or fewer by an early end. */
+export const DAYS_CHANGE_KINDS = ['EXTEND', 'END_EARLY'] as const;
+export type DaysChangeKind = (typeof DAYS_CHANGE_KINDS)[number];
+
+/**
+ * How a change of a rental's days is named where its money is shown (issue 29: the invoice and the
+ * payment screens): "Extension (+2 days)", "Ended early (−3 days)".
+ */
+export function daysChangeLabel(kind: DaysChangeKind, days: number): string {
+  const n = Math.abs(days);
+  const span = `${n} ${n === 1 ? 'day' : 'days'}`;
+  return kind === 'END_EARLY' ? `Ended early (−${span})` : `Extension (+${span})`;
+}
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** What confirming a payment does next (SPEC §4 Payment statuses), or nothing when it cannot be taken. */

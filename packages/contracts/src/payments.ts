@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentStatus } from './enums';
 import { Pagination } from './identity';
 import { optionalText, requiredText, searchParam } from './text';
-import { PAYMENT_ACTIONS, PAYMENT_MESSAGES, REFUND_KINDS, REFUND_METHODS, REFUND_STATUSES } from './payment-messages';
+import { DAYS_CHANGE_KINDS, PAYMENT_ACTIONS, PAYMENT_MESSAGES, REFUND_KINDS, REFUND_METHODS, REFUND_STATUSES } from './payment-messages';
 
 /** One payment taken: invoice and receipt numbers and who accommodated it (SPEC §6). */
 export const PaymentRecord = z.object({
@@ -76,6 +76,20 @@ export const PaymentRefund = z.object({
 });
 export type PaymentRefund = z.infer<typeof PaymentRefund>;
 
+/**
+ * A change of a rental's days (issue 29 part 4: extensions priced by the order service with the
+ * line's terms, told by its event): paid with the next payment taken, shown on its invoice.
+ */
+export const PaymentDaysChange = z.object({
+  seq: z.number().int(),
+  kind: z.enum(DAYS_CHANGE_KINDS),
+  days: z.number().int(),
+  /** What it did to the order total (below zero for an early end). */
+  amount: z.string(),
+  by: z.enum(['CUSTOMER', 'STAFF']),
+});
+export type PaymentDaysChange = z.infer<typeof PaymentDaysChange>;
+
 /** Recording a refund as paid back: how, with an optional reference (a transfer number) and note. */
 export const RecordRefundRequest = z.object({
   method: z.enum(REFUND_METHODS, { error: PAYMENT_MESSAGES.refundMethod }),
@@ -105,6 +119,8 @@ export const Payment = PaymentSummary.extend({
   depositRefund: z.string().nullable().default(null),
   /** Refunds (issue 29), oldest first. */
   refunds: z.array(PaymentRefund).default([]),
+  /** The rental's extensions and early end, oldest first (within the order total). */
+  extensions: z.array(PaymentDaysChange).default([]),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -113,6 +129,8 @@ export type PaymentResponse = z.infer<typeof PaymentResponse>;
 
 export const PaymentListQuery = Pagination.extend({
   status: z.enum(PAYMENT_STATUSES).optional(),
+  /** DUE: only payments with a refund still to pay back (issue 29: a deposit's rest on a paid rental, a cancelled order's payment). */
+  refunds: z.enum(['DUE']).optional(),
   /** Order number or customer name. */
   search: searchParam(),
 });
@@ -121,6 +139,8 @@ export const PaymentListResponse = z.object({
   total: z.number().int(),
   /** Payments per status for the same search (the tabs' counts). */
   counts: z.object(Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, z.number().int()])) as Record<PaymentStatus, z.ZodNumber>),
+  /** Payments with a refund still to pay back, whatever their status, for the same search (issue 29). */
+  refundsDue: z.number().int().default(0),
 });
 export type PaymentListResponse = z.infer<typeof PaymentListResponse>;
 

@@ -37,6 +37,9 @@ describe('"needs you now" (issue 27)', () => {
     expect(workCount(item('items'), { items: [{}, {}] })).toBe(2);
     expect(workCount(item('counts.PENDING'), { items: [], total: 0, counts: { PENDING: 3 } })).toBe(3);
     expect(workCount(item('counts.PREPARING'), { items: [], total: 0, counts: { PENDING: 3 } })).toBe(0);
+    // Issue 29: the payments list's count of refunds to pay back (an older answer without it: not counted).
+    expect(workCount(item('refundsDue'), { items: [], total: 0, counts: {}, refundsDue: 2 })).toBe(2);
+    expect(workCount(item('refundsDue'), { items: [], total: 0, counts: {} })).toBeUndefined();
     for (const bad of [undefined, null, 'x', {}, { total: -1 }, { total: 1.5 }, { counts: { PENDING: 'x' } }]) {
       expect(workCount(item(bad && typeof bad === 'object' && 'counts' in bad ? 'counts.PENDING' : 'total'), bad)).toBeUndefined();
     }

@@ -26,8 +26,8 @@ export interface WorkItem {
   label: string;
   one: string;
   source: WorkSource;
-  /** `total`, `items` (their number), or `counts.<TAB>` (one tab's count). */
-  count: 'total' | 'items' | `counts.${string}`;
+  /** `total`, `items` (their number), `refundsDue` (the payments list's count of refunds to pay back), or `counts.<TAB>` (one tab's count). */
+  count: 'total' | 'items' | 'refundsDue' | `counts.${string}`;
   /** The list that holds it, filtered to it. */
   href: string;
   /** Late or owed: shown in red while above zero. */
@@ -59,7 +59,20 @@ const overdue: WorkItem = {
   href: '/admin/ongoing-rentals?tab=DUE_DATE',
   attention: true,
 };
-const payments = (status: 'PENDING' | 'INITIAL_PAYMENT' | 'FOR_FULL_PAYMENT' | 'REFUND_DUE', [one, label]: [string, string], attention = false): WorkItem => ({
+/**
+ * Issue 29: every payment with a refund still to pay back (a deposit's rest at a return, a
+ * cancelled order's payment), whatever its status, opening the payments list's "Refunds to Pay" tab.
+ */
+const refunds: WorkItem = {
+  key: 'payments-refunds',
+  label: 'refunds to pay back',
+  one: 'refund to pay back',
+  source: 'payments',
+  count: 'refundsDue',
+  href: '/admin/payments?status=REFUNDS',
+  attention: true,
+};
+const payments = (status: 'PENDING' | 'INITIAL_PAYMENT' | 'FOR_FULL_PAYMENT', [one, label]: [string, string], attention = false): WorkItem => ({
   key: `payments-${status}`,
   label,
   one,
@@ -87,7 +100,7 @@ export const ROLE_WORK: Partial<Record<UserType, readonly WorkItem[]>> = {
     confirm('purchase'),
     payments('PENDING', ['payment pending', 'payments pending']),
     payments('FOR_FULL_PAYMENT', ['full payment due', 'full payments due']),
-    payments('REFUND_DUE', ['refund due', 'refunds due'], true),
+    refunds,
     overdue,
   ],
   WAREHOUSE_ADMIN: WAREHOUSE,
@@ -96,7 +109,7 @@ export const ROLE_WORK: Partial<Record<UserType, readonly WorkItem[]>> = {
     payments('PENDING', ['payment pending', 'payments pending']),
     payments('INITIAL_PAYMENT', ['partly paid rental', 'partly paid rentals']),
     payments('FOR_FULL_PAYMENT', ['full payment due', 'full payments due']),
-    payments('REFUND_DUE', ['refund due', 'refunds due'], true),
+    refunds,
   ],
   DRIVER: [
     { key: 'deliveries', label: 'deliveries to make', one: 'delivery to make', source: 'deliveries', count: 'total', href: '/admin/for-delivery' },
@@ -116,8 +129,17 @@ export function workSources(items: readonly WorkItem[]): WorkSource[] {
 /** One count from its list's answer; undefined when the answer does not hold it (not loaded, failed, another shape). */
 export function workCount(item: WorkItem, answer: unknown): number | undefined {
   if (!answer || typeof answer !== 'object') return undefined;
-  const body = answer as { total?: unknown; items?: unknown; counts?: Record<string, unknown> };
-  const n = item.count === 'total' ? body.total : item.count === 'items' ? (Array.isArray(body.items) ? body.items.length : undefined) : (body.counts?.[item.count.slice('counts.'.length)] ?? (body.counts ? 0 : undefined));
+  const body = answer as { total?: unknown; items?: unknown; counts?: Record<string, unknown>; refundsDue?: unknown };
+  const n =
+    item.count === 'total'
+      ? body.total
+      : item.count === 'items'
+        ? Array.isArray(body.items)
+          ? body.items.length
+          : undefined
+        : item.count === 'refundsDue'
+          ? body.refundsDue
+          : (body.counts?.[item.count.slice('counts.'.length)] ?? (body.counts ? 0 : undefined));
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 

@@ -95,3 +95,28 @@ export function rentalToFullPayment(
     return e;
   });
 }
+
+/**
+ * `dme.order.extended` (or `ended_early`) of a rental (issue 25): change number `seq` of `days`
+ * days (below zero: ended early) that moved the order total by `amount` to `totalAmount`, with its
+ * lines after it. A new envelope each call: the same change sent again is a new message.
+ */
+export function daysChangedEvent(
+  order: PlacedData,
+  change: { seq: number; days: number; amount: string; totalAmount: string; lines: Array<{ noOfRentalDays: number; lineTotal: string }>; by?: 'CUSTOMER' | 'STAFF'; returnOn?: string },
+): EventEnvelope {
+  const data = {
+    orderId: order.orderId,
+    orderNumber: order.orderNumber,
+    customerId: order.customerId,
+    seq: change.seq,
+    days: change.days,
+    amount: change.amount,
+    totalAmount: change.totalAmount,
+    by: change.by ?? 'CUSTOMER',
+    lines: change.lines.map((l) => ({ lineId: randomUUID(), noOfRentalDays: l.noOfRentalDays, lineTotal: l.lineTotal, dueDate: change.returnOn ?? null })),
+  };
+  return change.returnOn === undefined
+    ? eventEnvelope('order', { type: EVENTS.order.extended, aggregateId: order.orderId, data })
+    : eventEnvelope('order', { type: EVENTS.order.endedEarly, aggregateId: order.orderId, data: { ...data, returnOn: change.returnOn } });
+}

@@ -8,7 +8,7 @@ const links = () => screen.getAllByRole('link').map((a) => [a.textContent, a.get
 describe('"Needs you now" on a staff member\'s first screen (issue 27)', () => {
   it("accounting: each tab's count of the payments list, each opening that tab", async () => {
     const { calls } = mockApi(
-      on('GET', '/api/payments', { status: 200, body: { items: [], total: 0, counts: { PENDING: 0, INITIAL_PAYMENT: 2, FOR_FULL_PAYMENT: 1, PAID: 9, CANCELLED: 0, REFUND_DUE: 1 } } }),
+      on('GET', '/api/payments', { status: 200, body: { items: [], total: 0, counts: { PENDING: 0, INITIAL_PAYMENT: 2, FOR_FULL_PAYMENT: 1, PAID: 9, CANCELLED: 0, REFUND_DUE: 1 }, refundsDue: 3 } }),
     );
     renderWithShell(<NeedsMe userType="ACCOUNTING_ADMIN" />, '/admin/payments');
     expect(await screen.findByRole('heading', { name: 'Needs you now' })).toBeInTheDocument();
@@ -17,9 +17,10 @@ describe('"Needs you now" on a staff member\'s first screen (issue 27)', () => {
       ['0 payments pending', '/admin/payments?status=PENDING'],
       ['2 partly paid rentals', '/admin/payments?status=INITIAL_PAYMENT'],
       ['1 full payment due', '/admin/payments?status=FOR_FULL_PAYMENT'],
-      ['1 refund due', '/admin/payments?status=REFUND_DUE'],
+      // Issue 29: every refund to pay back (a deposit's rest on a rental returned, a cancelled order's payment), not only REFUND_DUE payments.
+      ['3 refunds to pay back', '/admin/payments?status=REFUNDS'],
     ]);
-    expect(screen.getByRole('link', { name: '1 refund due' })).toHaveAttribute('data-attention', 'true');
+    expect(screen.getByRole('link', { name: '3 refunds to pay back' })).toHaveAttribute('data-attention', 'true');
     // One read for the four counts.
     expect(calls.filter((c) => c.url.startsWith('/api/payments')).map((c) => c.url)).toEqual(['/api/payments?status=PENDING&limit=1']);
   });

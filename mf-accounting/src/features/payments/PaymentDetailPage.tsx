@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Space, Tag } from 'antd';
-import { formatManilaDateTime, invoiceFileName, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
+import { daysChangeLabel, formatManilaDateTime, invoiceFileName, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
 import type { Payment, PaymentAction, PaymentRecord, PaymentRefund } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
@@ -107,6 +107,8 @@ export default function PaymentDetailPage() {
           title="Amounts"
           rows={[
             { label: 'Order Total', value: <span data-testid="order-total"><Money value={p.totalOrderPayment} /></span> },
+            // Issue 29: the rental's extensions and early end, within the order total, paid with the next payment.
+            ...(p.extensions ?? []).map((x) => ({ label: daysChangeLabel(x.kind, x.days), value: <Money value={x.amount} /> })),
             p.totalPartialPayment !== null && { label: 'Partial Payment', value: <Money value={p.totalPartialPayment} /> },
             p.extraCharge !== null && { label: 'Extra Charges', value: <Money value={p.extraCharge} /> },
             p.overallTotal !== null && { label: 'Overall Total', value: <Money value={p.overallTotal} /> },

@@ -4,29 +4,34 @@ import type { PaymentStatus, PaymentSummary } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
 import { usePaymentsQuery } from './api';
-import { nextStepText, orderTypeLabel, PAYMENT_TABS } from './labels';
+import { nextStepText, orderTypeLabel, PAYMENT_TABS, REFUNDS_TAB } from './labels';
 
 const PAGE = 20;
-const TAB_STATUSES = PAYMENT_TABS.map((t) => t.status);
+type TabKey = PaymentStatus | typeof REFUNDS_TAB.key;
+const TABS: ReadonlyArray<{ key: TabKey; status: PaymentStatus | null; label: string; empty: string }> = [
+  ...PAYMENT_TABS.map((t) => ({ ...t, key: t.status })),
+  { ...REFUNDS_TAB, status: null },
+];
+const TAB_KEYS = TABS.map((t) => t.key);
 
 /** Payments in tabs by status (SPEC §2, and Refund Due and Cancelled), searched by order number or customer name, with each tab's count. */
 export function PaymentsPage() {
-  const address = useListAddress(TAB_STATUSES, 'status');
+  const address = useListAddress(TAB_KEYS, 'status');
   const { search, page } = address;
-  const tab = PAYMENT_TABS.find((t) => t.status === address.tab)!;
+  const tab = TABS.find((t) => t.key === address.tab)!;
   const [text, setText] = useState(search);
   useEffect(() => setText(search), [search]);
   const { data, isLoading, isFetching, error, refetch } = usePaymentsQuery({
-    status: tab.status,
+    ...(tab.status ? { status: tab.status } : { refunds: 'DUE' as const }),
     limit: PAGE,
     offset: (page - 1) * PAGE,
     ...(search ? { search } : {}),
   });
   // The counts of the last answer stay on the tabs while the next one loads.
-  const [counts, setCounts] = useState<Partial<Record<PaymentStatus, number>>>();
+  const [counts, setCounts] = useState<Partial<Record<TabKey, number>>>();
   useEffect(() => {
-    if (data?.counts) setCounts(data.counts);
-  }, [data?.counts]);
+    if (data?.counts) setCounts({ ...data.counts, [REFUNDS_TAB.key]: data.refundsDue ?? 0 });
+  }, [data?.counts, data?.refundsDue]);
 
   return (
     <section>
@@ -38,9 +43,9 @@ export function PaymentsPage() {
       />
       <FilterTabs
         label="Payment status"
-        active={tab.status}
+        active={tab.key}
         onChange={(k) => address.go({ tab: k })}
-        items={PAYMENT_TABS.map((t) => ({ key: t.status, label: t.label, count: counts?.[t.status], attention: t.status === 'REFUND_DUE' }))}
+        items={TABS.map((t) => ({ key: t.key, label: t.label, count: counts?.[t.key], attention: t.key === 'REFUND_DUE' || t.key === REFUNDS_TAB.key }))}
       >
       {error ? (
         <LazyErrorState title="The payments could not be loaded" message={errorMessage(error)} onRetry={refetch} />

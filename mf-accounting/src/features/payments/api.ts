@@ -2,11 +2,34 @@ import { baseApi } from '@dme/api-client';
 import type { ConfirmPaymentRequest, PaymentListResponse, PaymentResponse, PaymentStatus, RecordRefundRequest } from '@dme/contracts';
 
 export interface PaymentListArgs {
-  status: PaymentStatus;
+  /** A status tab; or, without one, `refunds: 'DUE'` (issue 29: the payments with a refund still due). */
+  status?: PaymentStatus;
+  refunds?: 'DUE';
   search?: string;
   limit: number;
   offset: number;
 }
+
+/**
+ * What a mutation whose answer is the payment as it is now does (confirming it, recording a
+ * refund): the answer is shown at once, then the lists (and the detail) reload; so they do after
+ * a 409, which means the payment changed under us. Other failures are shown by the dialog.
+ */
+const answeredWithThePayment = {
+  async onQueryStarted(
+    { id }: { id: string },
+    { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: PaymentResponse }> },
+  ): Promise<void> {
+    try {
+      const { data } = await queryFulfilled;
+      dispatch(accountingApi.util.upsertQueryData('payment', id, data));
+    } catch {
+      // Shown by the dialog.
+    }
+  },
+  invalidatesTags: (r: PaymentResponse | undefined, e: { status: unknown } | undefined, arg: { id: string }) =>
+    r || (e && e.status === 409) ? [{ type: 'Payment' as const, id: arg.id }, { type: 'Payment' as const, id: 'LIST' }] : [],
+};
 
 /**
  * Accounting's endpoints. A confirmed payment refreshes its detail and every list at once
@@ -15,7 +38,7 @@ export interface PaymentListArgs {
 export const accountingApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
     payments: b.query<PaymentListResponse, PaymentListArgs>({
-      query: ({ status, search, limit, offset }) => ({ url: '/payments', params: { status, limit, offset, ...(search ? { search } : {}) } }),
+      query: ({ status, refunds, search, limit, offset }) => ({ url: '/payments', params: { ...(status ? { status } : {}), ...(refunds ? { refunds } : {}), limit, offset, ...(search ? { search } : {}) } }),
       providesTags: (r) => [{ type: 'Payment', id: 'LIST' }, ...(r?.items ?? []).map((p) => ({ type: 'Payment' as const, id: p.id }))],
     }),
     payment: b.query<PaymentResponse, string>({
@@ -29,16 +52,7 @@ export const accountingApi = baseApi.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      // The answer is the payment as it is now: shown at once, then the lists (and the detail) reload.
-      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(accountingApi.util.upsertQueryData('payment', id, data));
-        } catch {
-          // Shown by the dialog.
-        }
-      },
-      invalidatesTags: (r, e, arg) => (r || (e && e.status === 409) ? [{ type: 'Payment', id: arg.id }, { type: 'Payment', id: 'LIST' }] : []),
+      ...answeredWithThePayment,
     }),
     // Issue 29: how a refund was paid back; like a confirmed payment, the answer is shown at once and the lists reload.
     recordRefund: b.mutation<PaymentResponse, { id: string; refundId: string; body: RecordRefundRequest; idempotencyKey: string }>({
@@ -48,15 +62,7 @@ export const accountingApi = baseApi.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(accountingApi.util.upsertQueryData('payment', id, data));
-        } catch {
-          // Shown by the dialog.
-        }
-      },
-      invalidatesTags: (r, e, arg) => (r || (e && e.status === 409) ? [{ type: 'Payment', id: arg.id }, { type: 'Payment', id: 'LIST' }] : []),
+      ...answeredWithThePayment,
     }),
   }),
 });

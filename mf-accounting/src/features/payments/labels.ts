@@ -18,6 +18,12 @@ export const PAYMENT_TABS: ReadonlyArray<{ status: PaymentStatus; label: string;
   { status: 'CANCELLED', label: 'Cancelled', empty: 'No cancelled payments.' },
 ];
 
+/**
+ * Issue 29: one more tab, not a status: every payment with a refund still to pay back (a deposit's
+ * rest at a return, a cancelled order's payment), whatever its status. Its key in the address.
+ */
+export const REFUNDS_TAB = { key: 'REFUNDS', label: 'Refunds to Pay', empty: 'No refunds to pay back.' } as const;
+
 /** The button (and dialog title) of each next step (SPEC §4). */
 export const ACTION_LABELS: Record<PaymentAction, string> = {
   MARK_AS_PAID: PAYMENT_MESSAGES.markAsPaid,

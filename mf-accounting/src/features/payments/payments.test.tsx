@@ -55,6 +55,7 @@ function detail(over: Partial<Payment> = {}): Payment {
     depositApplied: null,
     depositRefund: null,
     refunds: [],
+    extensions: [],
     ...over,
   };
 }
@@ -136,7 +137,7 @@ describe('payments list', () => {
     );
     open('/admin/payments');
     expect(await screen.findByText('ORD-20261123-000001')).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid', 'Refund Due', 'Refunded', 'Cancelled']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending', 'Partial Paid', 'For Full Payment', 'Paid', 'Refund Due', 'Refunded', 'Cancelled', 'Refunds to Pay']);
     expect(screen.getByRole('tab', { name: 'Pending', selected: true })).toBeInTheDocument();
     expect(query(lists(calls)[0]!)).toMatchObject({ status: 'PENDING', limit: '20', offset: '0' });
     for (const title of ['Order Number', 'Customer', 'Type', 'Order Status', 'Amount / Balance', 'Payment Status']) {
@@ -189,7 +190,7 @@ describe('payments list', () => {
     );
     open('/admin/payments');
     expect(await screen.findByRole('tab', { name: 'Refund Due 1' })).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending 2', 'Partial Paid 0', 'For Full Payment 0', 'Paid 7', 'Refund Due 1', 'Refunded 4', 'Cancelled 3']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Pending 2', 'Partial Paid 0', 'For Full Payment 0', 'Paid 7', 'Refund Due 1', 'Refunded 4', 'Cancelled 3', 'Refunds to Pay 0']);
 
     fireEvent.click(screen.getByRole('tab', { name: 'Refund Due 1' }));
     expect(await screen.findByText('ORD-20261123-000009')).toBeInTheDocument();
@@ -206,6 +207,32 @@ describe('payments list', () => {
     // Order and payment both CANCELLED.
     expect(await within(await waitFor(() => row('ORD-20261123-000001'))).findAllByText('CANCELLED')).toHaveLength(2);
     expect(location()).toBe('/admin/payments?status=CANCELLED');
+  });
+
+  it('Refunds to Pay (issue 29): every payment with a refund still due, whatever its status, counted on its tab', async () => {
+    // A deposit's rest on a rental asked for its full payment, and a cancelled order's payment.
+    const deposit = summary({ id: ids.full, orderNumber: 'ORD-20261120-000011', orderType: 'RENT', status: 'FOR_FULL_PAYMENT', refundsDue: '350.00', nextAction: 'COMPLETE_PAYMENT' });
+    const cancelled = summary({ id: ids.waiting, orderNumber: 'ORD-20261123-000009', orderStatus: 'CANCELLED', status: 'REFUND_DUE', nextAction: null, refundDue: '1250.00', refundsDue: '1250.00' });
+    const counts = { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 1, PAID: 7, CANCELLED: 3, REFUND_DUE: 1, REFUNDED: 4 };
+    const { calls } = mockApi(
+      on('GET', '/api/payments', (c) => {
+        const q = query(c);
+        if (q.refunds === 'DUE') return { status: 200, body: { items: [deposit, cancelled], total: 2, counts, refundsDue: 2 } };
+        return { status: 200, body: { items: [], total: 0, counts, refundsDue: 2 } };
+      }),
+    );
+    open('/admin/payments?status=REFUNDS');
+    expect(await screen.findByText('ORD-20261120-000011')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Refunds to Pay 2', selected: true })).toBeInTheDocument();
+    // Asked without a status: the server's filter of refunds still due.
+    expect(query(lists(calls).at(-1)!)).toMatchObject({ refunds: 'DUE', limit: '20', offset: '0' });
+    expect(query(lists(calls).at(-1)!).status).toBeUndefined();
+    expect(within(row('ORD-20261123-000009')).getByText('Refund $1,250.00 to the customer')).toBeInTheDocument();
+    // Another tab drops the filter; the count stays.
+    fireEvent.click(screen.getByRole('tab', { name: 'Paid 7' }));
+    await waitFor(() => expect(query(lists(calls).at(-1)!)).toMatchObject({ status: 'PAID' }));
+    expect(query(lists(calls).at(-1)!).refunds).toBeUndefined();
+    expect(screen.getByRole('tab', { name: 'Refunds to Pay 2' })).toBeInTheDocument();
   });
 
   it('opens on the tab named in the address and searches by order number or customer name', async () => {
@@ -385,11 +412,27 @@ describe('payment detail', () => {
     expect(within(products).getByText('Cane').closest('tr')).toHaveTextContent('$0.00');
   });
 
+  it('a rental extended, then ended early: each change of days under the order total (issue 29)', async () => {
+    const changed = detail({
+      ...rental,
+      extensions: [
+        { seq: 1, kind: 'EXTEND', days: 2, amount: '156.00', by: 'CUSTOMER' },
+        { seq: 2, kind: 'END_EARLY', days: -1, amount: '-78.00', by: 'STAFF' },
+      ],
+    });
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: changed } }));
+    open(`/admin/payments/${ids.rental}`);
+    const amounts = await screen.findByRole('region', { name: 'Amounts' });
+    expect(within(amounts).getByText('Extension (+2 days)').closest('tr')).toHaveTextContent('$156.00');
+    expect(within(amounts).getByText('Ended early (−1 day)').closest('tr')).toHaveTextContent('-$78.00');
+  });
+
   it('a payment without a deposit shows no deposit row nor column (issue 29)', async () => {
     mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: rental } }));
     open(`/admin/payments/${ids.rental}`);
     const amounts = await screen.findByRole('region', { name: 'Amounts' });
     for (const label of ['Deposit', 'Deposit Held', 'Late Fees', 'Deposit Applied', 'Deposit Refund']) expect(within(amounts).queryByText(label)).toBeNull();
+    expect(within(amounts).queryByText(/^Extension/)).toBeNull();
     expect(within(screen.getByRole('region', { name: 'Products' })).queryByRole('columnheader', { name: 'Deposit' })).toBeNull();
   });
 

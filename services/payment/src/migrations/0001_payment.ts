@@ -72,10 +72,12 @@ export class PaymentInitial extends Migration {
 import { PaymentRefundDue } from './0002_refund_due';
 import { PaymentDeposits } from './0003_deposits';
 import { PaymentRefunds } from './0004_refunds';
+import { PaymentExtensions } from './0005_extensions';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
   { name: '0002_refund_due', class: PaymentRefundDue },
   { name: '0003_deposits', class: PaymentDeposits },
   { name: '0004_refunds', class: PaymentRefunds },
+  { name: '0005_extensions', class: PaymentExtensions },
 ];

@@ -92,7 +92,7 @@ export async function startPayments(): Promise<PaymentHarness> {
   };
 }
 
-export { placedEvent, purchase, rental, rentalToFullPayment, statusEvent, type PlacedData } from '@dme/testing/order-events';
+export { daysChangedEvent, placedEvent, purchase, rental, rentalToFullPayment, statusEvent, type PlacedData } from '@dme/testing/order-events';
 
 /** POST /api/payments/:id/confirm with a fresh Idempotency-Key unless one is given. */
 export function confirmAs(h: PaymentHarness, who: Caller, paymentId: string, body: Record<string, unknown> = { invoiceNumber: 'INV-1001', receiptNumber: 'OR-5001', note: '' }, key: string = randomUUID()) {

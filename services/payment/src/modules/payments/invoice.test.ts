@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { INVOICE_FILES, manilaDate, PAYMENT_MESSAGES, SELLER } from '@dme/contracts';
 import type { Caller } from '@dme/testing';
-import { confirmAs, paymentIdOf, placedEvent, purchase, rental, rentalToFullPayment, startPayments, statusEvent, type PaymentHarness, type PlacedData } from '../../test/harness';
+import { confirmAs, daysChangedEvent, paymentIdOf, placedEvent, purchase, rental, rentalToFullPayment, startPayments, statusEvent, type PaymentHarness, type PlacedData } from '../../test/harness';
 
 let h: PaymentHarness;
 beforeAll(async () => {
@@ -134,6 +134,33 @@ describe('invoice PDFs', () => {
     for (const expected of ['Extra charges $300.00', 'of which late fees $50.00', 'Deposit applied to charges $300.00', 'Deposit to refund $200.00', '$246.00', 'Balance $0.00']) {
       expect(full.text, expected).toContain(expected);
     }
+  });
+
+  it('issue 29: the full invoice lists the extensions and the early end within the order total, each once; the payment keeps them', async () => {
+    const data = rental();
+    const id = await paidOrder(data, { invoiceNumber: 'INV-EXT-1', receiptNumber: 'OR-EXT-1', note: '' });
+    // Two more days for both lines (+156.00), then one day taken off at the return (−78.00).
+    const extended = { seq: 1, days: 2, amount: '156.00', totalAmount: '480.00', lines: [{ noOfRentalDays: 5, lineTotal: '165.00' }, { noOfRentalDays: 7, lineTotal: '315.00' }] };
+    await h.feed(daysChangedEvent(data, extended));
+    // The same change told again (another message): kept once.
+    await h.feed(daysChangedEvent(data, extended));
+    await h.feed(daysChangedEvent(data, { seq: 2, days: -1, amount: '-78.00', totalAmount: '402.00', by: 'STAFF', returnOn: '2026-12-09', lines: [{ noOfRentalDays: 4, lineTotal: '132.00' }, { noOfRentalDays: 6, lineTotal: '270.00' }] }));
+    const payment = (await h.api.get(`/api/payments/${id}`, { as: h.accounting })).body.payment;
+    expect(payment).toMatchObject({ totalOrderPayment: '402.00', balance: '324.00' });
+    expect(payment.extensions).toEqual([
+      { seq: 1, kind: 'EXTEND', days: 2, amount: '156.00', by: 'CUSTOMER' },
+      { seq: 2, kind: 'END_EARLY', days: -1, amount: '-78.00', by: 'STAFF' },
+    ]);
+    await h.feed(...rentalToFullPayment(data, '0.00'));
+    expect((await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-EXT-2', receiptNumber: 'OR-EXT-2', note: '' })).status).toBe(200);
+    const full = await invoice(`/api/payments/${id}/invoice.pdf`, h.accounting, INVOICE_FILES.full);
+    for (const expected of ['Order total $402.00', 'Extension (+2 days) $156.00', 'Ended early (−1 day) -$78.00', 'Balance $0.00']) {
+      expect(full.text, expected).toContain(expected);
+    }
+    expect(full.text.split('Extension (+2 days)')).toHaveLength(2);
+    // The first invoice was for the first day: no change of days on it.
+    const first = await invoice(`/api/payments/${id}/records/${payment.records[0].id}/invoice.pdf`, h.accounting, INVOICE_FILES.initial);
+    expect(first.text).not.toContain('Extension');
   });
 
   it('long invoice and receipt numbers, names and addresses wrap inside the page', async () => {

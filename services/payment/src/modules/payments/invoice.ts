@@ -1,4 +1,4 @@
-import { formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
+import { daysChangeLabel, formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
 import { PDF_GREY as GREY, PDF_ROWS as ROWS, pdfFooter, pdfHeaderCell as cellHeader, pdfSellerHeading, renderPdf } from '@dme/platform';
 import type { InvoiceSource } from './payment.service';
 
@@ -101,6 +101,9 @@ function linesTable(p: Payment, rental: boolean) {
 function totalsTable(p: Payment, latest: InvoiceRecord, rental: boolean) {
   // The figures as they were when this invoice's payment was taken (stored on its record).
   const totals: Array<[string, string, boolean?]> = [['Order total', $(p.total_order_payment)]];
+  // Issue 29: the rental's extensions (and an early end) within the order total, on the invoice of
+  // the payment that pays them (the full payment).
+  if (rental && latest.type === 'FULL') for (const x of p.extensions ?? []) totals.push([`  ${daysChangeLabel(x.kind, x.days)}`, $(x.amount)]);
   if (rental) totals.push(['Partial payment (first day)', $(latest.total_partial_payment)]);
   // Issue 29: the deposit on its own line (taken with the first payment); at the full payment the
   // late fees within the extra charges, and the deposit's settlement against them.

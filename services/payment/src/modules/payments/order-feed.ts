@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { centsToString, EVENT_DATA, EVENTS, rentalPartialCents, toCents, type EventData, type EventEnvelope } from '@dme/contracts';
+import { centsToString, EVENT_DATA, EVENTS, rentalPartialCents, toCents, type DaysChangeKind, type EventData, type EventEnvelope, type PaymentDaysChange } from '@dme/contracts';
 import { lockEventOrders, qualified, sql, writeEvent, type Db } from '@dme/platform';
 import { onExtended, onOrderStatus, opening, refundDue } from './payment.rules';
 import { SOURCE } from './payment.service';
@@ -139,7 +139,7 @@ export function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<vo
  * could change, and order events arrive in stream order; if its payment is missing all the same,
  * the batch fails and is delivered again rather than lose the change.
  */
-export async function applyOrderExtended(db: Db, data: Extended): Promise<FeedOutcome> {
+export async function applyOrderExtended(db: Db, data: Extended, kind: DaysChangeKind): Promise<FeedOutcome> {
   const row = await findPayment(db, 'order_id', data.orderId, { lock: true });
   if (!row) throw new Error(`payment of order ${data.orderId} not found for the change of its days`);
   await saveFigures(db, row.id, onExtended(figuresOf(row), toCents(data.totalAmount)), true);
@@ -150,9 +150,18 @@ export async function applyOrderExtended(db: Db, data: Extended): Promise<FeedOu
             lines = (select coalesce(jsonb_agg(case when x.n <= jsonb_array_length($3::jsonb)
                                                     then x.line || jsonb_build_object('noOfRentalDays', ($3::jsonb -> (x.n::int - 1)) -> 'noOfRentalDays', 'lineTotal', ($3::jsonb -> (x.n::int - 1)) ->> 'lineTotal')
                                                     else x.line end order by x.n), '[]'::jsonb)
-                       from jsonb_array_elements(p.lines) with ordinality as x(line, n))
+                       from jsonb_array_elements(p.lines) with ordinality as x(line, n)),
+            -- Issue 29: the change itself, once by its number (the invoice of the payment that pays it lists it).
+            extensions = case when p.extensions @> jsonb_build_array(jsonb_build_object('seq', $4::int)) then p.extensions
+                              else p.extensions || jsonb_build_array($5::jsonb) end
       where p.id = $1 and p.status not in ('PAID', 'CANCELLED', 'REFUND_DUE', 'REFUNDED')`,
-    [row.id, centsToString(toCents(data.totalAmount)), JSON.stringify(data.lines.map((l) => ({ noOfRentalDays: l.noOfRentalDays, lineTotal: money2(l.lineTotal) })))],
+    [
+      row.id,
+      centsToString(toCents(data.totalAmount)),
+      JSON.stringify(data.lines.map((l) => ({ noOfRentalDays: l.noOfRentalDays, lineTotal: money2(l.lineTotal) }))),
+      data.seq,
+      JSON.stringify({ seq: data.seq, kind, days: data.days, amount: money2(data.amount), by: data.by } satisfies PaymentDaysChange),
+    ],
   );
   return 'applied';
 }
@@ -165,7 +174,7 @@ export async function applyOrderEvent(db: Db, event: EventEnvelope): Promise<Fee
   if (event.type === EVENTS.order.statusChanged) {
     return applyOrderStatus(db, EVENT_DATA[EVENTS.order.statusChanged].parse(event.data), event.occurredAt, event.id);
   }
-  if (event.type === EVENTS.order.extended) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.extended].parse(event.data));
-  if (event.type === EVENTS.order.endedEarly) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.endedEarly].parse(event.data));
+  if (event.type === EVENTS.order.extended) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.extended].parse(event.data), 'EXTEND');
+  if (event.type === EVENTS.order.endedEarly) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.endedEarly].parse(event.data), 'END_EARLY');
   return null;
 }

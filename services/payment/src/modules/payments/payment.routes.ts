@@ -21,7 +21,7 @@ async function sendInvoice(ctx: Context, src: InvoiceSource): Promise<void> {
 export function paymentHandlers(afterCommit: () => void): HandlersOf<'payment'> {
   return {
     paymentsList: (ctx, { query }) =>
-      listPayments(em(ctx), { limit: query.limit, offset: query.offset, ...(query.status ? { status: query.status } : {}), ...(query.search ? { search: query.search } : {}) }),
+      listPayments(em(ctx), { limit: query.limit, offset: query.offset, ...(query.status ? { status: query.status } : {}), ...(query.search ? { search: query.search } : {}), ...(query.refunds === 'DUE' ? { refundsDue: true } : {}) }),
     paymentsGet: async (ctx, { params }) => ({ payment: await getPayment(em(ctx), params.id) }),
     paymentsByOrder: async (ctx, { params }) => ({ payment: await getPaymentOfOrder(em(ctx), params.id) }),
     async paymentsConfirm(ctx, { params, body, principal }) {

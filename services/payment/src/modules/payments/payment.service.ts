@@ -33,6 +33,8 @@ export const PAYMENT_IDEMPOTENCY = {
 };
 
 export interface ListFilter {
+  /** Only payments with a refund still due. */
+  refundsDue?: boolean;
   status?: PaymentStatus;
   search?: string;
   limit: number;
@@ -46,17 +48,23 @@ export interface ListFilter {
  */
 export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListResponse> {
   const search = f.search ? containsPattern(f.search) : null;
-  const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null }>(
+  // Issue 29: the list (and its tabs' counts) of payments with a refund still to pay back.
+  const dueOnly = (alias: string) =>
+    f.refundsDue ? `exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = ${alias}.id and r.status = 'DUE')` : 'true';
+  const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null; refunds_due_count: number }>(
     db,
     `with f as (
-       select * from ${qualified(db, 'payments')}
-        where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2)
+       select * from ${qualified(db, 'payments')} x
+        where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly('x')}
      )
-     select t.total, c.counts, ${PAYMENT_COLUMNS}, p.refunds_due
+     select t.total, c.counts, d.n as refunds_due_count, ${PAYMENT_COLUMNS}, p.refunds_due
        from (select count(*)::int as total from f) t
+       cross join (select count(*)::int as n from ${qualified(db, 'payments')} z
+                    where ($2::text is null or order_number ilike $2 or customer_name ilike $2)
+                      and exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = z.id and r.status = 'DUE')) d
        cross join (select json_object_agg(g.status, g.n) as counts
-                     from (select status, count(*)::int as n from ${qualified(db, 'payments')}
-                            where ($2::text is null or order_number ilike $2 or customer_name ilike $2) group by status) g) c
+                     from (select status, count(*)::int as n from ${qualified(db, 'payments')} y
+                            where ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly('y')} group by status) g) c
        left join lateral (select f.*, (select sum(r.amount)::text from ${qualified(db, 'payment_refunds')} r where r.payment_id = f.id and r.status = 'DUE') as refunds_due
                             from f order by f.created_at desc, f.id limit $3 offset $4) p on true
       order by p.created_at desc, p.id`,
@@ -64,7 +72,7 @@ export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListRe
   );
   const found = rows[0]?.counts ?? {};
   const counts = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PaymentStatus, number>;
-  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0, counts };
+  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0, counts, refundsDue: rows[0]?.refunds_due_count ?? 0 };
 }
 
 /** One payment with its records; 404 when there is none. */

@@ -32,6 +32,8 @@ export interface PaymentRow {
   late_fees: string | null;
   deposit_applied: string | null;
   deposit_refund: string | null;
+  /** The rental's changes of days (issue 29), oldest first. */
+  extensions: Payment['extensions'];
   /** The sum of the refunds still due (read by the list only). */
   refunds_due?: string | null;
   version: number;
@@ -65,7 +67,7 @@ export const PAYMENT_COLUMNS = `p.id, p.order_id, p.order_number, p.order_type, 
   p.total_partial_payment::text as total_partial_payment, p.extra_charge::text as extra_charge,
   p.overall_total::text as overall_total, p.balance::text as balance, p.amount_paid::text as amount_paid,
   p.due_date::text as due_date, p.deposit::text as deposit, p.deposit_held::text as deposit_held, p.late_fees::text as late_fees,
-  p.deposit_applied::text as deposit_applied, p.deposit_refund::text as deposit_refund, p.version, p.created_at, p.updated_at`;
+  p.deposit_applied::text as deposit_applied, p.deposit_refund::text as deposit_refund, p.extensions, p.version, p.created_at, p.updated_at`;
 
 const RECORD_COLUMNS = `r.id, r.payment_id, r.type, r.invoice_number, r.receipt_number, r.note, r.amount::text as amount,
   r.accommodated_by, r.accommodated_by_name, r.total_partial_payment::text as total_partial_payment,
@@ -182,6 +184,7 @@ export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: Paymen
     depositApplied: money(f.depositApplied),
     depositRefund: money(f.depositRefund),
     refunds,
+    extensions: row.extensions ?? [],
   };
 }
 

@@ -67,6 +67,7 @@ describe('payments opened by order events', () => {
       depositApplied: null,
       depositRefund: null,
       refunds: [],
+      extensions: [],
     });
   });
 
@@ -376,6 +377,11 @@ describe('refunds with numbers (issue 29)', () => {
     // Accounting sees it due, on the payment and on its list row.
     expect((await get(id)).body.payment.refundsDue).toBe('200.00');
     expect((await h.api.get(`/api/payments?search=${data.orderNumber}`, { as: h.accounting })).body.items).toEqual([expect.objectContaining({ id, refundsDue: '200.00' })]);
+    // Counted and listed among the refunds to pay back, whatever its status (FOR_FULL_PAYMENT here).
+    const toPay = await h.api.get(`/api/payments?search=${data.orderNumber}&refunds=DUE`, { as: h.accounting });
+    expect(toPay.body).toMatchObject({ total: 1, refundsDue: 1, counts: expect.objectContaining({ FOR_FULL_PAYMENT: 1 }) });
+    expect(toPay.body.items).toEqual([expect.objectContaining({ id, status: 'FOR_FULL_PAYMENT' })]);
+    expect((await h.api.get(`/api/payments?search=${data.orderNumber}&refunds=SOME`, { as: h.accounting })).status).toBe(400);
 
     // How it was paid back must be said; a refund of another payment is not found.
     const noMethod = await record(id, refund.id, { reference: 'x' });
@@ -405,6 +411,8 @@ describe('refunds with numbers (issue 29)', () => {
     expect(done.body.payment.refundsDue).toBeNull();
     const listed = await h.api.get(`/api/payments?search=${data.orderNumber}`, { as: h.accounting });
     expect(listed.body.items).toEqual([expect.objectContaining({ id, refundsDue: null })]);
+    expect(listed.body.refundsDue).toBe(0);
+    expect((await h.api.get(`/api/payments?search=${data.orderNumber}&refunds=DUE`, { as: h.accounting })).body).toMatchObject({ items: [], total: 0, refundsDue: 0 });
   });
 
   it('the cancel-while-paying race owes back a numbered refund, never a silent kept payment; recording it makes the payment REFUNDED', async () => {
@@ -529,6 +537,7 @@ describe('list', () => {
       items: [],
       total: 3,
       counts: { PENDING: 2, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 1, CANCELLED: 0, REFUND_DUE: 0, REFUNDED: 0 },
+      refundsDue: 0,
     });
     // Wildcards are taken literally.
     expect((await list('search=%25%25%25_')).body.total).toBe(0);
