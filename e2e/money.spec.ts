@@ -11,7 +11,7 @@ import { waitForMail } from './mail';
  */
 test.describe('rental money: deposits, late fees and refunds (issue 29)', () => {
   test('a 3-day rental of two units with a deposit, back 5 days late with one damaged: deposit, late fees, settlement, refund and invoices', async ({ browser, playwright, baseURL }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(360_000);
     const { newContext, close } = browserContexts(browser, baseURL);
     try {
       const admin = await apiSignedIn(playwright, baseURL, 'superadmin');
@@ -160,7 +160,7 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
 
       // The superadmin's rental money reports of today (built from the events): the deposit settled, the late fees with the waiver, the refund.
       const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Manila' });
-      const reports = await signedIn(newContext, 'superadmin', '/admin/reports');
+      const reports = await signedIn(newContext, 'superadmin', '/admin/users');
       const reportRow = async (report: string, key: string, cells: string[]) => {
         await expect(async () => {
           await reports.goto(`/admin/reports?report=${report}&from=${today}&to=${today}`);
@@ -172,6 +172,15 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       await expect(reports.getByRole('tab', { name: 'Deposits Held', selected: true })).toBeVisible();
       await reportRow('late-fees', orderNumber, ['$1,000.00', '$200.00', '$800.00']);
       await reportRow('refunds', refundNumber, [orderNumber, 'Deposit returned', 'Bank transfer', '$1,050.00']);
+
+      // Accounting reconciles now: every payment checked against its terms, this rental's with nothing found.
+      await accounting.getByRole('menuitem', { name: 'Reconciliation' }).click();
+      await expect(accounting.getByRole('heading', { level: 1, name: 'Reconciliation' })).toBeVisible();
+      await accounting.getByRole('button', { name: 'Run now' }).click();
+      await expect(accounting.getByText(/^Reconciliation done: /)).toBeVisible();
+      await expect(accounting.getByTestId('run-summary')).toContainText(/Run now · [\d,]+ payments checked/);
+      await expect(accounting.getByRole('region', { name: 'Runs' }).getByRole('row').nth(1)).toContainText('Run now');
+      await expect(accounting.getByRole('region', { name: 'Mismatches' })).not.toContainText(orderNumber);
     } finally {
       await close();
     }

@@ -3,10 +3,10 @@ import { signInAs } from './helpers';
 
 const MENUS: Record<string, string[]> = {
   customer: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders'],
-  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Recalls', 'Payments', 'Reports', 'Messages'],
+  superadmin: ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Recalls', 'Payments', 'Reconciliation', 'Reports', 'Messages'],
   warehouseadmin: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units'],
   warehousestaff: ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units'],
-  accounting: ['Payments'],
+  accounting: ['Payments', 'Reconciliation'],
   driver: ['Today', 'For Delivery', 'For Pickup'],
 };
 

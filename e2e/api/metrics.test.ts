@@ -30,6 +30,9 @@ describe('GET /metrics on every process (issue 14)', () => {
       expect(text, service).toMatch(new RegExp(`^db_pool_connections_in_use\\{service="${service}"\\} \\d+$`, 'm'));
       expect(text, service).toMatch(new RegExp(`^process_resident_memory_bytes\\{service="${service}"\\} \\d+`, 'm'));
     }
+    // Issue 29: the newest reconciliation's mismatches, for an alert (none on a stack whose payments all went through the services).
+    const payment = await (await scrape(env.serviceUrls.payment!, env.internalToken)).text();
+    expect(payment).toMatch(/^payment_reconciliation_mismatches\{service="payment"\} 0$/m);
     const catalog = await (await scrape(env.serviceUrls.catalog!, env.internalToken)).text();
     expect(catalog).toMatch(/^http_request_duration_seconds_count\{service="catalog",method="GET",route="\/api\/products",status="200"\} [1-9]\d*$/m);
   });

@@ -35,7 +35,7 @@ export function homeOf(userType: string | undefined): string | undefined {
 export const REMOTE_PATHS: Record<RemoteName, readonly string[]> = {
   'mf-shop': ['/dashboard', '/product-description', '/cart', '/bulk-order-rental', '/bulk-order-purchased', '/orders'],
   'mf-warehouse': ['/admin/warehouse-bins', '/admin/products', '/admin/orders', '/admin/ongoing-rentals', '/admin/calendar', '/admin/units', '/admin/recalls'],
-  'mf-accounting': ['/admin/payments', '/admin/reports'],
+  'mf-accounting': ['/admin/payments', '/admin/reconciliation', '/admin/reports'],
   'mf-driver': ['/admin/today', '/admin/for-delivery', '/admin/for-pickup'],
 };
 
@@ -85,6 +85,7 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     { key: '/admin/units', label: 'Units', path: '/admin/units' },
     { key: '/admin/recalls', label: 'Recalls', path: '/admin/recalls' },
     { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
+    { key: '/admin/reconciliation', label: 'Reconciliation', path: '/admin/reconciliation' },
     { key: '/admin/reports', label: 'Reports', path: '/admin/reports' },
     { key: '/admin/messages', label: 'Messages', path: '/admin/messages' },
   ],
@@ -104,7 +105,10 @@ export const ROLE_MENUS: Partial<Record<UserType, MenuItem[]>> = {
     { key: '/admin/calendar', label: 'Calendar', path: '/admin/calendar' },
     { key: '/admin/units', label: 'Units', path: '/admin/units' },
   ],
-  ACCOUNTING_ADMIN: [{ key: '/admin/payments', label: 'Payments', path: '/admin/payments' }],
+  ACCOUNTING_ADMIN: [
+    { key: '/admin/payments', label: 'Payments', path: '/admin/payments' },
+    { key: '/admin/reconciliation', label: 'Reconciliation', path: '/admin/reconciliation' },
+  ],
   DRIVER: [
     { key: '/admin/today', label: 'Today', path: '/admin/today' },
     { key: '/admin/for-delivery', label: 'For Delivery', path: '/admin/for-delivery' },

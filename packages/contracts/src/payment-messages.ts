@@ -30,6 +30,7 @@ export const PAYMENT_MESSAGES = {
   refundAlreadyRecorded: 'This refund was already recorded as paid back.',
   refundMethod: 'Please choose how the money was paid back!',
   refundRecorded: 'Refund recorded.',
+  reconciliationNotFound: 'This reconciliation run does not exist.',
   refundIdempotencyMissing: 'An Idempotency-Key header is required to record a refund.',
   refundIdempotencyMismatch: 'This Idempotency-Key was already used for a different refund.',
   refundIdempotencyInProgress: 'This refund is already being recorded. Please wait a moment.',
@@ -46,6 +47,24 @@ export type RefundMethod = (typeof REFUND_METHODS)[number];
 export const REFUND_METHOD_LABELS: Record<RefundMethod, string> = { CASH: 'Cash', BANK_TRANSFER: 'Bank transfer', GCASH: 'GCash', CARD_REVERSAL: 'Card reversal', CHECK: 'Check' };
 
 export const REFUND_STATUSES = ['DUE', 'REFUNDED'] as const;
+
+/**
+ * The daily reconciliation (issue 29): what is checked on every payment, each a way money could
+ * be charged twice, not charged, or not given back. Labels for the accounting screen.
+ */
+export const RECONCILIATION_CHECKS = ['DUPLICATE_CHARGE', 'MISSING_CHARGE', 'WRONG_AMOUNT', 'PAID_TOTAL', 'DEPOSIT_HELD', 'DEPOSIT_SETTLEMENT', 'REFUND'] as const;
+export type ReconciliationCheck = (typeof RECONCILIATION_CHECKS)[number];
+export const RECONCILIATION_CHECK_LABELS: Record<ReconciliationCheck, string> = {
+  DUPLICATE_CHARGE: 'Charged twice',
+  MISSING_CHARGE: 'Payment missing',
+  WRONG_AMOUNT: 'Amount differs from the terms',
+  PAID_TOTAL: 'Paid differs from what is owed',
+  DEPOSIT_HELD: 'Deposit held differs',
+  DEPOSIT_SETTLEMENT: 'Deposit not settled in full',
+  REFUND: 'Refund missing or different',
+};
+export const RECONCILIATION_KINDS = ['DAILY', 'MANUAL'] as const;
+export const RECONCILIATION_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
 
 /** A change of a rental's days (issue 25): more days, or fewer by an early end. */
 export const DAYS_CHANGE_KINDS = ['EXTEND', 'END_EARLY'] as const;

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentStatus } from './enums';
 import { Pagination } from './identity';
 import { optionalText, requiredText, searchParam } from './text';
-import { DAYS_CHANGE_KINDS, PAYMENT_ACTIONS, PAYMENT_MESSAGES, REFUND_KINDS, REFUND_METHODS, REFUND_STATUSES } from './payment-messages';
+import {
+  DAYS_CHANGE_KINDS,
+  PAYMENT_ACTIONS,
+  PAYMENT_MESSAGES,
+  RECONCILIATION_CHECKS,
+  RECONCILIATION_KINDS,
+  RECONCILIATION_STATUSES,
+  REFUND_KINDS,
+  REFUND_METHODS,
+  REFUND_STATUSES,
+} from './payment-messages';
 
 /** One payment taken: invoice and receipt numbers and who accommodated it (SPEC §6). */
 export const PaymentRecord = z.object({
@@ -143,6 +153,40 @@ export const PaymentListResponse = z.object({
   refundsDue: z.number().int().default(0),
 });
 export type PaymentListResponse = z.infer<typeof PaymentListResponse>;
+
+/**
+ * The daily reconciliation (issue 29): a run checks every payment's records and refunds against
+ * what its terms say is owed, paid, held and refunded; each difference is a mismatch.
+ */
+export const ReconciliationRun = z.object({
+  id: z.string().uuid(),
+  /** The Manila business day it is for. */
+  day: z.string(),
+  /** DAILY: the scheduled run (one per day, whichever replica); MANUAL: asked for by accounting. */
+  kind: z.enum(RECONCILIATION_KINDS),
+  status: z.enum(RECONCILIATION_STATUSES),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Payments checked and mismatches found. */
+  checked: z.number().int(),
+  mismatches: z.number().int(),
+  startedByName: z.string().nullable(),
+});
+export type ReconciliationRun = z.infer<typeof ReconciliationRun>;
+export const ReconciliationMismatch = z.object({
+  paymentId: z.string().uuid(),
+  orderNumber: z.string(),
+  check: z.enum(RECONCILIATION_CHECKS),
+  /** What the terms say, and what the payment recorded (money, or a count for charges). */
+  expected: z.string(),
+  actual: z.string(),
+  detail: z.string(),
+});
+export type ReconciliationMismatch = z.infer<typeof ReconciliationMismatch>;
+export const ReconciliationRunsResponse = z.object({ items: z.array(ReconciliationRun) });
+export const ReconciliationRunResponse = z.object({ run: ReconciliationRun, mismatches: z.array(ReconciliationMismatch) });
+export type ReconciliationRunResponse = z.infer<typeof ReconciliationRunResponse>;
+export const ReconciliationRunRequest = z.object({});
 
 /** The payment form (SPEC §5): invoice and receipt numbers required, note optional. */
 export const ConfirmPaymentRequest = z.object({

@@ -66,7 +66,19 @@ import {
   TransitionRequest,
 } from './ordering';
 import { LateFeeWaiverRequest } from './rental-terms';
-import { ConfirmPaymentRequest, OrderIdParams, PaymentListQuery, PaymentListResponse, PaymentResponse, RecordInvoiceParams, RecordRefundRequest, RefundParams } from './payments';
+import {
+  ConfirmPaymentRequest,
+  OrderIdParams,
+  PaymentListQuery,
+  PaymentListResponse,
+  PaymentResponse,
+  ReconciliationRunRequest,
+  ReconciliationRunResponse,
+  ReconciliationRunsResponse,
+  RecordInvoiceParams,
+  RecordRefundRequest,
+  RefundParams,
+} from './payments';
 import {
   CreateRequestBody,
   EndRentalEarlyBody,
@@ -652,6 +664,21 @@ export const ROUTES = {
     method: 'POST', path: '/api/payments/:id/refunds/:refundId/record', service: 'payment', access: 'payment:confirm', tag: 'payments',
     summary: 'Record how a refund was paid back (Idempotency-Key header): cash, bank transfer, GCash, card reversal or check, with a reference',
     params: RefundParams, body: RecordRefundRequest, response: PaymentResponse,
+  },
+  reconciliationRuns: {
+    method: 'GET', path: '/api/reconciliation/runs', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: 'The latest reconciliation runs (daily and asked for), newest first, with how many payments were checked and how many mismatches found',
+    response: ReconciliationRunsResponse,
+  },
+  reconciliationRunGet: {
+    method: 'GET', path: '/api/reconciliation/runs/:id', service: 'payment', access: 'payment:read', tag: 'payments',
+    summary: 'One reconciliation run and its mismatches: a payment charged twice or not at all, an amount that differs from its terms, a deposit or refund not accounted for',
+    params: IdParams, response: ReconciliationRunResponse,
+  },
+  reconciliationRunStart: {
+    method: 'POST', path: '/api/reconciliation/runs', service: 'payment', access: 'payment:confirm', tag: 'payments',
+    summary: 'Reconcile every payment now (accounting asks; the daily run needs no one); answers the finished run and its mismatches',
+    body: ReconciliationRunRequest, response: ReconciliationRunResponse, status: 201,
   },
   paymentsInvoice: {
     method: 'GET', path: '/api/payments/:id/invoice.pdf', service: 'payment', access: 'payment:read', tag: 'payments',

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { INVOICE_RPC, InvoiceRequest, type InvoiceReply } from '@dme/contracts';
-import { createHttpApp, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
+import { createHttpApp, metricsOf, mountRoutes, serveRpc, type Logger, type NatsConnection } from '@dme/platform';
+import { latestMismatches } from './modules/reconciliation/reconciliation.service';
 import type { PaymentConfig } from './config';
 import { paymentHandlers } from './modules/payments/payment.routes';
 import { invoicePdf } from './modules/payments/invoice';
@@ -24,6 +25,8 @@ export function createApp(deps: PaymentDeps) {
   });
   const api = mountRoutes('payment', paymentHandlers(afterCommit), deps.config.INTERNAL_TOKEN);
   app.use(api.routes()).use(api.allowedMethods());
+  // Issue 29: what the newest reconciliation found (0: every payment as its terms say).
+  metricsOf(app).gauge('payment_reconciliation_mismatches', 'Mismatches found by the newest finished reconciliation run', () => latestMismatches(deps.orm.em.fork()));
   return app;
 }
 

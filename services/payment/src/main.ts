@@ -3,6 +3,7 @@ import { PaymentEnv } from './config';
 import { createApp, entities, migrations, serveInvoices } from './app';
 import { startOrderConsumer } from './consumers/orders';
 import { purgePaymentHousekeeping } from './housekeeping';
+import { runDailyReconciliation } from './modules/reconciliation/reconciliation.service';
 
 await runService({
   name: 'payment',
@@ -25,6 +26,8 @@ await runService({
     run: async ({ orm, logger }) => {
       const purged = await purgePaymentHousekeeping(orm.em.fork());
       if (purged.idempotencyKeys || purged.earlyEvents) logger.info({ purged }, 'housekeeping: payment rows purged');
+      // Issue 29: the day's reconciliation, once (the first pass of the Manila day, under the housekeeping lock).
+      await runDailyReconciliation(orm.em.fork(), logger);
     },
   },
 });

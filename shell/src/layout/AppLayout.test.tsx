@@ -7,10 +7,10 @@ import { makeUser, mockApi, on, renderWithShell, storeUser } from '../test/utils
 // The side menus of SPEC §2, written out here (not derived from the code under test).
 const SPEC_MENUS: Record<string, Array<string | [string, string[]]>> = {
   CUSTOMER: ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', ['Orders', ['Purchased', 'Rentals']]],
-  SUPERADMIN: ['Users', 'Employees', 'Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Recalls', 'Payments', 'Reports', 'Messages'],
+  SUPERADMIN: ['Users', 'Employees', 'Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Recalls', 'Payments', 'Reconciliation', 'Reports', 'Messages'],
   WAREHOUSE_ADMIN: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar', 'Units'],
   WAREHOUSE_STAFF: ['Warehouse Bins', 'Products', ['Orders', ['Purchased', 'Rentals']], 'Ongoing Rentals', 'Calendar', 'Units'],
-  ACCOUNTING_ADMIN: ['Payments'],
+  ACCOUNTING_ADMIN: ['Payments', 'Reconciliation'],
   DRIVER: ['Today', 'For Delivery', 'For Pickup'],
   SUPPORT: [],
   UNKNOWN_TYPE: [],

@@ -73,6 +73,7 @@ import { PaymentRefundDue } from './0002_refund_due';
 import { PaymentDeposits } from './0003_deposits';
 import { PaymentRefunds } from './0004_refunds';
 import { PaymentExtensions } from './0005_extensions';
+import { PaymentReconciliation } from './0006_reconciliation';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
@@ -80,4 +81,5 @@ export const migrations = [
   { name: '0003_deposits', class: PaymentDeposits },
   { name: '0004_refunds', class: PaymentRefunds },
   { name: '0005_extensions', class: PaymentExtensions },
+  { name: '0006_reconciliation', class: PaymentReconciliation },
 ];

@@ -82,10 +82,10 @@ describe('login (SPEC §2, §5, §8)', () => {
 
   const cases = [
     ['CUSTOMER', '/dashboard', 'mf-shop', ['Products', 'Cart', 'Create Bulk Purchased Order', 'Create Bulk Rental Order', 'Orders']],
-    ['SUPERADMIN', '/admin/users', undefined, ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Recalls', 'Payments', 'Reports', 'Messages']],
+    ['SUPERADMIN', '/admin/users', undefined, ['Users', 'Employees', 'Warehouse Bins', 'Products', 'Orders', 'For Delivery', 'For Pickup', 'Ongoing Rentals', 'Calendar', 'Units', 'Recalls', 'Payments', 'Reconciliation', 'Reports', 'Messages']],
     ['WAREHOUSE_ADMIN', '/admin/warehouse-bins', 'mf-warehouse', ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units']],
     ['WAREHOUSE_STAFF', '/admin/warehouse-bins', 'mf-warehouse', ['Warehouse Bins', 'Products', 'Orders', 'Ongoing Rentals', 'Calendar', 'Units']],
-    ['ACCOUNTING_ADMIN', '/admin/payments', 'mf-accounting', ['Payments']],
+    ['ACCOUNTING_ADMIN', '/admin/payments', 'mf-accounting', ['Payments', 'Reconciliation']],
     ['DRIVER', '/admin/for-delivery', 'mf-driver', ['Today', 'For Delivery', 'For Pickup']],
   ] as const;
 

@@ -4,6 +4,7 @@ import { PROBLEM_CONTENT_TYPE } from '@dme/contracts';
 import type { HandlersOf } from '@dme/platform';
 import { invoicePdf } from './invoice';
 import { recordRefund } from './refunds';
+import { getRun, listRuns, startManualRun } from '../reconciliation/reconciliation.service';
 import { confirmPayment, getPayment, getPaymentOfOrder, invoiceSource, listPayments, type InvoiceSource } from './payment.service';
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
@@ -42,6 +43,9 @@ export function paymentHandlers(afterCommit: () => void): HandlersOf<'payment'> 
       ctx.body = stored.body;
       return undefined;
     },
+    reconciliationRuns: async (ctx) => listRuns(em(ctx)),
+    reconciliationRunGet: async (ctx, { params }) => getRun(em(ctx), params.id),
+    reconciliationRunStart: async (ctx, { principal }) => startManualRun(em(ctx), principal.name ?? principal.username),
     paymentsInvoice: async (ctx, { params }) => sendInvoice(ctx, await invoiceSource(em(ctx), { paymentId: params.id })),
     staffOrdersInvoice: async (ctx, { params }) => sendInvoice(ctx, await invoiceSource(em(ctx), { orderId: params.id })),
     myOrdersInvoice: async (ctx, { params, principal }) => sendInvoice(ctx, await invoiceSource(em(ctx), { orderId: params.id, customerId: principal.userId })),
