@@ -3,7 +3,7 @@ import { PaymentEnv } from './config';
 import { createApp, entities, migrations, serveInvoices } from './app';
 import { startOrderConsumer } from './consumers/orders';
 import { purgePaymentHousekeeping } from './housekeeping';
-import { runDailyReconciliation } from './modules/reconciliation/reconciliation.service';
+import { startReconciliationSchedule } from './modules/reconciliation/reconciliation.service';
 
 await runService({
   name: 'payment',
@@ -16,6 +16,8 @@ await runService({
     serveInvoices({ nc, orm, logger });
     return createApp({ orm, config, logger, afterCommit: () => relay.kick() });
   },
+  // Issue 29: the day's reconciliation, once per Manila day whichever replica (a round at start, then every 10 minutes).
+  workers: ({ orm, logger }) => [startReconciliationSchedule({ em: orm.em, logger })],
   // Order events open and move payments; batches use the background connections, apart from requests.
   consumers: async ({ nc, orm, logger, background, relay }) => [
     await startOrderConsumer({ nc, em: orm.em, logger, connections: background, afterCommit: () => relay.kick() }),
@@ -26,8 +28,6 @@ await runService({
     run: async ({ orm, logger }) => {
       const purged = await purgePaymentHousekeeping(orm.em.fork());
       if (purged.idempotencyKeys || purged.earlyEvents) logger.info({ purged }, 'housekeeping: payment rows purged');
-      // Issue 29: the day's reconciliation, once (the first pass of the Manila day, under the housekeeping lock).
-      await runDailyReconciliation(orm.em.fork(), logger);
     },
   },
 });

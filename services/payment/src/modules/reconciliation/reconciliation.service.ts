@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { manilaDate, PAYMENT_MESSAGES, toCents, type PaymentType, type ReconciliationRun, type ReconciliationRunResponse, type RefundKind, type RefundStatus } from '@dme/contracts';
-import { notFound, qualified, sql, type Db, type Logger } from '@dme/platform';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound, PollingLoop, qualified, runExclusive, sql, type Db, type Logger } from '@dme/platform';
 import { figuresOf, PAYMENT_COLUMNS, type PaymentRow } from '../payments/payment.store';
 import { reconcile, type Finding } from './checks';
 
@@ -8,10 +9,10 @@ import { reconcile, type Finding } from './checks';
  * The daily reconciliation (issue 29): every payment's records and refunds checked against its
  * terms (checks.ts), the run and its mismatches kept for accounting's screen and the metric.
  *
- * Replica-safe: the DAILY run of a Manila day is one row (a unique index); the housekeeping pass
- * that runs it holds the service's advisory lock, so one replica at a time tries, and a second
- * replica's insert of the same day writes nothing. A run left RUNNING by a process that died is
- * taken over by the next pass after RUN_STALE_MINUTES (its mismatches are written again).
+ * Replica-safe: the DAILY run of a Manila day is one row (a unique index); the schedule's round
+ * that runs it holds an advisory lock, so one replica at a time tries, and a second replica's
+ * insert of the same day writes nothing. A run left RUNNING by a process that died is taken over
+ * by the next round after RUN_STALE_MINUTES (its mismatches are written again).
  */
 
 export const RUN_STALE_MINUTES = 15;
@@ -149,6 +150,22 @@ export async function runDailyReconciliation(db: Db, logger: Logger, now: Date =
   if (run && run.mismatches > 0) logger.warn(log, 'reconciliation: mismatches found');
   else logger.info(log, 'reconciliation: done');
   return id;
+}
+
+/**
+ * The DAILY run's schedule: a round at start (a day whose run is missing gets it at once) and every
+ * `everyMs` (10 minutes), in every replica; each round under the lock, so one runs it.
+ */
+export function startReconciliationSchedule(opts: { em: EntityManager; logger: Logger; everyMs?: number }): PollingLoop {
+  const loop = new PollingLoop(
+    async () => {
+      await runExclusive(opts.em, 'reconciliation:payment', (em) => runDailyReconciliation(em, opts.logger));
+      return 0; // never "more to do at once"
+    },
+    { intervalMs: opts.everyMs ?? 10 * 60_000, batchSize: 1, logger: opts.logger, failure: 'reconciliation: a round failed, will retry' },
+  );
+  loop.start();
+  return loop;
 }
 
 /** The newest runs first (the screen's list). */

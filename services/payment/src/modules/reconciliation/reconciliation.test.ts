@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES, ReconciliationRunResponse } from '@dme/contracts';
 import { createLogger } from '@dme/platform';
-import type { Json } from '@dme/testing';
+import { eventually, type Json } from '@dme/testing';
 import { confirmAs, paymentIdOf, placedEvent, purchase, rental, rentalToFullPayment, startPayments, statusEvent, type PaymentHarness, type PlacedData } from '../../test/harness';
-import { latestMismatches, runDailyReconciliation } from './reconciliation.service';
+import { latestMismatches, runDailyReconciliation, startReconciliationSchedule } from './reconciliation.service';
 
 /**
  * The daily reconciliation (issue 29) on a real database: payments moved by the real consumer's
@@ -110,6 +110,17 @@ describe('reconciliation (issue 29)', () => {
     expect((await runNow(h.as('WAREHOUSE_STAFF'))).status).toBe(403);
     expect((await runNow(h.as('CUSTOMER'))).status).toBe(403);
     expect((await h.api.get('/api/reconciliation/runs', { as: h.as('CUSTOMER') })).status).toBe(403);
+  });
+
+  it("the schedule of two replicas started together: today's DAILY run at once, by one of them", async () => {
+    const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Manila' });
+    const replicas = [startReconciliationSchedule({ em: h.orm.em, logger }), startReconciliationSchedule({ em: h.orm.em, logger })];
+    try {
+      await eventually(async () => (await exec<{ status: string }>(`select status from payment.reconciliation_runs where kind = 'DAILY' and day = ?::date`, [today]))[0]?.status === 'DONE', 15_000);
+    } finally {
+      await Promise.all(replicas.map((r) => r.stop()));
+    }
+    expect(await exec(`select status from payment.reconciliation_runs where kind = 'DAILY' and day = ?::date`, [today])).toEqual([{ status: 'DONE' }]);
   });
 
   it('the DAILY run: once per Manila day whichever replica tries, two at once included; a run left RUNNING by a dead process is taken over', async () => {
