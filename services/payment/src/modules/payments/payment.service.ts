@@ -48,14 +48,13 @@ export interface ListFilter {
  */
 export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListResponse> {
   const search = f.search ? containsPattern(f.search) : null;
-  // Issue 29: the list (and its tabs' counts) of payments with a refund still to pay back.
-  const dueOnly = (alias: string) =>
-    f.refundsDue ? `exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = ${alias}.id and r.status = 'DUE')` : 'true';
+  // Issue 29: the list of payments with a refund still to pay back (the tabs' counts stay those of the search: the Refunds tab's is refundsDue).
+  const dueOnly = f.refundsDue ? `exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = x.id and r.status = 'DUE')` : 'true';
   const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null; refunds_due_count: number }>(
     db,
     `with f as (
        select * from ${qualified(db, 'payments')} x
-        where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly('x')}
+        where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly}
      )
      select t.total, c.counts, d.n as refunds_due_count, ${PAYMENT_COLUMNS}, p.refunds_due
        from (select count(*)::int as total from f) t
@@ -63,8 +62,8 @@ export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListRe
                     where ($2::text is null or order_number ilike $2 or customer_name ilike $2)
                       and exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = z.id and r.status = 'DUE')) d
        cross join (select json_object_agg(g.status, g.n) as counts
-                     from (select status, count(*)::int as n from ${qualified(db, 'payments')} y
-                            where ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly('y')} group by status) g) c
+                     from (select status, count(*)::int as n from ${qualified(db, 'payments')}
+                            where ($2::text is null or order_number ilike $2 or customer_name ilike $2) group by status) g) c
        left join lateral (select f.*, (select sum(r.amount)::text from ${qualified(db, 'payment_refunds')} r where r.payment_id = f.id and r.status = 'DUE') as refunds_due
                             from f order by f.created_at desc, f.id limit $3 offset $4) p on true
       order by p.created_at desc, p.id`,
