@@ -183,7 +183,12 @@ export const ReconciliationMismatch = z.object({
   detail: z.string(),
 });
 export type ReconciliationMismatch = z.infer<typeof ReconciliationMismatch>;
-export const ReconciliationRunsResponse = z.object({ items: z.array(ReconciliationRun) });
+export const ReconciliationRunsResponse = z.object({
+  items: z.array(ReconciliationRun),
+  /** The mismatches of the newest finished run (0 before any): what "Needs you now" counts. */
+  mismatches: z.number().int().default(0),
+});
+export type ReconciliationRunsResponse = z.infer<typeof ReconciliationRunsResponse>;
 export const ReconciliationRunResponse = z.object({ run: ReconciliationRun, mismatches: z.array(ReconciliationMismatch) });
 export type ReconciliationRunResponse = z.infer<typeof ReconciliationRunResponse>;
 export const ReconciliationRunRequest = z.object({});

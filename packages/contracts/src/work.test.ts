@@ -27,7 +27,7 @@ describe('"needs you now" (issue 27)', () => {
   });
 
   it('reads each list once however many counts come from it', () => {
-    expect(workSources(workOf('ACCOUNTING_ADMIN'))).toEqual(['payments']);
+    expect(workSources(workOf('ACCOUNTING_ADMIN'))).toEqual(['payments', 'reconciliation']);
     expect(workSources(workOf('WAREHOUSE_STAFF'))).toEqual(['rentalOrders', 'purchaseOrders', 'ongoingRentals', 'units', 'atRisk']);
   });
 
@@ -40,6 +40,7 @@ describe('"needs you now" (issue 27)', () => {
     // Issue 29: the payments list's count of refunds to pay back (an older answer without it: not counted).
     expect(workCount(item('refundsDue'), { items: [], total: 0, counts: {}, refundsDue: 2 })).toBe(2);
     expect(workCount(item('refundsDue'), { items: [], total: 0, counts: {} })).toBeUndefined();
+    expect(workCount(item('mismatches'), { items: [], mismatches: 4 })).toBe(4);
     for (const bad of [undefined, null, 'x', {}, { total: -1 }, { total: 1.5 }, { counts: { PENDING: 'x' } }]) {
       expect(workCount(item(bad && typeof bad === 'object' && 'counts' in bad ? 'counts.PENDING' : 'total'), bad)).toBeUndefined();
     }

@@ -13,6 +13,7 @@ export const WORK_SOURCES = {
   purchaseOrders: '/api/orders?type=BUY&limit=1',
   ongoingRentals: '/api/ongoing-rentals?tab=DUE_DATE&limit=1',
   payments: '/api/payments?status=PENDING&limit=1',
+  reconciliation: '/api/reconciliation/runs',
   units: '/api/units?column=TO_CLEAN&limit=1',
   atRisk: '/api/bookings/at-risk',
   deliveries: '/api/driver/orders?purpose=DELIVERY&limit=1',
@@ -26,8 +27,12 @@ export interface WorkItem {
   label: string;
   one: string;
   source: WorkSource;
-  /** `total`, `items` (their number), `refundsDue` (the payments list's count of refunds to pay back), or `counts.<TAB>` (one tab's count). */
-  count: 'total' | 'items' | 'refundsDue' | `counts.${string}`;
+  /**
+   * `items` (their number), `counts.<TAB>` (one tab's count), or a number the answer holds:
+   * `total`, `refundsDue` (the payments list's refunds to pay back), `mismatches` (the newest
+   * reconciliation's).
+   */
+  count: 'items' | 'total' | 'refundsDue' | 'mismatches' | `counts.${string}`;
   /** The list that holds it, filtered to it. */
   href: string;
   /** Late or owed: shown in red while above zero. */
@@ -72,6 +77,16 @@ const refunds: WorkItem = {
   href: '/admin/payments?status=REFUNDS',
   attention: true,
 };
+/** Issue 29: what the newest daily reconciliation found (a payment charged twice, not charged, or not as its terms say). */
+const mismatches: WorkItem = {
+  key: 'reconciliation',
+  label: 'reconciliation mismatches',
+  one: 'reconciliation mismatch',
+  source: 'reconciliation',
+  count: 'mismatches',
+  href: '/admin/reconciliation',
+  attention: true,
+};
 const payments = (status: 'PENDING' | 'INITIAL_PAYMENT' | 'FOR_FULL_PAYMENT', [one, label]: [string, string], attention = false): WorkItem => ({
   key: `payments-${status}`,
   label,
@@ -101,6 +116,7 @@ export const ROLE_WORK: Partial<Record<UserType, readonly WorkItem[]>> = {
     payments('PENDING', ['payment pending', 'payments pending']),
     payments('FOR_FULL_PAYMENT', ['full payment due', 'full payments due']),
     refunds,
+    mismatches,
     overdue,
   ],
   WAREHOUSE_ADMIN: WAREHOUSE,
@@ -110,6 +126,7 @@ export const ROLE_WORK: Partial<Record<UserType, readonly WorkItem[]>> = {
     payments('INITIAL_PAYMENT', ['partly paid rental', 'partly paid rentals']),
     payments('FOR_FULL_PAYMENT', ['full payment due', 'full payments due']),
     refunds,
+    mismatches,
   ],
   DRIVER: [
     { key: 'deliveries', label: 'deliveries to make', one: 'delivery to make', source: 'deliveries', count: 'total', href: '/admin/for-delivery' },
@@ -129,17 +146,15 @@ export function workSources(items: readonly WorkItem[]): WorkSource[] {
 /** One count from its list's answer; undefined when the answer does not hold it (not loaded, failed, another shape). */
 export function workCount(item: WorkItem, answer: unknown): number | undefined {
   if (!answer || typeof answer !== 'object') return undefined;
-  const body = answer as { total?: unknown; items?: unknown; counts?: Record<string, unknown>; refundsDue?: unknown };
+  const body = answer as { items?: unknown; counts?: Record<string, unknown> } & Record<string, unknown>;
   const n =
-    item.count === 'total'
-      ? body.total
-      : item.count === 'items'
-        ? Array.isArray(body.items)
-          ? body.items.length
-          : undefined
-        : item.count === 'refundsDue'
-          ? body.refundsDue
-          : (body.counts?.[item.count.slice('counts.'.length)] ?? (body.counts ? 0 : undefined));
+    item.count === 'items'
+      ? Array.isArray(body.items)
+        ? body.items.length
+        : undefined
+      : item.count.startsWith('counts.')
+        ? (body.counts?.[item.count.slice('counts.'.length)] ?? (body.counts ? 0 : undefined))
+        : body[item.count];
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 

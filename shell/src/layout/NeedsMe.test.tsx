@@ -9,6 +9,7 @@ describe('"Needs you now" on a staff member\'s first screen (issue 27)', () => {
   it("accounting: each tab's count of the payments list, each opening that tab", async () => {
     const { calls } = mockApi(
       on('GET', '/api/payments', { status: 200, body: { items: [], total: 0, counts: { PENDING: 0, INITIAL_PAYMENT: 2, FOR_FULL_PAYMENT: 1, PAID: 9, CANCELLED: 0, REFUND_DUE: 1 }, refundsDue: 3 } }),
+      on('GET', '/api/reconciliation/runs', { status: 200, body: { items: [], mismatches: 2 } }),
     );
     renderWithShell(<NeedsMe userType="ACCOUNTING_ADMIN" />, '/admin/payments');
     expect(await screen.findByRole('heading', { name: 'Needs you now' })).toBeInTheDocument();
@@ -19,10 +20,14 @@ describe('"Needs you now" on a staff member\'s first screen (issue 27)', () => {
       ['1 full payment due', '/admin/payments?status=FOR_FULL_PAYMENT'],
       // Issue 29: every refund to pay back (a deposit's rest on a rental returned, a cancelled order's payment), not only REFUND_DUE payments.
       ['3 refunds to pay back', '/admin/payments?status=REFUNDS'],
+      // Issue 29: what the newest daily reconciliation found.
+      ['2 reconciliation mismatches', '/admin/reconciliation'],
     ]);
+    expect(screen.getByRole('link', { name: '2 reconciliation mismatches' })).toHaveAttribute('data-attention', 'true');
     expect(screen.getByRole('link', { name: '3 refunds to pay back' })).toHaveAttribute('data-attention', 'true');
-    // One read for the four counts.
+    // One read for the four payment counts, one for the reconciliation's.
     expect(calls.filter((c) => c.url.startsWith('/api/payments')).map((c) => c.url)).toEqual(['/api/payments?status=PENDING&limit=1']);
+    expect(calls.filter((c) => c.url.startsWith('/api/reconciliation')).map((c) => c.url)).toEqual(['/api/reconciliation/runs']);
   });
 
   it('the warehouse: orders, rentals, units and bookings at risk; a list that fails says so and the others still count', async () => {

@@ -1,5 +1,5 @@
 import { baseApi } from '@dme/api-client';
-import type { ReconciliationRun, ReconciliationRunResponse } from '@dme/contracts';
+import type { ReconciliationRunResponse, ReconciliationRunsResponse } from '@dme/contracts';
 
 /**
  * The daily reconciliation's runs (issue 29). Injected when the lazy screen loads. A run started
@@ -9,7 +9,7 @@ const RUNS = { type: 'Payment' as const, id: 'RECONCILIATION' };
 
 export const reconciliationApi = baseApi.injectEndpoints({
   endpoints: (b) => ({
-    reconciliationRuns: b.query<{ items: ReconciliationRun[] }, void>({
+    reconciliationRuns: b.query<ReconciliationRunsResponse, void>({
       query: () => '/reconciliation/runs',
       providesTags: [RUNS],
     }),

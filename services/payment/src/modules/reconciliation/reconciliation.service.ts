@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { manilaDate, PAYMENT_MESSAGES, toCents, type PaymentType, type ReconciliationRun, type ReconciliationRunResponse, type RefundKind, type RefundStatus } from '@dme/contracts';
+import {
+  manilaDate,
+  PAYMENT_MESSAGES,
+  toCents,
+  type PaymentType,
+  type ReconciliationRun,
+  type ReconciliationRunResponse,
+  type ReconciliationRunsResponse,
+  type RefundKind,
+  type RefundStatus,
+} from '@dme/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound, PollingLoop, qualified, runExclusive, sql, type Db, type Logger } from '@dme/platform';
 import { figuresOf, PAYMENT_COLUMNS, type PaymentRow } from '../payments/payment.store';
@@ -168,10 +178,13 @@ export function startReconciliationSchedule(opts: { em: EntityManager; logger: L
   return loop;
 }
 
-/** The newest runs first (the screen's list). */
-export async function listRuns(db: Db, limit = 30): Promise<{ items: ReconciliationRun[] }> {
-  const rows = await sql<RunRow>(db, `select ${RUN_COLUMNS} from ${qualified(db, 'reconciliation_runs')} r order by r.started_at desc, r.id limit $1`, [limit]);
-  return { items: rows.map(runOf) };
+/** The newest runs first (the screen's list), and the newest finished run's mismatches. */
+export async function listRuns(db: Db, limit = 30): Promise<ReconciliationRunsResponse> {
+  const [rows, mismatches] = await Promise.all([
+    sql<RunRow>(db, `select ${RUN_COLUMNS} from ${qualified(db, 'reconciliation_runs')} r order by r.started_at desc, r.id limit $1`, [limit]),
+    latestMismatches(db),
+  ]);
+  return { items: rows.map(runOf), mismatches };
 }
 
 /** One run and its mismatches; 404 when unknown. */

@@ -100,6 +100,8 @@ describe('reconciliation (issue 29)', () => {
     const runs = await h.api.get('/api/reconciliation/runs', { as: h.accounting });
     expect(runs.status).toBe(200);
     expect(runs.body.items[0]).toEqual(res.body.run);
+    // What accounting's "Needs you now" counts: the newest finished run's mismatches.
+    expect(runs.body.mismatches).toBe(res.body.run.mismatches);
     expect((await h.api.get(`/api/reconciliation/runs/${res.body.run.id}`, { as: h.accounting })).body).toEqual(res.body);
     const unknown = await h.api.get(`/api/reconciliation/runs/${randomUUID()}`, { as: h.accounting });
     expect(unknown.status).toBe(404);
