@@ -125,7 +125,7 @@ async function expectInvariants(b: Burst, settleMs: number) {
   log(`  ${events.events} events in the outboxes, each once on the stream and in each consumer's inbox`);
   expect(events.problems).toEqual([]);
   // Issue 29: accounting's reconciliation of every payment so far finds nothing charged twice, missing or of another amount.
-  const run = await client.json('POST', '/api/reconciliation/runs', {}, { cookie: staff.accounting });
+  const run = await client.json('POST', '/api/reconciliation/runs', undefined, { cookie: staff.accounting });
   expect(run.status, JSON.stringify(run.body)).toBe(201);
   const found = run.body as { run: { checked: number; mismatches: number }; mismatches: Array<{ orderNumber: string; check: string; detail: string }> };
   log(`  reconciliation: ${found.run.checked} payments checked, ${found.run.mismatches} mismatches`);

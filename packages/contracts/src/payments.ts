@@ -191,7 +191,6 @@ export const ReconciliationRunsResponse = z.object({
 export type ReconciliationRunsResponse = z.infer<typeof ReconciliationRunsResponse>;
 export const ReconciliationRunResponse = z.object({ run: ReconciliationRun, mismatches: z.array(ReconciliationMismatch) });
 export type ReconciliationRunResponse = z.infer<typeof ReconciliationRunResponse>;
-export const ReconciliationRunRequest = z.object({});
 
 /** The payment form (SPEC §5): invoice and receipt numbers required, note optional. */
 export const ConfirmPaymentRequest = z.object({

@@ -72,7 +72,6 @@ import {
   PaymentListQuery,
   PaymentListResponse,
   PaymentResponse,
-  ReconciliationRunRequest,
   ReconciliationRunResponse,
   ReconciliationRunsResponse,
   RecordInvoiceParams,
@@ -678,7 +677,7 @@ export const ROUTES = {
   reconciliationRunStart: {
     method: 'POST', path: '/api/reconciliation/runs', service: 'payment', access: 'payment:confirm', tag: 'payments',
     summary: 'Reconcile every payment now (accounting asks; the daily run needs no one); answers the finished run and its mismatches',
-    body: ReconciliationRunRequest, response: ReconciliationRunResponse, status: 201,
+    response: ReconciliationRunResponse, status: 201,
   },
   paymentsInvoice: {
     method: 'GET', path: '/api/payments/:id/invoice.pdf', service: 'payment', access: 'payment:read', tag: 'payments',

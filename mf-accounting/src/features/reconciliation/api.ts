@@ -17,7 +17,7 @@ export const reconciliationApi = baseApi.injectEndpoints({
       query: (id) => `/reconciliation/runs/${encodeURIComponent(id)}`,
     }),
     startReconciliation: b.mutation<ReconciliationRunResponse, void>({
-      query: () => ({ url: '/reconciliation/runs', method: 'POST', body: {} }),
+      query: () => ({ url: '/reconciliation/runs', method: 'POST' }),
       invalidatesTags: (r) => (r ? [RUNS] : []),
     }),
   }),

@@ -30,7 +30,7 @@ const withDeposit = () => {
   const base = rental();
   return rental({ deposit: '500.00', lines: [{ ...base.lines[0]!, deposit: '500.00' }, { ...base.lines[1]!, deposit: '0.00' }] });
 };
-const runNow = async (as: Json = h.accounting) => h.api.post('/api/reconciliation/runs', {}, { as });
+const runNow = async (as: Json = h.accounting) => h.api.post('/api/reconciliation/runs', undefined, { as });
 const mine = (body: Json, ids: string[]) => (body.mismatches as Json[]).filter((m) => ids.includes(m.paymentId));
 
 let ids: { purchase: string; settled: string; paid: string; race: string };
