@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Alert, Button } from 'antd';
-import { formatBusinessDate, formatManilaDateTime, RECONCILIATION_CHECK_LABELS } from '@dme/contracts/browser';
+import { formatBusinessDate, formatManilaDateTime, hasPermission, RECONCILIATION_CHECK_LABELS } from '@dme/contracts/browser';
 import type { ReconciliationMismatch, ReconciliationRun } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, LazyNotAvailable, PageHeader, ResponsiveTable, SectionTitle, useCurrentUser, useFeedback } from '@dme/ui';
@@ -20,12 +20,12 @@ export const RECONCILIATION_TEXTS = {
 } as const;
 
 const KIND_LABELS: Record<ReconciliationRun['kind'], string> = { DAILY: 'Daily', MANUAL: 'Run now' };
-const STAFF = ['ACCOUNTING_ADMIN', 'SUPERADMIN'];
 
 /** The runs of the daily reconciliation and the mismatches of one (the newest, or the one chosen: ?run=). */
 export default function ReconciliationPage() {
   const user = useCurrentUser();
-  if (!STAFF.includes(user.userType)) return <LazyNotAvailable />;
+  // Who may read payments may read their reconciliation (the server's rule for GET /api/reconciliation/runs).
+  if (!hasPermission(user.userType, 'payment:read')) return <LazyNotAvailable />;
   return <Reconciliation />;
 }
 

@@ -77,6 +77,12 @@ const invoiceFrom = (t: Tables) => `from ${t.payments} py left join ${t.orders} 
 
 const rentalTotal = 'coalesce(o.total_amount, py.amount + py.balance_after)';
 
+/** The columns most reports start with. */
+const ORDER_NUMBER_COLUMN: ReportColumn = { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 };
+const CUSTOMER_COLUMN: ReportColumn = { key: 'customerName', header: 'Customer', kind: 'text', width: 28 };
+/** A report whose rows are its facts as they are, in the time they happened (ties: by id). */
+const ONE_ROW_PER_FACT = { rows: () => 'select * from base', order: '_at, _id' } as const;
+
 /** A code column shown by its label (the labels are the contracts', inlined as SQL literals). */
 const labelOf = (col: string, labels: Record<string, string>) =>
   `(case ${col} ${Object.entries(labels)
@@ -153,15 +159,14 @@ export const REPORTS: Record<ReportName, ReportDef> = {
     base: (t, r) => `select ${invoiceColumns()}, py.amount::text as amount, py.amount as _money
       ${invoiceFrom(t)}
       where py.order_type = 'BUY' and py.type = 'FULL' and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['amount'],
     moneyField: 'amount',
     columns: [
       { key: 'invoiceNumber', header: 'Invoice Number', kind: 'text', width: 18 },
       { key: 'receiptNumber', header: 'Receipt Number', kind: 'text', width: 18 },
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'paidOn', header: 'Paid On', kind: 'date', width: 14 },
       { key: 'amount', header: 'Amount', kind: 'money', width: 16 },
     ],
@@ -176,13 +181,12 @@ export const REPORTS: Record<ReportName, ReportDef> = {
       from ${t.orders} o
       where o.type = 'RENT' and o.full_paid_at is null and o.status <> 'CANCELLED'
         and o.full_asked_at >= ${lo(r)} and o.full_asked_at < ${hi(r)}`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['orderTotal', 'partialPayment', 'extraCharge', 'balance'],
     moneyField: 'balance',
     columns: [
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'askedOn', header: 'Asked On', kind: 'date', width: 14 },
       { key: 'dueDate', header: 'Due Date', kind: 'date', width: 14 },
       { key: 'orderTotal', header: 'Order Total', kind: 'money', width: 16 },
@@ -198,15 +202,14 @@ export const REPORTS: Record<ReportName, ReportDef> = {
         py.amount as _money, py.balance_after as _balance
       ${invoiceFrom(t)}
       where py.order_type = 'RENT' and py.type = 'PARTIAL' and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['orderTotal', 'partialPayment', 'balance'],
     moneyField: 'partialPayment',
     columns: [
       { key: 'invoiceNumber', header: 'Invoice Number', kind: 'text', width: 18 },
       { key: 'receiptNumber', header: 'Receipt Number', kind: 'text', width: 18 },
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'paidOn', header: 'Paid On', kind: 'date', width: 14 },
       { key: 'orderTotal', header: 'Order Total', kind: 'money', width: 16 },
       { key: 'partialPayment', header: 'Partial Payment', kind: 'money', width: 16 },
@@ -230,13 +233,12 @@ export const REPORTS: Record<ReportName, ReportDef> = {
           concat_ws(' · ', coalesce(nullif(py.order_number, ''), o.order_number, ''), nullif(coalesce(o.customer_name, ''), '')) as _label
         ${invoiceFrom(t)}
         where py.order_type = 'RENT' and py.type = 'PARTIAL' and py.deposit > 0 and py.confirmed_at >= ${lo(r)} and py.confirmed_at < ${hi(r)}) x`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['deposit', 'applied', 'refund', 'held'],
     moneyField: 'held',
     columns: [
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'takenOn', header: 'Taken On', kind: 'date', width: 14 },
       { key: 'deposit', header: 'Deposit', kind: 'money', width: 16 },
       { key: 'applied', header: 'Applied to Charges', kind: 'money', width: 20 },
@@ -253,13 +255,12 @@ export const REPORTS: Record<ReportName, ReportDef> = {
       from ${t.orders} o
       where o.type = 'RENT' and ${notCancelled} and o.full_asked_at >= ${lo(r)} and o.full_asked_at < ${hi(r)}
         and (coalesce(o.late_fees, 0) > 0 or coalesce(o.late_fees_waived, 0) > 0)`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['lateFees', 'waived', 'charged'],
     moneyField: 'charged',
     columns: [
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'settledOn', header: 'Settled On', kind: 'date', width: 14 },
       { key: 'lateFees', header: 'Late Fees', kind: 'money', width: 16 },
       { key: 'waived', header: 'Waived', kind: 'money', width: 16 },
@@ -275,14 +276,13 @@ export const REPORTS: Record<ReportName, ReportDef> = {
         concat_ws(' · ', rf.number, rf.order_number) as _label
       from ${t.refunds} rf left join ${t.orders} o on o.id = rf.order_id
       where rf.refunded_at >= ${lo(r)} and rf.refunded_at < ${hi(r)}`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['amount'],
     moneyField: 'amount',
     columns: [
       { key: 'refundNumber', header: 'Refund Number', kind: 'text', width: 22 },
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'reason', header: 'Reason', kind: 'text', width: 28 },
       { key: 'method', header: 'Method', kind: 'text', width: 16 },
       { key: 'refundedOn', header: 'Refunded On', kind: 'date', width: 14 },
@@ -302,13 +302,12 @@ export const REPORTS: Record<ReportName, ReportDef> = {
       from ${t.orders} o
       where o.type = 'RENT' and ${notCancelled} and o.full_asked_at < ${hi(r)} and (o.full_paid_at is null or o.full_paid_at >= ${hi(r)})
         and o.full_balance > 0`,
-    rows: () => 'select * from base',
-    order: '_at, _id',
+    ...ONE_ROW_PER_FACT,
     money: ['current', 'days1to30', 'days31to60', 'days61to90', 'over90', 'balance'],
     moneyField: 'balance',
     columns: [
-      { key: 'orderNumber', header: 'Order Number', kind: 'text', width: 22 },
-      { key: 'customerName', header: 'Customer', kind: 'text', width: 28 },
+      ORDER_NUMBER_COLUMN,
+      CUSTOMER_COLUMN,
       { key: 'askedOn', header: 'Asked On', kind: 'date', width: 14 },
       { key: 'dueDate', header: 'Due Date', kind: 'date', width: 14 },
       { key: 'daysOverdue', header: 'Days Overdue', kind: 'int', width: 14, noTotal: true },
