@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RENTAL_REMINDERS } from './terms';
+import { BILLINGS } from './rental-money';
 import { REFUND_KINDS, REFUND_METHODS } from './payment-messages';
 import { ORDER_STATUSES, PAYMENT_STATUSES, PAYMENT_TYPES, PRODUCT_TYPES, REQUEST_STATUSES, REQUEST_TYPES, USER_STATUSES, USER_TYPES } from './enums';
 
@@ -161,6 +162,8 @@ export const EVENT_DATA = {
     partialPayment: z.string().nullable().default(null),
     /** A rental's deposit (issue 29): the lines' deposits, taken with the first payment; "0.00" on older events. */
     deposit: z.string().default('0.00'),
+    /** How its rent is billed (issue 29, rental-money `orderBilling`); UPFRONT on older events. */
+    billing: z.enum(BILLINGS).default('UPFRONT'),
     customer: z.object({ name: z.string(), email: z.string(), contactNumber: z.string() }).nullable().default(null),
     delivery: z.object({ address: z.string(), city: z.string(), state: z.string(), zipcode: z.string() }).nullable().default(null),
     createdAt: z.string().nullable().default(null),
@@ -225,7 +228,7 @@ export const EVENT_DATA = {
     orderNumber: z.string(),
     customerId: z.string().uuid(),
     orderType: z.enum(['BUY', 'RENT']),
-    /** PARTIAL: a rental's first payment; FULL: a purchase's payment or a rental's full payment. */
+    /** PARTIAL: a rental's first payment; FULL: a purchase's payment or a rental's full payment; CYCLE: a rental's 30-day cycle (issue 29). */
     type: z.enum(PAYMENT_TYPES),
     /** The payment's status after this one was taken. */
     status: z.enum(PAYMENT_STATUSES),
@@ -245,6 +248,8 @@ export const EVENT_DATA = {
     recordId: z.string().uuid().nullable().default(null),
     /** The deposit within `amount` (issue 29: taken with a rental's first payment); "0.00" otherwise and on older events. */
     deposit: z.string().default('0.00'),
+    /** A CYCLE payment's cycle number (issue 29); null otherwise. */
+    cycle: z.number().int().nullable().default(null),
   }),
   [EVENTS.payment.refundDue]: z.object({
     paymentId: z.string().uuid(),

@@ -216,6 +216,8 @@ export const OrderPaymentRecord = z.object({
   amount: z.string(),
   note: z.string(),
   createdAt: z.string(),
+  /** A CYCLE payment's cycle number (issue 29); absent otherwise. */
+  cycle: z.number().int().nullable().optional(),
 });
 
 /**

@@ -14,6 +14,8 @@ export const PAYMENT_MESSAGES = {
   markAsPaid: 'Mark as paid',
   payPartial: 'Pay Partial Payment',
   completePayment: 'Complete Payment',
+  /** Ours (issue 29): a rental's 30-day cycle. */
+  payCycle: 'Take Cycle Payment',
   notPayable: 'This payment cannot be taken now: its order is not waiting for a payment.',
   /** Ours (issue 22): the payment service already knows the order was cancelled. */
   orderCancelled: 'This order was cancelled: no payment can be taken for it.',
@@ -82,7 +84,7 @@ export function daysChangeLabel(kind: DaysChangeKind, days: number): string {
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** What confirming a payment does next (SPEC §4 Payment statuses), or nothing when it cannot be taken. */
-export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT'] as const;
+export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT', 'PAY_CYCLE'] as const;
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
 
 /** Invoice file names (SPEC §9). */
@@ -90,14 +92,18 @@ export const INVOICE_FILES = {
   purchase: 'INVOICE.pdf',
   initial: 'INITIAL_PAYMENT_INVOICE.pdf',
   full: 'FULL_PAYMENT_INVOICE.pdf',
+  /** Issue 29: a rental's 30-day cycle n. */
+  cycle: (n: number) => `CYCLE_INVOICE_${n}.pdf`,
 } as const;
 
 /**
  * The invoice file of a payment record (SPEC §9): INVOICE.pdf for a purchase; a rental's first
- * (partial) payment INITIAL_PAYMENT_INVOICE.pdf, its full payment FULL_PAYMENT_INVOICE.pdf. The
+ * (partial) payment INITIAL_PAYMENT_INVOICE.pdf, its full payment FULL_PAYMENT_INVOICE.pdf, a cycle's
+ * CYCLE_INVOICE_<n>.pdf (issue 29). The
  * payment service names its downloads with it, the screens their download links.
  */
-export function invoiceFileName(orderType: 'BUY' | 'RENT', recordType: 'PARTIAL' | 'FULL'): string {
+export function invoiceFileName(orderType: 'BUY' | 'RENT', recordType: 'PARTIAL' | 'FULL' | 'CYCLE', cycle: number | null = null): string {
   if (orderType === 'BUY') return INVOICE_FILES.purchase;
+  if (recordType === 'CYCLE') return INVOICE_FILES.cycle(cycle ?? 0);
   return recordType === 'PARTIAL' ? INVOICE_FILES.initial : INVOICE_FILES.full;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentStatus } from './enums';
 import { Pagination } from './identity';
+import { BILLINGS } from './rental-money';
 import { optionalText, requiredText, searchParam } from './text';
 import {
   DAYS_CHANGE_KINDS,
@@ -25,6 +26,8 @@ export const PaymentRecord = z.object({
   accommodatedBy: z.string().uuid(),
   accommodatedByName: z.string(),
   createdAt: z.string(),
+  /** A CYCLE payment's cycle number (issue 29); null otherwise. */
+  cycle: z.number().int().nullable().default(null),
 });
 export type PaymentRecord = z.infer<typeof PaymentRecord>;
 
@@ -100,6 +103,19 @@ export const PaymentDaysChange = z.object({
 });
 export type PaymentDaysChange = z.infer<typeof PaymentDaysChange>;
 
+/** A rental's 30-day billing cycle (issue 29) as the payment screens show it. */
+export const PaymentCycle = z.object({
+  n: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  dueOn: z.string(),
+  days: z.number().int(),
+  /** The rent of its days. */
+  amount: z.string(),
+  state: z.enum(['PAID', 'DUE', 'UPCOMING']),
+});
+export type PaymentCycle = z.infer<typeof PaymentCycle>;
+
 /** Recording a refund as paid back: how, with an optional reference (a transfer number) and note. */
 export const RecordRefundRequest = z.object({
   method: z.enum(REFUND_METHODS, { error: PAYMENT_MESSAGES.refundMethod }),
@@ -131,6 +147,12 @@ export const Payment = PaymentSummary.extend({
   refunds: z.array(PaymentRefund).default([]),
   /** The rental's extensions and early end, oldest first (within the order total). */
   extensions: z.array(PaymentDaysChange).default([]),
+  /** How the rent is billed (issue 29): UPFRONT (SPEC §4) or per 30-day cycle. */
+  billing: z.enum(BILLINGS).default('UPFRONT'),
+  /** CYCLES billing: the day the rental was delivered (the first cycle's day), null before. */
+  deliveredOn: z.string().nullable().default(null),
+  /** CYCLES billing from delivery: each cycle, its days, rent, due day and state. */
+  cycles: z.array(PaymentCycle).default([]),
 });
 export type Payment = z.infer<typeof Payment>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RentalTermsSchema } from './rental-terms';
-import { afterWaiverCents, billingCycles, buyOut, cyclesDue, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
+import { afterWaiverCents, billingCycles, buyOut, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
 
 const terms = (over: Partial<RentalMoneyTerms> = {}): RentalMoneyTerms => ({
   deposit: null,
@@ -62,14 +62,14 @@ describe('late fees: from the day after the due date plus grace, per unit per da
 
 describe('billing cycles of 30 days', () => {
   it('a 60-day rental: two cycles of 30 days, each due on its first day, the first at delivery', () => {
-    expect(billingCycles('2026-03-01', 60, 1_000)).toEqual([
+    expect(billingCycles('2026-03-01', [{ days: 60, dailyCents: 1_000 }])).toEqual([
       { n: 1, from: '2026-03-01', to: '2026-03-30', dueOn: '2026-03-01', days: 30, cents: 30_000 },
       { n: 2, from: '2026-03-31', to: '2026-04-29', dueOn: '2026-03-31', days: 30, cents: 30_000 },
     ]);
   });
 
   it('a 75-day rental: the last cycle is the 15 days left', () => {
-    const cycles = billingCycles('2026-11-20', 75, 750);
+    const cycles = billingCycles('2026-11-20', [{ days: 75, dailyCents: 750 }]);
     expect(cycles.map((c) => [c.n, c.days, c.cents, c.dueOn])).toEqual([
       [1, 30, 22_500, '2026-11-20'],
       [2, 30, 22_500, '2026-12-20'],
@@ -79,15 +79,67 @@ describe('billing cycles of 30 days', () => {
   });
 
   it('a rental of 30 days or fewer is one cycle', () => {
-    expect(billingCycles('2026-03-01', 12, 1_000)).toEqual([{ n: 1, from: '2026-03-01', to: '2026-03-12', dueOn: '2026-03-01', days: 12, cents: 12_000 }]);
+    expect(billingCycles('2026-03-01', [{ days: 12, dailyCents: 1_000 }])).toEqual([{ n: 1, from: '2026-03-01', to: '2026-03-12', dueOn: '2026-03-01', days: 12, cents: 12_000 }]);
   });
 
   it('what is due by a day and not paid yet', () => {
-    const cycles = billingCycles('2026-03-01', 90, 100);
+    const cycles = billingCycles('2026-03-01', [{ days: 90, dailyCents: 100 }]);
     expect(cyclesDue(cycles, 0, '2026-03-01').map((c) => c.n)).toEqual([1]);
     expect(cyclesDue(cycles, 1, '2026-03-30').map((c) => c.n)).toEqual([]);
     expect(cyclesDue(cycles, 1, '2026-03-31').map((c) => c.n)).toEqual([2]);
     expect(cyclesDue(cycles, 1, '2026-05-01').map((c) => c.n)).toEqual([2, 3]);
+  });
+});
+
+describe('billing cycles: lines, what is due and the order\'s billing', () => {
+  it('lines of different days: a line ended sooner adds nothing to the later cycles', () => {
+    const cycles = billingCycles('2026-03-01', [
+      { days: 45, dailyCents: 1_000 },
+      { days: 20, dailyCents: 500 },
+    ]);
+    expect(cycles.map((c) => [c.n, c.days, c.cents])).toEqual([
+      [1, 30, 30 * 1_000 + 20 * 500],
+      [2, 15, 15 * 1_000],
+    ]);
+  });
+
+  // A 60-day rental at ₱100.00 a day: first payment (day 1) ₱100.00, then cycles.
+  const sixty = billingCycles('2026-03-01', [{ days: 60, dailyCents: 10_000 }]);
+  it.each([
+    ['before delivery day: nothing', 0, 10_000, '2026-02-28', null],
+    ['at delivery: cycle 1 less the first day', 0, 10_000, '2026-03-01', [1, 290_000]],
+    ['cycle 1 paid, before cycle 2: nothing', 1, 300_000, '2026-03-30', null],
+    ['cycle 2 on its day', 1, 300_000, '2026-03-31', [2, 300_000]],
+    ['behind: the oldest cycle first', 0, 10_000, '2026-04-15', [1, 290_000]],
+    ['both paid: nothing', 2, 600_000, '2026-05-30', null],
+    ['cycle 1 covered by the rent paid: skipped to cycle 2', 0, 300_000, '2026-03-31', [2, 300_000]],
+  ] as const)('%s', (_name, lastCycle, rentPaidCents, today, want) => {
+    const due = cycleDue(sixty, { lastCycle, rentPaidCents, today });
+    expect(due === null ? null : [due.cycle.n, due.cents]).toEqual(want);
+  });
+
+  it('an extension adds its days to the cycle it falls in; the next payment takes what the paid cycles lack', () => {
+    // 30 days paid in full (cycle 1), then extended to 65 days: cycle 1 is now 30 days still; cycle 2 is 30, cycle 3 is 5.
+    const extended = billingCycles('2026-03-01', [{ days: 65, dailyCents: 10_000 }]);
+    expect(extended.map((c) => c.days)).toEqual([30, 30, 5]);
+    expect(cycleDue(extended, { lastCycle: 2, rentPaidCents: 600_000, today: '2026-04-30' })).toMatchObject({ cycle: { n: 3 }, cents: 50_000 });
+    // Extended from 20 days (one short cycle, paid) to 45: cycle 1 grows to 30 days; its 10 new days are paid with cycle 2.
+    const grown = billingCycles('2026-03-01', [{ days: 45, dailyCents: 10_000 }]);
+    expect(cycleDue(grown, { lastCycle: 1, rentPaidCents: 200_000, today: '2026-03-31' })).toMatchObject({ cycle: { n: 2 }, cents: 250_000 });
+  });
+
+  it('each cycle paid, due or upcoming', () => {
+    expect(cycleStates(sixty, { lastCycle: 1, rentPaidCents: 300_000, today: '2026-03-31' }).map((c) => c.state)).toEqual(['PAID', 'DUE']);
+    expect(cycleStates(sixty, { lastCycle: 0, rentPaidCents: 10_000, today: '2026-03-10' }).map((c) => c.state)).toEqual(['DUE', 'UPCOMING']);
+  });
+
+  it('an order is billed by cycles when a line whose terms say so runs more than 30 days', () => {
+    const cyc = { ...NO_RENTAL_TERMS, billing: 'CYCLES' as const };
+    expect(orderBilling([{ terms: cyc, noOfRentalDays: 31 }])).toBe('CYCLES');
+    expect(orderBilling([{ terms: cyc, noOfRentalDays: 30 }])).toBe('UPFRONT');
+    expect(orderBilling([{ terms: NO_RENTAL_TERMS, noOfRentalDays: 90 }, { terms: cyc, noOfRentalDays: 60 }])).toBe('CYCLES');
+    expect(orderBilling([{ terms: NO_RENTAL_TERMS, noOfRentalDays: 90 }, { terms: null, noOfRentalDays: 60 }])).toBe('UPFRONT');
+    expect(orderBilling([{ terms: cyc, noOfRentalDays: null }])).toBe('UPFRONT');
   });
 });
 
@@ -146,6 +198,7 @@ describe('the terms as products and order lines carry them (wire form)', () => {
   });
   it('parses the form: amounts to two decimals, defaults for what is left out, texts for what is wrong', () => {
     expect(RentalTermsSchema.parse({ deposit: { kind: 'FIXED', amount: '500' } })).toEqual({ deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null });
+    expect(RentalTermsSchema.safeParse({ billing: 'MONTHLY' }).success).toBe(false);
     const bad = RentalTermsSchema.safeParse({ deposit: { kind: 'PERCENT', percent: 101 }, graceDays: -1 });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((i) => i.message).sort()).toEqual([RENTAL_TERMS_MESSAGES.depositPercent, RENTAL_TERMS_MESSAGES.graceDays].sort());

@@ -4,8 +4,7 @@ import { addDays, compareDates, daysBetween } from './time';
 /**
  * The money terms of a rental (issue 29), in one home: deposits, late fees, billing cycles,
  * rent-to-own and the deposit's settlement. Pure functions on integer cents and Manila calendar
- * days (YYYY-MM-DD); the services and screens call these and never compute them again. Not wired
- * into checkout, payment or return yet: the terms are snapshotted on order lines in a later step.
+ * days (YYYY-MM-DD); the services and screens call these and never compute them again.
  */
 
 /** A deposit per unit: a fixed amount, or a share of the line's rental total (basis points: 2500 = 25%). */
@@ -74,7 +73,7 @@ export function lateFeesCents(
   return units.reduce((sum, u) => sum + unitLateFeeCents(terms, dueDate, u.returnedOn ?? today), 0);
 }
 
-/** One billing cycle: its number (1…), the days it covers (from, to inclusive), the day it is due and its amount. */
+/** One billing cycle: its number (1…), the days it covers (from, to inclusive), the day it is due and its rent. */
 export interface Cycle {
   n: number;
   from: string;
@@ -84,17 +83,26 @@ export interface Cycle {
   cents: Cents;
 }
 
+/** A rental line as billing cycles count it: its days and its rent of a day (unit price × quantity). */
+export interface CycleLine {
+  days: number;
+  dailyCents: Cents;
+}
+
 /**
  * A rental's billing cycles (CYCLES billing): 30-day cycles from the delivery day, the last one
- * shorter when the days do not divide; each due on its first day (the first at delivery), charged
- * at the line's daily rate for its own days. A rental of 30 days or fewer is one cycle.
+ * shorter when the days do not divide; each due on its first day (the first at delivery). A
+ * cycle's rent is each line's days within it at the line's rent of a day (lines may have different
+ * days: a line ended sooner adds nothing to the later cycles). A rental of 30 days or fewer is one cycle.
  */
-export function billingCycles(deliveredOn: string, rentalDays: number, dailyCents: Cents): Cycle[] {
+export function billingCycles(deliveredOn: string, lines: readonly CycleLine[]): Cycle[] {
+  const longest = lines.reduce((m, l) => Math.max(m, l.days), 0);
   const cycles: Cycle[] = [];
-  for (let start = 0, n = 1; start < rentalDays; start += CYCLE_DAYS, n += 1) {
-    const days = Math.min(CYCLE_DAYS, rentalDays - start);
+  for (let start = 0, n = 1; start < longest; start += CYCLE_DAYS, n += 1) {
+    const days = Math.min(CYCLE_DAYS, longest - start);
     const from = addDays(deliveredOn, start);
-    cycles.push({ n, from, to: addDays(from, days - 1), dueOn: from, days, cents: days * dailyCents });
+    const cents = lines.reduce((sum, l) => sum + Math.max(0, Math.min(l.days, start + CYCLE_DAYS) - start) * l.dailyCents, 0);
+    cycles.push({ n, from, to: addDays(from, days - 1), dueOn: from, days, cents });
   }
   return cycles;
 }
@@ -102,6 +110,55 @@ export function billingCycles(deliveredOn: string, rentalDays: number, dailyCent
 /** The cycles due by `today` (their due day reached) that are not paid yet (`paid`: how many are). */
 export function cyclesDue(cycles: readonly Cycle[], paid: number, today: string): Cycle[] {
   return cycles.filter((c) => c.n > paid && compareDates(c.dueOn, today) <= 0);
+}
+
+/** The rent of cycles 1…n. */
+export function rentThroughCents(cycles: readonly Cycle[], n: number): Cents {
+  return cycles.reduce((sum, c) => (c.n <= n ? sum + c.cents : sum), 0);
+}
+
+/**
+ * The cycle payment to take now: the oldest cycle due by `today` after the last one paid, for the
+ * rent through its end less the rent paid so far. The first payment (the first day) counts
+ * towards cycle 1; days added by an extension to a cycle already paid are paid with the next
+ * (issue 29: "a payment to take before or with the next one"); a cycle the rent paid already
+ * covers is skipped. Null when nothing is due.
+ */
+export function cycleDue(cycles: readonly Cycle[], f: { lastCycle: number; rentPaidCents: Cents; today: string }): { cycle: Cycle; cents: Cents } | null {
+  for (const c of cyclesDue(cycles, f.lastCycle, f.today)) {
+    const cents = rentThroughCents(cycles, c.n) - f.rentPaidCents;
+    if (cents > 0) return { cycle: c, cents };
+  }
+  return null;
+}
+
+/** A cycle as the payment screens show it: paid (taken, or covered by the rent paid), due (its day reached), or upcoming. */
+export type CycleState = 'PAID' | 'DUE' | 'UPCOMING';
+
+export function cycleStates(cycles: readonly Cycle[], f: { lastCycle: number; rentPaidCents: Cents; today: string }): Array<Cycle & { state: CycleState }> {
+  return cycles.map((c) => ({
+    ...c,
+    state: c.n <= f.lastCycle || rentThroughCents(cycles, c.n) <= f.rentPaidCents ? 'PAID' : compareDates(c.dueOn, f.today) <= 0 ? 'DUE' : 'UPCOMING',
+  }));
+}
+
+/** How a rental's rent is billed: as SPEC §4 (first day, then the rest at the return), or per 30-day cycle. */
+export const BILLINGS = ['UPFRONT', 'CYCLES'] as const;
+export type Billing = (typeof BILLINGS)[number];
+export const BILLING_LABELS: Record<Billing, string> = { UPFRONT: 'First day, then the rest at the return', CYCLES: 'Every 30 days (rentals over 30 days)' };
+
+/**
+ * How an order's rent is billed (issue 29): per 30-day cycle when one of its rental lines has
+ * terms that bill by cycles and runs more than 30 days; then all its lines are billed together in
+ * the same cycles (one bill a month). Otherwise as SPEC §4.
+ */
+export function orderBilling(lines: ReadonlyArray<{ terms: RentalTermsWire | null | undefined; noOfRentalDays: number | null }>): Billing {
+  return lines.some((l) => (l.terms?.billing ?? 'UPFRONT') === 'CYCLES' && (l.noOfRentalDays ?? 0) > CYCLE_DAYS) ? 'CYCLES' : 'UPFRONT';
+}
+
+/** The name of a cycle's payment (the payment screens, the order pages, the invoice). */
+export function cyclePaymentLabel(n: number): string {
+  return `Cycle ${n} payment`;
 }
 
 /**
@@ -154,6 +211,8 @@ export interface RentalTermsWire {
   lateFeePerDay: string;
   graceDays: number;
   lateFeeCap: { kind: 'AMOUNT'; amount: string } | { kind: 'DAYS'; days: number } | null;
+  /** How the rent is billed (issue 29); absent on terms set before billing cycles: UPFRONT. */
+  billing?: Billing;
 }
 
 /** Waiving late fees (issue 29): texts of the form and of the refusals. */
@@ -168,7 +227,7 @@ export const LATE_FEE_MESSAGES = {
 /** No deposit, no late fee: the terms of a product that sets none (and of lines placed before issue 29). */
 export const NO_RENTAL_TERMS: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
 
-/** The wire terms in cents and basis points, for the functions above (UPFRONT billing, no rent-to-own: later steps of issue 29). */
+/** The wire terms in cents and basis points, for the functions above (no rent-to-own yet: a later step of issue 29). */
 export function moneyTermsOf(w: RentalTermsWire | null | undefined): RentalMoneyTerms {
   const t = w ?? NO_RENTAL_TERMS;
   return {
@@ -176,7 +235,7 @@ export function moneyTermsOf(w: RentalTermsWire | null | undefined): RentalMoney
     lateFeePerDayCents: toCents(t.lateFeePerDay),
     graceDays: t.graceDays,
     lateFeeCap: t.lateFeeCap === null ? null : t.lateFeeCap.kind === 'AMOUNT' ? { kind: 'AMOUNT', cents: toCents(t.lateFeeCap.amount) } : { kind: 'DAYS', days: t.lateFeeCap.days },
-    billing: 'UPFRONT',
+    billing: t.billing ?? 'UPFRONT',
     rentToOwn: null,
   };
 }
@@ -197,6 +256,7 @@ export function termsInWords(t: RentalTermsWire | null | undefined, peso: (amoun
     const cap = t.lateFeeCap === null ? '' : t.lateFeeCap.kind === 'AMOUNT' ? `, at most ${peso(t.lateFeeCap.amount)} a unit` : `, at most ${t.lateFeeCap.days} day${t.lateFeeCap.days === 1 ? '' : 's'}`;
     out.push(`Late fee ${peso(t.lateFeePerDay)} a day per unit${grace}${cap}`);
   }
+  if (t.billing === 'CYCLES') out.push(`Rentals over ${CYCLE_DAYS} days are billed every ${CYCLE_DAYS} days`);
   return out;
 }
 

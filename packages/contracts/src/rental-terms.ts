@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsToString, isMoneyString, toCents } from './money';
-import { LATE_FEE_MESSAGES, MAX_CAP_DAYS, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
+import { BILLINGS, LATE_FEE_MESSAGES, MAX_CAP_DAYS, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
 import { requiredText } from './text';
 
 /**
@@ -33,6 +33,8 @@ export const RentalTermsSchema = z.object({
     ])
     .nullable()
     .default(null),
+  /** Absent: UPFRONT (rental-money `moneyTermsOf`). */
+  billing: z.enum(BILLINGS).optional(),
 }) satisfies z.ZodType<RentalTermsWire, unknown>;
 
 

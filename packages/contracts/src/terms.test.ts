@@ -185,7 +185,7 @@ describe('paymentStatusOf: the status an order’s money facts imply', () => {
 
 describe('fullPaymentTerms: what asking for the full payment charges', () => {
   const none = { lateFeeCents: 0, depositAppliedCents: 0, depositRefundCents: 0 };
-  it.each<[string, { totalCents: number; firstPaymentCents: number | null; units: ReturnedUnit[]; askedAt: string; lateFeeCents?: number; depositHeldCents?: number }, ReturnType<typeof fullPaymentTerms>]>([
+  it.each<[string, { totalCents: number; firstPaymentCents: number | null; cycleRentPaidCents?: number; units: ReturnedUnit[]; askedAt: string; lateFeeCents?: number; depositHeldCents?: number }, ReturnType<typeof fullPaymentTerms>]>([
     ['all back OK', { totalCents: 90000, firstPaymentCents: 12000, units: [{ mark: 'OK', feeCents: 25000 }], askedAt: '2026-11-25T04:00:00.000Z' }, { extraCents: 0, balanceCents: 78000, dueDate: '2026-11-26', ...none }],
     [
       'one damaged, one lost, asked at 23:30 Manila',
@@ -207,6 +207,16 @@ describe('fullPaymentTerms: what asking for the full payment charges', () => {
       'issue 29: nothing charged: the whole deposit is refunded, the balance is the rent left',
       { totalCents: 120000, firstPaymentCents: 4000, units: [{ mark: 'OK', feeCents: 150000 }], askedAt: '2026-11-25T04:00:00.000Z', depositHeldCents: 100000 },
       { extraCents: 0, lateFeeCents: 0, depositAppliedCents: 0, depositRefundCents: 100000, balanceCents: 116000, dueDate: '2026-11-26' },
+    ],
+    [
+      'issue 29: billed by cycles: the rent the cycles took counts like the first payment; damage from the deposit',
+      { totalCents: 600000, firstPaymentCents: 10000, cycleRentPaidCents: 590000, units: [{ mark: 'DAMAGED', feeCents: 30000 }], askedAt: '2026-11-25T04:00:00.000Z', depositHeldCents: 50000 },
+      { extraCents: 30000, lateFeeCents: 0, depositAppliedCents: 30000, depositRefundCents: 20000, balanceCents: 0, dueDate: '2026-11-26' },
+    ],
+    [
+      'issue 29: billed by cycles, one cycle not paid when it came back: its rent is in the balance',
+      { totalCents: 600000, firstPaymentCents: 10000, cycleRentPaidCents: 290000, units: [], askedAt: '2026-11-25T04:00:00.000Z' },
+      { extraCents: 0, lateFeeCents: 0, depositAppliedCents: 0, depositRefundCents: 0, balanceCents: 300000, dueDate: '2026-11-26' },
     ],
   ])('%s', (_what, f, want) => {
     expect(fullPaymentTerms({ ...f, askedAt: new Date(f.askedAt) })).toEqual(want);

@@ -200,6 +200,8 @@ export function fullPaymentDueInWords(days: number = FULL_PAYMENT_DUE_DAYS): str
 export function fullPaymentTerms(f: {
   totalCents: Cents;
   firstPaymentCents: Cents | null;
+  /** The rent taken by cycle payments (issue 29). */
+  cycleRentPaidCents?: Cents;
   units: readonly ReturnedUnit[];
   askedAt: Date;
   lateFeeCents?: Cents;
@@ -215,7 +217,7 @@ export function fullPaymentTerms(f: {
   const lateFeeCents = f.lateFeeCents ?? 0;
   const s = returnSettlement({
     totalCents: f.totalCents,
-    rentPaidCents: f.firstPaymentCents ?? 0,
+    rentPaidCents: (f.firstPaymentCents ?? 0) + (f.cycleRentPaidCents ?? 0),
     depositHeldCents: f.depositHeldCents ?? 0,
     damageCents: returnChargeCents(f.units),
     lateFeeCents,

@@ -3,7 +3,7 @@ import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
 import type { Payment, PaymentAction } from '@dme/contracts';
 import { money, useFeedback } from '@dme/ui';
 import { useConfirmPaymentMutation } from './api';
-import { ACTION_LABELS, includesDepositText, nonZero, PAYMENT_RECORDED } from './labels';
+import { ACTION_LABELS, cycleDueText, includesDepositText, nonZero, PAYMENT_RECORDED } from './labels';
 import { useKeyedSubmit } from './useKeyedSubmit';
 
 interface Values {
@@ -20,7 +20,7 @@ const FIELDS = ['invoiceNumber', 'receiptNumber', 'note'];
  * The payment form (SPEC §5): invoice and receipt numbers required, note optional; a full
  * payment also shows balance and extra charges read-only. The amount it says is taken is the
  * server's `dueNow` when it gives one (issue 29: a rental's first payment takes its deposit too,
- * and says so). Mount one per opened dialog: its submit (useKeyedSubmit) keeps one
+ * and says so; a cycle payment, the rent due through the oldest cycle due, named by that cycle). Mount one per opened dialog: its submit (useKeyedSubmit) keeps one
  * Idempotency-Key for every attempt it makes, so a double click, or a retry after the answer was
  * lost, cannot take the payment twice.
  */
@@ -33,6 +33,8 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
   // else as the payment's amounts say.
   const dueNow = payment.dueNow ?? null;
   const depositIncluded = action === 'PAY_PARTIAL' && nonZero(payment.deposit);
+  // Issue 29: the cycle a cycle payment takes is the oldest one due.
+  const dueCycle = action === 'PAY_CYCLE' ? payment.cycles.find((c) => c.state === 'DUE') : undefined;
 
   const { submit, attempted, problem } = useKeyedSubmit(form, FIELDS, async (v, idempotencyKey) => {
     await confirm({
@@ -65,6 +67,18 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
             <span data-testid="due-now">{money(dueNow ?? payment.totalPartialPayment ?? payment.balance)}</span>
             {depositIncluded && <span style={{ marginLeft: 8, color: 'rgba(0,0,0,0.6)' }}>({includesDepositText(payment.deposit)})</span>}
           </Descriptions.Item>
+        )}
+        {action === 'PAY_CYCLE' && (
+          <>
+            <Descriptions.Item label="Amount Due">
+              <span data-testid="due-now">{dueNow !== null ? money(dueNow) : '—'}</span>
+            </Descriptions.Item>
+            {dueCycle && (
+              <Descriptions.Item label="Cycle">
+                <span data-testid="due-cycle">{cycleDueText(dueCycle)}</span>
+              </Descriptions.Item>
+            )}
+          </>
         )}
         {full && payment.overallTotal && <Descriptions.Item label="Overall Total">{money(payment.overallTotal)}</Descriptions.Item>}
       </Descriptions>

@@ -2,13 +2,29 @@ import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Space, Tag } from 'antd';
 import { daysChangeLabel, formatManilaDateTime, invoiceFileName, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
-import type { Payment, PaymentAction, PaymentRecord, PaymentRefund } from '@dme/contracts';
+import type { Payment, PaymentAction, PaymentCycle, PaymentRecord, PaymentRefund } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { usePaymentQuery } from './api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
 import { RecordRefundDialog } from './RecordRefundDialog';
-import { ACTION_LABELS, formatBusinessDate, nonZero, orderTypeLabel, PAYMENT_TABS, recordTypeLabel, refundDueText, refundsDueText, refundStatusLabel, WAITING_FOR_WAREHOUSE } from './labels';
+import {
+  ACTION_LABELS,
+  BILLING_CYCLES_TITLE,
+  CYCLE_STATES,
+  cycleDaysText,
+  cyclesBilledText,
+  CYCLES_BEFORE_DELIVERY,
+  formatBusinessDate,
+  nonZero,
+  orderTypeLabel,
+  PAYMENT_TABS,
+  recordTypeLabel,
+  refundDueText,
+  refundsDueText,
+  refundStatusLabel,
+  WAITING_FOR_WAREHOUSE,
+} from './labels';
 
 type Line = Payment['lines'][number] & { key: number };
 
@@ -24,7 +40,9 @@ function backTo(from: unknown, p: Payment | undefined): string {
  * cancelled meanwhile says what is owed back (issue 22). A rental's money terms (issue 29): the
  * deposit asked and held, and at the full payment the late fees, the deposit applied to the
  * charges and what is refunded of it; each line's deposit when a line has one. Its refunds (issue
- * 29), each due until accounting records how it was paid back.
+ * 29), each due until accounting records how it was paid back. A rental billed per 30-day cycle
+ * (issue 29): its cycles from delivery, each with its days, due day, rent and state, as the server
+ * computes them; each cycle payment named by its cycle, with its own invoice.
  */
 export default function PaymentDetailPage() {
   const { id = '' } = useParams();
@@ -138,6 +156,30 @@ export default function PaymentDetailPage() {
           after={lineDeposits ? [{ title: 'Deposit', key: 'deposit', align: 'right', render: (_: unknown, l: Line) => <Money value={l.deposit ?? '0.00'} /> }] : []}
         />
       </section>
+      {p.billing === 'CYCLES' && (
+        <section aria-label={BILLING_CYCLES_TITLE} style={{ marginBottom: 24 }}>
+          <SectionTitle>{BILLING_CYCLES_TITLE}</SectionTitle>
+          <p>{cyclesBilledText(p.deliveredOn)}</p>
+          {p.cycles.length === 0 ? (
+            <EmptyState description={CYCLES_BEFORE_DELIVERY} />
+          ) : (
+            <ResponsiveTable<PaymentCycle>
+              rowKey="n"
+              size="small"
+              pagination={false}
+              dataSource={p.cycles}
+              scroll={{ x: true }}
+              columns={[
+                { title: 'Cycle', dataIndex: 'n' },
+                { title: 'Days', key: 'days', render: (_: unknown, c: PaymentCycle) => cycleDaysText(c) },
+                { title: 'Due on', dataIndex: 'dueOn', render: (d: string) => formatBusinessDate(d) },
+                { title: 'Rent', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
+                { title: 'Status', dataIndex: 'state', render: (s: PaymentCycle['state']) => <Tag color={CYCLE_STATES[s].color}>{CYCLE_STATES[s].label}</Tag> },
+              ]}
+            />
+          )}
+        </section>
+      )}
       <section aria-label="Payment Records">
         <SectionTitle>Payment Records</SectionTitle>
         <ResponsiveTable<PaymentRecord>
@@ -148,7 +190,7 @@ export default function PaymentDetailPage() {
           scroll={{ x: true }}
           locale={{ emptyText: <EmptyState description="No payment taken yet." /> }}
           columns={[
-            { title: 'Type', dataIndex: 'type', render: recordTypeLabel },
+            { title: 'Type', key: 'type', render: (_: unknown, r: PaymentRecord) => recordTypeLabel(r) },
             { title: 'Invoice No.', dataIndex: 'invoiceNumber' },
             { title: 'Receipt No.', dataIndex: 'receiptNumber' },
             { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
@@ -159,8 +201,8 @@ export default function PaymentDetailPage() {
               title: 'Invoice',
               key: 'invoice',
               render: (_: unknown, r: PaymentRecord) => {
-                // A plain download the server names (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf).
-                const file = invoiceFileName(p.orderType, r.type);
+                // A plain download the server names (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf, CYCLE_INVOICE_<n>.pdf).
+                const file = invoiceFileName(p.orderType, r.type, r.cycle);
                 return (
                   <a href={`/api/payments/${p.id}/records/${r.id}/invoice.pdf`} download aria-label={`Download ${file}`}>
                     {file}

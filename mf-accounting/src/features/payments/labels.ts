@@ -1,5 +1,5 @@
-import { centsToString, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
-import type { OrderType, PaymentAction, PaymentStatus, PaymentType, RefundStatus } from '@dme/contracts';
+import { centsToString, CYCLE_DAYS, cyclePaymentLabel, formatBusinessDate, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
+import type { OrderType, PaymentAction, PaymentCycle, PaymentStatus, PaymentType, RefundStatus } from '@dme/contracts';
 import { money } from '@dme/ui';
 
 /**
@@ -29,6 +29,8 @@ export const ACTION_LABELS: Record<PaymentAction, string> = {
   MARK_AS_PAID: PAYMENT_MESSAGES.markAsPaid,
   PAY_PARTIAL: PAYMENT_MESSAGES.payPartial,
   COMPLETE_PAYMENT: PAYMENT_MESSAGES.completePayment,
+  // Issue 29: a rental's 30-day cycle.
+  PAY_CYCLE: PAYMENT_MESSAGES.payCycle,
 };
 
 /** A pending payment whose order the warehouse has not confirmed yet cannot be taken. */
@@ -39,7 +41,11 @@ export const PAYMENT_RECORDED = 'Payment recorded.';
 
 export const orderTypeLabel = (t: OrderType) => (t === 'RENT' ? 'Rental' : 'Purchase');
 
-export const recordTypeLabel = (t: PaymentType) => (t === 'PARTIAL' ? 'Partial Payment' : 'Full Payment');
+/** A payment record's type in words; a cycle's payment (issue 29) is named by its cycle ("Cycle 2 payment"). */
+export function recordTypeLabel(r: { type: PaymentType; cycle?: number | null }): string {
+  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
+  return r.type === 'PARTIAL' ? 'Partial Payment' : 'Full Payment';
+}
 
 /** Money to pay back, as a step. */
 export const refundStepText = (amount: string) => `Refund ${money(amount)} to the customer`;
@@ -70,10 +76,28 @@ export const refundDueText = (amount: string) => `${PAYMENT_MESSAGES.refundDue} 
 /** An amount that is there and not zero (contracts' rule). */
 export { isNonZeroAmount as nonZero } from '@dme/contracts/browser';
 
+export { formatBusinessDate };
+
 /** Ours (issue 29): a rental's first payment takes its deposit too. */
 export const includesDepositText = (deposit: string) => `includes the deposit of ${money(deposit)}`;
 
-export { formatBusinessDate } from '@dme/contracts/browser';
+
+/** Ours (issue 29): billing cycles on a payment's detail. */
+export const BILLING_CYCLES_TITLE = 'Billing cycles';
+export const CYCLES_BEFORE_DELIVERY = 'Cycles start on the delivery day.';
+/** How cycles are billed: every 30 days from delivery, with its day once delivered. */
+export const cyclesBilledText = (deliveredOn: string | null) =>
+  `Billed every ${CYCLE_DAYS} days from delivery${deliveredOn ? ` (delivered ${formatBusinessDate(deliveredOn)})` : ''}`;
+/** A cycle's state in words and its tag colour: paid green, due red, upcoming plain. */
+export const CYCLE_STATES: Record<PaymentCycle['state'], { label: string; color?: string }> = {
+  PAID: { label: 'Paid', color: 'green' },
+  DUE: { label: 'Due', color: 'red' },
+  UPCOMING: { label: 'Upcoming' },
+};
+/** A cycle's days, from – to. */
+export const cycleDaysText = (c: Pick<PaymentCycle, 'from' | 'to'>) => `${formatBusinessDate(c.from)} – ${formatBusinessDate(c.to)}`;
+/** The cycle a cycle payment takes (the oldest due), in words: "Cycle 2: Mar 31, 2026 – Apr 29, 2026". */
+export const cycleDueText = (c: Pick<PaymentCycle, 'n' | 'from' | 'to'>) => `Cycle ${c.n}: ${cycleDaysText(c)}`;
 
 /** Ours (issue 29): the refund dialog's title and button. */
 export const RECORD_REFUND = 'Record Refund';

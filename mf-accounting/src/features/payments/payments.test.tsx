@@ -56,6 +56,9 @@ function detail(over: Partial<Payment> = {}): Payment {
     depositRefund: null,
     refunds: [],
     extensions: [],
+    billing: 'UPFRONT',
+    deliveredOn: null,
+    cycles: [],
     ...over,
   };
 }
@@ -70,6 +73,7 @@ const record = (over: Partial<Payment['records'][number]> = {}): Payment['record
   accommodatedBy: accountant.id,
   accommodatedByName: 'Ana Reyes',
   createdAt: '2026-11-23T16:30:00.000Z',
+  cycle: null,
   ...over,
 });
 
@@ -787,6 +791,128 @@ describe('refunds (issue 29)', () => {
     expect(within(r).queryByRole('button')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/admin/payments?status=REFUNDED'));
+  });
+});
+
+describe('billing cycles (issue 29)', () => {
+  const cycleRecord = '88888888-8888-4888-8888-888888888881';
+  // A 70-day rental at $90.00 a day billed per 30-day cycle from its delivery on Mar 1: the first
+  // day paid first, the rest of cycle 1 paid with its cycle payment, cycle 2 due, cycle 3 to come.
+  const cycling = detail({
+    ...rental,
+    orderStatus: 'DELIVERED',
+    status: 'INITIAL_PAYMENT',
+    totalOrderPayment: '6300.00',
+    balance: '3600.00',
+    lines: [{ ...rental.lines[0]!, noOfRentalDays: 70, lineTotal: '6300.00' }],
+    nextAction: 'PAY_CYCLE',
+    dueNow: '2700.00',
+    billing: 'CYCLES',
+    deliveredOn: '2026-03-01',
+    cycles: [
+      { n: 1, from: '2026-03-01', to: '2026-03-30', dueOn: '2026-03-01', days: 30, amount: '2700.00', state: 'PAID' },
+      { n: 2, from: '2026-03-31', to: '2026-04-29', dueOn: '2026-03-31', days: 30, amount: '2700.00', state: 'DUE' },
+      { n: 3, from: '2026-04-30', to: '2026-05-09', dueOn: '2026-04-30', days: 10, amount: '900.00', state: 'UPCOMING' },
+    ],
+    records: [record(), record({ id: cycleRecord, type: 'CYCLE', cycle: 1, invoiceNumber: 'INV-C1', receiptNumber: 'OR-C1', amount: '2610.00' })],
+  });
+  const cyclesRegion = () => screen.getByRole('region', { name: 'Billing cycles' });
+  const cycleRow = (n: string) => within(cyclesRegion()).getByRole('cell', { name: n }).closest('tr') as HTMLElement;
+
+  it('shows each cycle from delivery with its days, due day, rent and state', async () => {
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: cycling } }));
+    open(`/admin/payments/${ids.rental}`);
+    await screen.findByRole('region', { name: 'Billing cycles' });
+    expect(within(cyclesRegion()).getByText('Billed every 30 days from delivery (delivered Mar 1, 2026)')).toBeInTheDocument();
+    for (const title of ['Cycle', 'Days', 'Due on', 'Rent', 'Status']) expect(within(cyclesRegion()).getByRole('columnheader', { name: title })).toBeInTheDocument();
+
+    const first = cycleRow('1');
+    for (const text of ['Mar 1, 2026 – Mar 30, 2026', 'Mar 1, 2026', '$2,700.00']) expect(within(first).getByText(text)).toBeInTheDocument();
+    expect(within(first).getByText('Paid').closest('.ant-tag')).toHaveClass('ant-tag-green');
+    const second = cycleRow('2');
+    for (const text of ['Mar 31, 2026 – Apr 29, 2026', 'Mar 31, 2026', '$2,700.00']) expect(within(second).getByText(text)).toBeInTheDocument();
+    expect(within(second).getByText('Due').closest('.ant-tag')).toHaveClass('ant-tag-red');
+    const third = cycleRow('3');
+    for (const text of ['Apr 30, 2026 – May 9, 2026', 'Apr 30, 2026', '$900.00']) expect(within(third).getByText(text)).toBeInTheDocument();
+    const upcoming = within(third).getByText('Upcoming').closest('.ant-tag');
+    expect(upcoming).not.toHaveClass('ant-tag-green');
+    expect(upcoming).not.toHaveClass('ant-tag-red');
+    expect(within(cyclesRegion()).queryByText('Cycles start on the delivery day.')).toBeNull();
+  });
+
+  it("names a cycle's payment by its cycle, with its own invoice; the first payment stays as it was", async () => {
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: cycling } }));
+    open(`/admin/payments/${ids.rental}`);
+    const records = await screen.findByRole('region', { name: 'Payment Records' });
+    const paid = within(records).getByText('INV-C1').closest('tr') as HTMLElement;
+    expect(within(paid).getByText('Cycle 1 payment')).toBeInTheDocument();
+    expect(within(paid).getByText('$2,610.00')).toBeInTheDocument();
+    expect(within(paid).getByRole('link', { name: 'Download CYCLE_INVOICE_1.pdf' })).toHaveAttribute('href', `/api/payments/${ids.rental}/records/${cycleRecord}/invoice.pdf`);
+    const firstDay = within(records).getByText('INV-001').closest('tr') as HTMLElement;
+    expect(within(firstDay).getByText('Partial Payment')).toBeInTheDocument();
+    expect(within(firstDay).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toBeInTheDocument();
+  });
+
+  it("Take Cycle Payment: the dialog says the server's amount due now and the cycle it pays, and sends the numbers", async () => {
+    const after = detail({
+      ...cycling,
+      dueNow: null,
+      nextAction: null,
+      balance: '900.00',
+      cycles: cycling.cycles.map((c) => (c.n === 2 ? { ...c, state: 'PAID' as const } : c)),
+      records: [...cycling.records, record({ id: '88888888-8888-4888-8888-888888888882', type: 'CYCLE', cycle: 2, invoiceNumber: 'INV-C2', receiptNumber: 'OR-C2', amount: '2700.00' })],
+    });
+    let paid = false;
+    const { calls } = mockApi(
+      on('GET', `/api/payments/${ids.rental}`, () => ({ status: 200, body: { payment: paid ? after : cycling } })),
+      on('GET', '/api/payments', { status: 200, body: { items: [], total: 0 } }),
+      on('POST', `/api/payments/${ids.rental}/confirm`, () => {
+        paid = true;
+        return { status: 200, body: { payment: after } };
+      }),
+    );
+    open(`/admin/payments/${ids.rental}`);
+    for (const name of ['Mark as paid', 'Pay Partial Payment', 'Complete Payment']) expect(screen.queryByRole('button', { name })).toBeNull();
+    fireEvent.click(await screen.findByRole('button', { name: 'Take Cycle Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Cycle Payment' });
+    expect(within(dialog).getByTestId('due-now')).toHaveTextContent('$2,700.00');
+    expect(within(dialog).getByTestId('due-cycle')).toHaveTextContent('Cycle 2: Mar 31, 2026 – Apr 29, 2026');
+    expect(within(dialog).queryByLabelText('Balance')).toBeNull();
+
+    fireEvent.change(within(dialog).getByLabelText('Invoice Number'), { target: { value: 'INV-C2' } });
+    fireEvent.change(within(dialog).getByLabelText('Receipt Number'), { target: { value: 'OR-C2' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /Confirm$/ }));
+    expect(await screen.findByText('Payment recorded.')).toBeInTheDocument();
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toEqual({ invoiceNumber: 'INV-C2', receiptNumber: 'OR-C2', note: '' });
+
+    // The payment as the answer says: cycle 2 paid, its record with its invoice, no step left.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(cycleRow('2')).getByText('Paid')).toBeInTheDocument();
+    const taken = within(screen.getByRole('region', { name: 'Payment Records' })).getByText('INV-C2').closest('tr') as HTMLElement;
+    expect(within(taken).getByText('Cycle 2 payment')).toBeInTheDocument();
+    expect(within(taken).getByRole('link', { name: 'Download CYCLE_INVOICE_2.pdf' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Take Cycle Payment' })).toBeNull();
+  });
+
+  it('before delivery: says the cycles start on the delivery day, with no table', async () => {
+    const notDelivered = detail({ ...cycling, orderStatus: 'TO_SHIP', nextAction: null, dueNow: null, deliveredOn: null, cycles: [], records: [record()] });
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: notDelivered } }));
+    open(`/admin/payments/${ids.rental}`);
+    await screen.findByRole('region', { name: 'Billing cycles' });
+    expect(within(cyclesRegion()).getByText('Billed every 30 days from delivery')).toBeInTheDocument();
+    expect(within(cyclesRegion()).getByText('Cycles start on the delivery day.')).toBeInTheDocument();
+    expect(within(cyclesRegion()).queryByRole('table')).toBeNull();
+  });
+
+  it('an upfront rental shows no billing cycles', async () => {
+    mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: rental } }));
+    open(`/admin/payments/${ids.rental}`);
+    await screen.findByRole('region', { name: 'Payment Records' });
+    expect(screen.queryByRole('region', { name: 'Billing cycles' })).toBeNull();
+    expect(screen.queryByText(/Billed every 30 days/)).toBeNull();
+    expect(screen.queryByText('Cycles start on the delivery day.')).toBeNull();
   });
 });
 

@@ -130,6 +130,18 @@ describe("the customer's order detail", () => {
     for (const link of invoiceLinks()) expect(link).toHaveAttribute('download', '');
   });
 
+  it('a rental billed by cycles: a cycle record is "Cycle 2 payment" with its CYCLE_INVOICE_2.pdf (issue 29)', async () => {
+    const CYCLE_RECORD_ID = '66666666-6666-4666-8666-666666666666';
+    const cycle2 = { id: CYCLE_RECORD_ID, type: 'CYCLE' as const, cycle: 2, invoiceNumber: 'INV-003', receiptNumber: 'OR-003', amount: '900.00', note: '', createdAt: '2026-12-23T03:00:00.000Z' };
+    await show(order({ status: 'DELIVERED', payment: { ...unpaid, status: 'INITIAL_PAYMENT', balance: '180.00', records: [initial, cycle2] }, products: [packedLine] }));
+    const rows = within(screen.getByRole('region', { name: 'Payment Records' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Initial Payment', 'Cycle 2 payment']);
+    for (const text of ['INV-003', 'OR-003', '$900.00']) expect(within(rows[1]!).getByText(text)).toBeInTheDocument();
+    expect(within(rows[0]!).getByRole('link', { name: 'Download INITIAL_PAYMENT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(INITIAL_RECORD_ID));
+    expect(within(rows[1]!).getByRole('link', { name: 'Download CYCLE_INVOICE_2.pdf' })).toHaveAttribute('href', recordInvoice(CYCLE_RECORD_ID));
+    expect(within(rows[1]!).getByText('CYCLE_INVOICE_2.pdf')).toBeInTheDocument();
+  });
+
   it('a rental with a deposit kept past its due date: the Deposit row, the late fees so far in a notice and a row (issue 29)', async () => {
     const pay = await show(
       order({

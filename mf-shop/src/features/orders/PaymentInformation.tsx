@@ -1,5 +1,5 @@
 import { Alert } from 'antd';
-import { formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
+import { cyclePaymentLabel, formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
 import { days, money, Money, PaymentInfoBlock, paymentRows, SectionTitle, ResponsiveTable } from '@dme/ui';
 
@@ -57,10 +57,17 @@ function invoiceHref(orderId: string, r: Record, last: boolean): string | null {
   return last ? `/api/my/orders/${orderId}/invoice.pdf` : null;
 }
 
+/** A payment record's name: the initial or full payment, or a billing cycle's (issue 29: "Cycle 2 payment"). */
+function recordLabel(r: Pick<Record, 'type' | 'cycle'>): string {
+  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
+  return r.type === 'PARTIAL' ? 'Initial Payment' : 'Full Payment';
+}
+
 /**
- * The payments taken (the first of a rental is its initial payment, a second its full payment),
- * each with its invoice: a plain download the server names (INVOICE.pdf,
- * INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf), so an earlier invoice stays reachable.
+ * The payments taken (the first of a rental is its initial payment, a second its full payment, a
+ * rental billed by cycles a payment per cycle), each with its invoice: a plain download the server
+ * names (INVOICE.pdf, INITIAL_PAYMENT_INVOICE.pdf, FULL_PAYMENT_INVOICE.pdf, CYCLE_INVOICE_2.pdf),
+ * so an earlier invoice stays reachable.
  */
 export function PaymentRecords({ order }: { order: Order }) {
   const records = order.payment.records;
@@ -74,7 +81,7 @@ export function PaymentRecords({ order }: { order: Order }) {
         dataSource={records.map((r, key) => ({ ...r, key }))}
         scroll={{ x: true }}
         columns={[
-          { title: 'Payment', dataIndex: 'type', render: (t: Record['type']) => (t === 'PARTIAL' ? 'Initial Payment' : 'Full Payment') },
+          { title: 'Payment', dataIndex: 'type', render: (_: unknown, r: Record) => recordLabel(r) },
           { title: 'Invoice No.', dataIndex: 'invoiceNumber' },
           { title: 'Receipt No.', dataIndex: 'receiptNumber' },
           { title: 'Amount', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
@@ -85,7 +92,7 @@ export function PaymentRecords({ order }: { order: Order }) {
             key: 'invoice',
             render: (_: unknown, r: Record & { key: number }) => {
               const href = invoiceHref(order.id, r, r.key === records.length - 1);
-              const file = invoiceFileName(order.type, r.type);
+              const file = invoiceFileName(order.type, r.type, r.cycle ?? null);
               return href ? (
                 <a href={href} download aria-label={`Download ${file}`}>
                   {file}

@@ -52,6 +52,17 @@ describe('the product page: rental terms (issue 29)', () => {
     expect(within(termsList()!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Deposit 25% of the rental, refunded at return less any charges']);
   });
 
+  it('a rental billed by cycles says so, even with no deposit and no late fee', async () => {
+    await show(rental({ rentalTerms: { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES' } }));
+    expect(within(termsList()!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Rentals over 30 days are billed every 30 days']);
+  });
+
+  it('a rental billed upfront (said or not) says nothing of cycles', async () => {
+    await show(rental({ rentalTerms: { deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'UPFRONT' } }));
+    expect(within(termsList()!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Deposit $500.00 per unit, refunded at return less any charges']);
+    expect(screen.queryByText(/billed every 30 days/)).toBeNull();
+  });
+
   it('shows no terms for a rental whose terms charge nothing', async () => {
     await show(rental({ rentalTerms: { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null } }));
     expect(termsList()).toBeNull();

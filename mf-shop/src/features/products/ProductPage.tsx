@@ -35,7 +35,7 @@ export default function ProductPage() {
   const datedFree = rent && c.complete ? rental.freeFrom(start) : undefined;
   const available = datedFree ?? c.available ?? 0;
   const today = manilaDate();
-  // A rental's money terms in words (issue 29): deposit and late fee; none for a purchase.
+  // A rental's money terms in words (issue 29): deposit, late fee and billing by cycles; none for a purchase.
   const terms = rent ? termsInWords(p.rentalTerms, money) : [];
 
   const setQty = (n: number) => {

@@ -1,6 +1,6 @@
 import { Alert, Button, Space, Tag } from 'antd';
-import { dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
-import type { Order, OrderLine } from '@dme/contracts';
+import { cyclePaymentLabel, dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import type { Order, OrderLine, OrderPayment } from '@dme/contracts';
 import { days, Money, OrderLinesTable, PaymentInfoBlock, paymentRows, ResponsiveTable } from '@dme/ui';
 import { lineDone } from './packing';
 import type { Packing } from './usePacking';
@@ -109,6 +109,11 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
   );
 }
 
+/** A payment record's name: the initial or full payment, or a billing cycle's (issue 29: "Cycle 2 payment"). */
+function recordLabel(r: Pick<OrderPayment['records'][number], 'type' | 'cycle'>): string {
+  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
+  return r.type === 'PARTIAL' ? 'Initial payment' : 'Full payment';
+}
 
 /**
  * The payment's status, amounts and records. A rental's money terms (issue 29) too: its deposit,
@@ -134,7 +139,7 @@ export function PaymentInformation({ order }: { order: Order }) {
             dataSource={p.records}
             scroll={{ x: true }}
             columns={[
-              { title: 'Type', dataIndex: 'type', render: (t: string) => (t === 'PARTIAL' ? 'Initial payment' : 'Full payment') },
+              { title: 'Type', dataIndex: 'type', render: (_: unknown, r: OrderPayment['records'][number]) => recordLabel(r) },
               { title: 'Invoice Number', dataIndex: 'invoiceNumber' },
               { title: 'Receipt Number', dataIndex: 'receiptNumber' },
               { title: 'Amount', dataIndex: 'amount', align: 'right' as const, render: (v: string) => <Money value={v} /> },

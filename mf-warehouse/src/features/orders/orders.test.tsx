@@ -467,6 +467,33 @@ describe('staff order detail', () => {
     expect(figure('Balance')).toHaveTextContent('$200.00');
   });
 
+  it('a rental billed by cycles: a cycle record shows "Cycle 2 payment" (issue 29)', async () => {
+    const cycles = order({
+      type: 'RENT',
+      status: 'DELIVERED',
+      allowedTransitions: [],
+      partialPayment: '100.00',
+      products: [{ ...lineA, noOfRentalDays: 45, lineTotal: '4500.00', dueDate: '2027-01-07' }],
+      payment: {
+        ...order().payment,
+        status: 'INITIAL_PAYMENT',
+        totalOrderPayment: '4500.00',
+        totalPartialPayment: '100.00',
+        records: [
+          { type: 'PARTIAL', invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '100.00', note: 'Cash', createdAt: '2026-11-23T06:00:00.000Z' },
+          { type: 'CYCLE', cycle: 2, invoiceNumber: 'INV-002', receiptNumber: 'OR-002', amount: '1500.00', note: '', createdAt: '2026-12-23T06:00:00.000Z' },
+        ],
+      },
+    });
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: cycles } }));
+    open(`/admin/orders/rentals/${ORDER}`);
+    const payment = await screen.findByRole('region', { name: 'Payment Information' });
+    expect(within(within(payment).getByText('INV-001').closest('tr') as HTMLElement).getByText('Initial payment')).toBeInTheDocument();
+    const rec = within(payment).getByText('INV-002').closest('tr') as HTMLElement;
+    for (const text of ['Cycle 2 payment', 'OR-002', '$1,500.00']) expect(within(rec).getByText(text)).toBeInTheDocument();
+    expect(within(payment).queryByText('Full payment')).not.toBeInTheDocument();
+  });
+
   it('a delivered order shows its proof of delivery: the hand-over, its signature and the Delivery ticket (issue 28)', async () => {
     const handover: Handover = {
       id: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee',

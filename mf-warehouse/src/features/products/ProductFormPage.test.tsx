@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { CATALOG_MESSAGES, RENTAL_TERMS_MESSAGES, RentalTermsSchema, type Product, type RentalTermsWire, type User } from '@dme/contracts';
+import { BILLING_LABELS, CATALOG_MESSAGES, RENTAL_TERMS_MESSAGES, RentalTermsSchema, type Product, type RentalTermsWire, type User } from '@dme/contracts';
 import { CURRENT_IMAGE_LABEL } from '@dme/ui';
 import { mockApi, on } from '@dme/ui/testing';
 import App from '../../app';
@@ -140,6 +140,39 @@ describe("a rental product's money terms (issue 29)", () => {
     expect(screen.getByLabelText('Cap amount', { selector: 'input' })).toHaveValue('300.00');
     fireEvent.click(screen.getByRole('button', { name: /Save/ }));
     await waitFor(() => expect(patchBody(calls)?.rentalTerms).toEqual(terms));
+  });
+
+  it('billing: upfront by default; "Every 30 days" sends billing CYCLES even with no deposit and no late fee', async () => {
+    const { calls } = edit();
+    await screen.findByText('Rental money terms');
+    expect(screen.getByRole('radiogroup', { name: 'Billing' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: BILLING_LABELS.UPFRONT })).toBeChecked();
+    expect(screen.getByText('A rental of more than 30 days is billed every 30 days from delivery; the first payment stays the first day and the deposit.')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('radio', { name: BILLING_LABELS.CYCLES }));
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    expect(await screen.findByText(CATALOG_MESSAGES.product.updated)).toBeInTheDocument();
+    const expected: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES' };
+    expect(patchBody(calls)?.rentalTerms).toEqual(expected);
+    expect(RentalTermsSchema.parse(patchBody(calls)?.rentalTerms)).toEqual(expected);
+  });
+
+  it('shows a product billed by cycles as such and sends it back unchanged; back to upfront with nothing else sends null', async () => {
+    const terms: RentalTermsWire = { deposit: { kind: 'FIXED', amount: '1000.00' }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES' };
+    const first = edit({ ...wheelchair, rentalTerms: terms });
+    await screen.findByText('Rental money terms');
+    expect(screen.getByRole('radio', { name: BILLING_LABELS.CYCLES })).toBeChecked();
+    expect(screen.getByRole('radio', { name: BILLING_LABELS.UPFRONT })).not.toBeChecked();
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(first.calls)?.rentalTerms).toEqual(terms));
+    cleanup();
+
+    const second = edit({ ...wheelchair, rentalTerms: { ...terms, deposit: null } });
+    await screen.findByText('Rental money terms');
+    expect(screen.getByRole('radio', { name: BILLING_LABELS.CYCLES })).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: BILLING_LABELS.UPFRONT }));
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(second.calls)).toBeDefined());
+    expect(patchBody(second.calls)).toHaveProperty('rentalTerms', null);
   });
 
   it('sends null when there is no deposit and no late fee, and nothing for a product for sale', async () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Col, Form, InputNumber, Radio, Row } from 'antd';
-import { MAX_GRACE_DAYS } from '@dme/contracts/browser';
+import { BILLING_LABELS, BILLINGS, MAX_GRACE_DAYS } from '@dme/contracts/browser';
 import { RENTAL_TERMS_RULES as R } from './rentalTerms';
 
 /** A whole number; no min/max here, so an out-of-range entry shows its message instead of being silently clamped. */
@@ -11,8 +11,8 @@ const depositKind = (v: Values) => v.rentalTerms?.deposit?.kind;
 const capKind = (v: Values) => v.rentalTerms?.lateFeeCap?.kind;
 
 /**
- * The rental money terms of a product (issue 29): deposit, late fee per day, grace days and the
- * late fee's cap. Shown for rentals only; the amount inputs are the price field's (`moneyInput`).
+ * The rental money terms of a product (issue 29): deposit, late fee per day, grace days, the
+ * late fee's cap and how the rent is billed. Shown for rentals only; the amount inputs are the price field's (`moneyInput`).
  */
 export default function RentalTermsFields({ moneyInput }: { moneyInput: ReactNode }) {
   return (
@@ -102,6 +102,13 @@ export default function RentalTermsFields({ moneyInput }: { moneyInput: ReactNod
           </Form.Item>
         </Col>
       </Row>
+      <Form.Item
+        label="Billing"
+        name={['rentalTerms', 'billing']}
+        extra="A rental of more than 30 days is billed every 30 days from delivery; the first payment stays the first day and the deposit."
+      >
+        <Radio.Group aria-label="Billing" options={BILLINGS.map((b) => ({ value: b, label: BILLING_LABELS[b] }))} />
+      </Form.Item>
     </fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import { centsToString, isMoneyString, MAX_CAP_DAYS, MAX_GRACE_DAYS, NO_RENTAL_TERMS, RENTAL_TERMS_MESSAGES, toCents, type RentalTermsWire } from '@dme/contracts/browser';
+import { centsToString, type Billing, isMoneyString, MAX_CAP_DAYS, MAX_GRACE_DAYS, NO_RENTAL_TERMS, RENTAL_TERMS_MESSAGES, toCents, type RentalTermsWire } from '@dme/contracts/browser';
 
 /**
  * A rental product's money terms (issue 29) as the product form holds them: the same shape and
@@ -10,6 +10,7 @@ export interface RentalTermsValues {
   lateFeePerDay?: number | string | null;
   graceDays?: number | null;
   lateFeeCap?: { kind?: 'NONE' | 'AMOUNT' | 'DAYS'; amount?: number | string | null; days?: number | null };
+  billing?: Billing;
 }
 
 const MAX_CENTS = 99_999_999;
@@ -30,7 +31,7 @@ function wireMoney(v: number | string | null | undefined): string {
   return cents === null ? String(v) : centsToString(cents);
 }
 
-/** The form's values for a product's terms (none: no deposit, no late fee, no grace, no cap). */
+/** The form's values for a product's terms (none: no deposit, no late fee, no grace, no cap, billed upfront). */
 export function rentalTermsValues(t: RentalTermsWire | null | undefined): RentalTermsValues {
   const w = t ?? NO_RENTAL_TERMS;
   return {
@@ -40,23 +41,27 @@ export function rentalTermsValues(t: RentalTermsWire | null | undefined): Rental
     graceDays: w.graceDays,
     lateFeeCap:
       w.lateFeeCap === null ? { kind: 'NONE' } : w.lateFeeCap.kind === 'AMOUNT' ? { kind: 'AMOUNT', amount: w.lateFeeCap.amount } : { kind: 'DAYS', days: w.lateFeeCap.days },
+    billing: w.billing ?? 'UPFRONT',
   };
 }
 
 /**
- * The terms the form sends: null when there is no deposit and no late fee (empty or 0.00 is
- * none); else all four, money as "500.00" strings, an empty grace as 0.
+ * The terms the form sends: null when there is no deposit, no late fee (empty or 0.00 is none)
+ * and the rent is billed upfront; else all four, money as "500.00" strings, an empty grace as 0,
+ * with `billing: 'CYCLES'` when billed by cycles (upfront is sent as no `billing`: the wire's
+ * default, so terms set before billing cycles keep their shape).
  */
 export function rentalTermsOf(v: RentalTermsValues | undefined): RentalTermsWire | null {
   const d = v?.deposit;
   const deposit: RentalTermsWire['deposit'] =
     d?.kind === 'FIXED' ? { kind: 'FIXED', amount: wireMoney(d.amount) } : d?.kind === 'PERCENT' ? { kind: 'PERCENT', percent: Number(d.percent) } : null;
   const lateFeePerDay = wireMoney(v?.lateFeePerDay);
-  if (deposit === null && (centsOf(lateFeePerDay) ?? 1) === 0) return null;
+  const cycles = v?.billing === 'CYCLES';
+  if (deposit === null && (centsOf(lateFeePerDay) ?? 1) === 0 && !cycles) return null;
   const c = v?.lateFeeCap;
   const lateFeeCap: RentalTermsWire['lateFeeCap'] =
     c?.kind === 'AMOUNT' ? { kind: 'AMOUNT', amount: wireMoney(c.amount) } : c?.kind === 'DAYS' ? { kind: 'DAYS', days: Number(c.days) } : null;
-  return { deposit, lateFeePerDay, graceDays: typeof v?.graceDays === 'number' ? v.graceDays : 0, lateFeeCap };
+  return { deposit, lateFeePerDay, graceDays: typeof v?.graceDays === 'number' ? v.graceDays : 0, lateFeeCap, ...(cycles ? { billing: 'CYCLES' as const } : {}) };
 }
 
 /** A form rule with a validator only (antd's Rule shape, kept local). */

@@ -132,6 +132,32 @@ describe('dme.payment.confirmed', () => {
     expect(await h.orderOrm.em.fork().execute('select 1 from ordering.order_payments where order_id = ?', [unknown.data.orderId])).toEqual([]);
   });
 
+  it('cycle payments of a rental billed by cycles (issue 29): each kept once by its number, named on the order; the status does not move', async () => {
+    const order = await confirm(await rent(h.customer(), 1, 60));
+    const first = paymentConfirmed(order, 'first', { recordId: randomUUID() });
+    await h.publish(first);
+    await handled(first.id);
+    const paymentId = first.data.paymentId;
+    const cycle = (n: number, amount: string) =>
+      paymentConfirmed(order, 'first', { paymentId, type: 'CYCLE', status: 'INITIAL_PAYMENT', cycle: n, amount, recordId: randomUUID(), invoiceNumber: `INV-C${n}` });
+    const one = cycle(1, '435.00');
+    const two = cycle(2, '450.00');
+    await h.publish(one);
+    await h.publish(two);
+    // Cycle 2 delivered again (as after a lost ack): kept once.
+    await jetstream(h.nc).publish(two.type, JSON.stringify({ ...two, id: randomUUID() }), { msgID: randomUUID() });
+    const barrier = { ...two, id: randomUUID(), type: 'dme.payment.noted' };
+    await jetstream(h.nc).publish('dme.payment.noted', JSON.stringify(barrier), { msgID: barrier.id });
+    await handled(barrier.id);
+    const o = await read(order);
+    expect(o.status).toBe('PREPARING');
+    expect(o.payment.records.map((r: Json) => [r.type, r.cycle ?? null, r.amount, r.invoiceNumber])).toEqual([
+      ['PARTIAL', null, '15.00', first.data.invoiceNumber],
+      ['CYCLE', 1, '435.00', 'INV-C1'],
+      ['CYCLE', 2, '450.00', 'INV-C2'],
+    ]);
+  });
+
   it('a payment taken for an order cancelled meanwhile (issue 22): the order stays cancelled and shows the payment, then REFUND_DUE with the amount once the payment service says so', async () => {
     const c = h.customer();
     const order = await rent(c, 2, 7);

@@ -45,9 +45,9 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
     [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.totalPartialPayment, d.extraCharge, d.overallTotal, d.balance, d.dueDate],
   );
   await em.execute(
-    `insert into ${qualified(em, 'order_payment_records')} (id, order_id, payment_id, type, invoice_number, receipt_number, amount, note, created_at, payment_record_id)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (order_id, type) do nothing`,
-    [event.id, d.orderId, d.paymentId, d.type, d.invoiceNumber, d.receiptNumber, d.amount, d.note, d.confirmedAt, d.recordId],
+    `insert into ${qualified(em, 'order_payment_records')} (id, order_id, payment_id, type, invoice_number, receipt_number, amount, note, created_at, payment_record_id, cycle)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (order_id, type, coalesce(cycle, 0)) do nothing`,
+    [event.id, d.orderId, d.paymentId, d.type, d.invoiceNumber, d.receiptNumber, d.amount, d.note, d.confirmedAt, d.recordId, d.cycle],
   );
   const { facts: order } = await loadOrder(em, d.orderId, { detail: false });
   if (order.status === 'CANCELLED') {

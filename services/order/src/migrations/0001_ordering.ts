@@ -135,6 +135,7 @@ import { OrderingEarlyEnd } from './0011_early_end';
 import { OrderingHandovers } from './0012_handovers';
 import { OrderingDriverDay } from './0013_driver_day';
 import { OrderingRentalMoney } from './0014_rental_money';
+import { OrderingCycleRecords } from './0015_cycle_records';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -151,4 +152,5 @@ export const migrations = [
   { name: '0012_handovers', class: OrderingHandovers },
   { name: '0013_driver_day', class: OrderingDriverDay },
   { name: '0014_rental_money', class: OrderingRentalMoney },
+  { name: '0015_cycle_records', class: OrderingCycleRecords },
 ];

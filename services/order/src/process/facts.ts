@@ -64,6 +64,8 @@ export interface OrderFacts {
   deposit?: string;
   /** Late fees waived by staff so far (issue 29), "0.00" or absent: none. */
   lateFeesWaived?: string;
+  /** The rent taken by cycle payments (issue 29), "0.00" or absent: none. */
+  cycleRentPaid?: string;
   lines: FactLine[];
   serials: FactSerial[];
 }
@@ -110,6 +112,7 @@ export function fullPaymentTermsOf(order: OrderFacts, now: Date) {
   const terms = fullPaymentTerms({
     totalCents: toCents(order.totalAmount),
     firstPaymentCents: order.partialPayment === null ? null : toCents(order.partialPayment),
+    cycleRentPaidCents: toCents(order.cycleRentPaid ?? '0'),
     units: returnedUnits(order),
     askedAt: now,
     lateFeeCents,

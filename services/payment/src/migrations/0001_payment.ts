@@ -74,6 +74,7 @@ import { PaymentDeposits } from './0003_deposits';
 import { PaymentRefunds } from './0004_refunds';
 import { PaymentExtensions } from './0005_extensions';
 import { PaymentReconciliation } from './0006_reconciliation';
+import { PaymentCycles } from './0007_cycles';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
@@ -82,4 +83,5 @@ export const migrations = [
   { name: '0004_refunds', class: PaymentRefunds },
   { name: '0005_extensions', class: PaymentExtensions },
   { name: '0006_reconciliation', class: PaymentReconciliation },
+  { name: '0007_cycles', class: PaymentCycles },
 ];

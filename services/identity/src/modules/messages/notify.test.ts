@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { EVENT_STREAM, EVENTS, type EventEnvelope } from '@dme/contracts';
+import { addDays, EVENT_STREAM, EVENTS, manilaDate, type EventEnvelope } from '@dme/contracts';
 import { createLogger, eventEnvelope, type RunningConsumer } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { placedEvent, purchase, rental, rentalToFullPayment, statusEvent } from '@dme/testing/order-events';
@@ -97,6 +97,35 @@ describe('messages from events', () => {
     expect(mails[1]!.text).toContain('$266.00');
     expect(mails[1]!.text).toContain('$20.00');
     expect(mails[1]!.text).toContain('Dec 1, 2026');
+  });
+
+  it('a cycle payment of a rental billed by cycles attaches CYCLE_INVOICE_1.pdf and says which cycle it pays (issue 29)', async () => {
+    const a = await customer('cycles@example.com');
+    const base = rental({ customerId: a.id });
+    const order = rental({
+      customerId: a.id,
+      totalAmount: '6000.00',
+      partialPayment: '100.00',
+      billing: 'CYCLES',
+      lines: [{ ...base.lines[0]!, quantity: 1, noOfRentalDays: 60, unitPrice: '100.00', lineTotal: '6000.00' }],
+    });
+    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-CY-1', receiptNumber: 'OR-CY-1' })).toBe(200);
+    const on = `${addDays(manilaDate(), -3)}T04:00:00.000Z`;
+    await p.feed(
+      statusEvent(order, 'FOR_PAYMENT', 'PREPARING', { at: on }),
+      statusEvent(order, 'PREPARING', 'TO_SHIP', { at: on }),
+      statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY', { at: on }),
+      statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED', { at: on }),
+    );
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-CY-2', receiptNumber: 'OR-CY-2' })).toBe(200);
+    const paid = await p.events(order.orderId, EVENTS.payment.confirmed);
+    await deliver(paid[1]!);
+    const [, mail] = await h.mailTo('cycles@example.com', 2);
+    expect(mail!.attachments.map((x) => x.filename)).toEqual(['CYCLE_INVOICE_1.pdf']);
+    expect(mail!.text).toContain('$2,900.00');
+    expect(mail!.text).toContain('This pays cycle 1 of your rental (30 days)');
+    expect(mail!.text).not.toContain('We are preparing your order now');
   });
 
   it('a status nobody waits for sends nothing; an event for a deleted account sends nothing', async () => {

@@ -1,4 +1,4 @@
-import { EVENTS, formatBusinessDate, manilaDate, REFUND_METHOD_LABELS, MESSAGE_TEMPLATE, type MessageTemplate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
+import { CYCLE_DAYS, EVENTS, formatBusinessDate, manilaDate, REFUND_METHOD_LABELS, MESSAGE_TEMPLATE, type MessageTemplate, type RentalReminder, formatMoneyString, fullPaymentDueInWords, SHOP_NAME, type EventData } from '@dme/contracts';
 import type { MessageContent } from './render';
 
 /**
@@ -93,14 +93,17 @@ export function paymentReceived(r: Recipient, p: Paid, l: Links): MessageContent
     ['Invoice', p.invoiceNumber],
     ['Receipt', p.receiptNumber],
   ];
-  if (p.orderType === 'RENT' && p.type === 'PARTIAL') facts.push(['Balance', formatMoneyString(p.balance)]);
+  if (p.orderType === 'RENT' && p.type !== 'FULL') facts.push(['Balance', formatMoneyString(p.balance)]);
+  const next =
+    p.type === 'FULL' && p.orderType === 'RENT'
+      ? 'Your rental is paid in full. Thank you for renting with us.'
+      : p.type === 'CYCLE'
+        ? `This pays cycle ${p.cycle ?? ''} of your rental (${CYCLE_DAYS} days); we will remind you when the next one is due.`
+        : 'We are preparing your order now.';
   return {
     subject: `Payment received for ${p.orderNumber}`,
     greeting: hello(r),
-    paragraphs: [
-      `We received your payment of ${formatMoneyString(p.amount)}. Your invoice is attached.`,
-      p.type === 'FULL' && p.orderType === 'RENT' ? 'Your rental is paid in full. Thank you for renting with us.' : 'We are preparing your order now.',
-    ],
+    paragraphs: [`We received your payment of ${formatMoneyString(p.amount)}. Your invoice is attached.`, next],
     facts,
     action: orderAction(l, p.orderType),
   };

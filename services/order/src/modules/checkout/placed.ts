@@ -1,4 +1,4 @@
-import { centsToString, EVENTS, manilaDate, ORDER_PLACED_TITLE, type Order, type PlaceOrderInput } from '@dme/contracts';
+import { centsToString, EVENTS, manilaDate, ORDER_PLACED_TITLE, orderBilling, type Order, type PlaceOrderInput } from '@dme/contracts';
 import { eventEnvelope, type Principal } from '@dme/platform';
 import { randomUUID } from 'node:crypto';
 import { SOURCE } from '../../events';
@@ -116,6 +116,8 @@ function placedEvent(p: Placed, order: Order) {
       totalAmount: p.totalAmount,
       partialPayment: p.partial,
       deposit: p.deposit,
+      // Issue 29: per 30-day cycle when a line's terms say so and it runs more than 30 days.
+      billing: body.type === 'RENT' ? orderBilling(p.priced.map((l) => ({ terms: l.r.rentalTerms, noOfRentalDays: l.noOfRentalDays }))) : 'UPFRONT',
       customer: order.customer ? { name: order.customerName, email: order.customer.email, contactNumber: order.customer.contactNumber } : null,
       delivery: { address: body.deliveryAddress, city: body.deliveryCity, state: body.deliveryState, zipcode: body.deliveryZipcode },
       createdAt: order.createdAt,

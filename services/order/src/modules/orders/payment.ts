@@ -1,4 +1,4 @@
-import { balanceCents, centsToString, toCents, type OrderPayment, type OrderStatus, type PaymentType, type RefundKind, type RefundMethod } from '@dme/contracts';
+import { balanceCents, centsToString, sumCents, toCents, type OrderPayment, type OrderStatus, type PaymentType, type RefundKind, type RefundMethod } from '@dme/contracts';
 import { money, moneyOrNull } from './rows';
 
 /** The payment read model of an order (from `dme.payment.confirmed`), numeric columns as text. */
@@ -22,6 +22,8 @@ export interface PaymentRecordRow {
   amount: string;
   note: string;
   created_at: string;
+  /** A CYCLE record's cycle number (issue 29). */
+  cycle?: number | null;
 }
 
 /** What the payment information of an order is read from: the order's own figures and the payment read model. */
@@ -68,7 +70,10 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
     amount: money(r.amount),
     note: r.note,
     createdAt: new Date(r.created_at).toISOString(),
+    ...(r.type === 'CYCLE' ? { cycle: r.cycle ?? null } : {}),
   }));
+  // Issue 29: the rent taken by cycle payments counts against the balance like the first payment.
+  const cycleRent = sumCents(o.records.filter((r) => r.type === 'CYCLE').map((r) => toCents(r.amount)));
   const base = {
     totalOrderPayment: total,
     totalPartialPayment: partial,
@@ -96,7 +101,7 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
       extraCharge: centsToString(extra),
       overallTotal: centsToString(totalCents + extra),
       // The deposit taken for the charges pays that part of the extra (issue 29; its rest is refunded).
-      balance: centsToString(balanceCents({ totalCents, paidCents: toCents(partial ?? '0') + toCents(o.deposit_applied ?? '0'), extraCents: extra })),
+      balance: centsToString(balanceCents({ totalCents, paidCents: toCents(partial ?? '0') + cycleRent + toCents(o.deposit_applied ?? '0'), extraCents: extra })),
       dueDate: o.full_payment_due_text,
     };
   }

@@ -59,6 +59,7 @@ interface OrderFactsRow extends OrderRow {
   deposit_refund: string | null;
   /** The late fees waived so far (sum), numeric as text. */
   late_fees_waived: string;
+  cycle_rent_paid: string;
   lines: OrderLineRow[];
   serials: SerialRow[];
 }
@@ -103,7 +104,7 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                        'extra_charge', p.extra_charge::text, 'overall_total', p.overall_total::text, 'balance', p.balance::text,
                        'due_date', p.due_date::text) from ${t('order_payments')} p where p.order_id = o.id) as payment,
             coalesce((select json_agg(json_build_object('payment_record_id', r.payment_record_id, 'type', r.type, 'invoice_number', r.invoice_number, 'receipt_number', r.receipt_number,
-                       'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at) order by r.created_at, r.id)
+                       'amount', r.amount::text, 'note', r.note, 'created_at', r.created_at, 'cycle', r.cycle) order by r.created_at, coalesce(r.cycle, 0), r.id)
                         from ${t('order_payment_records')} r where r.order_id = o.id), '[]'::json) as records,
             coalesce((select json_agg(json_build_object('number', f.number, 'kind', f.kind, 'amount', f.amount::text, 'method', f.method, 'refunded_at', f.refunded_at)
                        order by f.refunded_at, f.number) from ${t('order_refunds')} f where f.order_id = o.id), '[]'::json) as refunds,
@@ -116,7 +117,8 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
             case when o.driver_id is null then null
                  else json_build_object('driverId', o.driver_id, 'day', to_char(o.driver_day, 'YYYY-MM-DD'),
                         'driverName', coalesce((select trim(d.first_name || ' ' || d.last_name) from ${t('customers')} d where d.id = o.driver_id), '')) end as assignment`;
-  const waived = `, coalesce((select sum(w.amount) from ${t('order_late_fee_waivers')} w where w.order_id = o.id), 0)::text as late_fees_waived`;
+  const waived = `, coalesce((select sum(w.amount) from ${t('order_late_fee_waivers')} w where w.order_id = o.id), 0)::text as late_fees_waived,
+            coalesce((select sum(r.amount) from ${t('order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::text as cycle_rent_paid`;
   return `select o.*, ${facts}${waived}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
@@ -134,6 +136,7 @@ function factsOf(o: OrderFactsRow): OrderFacts {
     partialPayment: moneyOrNull(o.partial_payment),
     deposit: money(o.deposit ?? '0'),
     lateFeesWaived: money(o.late_fees_waived ?? '0'),
+    cycleRentPaid: money(o.cycle_rent_paid ?? '0'),
     lines: o.lines.map((l) => ({
       id: l.id,
       productId: l.product_id,

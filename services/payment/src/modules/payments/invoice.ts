@@ -1,6 +1,7 @@
-import { daysChangeLabel, formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
+import { centsToString, cyclePaymentLabel, daysChangeLabel, formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
 import { PDF_GREY as GREY, PDF_ROWS as ROWS, pdfFooter, pdfHeaderCell as cellHeader, pdfSellerHeading, renderPdf } from '@dme/platform';
 import type { InvoiceSource } from './payment.service';
+import { cyclesOf } from './payment.store';
 
 /**
  * Column widths are fixed, not 'auto' or '*': a table sizes those to its longest word, and a long
@@ -19,9 +20,9 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
   const { payment: p, records } = src;
   const latest = records[records.length - 1]!;
   const rental = p.order_type === 'RENT';
-  const fileName = invoiceFileName(p.order_type, latest.type);
+  const fileName = invoiceFileName(p.order_type, latest.type, latest.cycle);
   const full = latest.type === 'FULL';
-  const title = !rental ? 'Purchase' : full ? 'Rental — full payment' : 'Rental — initial payment';
+  const title = !rental ? 'Purchase' : full ? 'Rental — full payment' : latest.type === 'CYCLE' ? `Rental — ${cyclePaymentLabel(latest.cycle ?? 0).toLowerCase()}` : 'Rental — initial payment';
 
   const doc = {
     pageSize: 'A4',
@@ -105,6 +106,9 @@ function totalsTable(p: Payment, latest: InvoiceRecord, rental: boolean) {
   // the payment that pays them (the full payment).
   if (rental && latest.type === 'FULL') for (const x of p.extensions ?? []) totals.push([`  ${daysChangeLabel(x.kind, x.days)}`, $(x.amount)]);
   if (rental) totals.push(['Partial payment (first day)', $(latest.total_partial_payment)]);
+  // Issue 29: a cycle's invoice names the days it bills and their rent (what it takes is in the payments below).
+  const cycle = latest.type === 'CYCLE' ? cyclesOf(p).find((c) => c.n === latest.cycle) : undefined;
+  if (cycle) totals.push([`Cycle ${cycle.n}: ${cycle.from} to ${cycle.to} (${cycle.days} days)`, $(centsToString(cycle.cents))]);
   // Issue 29: the deposit on its own line (taken with the first payment); at the full payment the
   // late fees within the extra charges, and the deposit's settlement against them.
   const some = (v: string | null) => v !== null && toCents(v) > 0;
@@ -134,7 +138,7 @@ function paymentsTable(records: InvoiceRecord[]) {
   const paymentsHeader = [cellHeader('Date'), cellHeader('Payment'), cellHeader('Invoice no.'), cellHeader('Receipt no.'), cellHeader('Accommodated by'), cellHeader('Amount', 'right')];
   const paymentRows = records.map((r) => [
     manilaDate(new Date(r.created_at)),
-    r.type === 'FULL' ? 'Full payment' : toCents(r.deposit ?? '0') > 0 ? 'Partial payment + deposit' : 'Partial payment',
+    r.type === 'FULL' ? 'Full payment' : r.type === 'CYCLE' ? cyclePaymentLabel(r.cycle ?? 0) : toCents(r.deposit ?? '0') > 0 ? 'Partial payment + deposit' : 'Partial payment',
     r.invoice_number,
     r.receipt_number,
     r.accommodated_by_name,

@@ -39,8 +39,8 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
   const opened = await sql<{ id: string }>(
     db,
     `insert into ${qualified(db, 'payments')} (id, order_id, order_number, order_type, order_status, customer_id, customer_name, customer, delivery,
-            lines, status, type, total_order_payment, total_partial_payment, balance, created_at, deposit)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, null, $12, $13, $14, $15, $16)
+            lines, status, type, total_order_payment, total_partial_payment, balance, created_at, deposit, billing)
+     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, null, $12, $13, $14, $15, $16, $17)
      on conflict (order_id) do nothing returning id`,
     [
       randomUUID(),
@@ -59,6 +59,7 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
       centsToString(f.balance),
       new Date(data.createdAt ?? occurredAt),
       centsToString(f.deposit),
+      data.type === 'RENT' ? data.billing : 'UPFRONT',
     ],
   );
   if (opened.length === 0) return 'duplicate';

@@ -12,7 +12,7 @@ describe('nextAction: what confirming does now (SPEC §4)', () => {
     for (const orderType of ['BUY', 'RENT'] as OrderKind[]) {
       for (const status of PAYMENT_STATUSES as readonly PaymentStatus[]) {
         for (const orderStatus of ORDER_STATUSES as readonly OrderStatus[]) {
-          const action = nextAction({ orderType, status, orderStatus });
+          const action = nextAction({ orderType, status, orderStatus, cycleDue: null });
           if (action) found.push(`${orderType} ${status} ${orderStatus} → ${action}`);
         }
       }
@@ -22,6 +22,31 @@ describe('nextAction: what confirming does now (SPEC §4)', () => {
       'RENT FOR_FULL_PAYMENT FOR_FULL_PAYMENT → COMPLETE_PAYMENT',
       'RENT PENDING FOR_PAYMENT → PAY_PARTIAL',
     ]);
+  });
+});
+
+describe('nextAction with a cycle due (issue 29)', () => {
+  it("a rental's cycle is taken while it is out (delivered, for return, being picked up), and nowhere else", () => {
+    const found: string[] = [];
+    for (const orderType of ['BUY', 'RENT'] as OrderKind[]) {
+      for (const status of PAYMENT_STATUSES as readonly PaymentStatus[]) {
+        for (const orderStatus of ORDER_STATUSES as readonly OrderStatus[]) {
+          if (nextAction({ orderType, status, orderStatus, cycleDue: { n: 2, cents: 300_000 } }) === 'PAY_CYCLE') found.push(`${orderType} ${status} ${orderStatus}`);
+        }
+      }
+    }
+    expect(found.sort()).toEqual(['RENT INITIAL_PAYMENT DELIVERED', 'RENT INITIAL_PAYMENT FOR_PICK_UP', 'RENT INITIAL_PAYMENT FOR_RETURN']);
+  });
+
+  it('a cycle payment: its amount, the last cycle paid, the balance less it; the status stays; the delivery day is kept once', () => {
+    const first = confirm(at({ ...rental(), billing: 'CYCLES' }, 'FOR_PAYMENT'))!.after;
+    const out = onOrderStatus(at(first, 'OUT_FOR_DELIVERY'), 'DELIVERED', null, new Date('2026-03-01T17:00:00Z'));
+    expect(out.deliveredOn).toBe('2026-03-02');
+    expect(onOrderStatus(out, 'DELIVERED', null, new Date('2026-03-09T01:00:00Z')).deliveredOn).toBe('2026-03-02');
+    const c = confirm({ ...out, cycleDue: { n: 1, cents: 16_000 } })!;
+    expect(c).toMatchObject({ action: 'PAY_CYCLE', amount: 16_000, deposit: 0, cycle: 1 });
+    expect(c.after).toMatchObject({ status: 'INITIAL_PAYMENT', type: 'CYCLE', lastCycle: 1, paid: 7_800 + 16_000, balance: 24_600 - 16_000, cycleDue: null });
+    expect(confirm(c.after)).toBeNull();
   });
 });
 

@@ -1,6 +1,8 @@
 import {
   balanceCents,
   fullPaymentDueDate,
+  manilaDate,
+  type Billing,
   paymentMove,
   type Cents,
   type OrderStatus,
@@ -40,7 +42,15 @@ export interface Figures {
   lateFees: Cents | null;
   depositApplied: Cents | null;
   depositRefund: Cents | null;
+  /** How the rent is billed (issue 29); CYCLES: from the day it was delivered, the last cycle paid, and the cycle to take now (rental-money `cycleDue`, as of today). */
+  billing: Billing;
+  deliveredOn: string | null;
+  lastCycle: number;
+  cycleDue: { n: number; cents: Cents } | null;
 }
+
+/** While a rental is out (delivered, and until it is back), its cycle payments can be taken (issue 29). */
+const CYCLE_PAYABLE: readonly OrderStatus[] = ['DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
 
 /**
  * What counts against the rent and the charges: what was paid, less the deposit held (it is the
@@ -50,10 +60,15 @@ export function creditedCents(p: Pick<Figures, 'paid' | 'depositHeld' | 'deposit
   return p.paid - p.depositHeld + (p.depositApplied ?? 0);
 }
 
-/** What confirming does now, or null when nothing can be taken (order not confirmed yet, paid, cancelled). */
-export function nextAction(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status'>): PaymentAction | null {
+/**
+ * What confirming does now, or null when nothing can be taken (order not confirmed yet, paid,
+ * cancelled). A rental billed by cycles takes the cycle due while it is out (issue 29); what is
+ * left of the cycles when it is back comes with the full payment.
+ */
+export function nextAction(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status' | 'cycleDue'>): PaymentAction | null {
   if (p.status === 'PENDING' && p.orderStatus === 'FOR_PAYMENT') return p.orderType === 'BUY' ? 'MARK_AS_PAID' : 'PAY_PARTIAL';
   if (p.orderType === 'RENT' && p.status === 'FOR_FULL_PAYMENT' && p.orderStatus === 'FOR_FULL_PAYMENT') return 'COMPLETE_PAYMENT';
+  if (p.orderType === 'RENT' && p.status === 'INITIAL_PAYMENT' && CYCLE_PAYABLE.includes(p.orderStatus) && p.cycleDue) return 'PAY_CYCLE';
   return null;
 }
 
@@ -62,7 +77,7 @@ export function nextAction(p: Pick<Figures, 'orderType' | 'orderStatus' | 'statu
  * knows: its copy of the order status, fed by order events), or it is not waiting for a payment.
  * Null when something can be taken.
  */
-export function notPayableReason(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status'>): 'orderCancelled' | 'notPayable' | null {
+export function notPayableReason(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status' | 'cycleDue'>): 'orderCancelled' | 'notPayable' | null {
   if (nextAction(p)) return null;
   return p.orderStatus === 'CANCELLED' || p.status === 'CANCELLED' ? 'orderCancelled' : 'notPayable';
 }
@@ -91,6 +106,10 @@ export function opening(orderType: OrderKind, total: Cents, partial: Cents | nul
     lateFees: null,
     depositApplied: null,
     depositRefund: null,
+    billing: 'UPFRONT',
+    deliveredOn: null,
+    lastCycle: 0,
+    cycleDue: null,
   };
 }
 
@@ -100,6 +119,8 @@ export interface Confirmation {
   amount: Cents;
   /** The deposit within the amount (a rental's first payment). */
   deposit: Cents;
+  /** A cycle payment's number (issue 29); null otherwise. */
+  cycle: number | null;
   after: Figures;
 }
 
@@ -112,7 +133,7 @@ export function dueNow(p: Figures): Cents | null {
  * Takes the payment due now (SPEC §4): a purchase in full (PAID, FULL, overall total = order
  * total); a rental's first day and its deposit (issue 29; INITIAL_PAYMENT, PARTIAL, overall total
  * 0, balance = total − partial, the deposit held); a rental's balance (PAID, FULL, amount =
- * balance). Null when nothing can be taken.
+ * balance); a rental's cycle due (issue 29; PAY_CYCLE, CYCLE, the status stays). Null when nothing can be taken.
  * The status change is a row of the payment process (contracts PAYMENT_PROCESS) or throws.
  */
 export function confirm(p: Figures): Confirmation | null {
@@ -129,6 +150,7 @@ function figuresAfter(p: Figures): Confirmation | null {
         action,
         amount: p.total,
         deposit: 0,
+        cycle: null,
         after: { ...p, status: 'PAID', type: 'FULL', overallTotal: p.total, balance: 0, paid: p.paid + p.total },
       };
     case 'PAY_PARTIAL': {
@@ -138,6 +160,7 @@ function figuresAfter(p: Figures): Confirmation | null {
         action,
         amount: partial + p.deposit,
         deposit: p.deposit,
+        cycle: null,
         after: { ...held, status: 'INITIAL_PAYMENT', type: 'PARTIAL', partial, overallTotal: 0, balance: balanceCents({ totalCents: p.total, paidCents: creditedCents(held) }) },
       };
     }
@@ -146,8 +169,15 @@ function figuresAfter(p: Figures): Confirmation | null {
         action,
         amount: p.balance,
         deposit: 0,
+        cycle: null,
         after: { ...p, status: 'PAID', type: 'FULL', balance: 0, paid: p.paid + p.balance },
       };
+    case 'PAY_CYCLE': {
+      // Issue 29: the cycle due (rental-money `cycleDue`: the rent through its end less the rent paid); the status stays INITIAL_PAYMENT.
+      const due = p.cycleDue!;
+      const paid = { ...p, type: 'CYCLE' as const, paid: p.paid + due.cents, lastCycle: due.n, cycleDue: null };
+      return { action, amount: due.cents, deposit: 0, cycle: due.n, after: { ...paid, balance: balanceCents({ totalCents: p.total, paidCents: creditedCents(paid), extraCents: p.extraCharge }) } };
+    }
     default:
       return null;
   }
@@ -165,6 +195,8 @@ function figuresAfter(p: Figures): Confirmation | null {
  */
 export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date, dueDate: string | null = null, settlement: Settlement | null = null): Figures {
   const next = afterOrderStatus(p, to, extraCharge, dueDate ?? fullPaymentDueDate(at), settlement);
+  // Issue 29: a rental's cycles count from the day it was delivered (its Manila date; a redelivered event keeps the first).
+  if (to === 'DELIVERED' && p.orderType === 'RENT' && p.deliveredOn === null) next.deliveredOn = manilaDate(at);
   paymentMove(p.status, next.status, { by: 'order', status: to });
   return next;
 }

@@ -107,7 +107,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
     const figures = figuresOf(row);
     const taken = confirm(figures);
     if (!taken) throw conflict(PAYMENT_MESSAGES[notPayableReason(figures) ?? 'notPayable']);
-    const { after, amount, deposit } = taken;
+    const { after, amount, deposit, cycle } = taken;
     const note = body.note ?? '';
     const confirmedAt = new Date();
     const recordId = randomUUID();
@@ -136,16 +136,17 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         dueDate: after.dueDate,
         recordId,
         deposit: centsToString(deposit),
+        cycle,
       },
     });
     await saveFigures(tem, paymentId, after, true);
-    const outbox = outboxInsert(tem, event, 17);
+    const outbox = outboxInsert(tem, event, 18);
     await sql(
       tem,
       `with r as (
          insert into ${qualified(tem, 'payment_records')} (id, payment_id, type, invoice_number, receipt_number, note, amount, accommodated_by,
-                accommodated_by_name, total_partial_payment, extra_charge, overall_total, balance, due_date, created_at, deposit)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15, $16)
+                accommodated_by_name, total_partial_payment, extra_charge, overall_total, balance, due_date, created_at, deposit, cycle)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::date, $15, $16, $17)
        )
        ${outbox.text}`,
       [
@@ -165,6 +166,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         after.dueDate,
         confirmedAt,
         centsToString(deposit),
+        cycle,
         ...outbox.values,
       ],
     );

@@ -1,6 +1,6 @@
-import { centsToString, sumCents, toCents, type Cents, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { billingCycles, centsToString, cycleDue, cycleStates, manilaDate, sumCents, toCents, type Billing, type Cents, type Cycle, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
-import { dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { creditedCents, dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 /**
  * Rows of the payment schema and their conversions (numeric columns are read as text, dates as
@@ -34,6 +34,10 @@ export interface PaymentRow {
   deposit_refund: string | null;
   /** The rental's changes of days (issue 29), oldest first. */
   extensions: Payment['extensions'];
+  /** Billing cycles (issue 29). */
+  billing: Billing;
+  delivered_on: string | null;
+  last_cycle: number;
   /** The sum of the refunds still due (read by the list only). */
   refunds_due?: string | null;
   version: number;
@@ -58,6 +62,8 @@ export interface RecordRow {
   due_date: string | null;
   /** The deposit within the amount (issue 29). */
   deposit: string;
+  /** A CYCLE record's cycle number (issue 29). */
+  cycle: number | null;
   created_at: Date;
 }
 
@@ -67,17 +73,37 @@ export const PAYMENT_COLUMNS = `p.id, p.order_id, p.order_number, p.order_type, 
   p.total_partial_payment::text as total_partial_payment, p.extra_charge::text as extra_charge,
   p.overall_total::text as overall_total, p.balance::text as balance, p.amount_paid::text as amount_paid,
   p.due_date::text as due_date, p.deposit::text as deposit, p.deposit_held::text as deposit_held, p.late_fees::text as late_fees,
-  p.deposit_applied::text as deposit_applied, p.deposit_refund::text as deposit_refund, p.extensions, p.version, p.created_at, p.updated_at`;
+  p.deposit_applied::text as deposit_applied, p.deposit_refund::text as deposit_refund, p.extensions, p.version, p.created_at, p.updated_at,
+  p.billing, p.delivered_on::text as delivered_on, p.last_cycle`;
 
 const RECORD_COLUMNS = `r.id, r.payment_id, r.type, r.invoice_number, r.receipt_number, r.note, r.amount::text as amount,
   r.accommodated_by, r.accommodated_by_name, r.total_partial_payment::text as total_partial_payment,
   r.extra_charge::text as extra_charge, r.overall_total::text as overall_total, r.balance::text as balance,
-  r.due_date::text as due_date, r.deposit::text as deposit, r.created_at`;
+  r.due_date::text as due_date, r.deposit::text as deposit, r.cycle, r.created_at`;
 
 export const money = (cents: Cents | null): string | null => (cents === null ? null : centsToString(cents));
 export const cents = (value: string | null): Cents | null => (value === null ? null : toCents(value));
 
-export function figuresOf(row: PaymentRow): Figures {
+/**
+ * A rental's billing cycles from its delivery (issue 29, rental-money `billingCycles`): its lines'
+ * days at their rent of a day (unit price × quantity); none before delivery or on UPFRONT billing.
+ */
+export function cyclesOf(row: Pick<PaymentRow, 'billing' | 'delivered_on' | 'lines'>): Cycle[] {
+  if (row.billing !== 'CYCLES' || row.delivered_on === null) return [];
+  return billingCycles(
+    row.delivered_on,
+    row.lines.map((l) => ({ days: l.noOfRentalDays ?? 0, dailyCents: toCents(l.unitPrice) * l.quantity })),
+  );
+}
+
+/** A payment row's figures; the cycle due is as of `today` (a Manila date). */
+export function figuresOf(row: PaymentRow, today: string = manilaDate()): Figures {
+  const base = figuresWithoutCycle(row);
+  const due = cycleDue(cyclesOf(row), { lastCycle: base.lastCycle, rentPaidCents: creditedCents(base), today });
+  return { ...base, cycleDue: due && { n: due.cycle.n, cents: due.cents } };
+}
+
+function figuresWithoutCycle(row: PaymentRow): Figures {
   return {
     orderType: row.order_type,
     orderStatus: row.order_status,
@@ -95,6 +121,10 @@ export function figuresOf(row: PaymentRow): Figures {
     lateFees: cents(row.late_fees ?? null),
     depositApplied: cents(row.deposit_applied ?? null),
     depositRefund: cents(row.deposit_refund ?? null),
+    billing: row.billing ?? 'UPFRONT',
+    deliveredOn: row.delivered_on ?? null,
+    lastCycle: row.last_cycle ?? 0,
+    cycleDue: null,
   };
 }
 
@@ -104,7 +134,8 @@ export async function saveFigures(db: Db, id: string, f: Figures, bumpVersion = 
     db,
     `update ${qualified(db, 'payments')} set order_status = $2, status = $3, type = $4, total_partial_payment = $5, extra_charge = $6,
             overall_total = $7, balance = $8, amount_paid = $9, due_date = $10::date, version = version + $11, updated_at = now(),
-            deposit = $12, deposit_held = $13, late_fees = $14, deposit_applied = $15, deposit_refund = $16
+            deposit = $12, deposit_held = $13, late_fees = $14, deposit_applied = $15, deposit_refund = $16,
+            delivered_on = $17::date, last_cycle = $18
       where id = $1`,
     [
       id,
@@ -123,6 +154,8 @@ export async function saveFigures(db: Db, id: string, f: Figures, bumpVersion = 
       money(f.lateFees),
       money(f.depositApplied),
       money(f.depositRefund),
+      f.deliveredOn,
+      f.lastCycle,
     ],
   );
 }
@@ -162,6 +195,7 @@ export function recordOf(r: RecordRow): PaymentRecord {
     accommodatedBy: r.accommodated_by,
     accommodatedByName: r.accommodated_by_name,
     createdAt: new Date(r.created_at).toISOString(),
+    cycle: r.cycle ?? null,
   };
 }
 
@@ -185,6 +219,17 @@ export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: Paymen
     depositRefund: money(f.depositRefund),
     refunds,
     extensions: row.extensions ?? [],
+    billing: f.billing,
+    deliveredOn: f.deliveredOn,
+    cycles: cycleStates(cyclesOf(row), { lastCycle: f.lastCycle, rentPaidCents: creditedCents(f), today: manilaDate() }).map((c) => ({
+      n: c.n,
+      from: c.from,
+      to: c.to,
+      dueOn: c.dueOn,
+      days: c.days,
+      amount: centsToString(c.cents),
+      state: c.state,
+    })),
   };
 }
 

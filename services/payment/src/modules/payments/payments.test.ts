@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_DATA, EVENTS, PAYMENT_MESSAGES } from '@dme/contracts';
+import { addDays, EVENT_DATA, EVENTS, manilaDate, PAYMENT_MESSAGES } from '@dme/contracts';
 import { IDENTITY_HEADERS } from '@dme/platform';
 import { TEST_INTERNAL_TOKEN, type Json } from '@dme/testing';
 import { confirmAs, paymentIdOf, placedEvent, purchase, rental, rentalToFullPayment, startPayments, statusEvent, type PaymentHarness, type PlacedData } from '../../test/harness';
@@ -68,6 +68,9 @@ describe('payments opened by order events', () => {
       depositRefund: null,
       refunds: [],
       extensions: [],
+      billing: 'UPFRONT',
+      deliveredOn: null,
+      cycles: [],
     });
   });
 
@@ -128,6 +131,7 @@ describe('confirm', () => {
         accommodatedBy: h.accounting.userId,
         accommodatedByName: h.accounting.username,
         createdAt: expect.any(String),
+        cycle: null,
       },
     ]);
     expect((await get(id)).body.payment).toEqual(p);
@@ -156,6 +160,7 @@ describe('confirm', () => {
       dueDate: null,
       recordId: p.records[0].id,
       deposit: '0.00',
+      cycle: null,
     });
     // Paid: nothing more can be taken.
     const again = await confirmAs(h, h.accounting, id);
@@ -297,6 +302,102 @@ describe('the full payment of a rental', () => {
     expect(events[1]!.payload.data).toMatchObject({ extraCharge: '120.00', overallTotal: '444.00', balance: '0.00', dueDate: '2026-05-12', note: 'Damage on one wheelchair' });
     await h.feed(statusEvent(data, 'FOR_FULL_PAYMENT', 'COMPLETED'));
     expect((await get(id)).body.payment).toMatchObject({ status: 'PAID', orderStatus: 'COMPLETED', nextAction: null });
+  });
+});
+
+describe('a rental billed per 30-day cycle (issue 29)', () => {
+  /** 60 days of one bed at ₱100.00 a day (₱6,000.00), a ₱500.00 deposit, billed by cycles. */
+  const onCycles = () => {
+    const base = rental();
+    return rental({
+      totalAmount: '6000.00',
+      partialPayment: '100.00',
+      deposit: '500.00',
+      billing: 'CYCLES',
+      lines: [{ ...base.lines[0]!, quantity: 1, noOfRentalDays: 60, unitPrice: '100.00', lineTotal: '6000.00', deposit: '500.00' }],
+    });
+  };
+  /** Delivered `days` ago (Manila noon of that day). */
+  async function deliveredDaysAgo(data: ReturnType<typeof rental>, days: number): Promise<string> {
+    const on = addDays(manilaDate(), -days);
+    const path = ['PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED'] as const;
+    let from: (typeof path)[number] | 'FOR_PAYMENT' = 'FOR_PAYMENT';
+    for (const to of path) {
+      await h.feed(statusEvent(data, from, to, { at: `${on}T04:00:00.000Z` }));
+      from = to;
+    }
+    return on;
+  }
+
+  it('the first day and deposit first; from delivery each cycle due on its day, taken once, with its own invoice; the return asks for what is left', async () => {
+    const data = onCycles();
+    const id = await order(data);
+    expect((await confirmAs(h, h.accounting, id)).body.payment).toMatchObject({ status: 'INITIAL_PAYMENT', depositHeld: '500.00', balance: '5900.00', billing: 'CYCLES', cycles: [] });
+    const on = await deliveredDaysAgo(data, 31);
+    const out = (await get(id)).body.payment;
+    expect(out).toMatchObject({ deliveredOn: on, nextAction: 'PAY_CYCLE', dueNow: '2900.00' });
+    expect(out.cycles).toEqual([
+      { n: 1, from: on, to: addDays(on, 29), dueOn: on, days: 30, amount: '3000.00', state: 'DUE' },
+      { n: 2, from: addDays(on, 30), to: addDays(on, 59), dueOn: addDays(on, 30), days: 30, amount: '3000.00', state: 'DUE' },
+    ]);
+    // Cycle 1 is its 30 days less the first day paid; then cycle 2, due since yesterday.
+    const one = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-C-1', receiptNumber: 'OR-C-1', note: '' });
+    expect(one.body.payment).toMatchObject({ status: 'INITIAL_PAYMENT', type: 'CYCLE', balance: '3000.00', nextAction: 'PAY_CYCLE', dueNow: '3000.00' });
+    expect(one.body.payment.cycles.map((c: Json) => c.state)).toEqual(['PAID', 'DUE']);
+    const two = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-C-2', receiptNumber: 'OR-C-2', note: '' });
+    expect(two.body.payment).toMatchObject({ balance: '0.00', nextAction: null, dueNow: null });
+    expect(two.body.payment.records.map((r: Json) => [r.type, r.cycle, r.amount])).toEqual([
+      ['PARTIAL', null, '600.00'],
+      ['CYCLE', 1, '2900.00'],
+      ['CYCLE', 2, '3000.00'],
+    ]);
+    // Nothing more to take: a third confirmation is refused and records nothing.
+    expect((await confirmAs(h, h.accounting, id)).status).toBe(409);
+    expect(await recordCount(id)).toBe(3);
+    const events = await confirmedEvents(id);
+    expect(events.map((e) => [e.payload.data.type, e.payload.data.cycle, e.payload.data.amount])).toEqual([
+      ['PARTIAL', null, '600.00'],
+      ['CYCLE', 1, '2900.00'],
+      ['CYCLE', 2, '3000.00'],
+    ]);
+    // Each cycle's invoice by its record.
+    const cycleTwo = two.body.payment.records[2];
+    const pdf = await h.download(`/api/payments/${id}/records/${cycleTwo.id}/invoice.pdf`, h.accounting);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-disposition')).toContain('CYCLE_INVOICE_2.pdf');
+    // Back with ₱350.00 of charges (₱50.00 late fees): the deposit pays them, ₱150.00 goes back; no rent is left.
+    await h.feed(statusEvent(data, 'DELIVERED', 'FOR_RETURN'), statusEvent(data, 'FOR_RETURN', 'FOR_PICK_UP'));
+    await h.feed(statusEvent(data, 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', { extraCharge: '350.00', settlement: { lateFees: '50.00', depositApplied: '350.00', depositRefund: '150.00' } }));
+    expect((await get(id)).body.payment).toMatchObject({ status: 'FOR_FULL_PAYMENT', balance: '0.00', nextAction: 'COMPLETE_PAYMENT', dueNow: '0.00', refundsDue: '150.00' });
+  });
+
+  it('a cycle cannot be charged twice: two confirmations at once with different keys take cycle 1 once; the database refuses a second record of a cycle', async () => {
+    const data = onCycles();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await deliveredDaysAgo(data, 3);
+    const answers = await Promise.all([confirmAs(h, h.accounting, id), confirmAs(h, h.accounting, id)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const p = (await get(id)).body.payment;
+    expect(p.records.filter((r: Json) => r.type === 'CYCLE').map((r: Json) => [r.cycle, r.amount])).toEqual([[1, '2900.00']]);
+    expect(p).toMatchObject({ nextAction: null, balance: '3000.00' });
+    expect(p.cycles.map((c: Json) => c.state)).toEqual(['PAID', 'UPCOMING']);
+    const [rec] = p.records.filter((r: Json) => r.type === 'CYCLE');
+    await expect(
+      db().execute(
+        `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, note, amount, accommodated_by, accommodated_by_name, balance, cycle)
+         select ?, payment_id, type, invoice_number, receipt_number, note, amount, accommodated_by, accommodated_by_name, balance, cycle from payment.payment_records where id = ?`,
+        [randomUUID(), rec.id],
+      ),
+    ).rejects.toThrow(/payment_records_cycle_once/);
+  });
+
+  it('a rental of 30 days or fewer on cycle terms is billed as SPEC §4 (the order says UPFRONT): no cycle is ever due', async () => {
+    const data = rental();
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await deliveredDaysAgo(data, 40);
+    expect((await get(id)).body.payment).toMatchObject({ billing: 'UPFRONT', nextAction: null, cycles: [] });
   });
 });
 

@@ -23,12 +23,16 @@ const rental = (over: Partial<Figures> = {}): Figures => ({
   lateFees: null,
   depositApplied: null,
   depositRefund: null,
+  billing: 'UPFRONT',
+  deliveredOn: '2026-03-01',
+  lastCycle: 0,
+  cycleDue: null,
   ...over,
 });
-const first: ChargeFact = { type: 'PARTIAL', amount: 57_800, deposit: 50_000 };
+const first: ChargeFact = { type: 'PARTIAL', amount: 57_800, deposit: 50_000, cycle: null };
 // At the return: damage 250.00 + late fees 50.00 = 300.00 from the 500.00 deposit, 200.00 back; rent left 246.00.
 const settled = rental({ status: 'FOR_FULL_PAYMENT', extraCharge: 30_000, overallTotal: 62_400, balance: 24_600, lateFees: 5_000, depositApplied: 30_000, depositRefund: 20_000 });
-const full: ChargeFact = { type: 'FULL', amount: 24_600, deposit: 0 };
+const full: ChargeFact = { type: 'FULL', amount: 24_600, deposit: 0, cycle: null };
 const depositRefund: RefundFact = { kind: 'DEPOSIT', amount: 20_000, status: 'DUE' };
 const paid = rental({ ...settled, status: 'PAID', type: 'FULL', balance: 0, paid: 82_400 });
 
@@ -50,7 +54,7 @@ const purchase = (over: Partial<Figures> = {}): Figures => ({
 describe('reconciliation checks (issue 29)', () => {
   it.each<[string, Figures, ChargeFact[], RefundFact[]]>([
     ['a purchase waiting to be paid', purchase({ status: 'PENDING', type: null, paid: 0, balance: 17_598, overallTotal: null }), [], []],
-    ['a purchase paid', purchase(), [{ type: 'FULL', amount: 17_598, deposit: 0 }], []],
+    ['a purchase paid', purchase(), [{ type: 'FULL', amount: 17_598, deposit: 0, cycle: null }], []],
     ['a rental with its first day and deposit taken', rental(), [first], []],
     ['a rental back, the deposit settled, its rest owed back', settled, [first], [depositRefund]],
     ['a rental paid in full, the deposit refunded', paid, [first, full], [{ ...depositRefund, status: 'REFUNDED' }]],
@@ -88,7 +92,7 @@ describe('reconciliation checks (issue 29)', () => {
       check: 'WRONG_AMOUNT',
       expected: '246.00',
       actual: '296.00',
-      detail: 'Full payment: the rent left and the charges, less the deposit applied',
+      detail: 'Full payment: the rent left (after the first and cycle payments) and the charges, less the deposit applied',
     });
   });
 
@@ -118,11 +122,38 @@ describe('reconciliation checks (issue 29)', () => {
   });
 
   it('money recorded on a payment that took none', () => {
-    expect(reconcile(purchase({ status: 'CANCELLED', paid: 0 }), [{ type: 'FULL', amount: 17_598, deposit: 0 }], [])).toContainEqual({
+    expect(reconcile(purchase({ status: 'CANCELLED', paid: 0 }), [{ type: 'FULL', amount: 17_598, deposit: 0, cycle: null }], [])).toContainEqual({
       check: 'DUPLICATE_CHARGE',
       expected: '0',
       actual: '1',
       detail: 'A payment recorded on a CANCELLED payment',
+    });
+  });
+
+  describe('billing cycles', () => {
+    // A 60-day rental at 100.00 a day on cycles with a 500.00 deposit: day 1 + deposit, cycle 1 (29 days left of it), cycle 2.
+    const onCycles = (over: Partial<Figures> = {}) =>
+      rental({ billing: 'CYCLES', total: 600_000, partial: 10_000, paid: 650_000, balance: 0, lastCycle: 2, ...over });
+    const day1: ChargeFact = { type: 'PARTIAL', amount: 60_000, deposit: 50_000, cycle: null };
+    const cycle = (n: number, amount: number): ChargeFact => ({ type: 'CYCLE', amount, deposit: 0, cycle: n });
+
+    it('both cycles taken once: no finding; back with 350.00 of charges from the deposit, the full payment of nothing left: no finding', () => {
+      expect(reconcile(onCycles(), [day1, cycle(1, 290_000), cycle(2, 300_000)], [])).toEqual([]);
+      const back = onCycles({ status: 'PAID', type: 'FULL', extraCharge: 35_000, depositApplied: 35_000, depositRefund: 15_000, overallTotal: 635_000 });
+      expect(reconcile(back, [day1, cycle(1, 290_000), cycle(2, 300_000), { type: 'FULL', amount: 0, deposit: 0, cycle: null }], [{ ...depositRefund, amount: 15_000 }])).toEqual([]);
+    });
+
+    it('a cycle charged twice, a cycle on record missing, cycles on a rental billed up front, cycles beyond the rent', () => {
+      expect(reconcile(onCycles({ paid: 950_000 }), [day1, cycle(1, 290_000), cycle(2, 300_000), cycle(2, 300_000)], [])).toEqual([
+        { check: 'DUPLICATE_CHARGE', expected: '1', actual: '2', detail: 'Cycle 2 payment recorded 2 times' },
+        { check: 'WRONG_AMOUNT', expected: '6000.00', actual: '9000.00', detail: 'First payment and cycle payments beyond the rent' },
+      ]);
+      expect(reconcile(onCycles({ paid: 350_000 }), [day1, cycle(1, 290_000)], [])).toEqual([
+        { check: 'MISSING_CHARGE', expected: '2', actual: '1', detail: 'Last cycle paid on the payment against its records' },
+      ]);
+      expect(reconcile(onCycles({ billing: 'UPFRONT', paid: 350_000, lastCycle: 1 }), [day1, cycle(1, 290_000)], [])).toEqual([
+        { check: 'DUPLICATE_CHARGE', expected: '0', actual: '1', detail: 'Cycle payments on a rental not billed by cycles' },
+      ]);
     });
   });
 });

@@ -13,6 +13,8 @@ export interface ChargeFact {
   type: PaymentType;
   amount: Cents;
   deposit: Cents;
+  /** A CYCLE charge's cycle number (issue 29). */
+  cycle: number | null;
 }
 
 export interface RefundFact {
@@ -29,7 +31,7 @@ export interface Finding {
 }
 
 const money = (c: Cents) => centsToString(c);
-const TAKEN_LABEL: Record<PaymentType, string> = { PARTIAL: 'First payment', FULL: 'Full payment' };
+const TAKEN_LABEL: Record<PaymentType, string> = { PARTIAL: 'First payment', FULL: 'Full payment', CYCLE: 'Cycle payment' };
 
 /** What the payment's status says was taken: a rental's first payment, then its full payment; a purchase's one payment. */
 function chargesTheStatusNeeds(f: Figures): PaymentType[] {
@@ -66,6 +68,25 @@ export function reconcile(f: Figures, charges: readonly ChargeFact[], refunds: r
     out.push({ check: 'DUPLICATE_CHARGE', expected: '0', actual: String(charges.length), detail: `A payment recorded on a ${f.status} payment` });
   }
 
+  // Billing cycles (issue 29): each cycle charged once, only on a rental billed by cycles, the last one paid on record, never beyond the rent.
+  const cycles = ofType('CYCLE');
+  const cycleRent = sumCents(cycles.map((c) => c.amount));
+  if (cycles.length > 0 && f.billing !== 'CYCLES') {
+    out.push({ check: 'DUPLICATE_CHARGE', expected: '0', actual: String(cycles.length), detail: 'Cycle payments on a rental not billed by cycles' });
+  }
+  const numbers = cycles.map((c) => c.cycle ?? 0);
+  for (const n of new Set(numbers)) {
+    const times = numbers.filter((x) => x === n).length;
+    if (times > 1) out.push({ check: 'DUPLICATE_CHARGE', expected: '1', actual: String(times), detail: `Cycle ${n} payment recorded ${times} times` });
+  }
+  const lastRecorded = numbers.reduce((m, n) => Math.max(m, n), 0);
+  if (lastRecorded !== f.lastCycle) {
+    out.push({ check: 'MISSING_CHARGE', expected: String(f.lastCycle), actual: String(lastRecorded), detail: 'Last cycle paid on the payment against its records' });
+  }
+  if (rent && (f.partial ?? 0) + cycleRent > f.total) {
+    out.push({ check: 'WRONG_AMOUNT', expected: money(f.total), actual: money((f.partial ?? 0) + cycleRent), detail: 'First payment and cycle payments beyond the rent' });
+  }
+
   // Each charge the amount its terms say.
   const [first] = ofType('PARTIAL');
   if (rent && first && ofType('PARTIAL').length === 1) {
@@ -74,8 +95,8 @@ export function reconcile(f: Figures, charges: readonly ChargeFact[], refunds: r
   }
   const [full] = ofType('FULL');
   if (full && ofType('FULL').length === 1) {
-    const expected = rent ? balanceCents({ totalCents: f.total, paidCents: (f.partial ?? 0) + (f.depositApplied ?? 0), extraCents: f.extraCharge }) : f.total;
-    const what = rent ? 'Full payment: the rent left and the charges, less the deposit applied' : 'Payment of the order total';
+    const expected = rent ? balanceCents({ totalCents: f.total, paidCents: (f.partial ?? 0) + cycleRent + (f.depositApplied ?? 0), extraCents: f.extraCharge }) : f.total;
+    const what = rent ? 'Full payment: the rent left (after the first and cycle payments) and the charges, less the deposit applied' : 'Payment of the order total';
     if (full.amount !== expected) out.push({ check: 'WRONG_AMOUNT', expected: money(expected), actual: money(full.amount), detail: what });
   }
 

@@ -57,7 +57,7 @@ function runOf(r: RunRow): ReconciliationRun {
 }
 
 type CheckedRow = PaymentRow & {
-  charges: Array<{ type: PaymentType; amount: string; deposit: string }>;
+  charges: Array<{ type: PaymentType; amount: string; deposit: string; cycle: number | null }>;
   refunds: Array<{ kind: RefundKind; amount: string; status: RefundStatus }>;
 };
 
@@ -72,7 +72,7 @@ async function checkAll(db: Db, runId: string): Promise<{ checked: number; misma
     const rows = await sql<CheckedRow>(
       db,
       `select ${PAYMENT_COLUMNS},
-              (select coalesce(json_agg(json_build_object('type', c.type, 'amount', c.amount::text, 'deposit', c.deposit::text)), '[]'::json)
+              (select coalesce(json_agg(json_build_object('type', c.type, 'amount', c.amount::text, 'deposit', c.deposit::text, 'cycle', c.cycle)), '[]'::json)
                  from ${t('payment_records')} c where c.payment_id = p.id) as charges,
               (select coalesce(json_agg(json_build_object('kind', f.kind, 'amount', f.amount::text, 'status', f.status)), '[]'::json)
                  from ${t('payment_refunds')} f where f.payment_id = p.id) as refunds
@@ -84,7 +84,7 @@ async function checkAll(db: Db, runId: string): Promise<{ checked: number; misma
     for (const row of rows) {
       const findings = reconcile(
         figuresOf(row),
-        row.charges.map((c) => ({ type: c.type, amount: toCents(c.amount), deposit: toCents(c.deposit) })),
+        row.charges.map((c) => ({ type: c.type, amount: toCents(c.amount), deposit: toCents(c.deposit), cycle: c.cycle })),
         row.refunds.map((r) => ({ kind: r.kind, amount: toCents(r.amount), status: r.status })),
       );
       for (const finding of findings) found.push({ row, finding });

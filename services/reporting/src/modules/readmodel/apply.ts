@@ -151,13 +151,13 @@ async function insertStatusChange(db: Db, eventId: string, data: StatusChanged, 
   );
 }
 
-/** One row per payment taken (a purchase's, a rental's first or full one), once. */
+/** One row per payment taken (a purchase's, a rental's first or full one, each cycle of a rental billed by cycles), once. */
 async function insertPayment(db: Db, data: Confirmed, version: number): Promise<void> {
   await sql(
     db,
     `insert into ${qualified(db, 'payments')} (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after,
-            invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) on conflict do nothing`,
+            invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit, cycle)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) on conflict do nothing`,
     [
       data.paymentId,
       data.type,
@@ -173,6 +173,7 @@ async function insertPayment(db: Db, data: Confirmed, version: number): Promise<
       data.accommodatedBy,
       version,
       data.deposit,
+      data.cycle ?? 0,
     ],
   );
 }
