@@ -142,6 +142,11 @@ export function cycleStates(cycles: readonly Cycle[], f: { lastCycle: number; re
   }));
 }
 
+/** The days from delivery that the billing cycles paid so far cover (1…`lastCycle`): a rental is not ended early within them. */
+export function paidCycleDays(lastCycle: number): number {
+  return CYCLE_DAYS * Math.max(0, lastCycle);
+}
+
 /** How a rental's rent is billed: as SPEC §4 (first day, then the rest at the return), or per 30-day cycle. */
 export const BILLINGS = ['UPFRONT', 'CYCLES'] as const;
 export type Billing = (typeof BILLINGS)[number];

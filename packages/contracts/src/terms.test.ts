@@ -317,6 +317,15 @@ describe('extensions and ending early (issue 25)', () => {
   });
 
   it.each([
+    ['issue 29: on cycles, one cycle paid: not before day 30 from delivery', '2026-11-01', ['2026-12-31'], '2026-11-10', 30, { from: '2026-12-01', to: '2026-12-30' }],
+    ['issue 29: on cycles, today past the paid days: from today', '2026-11-01', ['2026-12-31'], '2026-12-05', 30, { from: '2026-12-05', to: '2026-12-30' }],
+    ['issue 29: on cycles, both cycles paid: nothing ends early', '2026-11-01', ['2026-12-31'], '2026-11-10', 60, null],
+    ['no cycle paid: as before', '2026-11-01', ['2026-12-31'], '2026-11-10', 0, { from: '2026-11-10', to: '2026-12-30' }],
+  ] as const)('earlyEndWindow with paid cycles: %s', (_name, delivered, dues, today, paidDays, expected) => {
+    expect(earlyEndWindow(delivered, dues, today, paidDays)).toEqual(expected);
+  });
+
+  it.each([
     ['ends 4 days after delivery: 4 days, 6 days come off', '2026-11-20', '2026-11-24', { noOfRentalDays: 4, lineCents: 15_996, extraCents: -23_994 }],
     ['across a month end', '2026-11-28', '2026-12-03', { noOfRentalDays: 5, lineCents: 19_995, extraCents: -19_995 }],
     ['a line due by then stays as it is', '2026-11-20', '2026-12-15', { noOfRentalDays: 10, lineCents: 39_990, extraCents: 0 }],

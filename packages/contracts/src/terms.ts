@@ -317,12 +317,14 @@ export function endableEarly(type: 'RENT' | 'BUY', status: OrderStatus): boolean
 
 /**
  * The days a delivered rental may be ended early on (its units back that day): not before today
- * (days gone are the customer's), not before the day after delivery (the first day is paid), and
- * before the last due date of its lines (else nothing ends early). Null when no day fits.
+ * (days gone are the customer's), not before the day after delivery (the first day is paid), not
+ * before the end of the days its paid billing cycles cover (issue 29: a paid cycle is never partly
+ * refunded; `paidDays`, rental-money `paidCycleDays`), and before the last due date of its lines
+ * (else nothing ends early). Null when no day fits.
  */
-export function earlyEndWindow(deliveredDay: string, dueDates: ReadonlyArray<string>, today: string): { from: string; to: string } | null {
+export function earlyEndWindow(deliveredDay: string, dueDates: ReadonlyArray<string>, today: string, paidDays = 0): { from: string; to: string } | null {
   if (dueDates.length === 0) return null;
-  const afterDelivery = addDays(deliveredDay, 1);
+  const afterDelivery = addDays(deliveredDay, Math.max(1, paidDays));
   const from = compareDates(today, afterDelivery) >= 0 ? today : afterDelivery;
   const to = addDays(dueDates.reduce((a, b) => (compareDates(b, a) > 0 ? b : a)), -1);
   return compareDates(from, to) <= 0 ? { from, to } : null;

@@ -64,8 +64,9 @@ export interface OrderFacts {
   deposit?: string;
   /** Late fees waived by staff so far (issue 29), "0.00" or absent: none. */
   lateFeesWaived?: string;
-  /** The rent taken by cycle payments (issue 29), "0.00" or absent: none. */
+  /** The rent taken by cycle payments (issue 29), "0.00" or absent: none; the last cycle paid (0: none). */
   cycleRentPaid?: string;
+  lastCyclePaid?: number;
   lines: FactLine[];
   serials: FactSerial[];
 }

@@ -1,6 +1,6 @@
 import { handoverOf, handoversJson, type HandoverRow } from '../handovers/handovers';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, paidCycleDays, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
 import { fullPaymentTermsOf, lateFeesOf, type OrderFacts } from '../../process/facts';
@@ -60,6 +60,7 @@ interface OrderFactsRow extends OrderRow {
   /** The late fees waived so far (sum), numeric as text. */
   late_fees_waived: string;
   cycle_rent_paid: string;
+  last_cycle_paid: number;
   lines: OrderLineRow[];
   serials: SerialRow[];
 }
@@ -118,7 +119,8 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                  else json_build_object('driverId', o.driver_id, 'day', to_char(o.driver_day, 'YYYY-MM-DD'),
                         'driverName', coalesce((select trim(d.first_name || ' ' || d.last_name) from ${t('customers')} d where d.id = o.driver_id), '')) end as assignment`;
   const waived = `, coalesce((select sum(w.amount) from ${t('order_late_fee_waivers')} w where w.order_id = o.id), 0)::text as late_fees_waived,
-            coalesce((select sum(r.amount) from ${t('order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::text as cycle_rent_paid`;
+            coalesce((select sum(r.amount) from ${t('order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::text as cycle_rent_paid,
+            coalesce((select max(r.cycle) from ${t('order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::int as last_cycle_paid`;
   return `select o.*, ${facts}${waived}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
@@ -137,6 +139,7 @@ function factsOf(o: OrderFactsRow): OrderFacts {
     deposit: money(o.deposit ?? '0'),
     lateFeesWaived: money(o.late_fees_waived ?? '0'),
     cycleRentPaid: money(o.cycle_rent_paid ?? '0'),
+    lastCyclePaid: o.last_cycle_paid ?? 0,
     lines: o.lines.map((l) => ({
       id: l.id,
       productId: l.product_id,
@@ -309,7 +312,7 @@ export async function getOrder(em: EntityManager, id: string, who: Principal, sc
 function earlyEndOf(order: OrderDetail, facts: OrderFacts): Order['earlyEnd'] {
   if (!facts.deliveredAt || !endableEarly(facts.type, facts.status)) return null;
   const dues = order.products.map((l) => l.dueDate).filter((d): d is string => d !== null);
-  return earlyEndWindow(manilaDate(facts.deliveredAt), dues, manilaDate());
+  return earlyEndWindow(manilaDate(facts.deliveredAt), dues, manilaDate(), paidCycleDays(facts.lastCyclePaid ?? 0));
 }
 
 /** Who this caller extends rentals as (terms `extendable`): a customer their own, staff who manage bookings; else nobody. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, BOOKING_MESSAGES, EVENTS, manilaDate, MAX_RENTAL_DAYS } from '@dme/contracts';
 import { eventually, type Caller, type Json } from '@dme/testing';
-import { handOver, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
+import { handOver, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 
 let h: OrderHarness;
 let walker: Json;
@@ -249,5 +249,33 @@ describe('ending a rental early (issue 25)', () => {
     const back = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'FOR_RETURN' }, { as: h.staff });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     expect((await endEarly(order, today)).status).toBe(409);
+  });
+
+  it('issue 29: a rental billed by cycles is not ended early within the days its paid cycles cover (a paid cycle is never partly refunded)', async () => {
+    const customer = h.customer();
+    const beds = await h.addStock({ productID: bed.id, quantity: 1 });
+    const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 60 }] });
+    expect(placed.status).toBe(201);
+    const order = await toPreparing(h, placed.body.order);
+    const packed = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: beds }] }, { as: h.staff });
+    expect(packed.status).toBe(200);
+    const driver = h.as('DRIVER');
+    expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
+    expect((await handOver(h, driver, order)).status).toBe(200);
+    const today = manilaDate();
+    expect((await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order.earlyEnd).toEqual({ from: addDays(today, 1), to: addDays(today, 59) });
+    // Accounting takes cycle 1 (days 1–30).
+    const cycle = paymentConfirmed(order, 'first', { type: 'CYCLE', status: 'INITIAL_PAYMENT', cycle: 1, amount: '1450.00', recordId: randomUUID() });
+    await h.publish(cycle);
+    await eventually(async () => (await exec('order', 'select 1 from ordering.inbox where event_id = ?', [cycle.id])).length > 0, 10_000);
+    const staffView = (await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order;
+    expect(staffView.earlyEnd).toEqual({ from: addDays(today, 30), to: addDays(today, 59) });
+    const inside = await endEarly(order, addDays(today, 10));
+    expect(inside.status).toBe(400);
+    expect(inside.body.detail).toBe(BOOKING_MESSAGES.endEarlyRange(addDays(today, 30), addDays(today, 59)));
+    expect((await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order.totalAmount).toBe('3000.00');
+    const after = await endEarly(order, addDays(today, 40));
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect(after.body.order.totalAmount).toBe('2000.00');
   });
 });

@@ -4,6 +4,7 @@ import {
   BOOKING_MESSAGES,
   centsToString,
   earlyEndWindow,
+  paidCycleDays,
   EndBookingsEarlyReply,
   endableEarly,
   endedEarlyLine,
@@ -180,7 +181,7 @@ export async function endRentalEarly(em: EntityManager, orderId: string, returnO
     const { seq, orderDay, lines, rental } = await readLines(tem, order);
     const deliveredDay = manilaDate(order.deliveredAt);
     const dues = rental.map((l) => dueOf(order, orderDay, l, l.no_of_rental_days)).filter((d): d is string => d !== null);
-    const window = earlyEndWindow(deliveredDay, dues, manilaDate());
+    const window = earlyEndWindow(deliveredDay, dues, manilaDate(), paidCycleDays(order.lastCyclePaid ?? 0));
     if (!window) throw new HttpProblem(409, BOOKING_MESSAGES.endEarlyNothing);
     if (returnOn < window.from || returnOn > window.to) {
       const msg = BOOKING_MESSAGES.endEarlyRange(window.from, window.to);
