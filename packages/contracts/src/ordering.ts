@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { RentalTermsSchema } from './rental-terms';
+import { RentalCycle, RentalTermsSchema } from './rental-terms';
+import { BILLINGS } from './rental-money';
 import { REFUND_KINDS, REFUND_METHODS } from './payment-messages';
 import { CART_TYPES, INVENTORY_TYPES, ORDER_STATUSES, ORDER_TYPES, PAYMENT_TYPES, REQUEST_STATUSES, REQUEST_TYPES } from './enums';
 import { ADDRESS_MAX, ZIPCODE_MIN } from './limits';
@@ -355,6 +356,9 @@ export const Order = OrderSummary.extend({
   lateFees: z.object({ amount: z.string(), days: z.number().int(), charged: z.string().optional(), waived: z.string().optional() }).nullable().default(null),
   /** Late fees waived by staff (issue 29), oldest first: how much, why, who and when. */
   lateFeeWaivers: z.array(z.object({ amount: z.string(), reason: z.string(), byName: z.string(), createdAt: z.string() })).default([]),
+  /** How the rent is billed (issue 29); CYCLES: its 30-day cycles from delivery, each paid, due or upcoming (none before delivery). */
+  billing: z.enum(BILLINGS).default('UPFRONT'),
+  cycles: z.array(RentalCycle).default([]),
 });
 export type Order = z.infer<typeof Order>;
 export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });

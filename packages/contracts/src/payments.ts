@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentStatus } from './enums';
 import { Pagination } from './identity';
+import { RentalCycle } from './rental-terms';
 import { BILLINGS } from './rental-money';
 import { optionalText, requiredText, searchParam } from './text';
 import {
@@ -103,18 +104,9 @@ export const PaymentDaysChange = z.object({
 });
 export type PaymentDaysChange = z.infer<typeof PaymentDaysChange>;
 
-/** A rental's 30-day billing cycle (issue 29) as the payment screens show it. */
-export const PaymentCycle = z.object({
-  n: z.number().int(),
-  from: z.string(),
-  to: z.string(),
-  dueOn: z.string(),
-  days: z.number().int(),
-  /** The rent of its days. */
-  amount: z.string(),
-  state: z.enum(['PAID', 'DUE', 'UPCOMING']),
-});
-export type PaymentCycle = z.infer<typeof PaymentCycle>;
+/** A rental's 30-day billing cycle (issue 29) as the payment screens show it (rental-terms `RentalCycle`). */
+export const PaymentCycle = RentalCycle;
+export type PaymentCycle = RentalCycle;
 
 /** Recording a refund as paid back: how, with an optional reference (a transfer number) and note. */
 export const RecordRefundRequest = z.object({

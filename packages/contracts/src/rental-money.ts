@@ -1,4 +1,4 @@
-import { toCents, type Cents } from './money';
+import { centsToString, toCents, type Cents } from './money';
 import { addDays, compareDates, daysBetween } from './time';
 
 /**
@@ -130,6 +130,30 @@ export function cycleDue(cycles: readonly Cycle[], f: { lastCycle: number; rentP
     if (cents > 0) return { cycle: c, cents };
   }
   return null;
+}
+
+/**
+ * A rental's cycles from its delivery with their state, as the order and payment screens show them
+ * (rent as "3000.00"), from its lines as both services keep them (days, unit price of a day,
+ * quantity): computed once, here.
+ */
+export function rentalCycles(
+  deliveredOn: string,
+  lines: ReadonlyArray<{ noOfRentalDays: number | null; unitPrice: string; quantity: number }>,
+  paid: { lastCycle: number; rentPaidCents: Cents },
+  today: string,
+): Array<Omit<Cycle, 'cents'> & { amount: string; state: CycleState }> {
+  return cycleStates(billingCycles(deliveredOn, cycleLines(lines)), { ...paid, today }).map(({ cents, ...c }) => ({ ...c, amount: centsToString(cents) }));
+}
+
+/** How many of a rental's cycles are paid and due, of how many (the ongoing rentals list). */
+export function cycleCounts(cycles: ReadonlyArray<{ state: CycleState }>): { paid: number; due: number; count: number } {
+  return { paid: cycles.filter((c) => c.state === 'PAID').length, due: cycles.filter((c) => c.state === 'DUE').length, count: cycles.length };
+}
+
+/** Lines as billing cycles count them: their days at the unit price of a day times the quantity. */
+export function cycleLines(lines: ReadonlyArray<{ noOfRentalDays: number | null; unitPrice: string; quantity: number }>): CycleLine[] {
+  return lines.map((l) => ({ days: l.noOfRentalDays ?? 0, dailyCents: toCents(l.unitPrice) * l.quantity }));
 }
 
 /** A cycle as the payment screens show it: paid (taken, or covered by the rent paid), due (its day reached), or upcoming. */

@@ -44,3 +44,16 @@ export const LateFeeWaiverRequest = z.object({
   reason: requiredText(LATE_FEE_MESSAGES.reason, 300),
 });
 export type LateFeeWaiverRequest = z.input<typeof LateFeeWaiverRequest>;
+
+/** A rental's 30-day billing cycle (issue 29) as the order and payment screens show it (rental-money `rentalCycles`). */
+export const RentalCycle = z.object({
+  n: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  dueOn: z.string(),
+  days: z.number().int(),
+  /** The rent of its days. */
+  amount: z.string(),
+  state: z.enum(['PAID', 'DUE', 'UPCOMING']),
+});
+export type RentalCycle = z.infer<typeof RentalCycle>;

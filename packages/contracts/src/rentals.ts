@@ -53,6 +53,8 @@ export const OngoingRental = OrderSummary.extend({
   initialPayment: z.string().nullable(),
   /** The earliest due date of its lines (YYYY-MM-DD, Manila), once delivered. */
   dueDate: z.string().nullable(),
+  /** A rental billed by cycles (issue 29), once delivered: how many of its cycles are paid and due, of how many; null otherwise. */
+  cycles: z.object({ paid: z.number().int(), due: z.number().int(), count: z.number().int() }).nullable().default(null),
 });
 export type OngoingRental = z.infer<typeof OngoingRental>;
 /** A page of a tab, its total, and every tab's count for the same search (issue 27). */

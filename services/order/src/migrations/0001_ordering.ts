@@ -136,6 +136,7 @@ import { OrderingHandovers } from './0012_handovers';
 import { OrderingDriverDay } from './0013_driver_day';
 import { OrderingRentalMoney } from './0014_rental_money';
 import { OrderingCycleRecords } from './0015_cycle_records';
+import { OrderingBilling } from './0016_order_billing';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -153,4 +154,5 @@ export const migrations = [
   { name: '0013_driver_day', class: OrderingDriverDay },
   { name: '0014_rental_money', class: OrderingRentalMoney },
   { name: '0015_cycle_records', class: OrderingCycleRecords },
+  { name: '0016_order_billing', class: OrderingBilling },
 ];

@@ -39,6 +39,8 @@ export interface OrderWrite {
   totalAmount: string;
   partialPayment: string | null;
   deposit: string;
+  /** How its rent is billed (issue 29). */
+  billing: string;
   deliveryAddress: string;
   deliveryCity: string;
   deliveryState: string;
@@ -123,6 +125,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     total_amount: w.totalAmount,
     partial_payment: w.partialPayment,
     deposit: w.deposit,
+    billing: w.billing,
     delivery_address: w.deliveryAddress,
     delivery_city: w.deliveryCity,
     delivery_state: w.deliveryState,
@@ -144,7 +147,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     em,
     `with req as materialized (
        select * from jsonb_to_recordset($1::jsonb) as r(i int, id uuid, day text, customer_id uuid, type text, type_of_order text,
-         total_amount numeric, partial_payment numeric, deposit numeric, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
+         total_amount numeric, partial_payment numeric, deposit numeric, billing text, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
          note text, created_at timestamptz, tracker_id uuid, title text, cart_ids uuid[], event_id uuid, subject text, event jsonb, answer jsonb, key text,
          token timestamptz)
      ), owned as materialized (
@@ -152,10 +155,10 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
            on k.owner_id = r.customer_id and k.key = r.key and k.state = 'IN_PROGRESS' and k.created_at = r.token
           for update of k
      ), o as (
-       insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment, deposit,
+       insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment, deposit, billing,
          delivery_address, delivery_city, delivery_state, delivery_zipcode, note, created_at, updated_at)
        select r.id, 'ORD-' || r.day || '-' || lpad(nextval('${t('order_number_seq')}')::text, 6, '0'), r.customer_id, r.type, r.type_of_order, 'PENDING',
-              r.total_amount, r.partial_payment, r.deposit, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
+              r.total_amount, r.partial_payment, r.deposit, r.billing, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
          from (select * from owned order by i) r
        returning id, order_number
      ), l as (

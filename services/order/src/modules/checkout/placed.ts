@@ -1,4 +1,4 @@
-import { centsToString, EVENTS, manilaDate, ORDER_PLACED_TITLE, orderBilling, type Order, type PlaceOrderInput } from '@dme/contracts';
+import { centsToString, EVENTS, manilaDate, ORDER_PLACED_TITLE, orderBilling, type Billing, type Order, type PlaceOrderInput } from '@dme/contracts';
 import { eventEnvelope, type Principal } from '@dme/platform';
 import { randomUUID } from 'node:crypto';
 import { SOURCE } from '../../events';
@@ -93,12 +93,19 @@ export function orderAnswer(p: Placed): Order {
     earlyEnd: null,
     lateFees: null,
     lateFeeWaivers: [],
+    billing: billingOf(p),
+    cycles: [],
     allowedTransitions: allowedTransitions(
       { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },
       p.now,
     ),
   };
+}
+
+/** How the order's rent is billed (issue 29): per 30-day cycle when a line's terms say so and it runs more than 30 days. */
+function billingOf(p: Placed): Billing {
+  return p.body.type === 'RENT' ? orderBilling(p.priced.map((l) => ({ terms: l.r.rentalTerms, noOfRentalDays: l.noOfRentalDays }))) : 'UPFRONT';
 }
 
 /** `dme.order.placed`, as the outbox records it with the order. */
@@ -116,8 +123,7 @@ function placedEvent(p: Placed, order: Order) {
       totalAmount: p.totalAmount,
       partialPayment: p.partial,
       deposit: p.deposit,
-      // Issue 29: per 30-day cycle when a line's terms say so and it runs more than 30 days.
-      billing: body.type === 'RENT' ? orderBilling(p.priced.map((l) => ({ terms: l.r.rentalTerms, noOfRentalDays: l.noOfRentalDays }))) : 'UPFRONT',
+      billing: billingOf(p),
       customer: order.customer ? { name: order.customerName, email: order.customer.email, contactNumber: order.customer.contactNumber } : null,
       delivery: { address: body.deliveryAddress, city: body.deliveryCity, state: body.deliveryState, zipcode: body.deliveryZipcode },
       createdAt: order.createdAt,
@@ -177,6 +183,7 @@ export function orderWrite(p: Placed, order: Order, claim: { cartIds: string[]; 
     totalAmount: p.totalAmount,
     partialPayment: p.partial,
     deposit: p.deposit,
+    billing: billingOf(p),
     deliveryAddress: body.deliveryAddress,
     deliveryCity: body.deliveryCity,
     deliveryState: body.deliveryState,

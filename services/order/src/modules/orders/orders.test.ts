@@ -308,6 +308,7 @@ describe('checkouts taken together', () => {
         totalAmount: '19.99',
         partialPayment: null,
         deposit: '0.00',
+        billing: 'UPFRONT',
         ...ADDRESS,
         createdAt: new Date(),
         lines: [],
@@ -425,7 +426,7 @@ describe('a key left claimed by a crash (kill -9 between claim and answer)', () 
     expect(taker).not.toBeNull();
     expect(taker).not.toBe(late);
     const order = (token: string) => ({
-      id: randomUUID(), day: '20261124', customerId: c.userId, type: 'BUY', typeOfOrder: 'BULK', totalAmount: '19.99', partialPayment: null, deposit: '0.00', ...ADDRESS,
+      id: randomUUID(), day: '20261124', customerId: c.userId, type: 'BUY', typeOfOrder: 'BULK', totalAmount: '19.99', partialPayment: null, deposit: '0.00', billing: 'UPFRONT', ...ADDRESS,
       createdAt: new Date(), lines: [], trackerId: randomUUID(), trackerTitle: 'Order placed', cartIds: [],
       event: { id: randomUUID(), type: 'dme.order.placed', payload: { orderNumber: '' } }, answer: { order: {} }, key, token,
     });

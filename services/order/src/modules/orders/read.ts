@@ -1,6 +1,6 @@
 import { handoverOf, handoversJson, type HandoverRow } from '../handovers/handovers';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, paidCycleDays, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, paidCycleDays, rentalCycles, type Billing, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
 import { fullPaymentTermsOf, lateFeesOf, type OrderFacts } from '../../process/facts';
@@ -60,6 +60,7 @@ interface OrderFactsRow extends OrderRow {
   /** The late fees waived so far (sum), numeric as text. */
   late_fees_waived: string;
   cycle_rent_paid: string;
+  billing?: Billing;
   last_cycle_paid: number;
   lines: OrderLineRow[];
   serials: SerialRow[];
@@ -78,6 +79,13 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
 
 /** An order as the API shows it, before the caller's allowed steps are decided. */
 export type OrderDetail = Omit<Order, 'allowedTransitions' | 'extendable' | 'earlyEnd'>;
+
+/** The rent the cycle payments of order `o` took and the last cycle paid (issue 29), as `cycle_rent_paid` and `last_cycle_paid`. */
+export function cyclesPaidColumns(em: EntityManager): string {
+  const records = qualified(em, 'order_payment_records');
+  return `coalesce((select sum(r.amount) from ${records} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::text as cycle_rent_paid,
+            coalesce((select max(r.cycle) from ${records} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::int as last_cycle_paid`;
+}
 
 /** The statement that reads one order (`o`, matched by `where`): its facts, and with `detail` everything its detail shows. */
 function orderStatement(em: EntityManager, where: string, detail: boolean): string {
@@ -119,8 +127,7 @@ function orderStatement(em: EntityManager, where: string, detail: boolean): stri
                  else json_build_object('driverId', o.driver_id, 'day', to_char(o.driver_day, 'YYYY-MM-DD'),
                         'driverName', coalesce((select trim(d.first_name || ' ' || d.last_name) from ${t('customers')} d where d.id = o.driver_id), '')) end as assignment`;
   const waived = `, coalesce((select sum(w.amount) from ${t('order_late_fee_waivers')} w where w.order_id = o.id), 0)::text as late_fees_waived,
-            coalesce((select sum(r.amount) from ${t('order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::text as cycle_rent_paid,
-            coalesce((select max(r.cycle) from ${t('order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::int as last_cycle_paid`;
+            ${cyclesPaidColumns(em)}`;
   return `select o.*, ${facts}${waived}${detail ? rest : ''} from ${t('orders')} o where ${where}`;
 }
 
@@ -237,7 +244,24 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     assignment: row.assignment,
     lateFees: lateFeesSoFar(row.status, factsOf(row)),
     lateFeeWaivers: row.waivers.map((w) => ({ amount: money(w.amount), reason: w.reason, byName: w.by_name, createdAt: new Date(w.created_at).toISOString() })),
+    billing: row.billing ?? 'UPFRONT',
+    cycles: cyclesOfOrder(row),
   };
+}
+
+/**
+ * A rental billed by cycles, once delivered (issue 29): its cycles from the delivery day, each
+ * paid (by the first and cycle payments the order has heard of), due or upcoming (rental-money
+ * `rentalCycles`, as the payment computes them).
+ */
+export function cyclesOfOrder(o: Pick<OrderFactsRow, 'billing' | 'delivered_at' | 'partial_payment' | 'cycle_rent_paid' | 'last_cycle_paid'> & { lines: Array<Pick<OrderLineRow, 'no_of_rental_days' | 'unit_price' | 'quantity'>> }): Order['cycles'] {
+  if (o.billing !== 'CYCLES' || o.delivered_at === null) return [];
+  return rentalCycles(
+    manilaDate(new Date(o.delivered_at)),
+    o.lines.map((l) => ({ noOfRentalDays: l.no_of_rental_days, unitPrice: l.unit_price, quantity: l.quantity })),
+    { lastCycle: o.last_cycle_paid ?? 0, rentPaidCents: toCents(o.partial_payment ?? '0') + toCents(o.cycle_rent_paid ?? '0') },
+    manilaDate(),
+  );
 }
 
 /** Out with the customer or being picked up: the late fees so far, while some are charged (issue 29); after that they are in the full payment. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, EVENTS, LATE_FEE_MESSAGES, manilaDate } from '@dme/contracts';
-import type { Caller, Json } from '@dme/testing';
-import { handOver, place, toPreparing, type OrderHarness, startOrdering } from '../../test/harness';
+import { eventually, type Caller, type Json } from '@dme/testing';
+import { handOver, paymentConfirmed, place, toPreparing, type OrderHarness, startOrdering } from '../../test/harness';
 
 /**
  * Rental money at the order (issue 29): the terms snapshotted on the line at checkout, the
@@ -150,5 +150,50 @@ describe('rental money at the order (issue 29)', () => {
     const after = await waive({ amount: '10.00', reason: 'Late' });
     expect(after.status).toBe(409);
     expect(after.body.detail).toBe(LATE_FEE_MESSAGES.notNow);
+  });
+
+  it('billing cycles (issue 29): a 60-day rental of a product billed by cycles says so; once delivered its cycles are due, paid by the cycle payments, counted on the ongoing list', async () => {
+    const bed = await h.product({ brand: 'Joerns', name: `Bed ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '100.00', damageCharges: '900.00', rentalTerms: { lateFeePerDay: '0.00', billing: 'CYCLES' } });
+    const serials = await h.addStock({ productID: bed.id, quantity: 1 });
+    await h.addStock({ productID: bed.id, quantity: 1 });
+    const customer = h.customer();
+    const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 60 }] });
+    expect(placed.status).toBe(201);
+    const order = placed.body.order;
+    expect(order).toMatchObject({ billing: 'CYCLES', cycles: [] });
+    const [event] = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.order.placed, order.id]);
+    expect(event!.payload.data.billing).toBe('CYCLES');
+    // A rental of 30 days of the same product is billed as SPEC §4.
+    const short = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 30 }] });
+    expect(short.status).toBe(201);
+    expect(short.body.order.billing).toBe('UPFRONT');
+
+    const preparing = await toPreparing(h, order);
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: preparing.products[0].id, serialCodes: serials }] }, { as: h.staff })).status).toBe(200);
+    const driver = h.as('DRIVER');
+    expect((await h.order.post('/api/driver/scan', { purpose: 'DELIVERY', code: order.orderNumber }, { as: driver })).status).toBe(200);
+    expect((await handOver(h, driver, order)).status).toBe(200);
+    const today = manilaDate();
+    const mine = (await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order;
+    expect(mine.cycles).toEqual([
+      { n: 1, from: today, to: addDays(today, 29), dueOn: today, days: 30, amount: '3000.00', state: 'DUE' },
+      { n: 2, from: addDays(today, 30), to: addDays(today, 59), dueOn: addDays(today, 30), days: 30, amount: '3000.00', state: 'UPCOMING' },
+    ]);
+    const listed = async () => {
+      const res = await h.order.get(`/api/ongoing-rentals?tab=ONGOING&search=${encodeURIComponent(order.orderNumber)}`, { as: h.staff });
+      expect(res.status).toBe(200);
+      return res.body.items[0].cycles;
+    };
+    expect(await listed()).toEqual({ paid: 0, due: 1, count: 2 });
+    // Accounting takes cycle 1 (its 30 days less the first day paid).
+    const cycle = paymentConfirmed(order, 'first', { type: 'CYCLE', status: 'INITIAL_PAYMENT', cycle: 1, amount: '2900.00', recordId: randomUUID() });
+    await h.publish(cycle);
+    await eventually(async () => (await exec('select 1 from ordering.inbox where event_id = ?', [cycle.id])).length > 0, 10_000);
+    expect((await staffRead(order)).cycles.map((c: Json) => c.state)).toEqual(['PAID', 'UPCOMING']);
+    expect(await listed()).toEqual({ paid: 1, due: 0, count: 2 });
+    // A month later cycle 2 is due.
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '31 days' where id = ?`, [order.id]);
+    expect((await staffRead(order)).cycles.map((c: Json) => c.state)).toEqual(['PAID', 'DUE']);
+    expect(await listed()).toEqual({ paid: 1, due: 1, count: 2 });
   });
 });

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { manilaDate, ONGOING_RENTAL_TABS, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
+import { cycleCounts, manilaDate, ONGOING_RENTAL_TABS, type Billing, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
 import { containsPattern, qualified } from '@dme/platform';
 import { money } from '../orders/rows';
+import { cyclesOfOrder, cyclesPaidColumns } from '../orders/read';
 
 /**
  * A rental line's due date in SQL, for the one place that filters and sorts many orders by it in
@@ -61,10 +62,30 @@ export async function listOngoingRentals(
   );
   const counts = Object.fromEntries(ONGOING_RENTAL_TABS.map((k, i) => [k, counted?.[`c${i}`] ?? 0])) as Record<OngoingRentalTab, number>;
   const rows = await em.execute<
-    Array<{ id: string; order_number: string; customer_id: string; status: OrderStatus; type_of_order: 'BULK' | null; total_amount: string; partial_payment: string | null; created_at: string; customer_name: string | null; due_date: string | null; total: number }>
+    Array<{
+      id: string;
+      order_number: string;
+      customer_id: string;
+      status: OrderStatus;
+      type_of_order: 'BULK' | null;
+      total_amount: string;
+      partial_payment: string | null;
+      created_at: string;
+      customer_name: string | null;
+      due_date: string | null;
+      total: number;
+      billing: Billing;
+      delivered_at: string | null;
+      cycle_rent_paid: string;
+      last_cycle_paid: number;
+      cycle_lines: Array<{ no_of_rental_days: number | null; unit_price: string; quantity: number }> | null;
+    }>
   >(
     `select o.id, o.order_number, o.customer_id, o.status, o.type_of_order, o.total_amount::text, o.partial_payment::text, o.created_at,
-            trim(c.first_name || ' ' || c.last_name) as customer_name,
+            trim(c.first_name || ' ' || c.last_name) as customer_name, o.billing, o.delivered_at, ${cyclesPaidColumns(em)},
+            -- Issue 29: a rental billed by cycles counts its cycles from its lines.
+            case when o.billing = 'CYCLES' then (select json_agg(json_build_object('no_of_rental_days', l.no_of_rental_days, 'unit_price', l.unit_price::text, 'quantity', l.quantity))
+                                                   from ${t('order_lines')} l where l.order_id = o.id) end as cycle_lines,
             (select min(${LINE_DUE}) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null)::text as due_date,
             count(*) over ()::int as total
        from ${from}
@@ -90,6 +111,7 @@ export async function listOngoingRentals(
       displayStatus: rentalDisplayStatus(r.status),
       initialPayment: r.partial_payment === null ? null : money(r.partial_payment),
       dueDate: r.due_date,
+      cycles: r.billing === 'CYCLES' && r.delivered_at !== null ? cycleCounts(cyclesOfOrder({ ...r, lines: r.cycle_lines ?? [] })) : null,
     })),
   };
 }

@@ -1,4 +1,4 @@
-import { billingCycles, centsToString, cycleDue, cycleStates, manilaDate, sumCents, toCents, type Billing, type Cents, type Cycle, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { billingCycles, centsToString, cycleLines, cycleDue, manilaDate, rentalCycles, sumCents, toCents, type Billing, type Cents, type Cycle, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
 import { creditedCents, dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
 
@@ -90,10 +90,7 @@ export const cents = (value: string | null): Cents | null => (value === null ? n
  */
 export function cyclesOf(row: Pick<PaymentRow, 'billing' | 'delivered_on' | 'lines'>): Cycle[] {
   if (row.billing !== 'CYCLES' || row.delivered_on === null) return [];
-  return billingCycles(
-    row.delivered_on,
-    row.lines.map((l) => ({ days: l.noOfRentalDays ?? 0, dailyCents: toCents(l.unitPrice) * l.quantity })),
-  );
+  return billingCycles(row.delivered_on, cycleLines(row.lines));
 }
 
 /** A payment row's figures; the cycle due is as of `today` (a Manila date). */
@@ -221,15 +218,10 @@ export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: Paymen
     extensions: row.extensions ?? [],
     billing: f.billing,
     deliveredOn: f.deliveredOn,
-    cycles: cycleStates(cyclesOf(row), { lastCycle: f.lastCycle, rentPaidCents: creditedCents(f), today: manilaDate() }).map((c) => ({
-      n: c.n,
-      from: c.from,
-      to: c.to,
-      dueOn: c.dueOn,
-      days: c.days,
-      amount: centsToString(c.cents),
-      state: c.state,
-    })),
+    cycles:
+      f.billing === 'CYCLES' && f.deliveredOn !== null
+        ? rentalCycles(f.deliveredOn, row.lines, { lastCycle: f.lastCycle, rentPaidCents: creditedCents(f) }, manilaDate())
+        : [],
   };
 }
 
