@@ -284,8 +284,10 @@ export const EVENT_DATA = {
     kind: z.enum(RENTAL_REMINDERS),
     /** The Manila business day it is for. */
     day: z.string(),
-    /** What is due: the earliest line due date (rentals out), or the full payment's due date. */
+    /** What is due: the earliest line due date (rentals out), or the full payment's due date; CYCLE_DUE: the cycle's due day. */
     dueDate: z.string(),
+    /** CYCLE_DUE (issue 29): the cycle's number, its days and what it takes; null otherwise. */
+    cycle: z.object({ n: z.number().int(), from: z.string(), to: z.string(), amount: z.string() }).nullable().default(null),
   }),
   [EVENTS.request.changed]: z.object({
     requestId: z.string().uuid(),

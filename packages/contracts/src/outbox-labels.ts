@@ -31,6 +31,7 @@ export const MESSAGE_TEMPLATE = {
   reminderDueToday: 'reminder-due-today',
   reminderOverdue: 'reminder-overdue',
   reminderFullPayment: 'reminder-full-payment-due',
+  reminderCycleDue: 'reminder-cycle-due',
 } as const;
 export type MessageTemplate = (typeof MESSAGE_TEMPLATE)[keyof typeof MESSAGE_TEMPLATE];
 

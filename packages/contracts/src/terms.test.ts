@@ -269,6 +269,18 @@ describe('reminders (issue 24): which day, and which reminder', () => {
   it('tomorrow at a month end is the 1st', () => {
     expect(rentalReminder('DELIVERED', ['2026-12-01'], null, '2026-11-30')).toBe('DUE_TOMORROW');
   });
+
+  it.each<[string, OrderStatus, string[], string | null, string | null]>([
+    ['issue 29: a cycle due today', 'DELIVERED', ['2026-12-25'], '2026-11-25', 'CYCLE_DUE'],
+    ['a cycle due since yesterday: not today', 'DELIVERED', ['2026-12-25'], '2026-11-24', null],
+    ['a cycle still unpaid a week later', 'DELIVERED', ['2026-12-25'], '2026-11-18', 'CYCLE_DUE'],
+    ['a cycle due later', 'DELIVERED', ['2026-12-25'], '2026-11-26', null],
+    ['the rental due tomorrow says that instead', 'DELIVERED', ['2026-11-26'], '2026-11-25', 'DUE_TOMORROW'],
+    ['overdue says that instead', 'FOR_RETURN', ['2026-11-20'], '2026-11-25', 'OVERDUE'],
+    ['being picked up: no cycle reminder', 'FOR_PICK_UP', ['2026-12-25'], '2026-11-25', null],
+  ])('rentalReminder with a billing cycle: %s', (_name, status, dueDates, cycleDueOn, expected) => {
+    expect(rentalReminder(status, dueDates, null, today, cycleDueOn)).toBe(expected);
+  });
 });
 
 describe('rental periods (issue 25)', () => {

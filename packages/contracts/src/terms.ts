@@ -103,7 +103,7 @@ export function dueNotice(status: OrderStatus, dueDates: ReadonlyArray<string | 
 /** Reminders go out from this Manila time of day (the order service's REMINDER_TIME may set another). */
 export const REMINDER_TIME = '09:00';
 
-export const RENTAL_REMINDERS = ['DUE_TOMORROW', 'DUE_TODAY', 'OVERDUE', 'FULL_PAYMENT_DUE'] as const;
+export const RENTAL_REMINDERS = ['DUE_TOMORROW', 'DUE_TODAY', 'OVERDUE', 'FULL_PAYMENT_DUE', 'CYCLE_DUE'] as const;
 export type RentalReminder = (typeof RENTAL_REMINDERS)[number];
 
 /**
@@ -120,14 +120,23 @@ export function reminderDayAt(now: Date, from: string = REMINDER_TIME): string |
  * The reminder a rental gets on `today`, at most one a day: while it is out with the customer
  * (the due notice's statuses) OVERDUE every day after a line's due date, DUE_TODAY on it,
  * DUE_TOMORROW the day before; while its full payment is asked for (FOR_FULL_PAYMENT),
- * FULL_PAYMENT_DUE every day from its due date until it is paid.
+ * FULL_PAYMENT_DUE every day from its due date until it is paid. A rental billed by cycles
+ * (issue 29), out and with nothing of the above to say: CYCLE_DUE on the day its oldest unpaid
+ * cycle (`cycleDueOn`) falls due, and each week after while it is still not paid.
  */
-export function rentalReminder(status: OrderStatus, dueDates: ReadonlyArray<string | null>, fullPaymentDue: string | null, today: string): RentalReminder | null {
+export function rentalReminder(
+  status: OrderStatus,
+  dueDates: ReadonlyArray<string | null>,
+  fullPaymentDue: string | null,
+  today: string,
+  cycleDueOn: string | null = null,
+): RentalReminder | null {
   if (status === 'FOR_FULL_PAYMENT') return fullPaymentDue !== null && compareDates(fullPaymentDue, today) <= 0 ? 'FULL_PAYMENT_DUE' : null;
   const notice = dueNotice(status, dueDates, today);
   if (notice) return notice;
   if (status !== 'DELIVERED' && status !== 'FOR_RETURN') return null;
-  return dueDates.includes(addDays(today, 1)) ? 'DUE_TOMORROW' : null;
+  if (dueDates.includes(addDays(today, 1))) return 'DUE_TOMORROW';
+  return cycleDueOn !== null && compareDates(cycleDueOn, today) <= 0 && daysBetween(cycleDueOn, today) % 7 === 0 ? 'CYCLE_DUE' : null;
 }
 
 // ---- The payment status an order's facts imply ---------------------------------------------------

@@ -263,6 +263,24 @@ describe('reminders', () => {
   });
 });
 
+describe('a billing cycle due (issue 29)', () => {
+  it('says which cycle, its days and its amount', async () => {
+    const a = await customer('cycle-due@example.com');
+    const orderId = randomUUID();
+    await deliver(
+      eventEnvelope('order', {
+        type: EVENTS.rental.reminderDue,
+        aggregateId: orderId,
+        data: { orderId, orderNumber: 'ORD-20261125-000124', customerId: a.id, kind: 'CYCLE_DUE', day: '2026-11-25', dueDate: '2026-11-25', cycle: { n: 2, from: '2026-11-25', to: '2026-12-24', amount: '3000.00' } },
+      }),
+    );
+    const [, mail] = await h.mailTo('cycle-due@example.com', 2);
+    expect(mail!.subject).toBe('Cycle 2 of your rental ORD-20261125-000124 is due');
+    expect(mail!.text).toContain('Cycle 2 of your rental ORD-20261125-000124 (Nov 25, 2026 to Dec 24, 2026) is due today: $3,000.00');
+    expect(mail!.html).toContain('Stop reminders');
+  });
+});
+
 describe('the consumers', () => {
   it('an event delivered twice (JetStream redelivery) is one message', async () => {
     const a = await customer('twice@example.com');

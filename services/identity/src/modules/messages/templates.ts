@@ -241,6 +241,7 @@ export const REMINDER_TEMPLATE: Record<RentalReminder, TemplateName> = {
   DUE_TODAY: TEMPLATES.reminderDueToday,
   OVERDUE: TEMPLATES.reminderOverdue,
   FULL_PAYMENT_DUE: TEMPLATES.reminderFullPayment,
+  CYCLE_DUE: TEMPLATES.reminderCycleDue,
 };
 
 function reminderWords(m: Reminder): { subject: string; paragraph: string } {
@@ -254,6 +255,15 @@ function reminderWords(m: Reminder): { subject: string; paragraph: string } {
       return { subject: `Your rental ${m.orderNumber} is overdue`, paragraph: `Some of the equipment of ${m.orderNumber} was due back on ${due}. Please contact us to arrange its return.` };
     case 'FULL_PAYMENT_DUE':
       return { subject: `Your full payment for ${m.orderNumber} is due`, paragraph: `The full payment of your rental ${m.orderNumber} is due ${m.dueDate === m.day ? 'today' : `since ${due}`}. Please pay the balance shown in your order.` };
+    case 'CYCLE_DUE': {
+      const c = m.cycle;
+      const span = c ? ` (${formatBusinessDate(c.from)} to ${formatBusinessDate(c.to)})` : '';
+      const amount = c ? `: ${formatMoneyString(c.amount)}` : '';
+      return {
+        subject: `Cycle ${c?.n ?? ''} of your rental ${m.orderNumber} is due`,
+        paragraph: `Cycle ${c?.n ?? ''} of your rental ${m.orderNumber}${span} is due ${m.dueDate === m.day ? 'today' : `since ${due}`}${amount}. Please pay it so your rental continues.`,
+      };
+    }
   }
 }
 
@@ -264,7 +274,11 @@ export function rentalReminderMessage(r: Recipient, m: Reminder, l: Links & { un
     subject: words.subject,
     greeting: hello(r),
     paragraphs: [words.paragraph],
-    facts: [['Order', m.orderNumber], [m.kind === 'FULL_PAYMENT_DUE' ? 'Payment due' : 'Due', formatBusinessDate(m.dueDate)]],
+    facts: [
+      ['Order', m.orderNumber],
+      [m.kind === 'FULL_PAYMENT_DUE' || m.kind === 'CYCLE_DUE' ? 'Payment due' : 'Due', formatBusinessDate(m.dueDate)],
+      ...(m.cycle ? [['Amount', formatMoneyString(m.cycle.amount)] as [string, string]] : []),
+    ],
     action: orderAction(l, 'RENT'),
     footnote: { text: 'You get reminders about your rentals. Order and payment e-mails come whatever you choose.', link: { label: 'Stop reminders', url: l.unsubscribeUrl } },
   };

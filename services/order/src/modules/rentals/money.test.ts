@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, EVENTS, LATE_FEE_MESSAGES, manilaDate } from '@dme/contracts';
+import { addDays, EVENTS, LATE_FEE_MESSAGES, manilaDate, manilaInstant } from '@dme/contracts';
+import { writeDueReminders } from './reminders';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { handOver, paymentConfirmed, place, toPreparing, type OrderHarness, startOrdering } from '../../test/harness';
 
@@ -191,9 +192,19 @@ describe('rental money at the order (issue 29)', () => {
     await eventually(async () => (await exec('select 1 from ordering.inbox where event_id = ?', [cycle.id])).length > 0, 10_000);
     expect((await staffRead(order)).cycles.map((c: Json) => c.state)).toEqual(['PAID', 'UPCOMING']);
     expect(await listed()).toEqual({ paid: 1, due: 0, count: 2 });
-    // A month later cycle 2 is due.
-    await exec(`update ordering.orders set delivered_at = delivered_at - interval '31 days' where id = ?`, [order.id]);
+    // Thirty days later cycle 2 is due: the 09:00 round reminds the customer that day, and each week after while it is not paid.
+    await exec(`update ordering.orders set delivered_at = delivered_at - interval '30 days' where id = ?`, [order.id]);
     expect((await staffRead(order)).cycles.map((c: Json) => c.state)).toEqual(['PAID', 'DUE']);
     expect(await listed()).toEqual({ paid: 1, due: 1, count: 2 });
+    const reminders = async () =>
+      (await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? order by created_at`, [EVENTS.rental.reminderDue, order.id])).map(
+        (r) => r.payload.data,
+      );
+    for (const day of [today, addDays(today, 1), addDays(today, 7)]) await writeDueReminders(h.orderOrm.em.fork(), manilaInstant(day, '09:00'));
+    const cycle2 = { n: 2, from: today, to: addDays(today, 29), amount: '3000.00' };
+    expect((await reminders()).map((d) => [d.kind, d.day, d.dueDate, d.cycle])).toEqual([
+      ['CYCLE_DUE', today, today, cycle2],
+      ['CYCLE_DUE', addDays(today, 7), today, cycle2],
+    ]);
   });
 });

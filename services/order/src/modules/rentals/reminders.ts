@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, lineDueDate, reminderDayAt, rentalReminder, type OrderStatus, type RentalReminder } from '@dme/contracts';
+import { billingCycles, centsToString, cycleDue, cycleLines, EVENTS, lineDueDate, manilaDate, reminderDayAt, rentalReminder, toCents, type Billing, type OrderStatus, type RentalReminder } from '@dme/contracts';
 import { eventEnvelope, outboxInsertFrom, PollingLoop, qualified, sql, type Logger } from '@dme/platform';
 import { SOURCE } from '../../events';
+import { cyclesPaidColumns } from '../orders/read';
 
 /**
  * Rental reminders on a durable schedule (issue 24). Every replica runs the same round every
@@ -12,7 +13,7 @@ import { SOURCE } from '../../events';
  * passed entirely is not sent late.
  *
  * What a rental gets on a day is the terms module's `rentalReminder` (due tomorrow, due today,
- * overdue, full payment due); the identity service turns the event into the e-mail.
+ * overdue, full payment due, a billing cycle due); the identity service turns the event into the e-mail.
  */
 interface Candidate {
   id: string;
@@ -22,6 +23,12 @@ interface Candidate {
   delivered_at: Date | string | null;
   full_payment_due: string | null;
   days: number[];
+  /** Issue 29: how its rent is billed, and for cycles its lines and what the first and cycle payments took. */
+  billing: Billing;
+  partial_payment: string | null;
+  cycle_rent_paid: string;
+  last_cycle_paid: number;
+  cycle_lines: Array<{ noOfRentalDays: number | null; unitPrice: string; quantity: number }> | null;
 }
 
 /** Rentals that may need a reminder today and have had none yet today. */
@@ -29,7 +36,10 @@ function candidates(em: EntityManager, day: string): Promise<Candidate[]> {
   const t = (n: string) => qualified(em, n);
   return em.execute<Candidate[]>(
     `select o.id, o.order_number, o.customer_id, o.status, o.delivered_at, o.full_payment_due::text as full_payment_due,
-            coalesce((select json_agg(l.no_of_rental_days) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null), '[]'::json) as days
+            coalesce((select json_agg(l.no_of_rental_days) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null), '[]'::json) as days,
+            o.billing, o.partial_payment::text as partial_payment, ${cyclesPaidColumns(em)},
+            case when o.billing = 'CYCLES' then (select json_agg(json_build_object('noOfRentalDays', l.no_of_rental_days, 'unitPrice', l.unit_price::text, 'quantity', l.quantity))
+                                                   from ${t('order_lines')} l where l.order_id = o.id) end as cycle_lines
        from ${t('orders')} o
       where o.type = 'RENT'
         and ((o.status in ('DELIVERED', 'FOR_RETURN') and o.delivered_at is not null) or (o.status = 'FOR_FULL_PAYMENT' and o.full_payment_due is not null))
@@ -38,16 +48,25 @@ function candidates(em: EntityManager, day: string): Promise<Candidate[]> {
   );
 }
 
-/** Today's reminder of one rental, and the date it is about; null when nothing is due. */
-export function reminderOf(c: Candidate, day: string): { kind: RentalReminder; dueDate: string } | null {
+/** The oldest cycle not paid yet of a rental billed by cycles, due by `day` (issue 29, rental-money `cycleDue`), with what it takes. */
+function cycleDueOf(c: Candidate, deliveredAt: Date | null, day: string) {
+  if (c.billing !== 'CYCLES' || !deliveredAt || !c.cycle_lines) return null;
+  const cycles = billingCycles(manilaDate(deliveredAt), cycleLines(c.cycle_lines));
+  return cycleDue(cycles, { lastCycle: c.last_cycle_paid, rentPaidCents: toCents(c.partial_payment ?? '0') + toCents(c.cycle_rent_paid), today: day });
+}
+
+/** Today's reminder of one rental, and the date it is about (a cycle's, with its figures); null when nothing is due. */
+export function reminderOf(c: Candidate, day: string): { kind: RentalReminder; dueDate: string; cycle: { n: number; from: string; to: string; amount: string } | null } | null {
   const deliveredAt = c.delivered_at ? new Date(c.delivered_at) : null;
   const dueDates = deliveredAt ? c.days.map((d) => lineDueDate(deliveredAt, d)).sort() : [];
-  const kind = rentalReminder(c.status, dueDates, c.full_payment_due, day);
+  const cycle = cycleDueOf(c, deliveredAt, day);
+  const kind = rentalReminder(c.status, dueDates, c.full_payment_due, day, cycle?.cycle.dueOn ?? null);
   if (!kind) return null;
-  if (kind === 'FULL_PAYMENT_DUE') return { kind, dueDate: c.full_payment_due! };
+  if (kind === 'CYCLE_DUE') return { kind, dueDate: cycle!.cycle.dueOn, cycle: { n: cycle!.cycle.n, from: cycle!.cycle.from, to: cycle!.cycle.to, amount: centsToString(cycle!.cents) } };
+  if (kind === 'FULL_PAYMENT_DUE') return { kind, dueDate: c.full_payment_due!, cycle: null };
   // The earliest line the reminder is about: past due (overdue), today, or tomorrow.
   const dueDate = kind === 'OVERDUE' ? dueDates[0]! : dueDates.find((d) => d >= day)!;
-  return { kind, dueDate };
+  return { kind, dueDate, cycle: null };
 }
 
 /** One round: writes the day's due reminders (row + event, once); answers how many it wrote. */
@@ -61,7 +80,7 @@ export async function writeDueReminders(em: EntityManager, now: Date = new Date(
     const event = eventEnvelope(SOURCE, {
       type: EVENTS.rental.reminderDue,
       aggregateId: c.id,
-      data: { orderId: c.id, orderNumber: c.order_number, customerId: c.customer_id, kind: due.kind, day, dueDate: due.dueDate },
+      data: { orderId: c.id, orderNumber: c.order_number, customerId: c.customer_id, kind: due.kind, day, dueDate: due.dueDate, cycle: due.cycle },
     });
     const rows = await sql<{ id: string }>(
       em,
