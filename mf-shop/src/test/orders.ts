@@ -86,6 +86,8 @@ export function order(over: Partial<Order> = {}): Order {
     assignment: null,
     lateFees: null,
     lateFeeWaivers: [],
+    billing: 'UPFRONT',
+    cycles: [],
     ...over,
   };
 }

@@ -30,3 +30,18 @@ export { paymentRows, type PaymentRowsOptions, type PaymentRowsOrder } from './o
 export { ExtendRentalButton, Extensions, extensionPreview, EXTEND_TEXTS, RentalChangeModal, type ExtendRentalProps, type RentalChangeModalProps } from './order/ExtendRental';
 export { nextOffset, uniqueRows } from './pages';
 export { useBackTo, useListAddress, type ListAddress } from './list-address';
+export {
+  BILLING_CYCLES_TITLE,
+  CYCLE_STATES,
+  CycleCounts,
+  cycleDaysText,
+  cycleDueText,
+  CYCLES_BEFORE_DELIVERY,
+  cyclesBilledText,
+  cyclesDueText,
+  cyclesPaidText,
+  CyclesTable,
+  deliveredOnOf,
+  OrderCycles,
+  type CyclesTableProps,
+} from './order/CyclesTable';

@@ -2,19 +2,14 @@ import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Descriptions, Space, Tag } from 'antd';
 import { daysChangeLabel, formatManilaDateTime, invoiceFileName, REFUND_KIND_LABELS, REFUND_METHOD_LABELS } from '@dme/contracts/browser';
-import type { Payment, PaymentAction, PaymentCycle, PaymentRecord, PaymentRefund } from '@dme/contracts';
+import type { Payment, PaymentAction, PaymentRecord, PaymentRefund } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
+import { CyclesTable, EmptyState, LazyErrorState, Loading, Money, OrderLinesTable, PageHeader, PaymentInfoBlock, StatusTag, SectionTitle, ResponsiveTable } from '@dme/ui';
 import { usePaymentQuery } from './api';
 import { ConfirmPaymentDialog } from './ConfirmPaymentDialog';
 import { RecordRefundDialog } from './RecordRefundDialog';
 import {
   ACTION_LABELS,
-  BILLING_CYCLES_TITLE,
-  CYCLE_STATES,
-  cycleDaysText,
-  cyclesBilledText,
-  CYCLES_BEFORE_DELIVERY,
   formatBusinessDate,
   nonZero,
   orderTypeLabel,
@@ -156,30 +151,7 @@ export default function PaymentDetailPage() {
           after={lineDeposits ? [{ title: 'Deposit', key: 'deposit', align: 'right', render: (_: unknown, l: Line) => <Money value={l.deposit ?? '0.00'} /> }] : []}
         />
       </section>
-      {p.billing === 'CYCLES' && (
-        <section aria-label={BILLING_CYCLES_TITLE} style={{ marginBottom: 24 }}>
-          <SectionTitle>{BILLING_CYCLES_TITLE}</SectionTitle>
-          <p>{cyclesBilledText(p.deliveredOn)}</p>
-          {p.cycles.length === 0 ? (
-            <EmptyState description={CYCLES_BEFORE_DELIVERY} />
-          ) : (
-            <ResponsiveTable<PaymentCycle>
-              rowKey="n"
-              size="small"
-              pagination={false}
-              dataSource={p.cycles}
-              scroll={{ x: true }}
-              columns={[
-                { title: 'Cycle', dataIndex: 'n' },
-                { title: 'Days', key: 'days', render: (_: unknown, c: PaymentCycle) => cycleDaysText(c) },
-                { title: 'Due on', dataIndex: 'dueOn', render: (d: string) => formatBusinessDate(d) },
-                { title: 'Rent', dataIndex: 'amount', align: 'right', render: (v: string) => <Money value={v} /> },
-                { title: 'Status', dataIndex: 'state', render: (s: PaymentCycle['state']) => <Tag color={CYCLE_STATES[s].color}>{CYCLE_STATES[s].label}</Tag> },
-              ]}
-            />
-          )}
-        </section>
-      )}
+      {p.billing === 'CYCLES' && <CyclesTable cycles={p.cycles} deliveredOn={p.deliveredOn} style={{ marginBottom: 24 }} />}
       <section aria-label="Payment Records">
         <SectionTitle>Payment Records</SectionTitle>
         <ResponsiveTable<PaymentRecord>

@@ -1,5 +1,5 @@
-import { centsToString, CYCLE_DAYS, cyclePaymentLabel, formatBusinessDate, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
-import type { OrderType, PaymentAction, PaymentCycle, PaymentStatus, PaymentType, RefundStatus } from '@dme/contracts';
+import { centsToString, cyclePaymentLabel, formatBusinessDate, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
+import type { OrderType, PaymentAction, PaymentStatus, PaymentType, RefundStatus } from '@dme/contracts';
 import { money } from '@dme/ui';
 
 /**
@@ -82,22 +82,8 @@ export { formatBusinessDate };
 export const includesDepositText = (deposit: string) => `includes the deposit of ${money(deposit)}`;
 
 
-/** Ours (issue 29): billing cycles on a payment's detail. */
-export const BILLING_CYCLES_TITLE = 'Billing cycles';
-export const CYCLES_BEFORE_DELIVERY = 'Cycles start on the delivery day.';
-/** How cycles are billed: every 30 days from delivery, with its day once delivered. */
-export const cyclesBilledText = (deliveredOn: string | null) =>
-  `Billed every ${CYCLE_DAYS} days from delivery${deliveredOn ? ` (delivered ${formatBusinessDate(deliveredOn)})` : ''}`;
-/** A cycle's state in words and its tag colour: paid green, due red, upcoming plain. */
-export const CYCLE_STATES: Record<PaymentCycle['state'], { label: string; color?: string }> = {
-  PAID: { label: 'Paid', color: 'green' },
-  DUE: { label: 'Due', color: 'red' },
-  UPCOMING: { label: 'Upcoming' },
-};
-/** A cycle's days, from – to. */
-export const cycleDaysText = (c: Pick<PaymentCycle, 'from' | 'to'>) => `${formatBusinessDate(c.from)} – ${formatBusinessDate(c.to)}`;
-/** The cycle a cycle payment takes (the oldest due), in words: "Cycle 2: Mar 31, 2026 – Apr 29, 2026". */
-export const cycleDueText = (c: Pick<PaymentCycle, 'n' | 'from' | 'to'>) => `Cycle ${c.n}: ${cycleDaysText(c)}`;
+/** Ours (issue 29): billing cycles' texts, shared with the order pages (@dme/ui). */
+export { cycleDueText } from '@dme/ui';
 
 /** Ours (issue 29): the refund dialog's title and button. */
 export const RECORD_REFUND = 'Record Refund';

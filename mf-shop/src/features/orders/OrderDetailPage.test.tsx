@@ -142,6 +142,44 @@ describe("the customer's order detail", () => {
     expect(within(rows[1]!).getByText('CYCLE_INVOICE_2.pdf')).toBeInTheDocument();
   });
 
+  it('a rental billed by cycles: its cycles from delivery, each with its days, due day, rent and state (issue 29)', async () => {
+    await show(
+      order({
+        status: 'DELIVERED',
+        // 17:00 UTC on Feb 28 is 1 AM on Mar 1 in Manila.
+        deliveredAt: '2026-02-28T17:00:00.000Z',
+        billing: 'CYCLES',
+        cycles: [
+          { n: 1, from: '2026-03-01', to: '2026-03-30', dueOn: '2026-03-01', days: 30, amount: '2700.00', state: 'PAID' },
+          { n: 2, from: '2026-03-31', to: '2026-04-29', dueOn: '2026-03-31', days: 30, amount: '1800.00', state: 'DUE' },
+        ],
+        payment: { ...unpaid, status: 'INITIAL_PAYMENT', records: [initial] },
+        products: [packedLine],
+      }),
+    );
+    const cycles = screen.getByRole('region', { name: 'Billing cycles' });
+    expect(within(cycles).getByText('Billed every 30 days from delivery (delivered Mar 1, 2026)')).toBeInTheDocument();
+    expect(within(cycles).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Cycle', 'Days', 'Due on', 'Rent', 'Status']);
+    const cycleRow = (n: string) => within(cycles).getByRole('cell', { name: n }).closest('tr') as HTMLElement;
+    for (const text of ['Mar 1, 2026 – Mar 30, 2026', 'Mar 1, 2026', '$2,700.00']) expect(within(cycleRow('1')).getByText(text)).toBeInTheDocument();
+    expect(within(cycleRow('1')).getByText('Paid')).toHaveClass('ant-tag-green');
+    for (const text of ['Mar 31, 2026 – Apr 29, 2026', 'Mar 31, 2026', '$1,800.00']) expect(within(cycleRow('2')).getByText(text)).toBeInTheDocument();
+    expect(within(cycleRow('2')).getByText('Due')).toHaveClass('ant-tag-red');
+  });
+
+  it('a rental billed by cycles not delivered yet: the cycles start on the delivery day; an upfront rental shows none (issue 29)', async () => {
+    await show(order({ status: 'PREPARING', billing: 'CYCLES', cycles: [] }));
+    const cycles = screen.getByRole('region', { name: 'Billing cycles' });
+    expect(within(cycles).getByText('Billed every 30 days from delivery')).toBeInTheDocument();
+    expect(within(cycles).getByText('Cycles start on the delivery day.')).toBeInTheDocument();
+    expect(within(cycles).queryByRole('table')).toBeNull();
+    cleanup();
+
+    await show(order({ status: 'DELIVERED', deliveredAt: '2026-02-28T17:00:00.000Z', products: [packedLine] }));
+    expect(screen.queryByRole('region', { name: 'Billing cycles' })).toBeNull();
+    expect(screen.queryByText(/Billed every 30 days/)).toBeNull();
+  });
+
   it('a rental with a deposit kept past its due date: the Deposit row, the late fees so far in a notice and a row (issue 29)', async () => {
     const pay = await show(
       order({

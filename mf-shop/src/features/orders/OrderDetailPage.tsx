@@ -4,7 +4,7 @@ import { Alert, Button, Space, Tag, Timeline } from 'antd';
 import { acceptsRequests, formatBusinessDate, formatManilaDateTime, ORDER_MESSAGES, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderRequest, RequestType } from '@dme/contracts';
 import { errorMessage, loaded } from '@dme/api-client';
-import { days, EmptyState, HandoverSection, LazyErrorState, Loading, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable, RefreshFailed } from '@dme/ui';
+import { days, EmptyState, HandoverSection, LazyErrorState, Loading, OrderCycles, OrderLinesTable, PageHeader, QrBlock, SectionTitle, ShippingInformation, StatusTag, useBackTo, useFeedback, ResponsiveTable, RefreshFailed } from '@dme/ui';
 import { useCancelOrderMutation, useMyOrderQuery } from './api';
 import { PaymentRecords, PaymentSummary } from './PaymentInformation';
 import { lineLabel, REQUEST_TYPE_LABELS, RequestDialog } from './RequestDialog';
@@ -73,7 +73,8 @@ function Requests({ order }: { order: Order }) {
  * delivered), payment information and records; the order's QR once packed and the invoice once a
  * payment was taken (plain downloads: nothing heavy is loaded for them); cancel where allowed. A
  * rental also shows its due notice, its extensions ('Extend rental' while the order says it may be
- * extended) and its fix/replace requests.
+ * extended) and its fix/replace requests; a rental billed per 30-day cycle, its billing cycles
+ * from delivery (issue 29).
  */
 export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
   const { id = '' } = useParams();
@@ -182,6 +183,7 @@ export default function OrderDetailPage({ type }: { type: 'BUY' | 'RENT' }) {
           ]}
         />
       </section>
+      <OrderCycles order={o} style={{ marginTop: 24 }} />
       <PaymentRecords order={o} />
       {rent && <Extensions order={o} />}
       {rent && <Requests order={o} />}

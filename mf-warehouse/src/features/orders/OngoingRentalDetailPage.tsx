@@ -2,7 +2,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import { errorMessage, loaded } from '@dme/api-client';
-import { HandoverSection, LazyErrorState, Loading, PageHeader, SectionTitle, useBackTo, RefreshFailed } from '@dme/ui';
+import { HandoverSection, LazyErrorState, Loading, OrderCycles, PageHeader, SectionTitle, useBackTo, RefreshFailed } from '@dme/ui';
 import { useStaffOrderQuery } from './api';
 import { DisplayStatusTag, ONGOING_BASE, rentalDisplayStatus } from '../../lib/rentalStatus';
 import { ordersBase } from './format';
@@ -17,7 +17,8 @@ import { LateFeeWaivers } from './WaiveLateFees';
  * the products with their rental days and due dates, the due notice, and the rental steps
  * (For Return, returns inspection, For Full Payment, requests); 'Extend rental' while the order
  * says staff may extend it, and the extensions given so far; the driver it is assigned to ('Assign
- * driver' while For Return), the proof of delivery and pick-up (issue 28).
+ * driver' while For Return), the proof of delivery and pick-up (issue 28); a rental billed per
+ * 30-day cycle, its billing cycles (issue 29).
  */
 export default function OngoingRentalDetailPage() {
   const { id = '' } = useParams();
@@ -69,6 +70,7 @@ export default function OngoingRentalDetailPage() {
       </section>
 
       <PaymentInformation order={o} />
+      <OrderCycles order={o} style={{ marginTop: 24 }} />
       <LateFeeWaivers order={o} />
       <Extensions order={o} />
       <RequestsSection order={o} />

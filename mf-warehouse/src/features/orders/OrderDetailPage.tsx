@@ -4,7 +4,7 @@ import { Alert, Button, Space, Tag } from 'antd';
 import { formatManilaDateTime } from '@dme/contracts/browser';
 import type { Order, OrderType } from '@dme/contracts';
 import { errorMessage, loaded } from '@dme/api-client';
-import { HandoverSection, LazyErrorState, Loading, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle, RefreshFailed } from '@dme/ui';
+import { HandoverSection, LazyErrorState, Loading, OrderCycles, OrderTracker, PageHeader, QrBlock, StatusTag, useBackTo, useFeedback, SectionTitle, RefreshFailed } from '@dme/ui';
 import { useStaffOrderQuery, useTransitionOrderMutation } from './api';
 import { usePacking } from './usePacking';
 import { PackingDialog, PackingLoadError } from './PackingDialog';
@@ -157,6 +157,7 @@ function OrderDetail({ id, type }: { id: string; type: OrderType }) {
       </section>
 
       <PaymentInformation order={o} />
+      <OrderCycles order={o} style={{ marginTop: 24 }} />
       {o.type === 'RENT' && <LateFeeWaivers order={o} />}
       {o.type === 'RENT' && <Extensions order={o} />}
 

@@ -68,6 +68,8 @@ function rental(over: Partial<Order> = {}): Order {
     handovers: [],
     lateFees: null,
     lateFeeWaivers: [],
+    billing: 'UPFRONT',
+    cycles: [],
     ...over,
   };
 }

@@ -89,6 +89,8 @@ function order(over: Partial<Order> = {}): Order {
     handovers: [],
     lateFees: null,
     lateFeeWaivers: [],
+    billing: 'UPFRONT',
+    cycles: [],
     ...over,
   };
 }
@@ -492,6 +494,37 @@ describe('staff order detail', () => {
     const rec = within(payment).getByText('INV-002').closest('tr') as HTMLElement;
     for (const text of ['Cycle 2 payment', 'OR-002', '$1,500.00']) expect(within(rec).getByText(text)).toBeInTheDocument();
     expect(within(payment).queryByText('Full payment')).not.toBeInTheDocument();
+  });
+
+  it('a rental billed by cycles shows its billing cycles; an upfront one does not (issue 29)', async () => {
+    const billed = order({
+      type: 'RENT',
+      status: 'DELIVERED',
+      partialPayment: '100.00',
+      products: [{ ...lineA, noOfRentalDays: 45, lineTotal: '4500.00', dueDate: '2027-01-07' }],
+      deliveredAt: '2026-11-24T02:00:00.000Z',
+      billing: 'CYCLES',
+      cycles: [
+        { n: 1, from: '2026-11-24', to: '2026-12-23', dueOn: '2026-11-24', days: 30, amount: '3000.00', state: 'PAID' },
+        { n: 2, from: '2026-12-24', to: '2027-01-07', dueOn: '2026-12-24', days: 15, amount: '1500.00', state: 'DUE' },
+      ],
+    });
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: billed } }));
+    open(`/admin/orders/rentals/${ORDER}`);
+    const cycles = await screen.findByRole('region', { name: 'Billing cycles' });
+    expect(within(cycles).getByText('Billed every 30 days from delivery (delivered Nov 24, 2026)')).toBeInTheDocument();
+    const cycleRow = (n: string) => within(cycles).getByRole('cell', { name: n }).closest('tr') as HTMLElement;
+    for (const text of ['Nov 24, 2026 – Dec 23, 2026', '$3,000.00']) expect(within(cycleRow('1')).getByText(text)).toBeInTheDocument();
+    expect(within(cycleRow('1')).getByText('Paid')).toHaveClass('ant-tag-green');
+    for (const text of ['Dec 24, 2026 – Jan 7, 2027', 'Dec 24, 2026', '$1,500.00']) expect(within(cycleRow('2')).getByText(text)).toBeInTheDocument();
+    expect(within(cycleRow('2')).getByText('Due')).toHaveClass('ant-tag-red');
+    cleanup();
+
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: { ...billed, billing: 'UPFRONT', cycles: [] } } }));
+    open(`/admin/orders/rentals/${ORDER}`);
+    await screen.findByRole('region', { name: 'Payment Information' });
+    expect(screen.queryByRole('region', { name: 'Billing cycles' })).toBeNull();
+    expect(screen.queryByText(/Billed every 30 days/)).toBeNull();
   });
 
   it('a delivered order shows its proof of delivery: the hand-over, its signature and the Delivery ticket (issue 28)', async () => {

@@ -89,6 +89,8 @@ function rental(over: Partial<Order> = {}): Order {
     handovers: [],
     lateFees: null,
     lateFeeWaivers: [],
+    billing: 'UPFRONT',
+    cycles: [],
     ...over,
   };
 }
@@ -106,6 +108,7 @@ const ongoing = (i: number, over: Partial<OngoingRental> = {}): OngoingRental =>
   displayStatus: 'ON_GOING',
   initialPayment: '1234.5',
   dueDate: '2026-11-26',
+  cycles: null,
   ...over,
 });
 
@@ -138,6 +141,18 @@ afterEach(() => {
 });
 
 describe('ongoing rentals list', () => {
+  it('a rental billed by cycles shows how many are paid and due (issue 29)', async () => {
+    mockApi(on('GET', '/api/ongoing-rentals', { status: 200, body: { items: [ongoing(1, { cycles: { paid: 1, due: 1, count: 2 } }), ongoing(2)], total: 2 } }));
+    open('/admin/ongoing-rentals');
+    const table = await screen.findByRole('table');
+    await within(table).findByText('ORD-20261123-000001');
+    expect(within(table).getByRole('columnheader', { name: 'Cycles' })).toBeInTheDocument();
+    const first = rowOf(table, 'ORD-20261123-000001');
+    expect(within(first).getByText('1 of 2 paid')).toBeInTheDocument();
+    expect(within(first).getByText('1 due')).toHaveClass('ant-tag-red');
+    expect(within(rowOf(table, 'ORD-20261123-000002')).queryByText(/paid$/)).toBeNull();
+  });
+
   it('tabs Ongoing, Due Date, For Return, Picked up; sends the tab; shows the columns; View opens the detail', async () => {
     const { calls } = mockApi(
       on('GET', '/api/ongoing-rentals', (c) => {
@@ -169,7 +184,7 @@ describe('ongoing rentals list', () => {
     expect(within(first).getByText('2026-11-26')).toBeInTheDocument();
     const second = rowOf(table, 'ORD-20261123-000002');
     expect(within(second).getByText('Jose Cruz')).toBeInTheDocument();
-    expect(within(second).getAllByText('—')).toHaveLength(2);
+    expect(within(second).getAllByText('—')).toHaveLength(3);
 
     fireEvent.click(screen.getByRole('tab', { name: 'For Return' }));
     expect(await screen.findByText('ORD-20261123-000003')).toBeInTheDocument();
@@ -250,6 +265,37 @@ describe('ongoing rental detail', () => {
     expect(within(region('Requests')).getByText(NO_REQUESTS)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/admin/ongoing-rentals'));
+  });
+
+  it('a rental billed by cycles: its cycles from the Manila delivery day, each with its days, due day, rent and state (issue 29)', async () => {
+    const billed = rental({
+      // 17:00 UTC on Feb 28 is 1 AM on Mar 1 in Manila.
+      deliveredAt: '2026-02-28T17:00:00.000Z',
+      billing: 'CYCLES',
+      cycles: [
+        { n: 1, from: '2026-03-01', to: '2026-03-30', dueOn: '2026-03-01', days: 30, amount: '600.00', state: 'PAID' },
+        { n: 2, from: '2026-03-31', to: '2026-04-29', dueOn: '2026-03-31', days: 30, amount: '600.00', state: 'DUE' },
+      ],
+    });
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: billed } }));
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    const cycles = await screen.findByRole('region', { name: 'Billing cycles' });
+    expect(within(cycles).getByText('Billed every 30 days from delivery (delivered Mar 1, 2026)')).toBeInTheDocument();
+    expect(within(cycles).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Cycle', 'Days', 'Due on', 'Rent', 'Status']);
+    const cycleRow = (n: string) => within(cycles).getByRole('cell', { name: n }).closest('tr') as HTMLElement;
+    for (const text of ['Mar 1, 2026 – Mar 30, 2026', 'Mar 1, 2026', '$600.00']) expect(within(cycleRow('1')).getByText(text)).toBeInTheDocument();
+    expect(within(cycleRow('1')).getByText('Paid')).toHaveClass('ant-tag-green');
+    for (const text of ['Mar 31, 2026 – Apr 29, 2026', 'Mar 31, 2026', '$600.00']) expect(within(cycleRow('2')).getByText(text)).toBeInTheDocument();
+    expect(within(cycleRow('2')).getByText('Due')).toHaveClass('ant-tag-red');
+    expect(within(cycles).getAllByRole('row')).toHaveLength(3);
+  });
+
+  it('an upfront rental shows no billing cycles (issue 29)', async () => {
+    mockApi(on('GET', `/api/orders/${ORDER}`, { status: 200, body: { order: rental() } }));
+    open(`/admin/ongoing-rentals/${ORDER}`);
+    await screen.findByRole('region', { name: 'Payment Information' });
+    expect(screen.queryByRole('region', { name: 'Billing cycles' })).toBeNull();
+    expect(screen.queryByText(/Billed every 30 days/)).toBeNull();
   });
 
   it('an overdue rental shows its deposit and the late fees so far with the most days late (issue 29)', async () => {

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS } from '@dme/contracts/browser';
 import type { OngoingRental } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
-import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, useListAddress, ResponsiveTable } from '@dme/ui';
+import { CycleCounts, FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useOngoingRentalsQuery } from './api';
 import { dateText, DisplayStatusTag, ONGOING_BASE } from '../../lib/rentalStatus';
 
@@ -62,6 +62,8 @@ export default function OngoingRentalsPage() {
             { title: 'Status', dataIndex: 'displayStatus', render: (s: string) => <DisplayStatusTag status={s} /> },
             { title: 'Initial Payment', dataIndex: 'initialPayment', align: 'right' as const, render: (v: string | null) => (v === null ? '—' : money(v)) },
             { title: 'Due Date', dataIndex: 'dueDate', render: (d: string | null) => (d ? dateText(d) : '—') },
+            // Issue 29: a rental billed by cycles, how many are paid and due.
+            { title: 'Cycles', dataIndex: 'cycles', render: (c: OngoingRental['cycles']) => <CycleCounts cycles={c} /> },
             {
               title: 'Action',
               key: 'view',
