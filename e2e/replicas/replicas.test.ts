@@ -9,6 +9,8 @@
  *     reset. As in a deployment, a stopping process fails its readiness probe and keeps serving
  *     for SHUTDOWN_DRAIN_MS before its listener closes, so the balancers send new connections
  *     elsewhere (closing a listener at once resets the connections still in its accept queue).
+ *  4. (issue 29) kill -9 of an order and a payment replica while rentals billed by cycles take
+ *     their cycle payments, late fees, full payments and refunds: each charged once, reconciled.
  * After each burst: one order per key, one payment, one reservation and one read-model row per
  * order, stock exact, and every event published once and handled once by each consumer
  * (lib/invariants.ts). Logout across gateway replicas is covered by e2e/api/sessions.test.ts.
@@ -19,6 +21,7 @@ import { SERVICES } from '@dme/contracts';
 import { Client, orderAndPay, pool, productWithStock, type Intent, type Outcome, type Staff } from './lib/client';
 import { checkBurst, checkEvents, settle, type Burst } from './lib/invariants';
 import { startHarness, type Harness } from './lib/stack';
+import { checkRentals, cycleProduct, deliveredDaysAgo, deliverRental, settleRental, type Rental } from './lib/rentals';
 
 const ORDERS = Number(process.env.REPLICAS_ORDERS ?? 1000);
 const FAULT_ORDERS = Number(process.env.REPLICAS_FAULT_ORDERS ?? 200);
@@ -26,6 +29,8 @@ const CONCURRENCY = Number(process.env.REPLICAS_CONCURRENCY ?? 32);
 const CUSTOMERS = 8;
 /** Units of the product every burst races for: fewer than the orders that want one. */
 const SCARCE_UNITS = 25;
+/** Rentals on cycles settled while an order and a payment replica are killed (issue 29). */
+const RENTALS = Number(process.env.REPLICAS_RENTALS ?? 12);
 
 const log = (m: string) => console.log(m);
 
@@ -173,6 +178,45 @@ describe('two replicas of every service and of the gateway, one database, one NA
     const restarted = Promise.all(victims.map((v) => v.restart()));
     await expectInvariants({ ...b, killed: true }, 90_000);
     await restarted;
+  }, 420_000);
+
+  it('kill -9 of an order and a payment replica while rentals on cycles take their cycle payments, late fees and refunds: each charged once, reconciled', async () => {
+    const from = client.failures.length;
+    const product = await cycleProduct(client, staff.admin, `Bed cycles ${randomUUID().slice(0, 6)}`, RENTALS);
+    const rentals: Rental[] = product.serials.map((_, i) => ({ customer: customers[i % customers.length]!, serial: '', damaged: i % 2 === 0 }));
+    await pool(rentals, 6, (r) => deliverRental(client, staff, h.databaseUrl, product.id, r));
+    // Two cycles due, and 5 days past the due date: as if 65 days had passed since delivery.
+    await deliveredDaysAgo(h.databaseUrl, rentals.map((r) => r.orderId!), 65);
+    const victims = (['order', 'payment'] as const).map((name) => h.stack.replica(name, 1));
+    const started = Date.now();
+    const killed = (async () => {
+      await new Promise((r) => setTimeout(r, 1500));
+      log(`  kill -9: ${victims.map((v) => `${v.name}#2 (pid ${v.pid()})`).join(', ')}`);
+      await Promise.all(victims.map((v) => v.signal('SIGKILL')));
+    })();
+    const settled = await pool(rentals, RENTALS, async (r) => {
+      try {
+        await settleRental(client, staff, r);
+      } catch (e) {
+        r.error = (e as Error).message;
+      }
+    });
+    await killed;
+    log(`rentals on cycles: ${settled.length} settled in ${((Date.now() - started) / 1000).toFixed(1)} s; failures seen by the clients: ${summary(from)}`);
+    // The killed replicas start again before anything is asserted (the SIGTERM test stops their twins).
+    await Promise.all(victims.map((v) => v.restart()));
+    expect(rentals.filter((r) => r.error).map((r) => `${r.orderNumber}: ${r.error}`)).toEqual([]);
+    expect(await checkRentals(h.databaseUrl, rentals)).toEqual([]);
+    const nats = { url: h.natsUrl, prefix: h.natsPrefix };
+    // Every event published and handled (the rentals' orders are checked above, not as a burst's).
+    await settle(h.databaseUrl, nats, [], 90_000);
+    const events = await checkEvents(h.databaseUrl, nats);
+    expect(events.problems).toEqual([]);
+    const run = await client.json('POST', '/api/reconciliation/runs', undefined, { cookie: staff.accounting });
+    expect(run.status, JSON.stringify(run.body)).toBe(201);
+    const found = run.body as { run: { checked: number; mismatches: number }; mismatches: Array<{ orderNumber: string; check: string; detail: string }> };
+    log(`  reconciliation: ${found.run.checked} payments checked, ${found.run.mismatches} mismatches`);
+    expect(found.mismatches.slice(0, 10).map((m) => `${m.orderNumber} ${m.check}: ${m.detail}`)).toEqual([]);
   }, 420_000);
 
   it('SIGTERM one replica of each service and one gateway mid-burst: no accepted request is reset, every stopped replica exits cleanly', async () => {

@@ -190,7 +190,9 @@ export function paymentConfirmed(
     orderType: order.type,
     type: partial ? 'PARTIAL' : 'FULL',
     status: partial ? 'INITIAL_PAYMENT' : 'PAID',
-    amount: partial ? order.partialPayment : order.totalAmount,
+    // A rental's first payment takes its deposit with it (issue 29), as the payment service does.
+    amount: partial ? centsToString(toCents(order.partialPayment) + toCents(order.payment?.deposit ?? '0')) : order.totalAmount,
+    deposit: partial ? (order.payment?.deposit ?? '0.00') : '0.00',
     invoiceNumber: `INV-${randomUUID().slice(0, 6)}`,
     receiptNumber: `OR-${randomUUID().slice(0, 6)}`,
     note: '',

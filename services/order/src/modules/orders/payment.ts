@@ -72,8 +72,10 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
     createdAt: new Date(r.created_at).toISOString(),
     ...(r.type === 'CYCLE' ? { cycle: r.cycle ?? null } : {}),
   }));
-  // Issue 29: the rent taken by cycle payments counts against the balance like the first payment.
-  const cycleRent = sumCents(o.records.filter((r) => r.type === 'CYCLE').map((r) => toCents(r.amount)));
+  // Issue 29: the rent paid counts against the balance — the first payment less the deposit it
+  // took with it (held, settled below as deposit applied), and the rent taken by cycle payments.
+  const firstRent = partialRecord ? toCents(partialRecord.amount) - toCents(o.deposit ?? '0') : toCents(partial ?? '0');
+  const rentPaid = firstRent + sumCents(o.records.filter((r) => r.type === 'CYCLE').map((r) => toCents(r.amount)));
   const base = {
     totalOrderPayment: total,
     totalPartialPayment: partial,
@@ -101,7 +103,7 @@ export function paymentOf(o: OrderPaymentRow): OrderPayment {
       extraCharge: centsToString(extra),
       overallTotal: centsToString(totalCents + extra),
       // The deposit taken for the charges pays that part of the extra (issue 29; its rest is refunded).
-      balance: centsToString(balanceCents({ totalCents, paidCents: toCents(partial ?? '0') + cycleRent + toCents(o.deposit_applied ?? '0'), extraCents: extra })),
+      balance: centsToString(balanceCents({ totalCents, paidCents: rentPaid + toCents(o.deposit_applied ?? '0'), extraCents: extra })),
       dueDate: o.full_payment_due_text,
     };
   }

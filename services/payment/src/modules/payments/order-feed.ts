@@ -96,7 +96,7 @@ export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: 
     data.lateFees !== null && data.depositApplied !== null && data.depositRefund !== null
       ? { lateFees: toCents(data.lateFees), depositApplied: toCents(data.depositApplied), depositRefund: toCents(data.depositRefund) }
       : null;
-  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt), data.fullPaymentDue, settlement);
+  const after = onOrderStatus(before, data.to, cents(data.extraCharge), new Date(occurredAt), data.fullPaymentDue, settlement, data.from);
   const refund = before.status !== 'REFUND_DUE' ? refundDue(after) : null;
   await saveFigures(db, row.id, after, refund !== null);
   // Issue 29: the rest of a rental's deposit is owed back from its return (a refund with a number).

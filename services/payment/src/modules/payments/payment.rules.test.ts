@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, PAYMENT_PROCESS, PAYMENT_STATUSES, paymentMoveOf, rentalPartialCents, type OrderStatus, type PaymentStatus } from '@dme/contracts';
-import { confirm, invoiceFileName, nextAction, notPayableReason, onOrderStatus, onRefundRecorded, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { confirm, invoiceFileName, nextAction, notPayableReason, onOrderStatus, orderStatusAfter, onRefundRecorded, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 const purchase = () => opening('BUY', 17_598, null);
 const rental = () => opening('RENT', 32_400, 7_800);
@@ -47,6 +47,26 @@ describe('nextAction with a cycle due (issue 29)', () => {
     expect(c).toMatchObject({ action: 'PAY_CYCLE', amount: 16_000, deposit: 0, cycle: 1 });
     expect(c.after).toMatchObject({ status: 'INITIAL_PAYMENT', type: 'CYCLE', lastCycle: 1, paid: 7_800 + 16_000, balance: 24_600 - 16_000, cycleDue: null });
     expect(confirm(c.after)).toBeNull();
+  });
+});
+
+describe('orderStatusAfter: the order status a payment keeps (issue 29)', () => {
+  it.each([
+    ['the next step', 'TO_SHIP', 'PREPARING', 'TO_SHIP', 'TO_SHIP'],
+    ['a step handled before the one it follows', 'PREPARING', 'OUT_FOR_DELIVERY', 'DELIVERED', 'DELIVERED'],
+    ['an older step handled late (another replica): kept', 'DELIVERED', 'PREPARING', 'TO_SHIP', 'DELIVERED'],
+    ['an older step handled late: kept', 'DELIVERED', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED'],
+    ['a failed delivery goes back to TO_SHIP', 'OUT_FOR_DELIVERY', 'OUT_FOR_DELIVERY', 'TO_SHIP', 'TO_SHIP'],
+    ['cancelled is last', 'FOR_PAYMENT', 'PENDING', 'CANCELLED', 'CANCELLED'],
+    ['no from (older callers): the event', 'DELIVERED', null, 'TO_SHIP', 'TO_SHIP'],
+  ] as const)('%s', (_name, kept, from, to, want) => expect(orderStatusAfter(kept, from, to)).toBe(want));
+
+  it('a rental whose DELIVERED step was applied before its OUT_FOR_DELIVERY step stays payable by cycle', () => {
+    const first = confirm(at({ ...rental(), billing: 'CYCLES' }, 'FOR_PAYMENT'))!.after;
+    const delivered = onOrderStatus(at(first, 'TO_SHIP'), 'DELIVERED', null, new Date('2026-03-01T04:00:00Z'), null, null, 'OUT_FOR_DELIVERY');
+    const late = onOrderStatus(delivered, 'OUT_FOR_DELIVERY', null, new Date('2026-03-01T04:00:00Z'), null, null, 'TO_SHIP');
+    expect(late).toMatchObject({ orderStatus: 'DELIVERED', deliveredOn: '2026-03-01' });
+    expect(nextAction({ ...late, cycleDue: { n: 1, cents: 100 } })).toBe('PAY_CYCLE');
   });
 });
 

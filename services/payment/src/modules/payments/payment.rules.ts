@@ -2,6 +2,7 @@ import {
   balanceCents,
   fullPaymentDueDate,
   manilaDate,
+  ORDER_STATUSES,
   type Billing,
   paymentMove,
   type Cents,
@@ -193,12 +194,33 @@ function figuresAfter(p: Figures): Confirmation | null {
  * carries (older events: terms `fullPaymentDueDate` of its time). The status change is a row of
  * the payment process (contracts PAYMENT_PROCESS) or throws.
  */
-export function onOrderStatus(p: Figures, to: OrderStatus, extraCharge: Cents | null, at: Date, dueDate: string | null = null, settlement: Settlement | null = null): Figures {
-  const next = afterOrderStatus(p, to, extraCharge, dueDate ?? fullPaymentDueDate(at), settlement);
+export function onOrderStatus(
+  p: Figures,
+  to: OrderStatus,
+  extraCharge: Cents | null,
+  at: Date,
+  dueDate: string | null = null,
+  settlement: Settlement | null = null,
+  from: OrderStatus | null = null,
+): Figures {
+  const next = { ...afterOrderStatus(p, to, extraCharge, dueDate ?? fullPaymentDueDate(at), settlement), orderStatus: orderStatusAfter(p.orderStatus, from, to) };
   // Issue 29: a rental's cycles count from the day it was delivered (its Manila date; a redelivered event keeps the first).
   if (to === 'DELIVERED' && p.orderType === 'RENT' && p.deliveredOn === null) next.deliveredOn = manilaDate(at);
   paymentMove(p.status, next.status, { by: 'order', status: to });
   return next;
+}
+
+/**
+ * The order status a payment keeps after an order's status event: the event's `to` when it
+ * follows the status kept (its `from`: a failed delivery goes back to TO_SHIP this way), or when
+ * it is further along the process (ORDER_STATUSES' order, CANCELLED last). Two replicas may
+ * handle an order's quick steps (TO_SHIP, OUT_FOR_DELIVERY, DELIVERED) side by side and commit
+ * them out of order; an older step handled late does not take the status back. Without `from`
+ * (older callers), the event's `to`.
+ */
+export function orderStatusAfter(kept: OrderStatus, from: OrderStatus | null, to: OrderStatus): OrderStatus {
+  if (from === null || from === kept) return to;
+  return ORDER_STATUSES.indexOf(to) > ORDER_STATUSES.indexOf(kept) ? to : kept;
 }
 
 /** What the order's step computed at the return (issue 29, contracts `fullPaymentTerms`): late fees and the deposit's settlement. */
