@@ -18,12 +18,23 @@ async function withDb<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Moves an order's delivered time `days` back. */
+/** Moves an order's delivered time `days` back (and, for a rental billed by cycles, the delivery day its payment counts cycles from). */
 export function deliveredDaysAgo(orderId: string, days: number): Promise<void> {
   return withDb(async (client) => {
     const res = await client.query(`update ordering.orders set delivered_at = delivered_at - make_interval(days => $2) where id = $1`, [orderId, days]);
     expect(res.rowCount).toBe(1);
+    await client.query(`update payment.payments set delivered_on = delivered_on - $2::int where order_id = $1 and delivered_on is not null`, [orderId, days]);
   });
+}
+
+/** Waits until the payment service has heard the order was delivered (its cycles count from that day). */
+export async function paymentDelivered(orderId: string): Promise<void> {
+  await expect
+    .poll(
+      () => withDb(async (client) => (await client.query<{ d: string | null }>(`select delivered_on::text as d from payment.payments where order_id = $1`, [orderId])).rows[0]?.d ?? null),
+      { timeout: 60_000 },
+    )
+    .not.toBeNull();
 }
 
 /** Moves orders' bookings `days` back in time, one order at a time, the earliest first (the exclusion constraint is checked row by row). */
