@@ -88,6 +88,7 @@ export function order(over: Partial<Order> = {}): Order {
     lateFeeWaivers: [],
     billing: 'UPFRONT',
     cycles: [],
+    rentToOwn: [],
     ...over,
   };
 }

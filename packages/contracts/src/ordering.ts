@@ -359,6 +359,25 @@ export const Order = OrderSummary.extend({
   /** How the rent is billed (issue 29); CYCLES: its 30-day cycles from delivery, each paid, due or upcoming (none before delivery). */
   billing: z.enum(BILLINGS).default('UPFRONT'),
   cycles: z.array(RentalCycle).default([]),
+  /**
+   * Rent-to-own (issue 29), per line whose terms offer it: the rent its paid cycles cover, the
+   * share of it credited, what buying it out costs now, and the paid cycles after which it is the
+   * customer's (rental-money `lineRentToOwn`).
+   */
+  rentToOwn: z
+    .array(
+      z.object({
+        lineId: z.string().uuid(),
+        productName: z.string(),
+        rentPaid: z.string(),
+        credited: z.string(),
+        buyOut: z.string(),
+        cyclesPaid: z.number().int(),
+        afterCycles: z.number().int(),
+        owned: z.boolean(),
+      }),
+    )
+    .default([]),
 });
 export type Order = z.infer<typeof Order>;
 export const ExtendRentalResponse = z.object({ order: Order, message: z.string() });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RentalTermsSchema } from './rental-terms';
-import { afterWaiverCents, billingCycles, buyOut, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
+import { afterWaiverCents, billingCycles, buyOut, lineRentToOwn, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
 
 const terms = (over: Partial<RentalMoneyTerms> = {}): RentalMoneyTerms => ({
   deposit: null,
@@ -140,6 +140,33 @@ describe('billing cycles: lines, what is due and the order\'s billing', () => {
     expect(orderBilling([{ terms: NO_RENTAL_TERMS, noOfRentalDays: 90 }, { terms: cyc, noOfRentalDays: 60 }])).toBe('CYCLES');
     expect(orderBilling([{ terms: NO_RENTAL_TERMS, noOfRentalDays: 90 }, { terms: null, noOfRentalDays: 60 }])).toBe('UPFRONT');
     expect(orderBilling([{ terms: cyc, noOfRentalDays: null }])).toBe('UPFRONT');
+  });
+});
+
+describe('rent-to-own of a line (issue 29)', () => {
+  // A bed at ₱100.00 a day for 360 days, sale price ₱30,000.00, half the rent credited, yours after 12 cycles.
+  const own = { ...NO_RENTAL_TERMS, billing: 'CYCLES' as const, rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } };
+  const bed = (quantity = 1, terms: typeof own | typeof NO_RENTAL_TERMS = own) => ({ terms, noOfRentalDays: 360, unitPrice: '100.00', quantity });
+  it.each([
+    ['only the first day paid', 0, { rentPaidCents: 10_000, creditedCents: 5_000, buyOutCents: 2_995_000, owned: false, cyclesPaid: 0, afterCycles: 12 }],
+    ['two cycles paid: 60 days of rent, half of it off the sale price', 2, { rentPaidCents: 600_000, creditedCents: 300_000, buyOutCents: 2_700_000, owned: false, cyclesPaid: 2, afterCycles: 12 }],
+    ['twelve cycles paid: the customer\'s', 12, { rentPaidCents: 3_600_000, creditedCents: 1_800_000, buyOutCents: 1_200_000, owned: true, cyclesPaid: 12, afterCycles: 12 }],
+  ] as const)('%s', (_name, lastCycle, want) => expect(lineRentToOwn(bed(), lastCycle)).toEqual(want));
+
+  it('two units: twice the sale price and the rent; no terms: none; never below zero', () => {
+    expect(lineRentToOwn(bed(2), 2)).toMatchObject({ rentPaidCents: 1_200_000, buyOutCents: 5_400_000 });
+    expect(lineRentToOwn(bed(1, NO_RENTAL_TERMS), 2)).toBeNull();
+    const cheap = { ...own, rentToOwn: { salePrice: '1000.00', creditPercent: 100, afterCycles: 12 } };
+    expect(lineRentToOwn({ terms: cheap, noOfRentalDays: 360, unitPrice: '100.00', quantity: 1 }, 2)!.buyOutCents).toBe(0);
+  });
+
+  it('the terms in words, and the form: rent-to-own only with billing every 30 days', () => {
+    expect(termsInWords(own, (a) => `$${a}`)).toContain('Rent-to-own: yours after 12 paid cycles, or buy it out any time for $30000.00 a unit less 50% of the rent paid');
+    expect(RentalTermsSchema.safeParse({ billing: 'CYCLES', rentToOwn: { salePrice: '30000', creditPercent: 50, afterCycles: 12 } }).data?.rentToOwn).toEqual({ salePrice: '30000.00', creditPercent: 50, afterCycles: 12 });
+    const upfront = RentalTermsSchema.safeParse({ rentToOwn: { salePrice: '30000', creditPercent: 50, afterCycles: 12 } });
+    expect(upfront.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['rentToOwn', RENTAL_TERMS_MESSAGES.rentToOwnNeedsCycles]]);
+    const bad = RentalTermsSchema.safeParse({ billing: 'CYCLES', rentToOwn: { salePrice: '0', creditPercent: 101, afterCycles: 0 } });
+    expect(bad.error?.issues.map((i) => i.message).sort()).toEqual([RENTAL_TERMS_MESSAGES.afterCycles, RENTAL_TERMS_MESSAGES.creditPercent, RENTAL_TERMS_MESSAGES.salePrice].sort());
   });
 });
 

@@ -171,6 +171,25 @@ export function paidCycleDays(lastCycle: number): number {
   return CYCLE_DAYS * Math.max(0, lastCycle);
 }
 
+/**
+ * Rent-to-own of a rental line billed by cycles (issue 29): the rent its paid days cover (the
+ * first day, or the days of the cycles paid, at most its own days), the share of it credited, the
+ * buy-out price now (the line's sale price, unit price × quantity, less the credit: rental-money
+ * `buyOut`) and whether the paid cycles made it the customer's. Null without rent-to-own terms.
+ */
+export function lineRentToOwn(
+  line: { terms: RentalTermsWire | null | undefined; noOfRentalDays: number | null; unitPrice: string; quantity: number },
+  lastCycle: number,
+): { rentPaidCents: Cents; creditedCents: Cents; buyOutCents: Cents; owned: boolean; cyclesPaid: number; afterCycles: number } | null {
+  const own = line.terms?.rentToOwn;
+  if (!own) return null;
+  const days = Math.min(line.noOfRentalDays ?? 0, Math.max(1, paidCycleDays(lastCycle)));
+  const rentPaidCents = days * toCents(line.unitPrice) * line.quantity;
+  const terms = moneyTermsOf(line.terms).rentToOwn;
+  const b = buyOut(terms, { salePriceCents: toCents(own.salePrice) * line.quantity, rentPaidCents, cyclesPaid: lastCycle })!;
+  return { rentPaidCents, creditedCents: shareCents(rentPaidCents, terms!.creditBasisPoints), buyOutCents: b.cents, owned: b.owned, cyclesPaid: lastCycle, afterCycles: own.afterCycles };
+}
+
 /** How a rental's rent is billed: as SPEC §4 (first day, then the rest at the return), or per 30-day cycle. */
 export const BILLINGS = ['UPFRONT', 'CYCLES'] as const;
 export type Billing = (typeof BILLINGS)[number];
@@ -219,6 +238,8 @@ export function afterWaiverCents(feeCents: Cents, waivedCents: Cents): Cents {
 /** The largest grace a late fee may have, and the most days a cap may count. */
 export const MAX_GRACE_DAYS = 30;
 export const MAX_CAP_DAYS = 365;
+/** The most paid cycles rent-to-own may ask before the unit is the customer's. */
+export const MAX_OWN_AFTER_CYCLES = 60;
 
 /** The texts of the terms' fields (the product form shows them under the field). */
 export const RENTAL_TERMS_MESSAGES = {
@@ -228,6 +249,10 @@ export const RENTAL_TERMS_MESSAGES = {
   graceDays: `Grace days must be a whole number from 0 to ${MAX_GRACE_DAYS}.`,
   capAmount: 'Enter the most a unit is charged late, like 500.00.',
   capDays: `Enter the most days charged late, from 1 to ${MAX_CAP_DAYS}.`,
+  salePrice: 'Enter the sale price of a unit, like 30000.00.',
+  creditPercent: 'Enter the share of the rent credited, from 0 to 100 percent.',
+  afterCycles: `Enter the paid cycles after which it is the customer's, from 1 to ${MAX_OWN_AFTER_CYCLES}.`,
+  rentToOwnNeedsCycles: 'Rent-to-own needs billing every 30 days.',
 } as const;
 
 /**
@@ -242,6 +267,12 @@ export interface RentalTermsWire {
   lateFeeCap: { kind: 'AMOUNT'; amount: string } | { kind: 'DAYS'; days: number } | null;
   /** How the rent is billed (issue 29); absent on terms set before billing cycles: UPFRONT. */
   billing?: Billing;
+  /**
+   * Rent-to-own (issue 29), with billing by cycles only: the unit's sale price, the share of the
+   * rent paid credited to a buy-out (whole percent) and the paid cycles after which it is the
+   * customer's. Absent or null: none.
+   */
+  rentToOwn?: { salePrice: string; creditPercent: number; afterCycles: number } | null;
 }
 
 /** Waiving late fees (issue 29): texts of the form and of the refusals. */
@@ -256,7 +287,7 @@ export const LATE_FEE_MESSAGES = {
 /** No deposit, no late fee: the terms of a product that sets none (and of lines placed before issue 29). */
 export const NO_RENTAL_TERMS: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
 
-/** The wire terms in cents and basis points, for the functions above (no rent-to-own yet: a later step of issue 29). */
+/** The wire terms in cents and basis points, for the functions above. */
 export function moneyTermsOf(w: RentalTermsWire | null | undefined): RentalMoneyTerms {
   const t = w ?? NO_RENTAL_TERMS;
   return {
@@ -265,7 +296,7 @@ export function moneyTermsOf(w: RentalTermsWire | null | undefined): RentalMoney
     graceDays: t.graceDays,
     lateFeeCap: t.lateFeeCap === null ? null : t.lateFeeCap.kind === 'AMOUNT' ? { kind: 'AMOUNT', cents: toCents(t.lateFeeCap.amount) } : { kind: 'DAYS', days: t.lateFeeCap.days },
     billing: t.billing ?? 'UPFRONT',
-    rentToOwn: null,
+    rentToOwn: t.rentToOwn ? { afterCycles: t.rentToOwn.afterCycles, creditBasisPoints: t.rentToOwn.creditPercent * 100 } : null,
   };
 }
 
@@ -286,6 +317,12 @@ export function termsInWords(t: RentalTermsWire | null | undefined, peso: (amoun
     out.push(`Late fee ${peso(t.lateFeePerDay)} a day per unit${grace}${cap}`);
   }
   if (t.billing === 'CYCLES') out.push(`Rentals over ${CYCLE_DAYS} days are billed every ${CYCLE_DAYS} days`);
+  if (t.rentToOwn) {
+    const r = t.rentToOwn;
+    out.push(
+      `Rent-to-own: yours after ${r.afterCycles} paid cycle${r.afterCycles === 1 ? '' : 's'}, or buy it out any time for ${peso(r.salePrice)} a unit less ${r.creditPercent}% of the rent paid`,
+    );
+  }
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsToString, isMoneyString, toCents } from './money';
-import { BILLINGS, LATE_FEE_MESSAGES, MAX_CAP_DAYS, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
+import { BILLINGS, LATE_FEE_MESSAGES, MAX_CAP_DAYS, MAX_OWN_AFTER_CYCLES, MAX_GRACE_DAYS, RENTAL_TERMS_MESSAGES, type RentalTermsWire } from './rental-money';
 import { requiredText } from './text';
 
 /**
@@ -35,7 +35,17 @@ export const RentalTermsSchema = z.object({
     .default(null),
   /** Absent: UPFRONT (rental-money `moneyTermsOf`). */
   billing: z.enum(BILLINGS).optional(),
-}) satisfies z.ZodType<RentalTermsWire, unknown>;
+  /** Rent-to-own (issue 29): only with billing every 30 days. */
+  rentToOwn: z
+    .object({
+      salePrice: wireMoney(RENTAL_TERMS_MESSAGES.salePrice).refine((v) => toCents(v) > 0, { error: RENTAL_TERMS_MESSAGES.salePrice }),
+      creditPercent: wholeNumber(0, 100, RENTAL_TERMS_MESSAGES.creditPercent),
+      afterCycles: wholeNumber(1, MAX_OWN_AFTER_CYCLES, RENTAL_TERMS_MESSAGES.afterCycles),
+    })
+    .nullable()
+    .optional(),
+})
+  .refine((t) => !t.rentToOwn || t.billing === 'CYCLES', { error: RENTAL_TERMS_MESSAGES.rentToOwnNeedsCycles, path: ['rentToOwn'] }) satisfies z.ZodType<RentalTermsWire, unknown>;
 
 
 /** Staff waive all or part of a rental's late fees, with a reason (kept with who and when). */

@@ -43,5 +43,8 @@ export {
   CyclesTable,
   deliveredOnOf,
   OrderCycles,
+  ownershipText,
+  RENT_TO_OWN_TITLE,
+  RentToOwnTable,
   type CyclesTableProps,
 } from './order/CyclesTable';

@@ -70,6 +70,7 @@ function rental(over: Partial<Order> = {}): Order {
     lateFeeWaivers: [],
     billing: 'UPFRONT',
     cycles: [],
+    rentToOwn: [],
     ...over,
   };
 }

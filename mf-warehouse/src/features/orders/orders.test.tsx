@@ -91,6 +91,7 @@ function order(over: Partial<Order> = {}): Order {
     lateFeeWaivers: [],
     billing: 'UPFRONT',
     cycles: [],
+    rentToOwn: [],
     ...over,
   };
 }

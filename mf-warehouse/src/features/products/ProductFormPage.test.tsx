@@ -175,6 +175,39 @@ describe("a rental product's money terms (issue 29)", () => {
     expect(patchBody(second.calls)).toHaveProperty('rentalTerms', null);
   });
 
+  it('rent-to-own (issue 29): offered with billing every 30 days only; its three fields are checked and sent', async () => {
+    const { calls } = edit();
+    await screen.findByText('Rental money terms');
+    expect(screen.queryByRole('radiogroup', { name: 'Rent-to-own' })).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: BILLING_LABELS.CYCLES }));
+    expect(await screen.findByRole('radiogroup', { name: 'Rent-to-own' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('radio', { name: 'On' }));
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    for (const m of [RENTAL_TERMS_MESSAGES.salePrice, RENTAL_TERMS_MESSAGES.creditPercent, RENTAL_TERMS_MESSAGES.afterCycles]) expect(await screen.findByText(m)).toBeInTheDocument();
+    expect(patchBody(calls)).toBeUndefined();
+    type('Sale price', '30000');
+    type('Rent credited (%)', '50');
+    type('Owned after cycles', '12');
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    expect(await screen.findByText(CATALOG_MESSAGES.product.updated)).toBeInTheDocument();
+    const expected: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES', rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } };
+    expect(patchBody(calls)?.rentalTerms).toEqual(expected);
+    expect(RentalTermsSchema.parse(patchBody(calls)?.rentalTerms)).toEqual(expected);
+  });
+
+  it('a product with rent-to-own shows it; back to upfront billing drops it', async () => {
+    const terms: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES', rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } };
+    const { calls } = edit({ ...wheelchair, rentalTerms: terms });
+    await screen.findByText('Rental money terms');
+    expect(screen.getByRole('radio', { name: 'On' })).toBeChecked();
+    expect(screen.getByLabelText('Owned after cycles')).toHaveValue('12');
+    fireEvent.click(screen.getByRole('radio', { name: BILLING_LABELS.UPFRONT }));
+    expect(screen.queryByRole('radiogroup', { name: 'Rent-to-own' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(patchBody(calls)).toBeDefined());
+    expect(patchBody(calls)).toHaveProperty('rentalTerms', null);
+  });
+
   it('sends null when there is no deposit and no late fee, and nothing for a product for sale', async () => {
     const rent = edit();
     await screen.findByText('Rental money terms');

@@ -1,4 +1,4 @@
-import { centsToString, type Billing, isMoneyString, MAX_CAP_DAYS, MAX_GRACE_DAYS, NO_RENTAL_TERMS, RENTAL_TERMS_MESSAGES, toCents, type RentalTermsWire } from '@dme/contracts/browser';
+import { centsToString, type Billing, isMoneyString, MAX_CAP_DAYS, MAX_GRACE_DAYS, MAX_OWN_AFTER_CYCLES, NO_RENTAL_TERMS, RENTAL_TERMS_MESSAGES, toCents, type RentalTermsWire } from '@dme/contracts/browser';
 
 /**
  * A rental product's money terms (issue 29) as the product form holds them: the same shape and
@@ -11,6 +11,7 @@ export interface RentalTermsValues {
   graceDays?: number | null;
   lateFeeCap?: { kind?: 'NONE' | 'AMOUNT' | 'DAYS'; amount?: number | string | null; days?: number | null };
   billing?: Billing;
+  rentToOwn?: { kind?: 'OFF' | 'ON'; salePrice?: number | string | null; creditPercent?: number | null; afterCycles?: number | null };
 }
 
 const MAX_CENTS = 99_999_999;
@@ -42,6 +43,7 @@ export function rentalTermsValues(t: RentalTermsWire | null | undefined): Rental
     lateFeeCap:
       w.lateFeeCap === null ? { kind: 'NONE' } : w.lateFeeCap.kind === 'AMOUNT' ? { kind: 'AMOUNT', amount: w.lateFeeCap.amount } : { kind: 'DAYS', days: w.lateFeeCap.days },
     billing: w.billing ?? 'UPFRONT',
+    rentToOwn: w.rentToOwn ? { kind: 'ON', ...w.rentToOwn } : { kind: 'OFF' },
   };
 }
 
@@ -61,7 +63,17 @@ export function rentalTermsOf(v: RentalTermsValues | undefined): RentalTermsWire
   const c = v?.lateFeeCap;
   const lateFeeCap: RentalTermsWire['lateFeeCap'] =
     c?.kind === 'AMOUNT' ? { kind: 'AMOUNT', amount: wireMoney(c.amount) } : c?.kind === 'DAYS' ? { kind: 'DAYS', days: Number(c.days) } : null;
-  return { deposit, lateFeePerDay, graceDays: typeof v?.graceDays === 'number' ? v.graceDays : 0, lateFeeCap, ...(cycles ? { billing: 'CYCLES' as const } : {}) };
+  // Rent-to-own goes with billing by cycles only (the server refuses it otherwise).
+  const own = cycles && v?.rentToOwn?.kind === 'ON' ? v.rentToOwn : null;
+  const rentToOwn = own ? { salePrice: wireMoney(own.salePrice), creditPercent: Number(own.creditPercent), afterCycles: Number(own.afterCycles) } : null;
+  return {
+    deposit,
+    lateFeePerDay,
+    graceDays: typeof v?.graceDays === 'number' ? v.graceDays : 0,
+    lateFeeCap,
+    ...(cycles ? { billing: 'CYCLES' as const } : {}),
+    ...(rentToOwn ? { rentToOwn } : {}),
+  };
 }
 
 /** A form rule with a validator only (antd's Rule shape, kept local). */
@@ -83,4 +95,7 @@ export const RENTAL_TERMS_RULES = {
   graceDays: [check((v) => empty(v) || wholeIn(0, MAX_GRACE_DAYS)(v), RENTAL_TERMS_MESSAGES.graceDays)],
   capAmount: [check(positiveMoney, RENTAL_TERMS_MESSAGES.capAmount)],
   capDays: [check(wholeIn(1, MAX_CAP_DAYS), RENTAL_TERMS_MESSAGES.capDays)],
+  salePrice: [check(positiveMoney, RENTAL_TERMS_MESSAGES.salePrice)],
+  creditPercent: [check(wholeIn(0, 100), RENTAL_TERMS_MESSAGES.creditPercent)],
+  afterCycles: [check(wholeIn(1, MAX_OWN_AFTER_CYCLES), RENTAL_TERMS_MESSAGES.afterCycles)],
 };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import type { RentalCycle } from '@dme/contracts';
-import { CycleCounts, CyclesTable, cycleDueText, OrderCycles } from './CyclesTable';
+import { CycleCounts, CyclesTable, cycleDueText, OrderCycles, RentToOwnTable } from './CyclesTable';
 
 // A 70-day rental delivered on Mar 1: cycle 1 paid, cycle 2 due, cycle 3 to come.
 const cycles: RentalCycle[] = [
@@ -72,5 +72,31 @@ describe('CycleCounts', () => {
     unmount();
     const dash = render(<CycleCounts cycles={null} />);
     expect(dash.container).toHaveTextContent(/^—$/);
+  });
+});
+
+describe('RentToOwnTable (issue 29)', () => {
+  const line = { lineId: '00000000-0000-4000-8000-000000000001', productName: 'Hospital Bed', rentPaid: '6000.00', credited: '3000.00', buyOut: '27000.00', cyclesPaid: 2, afterCycles: 12, owned: false };
+  it('each line: rent paid, credited, the buy-out price now and how far from ownership', () => {
+    render(<RentToOwnTable lines={[line]} />);
+    const region = screen.getByRole('region', { name: 'Rent-to-own' });
+    expect(within(region).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Product', 'Rent paid', 'Rent credited', 'Buy-out price now', 'Ownership']);
+    const r = within(region).getByRole('cell', { name: 'Hospital Bed' }).closest('tr') as HTMLElement;
+    for (const text of ['$6,000.00', '$3,000.00', '$27,000.00', '2 of 12 cycles paid']) expect(within(r).getByText(text)).toBeInTheDocument();
+  });
+
+  it('owned: "Yours", no buy-out price; the order pages show it with the cycles, not without rent-to-own', () => {
+    render(<RentToOwnTable lines={[{ ...line, owned: true, cyclesPaid: 12 }]} />);
+    const r = within(screen.getByRole('region', { name: 'Rent-to-own' })).getByRole('cell', { name: 'Hospital Bed' }).closest('tr') as HTMLElement;
+    expect(within(r).getByText('Yours')).toHaveClass('ant-tag-green');
+    expect(within(r).queryByText('$27,000.00')).toBeNull();
+  });
+
+  it('OrderCycles shows rent-to-own under the cycles when the order has it', () => {
+    const { rerender } = render(<OrderCycles order={{ billing: 'CYCLES', cycles, deliveredAt: '2026-03-01T04:00:00.000Z', rentToOwn: [line] }} />);
+    expect(screen.getByRole('region', { name: 'Rent-to-own' })).toBeInTheDocument();
+    rerender(<OrderCycles order={{ billing: 'CYCLES', cycles, deliveredAt: '2026-03-01T04:00:00.000Z', rentToOwn: [] }} />);
+    expect(screen.queryByRole('region', { name: 'Rent-to-own' })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Billing cycles' })).toBeInTheDocument();
   });
 });

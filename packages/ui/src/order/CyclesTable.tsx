@@ -77,10 +77,49 @@ export function CyclesTable({ cycles, deliveredOn, style }: CyclesTableProps) {
   );
 }
 
-/** An order's billing cycles (`CyclesTable`) when it is billed by cycles; nothing for an upfront one. */
-export function OrderCycles({ order, style }: { order: Pick<Order, 'billing' | 'cycles' | 'deliveredAt'>; style?: CSSProperties }) {
+/** An order's billing cycles (`CyclesTable`) and its rent-to-own (`RentToOwnTable`) when it is billed by cycles; nothing for an upfront one. */
+export function OrderCycles({ order, style }: { order: Pick<Order, 'billing' | 'cycles' | 'deliveredAt'> & Partial<Pick<Order, 'rentToOwn'>>; style?: CSSProperties }) {
   if (order.billing !== 'CYCLES') return null;
-  return <CyclesTable cycles={order.cycles} deliveredOn={deliveredOnOf(order.deliveredAt)} style={style} />;
+  return (
+    <>
+      <CyclesTable cycles={order.cycles} deliveredOn={deliveredOnOf(order.deliveredAt)} style={style} />
+      {order.rentToOwn && order.rentToOwn.length > 0 && <RentToOwnTable lines={order.rentToOwn} style={style} />}
+    </>
+  );
+}
+
+/** Ours (issue 29): rent-to-own on the order pages. */
+export const RENT_TO_OWN_TITLE = 'Rent-to-own';
+/** Where a line stands towards ownership: the customer's, or its paid cycles of those it takes. */
+export const ownershipText = (l: Pick<Order['rentToOwn'][number], 'owned' | 'cyclesPaid' | 'afterCycles'>) =>
+  l.owned ? 'Yours' : `${l.cyclesPaid} of ${l.afterCycles} cycles paid`;
+
+/**
+ * Rent-to-own of a rental billed by cycles (issue 29), per line that offers it: the rent its paid
+ * cycles cover, the share credited, what buying it out costs now, and how far it is from being
+ * the customer's — as the server computes them.
+ */
+export function RentToOwnTable({ lines, style }: { lines: Order['rentToOwn']; style?: CSSProperties }) {
+  type Line = Order['rentToOwn'][number];
+  return (
+    <section aria-label={RENT_TO_OWN_TITLE} style={style}>
+      <SectionTitle>{RENT_TO_OWN_TITLE}</SectionTitle>
+      <ResponsiveTable<Line>
+        rowKey="lineId"
+        size="small"
+        pagination={false}
+        dataSource={[...lines]}
+        scroll={{ x: true }}
+        columns={[
+          { title: 'Product', dataIndex: 'productName' },
+          { title: 'Rent paid', dataIndex: 'rentPaid', align: 'right', render: (v: string) => <Money value={v} /> },
+          { title: 'Rent credited', dataIndex: 'credited', align: 'right', render: (v: string) => <Money value={v} /> },
+          { title: 'Buy-out price now', dataIndex: 'buyOut', align: 'right', render: (v: string, l: Line) => (l.owned ? '—' : <Money value={v} />) },
+          { title: 'Ownership', key: 'owned', render: (_: unknown, l: Line) => (l.owned ? <Tag color="green">{ownershipText(l)}</Tag> : ownershipText(l)) },
+        ]}
+      />
+    </section>
+  );
 }
 
 /**

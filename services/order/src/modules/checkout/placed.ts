@@ -95,6 +95,7 @@ export function orderAnswer(p: Placed): Order {
     lateFeeWaivers: [],
     billing: billingOf(p),
     cycles: [],
+    rentToOwn: [],
     allowedTransitions: allowedTransitions(
       { id: orderId, orderNumber: '', customerId: who.userId, type: body.type, status: 'PENDING', driverId: null, deliveredAt: null, totalAmount, partialPayment: partial, lines: [], serials: [] },
       { kind: 'person', principal: who },

@@ -1,6 +1,6 @@
 import { handoverOf, handoversJson, type HandoverRow } from '../handovers/handovers';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, paidCycleDays, rentalCycles, type Billing, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
+import { afterWaiverCents, centsToString, chargedAtReturn, toCents, dueNotice, earlyEndWindow, endableEarly, paidCycleDays, rentalCycles, lineRentToOwn, type Billing, extendable, permissionsOf, type Extender, lineDueDate, type RentalTermsWire, manilaDate, serialInventoryType, type Order, type OrderLine, type OrderStatus, type ReturnStatus } from '@dme/contracts';
 import { notFound, qualified, type Principal } from '@dme/platform';
 import { allowedTransitions } from '../../process/can-perform';
 import { fullPaymentTermsOf, lateFeesOf, type OrderFacts } from '../../process/facts';
@@ -246,7 +246,30 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     lateFeeWaivers: row.waivers.map((w) => ({ amount: money(w.amount), reason: w.reason, byName: w.by_name, createdAt: new Date(w.created_at).toISOString() })),
     billing: row.billing ?? 'UPFRONT',
     cycles: cyclesOfOrder(row),
+    rentToOwn: rentToOwnOf(row),
   };
+}
+
+/** Rent-to-own of each line that offers it (issue 29, rental-money `lineRentToOwn`), on a rental billed by cycles once delivered. */
+function rentToOwnOf(row: OrderFactsRow): Order['rentToOwn'] {
+  if (row.billing !== 'CYCLES' || row.delivered_at === null) return [];
+  return row.lines.flatMap((l) => {
+    const own = lineRentToOwn({ terms: l.rental_terms, noOfRentalDays: l.no_of_rental_days, unitPrice: l.unit_price, quantity: l.quantity }, row.last_cycle_paid ?? 0);
+    return own
+      ? [
+          {
+            lineId: l.id,
+            productName: l.product_name,
+            rentPaid: centsToString(own.rentPaidCents),
+            credited: centsToString(own.creditedCents),
+            buyOut: centsToString(own.buyOutCents),
+            cyclesPaid: own.cyclesPaid,
+            afterCycles: own.afterCycles,
+            owned: own.owned,
+          },
+        ]
+      : [];
+  });
 }
 
 /**

@@ -207,4 +207,32 @@ describe('rental money at the order (issue 29)', () => {
       ['CYCLE_DUE', addDays(today, 7), today, cycle2],
     ]);
   });
+
+  it('rent-to-own (issue 29): once delivered, each line that offers it shows the rent its paid cycles cover, the credit and the buy-out price now', async () => {
+    const terms = { lateFeePerDay: '0.00', billing: 'CYCLES', rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } };
+    const bed = await h.product({ brand: 'Joerns', name: `Bed ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '100.00', damageCharges: '900.00', rentalTerms: terms });
+    // The form refuses rent-to-own without billing by cycles.
+    const refused = await h.catalog.post('/api/products', { brand: 'Joerns', name: `Bed ${randomUUID().slice(0, 6)}`, description: 'x', type: 'FOR_RENT', image: bed.image, price: '100.00', damageCharges: '900.00', rentalTerms: { ...terms, billing: 'UPFRONT' } }, { as: h.staff });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toContainEqual({ field: 'rentalTerms.rentToOwn', message: 'Rent-to-own needs billing every 30 days.' });
+    const serials = await h.addStock({ productID: bed.id, quantity: 1 });
+    const customer = h.customer();
+    const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 360 }] });
+    expect(placed.status).toBe(201);
+    expect(placed.body.order.rentToOwn).toEqual([]);
+    const order = placed.body.order;
+    const preparing = await toPreparing(h, order);
+    expect((await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: preparing.products[0].id, serialCodes: serials }] }, { as: h.staff })).status).toBe(200);
+    const driver = h.as('DRIVER');
+    expect((await h.order.post('/api/driver/scan', { purpose: 'DELIVERY', code: order.orderNumber }, { as: driver })).status).toBe(200);
+    expect((await handOver(h, driver, order)).status).toBe(200);
+    const line = { lineId: order.products[0].id, productName: bed.name, afterCycles: 12, owned: false };
+    expect((await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order.rentToOwn).toEqual([{ ...line, rentPaid: '100.00', credited: '50.00', buyOut: '29950.00', cyclesPaid: 0 }]);
+    for (const n of [1, 2]) {
+      const cycle = paymentConfirmed(order, 'first', { type: 'CYCLE', status: 'INITIAL_PAYMENT', cycle: n, amount: n === 1 ? '2900.00' : '3000.00', recordId: randomUUID() });
+      await h.publish(cycle);
+      await eventually(async () => (await exec('select 1 from ordering.inbox where event_id = ?', [cycle.id])).length > 0, 10_000);
+    }
+    expect((await staffRead(order)).rentToOwn).toEqual([{ ...line, rentPaid: '6000.00', credited: '3000.00', buyOut: '27000.00', cyclesPaid: 2 }]);
+  });
 });
