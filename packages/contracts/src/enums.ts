@@ -89,8 +89,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED', 'REFUND_DUE', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** PARTIAL: a rental's first payment; FULL: a purchase's or a rental's last; CYCLE (issue 29): a rental's 30-day cycle. */
-export const PAYMENT_TYPES = ['PARTIAL', 'FULL', 'CYCLE'] as const;
+/** PARTIAL: a rental's first payment; FULL: a purchase's or a rental's last; CYCLE (issue 29): a rental's 30-day cycle; BUYOUT (issue 29): a rent-to-own rental bought out. */
+export const PAYMENT_TYPES = ['PARTIAL', 'FULL', 'CYCLE', 'BUYOUT'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
 export const REQUEST_TYPES = ['FIX', 'REPLACE'] as const;

@@ -183,6 +183,8 @@ export const EVENT_DATA = {
         lineTotal: z.string(),
         /** The line's deposit (issue 29), for the invoice; "0.00" on older events. */
         deposit: z.string().default('0.00'),
+        /** The line's rent-to-own terms (issue 29); null: none. */
+        rentToOwn: z.object({ salePrice: z.string(), creditPercent: z.number().int(), afterCycles: z.number().int() }).nullable().default(null),
       }),
     ),
   }),
@@ -250,6 +252,8 @@ export const EVENT_DATA = {
     deposit: z.string().default('0.00'),
     /** A CYCLE payment's cycle number (issue 29); null otherwise. */
     cycle: z.number().int().nullable().default(null),
+    /** Issue 29: this payment made a rent-to-own rental the customer's (a buy-out, or the cycle that reached ownership). */
+    owned: z.boolean().default(false),
   }),
   [EVENTS.payment.refundDue]: z.object({
     paymentId: z.string().uuid(),

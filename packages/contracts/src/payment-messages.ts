@@ -16,6 +16,9 @@ export const PAYMENT_MESSAGES = {
   completePayment: 'Complete Payment',
   /** Ours (issue 29): a rental's 30-day cycle. */
   payCycle: 'Take Cycle Payment',
+  /** Ours (issue 29): a rent-to-own rental bought out. */
+  buyOut: 'Take Buy-Out Payment',
+  buyOutNotOffered: 'This rental cannot be bought out now: every product must be rent-to-own, delivered and not returned yet.',
   notPayable: 'This payment cannot be taken now: its order is not waiting for a payment.',
   /** Ours (issue 22): the payment service already knows the order was cancelled. */
   orderCancelled: 'This order was cancelled: no payment can be taken for it.',
@@ -84,7 +87,7 @@ export function daysChangeLabel(kind: DaysChangeKind, days: number): string {
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** What confirming a payment does next (SPEC §4 Payment statuses), or nothing when it cannot be taken. */
-export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT', 'PAY_CYCLE'] as const;
+export const PAYMENT_ACTIONS = ['MARK_AS_PAID', 'PAY_PARTIAL', 'COMPLETE_PAYMENT', 'PAY_CYCLE', 'BUY_OUT'] as const;
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
 
 /** Invoice file names (SPEC §9). */
@@ -92,8 +95,9 @@ export const INVOICE_FILES = {
   purchase: 'INVOICE.pdf',
   initial: 'INITIAL_PAYMENT_INVOICE.pdf',
   full: 'FULL_PAYMENT_INVOICE.pdf',
-  /** Issue 29: a rental's 30-day cycle n. */
+  /** Issue 29: a rental's 30-day cycle n, and a rent-to-own rental bought out. */
   cycle: (n: number) => `CYCLE_INVOICE_${n}.pdf`,
+  buyOut: 'BUY_OUT_INVOICE.pdf',
 } as const;
 
 /**
@@ -102,8 +106,9 @@ export const INVOICE_FILES = {
  * CYCLE_INVOICE_<n>.pdf (issue 29). The
  * payment service names its downloads with it, the screens their download links.
  */
-export function invoiceFileName(orderType: 'BUY' | 'RENT', recordType: 'PARTIAL' | 'FULL' | 'CYCLE', cycle: number | null = null): string {
+export function invoiceFileName(orderType: 'BUY' | 'RENT', recordType: 'PARTIAL' | 'FULL' | 'CYCLE' | 'BUYOUT', cycle: number | null = null): string {
   if (orderType === 'BUY') return INVOICE_FILES.purchase;
   if (recordType === 'CYCLE') return INVOICE_FILES.cycle(cycle ?? 0);
+  if (recordType === 'BUYOUT') return INVOICE_FILES.buyOut;
   return recordType === 'PARTIAL' ? INVOICE_FILES.initial : INVOICE_FILES.full;
 }

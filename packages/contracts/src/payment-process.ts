@@ -28,6 +28,8 @@ export const PAYMENT_PROCESS: readonly PaymentMove[] = [
   { from: 'PENDING', to: 'FOR_FULL_PAYMENT', trigger: { by: 'order', status: 'FOR_FULL_PAYMENT' }, when: 'a rental back from the customer' },
   { from: 'INITIAL_PAYMENT', to: 'FOR_FULL_PAYMENT', trigger: { by: 'order', status: 'FOR_FULL_PAYMENT' }, when: 'a rental back from the customer' },
   { from: 'REFUND_DUE', to: 'REFUNDED', trigger: { by: 'refund' }, when: 'accounting recorded how what was owed back was paid back (issue 29)' },
+  { from: 'INITIAL_PAYMENT', to: 'PAID', trigger: { by: 'staff', action: 'BUY_OUT' }, when: 'a rent-to-own rental bought out while it is out (issue 29)' },
+  { from: 'INITIAL_PAYMENT', to: 'PAID', trigger: { by: 'staff', action: 'PAY_CYCLE' }, when: "the cycle that makes a rent-to-own rental the customer's (issue 29)" },
 ];
 
 const sameTrigger = (a: PaymentTrigger, b: PaymentTrigger): boolean => {

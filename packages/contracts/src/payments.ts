@@ -72,6 +72,8 @@ export const PaymentLine = z.object({
   lineTotal: z.string(),
   /** The line's deposit (issue 29); "0.00": none. */
   deposit: z.string().default('0.00'),
+  /** The line's rent-to-own terms (issue 29); null: none. */
+  rentToOwn: z.object({ salePrice: z.string(), creditPercent: z.number().int(), afterCycles: z.number().int() }).nullable().default(null),
 });
 
 /** Money owed back to the customer (issue 29), with its own number: due until accounting records how it was paid back. */
@@ -145,6 +147,8 @@ export const Payment = PaymentSummary.extend({
   deliveredOn: z.string().nullable().default(null),
   /** CYCLES billing from delivery: each cycle, its days, rent, due day and state. */
   cycles: z.array(PaymentCycle).default([]),
+  /** A rent-to-own rental out with the customer (issue 29): what buying it out takes now (the BUY_OUT action); null when it cannot be bought out. */
+  buyOutNow: z.string().nullable().default(null),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -211,6 +215,8 @@ export const ConfirmPaymentRequest = z.object({
   invoiceNumber: requiredText(PAYMENT_MESSAGES.invoiceNumber, 50),
   receiptNumber: requiredText(PAYMENT_MESSAGES.receiptNumber, 50),
   note: optionalText(500),
+  /** Issue 29: BUY_OUT takes a rent-to-own rental's buy-out instead of the payment due; absent: the payment due (`nextAction`). */
+  action: z.enum(['BUY_OUT'], { error: 'Unknown payment action.' }).optional(),
 });
 export type ConfirmPaymentRequest = z.input<typeof ConfirmPaymentRequest>;
 

@@ -22,7 +22,7 @@ export type Actor = { kind: 'permission'; permission: Permission } | { kind: 'ow
 export type Trigger =
   | { kind: 'action' }
   | { kind: 'scan'; purpose: DriverScanPurpose }
-  | { kind: 'payment'; which: 'first' | 'full' }
+  | { kind: 'payment'; which: 'first' | 'full' | 'owned' }
   | { kind: 'handover'; leg: HandoverLeg; made: boolean };
 
 export interface Transition {
@@ -54,6 +54,9 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   { from: 'FOR_RETURN', to: 'FOR_PICK_UP', types: ['RENT'], who: { kind: 'permission', permission: 'order:drive' }, on: [{ kind: 'scan', purpose: 'PICKUP' }, { kind: 'handover', leg: 'PICKUP', made: true }, ...ACTION], guard: 'handed-over', effect: 'record-driver', title: 'Picked up from the customer' },
   { from: 'FOR_PICK_UP', to: 'FOR_FULL_PAYMENT', types: ['RENT'], who: { kind: 'permission', permission: 'order:process' }, on: ACTION, guard: 'all-serials-returned', effect: 'full-payment-due', title: 'Returned, waiting for full payment' },
   { from: 'FOR_FULL_PAYMENT', to: 'COMPLETED', types: ['RENT'], who: { kind: 'event', event: 'dme.payment.confirmed' }, on: [{ kind: 'payment', which: 'full' }], title: 'Completed' },
+  // Issue 29: a rent-to-own rental bought out, or made the customer's by its paid cycles, while it is out.
+  { from: 'DELIVERED', to: 'COMPLETED', types: ['RENT'], who: { kind: 'event', event: 'dme.payment.confirmed' }, on: [{ kind: 'payment', which: 'owned' }], title: "Bought out: the equipment is the customer's" },
+  { from: 'FOR_RETURN', to: 'COMPLETED', types: ['RENT'], who: { kind: 'event', event: 'dme.payment.confirmed' }, on: [{ kind: 'payment', which: 'owned' }], title: "Bought out: the equipment is the customer's" },
   { from: 'PENDING', to: 'CANCELLED', types: BOTH, who: { kind: 'owner-or-staff' }, on: ACTION, effect: 'release-reservation', title: 'Order cancelled' },
   { from: 'FOR_PAYMENT', to: 'CANCELLED', types: BOTH, who: { kind: 'owner-or-staff' }, on: ACTION, effect: 'release-reservation', title: 'Order cancelled' },
 ];
@@ -62,9 +65,19 @@ export function findTransition(type: OrderType, from: OrderStatus, to: OrderStat
   return ORDER_TRANSITIONS.find((t) => t.from === from && t.to === to && t.types.includes(type));
 }
 
-/** The payment type a payment trigger waits for: the first payment is a rental's partial one, a purchase's full one. */
-export function paymentTypeOf(which: 'first' | 'full', type: OrderType): PaymentType {
+/** The payment type a payment trigger waits for: the first payment is a rental's partial one, a purchase's full one; ownership (issue 29) comes by a buy-out or a cycle payment (`owned` on the event). */
+export function paymentTypeOf(which: 'first' | 'full' | 'owned', type: OrderType): PaymentType | null {
+  if (which === 'owned') return null;
   return which === 'first' && type === 'RENT' ? 'PARTIAL' : 'FULL';
+}
+
+/**
+ * A rental completed without coming back (issue 29): bought out or made the customer's by its
+ * paid cycles while out — its units are SOLD to the customer and its bookings end (the catalog
+ * reads it from the status event).
+ */
+export function completedByOwnership(type: OrderType, from: OrderStatus, to: OrderStatus): boolean {
+  return type === 'RENT' && to === 'COMPLETED' && (from === 'DELIVERED' || from === 'FOR_RETURN');
 }
 
 /** The row a driver's scan for this purpose performs on an order in this status, if any. */
@@ -80,10 +93,17 @@ export function handoverTransition(type: OrderType, from: OrderStatus, leg: Hand
   return ORDER_TRANSITIONS.find((t) => t.from === from && t.types.includes(type) && t.on.some((o) => o.kind === 'handover' && o.leg === leg && o.made === made));
 }
 
-/** The row a confirmed payment of this type performs on an order in this status, if any (the order waits for exactly it). */
-export function paymentTransition(type: OrderType, from: OrderStatus, paymentType: PaymentType): Transition | undefined {
+/**
+ * The row a confirmed payment of this type performs on an order in this status, if any (the order
+ * waits for exactly it); a payment that made a rent-to-own rental the customer's (`owned`, issue
+ * 29) performs the ownership row.
+ */
+export function paymentTransition(type: OrderType, from: OrderStatus, paymentType: PaymentType, owned = false): Transition | undefined {
   return ORDER_TRANSITIONS.find(
-    (t) => t.from === from && t.types.includes(type) && t.on.some((o) => o.kind === 'payment' && paymentTypeOf(o.which, type) === paymentType),
+    (t) =>
+      t.from === from &&
+      t.types.includes(type) &&
+      t.on.some((o) => o.kind === 'payment' && (owned ? o.which === 'owned' : o.which !== 'owned' && paymentTypeOf(o.which, type) === paymentType)),
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RentalTermsSchema } from './rental-terms';
-import { afterWaiverCents, billingCycles, buyOut, lineRentToOwn, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
+import { afterWaiverCents, billingCycles, buyOut, lineRentToOwn, orderBuyOut, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
 
 const terms = (over: Partial<RentalMoneyTerms> = {}): RentalMoneyTerms => ({
   deposit: null,
@@ -167,6 +167,21 @@ describe('rent-to-own of a line (issue 29)', () => {
     expect(upfront.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['rentToOwn', RENTAL_TERMS_MESSAGES.rentToOwnNeedsCycles]]);
     const bad = RentalTermsSchema.safeParse({ billing: 'CYCLES', rentToOwn: { salePrice: '0', creditPercent: 101, afterCycles: 0 } });
     expect(bad.error?.issues.map((i) => i.message).sort()).toEqual([RENTAL_TERMS_MESSAGES.afterCycles, RENTAL_TERMS_MESSAGES.creditPercent, RENTAL_TERMS_MESSAGES.salePrice].sort());
+  });
+});
+
+describe('a whole rental bought out (issue 29)', () => {
+  const own = { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 };
+  const line = (over = {}) => ({ rentToOwn: own, noOfRentalDays: 360, unitPrice: '100.00', quantity: 1, ...over });
+  it('every rental line rent-to-own: the sum of their buy-outs, owned when every line is', () => {
+    expect(orderBuyOut([line(), line({ unitPrice: '50.00', rentToOwn: { ...own, salePrice: '10000.00', afterCycles: 6 } })], 2)).toEqual({ cents: 2_700_000 + 1_000_000 - 150_000, owned: false });
+    expect(orderBuyOut([line(), line({ rentToOwn: { ...own, afterCycles: 6 } })], 6)).toMatchObject({ owned: false });
+    expect(orderBuyOut([line(), line({ rentToOwn: { ...own, afterCycles: 6 } })], 12)).toMatchObject({ owned: true });
+  });
+  it('a line without rent-to-own: none for the order (it is not a purchase as one); a purchase line is not a rental line', () => {
+    expect(orderBuyOut([line(), line({ rentToOwn: null })], 2)).toBeNull();
+    expect(orderBuyOut([line(), { rentToOwn: null, noOfRentalDays: null, unitPrice: '20.00', quantity: 1 }], 0)).toEqual({ cents: 2_995_000, owned: false });
+    expect(orderBuyOut([], 0)).toBeNull();
   });
 });
 

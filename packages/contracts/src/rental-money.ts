@@ -190,6 +190,25 @@ export function lineRentToOwn(
   return { rentPaidCents, creditedCents: shareCents(rentPaidCents, terms!.creditBasisPoints), buyOutCents: b.cents, owned: b.owned, cyclesPaid: lastCycle, afterCycles: own.afterCycles };
 }
 
+/** A line's rent-to-own terms as the order event and the payment carry them (issue 29). */
+export type RentToOwnTerms = NonNullable<RentalTermsWire['rentToOwn']>;
+
+/**
+ * A whole rental's rent-to-own (issue 29): offered when every one of its rental lines has
+ * rent-to-own terms (the order becomes a purchase as one); what buying it out costs after
+ * `lastCycle` paid cycles (the lines' `lineRentToOwn` added up) and whether those cycles already
+ * made it the customer's (every line owned). Null when some line has none.
+ */
+export function orderBuyOut(
+  lines: ReadonlyArray<{ rentToOwn?: RentToOwnTerms | null; noOfRentalDays: number | null; unitPrice: string; quantity: number }>,
+  lastCycle: number,
+): { cents: Cents; owned: boolean } | null {
+  const rental = lines.filter((l) => l.noOfRentalDays !== null);
+  if (rental.length === 0 || rental.some((l) => !l.rentToOwn)) return null;
+  const each = rental.map((l) => lineRentToOwn({ ...l, terms: { ...NO_RENTAL_TERMS, billing: 'CYCLES', rentToOwn: l.rentToOwn } }, lastCycle)!);
+  return { cents: each.reduce((s, x) => s + x.buyOutCents, 0), owned: each.every((x) => x.owned) };
+}
+
 /** How a rental's rent is billed: as SPEC §4 (first day, then the rest at the return), or per 30-day cycle. */
 export const BILLINGS = ['UPFRONT', 'CYCLES'] as const;
 export type Billing = (typeof BILLINGS)[number];

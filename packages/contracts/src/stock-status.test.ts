@@ -3,6 +3,7 @@ import { ORDER_TYPES, RETURN_INVENTORY_TYPE, RETURN_STATUSES, STOCK_STATUSES } f
 import {
   findStockMove,
   isStockMove,
+  OWNERSHIP_TRIGGER,
   PACKING_TRIGGER,
   RETURN_TRIGGER,
   STOCK_ITEM_MOVES,
@@ -84,9 +85,9 @@ describe('the stock-item status table', () => {
     expect(stockMoveTarget(RETURN_TRIGGER.LOST)).toBe('LOST');
   });
 
-  it('every trigger is used by packing, returns or a unit step, and every status can be reached from the start', () => {
+  it('every trigger is used by packing, returns, a unit step or rent-to-own, and every status can be reached from the start', () => {
     const stepTriggers = UNIT_STEP_NAMES.flatMap((s) => UNIT_STEPS[s].triggers);
-    expect(new Set([...Object.values(PACKING_TRIGGER), ...Object.values(RETURN_TRIGGER), ...stepTriggers])).toEqual(new Set(triggers));
+    expect(new Set([...Object.values(PACKING_TRIGGER), ...Object.values(RETURN_TRIGGER), ...stepTriggers, OWNERSHIP_TRIGGER])).toEqual(new Set(triggers));
     const reached = new Set<string>([STOCK_ITEM_START.status]);
     for (let grew = true; grew; ) {
       grew = false;
@@ -98,6 +99,22 @@ describe('the stock-item status table', () => {
       }
     }
     expect([...reached].sort()).toEqual([...STOCK_STATUSES].sort());
+  });
+});
+
+describe('rent-to-own (issue 29)', () => {
+  it('a unit out on a rental becomes the customer\'s where it is: RENTED → SOLD, written as BOUGHT_OUT; no staff step makes it', () => {
+    expect(OWNERSHIP_TRIGGER).toBe('boughtOut');
+    expect(STOCK_ITEM_MOVES.filter((m) => m.trigger === OWNERSHIP_TRIGGER)).toEqual([{ from: 'RENTED', to: 'SOLD', trigger: 'boughtOut' }]);
+    expect(stockMoveSources(OWNERSHIP_TRIGGER)).toEqual(['RENTED']);
+    expect(STOCK_STATUS_INVENTORY[stockMoveTarget(OWNERSHIP_TRIGGER)]).toBe(STOCK_STATUS_INVENTORY.RENTED);
+    for (const s of STOCK_STATUSES.filter((x) => x !== 'RENTED')) expect(findStockMove(s, OWNERSHIP_TRIGGER), s).toBeUndefined();
+    expect(CUSTODY_OF_TRIGGER[OWNERSHIP_TRIGGER]).toBe('BOUGHT_OUT');
+    expect(CUSTODY_KINDS.BOUGHT_OUT).toBe('Bought by the customer (rent-to-own)');
+    expect(UNIT_STEP_NAMES.filter((s) => (UNIT_STEPS[s].triggers as readonly StockTrigger[]).includes(OWNERSHIP_TRIGGER))).toEqual([]);
+    expect(unitStepsOf('RENTED')).toEqual([]);
+    // SOLD stays an end for a unit: no row leaves it.
+    expect(STOCK_ITEM_MOVES.filter((m) => m.from === 'SOLD')).toEqual([]);
   });
 });
 

@@ -66,6 +66,7 @@ export const STOCK_TRIGGERS = {
   held: 'Put on hold (recall, quarantine): not packable',
   released: 'Released from hold: to be cleaned and inspected again',
   serviceFailed: "Serviced: a point of the product's maintenance checklist failed (to repair)",
+  boughtOut: "Became the customer's on rent-to-own (bought out, or its billing cycles paid: the order DELIVERED / FOR_RETURN → COMPLETED)",
 } as const;
 export type StockTrigger = keyof typeof STOCK_TRIGGERS;
 
@@ -108,10 +109,15 @@ export const STOCK_ITEM_MOVES: readonly StockMove[] = [
   { from: 'ON_HOLD', to: 'RETURNED', trigger: 'released' },
   // Preventive maintenance of a unit in the warehouse; one that passes keeps its status (no move).
   ...SERVICEABLE.map((from) => ({ from, to: 'DAMAGED' as const, trigger: 'serviceFailed' as const })),
+  // Rent-to-own (issue 29): a unit out on a rental becomes the customer's where it is; it does not come back.
+  { from: 'RENTED', to: 'SOLD', trigger: 'boughtOut' },
 ];
 
 /** The trigger of packing a unit for an order of this type. */
 export const PACKING_TRIGGER: Record<OrderType, StockTrigger> = { RENT: 'packedForRental', BUY: 'packedForSale' };
+
+/** The trigger of a rental's units that became the customer's (rent-to-own, issue 29: contracts `completedByOwnership`). */
+export const OWNERSHIP_TRIGGER: StockTrigger = 'boughtOut';
 
 /** The trigger of a unit marked this way at return inspection. */
 export const RETURN_TRIGGER: Record<ReturnStatus, StockTrigger> = { OK: 'returnedOk', DAMAGED: 'returnedDamaged', LOST: 'returnedLost' };
@@ -259,6 +265,7 @@ export const CUSTODY_KINDS = {
   WRITTEN_OFF: 'Written off',
   SERVICED: 'Serviced',
   RECALLED: 'Recalled (with a customer)',
+  BOUGHT_OUT: 'Bought by the customer (rent-to-own)',
 } as const;
 export type CustodyKind = keyof typeof CUSTODY_KINDS;
 export const CUSTODY_KIND_NAMES = Object.keys(CUSTODY_KINDS) as CustodyKind[];
@@ -282,6 +289,7 @@ export const CUSTODY_OF_TRIGGER: Record<StockTrigger, CustodyKind> = {
   held: 'HELD',
   released: 'RELEASED',
   serviceFailed: 'SERVICED',
+  boughtOut: 'BOUGHT_OUT',
 };
 
 /**

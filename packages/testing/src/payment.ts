@@ -12,7 +12,7 @@ export interface PaymentFixture {
   /** Runs the payment service's handler of order events on these events, in one transaction. */
   feed: (...events: EventEnvelope[]) => Promise<void>;
   /** Takes the open payment of an order (as accounting would), answers the HTTP status. */
-  pay: (orderId: string, numbers: { invoiceNumber: string; receiptNumber: string }) => Promise<number>;
+  pay: (orderId: string, numbers: { invoiceNumber: string; receiptNumber: string; action?: 'BUY_OUT' }) => Promise<number>;
   /** The payment events the service wrote to its outbox for an order, oldest first. */
   events: (orderId: string, type: string) => Promise<EventEnvelope[]>;
   close: () => Promise<void>;

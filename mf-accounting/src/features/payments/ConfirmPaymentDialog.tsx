@@ -3,7 +3,7 @@ import { PAYMENT_MESSAGES } from '@dme/contracts/browser';
 import type { Payment, PaymentAction } from '@dme/contracts';
 import { money, useFeedback } from '@dme/ui';
 import { useConfirmPaymentMutation } from './api';
-import { ACTION_LABELS, cycleDueText, includesDepositText, nonZero, PAYMENT_RECORDED } from './labels';
+import { ACTION_LABELS, BUY_OUT_NOTE, cycleDueText, includesDepositText, nonZero, PAYMENT_RECORDED } from './labels';
 import { useKeyedSubmit } from './useKeyedSubmit';
 
 interface Values {
@@ -40,7 +40,7 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
     await confirm({
       id: payment.id,
       idempotencyKey,
-      body: { invoiceNumber: v.invoiceNumber.trim(), receiptNumber: v.receiptNumber.trim(), note: (v.note ?? '').trim() },
+      body: { invoiceNumber: v.invoiceNumber.trim(), receiptNumber: v.receiptNumber.trim(), note: (v.note ?? '').trim(), ...(action === 'BUY_OUT' ? { action: 'BUY_OUT' as const } : {}) },
     }).unwrap();
     notify.success(PAYMENT_RECORDED);
     onClose();
@@ -79,6 +79,12 @@ export function ConfirmPaymentDialog({ payment, action, open, onClose }: { payme
               </Descriptions.Item>
             )}
           </>
+        )}
+        {action === 'BUY_OUT' && (
+          <Descriptions.Item label="Buy-out price">
+            <span data-testid="due-now">{payment.buyOutNow !== null ? money(payment.buyOutNow) : '—'}</span>
+            <span style={{ marginLeft: 8, color: 'rgba(0,0,0,0.6)' }}>({BUY_OUT_NOTE})</span>
+          </Descriptions.Item>
         )}
         {full && payment.overallTotal && <Descriptions.Item label="Overall Total">{money(payment.overallTotal)}</Descriptions.Item>}
       </Descriptions>

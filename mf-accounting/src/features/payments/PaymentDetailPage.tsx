@@ -81,6 +81,8 @@ export default function PaymentDetailPage() {
                 {ACTION_LABELS[p.nextAction]}
               </Button>
             )}
+            {/* Issue 29: a rent-to-own rental out with the customer can be bought out instead. */}
+            {p.buyOutNow !== null && <Button onClick={() => setDialog((d) => ({ n: d.n + 1, action: 'BUY_OUT' }))}>{ACTION_LABELS.BUY_OUT}</Button>}
             {back}
           </Space>
         }

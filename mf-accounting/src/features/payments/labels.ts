@@ -31,6 +31,7 @@ export const ACTION_LABELS: Record<PaymentAction, string> = {
   COMPLETE_PAYMENT: PAYMENT_MESSAGES.completePayment,
   // Issue 29: a rental's 30-day cycle.
   PAY_CYCLE: PAYMENT_MESSAGES.payCycle,
+  BUY_OUT: PAYMENT_MESSAGES.buyOut,
 };
 
 /** A pending payment whose order the warehouse has not confirmed yet cannot be taken. */
@@ -41,9 +42,13 @@ export const PAYMENT_RECORDED = 'Payment recorded.';
 
 export const orderTypeLabel = (t: OrderType) => (t === 'RENT' ? 'Rental' : 'Purchase');
 
+/** Ours (issue 29): what a buy-out does, in the dialog. */
+export const BUY_OUT_NOTE = "the sale price less the rent credited; the equipment becomes the customer's and the deposit is refunded";
+
 /** A payment record's type in words; a cycle's payment (issue 29) is named by its cycle ("Cycle 2 payment"). */
 export function recordTypeLabel(r: { type: PaymentType; cycle?: number | null }): string {
   if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
+  if (r.type === 'BUYOUT') return 'Buy-out';
   return r.type === 'PARTIAL' ? 'Partial Payment' : 'Full Payment';
 }
 

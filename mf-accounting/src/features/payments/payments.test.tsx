@@ -44,7 +44,7 @@ function detail(over: Partial<Payment> = {}): Payment {
     ...summary(),
     customer: { name: 'Maria Santos', email: 'maria@example.com', contactNumber: '09171234567' },
     delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '123456' },
-    lines: [{ productName: 'Wheelchair', variantName: 'Standard', subVariantName: null, quantity: 1, noOfRentalDays: null, unitPrice: '1250.00', lineTotal: '1250.00', deposit: '0.00' }],
+    lines: [{ productName: 'Wheelchair', variantName: 'Standard', subVariantName: null, quantity: 1, noOfRentalDays: null, unitPrice: '1250.00', lineTotal: '1250.00', deposit: '0.00', rentToOwn: null }],
     extraCharge: null,
     overallTotal: null,
     dueDate: null,
@@ -59,6 +59,7 @@ function detail(over: Partial<Payment> = {}): Payment {
     billing: 'UPFRONT',
     deliveredOn: null,
     cycles: [],
+    buyOutNow: null,
     ...over,
   };
 }
@@ -88,7 +89,7 @@ const rental = detail({
   totalPartialPayment: '90.00',
   balance: '180.00',
   nextAction: null,
-  lines: [{ productName: 'Hospital Bed', variantName: 'Manual', subVariantName: 'Single', quantity: 1, noOfRentalDays: 3, unitPrice: '90.00', lineTotal: '270.00', deposit: '0.00' }],
+  lines: [{ productName: 'Hospital Bed', variantName: 'Manual', subVariantName: 'Single', quantity: 1, noOfRentalDays: 3, unitPrice: '90.00', lineTotal: '270.00', deposit: '0.00', rentToOwn: null }],
   records: [record()],
 });
 
@@ -400,7 +401,7 @@ describe('payment detail', () => {
       depositHeld: '1000.00',
       lines: [
         { ...rental.lines[0]!, deposit: '1000.00' },
-        { productName: 'Cane', variantName: null, subVariantName: null, quantity: 1, noOfRentalDays: 3, unitPrice: '10.00', lineTotal: '30.00', deposit: '0.00' },
+        { productName: 'Cane', variantName: null, subVariantName: null, quantity: 1, noOfRentalDays: 3, unitPrice: '10.00', lineTotal: '30.00', deposit: '0.00', rentToOwn: null },
       ],
     });
     mockApi(on('GET', `/api/payments/${ids.rental}`, { status: 200, body: { payment: held } }));
@@ -894,6 +895,46 @@ describe('billing cycles (issue 29)', () => {
     expect(within(taken).getByText('Cycle 2 payment')).toBeInTheDocument();
     expect(within(taken).getByRole('link', { name: 'Download CYCLE_INVOICE_2.pdf' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Take Cycle Payment' })).toBeNull();
+  });
+
+  it('rent-to-own: "Take Buy-Out Payment" beside the cycle payment shows the buy-out price and sends the BUY_OUT action; the answer is the payment bought out', async () => {
+    const offered = detail({ ...cycling, buyOutNow: '28500.00' });
+    const after = detail({
+      ...cycling,
+      status: 'PAID',
+      type: 'BUYOUT',
+      dueNow: null,
+      nextAction: null,
+      buyOutNow: null,
+      balance: '0.00',
+      records: [...cycling.records, record({ id: '88888888-8888-4888-8888-888888888883', type: 'BUYOUT', invoiceNumber: 'INV-BO', receiptNumber: 'OR-BO', amount: '28500.00' })],
+    });
+    let paid = false;
+    const { calls } = mockApi(
+      on('GET', `/api/payments/${ids.rental}`, () => ({ status: 200, body: { payment: paid ? after : offered } })),
+      on('GET', '/api/payments', { status: 200, body: { items: [], total: 0 } }),
+      on('POST', `/api/payments/${ids.rental}/confirm`, () => {
+        paid = true;
+        return { status: 200, body: { payment: after } };
+      }),
+    );
+    open(`/admin/payments/${ids.rental}`);
+    expect(await screen.findByRole('button', { name: 'Take Cycle Payment' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Take Buy-Out Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Take Buy-Out Payment' });
+    expect(within(dialog).getByTestId('due-now')).toHaveTextContent('$28,500.00');
+    expect(within(dialog).getByText(/the equipment becomes the customer's and the deposit is refunded/)).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('Invoice Number'), { target: { value: 'INV-BO' } });
+    fireEvent.change(within(dialog).getByLabelText('Receipt Number'), { target: { value: 'OR-BO' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /Confirm$/ }));
+    expect(await screen.findByText('Payment recorded.')).toBeInTheDocument();
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts.map((c) => c.body)).toEqual([{ invoiceNumber: 'INV-BO', receiptNumber: 'OR-BO', note: '', action: 'BUY_OUT' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const taken = within(screen.getByRole('region', { name: 'Payment Records' })).getByText('INV-BO').closest('tr') as HTMLElement;
+    expect(within(taken).getByText('Buy-out')).toBeInTheDocument();
+    expect(within(taken).getByRole('link', { name: 'Download BUY_OUT_INVOICE.pdf' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Take Buy-Out Payment' })).toBeNull();
   });
 
   it('before delivery: says the cycles start on the delivery day, with no table', async () => {

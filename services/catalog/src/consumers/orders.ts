@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, EVENT_DATA, manilaDate, type CustodyKind, type EventData, type EventEnvelope, type OrderStatus } from '@dme/contracts';
+import { completedByOwnership, EVENTS, EVENT_DATA, manilaDate, OWNERSHIP_TRIGGER, STOCK_STATUS_INVENTORY, type CustodyKind, type EventData, type EventEnvelope, type OrderStatus } from '@dme/contracts';
 import { qualified, sql, startConsumer, type ConnectionSource, type Db, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import { confirmOrders, releaseOrders } from '../modules/reservations/reservation.service';
 import { labelBookings, moveToDelivered } from '../modules/bookings/booking.service';
+import { endBookingsOwned } from '../modules/bookings/extend';
 import { appendCustody, rememberOrders } from '../modules/custody/custody';
+import { moveStockItems } from '../modules/stock/stock-moves';
 
 /**
  * Order events keep reservations in step: placed → confirmed; cancelled, or a checkout abandoned
@@ -13,7 +15,8 @@ import { appendCustody, rememberOrders } from '../modules/custody/custody';
  * A batch of events is three statements at most, whatever its size (and a few per delivered
  * rental): every confirmation (and the order number and customer on the order's bookings), then every
  * release (an order placed and then cancelled in the same batch ends released, as one event after
- * the other would leave it). Other order events do not concern the catalog.
+ * the other would leave it). A rental that became the customer's (rent-to-own, issue 29) has its
+ * units out on it SOLD and its bookings ended. Other order events do not concern the catalog.
  */
 export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promise<void> {
   const placed: string[] = [];
@@ -22,6 +25,7 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
   const delivered: Array<{ orderId: string; day: string }> = [];
   const orders: Array<{ orderId: string; orderNumber: string; type: string; customerId: string; customerName: string | null }> = [];
   const handovers: Array<{ event: EventEnvelope; data: StatusChanged }> = [];
+  const owned: Array<{ event: EventEnvelope; data: StatusChanged }> = [];
   for (const event of events) {
     if (event.type === EVENTS.order.placed) {
       const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
@@ -34,6 +38,8 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
       // Delivered: the rental's days run from the delivered date (issue 25).
       if (data.to === 'DELIVERED' && data.type === 'RENT') delivered.push({ orderId: data.orderId, day: manilaDate(new Date(event.occurredAt)) });
       if (HANDOVER[data.to]) handovers.push({ event, data });
+      // Rent-to-own: DELIVERED / FOR_RETURN → COMPLETED (a normal rental completes from FOR_FULL_PAYMENT, its units back).
+      if (completedByOwnership(data.type, data.from, data.to)) owned.push({ event, data });
     } else if (event.type === EVENTS.order.checkoutAbandoned) {
       released.push(EVENT_DATA[EVENTS.order.checkoutAbandoned].parse(event.data).orderId);
     }
@@ -48,6 +54,7 @@ export async function handleOrderEvents(db: Db, events: EventEnvelope[]): Promis
   await releaseOrders(db, released);
   for (const d of delivered) await moveToDelivered(db, d.orderId, d.day);
   for (const h of handovers) await recordHandover(db, h.event, h.data);
+  for (const o of owned) await recordOwnership(db, o.event, o.data);
 }
 
 type StatusChanged = EventData<typeof EVENTS.order.statusChanged>;
@@ -90,6 +97,37 @@ async function recordHandover(db: Db, event: EventEnvelope, data: StatusChanged)
       sourceEventId: event.id,
     },
   );
+}
+
+/**
+ * A rental became the customer's (rent-to-own, issue 29: bought out, or its billing cycles paid):
+ * each unit still RENTED on the order moves to SOLD through the status table (the ledger's trigger
+ * counts it sold, not rented), with the BOUGHT_OUT custody entry naming the customer at the
+ * event's time; the order's bookings end on the event's Manila day with no turnaround (the units
+ * will not come back). Once per event whatever the redeliveries: a unit moved is no longer
+ * RENTED, the bookings only shorten to an absolute day.
+ */
+async function recordOwnership(db: Db, event: EventEnvelope, data: StatusChanged): Promise<void> {
+  const units = await sql<{ id: string }>(
+    db,
+    `select id from ${qualified(db, 'stock_items')} where order_id = $1 and status in ('RENTED') and inventory_type = $2 order by id for update`,
+    [data.orderId, STOCK_STATUS_INVENTORY.RENTED],
+  );
+  await moveStockItems(
+    db,
+    OWNERSHIP_TRIGGER,
+    units.map((u) => u.id),
+    {
+      custody: {
+        by: { userId: data.by, name: data.byName },
+        orderId: data.orderId,
+        party: { customerOf: 'order' },
+        at: event.occurredAt,
+        sourceEventId: event.id,
+      },
+    },
+  );
+  await endBookingsOwned(db, data.orderId, manilaDate(new Date(event.occurredAt)));
 }
 
 export function startOrderConsumer(opts: { nc: NatsConnection; em: EntityManager; logger: Logger; durable?: string; connections?: ConnectionSource }): Promise<RunningConsumer> {

@@ -92,6 +92,7 @@ import { CatalogBinAudits } from './0013_bin_audits';
 import { CatalogProductSearch } from './0014_product_search';
 import { CatalogSearchIndexDirect } from './0015_search_index_direct';
 import { CatalogRentalTerms } from './0016_rental_terms';
+import { CatalogBoughtOut } from './0017_bought_out';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -110,4 +111,5 @@ export const migrations = [
   { name: '0014_product_search', class: CatalogProductSearch },
   { name: '0015_search_index_direct', class: CatalogSearchIndexDirect },
   { name: '0016_rental_terms', class: CatalogRentalTerms },
+  { name: '0017_bought_out', class: CatalogBoughtOut },
 ];

@@ -58,8 +58,9 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
     return;
   }
   // The process row this payment triggers from the order's status (the first payment in
-  // FOR_PAYMENT, a rental's full one in FOR_FULL_PAYMENT), or none: the order is not waiting for it.
-  const row = paymentTransition(order.type, order.status, d.type);
+  // FOR_PAYMENT, a rental's full one in FOR_FULL_PAYMENT, a payment that made a rent-to-own rental
+  // the customer's while it is out — issue 29), or none: the order is not waiting for it.
+  const row = paymentTransition(order.type, order.status, d.type, d.owned);
   if (!row) {
     logger.info(
       { eventId: event.id, orderId: d.orderId, orderStatus: order.status, paymentType: d.type },

@@ -137,6 +137,7 @@ import { OrderingDriverDay } from './0013_driver_day';
 import { OrderingRentalMoney } from './0014_rental_money';
 import { OrderingCycleRecords } from './0015_cycle_records';
 import { OrderingBilling } from './0016_order_billing';
+import { OrderingBuyOutRecords } from './0017_buy_out_records';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -155,4 +156,5 @@ export const migrations = [
   { name: '0014_rental_money', class: OrderingRentalMoney },
   { name: '0015_cycle_records', class: OrderingCycleRecords },
   { name: '0016_order_billing', class: OrderingBilling },
+  { name: '0017_buy_out_records', class: OrderingBuyOutRecords },
 ];

@@ -75,6 +75,7 @@ import { PaymentRefunds } from './0004_refunds';
 import { PaymentExtensions } from './0005_extensions';
 import { PaymentReconciliation } from './0006_reconciliation';
 import { PaymentCycles } from './0007_cycles';
+import { PaymentBuyOut } from './0008_buy_out';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
@@ -84,4 +85,5 @@ export const migrations = [
   { name: '0005_extensions', class: PaymentExtensions },
   { name: '0006_reconciliation', class: PaymentReconciliation },
   { name: '0007_cycles', class: PaymentCycles },
+  { name: '0008_buy_out', class: PaymentBuyOut },
 ];

@@ -3,6 +3,7 @@ import { ReportingExportFiles } from './0002_export_files';
 import { ReportingEventFigures } from './0003_event_figures';
 import { ReportingRentalMoney } from './0004_rental_money';
 import { ReportingCyclePayments } from './0005_cycle_payments';
+import { ReportingBuyOutPayments } from './0006_buy_out_payments';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -132,4 +133,5 @@ export const migrations = [
   { name: '0003_event_figures', class: ReportingEventFigures },
   { name: '0004_rental_money', class: ReportingRentalMoney },
   { name: '0005_cycle_payments', class: ReportingCyclePayments },
+  { name: '0006_buy_out_payments', class: ReportingBuyOutPayments },
 ];

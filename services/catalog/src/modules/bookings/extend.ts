@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EndBookingsEarlyReply, EndBookingsEarlyRequest, ExtendBookingsReply, ExtendBookingsRequest } from '@dme/contracts';
-import { qualified, sql } from '@dme/platform';
+import { qualified, sql, type Db } from '@dme/platform';
 import { nextTakenSql, rentalDaysLeftSql } from './busy';
 
 /**
@@ -68,4 +68,30 @@ export async function endBookingsEarly(em: EntityManager, input: EndBookingsEarl
     [input.orderId, input.returnOn],
   );
   return { units: rows.length };
+}
+
+/**
+ * An order's rental became the customer's (rent-to-own, issue 29: contracts `completedByOwnership`):
+ * its units will not come back, so every ACTIVE rental booking of the order ends on `day` (the
+ * day it became theirs) with no turnaround after it: due that day when later, its period ending
+ * right after it, so the days after are free. A booking that had not started by then takes none
+ * of its days and is cancelled, as a return before the start does. Only shortens (the exclusion
+ * constraint cannot refuse it) and is absolute, so a repeat changes nothing. Answers how many
+ * bookings changed.
+ */
+export async function endBookingsOwned(db: Db, orderId: string, day: string): Promise<number> {
+  const t = (n: string) => qualified(db, n);
+  const rows = await sql(
+    db,
+    `update ${t('bookings')}
+        set status = case when lower(period) > $2::date then 'CANCELLED' else status end,
+            period = case when lower(period) > $2::date then period else daterange(lower(period), least(upper(period), $2::date + 1)) end,
+            due_date = case when lower(period) > $2::date then due_date else least(due_date, $2::date) end,
+            updated_at = now()
+      where order_id = $1 and kind in ('RENTAL') and status in ('ACTIVE')
+        and (lower(period) > $2::date or due_date > $2::date or upper(period) > $2::date + 1)
+      returning id`,
+    [orderId, day],
+  );
+  return rows.length;
 }

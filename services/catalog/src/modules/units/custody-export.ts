@@ -80,6 +80,7 @@ const EPCIS_OF: Record<CustodyKind, { action: 'ADD' | 'OBSERVE' | 'DELETE'; bizS
   WRITTEN_OFF: { action: 'DELETE', bizStep: 'decommissioning', disposition: 'inactive' },
   SERVICED: { action: 'OBSERVE', bizStep: 'inspecting', disposition: 'conformant' },
   RECALLED: { action: 'OBSERVE', bizStep: 'holding', disposition: 'recalled' },
+  BOUGHT_OUT: { action: 'OBSERVE', bizStep: 'retail_selling', disposition: 'retail_sold' },
 };
 
 /** The disposition an entry's condition implies, where it says more than its kind (a damaged return, a failed inspection). */

@@ -128,6 +128,34 @@ describe('messages from events', () => {
     expect(mail!.text).not.toContain('We are preparing your order now');
   });
 
+  it('a rent-to-own rental bought out: the receipt attaches BUY_OUT_INVOICE.pdf and says the equipment is now theirs (issue 29)', async () => {
+    const a = await customer('bought-out@example.com');
+    const base = rental({ customerId: a.id });
+    const order = rental({
+      customerId: a.id,
+      totalAmount: '6000.00',
+      partialPayment: '100.00',
+      billing: 'CYCLES',
+      lines: [{ ...base.lines[0]!, quantity: 1, noOfRentalDays: 60, unitPrice: '100.00', lineTotal: '6000.00', rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } }],
+    });
+    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-BO-0', receiptNumber: 'OR-BO-0' })).toBe(200);
+    const on = `${addDays(manilaDate(), -3)}T04:00:00.000Z`;
+    await p.feed(
+      statusEvent(order, 'FOR_PAYMENT', 'PREPARING', { at: on }),
+      statusEvent(order, 'PREPARING', 'TO_SHIP', { at: on }),
+      statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY', { at: on }),
+      statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED', { at: on }),
+    );
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-BO-1', receiptNumber: 'OR-BO-1', action: 'BUY_OUT' })).toBe(200);
+    const paid = await p.events(order.orderId, EVENTS.payment.confirmed);
+    await deliver(paid[1]!);
+    const [, mail] = await h.mailTo('bought-out@example.com', 2);
+    expect(mail!.attachments.map((x) => x.filename)).toEqual(['BUY_OUT_INVOICE.pdf']);
+    expect(mail!.text).toContain('$29,950.00');
+    expect(mail!.text).toContain('The equipment is now yours');
+  });
+
   it('a status nobody waits for sends nothing; an event for a deleted account sends nothing', async () => {
     const a = await customer('quiet@example.com');
     const order = purchase({ customerId: a.id });

@@ -93,9 +93,10 @@ export function paymentReceived(r: Recipient, p: Paid, l: Links): MessageContent
     ['Invoice', p.invoiceNumber],
     ['Receipt', p.receiptNumber],
   ];
-  if (p.orderType === 'RENT' && p.type !== 'FULL') facts.push(['Balance', formatMoneyString(p.balance)]);
-  const next =
-    p.type === 'FULL' && p.orderType === 'RENT'
+  if (p.orderType === 'RENT' && p.type !== 'FULL' && !p.owned) facts.push(['Balance', formatMoneyString(p.balance)]);
+  const next = p.owned
+    ? 'The equipment is now yours: your rent-to-own rental is complete, and your deposit will be refunded.'
+    : p.type === 'FULL' && p.orderType === 'RENT'
       ? 'Your rental is paid in full. Thank you for renting with us.'
       : p.type === 'CYCLE'
         ? `This pays cycle ${p.cycle ?? ''} of your rental (${CYCLE_DAYS} days); we will remind you when the next one is due.`

@@ -141,6 +141,8 @@ function placedEvent(p: Placed, order: Order) {
         unitPrice: l.r.unitPrice,
         lineTotal: centsToString(l.total),
         deposit: centsToString(l.deposit),
+        // Issue 29: the payment offers a buy-out by these.
+        rentToOwn: body.type === 'RENT' ? (l.r.rentalTerms?.rentToOwn ?? null) : null,
       })),
     },
   });

@@ -246,12 +246,12 @@ function detailOf(row: OrderDetailRow): OrderDetail {
     lateFeeWaivers: row.waivers.map((w) => ({ amount: money(w.amount), reason: w.reason, byName: w.by_name, createdAt: new Date(w.created_at).toISOString() })),
     billing: row.billing ?? 'UPFRONT',
     cycles: cyclesOfOrder(row),
-    rentToOwn: rentToOwnOf(row),
+    rentToOwn: rentToOwnOf(row, row.records.some((r) => r.type === 'BUYOUT')),
   };
 }
 
 /** Rent-to-own of each line that offers it (issue 29, rental-money `lineRentToOwn`), on a rental billed by cycles once delivered. */
-function rentToOwnOf(row: OrderFactsRow): Order['rentToOwn'] {
+function rentToOwnOf(row: OrderFactsRow, boughtOut: boolean): Order['rentToOwn'] {
   if (row.billing !== 'CYCLES' || row.delivered_at === null) return [];
   return row.lines.flatMap((l) => {
     const own = lineRentToOwn({ terms: l.rental_terms, noOfRentalDays: l.no_of_rental_days, unitPrice: l.unit_price, quantity: l.quantity }, row.last_cycle_paid ?? 0);
@@ -265,7 +265,8 @@ function rentToOwnOf(row: OrderFactsRow): Order['rentToOwn'] {
             buyOut: centsToString(own.buyOutCents),
             cyclesPaid: own.cyclesPaid,
             afterCycles: own.afterCycles,
-            owned: own.owned,
+            // Bought out (issue 29): the customer's, whatever its cycles.
+            owned: own.owned || boughtOut,
           },
         ]
       : [];

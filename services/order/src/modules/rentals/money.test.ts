@@ -234,5 +234,19 @@ describe('rental money at the order (issue 29)', () => {
       await eventually(async () => (await exec('select 1 from ordering.inbox where event_id = ?', [cycle.id])).length > 0, 10_000);
     }
     expect((await staffRead(order)).rentToOwn).toEqual([{ ...line, rentPaid: '6000.00', credited: '3000.00', buyOut: '27000.00', cyclesPaid: 2 }]);
+    // Accounting takes the buy-out: the payment says the rental is the customer's; the order completes without coming back.
+    const bought = paymentConfirmed(order, 'full', { type: 'BUYOUT', status: 'PAID', amount: '27000.00', owned: true, recordId: randomUUID(), balance: '0.00' });
+    await h.publish(bought);
+    await eventually(async () => (await exec('select 1 from ordering.inbox where event_id = ?', [bought.id])).length > 0, 10_000);
+    const done = await staffRead(order);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.orderTracker.at(-1)).toMatchObject({ status: 'COMPLETED', title: "Bought out: the equipment is the customer's" });
+    expect(done.payment.records.map((r: Json) => r.type)).toEqual(['PARTIAL', 'CYCLE', 'CYCLE', 'BUYOUT']);
+    expect(done.rentToOwn).toEqual([{ ...line, rentPaid: '6000.00', credited: '3000.00', buyOut: '27000.00', cyclesPaid: 2, owned: true }]);
+    const [completed] = await exec<{ payload: Json }>(
+      `select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? and payload->'data'->>'to' = 'COMPLETED'`,
+      [EVENTS.order.statusChanged, order.id],
+    );
+    expect(completed!.payload.data).toMatchObject({ from: 'DELIVERED', to: 'COMPLETED', type: 'RENT' });
   });
 });

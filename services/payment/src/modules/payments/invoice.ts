@@ -22,7 +22,15 @@ export async function invoicePdf(src: InvoiceSource): Promise<{ fileName: string
   const rental = p.order_type === 'RENT';
   const fileName = invoiceFileName(p.order_type, latest.type, latest.cycle);
   const full = latest.type === 'FULL';
-  const title = !rental ? 'Purchase' : full ? 'Rental — full payment' : latest.type === 'CYCLE' ? `Rental — ${cyclePaymentLabel(latest.cycle ?? 0).toLowerCase()}` : 'Rental — initial payment';
+  const title = !rental
+    ? 'Purchase'
+    : full
+      ? 'Rental — full payment'
+      : latest.type === 'CYCLE'
+        ? `Rental — ${cyclePaymentLabel(latest.cycle ?? 0).toLowerCase()}`
+        : latest.type === 'BUYOUT'
+          ? 'Rental — bought out (rent-to-own)'
+          : 'Rental — initial payment';
 
   const doc = {
     pageSize: 'A4',
@@ -109,6 +117,8 @@ function totalsTable(p: Payment, latest: InvoiceRecord, rental: boolean) {
   // Issue 29: a cycle's invoice names the days it bills and their rent (what it takes is in the payments below).
   const cycle = latest.type === 'CYCLE' ? cyclesOf(p).find((c) => c.n === latest.cycle) : undefined;
   if (cycle) totals.push([`Cycle ${cycle.n}: ${cycle.from} to ${cycle.to} (${cycle.days} days)`, $(centsToString(cycle.cents))]);
+  // Issue 29: the final invoice of a rent-to-own rental bought out: the sale price less the rent credited.
+  if (latest.type === 'BUYOUT') totals.push(['Buy-out: sale price less rent credited', $(latest.amount)]);
   // Issue 29: the deposit on its own line (taken with the first payment); at the full payment the
   // late fees within the extra charges, and the deposit's settlement against them.
   const some = (v: string | null) => v !== null && toCents(v) > 0;
@@ -116,7 +126,7 @@ function totalsTable(p: Payment, latest: InvoiceRecord, rental: boolean) {
   if (latest.extra_charge !== null) totals.push(['Extra charges', $(latest.extra_charge)]);
   if (latest.type === 'FULL' && some(p.late_fees)) totals.push(['of which late fees', $(p.late_fees)]);
   totals.push(['Overall total', $(latest.overall_total)]);
-  if (latest.type === 'FULL' && some(p.deposit)) {
+  if ((latest.type === 'FULL' || latest.type === 'BUYOUT') && some(p.deposit)) {
     totals.push(['Deposit applied to charges', $(p.deposit_applied ?? '0.00')]);
     totals.push(['Deposit to refund', $(p.deposit_refund ?? '0.00')]);
   }
@@ -138,7 +148,15 @@ function paymentsTable(records: InvoiceRecord[]) {
   const paymentsHeader = [cellHeader('Date'), cellHeader('Payment'), cellHeader('Invoice no.'), cellHeader('Receipt no.'), cellHeader('Accommodated by'), cellHeader('Amount', 'right')];
   const paymentRows = records.map((r) => [
     manilaDate(new Date(r.created_at)),
-    r.type === 'FULL' ? 'Full payment' : r.type === 'CYCLE' ? cyclePaymentLabel(r.cycle ?? 0) : toCents(r.deposit ?? '0') > 0 ? 'Partial payment + deposit' : 'Partial payment',
+    r.type === 'FULL'
+      ? 'Full payment'
+      : r.type === 'CYCLE'
+        ? cyclePaymentLabel(r.cycle ?? 0)
+        : r.type === 'BUYOUT'
+          ? 'Buy-out'
+          : toCents(r.deposit ?? '0') > 0
+            ? 'Partial payment + deposit'
+            : 'Partial payment',
     r.invoice_number,
     r.receipt_number,
     r.accommodated_by_name,

@@ -35,6 +35,7 @@ export async function openPayment(db: Db, data: Placed, occurredAt: string): Pro
     unitPrice: money2(l.unitPrice),
     lineTotal: money2(l.lineTotal),
     deposit: money2(l.deposit),
+    rentToOwn: l.rentToOwn,
   }));
   const opened = await sql<{ id: string }>(
     db,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, PAYMENT_PROCESS, PAYMENT_STATUSES, paymentMoveOf, rentalPartialCents, type OrderStatus, type PaymentStatus } from '@dme/contracts';
-import { confirm, invoiceFileName, nextAction, notPayableReason, onOrderStatus, orderStatusAfter, onRefundRecorded, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { buyOutNow, confirm, confirmBuyOut, invoiceFileName, nextAction, notPayableReason, onOrderStatus, orderStatusAfter, onRefundRecorded, opening, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 const purchase = () => opening('BUY', 17_598, null);
 const rental = () => opening('RENT', 32_400, 7_800);
@@ -67,6 +67,32 @@ describe('orderStatusAfter: the order status a payment keeps (issue 29)', () => 
     const late = onOrderStatus(delivered, 'OUT_FOR_DELIVERY', null, new Date('2026-03-01T04:00:00Z'), null, null, 'TO_SHIP');
     expect(late).toMatchObject({ orderStatus: 'DELIVERED', deliveredOn: '2026-03-01' });
     expect(nextAction({ ...late, cycleDue: { n: 1, cents: 100 } })).toBe('PAY_CYCLE');
+  });
+});
+
+describe('rent-to-own (issue 29)', () => {
+  const out = () => {
+    const first = confirm(at({ ...rental(), billing: 'CYCLES', deposit: 50_000 }, 'FOR_PAYMENT'))!.after;
+    return onOrderStatus(at(first, 'OUT_FOR_DELIVERY'), 'DELIVERED', null, new Date('2026-03-01T04:00:00Z'), null, null, 'OUT_FOR_DELIVERY');
+  };
+  it('bought out while delivered: the buy-out taken, PAID, the customer\'s, the deposit refunded whole, nothing more owed', () => {
+    const c = confirmBuyOut({ ...out(), buyOut: 2_700_000 })!;
+    expect(c).toMatchObject({ action: 'BUY_OUT', amount: 2_700_000, cycle: null });
+    expect(c.after).toMatchObject({ status: 'PAID', type: 'BUYOUT', owned: true, balance: 0, depositApplied: 0, depositRefund: 50_000, overallTotal: 7_800 + 2_700_000 });
+    expect(buyOutNow(c.after)).toBeNull();
+    expect(confirm(c.after)).toBeNull();
+  });
+  it('not offered: without rent-to-own, before delivery, past due (for return), or once owned', () => {
+    expect(confirmBuyOut(out())).toBeNull();
+    expect(buyOutNow({ ...out(), buyOut: 100, orderStatus: 'FOR_RETURN' })).toBeNull();
+    expect(buyOutNow({ ...out(), buyOut: 100, orderStatus: 'TO_SHIP' })).toBeNull();
+    expect(buyOutNow({ ...out(), buyOut: 100, owned: true })).toBeNull();
+    expect(buyOutNow({ ...out(), buyOut: 100 })).toBe(100);
+  });
+  it('the cycle that makes it the customer\'s: PAID, owned, the deposit refunded, the rest of the rent not charged', () => {
+    const c = confirm({ ...out(), lastCycle: 11, cycleDue: { n: 12, cents: 300_000, owns: true } })!;
+    expect(c).toMatchObject({ action: 'PAY_CYCLE', amount: 300_000, cycle: 12 });
+    expect(c.after).toMatchObject({ status: 'PAID', type: 'CYCLE', owned: true, lastCycle: 12, balance: 0, depositRefund: 50_000 });
   });
 });
 
@@ -167,7 +193,10 @@ describe('the payment process table (contracts PAYMENT_PROCESS) drives every sta
       for (const status of PAYMENT_STATUSES as readonly PaymentStatus[]) {
         for (const orderStatus of ORDER_STATUSES as readonly OrderStatus[]) {
           const paid = status === 'PENDING' || status === 'CANCELLED' ? 0 : 7_800;
-          out.push({ ...opening(orderType, 32_400, orderType === 'RENT' ? 7_800 : null), status, orderStatus, paid });
+          const base = { ...opening(orderType, 32_400, orderType === 'RENT' ? 7_800 : null), status, orderStatus, paid };
+          out.push(base);
+          // Issue 29: a rent-to-own rental on cycles, its buy-out offered and its next cycle the one that makes it the customer's.
+          out.push({ ...base, billing: 'CYCLES', deliveredOn: '2026-03-01', buyOut: 100_000, cycleDue: { n: 1, cents: 10_000, owns: true } });
         }
       }
     }
@@ -194,8 +223,7 @@ describe('the payment process table (contracts PAYMENT_PROCESS) drives every sta
       used.add(PAYMENT_PROCESS.indexOf(row!).toString());
     };
     for (const p of everyPayment()) {
-      const c = confirm(p);
-      if (c) note(p.status, c.after.status, { by: 'staff', action: c.action });
+      for (const c of [confirm(p), confirmBuyOut(p)]) if (c) note(p.status, c.after.status, { by: 'staff', action: c.action });
       for (const to of ORDER_STATUSES as readonly OrderStatus[]) note(p.status, onOrderStatus(p, to, 100, new Date('2026-11-25T04:00:00Z')).status, { by: 'order', status: to });
       for (const kind of ['DEPOSIT', 'CANCELLED'] as const) note(p.status, onRefundRecorded(p, kind).status, { by: 'refund' });
     }

@@ -47,7 +47,11 @@ export interface Figures {
   billing: Billing;
   deliveredOn: string | null;
   lastCycle: number;
-  cycleDue: { n: number; cents: Cents } | null;
+  /** `owns`: paying this cycle makes a rent-to-own rental the customer's (rental-money `orderBuyOut`). */
+  cycleDue: { n: number; cents: Cents; owns?: boolean } | null;
+  /** Rent-to-own (issue 29): what buying the rental out takes now (null: not offered), and whether it became the customer's. */
+  buyOut: Cents | null;
+  owned: boolean;
 }
 
 /** While a rental is out (delivered, and until it is back), its cycle payments can be taken (issue 29). */
@@ -111,6 +115,8 @@ export function opening(orderType: OrderKind, total: Cents, partial: Cents | nul
     deliveredOn: null,
     lastCycle: 0,
     cycleDue: null,
+    buyOut: null,
+    owned: false,
   };
 }
 
@@ -128,6 +134,32 @@ export interface Confirmation {
 /** What confirming takes now (the accounting screen shows it before), or null when nothing can be taken. */
 export function dueNow(p: Figures): Cents | null {
   return figuresAfter(p)?.amount ?? null;
+}
+
+/** The order statuses in which a rent-to-own rental can become the customer's: out with them (issue 29). */
+export const OWNABLE: readonly OrderStatus[] = ['DELIVERED', 'FOR_RETURN'];
+
+/** A rent-to-own rental can be bought out while it is out and not past due (issue 29): delivered, its first payment taken, not the customer's yet. */
+export function buyOutNow(p: Pick<Figures, 'orderType' | 'orderStatus' | 'status' | 'buyOut' | 'owned'>): Cents | null {
+  if (p.orderType !== 'RENT' || p.status !== 'INITIAL_PAYMENT' || p.owned || p.buyOut === null) return null;
+  return p.orderStatus === 'DELIVERED' ? p.buyOut : null;
+}
+
+/**
+ * The rental becomes the customer's (issue 29): paid, nothing more owed (its rent ends with what
+ * was paid: nothing is prorated), its deposit refunded whole.
+ */
+function owning(p: Figures): Figures {
+  return { ...p, status: 'PAID', owned: true, balance: 0, overallTotal: creditedCents({ ...p, depositApplied: 0 }), depositApplied: 0, depositRefund: p.depositHeld, lateFees: null, extraCharge: null };
+}
+
+/** Takes the buy-out of a rent-to-own rental (BUY_OUT, issue 29): PAID, BUYOUT, the rental the customer's. Null when it cannot be bought out now. */
+export function confirmBuyOut(p: Figures): Confirmation | null {
+  const amount = buyOutNow(p);
+  if (amount === null) return null;
+  const after = owning({ ...p, type: 'BUYOUT', paid: p.paid + amount });
+  paymentMove(p.status, after.status, { by: 'staff', action: 'BUY_OUT' });
+  return { action: 'BUY_OUT', amount, deposit: 0, cycle: null, after };
 }
 
 /**
@@ -177,6 +209,8 @@ function figuresAfter(p: Figures): Confirmation | null {
       // Issue 29: the cycle due (rental-money `cycleDue`: the rent through its end less the rent paid); the status stays INITIAL_PAYMENT.
       const due = p.cycleDue!;
       const paid = { ...p, type: 'CYCLE' as const, paid: p.paid + due.cents, lastCycle: due.n, cycleDue: null };
+      // The cycle that makes a rent-to-own rental the customer's ends its rent (issue 29).
+      if (due.owns) return { action, amount: due.cents, deposit: 0, cycle: due.n, after: owning(paid) };
       return { action, amount: due.cents, deposit: 0, cycle: due.n, after: { ...paid, balance: balanceCents({ totalCents: p.total, paidCents: creditedCents(paid), extraCents: p.extraCharge }) } };
     }
     default:

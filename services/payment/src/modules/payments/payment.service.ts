@@ -17,8 +17,8 @@ import {
   type Principal,
   type StoredAnswer,
 } from '@dme/platform';
-import { confirm, notPayableReason } from './payment.rules';
-import { refundsOf } from './refunds';
+import { confirm, confirmBuyOut, notPayableReason } from './payment.rules';
+import { openRefund, refundsOf } from './refunds';
 import { figuresOf, findPayment, money, PAYMENT_COLUMNS, paymentOf, recordsOf, saveFigures, summaryOf, type PaymentRow, type RecordRow } from './payment.store';
 
 export const SOURCE = 'payment';
@@ -105,8 +105,9 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
     const row = await findPayment(tem, 'id', paymentId, { lock: true });
     if (!row) throw notFound(PAYMENT_NOT_FOUND);
     const figures = figuresOf(row);
-    const taken = confirm(figures);
-    if (!taken) throw conflict(PAYMENT_MESSAGES[notPayableReason(figures) ?? 'notPayable']);
+    // Issue 29: accounting may take a rent-to-own rental's buy-out instead of the payment due.
+    const taken = body.action === 'BUY_OUT' ? confirmBuyOut(figures) : confirm(figures);
+    if (!taken) throw conflict(body.action === 'BUY_OUT' ? PAYMENT_MESSAGES.buyOutNotOffered : PAYMENT_MESSAGES[notPayableReason(figures) ?? 'notPayable']);
     const { after, amount, deposit, cycle } = taken;
     const note = body.note ?? '';
     const confirmedAt = new Date();
@@ -137,9 +138,12 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
         recordId,
         deposit: centsToString(deposit),
         cycle,
+        owned: after.owned && !figures.owned,
       },
     });
     await saveFigures(tem, paymentId, after, true);
+    // Issue 29: a rental that became the customer's gets its deposit back whole (a numbered refund).
+    if (after.owned && !figures.owned && (after.depositRefund ?? 0) > 0) await openRefund(tem, paymentId, 'DEPOSIT', after.depositRefund!);
     const outbox = outboxInsert(tem, event, 18);
     await sql(
       tem,

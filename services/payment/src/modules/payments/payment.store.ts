@@ -1,6 +1,6 @@
-import { billingCycles, centsToString, cycleLines, cycleDue, manilaDate, rentalCycles, sumCents, toCents, type Billing, type Cents, type Cycle, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
+import { billingCycles, centsToString, cycleLines, cycleDue, manilaDate, orderBuyOut, rentalCycles, sumCents, toCents, type Billing, type Cents, type Cycle, type OrderStatus, type Payment, type PaymentRecord, type PaymentRefund, type PaymentStatus, type PaymentType } from '@dme/contracts';
 import { qualified, sql, type Db } from '@dme/platform';
-import { creditedCents, dueNow, nextAction, refundDue, type Figures, type OrderKind } from './payment.rules';
+import { buyOutNow, creditedCents, dueNow, nextAction, OWNABLE, refundDue, type Figures, type OrderKind } from './payment.rules';
 
 /**
  * Rows of the payment schema and their conversions (numeric columns are read as text, dates as
@@ -38,6 +38,8 @@ export interface PaymentRow {
   billing: Billing;
   delivered_on: string | null;
   last_cycle: number;
+  /** Rent-to-own (issue 29): the rental became the customer's. */
+  owned: boolean;
   /** The sum of the refunds still due (read by the list only). */
   refunds_due?: string | null;
   version: number;
@@ -74,7 +76,7 @@ export const PAYMENT_COLUMNS = `p.id, p.order_id, p.order_number, p.order_type, 
   p.overall_total::text as overall_total, p.balance::text as balance, p.amount_paid::text as amount_paid,
   p.due_date::text as due_date, p.deposit::text as deposit, p.deposit_held::text as deposit_held, p.late_fees::text as late_fees,
   p.deposit_applied::text as deposit_applied, p.deposit_refund::text as deposit_refund, p.extensions, p.version, p.created_at, p.updated_at,
-  p.billing, p.delivered_on::text as delivered_on, p.last_cycle`;
+  p.billing, p.delivered_on::text as delivered_on, p.last_cycle, p.owned`;
 
 const RECORD_COLUMNS = `r.id, r.payment_id, r.type, r.invoice_number, r.receipt_number, r.note, r.amount::text as amount,
   r.accommodated_by, r.accommodated_by_name, r.total_partial_payment::text as total_partial_payment,
@@ -97,7 +99,10 @@ export function cyclesOf(row: Pick<PaymentRow, 'billing' | 'delivered_on' | 'lin
 export function figuresOf(row: PaymentRow, today: string = manilaDate()): Figures {
   const base = figuresWithoutCycle(row);
   const due = cycleDue(cyclesOf(row), { lastCycle: base.lastCycle, rentPaidCents: creditedCents(base), today });
-  return { ...base, cycleDue: due && { n: due.cycle.n, cents: due.cents } };
+  // Rent-to-own (issue 29): what buying it out takes now, and whether the cycle due makes it the customer's (while out with them).
+  const own = base.billing === 'CYCLES' && base.deliveredOn !== null ? orderBuyOut(row.lines, base.lastCycle) : null;
+  const owns = due !== null && OWNABLE.includes(base.orderStatus) && (orderBuyOut(row.lines, due.cycle.n)?.owned ?? false);
+  return { ...base, cycleDue: due && { n: due.cycle.n, cents: due.cents, owns }, buyOut: own && !own.owned ? own.cents : null };
 }
 
 function figuresWithoutCycle(row: PaymentRow): Figures {
@@ -122,6 +127,8 @@ function figuresWithoutCycle(row: PaymentRow): Figures {
     deliveredOn: row.delivered_on ?? null,
     lastCycle: row.last_cycle ?? 0,
     cycleDue: null,
+    buyOut: null,
+    owned: row.owned ?? false,
   };
 }
 
@@ -132,7 +139,7 @@ export async function saveFigures(db: Db, id: string, f: Figures, bumpVersion = 
     `update ${qualified(db, 'payments')} set order_status = $2, status = $3, type = $4, total_partial_payment = $5, extra_charge = $6,
             overall_total = $7, balance = $8, amount_paid = $9, due_date = $10::date, version = version + $11, updated_at = now(),
             deposit = $12, deposit_held = $13, late_fees = $14, deposit_applied = $15, deposit_refund = $16,
-            delivered_on = $17::date, last_cycle = $18
+            delivered_on = $17::date, last_cycle = $18, owned = $19
       where id = $1`,
     [
       id,
@@ -153,6 +160,7 @@ export async function saveFigures(db: Db, id: string, f: Figures, bumpVersion = 
       money(f.depositRefund),
       f.deliveredOn,
       f.lastCycle,
+      f.owned,
     ],
   );
 }
@@ -218,6 +226,7 @@ export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: Paymen
     extensions: row.extensions ?? [],
     billing: f.billing,
     deliveredOn: f.deliveredOn,
+    buyOutNow: money(buyOutNow(f)),
     cycles:
       f.billing === 'CYCLES' && f.deliveredOn !== null
         ? rentalCycles(f.deliveredOn, row.lines, { lastCycle: f.lastCycle, rentPaidCents: creditedCents(f) }, manilaDate())

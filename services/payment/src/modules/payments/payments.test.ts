@@ -54,8 +54,8 @@ describe('payments opened by order events', () => {
       customer: { name: 'Maria Santos', email: 'maria.santos@example.com', contactNumber: '+63 917 555 0101' },
       delivery: { address: '12 Rizal St', city: 'Makati', state: 'Metro Manila', zipcode: '1210' },
       lines: [
-        { productName: 'Digital Thermometer', variantName: null, subVariantName: null, quantity: 2, noOfRentalDays: null, unitPrice: '12.99', lineTotal: '25.98', deposit: '0.00' },
-        { productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 1, noOfRentalDays: null, unitPrice: '150.00', lineTotal: '150.00', deposit: '0.00' },
+        { productName: 'Digital Thermometer', variantName: null, subVariantName: null, quantity: 2, noOfRentalDays: null, unitPrice: '12.99', lineTotal: '25.98', deposit: '0.00', rentToOwn: null },
+        { productName: 'Folding Wheelchair', variantName: 'Standard', subVariantName: '18 in', quantity: 1, noOfRentalDays: null, unitPrice: '150.00', lineTotal: '150.00', deposit: '0.00', rentToOwn: null },
       ],
       extraCharge: null,
       overallTotal: null,
@@ -71,6 +71,7 @@ describe('payments opened by order events', () => {
       billing: 'UPFRONT',
       deliveredOn: null,
       cycles: [],
+      buyOutNow: null,
     });
   });
 
@@ -161,6 +162,7 @@ describe('confirm', () => {
       recordId: p.records[0].id,
       deposit: '0.00',
       cycle: null,
+      owned: false,
     });
     // Paid: nothing more can be taken.
     const again = await confirmAs(h, h.accounting, id);
@@ -390,6 +392,61 @@ describe('a rental billed per 30-day cycle (issue 29)', () => {
         [randomUUID(), rec.id],
       ),
     ).rejects.toThrow(/payment_records_cycle_once/);
+  });
+
+  it('rent-to-own: bought out while delivered — the buy-out taken once, PAID and the customer\'s, the deposit refunded whole, its final invoice; never again', async () => {
+    const base = onCycles();
+    const data = { ...base, lines: [{ ...base.lines[0]!, rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } }] };
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await deliveredDaysAgo(data, 31);
+    await confirmAs(h, h.accounting, id); // cycle 1
+    // Cycle 1 paid: 30 days of rent (₱3,000.00), half of it credited: ₱30,000.00 − ₱1,500.00.
+    expect((await get(id)).body.payment).toMatchObject({ buyOutNow: '28500.00', nextAction: 'PAY_CYCLE' });
+    const bought = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-BO-1', receiptNumber: 'OR-BO-1', note: '', action: 'BUY_OUT' });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    expect(bought.body.payment).toMatchObject({ status: 'PAID', type: 'BUYOUT', balance: '0.00', buyOutNow: null, nextAction: null, depositRefund: '500.00', refundsDue: '500.00' });
+    expect(bought.body.payment.records.map((r: Json) => [r.type, r.amount])).toEqual([
+      ['PARTIAL', '600.00'],
+      ['CYCLE', '2900.00'],
+      ['BUYOUT', '28500.00'],
+    ]);
+    const events = await confirmedEvents(id);
+    expect(events.map((e) => [e.payload.data.type, e.payload.data.owned])).toEqual([
+      ['PARTIAL', false],
+      ['CYCLE', false],
+      ['BUYOUT', true],
+    ]);
+    const again = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-BO-2', receiptNumber: 'OR-BO-2', note: '', action: 'BUY_OUT' });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(PAYMENT_MESSAGES.buyOutNotOffered);
+    expect(await recordCount(id)).toBe(3);
+    const pdf = await h.download(`/api/payments/${id}/records/${bought.body.payment.records[2].id}/invoice.pdf`, h.accounting);
+    expect(pdf.headers.get('content-disposition')).toContain('BUY_OUT_INVOICE.pdf');
+    // A rental without rent-to-own is never bought out.
+    const plain = onCycles();
+    const plainId = await order(plain);
+    await confirmAs(h, h.accounting, plainId);
+    await deliveredDaysAgo(plain, 3);
+    expect((await get(plainId)).body.payment.buyOutNow).toBeNull();
+    expect((await confirmAs(h, h.accounting, plainId, { invoiceNumber: 'INV-X', receiptNumber: 'OR-X', note: '', action: 'BUY_OUT' })).status).toBe(409);
+  });
+
+  it('rent-to-own: the cycle that reaches ownership makes it the customer\'s — PAID, the deposit refunded, the event says so', async () => {
+    const base = onCycles();
+    const data = { ...base, lines: [{ ...base.lines[0]!, rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 2 } }] };
+    const id = await order(data);
+    await confirmAs(h, h.accounting, id);
+    await deliveredDaysAgo(data, 31);
+    await confirmAs(h, h.accounting, id); // cycle 1
+    const two = await confirmAs(h, h.accounting, id);
+    expect(two.body.payment).toMatchObject({ status: 'PAID', type: 'CYCLE', balance: '0.00', nextAction: null, buyOutNow: null, depositRefund: '500.00', refundsDue: '500.00' });
+    const events = await confirmedEvents(id);
+    expect(events.map((e) => [e.payload.data.type, e.payload.data.cycle, e.payload.data.owned])).toEqual([
+      ['PARTIAL', null, false],
+      ['CYCLE', 1, false],
+      ['CYCLE', 2, true],
+    ]);
   });
 
   it('a rental of 30 days or fewer on cycle terms is billed as SPEC §4 (the order says UPFRONT): no cycle is ever due', async () => {

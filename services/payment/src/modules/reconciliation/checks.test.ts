@@ -27,6 +27,8 @@ const rental = (over: Partial<Figures> = {}): Figures => ({
   deliveredOn: '2026-03-01',
   lastCycle: 0,
   cycleDue: null,
+  buyOut: null,
+  owned: false,
   ...over,
 });
 const first: ChargeFact = { type: 'PARTIAL', amount: 57_800, deposit: 50_000, cycle: null };
@@ -154,6 +156,42 @@ describe('reconciliation checks (issue 29)', () => {
       expect(reconcile(onCycles({ billing: 'UPFRONT', paid: 350_000, lastCycle: 1 }), [day1, cycle(1, 290_000)], [])).toEqual([
         { check: 'DUPLICATE_CHARGE', expected: '0', actual: '1', detail: 'Cycle payments on a rental not billed by cycles' },
       ]);
+    });
+  });
+
+  describe('rent-to-own (issue 29)', () => {
+    const onCycles = (over: Partial<Figures> = {}) =>
+      rental({ billing: 'CYCLES', total: 600_000, partial: 10_000, paid: 650_000, balance: 0, lastCycle: 2, ...over });
+    const day1: ChargeFact = { type: 'PARTIAL', amount: 60_000, deposit: 50_000, cycle: null };
+    const cycle = (n: number, amount: number): ChargeFact => ({ type: 'CYCLE', amount, deposit: 0, cycle: n });
+    const boughtOut = onCycles({ status: 'PAID', type: 'BUYOUT', owned: true, paid: 650_000 + 2_700_000, depositApplied: 0, depositRefund: 50_000 });
+    const buyOut: ChargeFact = { type: 'BUYOUT', amount: 2_700_000, deposit: 0, cycle: null };
+
+    it('bought out after two cycles, the deposit refunded whole: no finding', () => {
+      expect(reconcile(boughtOut, [day1, cycle(1, 290_000), cycle(2, 300_000), buyOut], [{ kind: 'DEPOSIT', amount: 50_000, status: 'DUE' }])).toEqual([]);
+    });
+
+    it('a buy-out twice, a buy-out on a rental not owned, a full payment on one owned, the deposit not refunded', () => {
+      expect(reconcile({ ...boughtOut, paid: boughtOut.paid + 2_700_000 }, [day1, cycle(1, 290_000), cycle(2, 300_000), buyOut, buyOut], [{ kind: 'DEPOSIT', amount: 50_000, status: 'DUE' }])).toContainEqual({
+        check: 'DUPLICATE_CHARGE',
+        expected: '1',
+        actual: '2',
+        detail: 'Buy-out recorded 2 times',
+      });
+      expect(reconcile(onCycles({ paid: 650_000 + 2_700_000 }), [day1, cycle(1, 290_000), cycle(2, 300_000), buyOut], [])).toContainEqual({
+        check: 'DUPLICATE_CHARGE',
+        expected: '0',
+        actual: '1',
+        detail: "A buy-out on a rental that is not the customer's",
+      });
+      expect(reconcile(boughtOut, [day1, cycle(1, 290_000), cycle(2, 300_000), buyOut], [])).toEqual([{ check: 'REFUND', expected: '1', actual: '0', detail: 'Deposit refund: one refund owed' }]);
+      const full: ChargeFact = { type: 'FULL', amount: 0, deposit: 0, cycle: null };
+      expect(reconcile(boughtOut, [day1, cycle(1, 290_000), cycle(2, 300_000), buyOut, full], [{ kind: 'DEPOSIT', amount: 50_000, status: 'DUE' }])).toContainEqual({
+        check: 'DUPLICATE_CHARGE',
+        expected: '0',
+        actual: '1',
+        detail: 'A full payment on a rental the customer owns',
+      });
     });
   });
 });

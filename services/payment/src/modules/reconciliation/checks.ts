@@ -31,7 +31,7 @@ export interface Finding {
 }
 
 const money = (c: Cents) => centsToString(c);
-const TAKEN_LABEL: Record<PaymentType, string> = { PARTIAL: 'First payment', FULL: 'Full payment', CYCLE: 'Cycle payment' };
+const TAKEN_LABEL: Record<PaymentType, string> = { PARTIAL: 'First payment', FULL: 'Full payment', CYCLE: 'Cycle payment', BUYOUT: 'Buy-out' };
 
 /** What the payment's status says was taken: a rental's first payment, then its full payment; a purchase's one payment. */
 function chargesTheStatusNeeds(f: Figures): PaymentType[] {
@@ -42,6 +42,8 @@ function chargesTheStatusNeeds(f: Figures): PaymentType[] {
     case 'REFUNDED':
       return [];
     case 'PAID':
+      // Issue 29: a rent-to-own rental that became the customer's: bought out, or by its last cycle.
+      if (f.orderType === 'RENT' && f.owned) return f.type === 'BUYOUT' ? ['PARTIAL', 'BUYOUT'] : ['PARTIAL', 'CYCLE'];
       return f.orderType === 'RENT' ? ['PARTIAL', 'FULL'] : ['FULL'];
     default:
       return ['PARTIAL'];
@@ -54,7 +56,7 @@ export function reconcile(f: Figures, charges: readonly ChargeFact[], refunds: r
   const ofType = (t: PaymentType) => charges.filter((c) => c.type === t);
 
   // Charged exactly once per kind of payment.
-  for (const t of ['PARTIAL', 'FULL'] as const) {
+  for (const t of ['PARTIAL', 'FULL', 'BUYOUT'] as const) {
     const n = ofType(t).length;
     if (n > 1) out.push({ check: 'DUPLICATE_CHARGE', expected: '1', actual: String(n), detail: `${TAKEN_LABEL[t]} recorded ${n} times` });
   }
@@ -83,6 +85,12 @@ export function reconcile(f: Figures, charges: readonly ChargeFact[], refunds: r
   if (lastRecorded !== f.lastCycle) {
     out.push({ check: 'MISSING_CHARGE', expected: String(f.lastCycle), actual: String(lastRecorded), detail: 'Last cycle paid on the payment against its records' });
   }
+  if (ofType('BUYOUT').length > 0 && !f.owned) {
+    out.push({ check: 'DUPLICATE_CHARGE', expected: '0', actual: String(ofType('BUYOUT').length), detail: 'A buy-out on a rental that is not the customer\'s' });
+  }
+  if (f.owned && ofType('FULL').length > 0) {
+    out.push({ check: 'DUPLICATE_CHARGE', expected: '0', actual: String(ofType('FULL').length), detail: 'A full payment on a rental the customer owns' });
+  }
   if (rent && (f.partial ?? 0) + cycleRent > f.total) {
     out.push({ check: 'WRONG_AMOUNT', expected: money(f.total), actual: money((f.partial ?? 0) + cycleRent), detail: 'First payment and cycle payments beyond the rent' });
   }
@@ -103,7 +111,8 @@ export function reconcile(f: Figures, charges: readonly ChargeFact[], refunds: r
   // What the payment says was paid is what its records add up to; once paid, that is what is owed.
   const recorded = sumCents(charges.map((c) => c.amount));
   if (recorded !== f.paid) out.push({ check: 'PAID_TOTAL', expected: money(f.paid), actual: money(recorded), detail: 'Paid on the payment against its records' });
-  if (f.status === 'PAID') {
+  // A rental the customer owns ends its rent with what was paid (nothing owed beyond it); its deposit is checked below.
+  if (f.status === 'PAID' && !f.owned) {
     const owed = f.total + (f.extraCharge ?? 0);
     const kept = recorded - (rent ? (f.depositRefund ?? 0) : 0);
     if (kept !== owed) out.push({ check: 'PAID_TOTAL', expected: money(owed), actual: money(kept), detail: 'Paid (less the deposit to refund) against the order total and its charges' });
