@@ -142,4 +142,84 @@ test.describe('billing cycles (issue 29)', () => {
       await close();
     }
   });
+
+  test('rent-to-own: terms in the product form, the rent credited and buy-out price on the customer\'s page, accounting takes the buy-out, the unit is the customer\'s', async ({ browser, playwright, baseURL }) => {
+    test.setTimeout(300_000);
+    const { newContext, close } = browserContexts(browser, baseURL);
+    try {
+      const admin = await apiSignedIn(playwright, baseURL, 'superadmin');
+      const bed = await product(admin, 'FOR_RENT', '100.00', 1);
+
+      // The warehouse offers it rent-to-own: ₱30,000.00 a unit, half the rent credited, the customer's after 12 paid cycles.
+      const warehouse = await signedIn(newContext, 'warehouseadmin', '/admin/warehouse-bins');
+      await warehouse.goto(`/admin/products/${bed.id}/edit`);
+      const terms = warehouse.getByRole('group', { name: 'Rental money terms' });
+      await terms.getByLabel('Fixed amount per unit').check();
+      await terms.getByLabel('Deposit amount').fill('500');
+      await terms.getByLabel('Every 30 days (rentals over 30 days)').check();
+      await terms.getByRole('radiogroup', { name: 'Rent-to-own' }).getByLabel('On').check();
+      await terms.getByLabel('Sale price').fill('30000');
+      await terms.getByLabel('Rent credited (%)').fill('50');
+      await terms.getByLabel('Owned after cycles').fill('12');
+      await warehouse.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(warehouse.getByText('Product updated successfully!')).toBeVisible();
+
+      const customer = await registerByApi(admin, uniqueName('cust'), { email: `${uniqueName('rto')}@example.com` });
+      const shopper = await signedIn(newContext, customer.username, '/dashboard', customer.password);
+      await shopper.goto(`/product-description/${bed.id}`);
+      await expect(shopper.getByText('Rent-to-own: yours after 12 paid cycles, or buy it out any time for $30,000.00 a unit less 50% of the rent paid')).toBeVisible();
+      await shopper.getByRole('textbox', { name: 'Rental days', exact: true }).fill('60');
+      const { orderId, orderNumber } = await rentFromCart(shopper, bed.name, '$6,000.00');
+
+      // Confirmed, the first day and deposit paid, packed and delivered.
+      expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
+      const accounting = await signedIn(newContext, 'accounting', '/admin/payments');
+      await takePayment(accounting, orderNumber, 'Pay Partial Payment', uniqueName('INV'), 'OR-R0');
+      await expect
+        .poll(async () => ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status, { timeout: 60_000 })
+        .toBe('PREPARING');
+      const lines = ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { products: Array<{ id: string }> } }).order.products;
+      expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: lines[0]!.id, serialCodes: bed.serials }] } })).status()).toBe(200);
+      expect((await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: orderNumber } })).status()).toBe(200);
+      await handOverApi(admin, orderId);
+      await paymentDelivered(orderId);
+
+      // The customer reads the rent credited so far (the first day) and what buying it out costs now.
+      await expect(async () => {
+        await shopper.reload();
+        const own = shopper.getByRole('region', { name: 'Rent-to-own' });
+        await expect(own.getByRole('row', { name: new RegExp(bed.name) })).toContainText('$29,950.00', { timeout: 3000 });
+      }).toPass({ timeout: 60_000 });
+      await expect(shopper.getByRole('region', { name: 'Rent-to-own' }).getByRole('row', { name: new RegExp(bed.name) })).toContainText('0 of 12 cycles paid');
+
+      // Accounting takes the buy-out from the payment page.
+      await accounting.reload();
+      await accounting.getByRole('button', { name: 'Take Buy-Out Payment' }).click();
+      const dialog = accounting.getByRole('dialog', { name: 'Take Buy-Out Payment' });
+      await expect(dialog.getByTestId('due-now')).toHaveText('$29,950.00');
+      await dialog.getByLabel('Invoice Number').fill(uniqueName('INV'));
+      await dialog.getByLabel('Receipt Number').fill('OR-BO');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await expect(accounting.getByText('Payment recorded.').first()).toBeVisible();
+      await expect(accounting.getByRole('region', { name: 'Payment Records' }).getByRole('row', { name: /Buy-out/ })).toContainText('$29,950.00');
+      await expect(accounting.getByRole('region', { name: 'Refunds' }).getByRole('row', { name: /RF-\d{8}-\d{6}/ })).toContainText('$500.00');
+
+      // The rental is completed without coming back; the unit is the customer's (sold, its history says so).
+      await expect(async () => {
+        await shopper.reload();
+        await expect(shopper.getByRole('region', { name: 'Rent-to-own' }).getByText('Yours')).toBeVisible({ timeout: 3000 });
+      }).toPass({ timeout: 60_000 });
+      await expect(shopper.getByRole('link', { name: /BUY_OUT_INVOICE\.pdf/ })).toBeVisible();
+      await warehouse.getByRole('search', { name: 'Find unit' }).getByRole('textbox', { name: 'Serial code' }).fill(bed.serials[0]!);
+      await warehouse.getByRole('search', { name: 'Find unit' }).getByRole('button', { name: 'Find' }).click();
+      await expect(warehouse.getByRole('heading', { name: `Unit ${bed.serials[0]}` })).toBeVisible();
+      await expect(async () => {
+        await warehouse.reload();
+        await expect(warehouse.locator('[data-testid="custody-entry"] > strong').first()).toHaveText('Bought by the customer (rent-to-own)', { timeout: 3000 });
+      }).toPass({ timeout: 60_000 });
+      expect(((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status).toBe('COMPLETED');
+    } finally {
+      await close();
+    }
+  });
 });

@@ -80,6 +80,9 @@ export function order(over: Partial<Order> = {}): Order {
     handovers: [],
     lateFees: null,
     lateFeeWaivers: [],
+    billing: 'UPFRONT',
+    cycles: [],
+    rentToOwn: [],
     ...over,
   };
 }
