@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
 import { deliveredDaysAgo, paymentDelivered } from './db';
@@ -9,6 +10,47 @@ import { apiSignedIn, browserContexts, handOverApi, openStaffOrder, pdfText, pro
  * accounting with its own invoice, the cycles on the customer's and the warehouse's pages, and a
  * return 5 days late with a damaged unit settled against the deposit, nothing left to pay.
  */
+type Contexts = ReturnType<typeof browserContexts>;
+type Api = Awaited<ReturnType<typeof apiSignedIn>>;
+type Made = Awaited<ReturnType<typeof product>>;
+
+/** The warehouse sets the product's terms in its form: a ₱500.00 deposit, billed every 30 days, and what `more` adds. */
+async function cycleTerms(newContext: Contexts['newContext'], bed: Made, more: (terms: Locator) => Promise<void>): Promise<Page> {
+  const warehouse = await signedIn(newContext, 'warehouseadmin', '/admin/warehouse-bins');
+  await warehouse.goto(`/admin/products/${bed.id}/edit`);
+  const terms = warehouse.getByRole('group', { name: 'Rental money terms' });
+  await terms.getByLabel('Fixed amount per unit').check();
+  await terms.getByLabel('Deposit amount').fill('500');
+  await terms.getByLabel('Every 30 days (rentals over 30 days)').check();
+  await more(terms);
+  await warehouse.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(warehouse.getByText('Product updated successfully!')).toBeVisible();
+  return warehouse;
+}
+
+/** A new customer reads `says` on the product page and rents the product for 60 days (₱6,000.00). */
+async function rentSixtyDays(newContext: Contexts['newContext'], admin: Api, bed: Made, says: string) {
+  const customer = await registerByApi(admin, uniqueName('cust'), { email: `${uniqueName('cyc')}@example.com` });
+  const shopper = await signedIn(newContext, customer.username, '/dashboard', customer.password);
+  await shopper.goto(`/product-description/${bed.id}`);
+  await expect(shopper.getByText(says)).toBeVisible();
+  await shopper.getByRole('textbox', { name: 'Rental days', exact: true }).fill('60');
+  return { shopper, ...(await rentFromCart(shopper, bed.name, '$6,000.00')) };
+}
+
+/** Once its first payment moved it to PREPARING: packed with its unit, delivered with a hand-over, and the payment told. */
+async function packAndDeliver(admin: Api, order: { orderId: string; orderNumber: string }, serials: string[]): Promise<void> {
+  const { orderId, orderNumber } = order;
+  await expect
+    .poll(async () => ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status, { timeout: 60_000 })
+    .toBe('PREPARING');
+  const lines = ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { products: Array<{ id: string }> } }).order.products;
+  expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: lines[0]!.id, serialCodes: serials }] } })).status()).toBe(200);
+  expect((await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: orderNumber } })).status()).toBe(200);
+  await handOverApi(admin, orderId);
+  await paymentDelivered(orderId);
+}
+
 test.describe('billing cycles (issue 29)', () => {
   test('a 60-day rental on cycles with a deposit: first payment, cycle 1 and 2, late return with damage, settlement, invoices', async ({ browser, playwright, baseURL }) => {
     test.setTimeout(360_000);
@@ -19,23 +61,10 @@ test.describe('billing cycles (issue 29)', () => {
       const bed = await product(admin, 'FOR_RENT', '100.00', 1);
 
       // The warehouse sets the terms: a ₱500.00 deposit, ₱50.00 a day late, billed every 30 days.
-      const warehouse = await signedIn(newContext, 'warehouseadmin', '/admin/warehouse-bins');
-      await warehouse.goto(`/admin/products/${bed.id}/edit`);
-      const terms = warehouse.getByRole('group', { name: 'Rental money terms' });
-      await terms.getByLabel('Fixed amount per unit').check();
-      await terms.getByLabel('Deposit amount').fill('500');
-      await terms.getByLabel('Late fee per day').fill('50');
-      await terms.getByLabel('Every 30 days (rentals over 30 days)').check();
-      await warehouse.getByRole('button', { name: 'Save Changes' }).click();
-      await expect(warehouse.getByText('Product updated successfully!')).toBeVisible();
+      const warehouse = await cycleTerms(newContext, bed, (terms) => terms.getByLabel('Late fee per day').fill('50'));
 
       // The customer reads how it is billed and rents it for 60 days.
-      const customer = await registerByApi(admin, uniqueName('cust'), { email: `${uniqueName('cyc')}@example.com` });
-      const shopper = await signedIn(newContext, customer.username, '/dashboard', customer.password);
-      await shopper.goto(`/product-description/${bed.id}`);
-      await expect(shopper.getByText('Rentals over 30 days are billed every 30 days')).toBeVisible();
-      await shopper.getByRole('textbox', { name: 'Rental days', exact: true }).fill('60');
-      const { orderId, orderNumber } = await rentFromCart(shopper, bed.name, '$6,000.00');
+      const { shopper, orderId, orderNumber } = await rentSixtyDays(newContext, admin, bed, 'Rentals over 30 days are billed every 30 days');
       await expect(shopper.getByTestId('deposit')).toHaveText('$500.00');
 
       // The warehouse confirms; accounting takes the first day and the deposit.
@@ -50,14 +79,7 @@ test.describe('billing cycles (issue 29)', () => {
       await expect(cyclesRegion).toContainText('Cycles start on the delivery day.');
 
       // Packed and delivered; then (moved back in time) delivered 31 days ago: both cycles are due.
-      await expect
-        .poll(async () => ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status, { timeout: 60_000 })
-        .toBe('PREPARING');
-      const lines = ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { products: Array<{ id: string }> } }).order.products;
-      expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: lines[0]!.id, serialCodes: bed.serials }] } })).status()).toBe(200);
-      expect((await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: orderNumber } })).status()).toBe(200);
-      await handOverApi(admin, orderId);
-      await paymentDelivered(orderId);
+      await packAndDeliver(admin, { orderId, orderNumber }, bed.serials);
       await deliveredDaysAgo(orderId, 31);
 
       // Accounting takes cycle 1 (its 30 days less the first day paid), then cycle 2, each from the cycles table's due amount.
@@ -151,38 +173,24 @@ test.describe('billing cycles (issue 29)', () => {
       const bed = await product(admin, 'FOR_RENT', '100.00', 1);
 
       // The warehouse offers it rent-to-own: ₱30,000.00 a unit, half the rent credited, the customer's after 12 paid cycles.
-      const warehouse = await signedIn(newContext, 'warehouseadmin', '/admin/warehouse-bins');
-      await warehouse.goto(`/admin/products/${bed.id}/edit`);
-      const terms = warehouse.getByRole('group', { name: 'Rental money terms' });
-      await terms.getByLabel('Fixed amount per unit').check();
-      await terms.getByLabel('Deposit amount').fill('500');
-      await terms.getByLabel('Every 30 days (rentals over 30 days)').check();
-      await terms.getByRole('radiogroup', { name: 'Rent-to-own' }).getByLabel('On').check();
-      await terms.getByLabel('Sale price').fill('30000');
-      await terms.getByLabel('Rent credited (%)').fill('50');
-      await terms.getByLabel('Owned after cycles').fill('12');
-      await warehouse.getByRole('button', { name: 'Save Changes' }).click();
-      await expect(warehouse.getByText('Product updated successfully!')).toBeVisible();
-
-      const customer = await registerByApi(admin, uniqueName('cust'), { email: `${uniqueName('rto')}@example.com` });
-      const shopper = await signedIn(newContext, customer.username, '/dashboard', customer.password);
-      await shopper.goto(`/product-description/${bed.id}`);
-      await expect(shopper.getByText('Rent-to-own: yours after 12 paid cycles, or buy it out any time for $30,000.00 a unit less 50% of the rent paid')).toBeVisible();
-      await shopper.getByRole('textbox', { name: 'Rental days', exact: true }).fill('60');
-      const { orderId, orderNumber } = await rentFromCart(shopper, bed.name, '$6,000.00');
+      const warehouse = await cycleTerms(newContext, bed, async (terms) => {
+        await terms.getByRole('radiogroup', { name: 'Rent-to-own' }).getByLabel('On').check();
+        await terms.getByLabel('Sale price').fill('30000');
+        await terms.getByLabel('Rent credited (%)').fill('50');
+        await terms.getByLabel('Owned after cycles').fill('12');
+      });
+      const { shopper, orderId, orderNumber } = await rentSixtyDays(
+        newContext,
+        admin,
+        bed,
+        'Rent-to-own: yours after 12 paid cycles, or buy it out any time for $30,000.00 a unit less 50% of the rent paid',
+      );
 
       // Confirmed, the first day and deposit paid, packed and delivered.
       expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'FOR_PAYMENT' } })).status()).toBe(200);
       const accounting = await signedIn(newContext, 'accounting', '/admin/payments');
       await takePayment(accounting, orderNumber, 'Pay Partial Payment', uniqueName('INV'), 'OR-R0');
-      await expect
-        .poll(async () => ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status, { timeout: 60_000 })
-        .toBe('PREPARING');
-      const lines = ((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { products: Array<{ id: string }> } }).order.products;
-      expect((await admin.post(`/api/orders/${orderId}/transitions`, { data: { to: 'TO_SHIP', packing: [{ lineID: lines[0]!.id, serialCodes: bed.serials }] } })).status()).toBe(200);
-      expect((await admin.post('/api/driver/scan', { data: { purpose: 'DELIVERY', code: orderNumber } })).status()).toBe(200);
-      await handOverApi(admin, orderId);
-      await paymentDelivered(orderId);
+      await packAndDeliver(admin, { orderId, orderNumber }, bed.serials);
 
       // The customer reads the rent credited so far (the first day) and what buying it out costs now.
       await expect(async () => {

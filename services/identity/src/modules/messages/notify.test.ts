@@ -99,25 +99,27 @@ describe('messages from events', () => {
     expect(mails[1]!.text).toContain('Dec 1, 2026');
   });
 
-  it('a cycle payment of a rental billed by cycles attaches CYCLE_INVOICE_1.pdf and says which cycle it pays (issue 29)', async () => {
-    const a = await customer('cycles@example.com');
+  /** A 60-day rental billed by cycles (₱100.00 a day) of a new customer, its first day paid and delivered 3 days ago. */
+  async function deliveredOnCycles(email: string, rentToOwn: { salePrice: string; creditPercent: number; afterCycles: number } | null = null) {
+    const a = await customer(email);
     const base = rental({ customerId: a.id });
     const order = rental({
       customerId: a.id,
       totalAmount: '6000.00',
       partialPayment: '100.00',
       billing: 'CYCLES',
-      lines: [{ ...base.lines[0]!, quantity: 1, noOfRentalDays: 60, unitPrice: '100.00', lineTotal: '6000.00' }],
+      lines: [{ ...base.lines[0]!, quantity: 1, noOfRentalDays: 60, unitPrice: '100.00', lineTotal: '6000.00', rentToOwn }],
     });
     await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
     expect(await p.pay(order.orderId, { invoiceNumber: 'INV-CY-1', receiptNumber: 'OR-CY-1' })).toBe(200);
     const on = `${addDays(manilaDate(), -3)}T04:00:00.000Z`;
-    await p.feed(
-      statusEvent(order, 'FOR_PAYMENT', 'PREPARING', { at: on }),
-      statusEvent(order, 'PREPARING', 'TO_SHIP', { at: on }),
-      statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY', { at: on }),
-      statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED', { at: on }),
-    );
+    const steps = ['FOR_PAYMENT', 'PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED'] as const;
+    await p.feed(...steps.slice(1).map((to, i) => statusEvent(order, steps[i]!, to, { at: on })));
+    return order;
+  }
+
+  it('a cycle payment of a rental billed by cycles attaches CYCLE_INVOICE_1.pdf and says which cycle it pays (issue 29)', async () => {
+    const order = await deliveredOnCycles('cycles@example.com');
     expect(await p.pay(order.orderId, { invoiceNumber: 'INV-CY-2', receiptNumber: 'OR-CY-2' })).toBe(200);
     const paid = await p.events(order.orderId, EVENTS.payment.confirmed);
     await deliver(paid[1]!);
@@ -129,24 +131,7 @@ describe('messages from events', () => {
   });
 
   it('a rent-to-own rental bought out: the receipt attaches BUY_OUT_INVOICE.pdf and says the equipment is now theirs (issue 29)', async () => {
-    const a = await customer('bought-out@example.com');
-    const base = rental({ customerId: a.id });
-    const order = rental({
-      customerId: a.id,
-      totalAmount: '6000.00',
-      partialPayment: '100.00',
-      billing: 'CYCLES',
-      lines: [{ ...base.lines[0]!, quantity: 1, noOfRentalDays: 60, unitPrice: '100.00', lineTotal: '6000.00', rentToOwn: { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 } }],
-    });
-    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
-    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-BO-0', receiptNumber: 'OR-BO-0' })).toBe(200);
-    const on = `${addDays(manilaDate(), -3)}T04:00:00.000Z`;
-    await p.feed(
-      statusEvent(order, 'FOR_PAYMENT', 'PREPARING', { at: on }),
-      statusEvent(order, 'PREPARING', 'TO_SHIP', { at: on }),
-      statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY', { at: on }),
-      statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED', { at: on }),
-    );
+    const order = await deliveredOnCycles('bought-out@example.com', { salePrice: '30000.00', creditPercent: 50, afterCycles: 12 });
     expect(await p.pay(order.orderId, { invoiceNumber: 'INV-BO-1', receiptNumber: 'OR-BO-1', action: 'BUY_OUT' })).toBe(200);
     const paid = await p.events(order.orderId, EVENTS.payment.confirmed);
     await deliver(paid[1]!);

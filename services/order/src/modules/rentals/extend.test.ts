@@ -49,6 +49,20 @@ async function rental(customer: Caller, opts: { deliver: boolean } = { deliver: 
   return { order: (await h.order.get(`/api/my/orders/${order.id}`, { as: customer })).body.order as Json, beds };
 }
 
+/** One bed rented for `days` by a new customer, paid, packed and handed over today (DELIVERED). */
+async function deliveredBed(days: number): Promise<Json> {
+  const beds = await h.addStock({ productID: bed.id, quantity: 1 });
+  const placed = await place(h, h.customer(), { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: days }] });
+  expect(placed.status).toBe(201);
+  const order = await toPreparing(h, placed.body.order);
+  const packed = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: beds }] }, { as: h.staff });
+  expect(packed.status).toBe(200);
+  const driver = h.as('DRIVER');
+  expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
+  expect((await handOver(h, driver, order)).status).toBe(200);
+  return order;
+}
+
 describe('extensions of a rental (issue 25)', () => {
   it('a customer gives their delivered rental more days: lines re-priced with their terms, due dates and bookings moved, the extension recorded and told', async () => {
     const customer = h.customer();
@@ -215,16 +229,7 @@ describe('ending a rental early (issue 25)', () => {
   });
 
   it('ended on today, a rental delivered days ago can go For Return at once (a product\'s period has ended)', async () => {
-    const customer = h.customer();
-    const beds = await h.addStock({ productID: bed.id, quantity: 1 });
-    const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 10 }] });
-    expect(placed.status).toBe(201);
-    const order = await toPreparing(h, placed.body.order);
-    const packed = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: beds }] }, { as: h.staff });
-    expect(packed.status).toBe(200);
-    const driver = h.as('DRIVER');
-    expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
-    expect((await handOver(h, driver, order)).status).toBe(200);
+    const order = await deliveredBed(10);
     // Delivered three days ago (its bookings with it), once the catalog has moved them to the delivered day.
     const [delivered] = await exec<{ id: string }>(
       'order',
@@ -252,16 +257,7 @@ describe('ending a rental early (issue 25)', () => {
   });
 
   it('issue 29: a rental billed by cycles is not ended early within the days its paid cycles cover (a paid cycle is never partly refunded)', async () => {
-    const customer = h.customer();
-    const beds = await h.addStock({ productID: bed.id, quantity: 1 });
-    const placed = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 60 }] });
-    expect(placed.status).toBe(201);
-    const order = await toPreparing(h, placed.body.order);
-    const packed = await h.order.post(`/api/orders/${order.id}/transitions`, { to: 'TO_SHIP', packing: [{ lineID: order.products[0].id, serialCodes: beds }] }, { as: h.staff });
-    expect(packed.status).toBe(200);
-    const driver = h.as('DRIVER');
-    expect((await scan(driver, JSON.stringify({ orderID: order.id, orderNumber: order.orderNumber }))).status).toBe(200);
-    expect((await handOver(h, driver, order)).status).toBe(200);
+    const order = await deliveredBed(60);
     const today = manilaDate();
     expect((await h.order.get(`/api/orders/${order.id}`, { as: h.staff })).body.order.earlyEnd).toEqual({ from: addDays(today, 1), to: addDays(today, 59) });
     // Accounting takes cycle 1 (days 1–30).
