@@ -131,6 +131,8 @@ describe('billing cycles: lines, what is due and the order\'s billing', () => {
   it('each cycle paid, due or upcoming', () => {
     expect(cycleStates(sixty, { lastCycle: 1, rentPaidCents: 300_000, today: '2026-03-31' }).map((c) => c.state)).toEqual(['PAID', 'DUE']);
     expect(cycleStates(sixty, { lastCycle: 0, rentPaidCents: 10_000, today: '2026-03-10' }).map((c) => c.state)).toEqual(['DUE', 'UPCOMING']);
+    // Back, or the customer's: what was not paid by cycle is no longer billed on its own.
+    expect(cycleStates(sixty, { lastCycle: 1, rentPaidCents: 300_000, today: '2026-03-31', closed: true }).map((c) => c.state)).toEqual(['PAID', 'CLOSED']);
   });
 
   it('an order is billed by cycles when a line whose terms say so runs more than 30 days', () => {

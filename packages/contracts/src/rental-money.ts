@@ -140,7 +140,7 @@ export function cycleDue(cycles: readonly Cycle[], f: { lastCycle: number; rentP
 export function rentalCycles(
   deliveredOn: string,
   lines: ReadonlyArray<{ noOfRentalDays: number | null; unitPrice: string; quantity: number }>,
-  paid: { lastCycle: number; rentPaidCents: Cents },
+  paid: { lastCycle: number; rentPaidCents: Cents; closed?: boolean },
   today: string,
 ): Array<Omit<Cycle, 'cents'> & { amount: string; state: CycleState }> {
   return cycleStates(billingCycles(deliveredOn, cycleLines(lines)), { ...paid, today }).map(({ cents, ...c }) => ({ ...c, amount: centsToString(cents) }));
@@ -156,13 +156,18 @@ export function cycleLines(lines: ReadonlyArray<{ noOfRentalDays: number | null;
   return lines.map((l) => ({ days: l.noOfRentalDays ?? 0, dailyCents: toCents(l.unitPrice) * l.quantity }));
 }
 
-/** A cycle as the payment screens show it: paid (taken, or covered by the rent paid), due (its day reached), or upcoming. */
-export type CycleState = 'PAID' | 'DUE' | 'UPCOMING';
+/**
+ * A cycle as the payment screens show it: paid (taken, or covered by the rent paid), due (its day
+ * reached), upcoming, or closed — no longer billed on its own: the rental came back (its rent is
+ * in the full payment) or became the customer's (not owed).
+ */
+export type CycleState = 'PAID' | 'DUE' | 'UPCOMING' | 'CLOSED';
 
-export function cycleStates(cycles: readonly Cycle[], f: { lastCycle: number; rentPaidCents: Cents; today: string }): Array<Cycle & { state: CycleState }> {
+export function cycleStates(cycles: readonly Cycle[], f: { lastCycle: number; rentPaidCents: Cents; today: string; closed?: boolean }): Array<Cycle & { state: CycleState }> {
   return cycles.map((c) => ({
     ...c,
-    state: c.n <= f.lastCycle || rentThroughCents(cycles, c.n) <= f.rentPaidCents ? 'PAID' : compareDates(c.dueOn, f.today) <= 0 ? 'DUE' : 'UPCOMING',
+    state:
+      c.n <= f.lastCycle || rentThroughCents(cycles, c.n) <= f.rentPaidCents ? 'PAID' : f.closed ? 'CLOSED' : compareDates(c.dueOn, f.today) <= 0 ? 'DUE' : 'UPCOMING',
   }));
 }
 

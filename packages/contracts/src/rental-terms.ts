@@ -64,6 +64,6 @@ export const RentalCycle = z.object({
   days: z.number().int(),
   /** The rent of its days. */
   amount: z.string(),
-  state: z.enum(['PAID', 'DUE', 'UPCOMING']),
+  state: z.enum(['PAID', 'DUE', 'UPCOMING', 'CLOSED']),
 });
 export type RentalCycle = z.infer<typeof RentalCycle>;

@@ -100,3 +100,11 @@ describe('RentToOwnTable (issue 29)', () => {
     expect(screen.getByRole('region', { name: 'Billing cycles' })).toBeInTheDocument();
   });
 });
+
+describe('a closed cycle (issue 29)', () => {
+  it('back or the customer\'s: a cycle not paid on its own says Closed', () => {
+    render(<CyclesTable cycles={[cycles[0]!, { ...cycles[1]!, state: 'CLOSED' }]} deliveredOn="2026-03-01" />);
+    expect(within(row('2')).getByText('Closed')).toBeInTheDocument();
+    expect(within(row('1')).getByText('Paid')).toBeInTheDocument();
+  });
+});

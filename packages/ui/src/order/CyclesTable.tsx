@@ -20,6 +20,7 @@ export const CYCLE_STATES: Record<RentalCycle['state'], { label: string; color?:
   PAID: { label: 'Paid', color: 'green' },
   DUE: { label: 'Due', color: 'red' },
   UPCOMING: { label: 'Upcoming' },
+  CLOSED: { label: 'Closed' },
 };
 
 /** A cycle's days, from – to. */

@@ -103,6 +103,9 @@ describe('each row: who may take it', () => {
     'FOR_RETURN>FOR_PICK_UP': ['driver', 'otherDriver', 'superadmin'],
     'FOR_PICK_UP>FOR_FULL_PAYMENT': ['warehouseStaff', 'warehouseAdmin', 'superadmin'],
     'FOR_FULL_PAYMENT>COMPLETED': ['payment'],
+    // Issue 29: a rent-to-own rental that became the customer's (the payment says so).
+    'DELIVERED>COMPLETED': ['payment'],
+    'FOR_RETURN>COMPLETED': ['payment'],
     'PENDING>CANCELLED': ['owner', 'warehouseStaff', 'warehouseAdmin', 'superadmin'],
     'FOR_PAYMENT>CANCELLED': ['owner', 'warehouseStaff', 'warehouseAdmin', 'superadmin'],
   };

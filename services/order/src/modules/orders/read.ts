@@ -273,17 +273,24 @@ function rentToOwnOf(row: OrderFactsRow, boughtOut: boolean): Order['rentToOwn']
   });
 }
 
+/** Order statuses in which a rental's cycles are no longer billed one by one (issue 29): back (the full payment has their rent), completed, cancelled. */
+const CYCLES_CLOSED: readonly OrderStatus[] = ['FOR_FULL_PAYMENT', 'COMPLETED', 'CANCELLED'];
+
 /**
  * A rental billed by cycles, once delivered (issue 29): its cycles from the delivery day, each
- * paid (by the first and cycle payments the order has heard of), due or upcoming (rental-money
- * `rentalCycles`, as the payment computes them).
+ * paid (by the first and cycle payments the order has heard of), due, upcoming, or closed once it
+ * is back or the customer's (rental-money `rentalCycles`, as the payment computes them).
  */
-export function cyclesOfOrder(o: Pick<OrderFactsRow, 'billing' | 'delivered_at' | 'partial_payment' | 'cycle_rent_paid' | 'last_cycle_paid'> & { lines: Array<Pick<OrderLineRow, 'no_of_rental_days' | 'unit_price' | 'quantity'>> }): Order['cycles'] {
+export function cyclesOfOrder(
+  o: Pick<OrderFactsRow, 'billing' | 'delivered_at' | 'partial_payment' | 'cycle_rent_paid' | 'last_cycle_paid' | 'status'> & {
+    lines: Array<Pick<OrderLineRow, 'no_of_rental_days' | 'unit_price' | 'quantity'>>;
+  },
+): Order['cycles'] {
   if (o.billing !== 'CYCLES' || o.delivered_at === null) return [];
   return rentalCycles(
     manilaDate(new Date(o.delivered_at)),
     o.lines.map((l) => ({ noOfRentalDays: l.no_of_rental_days, unitPrice: l.unit_price, quantity: l.quantity })),
-    { lastCycle: o.last_cycle_paid ?? 0, rentPaidCents: toCents(o.partial_payment ?? '0') + toCents(o.cycle_rent_paid ?? '0') },
+    { lastCycle: o.last_cycle_paid ?? 0, rentPaidCents: toCents(o.partial_payment ?? '0') + toCents(o.cycle_rent_paid ?? '0'), closed: CYCLES_CLOSED.includes(o.status) },
     manilaDate(),
   );
 }

@@ -243,6 +243,8 @@ describe('rental money at the order (issue 29)', () => {
     expect(done.orderTracker.at(-1)).toMatchObject({ status: 'COMPLETED', title: "Bought out: the equipment is the customer's" });
     expect(done.payment.records.map((r: Json) => r.type)).toEqual(['PARTIAL', 'CYCLE', 'CYCLE', 'BUYOUT']);
     expect(done.rentToOwn).toEqual([{ ...line, rentPaid: '6000.00', credited: '3000.00', buyOut: '27000.00', cyclesPaid: 2, owned: true }]);
+    // The cycles it did not pay are no longer billed.
+    expect(done.cycles.map((c: Json) => c.state)).toEqual(['PAID', 'PAID', ...Array(10).fill('CLOSED')]);
     const [completed] = await exec<{ payload: Json }>(
       `select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ? and payload->'data'->>'to' = 'COMPLETED'`,
       [EVENTS.order.statusChanged, order.id],

@@ -206,6 +206,8 @@ export function recordOf(r: RecordRow): PaymentRecord {
 
 export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: PaymentRefund[] = []): Payment {
   const f = figuresOf(row);
+  // The rent the first and cycle payments took (their deposit apart): what the cycles count as paid (a buy-out or a full payment pays no cycle).
+  const cycleRentPaid = sumCents(records.filter((r) => r.type === 'PARTIAL' || r.type === 'CYCLE').map((r) => toCents(r.amount) - toCents(r.deposit ?? '0')));
   const due = refunds.filter((r) => r.status === 'DUE');
   return {
     ...summaryOf(row),
@@ -229,7 +231,8 @@ export function paymentOf(row: PaymentRow, records: RecordRow[], refunds: Paymen
     buyOutNow: money(buyOutNow(f)),
     cycles:
       f.billing === 'CYCLES' && f.deliveredOn !== null
-        ? rentalCycles(f.deliveredOn, row.lines, { lastCycle: f.lastCycle, rentPaidCents: creditedCents(f) }, manilaDate())
+        ? // Cycles are billed while the rental is out on its first payment; after that (back, owned, cancelled) an unpaid one is closed.
+          rentalCycles(f.deliveredOn, row.lines, { lastCycle: f.lastCycle, rentPaidCents: cycleRentPaid, closed: f.status !== 'INITIAL_PAYMENT' }, manilaDate())
         : [],
   };
 }

@@ -406,6 +406,7 @@ describe('a rental billed per 30-day cycle (issue 29)', () => {
     const bought = await confirmAs(h, h.accounting, id, { invoiceNumber: 'INV-BO-1', receiptNumber: 'OR-BO-1', note: '', action: 'BUY_OUT' });
     expect(bought.status, JSON.stringify(bought.body)).toBe(200);
     expect(bought.body.payment).toMatchObject({ status: 'PAID', type: 'BUYOUT', balance: '0.00', buyOutNow: null, nextAction: null, depositRefund: '500.00', refundsDue: '500.00' });
+    expect(bought.body.payment.cycles.map((c: Json) => c.state)).toEqual(['PAID', 'CLOSED']);
     expect(bought.body.payment.records.map((r: Json) => [r.type, r.amount])).toEqual([
       ['PARTIAL', '600.00'],
       ['CYCLE', '2900.00'],
