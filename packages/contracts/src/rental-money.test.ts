@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RentalTermsSchema } from './rental-terms';
-import { afterWaiverCents, billingCycles, buyOut, lineRentToOwn, orderBuyOut, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
+import { afterWaiverCents, billingCycles, buyOut, lineRentToOwn, orderBuyOut, rentalRecordLabel, cycleDue, cyclesDue, cycleStates, orderBilling, depositCents, lateDays, lateFeesCents, lineDepositCents, moneyTermsOf, NO_RENTAL_TERMS, rentalLateFees, RENTAL_TERMS_MESSAGES, settleDeposit, shareCents, termsInWords, unitLateFeeCents, type RentalMoneyTerms } from './rental-money';
 
 const terms = (over: Partial<RentalMoneyTerms> = {}): RentalMoneyTerms => ({
   deposit: null,
@@ -169,6 +169,15 @@ describe('rent-to-own of a line (issue 29)', () => {
     expect(upfront.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['rentToOwn', RENTAL_TERMS_MESSAGES.rentToOwnNeedsCycles]]);
     const bad = RentalTermsSchema.safeParse({ billing: 'CYCLES', rentToOwn: { salePrice: '0', creditPercent: 101, afterCycles: 0 } });
     expect(bad.error?.issues.map((i) => i.message).sort()).toEqual([RENTAL_TERMS_MESSAGES.afterCycles, RENTAL_TERMS_MESSAGES.creditPercent, RENTAL_TERMS_MESSAGES.salePrice].sort());
+  });
+});
+
+describe('the names of issue 29\'s payment records', () => {
+  it('a cycle by its number, a buy-out as such; SPEC\'s first and full payments are the screens\' own words', () => {
+    expect(rentalRecordLabel({ type: 'CYCLE', cycle: 2 })).toBe('Cycle 2 payment');
+    expect(rentalRecordLabel({ type: 'BUYOUT' })).toBe('Buy-out');
+    expect(rentalRecordLabel({ type: 'PARTIAL' })).toBeNull();
+    expect(rentalRecordLabel({ type: 'FULL' })).toBeNull();
   });
 });
 

@@ -234,6 +234,16 @@ export function cyclePaymentLabel(n: number): string {
 }
 
 /**
+ * The name of a payment record of issue 29's kinds — a cycle's ("Cycle 2 payment"), a buy-out
+ * ("Buy-out") — on every screen and the invoice; null for SPEC's first and full payments, which
+ * each screen names in its own words.
+ */
+export function rentalRecordLabel(r: { type: 'PARTIAL' | 'FULL' | 'CYCLE' | 'BUYOUT'; cycle?: number | null }): string | null {
+  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
+  return r.type === 'BUYOUT' ? 'Buy-out' : null;
+}
+
+/**
  * Rent-to-own: what buying the units out costs now — the sale price less the credited share of
  * the rent paid, never below zero — and whether ownership is reached by the cycles paid.
  */

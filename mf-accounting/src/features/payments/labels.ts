@@ -1,4 +1,4 @@
-import { centsToString, cyclePaymentLabel, formatBusinessDate, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
+import { centsToString, formatBusinessDate, rentalRecordLabel, PAYMENT_MESSAGES, sumCents, toCents } from '@dme/contracts/browser';
 import type { OrderType, PaymentAction, PaymentStatus, PaymentType, RefundStatus } from '@dme/contracts';
 import { money } from '@dme/ui';
 
@@ -45,11 +45,9 @@ export const orderTypeLabel = (t: OrderType) => (t === 'RENT' ? 'Rental' : 'Purc
 /** Ours (issue 29): what a buy-out does, in the dialog. */
 export const BUY_OUT_NOTE = "the sale price less the rent credited; the equipment becomes the customer's and the deposit is refunded";
 
-/** A payment record's type in words; a cycle's payment (issue 29) is named by its cycle ("Cycle 2 payment"). */
+/** A payment record's type in words; issue 29's by contracts `rentalRecordLabel` ("Cycle 2 payment", "Buy-out"). */
 export function recordTypeLabel(r: { type: PaymentType; cycle?: number | null }): string {
-  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
-  if (r.type === 'BUYOUT') return 'Buy-out';
-  return r.type === 'PARTIAL' ? 'Partial Payment' : 'Full Payment';
+  return rentalRecordLabel(r) ?? (r.type === 'PARTIAL' ? 'Partial Payment' : 'Full Payment');
 }
 
 /** Money to pay back, as a step. */

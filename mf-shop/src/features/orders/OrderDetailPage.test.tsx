@@ -142,6 +142,15 @@ describe("the customer's order detail", () => {
     expect(within(rows[1]!).getByText('CYCLE_INVOICE_2.pdf')).toBeInTheDocument();
   });
 
+  it('a rent-to-own rental bought out: its buy-out record is "Buy-out" (not a full payment) with BUY_OUT_INVOICE.pdf (issue 29)', async () => {
+    const BUYOUT_ID = '77777777-7777-4777-8777-777777777777';
+    const buyOut = { id: BUYOUT_ID, type: 'BUYOUT' as const, invoiceNumber: 'INV-004', receiptNumber: 'OR-004', amount: '28500.00', note: '', createdAt: '2026-12-23T03:00:00.000Z' };
+    await show(order({ status: 'COMPLETED', payment: { ...unpaid, status: 'PAID', balance: '0.00', records: [initial, buyOut] }, products: [packedLine] }));
+    const rows = within(screen.getByRole('region', { name: 'Payment Records' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Initial Payment', 'Buy-out']);
+    expect(within(rows[1]!).getByRole('link', { name: 'Download BUY_OUT_INVOICE.pdf' })).toHaveAttribute('href', recordInvoice(BUYOUT_ID));
+  });
+
   it('a rental billed by cycles: its cycles from delivery, each with its days, due day, rent and state (issue 29)', async () => {
     await show(
       order({

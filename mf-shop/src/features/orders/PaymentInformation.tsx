@@ -1,5 +1,5 @@
 import { Alert } from 'antd';
-import { cyclePaymentLabel, formatBusinessDate, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
+import { formatBusinessDate, rentalRecordLabel, formatManilaDateTime, invoiceFileName } from '@dme/contracts/browser';
 import type { Order, OrderPayment } from '@dme/contracts';
 import { days, money, Money, PaymentInfoBlock, paymentRows, SectionTitle, ResponsiveTable } from '@dme/ui';
 
@@ -57,10 +57,9 @@ function invoiceHref(orderId: string, r: Record, last: boolean): string | null {
   return last ? `/api/my/orders/${orderId}/invoice.pdf` : null;
 }
 
-/** A payment record's name: the initial or full payment, or a billing cycle's (issue 29: "Cycle 2 payment"). */
+/** A payment record's name: the initial or full payment, or issue 29's (a billing cycle's, a buy-out). */
 function recordLabel(r: Pick<Record, 'type' | 'cycle'>): string {
-  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
-  return r.type === 'PARTIAL' ? 'Initial Payment' : 'Full Payment';
+  return rentalRecordLabel(r) ?? (r.type === 'PARTIAL' ? 'Initial Payment' : 'Full Payment');
 }
 
 /**

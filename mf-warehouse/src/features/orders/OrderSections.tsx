@@ -1,5 +1,5 @@
 import { Alert, Button, Space, Tag } from 'antd';
-import { cyclePaymentLabel, dueNotice, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
+import { dueNotice, rentalRecordLabel, formatManilaDateTime, manilaDate, RENTAL_MESSAGES } from '@dme/contracts/browser';
 import type { Order, OrderLine, OrderPayment } from '@dme/contracts';
 import { days, Money, OrderLinesTable, PaymentInfoBlock, paymentRows, ResponsiveTable } from '@dme/ui';
 import { lineDone } from './packing';
@@ -109,10 +109,9 @@ function PackingCell({ line, packing, onScan }: { line: OrderLine; packing: Pack
   );
 }
 
-/** A payment record's name: the initial or full payment, or a billing cycle's (issue 29: "Cycle 2 payment"). */
+/** A payment record's name: the initial or full payment, or issue 29's (a billing cycle's, a buy-out). */
 function recordLabel(r: Pick<OrderPayment['records'][number], 'type' | 'cycle'>): string {
-  if (r.type === 'CYCLE') return cyclePaymentLabel(r.cycle ?? 0);
-  return r.type === 'PARTIAL' ? 'Initial payment' : 'Full payment';
+  return rentalRecordLabel(r) ?? (r.type === 'PARTIAL' ? 'Initial payment' : 'Full payment');
 }
 
 /**

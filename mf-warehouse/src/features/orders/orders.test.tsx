@@ -485,6 +485,7 @@ describe('staff order detail', () => {
         records: [
           { type: 'PARTIAL', invoiceNumber: 'INV-001', receiptNumber: 'OR-001', amount: '100.00', note: 'Cash', createdAt: '2026-11-23T06:00:00.000Z' },
           { type: 'CYCLE', cycle: 2, invoiceNumber: 'INV-002', receiptNumber: 'OR-002', amount: '1500.00', note: '', createdAt: '2026-12-23T06:00:00.000Z' },
+          { type: 'BUYOUT', invoiceNumber: 'INV-003', receiptNumber: 'OR-003', amount: '27000.00', note: '', createdAt: '2026-12-24T06:00:00.000Z' },
         ],
       },
     });
@@ -494,6 +495,8 @@ describe('staff order detail', () => {
     expect(within(within(payment).getByText('INV-001').closest('tr') as HTMLElement).getByText('Initial payment')).toBeInTheDocument();
     const rec = within(payment).getByText('INV-002').closest('tr') as HTMLElement;
     for (const text of ['Cycle 2 payment', 'OR-002', '$1,500.00']) expect(within(rec).getByText(text)).toBeInTheDocument();
+    // Rent-to-own: the buy-out is named as such, never as a full payment.
+    expect(within(within(payment).getByText('INV-003').closest('tr') as HTMLElement).getByText('Buy-out')).toBeInTheDocument();
     expect(within(payment).queryByText('Full payment')).not.toBeInTheDocument();
   });
 

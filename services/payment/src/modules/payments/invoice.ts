@@ -1,4 +1,4 @@
-import { centsToString, cyclePaymentLabel, daysChangeLabel, formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
+import { centsToString, cyclePaymentLabel, daysChangeLabel, rentalRecordLabel, formatMoney, invoiceFileName, manilaDate, PAYMENT_MESSAGES, SELLER, toCents } from '@dme/contracts';
 import { PDF_GREY as GREY, PDF_ROWS as ROWS, pdfFooter, pdfHeaderCell as cellHeader, pdfSellerHeading, renderPdf } from '@dme/platform';
 import type { InvoiceSource } from './payment.service';
 import { cyclesOf } from './payment.store';
@@ -148,15 +148,7 @@ function paymentsTable(records: InvoiceRecord[]) {
   const paymentsHeader = [cellHeader('Date'), cellHeader('Payment'), cellHeader('Invoice no.'), cellHeader('Receipt no.'), cellHeader('Accommodated by'), cellHeader('Amount', 'right')];
   const paymentRows = records.map((r) => [
     manilaDate(new Date(r.created_at)),
-    r.type === 'FULL'
-      ? 'Full payment'
-      : r.type === 'CYCLE'
-        ? cyclePaymentLabel(r.cycle ?? 0)
-        : r.type === 'BUYOUT'
-          ? 'Buy-out'
-          : toCents(r.deposit ?? '0') > 0
-            ? 'Partial payment + deposit'
-            : 'Partial payment',
+    rentalRecordLabel(r) ?? (r.type === 'FULL' ? 'Full payment' : toCents(r.deposit ?? '0') > 0 ? 'Partial payment + deposit' : 'Partial payment'),
     r.invoice_number,
     r.receipt_number,
     r.accommodated_by_name,
