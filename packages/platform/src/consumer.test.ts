@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
 import { EVENTS, type EventEnvelope } from '@dme/contracts';
 import { createTestDatabase, eventually, testNatsUrl } from '@dme/testing';
 import { createOrm, migrate, type Orm } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
-import { DEAD_LETTER_HEADERS, retryDelay, startConsumer, type RunningConsumer } from './consumer';
+import { CONSUMER_ACK_WAIT_MS, DEAD_LETTER_HEADERS, retryDelay, startConsumer, type ConsumerOptions, type RunningConsumer } from './consumer';
 import { createLogger } from './logger';
 import { sql } from './sql';
 
@@ -363,5 +364,216 @@ describe('batch consumer (handleBatch)', () => {
     await expect(
       startConsumer({ nc, em: orm.em, logger, durable: `both_${RUN}`, subjects: [`${EVENTS_PREFIX}.both`], stream: EVENTS_STREAM, handle: async () => undefined, handleBatch: async () => undefined }),
     ).rejects.toThrow('either handle or handleBatch');
+  });
+});
+
+describe('fast, clean restarts (a stopping or dead replica\'s messages go to another at once)', () => {
+  /** A consumer of `subject` under `durable` whose handler records the effect and who handled it, then runs `then`. */
+  function replica(durable: string, subject: string, name: string, handledBy: Map<string, string>, then: (event: EventEnvelope) => Promise<void> = async () => undefined, extra: Partial<ConsumerOptions> = {}) {
+    return startConsumer({
+      nc,
+      em: orm.em,
+      logger,
+      durable,
+      stream: EVENTS_STREAM,
+      subjects: [`${EVENTS_PREFIX}.${subject}`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      ...extra,
+      handle: async (em, event) => {
+        await em.execute(`insert into "${SCHEMA}"."effects" (event_id, aggregate) values (?, ?)`, [event.id, event.aggregateId]);
+        handledBy.set(event.aggregateId, name);
+        await then(event);
+      },
+    });
+  }
+
+  it('A stopping consumer hands back its unhandled message: another consumer handles it within 2 s', async () => {
+    const durable = `handback_${RUN}`;
+    const handledBy = new Map<string, string>();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let began!: () => void;
+    const firstBegan = new Promise<void>((r) => (began = r));
+    // One at a time: the first event is being handled (until the gate opens), the others wait unhandled.
+    const a = await replica(durable, 'handback', 'a', handledBy, async () => {
+      began();
+      await gate;
+    }, { concurrency: 1 });
+    const events = Array.from({ length: 5 }, () => envelope());
+    for (const e of events) await publish('handback', JSON.stringify(e));
+    await firstBegan;
+    // All five were delivered to the first replica: none is left for another to fetch.
+    await eventually(async () => {
+      const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+      return info.num_pending === 0 && info.num_ack_pending === 5;
+    }, 5000);
+    const b = await replica(durable, 'handback', 'b', handledBy);
+
+    const t0 = Date.now();
+    const stopped = a.stop();
+    await eventually(() => events.slice(1).every((e) => handledBy.get(e.aggregateId) === 'b'), 5000, 10);
+    const took = Date.now() - t0;
+    // Handed back at once (before: the ack wait, 30 s, or handled by the stopping one once it was free).
+    expect(took).toBeLessThan(2000);
+    // The one being handled finishes where it began, and is acked; the stop waits for it.
+    expect(handledBy.get(events[0]!.aggregateId)).toBe('a');
+    release();
+    await stopped;
+    for (const e of events) expect(await effects(e.aggregateId)).toBe(1);
+    await eventually(async () => {
+      const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    }, 5000);
+    expect(handledBy.get(events[0]!.aggregateId)).toBe('a');
+    await b.stop();
+  });
+
+  it('a stopping batch consumer hands back the events waiting for the batch being handled', async () => {
+    const durable = `handbackbatch_${RUN}`;
+    const seen: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let began!: () => void;
+    const firstBegan = new Promise<void>((r) => (began = r));
+    const batchReplica = (onBatch: () => Promise<void>) =>
+      startConsumer({
+        nc, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.handbackbatch`],
+        deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, maxBatch: 2,
+        handleBatch: async (db, events) => {
+          await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+          seen.push(events.map((e) => e.aggregateId));
+          await onBatch();
+        },
+      });
+    const a = await batchReplica(async () => {
+      began();
+      await gate;
+    });
+    const first = envelope();
+    await publish('handbackbatch', JSON.stringify(first));
+    await firstBegan;
+    const waiting = Array.from({ length: 3 }, () => envelope());
+    for (const e of waiting) await publish('handbackbatch', JSON.stringify(e));
+    await eventually(async () => (await jsm.consumers.info(EVENTS_STREAM, durable)).num_ack_pending === 4, 5000);
+    const b = await batchReplica(async () => undefined);
+    const t0 = Date.now();
+    const stopped = a.stop();
+    await eventually(async () => {
+      for (const e of waiting) if ((await effects(e.aggregateId)) !== 1) return false;
+      return true;
+    }, 5000, 10);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    release();
+    await stopped;
+    expect(await effects(first.aggregateId)).toBe(1);
+    expect(seen.flat().sort()).toEqual([first, ...waiting].map((e) => e.aggregateId).sort());
+    await b.stop();
+  });
+
+  it('a handler slower than the ack wait is not delivered again while it works (heartbeats), one event or a batch', async () => {
+    const slowMs = CONSUMER_ACK_WAIT_MS + 1500;
+    const handledBy = new Map<string, string>();
+    let calls = 0;
+    const single = await replica(`slow_${RUN}`, 'slow', 'single', handledBy, async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, slowMs));
+    });
+    let batchCalls = 0;
+    const batch = await startConsumer({
+      nc, em: orm.em, logger, durable: `slowbatch_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.slowbatch`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      handleBatch: async (db, events) => {
+        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+        batchCalls++;
+        await new Promise((r) => setTimeout(r, slowMs));
+      },
+    });
+    // The wait really is short now, so without heartbeats both would come back mid-handler.
+    for (const d of [`slow_${RUN}`, `slowbatch_${RUN}`]) expect((await jsm.consumers.info(EVENTS_STREAM, d)).config.ack_wait).toBe(nanos(CONSUMER_ACK_WAIT_MS));
+    const one = envelope();
+    const two = envelope();
+    await publish('slow', JSON.stringify(one));
+    await publish('slowbatch', JSON.stringify(two));
+    await eventually(async () => (await effects(one.aggregateId)) === 1 && (await effects(two.aggregateId)) === 1, slowMs + 5000);
+    for (const d of [`slow_${RUN}`, `slowbatch_${RUN}`]) {
+      const info = await eventually(async () => {
+        const i = await jsm.consumers.info(EVENTS_STREAM, d);
+        return i.num_ack_pending === 0 ? i : undefined;
+      }, 5000);
+      // Delivered once: the consumer's delivery sequence counts redeliveries too.
+      expect(info.delivered.consumer_seq).toBe(1);
+      expect(info.num_redelivered).toBe(0);
+    }
+    expect(calls).toBe(1);
+    expect(batchCalls).toBe(1);
+    await single.stop();
+    await batch.stop();
+  });
+
+  it('a consumer that dies without a word (kill -9): another replica has its message within about the ack wait', async () => {
+    const durable = `killed_${RUN}`;
+    const handledBy = new Map<string, string>();
+    const doomed = await connectNats(testNatsUrl(), 'consumer-test-doomed');
+    let kill!: (err: Error) => void;
+    const killed = new Promise<void>((_, reject) => (kill = reject));
+    let began!: () => void;
+    const begun = new Promise<void>((r) => (began = r));
+    const a = await startConsumer({
+      nc: doomed, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.killed`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      handle: async () => {
+        began();
+        // A killed process's transaction ends with its connection.
+        await killed;
+      },
+    });
+    const event = envelope();
+    await publish('killed', JSON.stringify(event));
+    await begun;
+    const b = await replica(durable, 'killed', 'b', handledBy);
+    // Held for a while first: its heartbeats kept it from coming back meanwhile (delivered once).
+    await new Promise((r) => setTimeout(r, CONSUMER_ACK_WAIT_MS + 500));
+    expect(handledBy.get(event.aggregateId)).toBeUndefined();
+    expect((await jsm.consumers.info(EVENTS_STREAM, durable)).delivered.consumer_seq).toBe(1);
+    const t0 = Date.now();
+    await doomed.close();
+    kill(new Error('killed'));
+    await eventually(() => handledBy.get(event.aggregateId) === 'b', 15_000, 20);
+    // Before: the 30 s ack wait.
+    expect(Date.now() - t0).toBeLessThan(CONSUMER_ACK_WAIT_MS + 3000);
+    expect(await effects(event.aggregateId)).toBe(1);
+    await a.stop();
+    await b.stop();
+  });
+
+  it('an existing durable made with the old ack wait gets the short one, keeping its other settings, with replicas starting together', async () => {
+    const old = `oldwait_${RUN}`;
+    await jsm.consumers.add(EVENTS_STREAM, {
+      durable_name: old,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.New,
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+      filter_subject: `${EVENTS_PREFIX}.oldwait`,
+    });
+    const handledBy = new Map<string, string>();
+    const fresh = `freshwait_${RUN}`;
+    const replicas = await Promise.all([
+      replica(old, 'oldwait', 'r1', handledBy),
+      replica(old, 'oldwait', 'r2', handledBy),
+      replica(old, 'oldwait', 'r3', handledBy),
+      replica(fresh, 'freshwait', 'f1', handledBy),
+      replica(fresh, 'freshwait', 'f2', handledBy),
+    ]);
+    const info = await jsm.consumers.info(EVENTS_STREAM, old);
+    expect(info.config.ack_wait).toBe(nanos(CONSUMER_ACK_WAIT_MS));
+    expect(info.config.deliver_policy).toBe(DeliverPolicy.New);
+    expect(info.config.filter_subject).toBe(`${EVENTS_PREFIX}.oldwait`);
+    expect((await jsm.consumers.info(EVENTS_STREAM, fresh)).config.ack_wait).toBe(nanos(CONSUMER_ACK_WAIT_MS));
+    // And they consume.
+    const e = envelope();
+    await publish('oldwait', JSON.stringify(e));
+    await eventually(async () => (await effects(e.aggregateId)) === 1, 5000);
+    for (const r of replicas) await r.stop();
   });
 });
