@@ -138,6 +138,7 @@ import { OrderingRentalMoney } from './0014_rental_money';
 import { OrderingCycleRecords } from './0015_cycle_records';
 import { OrderingBilling } from './0016_order_billing';
 import { OrderingBuyOutRecords } from './0017_buy_out_records';
+import { OrderingCheckoutAttempts } from './0018_checkout_attempts';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -157,4 +158,5 @@ export const migrations = [
   { name: '0015_cycle_records', class: OrderingCycleRecords },
   { name: '0016_order_billing', class: OrderingBilling },
   { name: '0017_buy_out_records', class: OrderingBuyOutRecords },
+  { name: '0018_checkout_attempts', class: OrderingCheckoutAttempts },
 ];

@@ -28,6 +28,8 @@ export const IMAGE = '/api/uploads/0123456789abcdef0123456789abcdef.png';
 
 export interface OrderHarness {
   nc: NatsConnection;
+  /** The request/reply subjects of this run (the catalog's reservation responder answers on `reserve`). */
+  subjects: { reserve: string; release: string };
   catalogOrm: Orm;
   orderOrm: Orm;
   catalog: ReturnType<typeof serviceClient>;
@@ -97,6 +99,7 @@ export async function startOrdering(): Promise<OrderHarness> {
 
   return {
     nc,
+    subjects,
     catalogOrm,
     orderOrm,
     catalog,

@@ -26,6 +26,11 @@ export interface Claimed {
   token: string | null;
   customer: Record<string, string> | null;
   cart: CartLineRow[] | null;
+  /**
+   * The order ids this customer's key has been spent on already (an order written, an attempt
+   * abandoned: checkout_attempts), read with the claim; the checkout takes the next derived id.
+   */
+  usedOrderIds: string[];
 }
 
 /** One order to write, with everything it is written with (rows as the tables take them). */
@@ -64,8 +69,8 @@ export interface OrderWrite {
  * (MicroBatcher: the requests that wait while one batch is in the database go together):
  * claiming the idempotency key (with the customer and, for a cart order, the cart lines read in
  * the same snapshot), and writing the order with its lines, tracker entry, cart lines removed,
- * outbox event and stored answer (the key's answer, stored in the platform's idempotency table in
- * the same statement as the order). Under load one statement and one commit serve many checkouts.
+ * outbox event, the order id recorded as spent by its key (checkout_attempts) and stored answer
+ * (the key's answer, stored in the platform's idempotency table in the same statement as the order). Under load one statement and one commit serve many checkouts.
  */
 export interface CheckoutStore {
   claim(claim: Claim): Promise<Claimed>;
@@ -81,16 +86,18 @@ export function checkoutStore(em: EntityManager): CheckoutStore {
 
 /**
  * Claims keys (the platform's claimKeys: one statement for the batch; a key asked for twice in one
- * batch is held by the first request), then reads the customers and, for cart orders, the cart
- * lines in one more statement.
+ * batch is held by the first request), then reads the customers, the order ids each key has been
+ * spent on (issue 30) and, for cart orders, the cart lines in one more statement (after the claim:
+ * an abandonment recorded by an earlier claimant of the key is committed before the key is free).
  */
 export async function claimMany(em: EntityManager, items: Claim[]): Promise<Array<Settled<Claimed>>> {
   const tokens = await claimKeys(em, items.map((c) => ({ owner: c.customerId, key: c.key, hash: c.hash })));
-  const rows = items.map((c, i) => ({ i, customer_id: c.customerId, cart_type: c.cart?.type ?? null, cart_ids: c.cart?.ids ?? null }));
-  const found = await sql<{ i: number; customer: Record<string, string> | null; cart: CartLineRow[] | null }>(
+  const rows = items.map((c, i) => ({ i, customer_id: c.customerId, key: c.key, cart_type: c.cart?.type ?? null, cart_ids: c.cart?.ids ?? null }));
+  const found = await sql<{ i: number; customer: Record<string, string> | null; cart: CartLineRow[] | null; used: string[] }>(
     em,
     `select r.i,
             (select row_to_json(c) from ${qualified(em, 'customers')} c where c.id = r.customer_id) as customer,
+            array(select a.order_id::text from ${qualified(em, 'checkout_attempts')} a where a.customer_id = r.customer_id and a.key = r.key) as used,
             case when r.cart_type is null then null else (
               select coalesce(json_agg(json_build_object('id', ci.id, 'product_id', ci.product_id, 'variant_id', ci.variant_id,
                        'sub_variant_id', ci.sub_variant_id, 'quantity', ci.quantity, 'no_of_rental_days', ci.no_of_rental_days, 'start_date', to_char(ci.start_date, 'YYYY-MM-DD'))
@@ -98,17 +105,18 @@ export async function claimMany(em: EntityManager, items: Claim[]): Promise<Arra
                 from ${qualified(em, 'cart_items')} ci
                where ci.customer_id = r.customer_id and ci.type = r.cart_type and (r.cart_ids is null or ci.id = any(r.cart_ids))
             ) end as cart
-       from jsonb_to_recordset($1::jsonb) as r(i int, customer_id uuid, cart_type text, cart_ids uuid[])
+       from jsonb_to_recordset($1::jsonb) as r(i int, customer_id uuid, key text, cart_type text, cart_ids uuid[])
       order by r.i`,
     [JSON.stringify(rows)],
   );
-  return found.map((f) => ({ ok: true, value: { token: tokens[f.i] ?? null, customer: f.customer, cart: f.cart } }));
+  return found.map((f) => ({ ok: true, value: { token: tokens[f.i] ?? null, customer: f.customer, cart: f.cart, usedOrderIds: f.used } }));
 }
 
 /**
  * Writes orders in one statement (data-modifying CTEs: all or nothing): the orders, numbered in
  * the order they came; their lines and first tracker entries; the cart lines they were made of;
- * each one's `dme.order.placed` in the outbox and its stored idempotent answer, both with the
+ * each one's `dme.order.placed` in the outbox, its id recorded as spent by its key (a retry after
+ * the stored answer expired takes another id) and its stored idempotent answer, both with the
  * order number filled in. Only orders whose key is still claimed with their token are written
  * (the claim's row locked for the statement): one whose lease ran out and was taken over by a
  * retry is not, and fails alone.
@@ -178,6 +186,10 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
        delete from ${t('cart_items')} ci using owned r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids)
      ), e as (
        ${outboxInsertFrom(em, `select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from owned r join o on o.id = r.id order by r.i`)}
+     ), spent as (
+       insert into ${t('checkout_attempts')} (order_id, customer_id, key, outcome)
+       select r.id, r.customer_id, r.key, 'PLACED' from owned r join o on o.id = r.id
+       on conflict (order_id) do nothing
      ), k as (
        update ${t(IDEMPOTENCY_TABLE)} k set state = 'DONE', response_status = 201,
               response_body = jsonb_set(r.answer, '{order,orderNumber}', to_jsonb(o.order_number))
