@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import type { Stats } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
 import type { Context } from 'koa';
+import send from 'koa-send';
 
+/** Content types by extension; other files get the one koa (mime-types) knows for them. */
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -22,125 +22,111 @@ const TYPES: Record<string, string> = {
   // The driver app's web app manifest (mf-driver/src/pwa/assets.mjs).
   '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt']);
 
 /** Files whose names carry a content hash can be cached for a year; the rest must revalidate. */
 const HASHED = /[.-][0-9a-f]{8,}\.(js|mjs|css|png|jpg|svg|woff2)$/;
 const NEVER_CACHE = new Set(['index.html', 'mf-manifest.json', 'remoteEntry.js', 'mf-stats.json']);
+const cacheControl = (name: string) => (NEVER_CACHE.has(name) || !HASHED.test(name) ? 'no-cache' : 'public, max-age=31536000, immutable');
 
-interface Entry {
-  mtimeMs: number;
-  raw: Buffer;
-  gzip?: Buffer;
-  br?: Buffer;
-  etag: string;
-  type: string;
-  cacheControl: string;
+/** Statuses koa-send answers for a path it will not or cannot serve: "no such file" here. */
+const NOT_SERVED = new Set([400, 403, 404]);
+
+interface Located {
+  /** The path inside the folder, decoded, its segments joined with `/`. */
+  rel: string;
+  full: string;
+  name: string;
+  info: Stats;
 }
 
 /**
- * Serves a built folder from memory, with long caching for hashed assets. Compressed copies come
+ * Serves a built folder with koa-send, with long caching for hashed assets. Compressed copies come
  * from the build (`<file>.br`, `<file>.gz`, written by rspack.base.mjs's PrecompressPlugin) and
- * are served as they are: nothing is compressed on a request (on a busy machine compressing a
- * chunk at brotli 11 kept its first visitor waiting seconds). A file without them (or with copies
- * older than itself) goes uncompressed, unless the folder is a third party's that no build of ours
- * went through (`compressOnRequest`: swagger-ui's, for /api/docs): its files are compressed on
- * their first request, once per process.
+ * are served as they are (koa-send's `brotli`/`gzip`): nothing is compressed on a request (on a
+ * busy machine compressing a chunk at brotli 11 kept its first visitor waiting seconds). A file
+ * without them, or with copies older than itself, goes uncompressed; so does a third party's
+ * folder no build of ours went through (swagger-ui's, for /api/docs) until copies are made for it
+ * (its folder is the `root` given here).
+ *
+ * Answers carry a weak ETag and Last-Modified made from the file's size and time (the file's, not
+ * its compressed copy's) and are revalidated with 304. `relPath` is a URL path as it came (it is
+ * decoded once); a path leaving the folder, or naming a hidden file or a folder, is no file.
  */
 export class StaticFolder {
-  private readonly cache = new Map<string, Entry>();
+  readonly root: string;
+  private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string }>();
 
-  constructor(
-    readonly root: string,
-    private readonly options: { compressOnRequest?: boolean } = {},
-  ) {}
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
 
   /** Serves `relPath` from the folder; returns false when there is no such file. */
   async serve(ctx: Context, relPath: string): Promise<boolean> {
-    const entry = await this.load(relPath);
-    if (!entry) return false;
-    ctx.set('Cache-Control', entry.cacheControl);
-    ctx.set('ETag', entry.etag);
-    ctx.set('Vary', 'Accept-Encoding');
-    ctx.type = entry.type;
-    if (ctx.get('if-none-match') === entry.etag) {
+    const file = await this.locate(relPath);
+    if (!file) return false;
+    const [brotli, gzip] = await Promise.all([freshCopy(file, '.br'), freshCopy(file, '.gz')]);
+    try {
+      // Each segment encoded again: koa-send decodes the path, which must give `rel` back as it is.
+      const served = await send(ctx, file.rel.split('/').map(encodeURIComponent).join('/'), {
+        root: this.root,
+        brotli,
+        gzip,
+        format: false,
+        setHeaders: (res) => res.setHeader('Cache-Control', cacheControl(file.name)),
+      });
+      if (!served) return false;
+    } catch (err) {
+      // Gone between the look and the send (a build replacing the folder).
+      if (!NOT_SERVED.has((err as { status?: number }).status ?? 500)) throw err;
+      ctx.remove('Content-Encoding');
+      return false;
+    }
+    const type = TYPES[extname(file.name).toLowerCase()];
+    if (type) ctx.type = type;
+    ctx.vary('Accept-Encoding');
+    ctx.set('ETag', `W/"${file.info.size.toString(16)}-${Math.floor(file.info.mtimeMs).toString(16)}"`);
+    ctx.set('Last-Modified', file.info.mtime.toUTCString());
+    if (ctx.fresh) {
+      // The browser's copy is current: no body (the file's stream is closed), no encoding.
       ctx.status = 304;
-      return true;
+      ctx.remove('Content-Encoding');
     }
-    const accept = ctx.get('accept-encoding');
-    let body = entry.raw;
-    if (entry.br && /\bbr\b/.test(accept)) {
-      body = entry.br;
-      ctx.set('Content-Encoding', 'br');
-    } else if (entry.gzip && /\bgzip\b/.test(accept)) {
-      body = entry.gzip;
-      ctx.set('Content-Encoding', 'gzip');
-    }
-    ctx.status = 200;
-    ctx.body = ctx.method === 'HEAD' ? null : body;
-    ctx.set('Content-Length', String(body.length));
     return true;
   }
 
-  /** The text of `relPath` (read and cached as `serve` does), or undefined when there is none. */
+  /** The text of `relPath`, or undefined when there is none (kept while the file is unchanged). */
   async text(relPath: string): Promise<string | undefined> {
-    return (await this.load(relPath))?.raw.toString('utf8');
+    const file = await this.locate(relPath);
+    if (!file) return undefined;
+    const cached = this.texts.get(file.full);
+    if (cached && cached.mtimeMs === file.info.mtimeMs && cached.size === file.info.size) return cached.text;
+    const text = await readFile(file.full, 'utf8').catch(() => undefined);
+    if (text !== undefined) this.texts.set(file.full, { mtimeMs: file.info.mtimeMs, size: file.info.size, text });
+    return text;
   }
 
-  private readonly loading = new Map<string, Promise<Entry>>();
-
-  private async load(relPath: string): Promise<Entry | undefined> {
-    const clean = normalize(relPath).replace(/^([/\\])+/, '');
-    if (clean.startsWith('..') || clean.includes(`${sep}..`)) return undefined;
-    const full = join(this.root, clean);
-    if (!full.startsWith(this.root)) return undefined;
+  /** The file `relPath` names in the folder, if it is a file and not hidden; never outside the folder. */
+  private async locate(relPath: string): Promise<Located | undefined> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(relPath);
+    } catch {
+      return undefined;
+    }
+    if (decoded.includes('\0')) return undefined;
+    const segments = decoded.split(/[/\\]/).filter((s) => s !== '');
+    // `..` leaves the folder; other names starting with a dot are hidden (koa-send serves none).
+    if (segments.length === 0 || segments.some((s) => s.startsWith('.'))) return undefined;
+    const full = join(this.root, ...segments);
+    if (!full.startsWith(this.root + sep)) return undefined;
     const info = await stat(full).catch(() => undefined);
     if (!info?.isFile()) return undefined;
-    const cached = this.cache.get(full);
-    if (cached && cached.mtimeMs === info.mtimeMs) return cached;
-    // One compression per file however many ask for it at once.
-    const key = `${full}\0${info.mtimeMs}`;
-    let pending = this.loading.get(key);
-    if (!pending) {
-      pending = this.read(full, info.mtimeMs).finally(() => this.loading.delete(key));
-      this.loading.set(key, pending);
-    }
-    return pending;
-  }
-
-  private async read(full: string, mtimeMs: number): Promise<Entry> {
-    const raw = await readFile(full);
-    const ext = extname(full).toLowerCase();
-    const name = full.slice(full.lastIndexOf(sep) + 1);
-    const entry: Entry = {
-      mtimeMs,
-      raw,
-      etag: `"${createHash('sha1').update(raw).digest('base64url').slice(0, 20)}"`,
-      type: TYPES[ext] ?? 'application/octet-stream',
-      cacheControl: NEVER_CACHE.has(name) || !HASHED.test(name) ? 'no-cache' : 'public, max-age=31536000, immutable',
-    };
-    if (COMPRESSIBLE.has(ext) && this.options.compressOnRequest) {
-      if (raw.length > 512) {
-        [entry.gzip, entry.br] = await Promise.all([
-          gzipAsync(raw, { level: 9 }),
-          brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-        ]);
-      }
-    } else if (COMPRESSIBLE.has(ext)) {
-      const [br, gz] = await Promise.all([sibling(full, '.br', mtimeMs), sibling(full, '.gz', mtimeMs)]);
-      if (br) entry.br = br;
-      if (gz) entry.gzip = gz;
-    }
-    this.cache.set(full, entry);
-    return entry;
+    return { rel: segments.join('/'), full, name: segments[segments.length - 1]!, info };
   }
 }
 
-/** The build's compressed copy of a file (`.br`, `.gz`), unless missing or older than the file. */
-async function sibling(full: string, suffix: string, mtimeMs: number): Promise<Buffer | undefined> {
-  const info = await stat(full + suffix).catch(() => undefined);
-  if (!info?.isFile() || info.mtimeMs < mtimeMs) return undefined;
-  return readFile(full + suffix).catch(() => undefined);
+/** Whether the build's compressed copy of a file (`.br`, `.gz`) is there and not older than the file. */
+async function freshCopy(file: Located, suffix: '.br' | '.gz'): Promise<boolean> {
+  const info = await stat(file.full + suffix).catch(() => undefined);
+  return !!info?.isFile() && info.mtimeMs >= file.info.mtimeMs;
 }
