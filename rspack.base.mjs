@@ -1,11 +1,9 @@
 // Shared rspack configuration of the shell (Module Federation host) and the four remotes.
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { rspack } from '@rspack/core';
+import { COMPRESSIBLE_ASSET, precompress } from './scripts/precompress.mjs';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
@@ -101,13 +99,6 @@ function sharedModules(eager) {
   return shared;
 }
 
-/** Files the gateway serves compressed (gateway/src/static.ts reads the siblings this writes). */
-export const COMPRESSIBLE_ASSET = /\.(html|js|mjs|css|json|map|svg|txt)$/;
-/** Smaller files go as they are: compression would save nothing worth a header. */
-export const COMPRESS_MIN_BYTES = 512;
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
 /**
  * Writes `<file>.br` (brotli 11) and `<file>.gz` (gzip 9) beside every compressible file a build
  * emitted (issue 30, item 6, brought forward by issue 22: on a busy machine the first visitor of a
@@ -120,18 +111,7 @@ class PrecompressPlugin {
     compiler.hooks.afterEmit.tapPromise('Precompress', async (compilation) => {
       const out = compilation.outputOptions.path;
       const names = compilation.getAssets().map((a) => a.name).filter((n) => COMPRESSIBLE_ASSET.test(n));
-      await Promise.all(
-        names.map(async (name) => {
-          const file = join(out, name);
-          const raw = await readFile(file);
-          if (raw.length <= COMPRESS_MIN_BYTES) return;
-          const [br, gz] = await Promise.all([
-            brotliAsync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-            gzipAsync(raw, { level: 9 }),
-          ]);
-          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
-        }),
-      );
+      await Promise.all(names.map((name) => precompress(join(out, name))));
     });
   }
 }

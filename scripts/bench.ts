@@ -247,14 +247,16 @@ async function customers(stack: TestStack, n: number): Promise<Session[]> {
 }
 
 /** Runs `total` calls with `concurrency` in flight; returns latencies (ms), statuses and the wall time. */
-async function load(total: number, concurrency: number, call: (i: number) => Promise<number>) {
+/** `total` calls, `concurrency` at a time (or, with `forMs`, as many as fit in that time). */
+async function load(total: number, concurrency: number, call: (i: number) => Promise<number>, forMs = Infinity) {
   const times: number[] = [];
   const statuses = new Map<number, number>();
   let next = 0;
   const t0 = process.hrtime.bigint();
+  const until = Date.now() + forMs;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < total; i = next++) {
+      for (let i = next++; i < total && Date.now() < until; i = next++) {
         const s = process.hrtime.bigint();
         const status = await call(i);
         times.push(Number(process.hrtime.bigint() - s) / 1e6);
@@ -435,6 +437,34 @@ function cpuPer(before: Map<string, number>, after: Map<string, number>, operati
 }
 
 /** Checkout through the gateway against the bare transaction: one hot variant, then 50 variants. */
+/**
+ * Restarts every process of the stack (SIGTERM: each answers what it accepted and exits; the
+ * launcher starts it again at once) and waits until all answer ready with new pids. Returns the
+ * time from the signals until the last was ready.
+ */
+async function restartAll(stack: TestStack): Promise<number> {
+  const urls = [...Object.values(stack.serviceUrls), stack.url.replace('localhost', '127.0.0.1')];
+  const pidOf = async (u: string) => {
+    const r = await fetch(`${u}/health/live`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+    return r?.ok ? ((await r.json()) as { pid: number }).pid : undefined;
+  };
+  const ready = (u: string) => fetch(`${u}/health/ready`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+  const old = await Promise.all(urls.map(pidOf));
+  const t0 = Date.now();
+  for (const pid of old) if (pid) process.kill(pid, 'SIGTERM');
+  await Promise.all(
+    urls.map(async (u, i) => {
+      for (;;) {
+        const pid = await pidOf(u);
+        if (pid !== undefined && pid !== old[i] && (await ready(u))) return;
+        if (Date.now() - t0 > 60_000) throw new Error(`${u} did not come back within 60 s of its restart`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }),
+  );
+  return Date.now() - t0;
+}
+
 async function checkout(stack: TestStack, serverUrl: string): Promise<void> {
   const admin = await signIn(stack, 'superadmin', DEFAULT_DEMO_PASSWORD);
   const image = await uploadImage(stack);
@@ -450,16 +480,28 @@ async function checkout(stack: TestStack, serverUrl: string): Promise<void> {
   const hot = await mk('Bench hot item', 2500);
   const many = await Promise.all(Array.from({ length: 50 }, (_, i) => mk(`Bench item ${i}`, 60)));
   const warmItems = await Promise.all(Array.from({ length: 25 }, (_, i) => mk(`Bench warm-up item ${i}`, 60)));
+  const coldHot = await mk('Bench cold hot item', 6000);
   await new Promise((r) => setTimeout(r, 1500)); // read models catch up
   log('\n### Checkout through the gateway vs the bare reserve-and-insert transaction (same PostgreSQL, same run)\n');
   log('| scenario | orders/s | p50 ms | p99 ms | answers | baseline tx/s | baseline p99 ms | ratio (budget) |');
   log('|---|---|---|---|---|---|---|---|');
   const gateway = new URL(stack.url.replace('localhost', '127.0.0.1'));
+  const cpuNotes0: string[] = [];
   const order = (item: { id: string; variantId: string }, customer: Session, key: string, agent: http.Agent) =>
     post(gateway, '/api/orders', {
       type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: item.id, productVariantID: item.variantId, quantity: 1 }],
       deliveryAddress: '1 Bench St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '120000', note: '',
     }, { cookie: customer.cookie, 'idempotency-key': key }, agent);
+  // From cold (issue 30, item 3): every process restarted (SIGTERM; the launcher starts each again
+  // at once), then at once a 10-second burst of 50 customers on one hot variant, with no warm-up:
+  // what the first customers after a deploy or a crash see.
+  const restartMs = await restartAll(stack);
+  const coldAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  const cold = await load(1_000_000, 50, (i) => order(coldHot, people[i % people.length]!, `bench-cold-${i}-${Date.now()}`, coldAgent), 10_000);
+  coldAgent.destroy();
+  const coldOk = cold.statuses.get(201) ?? 0;
+  log(`| just started (all restarted in ${(restartMs / 1000).toFixed(1)} s), one hot variant, 50 customers, first 10 s, no warm-up | ${(coldOk / cold.secs).toFixed(0)} | ${cold.p50.toFixed(1)} | ${cold.p99.toFixed(1)} | ${[...cold.statuses].map(([st, n]) => `${n}×${st}`).join(', ')} | | | p99 **${cold.p99.toFixed(0)} ms** (≤ 250 ms) |`);
+  cpuNotes0.push(`from cold: latency p50 / p75 / p90 / p95 / p99 / max: ${cold.spread} ms`);
   // Warm-up, not measured, on items of its own: V8 compiles the hot code of five processes on
   // the same two cores (the first scenario after a short warm-up ran ~30% slower than the same
   // scenario later in the run).
@@ -467,7 +509,7 @@ async function checkout(stack: TestStack, serverUrl: string): Promise<void> {
   await load(1500, 50, (i) => order(warmItems[i % warmItems.length]!, people[i % people.length]!, `bench-warm-up-${i}-${Date.now()}`, warmAll));
   warmAll.destroy();
   const windows: Array<[Date, Date]> = [];
-  const cpuNotes: string[] = [];
+  const cpuNotes: string[] = [...cpuNotes0];
   for (const [label, pick, spread, budget] of [
     ['one hot variant, 50 customers', () => hot, false, '25%'],
     ['50 variants, 50 customers', (i: number) => many[i % many.length]!, true, '10%'],

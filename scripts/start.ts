@@ -21,7 +21,7 @@ const log = (m: string) => console.log(m);
 
 async function main() {
   if (process.env.SKIP_BUILD !== 'true') {
-    log('Building the web apps (turbo skips what is up to date)...');
+    log('Building the services, the gateway and the web apps (turbo skips what is up to date)...');
     const r = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('The build failed (see above).');
   }

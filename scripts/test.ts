@@ -144,7 +144,16 @@ async function main(): Promise<void> {
     await runVitest(results, 'unit + service (vitest)', 'vitest.json', undefined, { TEST_DATABASE_URL: pgHandle.serverUrl, TEST_NATS_URL: nats.url, LOG_LEVEL: 'silent' });
   }
 
-  if (want('replicas')) {
+  // The processes run as built JavaScript (dist/main.js): the replicas, the system suite and
+  // Playwright need the build (turbo rebuilds only what changed).
+  let built = false;
+  if (want('replicas') || want('api') || want('e2e')) {
+    log('\n== build ==');
+    built = (await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) === 0;
+    if (!built) results.push({ suite: 'build', passed: 0, failed: 1 });
+  }
+
+  if (want('replicas') && built) {
     // Issue 14: two replicas of every process on a fresh database and NATS streams of its own
     // (a random NATS_PREFIX), under a burst of 1,000 orders, then kill -9 and SIGTERM mid-burst.
     log('\n== replicas: two of every process, bursts, kill -9 and SIGTERM (vitest) ==');
@@ -154,56 +163,48 @@ async function main(): Promise<void> {
   // The system suite (api) and Playwright (e2e) share one started stack.
   const wantApi = want('api');
   const wantE2e = want('e2e');
-  if (wantApi || wantE2e) {
-    let built = false;
-    if (wantE2e) {
-      log('\n== build ==');
-      built = (await run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) === 0;
-      if (!built) results.push({ suite: 'build', passed: 0, failed: 1 });
-    }
-    if (wantApi || built) {
-      log('\n== starting the stack (fresh database, demo accounts) ==');
-      // A NATS of its own: the unit stage's service tests publish onto the real event stream, and a
-      // stack started on the same server would replay them (a payment for every order they placed).
-      const stackNats = await testNats(log);
-      cleanups.push(() => stackNats.stop());
-      const stack = await startTestStack(root, pgHandle.serverUrl, stackNats.url, log);
-      try {
-        if (wantApi) {
-          log('\n== system: fuzz, recovery, limits (vitest, against the started stack) ==');
-          await runVitest(results, 'system (fuzz, recovery, limits)', 'api.json', 'e2e/api/vitest.config.ts', {
-            E2E_BASE_URL: stack.url,
-            E2E_MAIL_URL: stack.mailUrl,
-            E2E_DATABASE_URL: stack.databaseUrl,
-            E2E_SERVICE_URLS: JSON.stringify(stack.serviceUrls),
-            E2E_INTERNAL_TOKEN: stack.internalToken,
-            E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
-            E2E_ROOT: root,
-            E2E_NATS_URL: stackNats.url,
-          });
-        }
-        if (wantE2e && built) {
-          log('\n== end-to-end (Playwright in Chromium, against the started stack) ==');
-          const out = join(resultsDir, 'playwright.json');
-          rmSync(out, { force: true });
-          // E2E_ONLY=rental.spec.ts runs one spec file (while working on it); CI runs them all.
-          const onlySpecs = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : [];
-          await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...onlySpecs], {
-            E2E_BASE_URL: stack.url,
-            E2E_MAIL_URL: stack.mailUrl,
-            E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
-            // The rental journey moves a delivered time back instead of waiting days.
-            E2E_DATABASE_URL: stack.databaseUrl,
-            CHROMIUM_PATH: chromium,
-            PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-          });
-          const e2e = readPlaywright(out);
-          if (e2e.failed > 0) printFailureContexts(join(resultsDir, 'playwright'));
-          results.push(e2e);
-        }
-      } finally {
-        await stack.stop();
+  if ((wantApi || wantE2e) && built) {
+    log('\n== starting the stack (fresh database, demo accounts) ==');
+    // A NATS of its own: the unit stage's service tests publish onto the real event stream, and a
+    // stack started on the same server would replay them (a payment for every order they placed).
+    const stackNats = await testNats(log);
+    cleanups.push(() => stackNats.stop());
+    const stack = await startTestStack(root, pgHandle.serverUrl, stackNats.url, log);
+    try {
+      if (wantApi) {
+        log('\n== system: fuzz, recovery, limits (vitest, against the started stack) ==');
+        await runVitest(results, 'system (fuzz, recovery, limits)', 'api.json', 'e2e/api/vitest.config.ts', {
+          E2E_BASE_URL: stack.url,
+          E2E_MAIL_URL: stack.mailUrl,
+          E2E_DATABASE_URL: stack.databaseUrl,
+          E2E_SERVICE_URLS: JSON.stringify(stack.serviceUrls),
+          E2E_INTERNAL_TOKEN: stack.internalToken,
+          E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
+          E2E_ROOT: root,
+          E2E_NATS_URL: stackNats.url,
+        });
       }
+      if (wantE2e) {
+        log('\n== end-to-end (Playwright in Chromium, against the started stack) ==');
+        const out = join(resultsDir, 'playwright.json');
+        rmSync(out, { force: true });
+        // E2E_ONLY=rental.spec.ts runs one spec file (while working on it); CI runs them all.
+        const onlySpecs = process.env.E2E_ONLY ? process.env.E2E_ONLY.split(',') : [];
+        await run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...onlySpecs], {
+          E2E_BASE_URL: stack.url,
+          E2E_MAIL_URL: stack.mailUrl,
+          E2E_DEMO_PASSWORD: DEFAULT_DEMO_PASSWORD,
+          // The rental journey moves a delivered time back instead of waiting days.
+          E2E_DATABASE_URL: stack.databaseUrl,
+          CHROMIUM_PATH: chromium,
+          PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+        });
+        const e2e = readPlaywright(out);
+        if (e2e.failed > 0) printFailureContexts(join(resultsDir, 'playwright'));
+        results.push(e2e);
+      }
+    } finally {
+      await stack.stop();
     }
   }
 }

@@ -4,7 +4,7 @@
  *      catalog process keeps answering (same pid);
  *  (c) sign-in throttling holds across two gateway processes (the identity service counts);
  *  (b) a service killed with SIGKILL: the gateway answers 503 problem+json meanwhile, and the
- *      service answers again within 5 seconds (a new pid). Last, as it is the roughest.
+ *      service answers again within 3 seconds (a new pid). Last, as it is the roughest.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,13 +173,26 @@ describe('sign-in limits hold across two gateway processes', () => {
   }, 60_000);
 });
 
+/**
+ * Issue 30: a killed service is started again at once by the launcher and runs its built
+ * JavaScript (no compile at start), so it answers through the gateway again in about its start
+ * time (~1.5 s here); the bound below is generous for a busy machine, the figure itself is the
+ * bench's.
+ */
+const BACK_WITHIN_MS = 3000;
+
 describe('a service killed with SIGKILL comes back', () => {
   let customerCookie = '';
-  beforeAll(async () => {
-    const r = await send(env.baseUrl, jsonPost('/api/auth/login', { username: 'customer', password: env.demoPassword }));
+  let adminCookie = '';
+  const signIn = async (username: string) => {
+    const r = await send(env.baseUrl, jsonPost('/api/auth/login', { username, password: env.demoPassword }));
     const token = cookieFrom(r, 'dme_session');
-    if (!token) throw new Error(`sign-in as customer: ${outcome(r)}`);
-    customerCookie = `dme_session=${token}`;
+    if (!token) throw new Error(`sign-in as ${username}: ${outcome(r)}`);
+    return `dme_session=${token}`;
+  };
+  beforeAll(async () => {
+    customerCookie = await signIn('customer');
+    adminCookie = await signIn('superadmin');
   });
 
   /** A request through the gateway that the service itself must answer, and its answer when up. */
@@ -187,10 +200,13 @@ describe('a service killed with SIGKILL comes back', () => {
     catalog: { req: () => ({ method: 'GET', path: '/api/products?limit=1' }), up: 200 },
     order: { req: () => ({ method: 'GET', path: '/api/cart?type=RENT', headers: { cookie: customerCookie } }), up: 200 },
     identity: { req: () => jsonPost('/api/auth/login', { username: `nobody_${randomBytes(3).toString('hex')}`, password: 'wrong-password' }), up: 401 },
+    payment: { req: () => ({ method: 'GET', path: '/api/reconciliation/runs', headers: { cookie: adminCookie } }), up: 200 },
+    // An export that does not exist: the 404 is reporting's own answer (the gateway proxies the route).
+    reporting: { req: () => ({ method: 'GET', path: '/api/report-exports/00000000-0000-4000-8000-000000000000', headers: { cookie: adminCookie } }), up: 404 },
   };
 
-  for (const service of ['catalog', 'order', 'identity']) {
-    it(`kill -9 ${service}: the gateway answers 503 problem+json meanwhile, and ${service} answers again within 5 s with a new pid`, async () => {
+  for (const service of ['catalog', 'order', 'identity', 'payment', 'reporting']) {
+    it(`kill -9 ${service}: the gateway answers 503 problem+json meanwhile, and ${service} answers again within ${BACK_WITHIN_MS / 1000} s with a new pid`, async () => {
       if (!env.serviceUrls[service]) throw new Error(`${service} is not in E2E_SERVICE_URLS`);
       const probe = probes[service]!;
       const oldPid = await pidOf(service);
@@ -212,7 +228,7 @@ describe('a service killed with SIGKILL comes back', () => {
       const down = await send(env.baseUrl, probe.req(), { timeoutMs: 5000 });
       const seen: string[] = [];
       let back: { pid: number } | undefined;
-      while (Date.now() - killedAt < 5000) {
+      while (Date.now() - killedAt < BACK_WITHIN_MS) {
         const r = await send(env.baseUrl, probe.req(), { timeoutMs: 2000 });
         const l = await live(service);
         seen.push(`${Date.now() - killedAt} ms: ${r.kind === 'answer' ? r.status : r.kind}${'pid' in l ? ` pid ${l.pid}` : ''}`);
@@ -221,7 +237,7 @@ describe('a service killed with SIGKILL comes back', () => {
           break;
         }
         if (r.kind === 'answer' && r.status >= 500 && r.status !== 503) seen.push(`  unexpected ${outcome(r)}`);
-        await sleep(200);
+        await sleep(50);
       }
 
       // While down: a 503 problem+json (the first request right after the kill, before any restart can finish).
@@ -229,7 +245,7 @@ describe('a service killed with SIGKILL comes back', () => {
         expect(down.kind === 'answer' ? down.status : outcome(down), `right after the kill: ${outcome(down)}`).toBe(503);
         expect(problemDefect(down)).toBeUndefined();
       }
-      expect(back, `${service} did not answer again within 5 s of the kill (old pid ${oldPid}):\n${seen.join('\n')}`).toBeDefined();
+      expect(back, `${service} did not answer again within ${BACK_WITHIN_MS / 1000} s of the kill (old pid ${oldPid}):\n${seen.join('\n')}`).toBeDefined();
     }, 30_000);
   }
 });

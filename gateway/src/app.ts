@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OutgoingHttpHeaders } from 'node:http';
@@ -118,9 +119,11 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   const hints = new ShellHints(appDir('shell'), appDir, (url) => readApi(url));
   const firstScreens = new FirstScreens((app) => join(config.STATIC_ROOT, app), readApi, logger);
   void firstScreens.warm(['shell', ...REMOTES]);
-  const require = createRequire(import.meta.url);
-  const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-  const swagger = new StaticFolder(swaggerDir, { compressOnRequest: true });
+  // swagger-ui's files as the gateway's build copies them, with their compressed copies beside them
+  // (gateway/package.json, scripts/precompress.mjs): nothing is compressed on a request. Before a
+  // build (the gateway's tests run it from source), the package's own files, uncompressed.
+  const builtSwagger = join(config.STATIC_ROOT, 'gateway', 'dist', 'swagger-ui');
+  const swagger = new StaticFolder(existsSync(builtSwagger) ? builtSwagger : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')));
   let openapi: string | undefined;
   // The old client's .php calls (SPEC §7, issue 12), translated into REST calls through this gateway.
   const legacy = createLegacyAdapter({ logger, maxBodyBytes: config.MAX_BODY_BYTES });

@@ -105,14 +105,22 @@ export function processEnv(opts: Pick<StackOptions, 'logLevel' | 'databaseUrl' |
   };
 }
 
-/** How node runs a process of the stack (from its package folder). */
+/**
+ * How node runs a process of the stack (from its package folder): its built JavaScript
+ * (`npm run build` → dist/main.js, scripts/build-node.mjs), stack traces mapped to the sources.
+ */
 export function nodeArgs(name: string): string[] {
-  return [...(NODE_FLAGS[name] ?? []), '--import', 'tsx', 'src/main.ts'];
+  return [...(NODE_FLAGS[name] ?? []), '--enable-source-maps', 'dist/main.js'];
 }
 
-/** Restart delays after a crash: 250 ms doubling up to 10 s; a process up for 30 s starts over. */
+/**
+ * Restart delays after a crash: the first at once (a process killed once is answering again in
+ * about its start time, issue 30), then 250 ms doubling up to 10 s while it keeps crashing; a
+ * process up for 30 s starts over.
+ */
 export function restartDelay(crashesInARow: number): number {
-  return Math.min(10_000, 250 * 2 ** Math.max(0, crashesInARow - 1));
+  if (crashesInARow <= 1) return 0;
+  return Math.min(10_000, 250 * 2 ** (crashesInARow - 2));
 }
 const STABLE_MS = 30_000;
 

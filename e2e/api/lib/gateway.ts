@@ -13,14 +13,14 @@ export interface SecondGateway {
 
 /**
  * A second gateway process on the started stack's services (the product run as replicas): the
- * gateway's own main.ts with `extraEnv`, ready when its /health answers 200.
+ * gateway's own built main (dist/main.js) with `extraEnv`, ready when its /health answers 200.
  */
 export async function startGateway(extraEnv: Record<string, string> = {}): Promise<SecondGateway> {
   const urls = env.serviceUrls;
   const unused = `http://127.0.0.1:${await freePort()}`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: join(env.root, 'gateway'),
     env: {
       PATH: process.env.PATH ?? '',

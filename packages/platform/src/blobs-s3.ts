@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { pgBlobStore, type BlobStore } from './blobs';
@@ -63,8 +63,16 @@ function isNotFound(err: unknown): boolean {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || (e?.$metadata?.httpStatusCode === 404 && e?.name !== 'NoSuchBucket');
 }
 
+let sdkLoading: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
+/**
+ * The AWS SDK, loaded on an S3 store's first use: loading it took ~150 ms of every process's start
+ * (issue 30: restarts in about a second), and a process on the PostgreSQL store never needs it.
+ */
+const sdk = () => (sdkLoading ??= import('@aws-sdk/client-s3'));
+
 /** Makes the S3 client for a store: checksums only where S3 requires them (see below). */
-export function makeS3Client(opts: Pick<S3BlobStoreOptions, 'endpoint' | 'region' | 'credentials' | 'forcePathStyle'>): S3Client {
+export async function makeS3Client(opts: Pick<S3BlobStoreOptions, 'endpoint' | 'region' | 'credentials' | 'forcePathStyle'>): Promise<S3Client> {
+  const { S3Client } = await sdk();
   return new S3Client({
     region: opts.region ?? 'us-east-1',
     ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
@@ -89,7 +97,9 @@ export function makeS3Client(opts: Pick<S3BlobStoreOptions, 'endpoint' | 'region
 export function s3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
   const prefix = normalizeBlobPrefix(opts.prefix ?? '');
   if (prefix === undefined) throw new Error(`s3BlobStore: unsafe key prefix ${JSON.stringify(opts.prefix)}`);
-  const client = opts.client ?? makeS3Client(opts);
+  // The client is made (and the SDK loaded) on the first request, not when the store is.
+  let made: Promise<S3Client> | undefined;
+  const client = () => (made ??= opts.client ? Promise.resolve(opts.client) : makeS3Client(opts));
   const Bucket = opts.bucket;
   const concurrency = Math.max(1, opts.concurrency ?? 8);
 
@@ -98,7 +108,8 @@ export function s3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
 
   async function exists(name: string): Promise<boolean> {
     try {
-      await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(name) }));
+      const { HeadObjectCommand } = await sdk();
+      await (await client()).send(new HeadObjectCommand({ Bucket, Key: keyOf(name) }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -114,7 +125,8 @@ export function s3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       if (!isSafeBlobName(name)) throw new Error(`s3BlobStore: unsafe blob name ${JSON.stringify(name)}`);
       if (await exists(name)) return;
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: keyOf(name), Body: data, ContentType: contentType, ContentLength: data.length }));
+        const { PutObjectCommand } = await sdk();
+        await (await client()).send(new PutObjectCommand({ Bucket, Key: keyOf(name), Body: data, ContentType: contentType, ContentLength: data.length }));
       } catch (err) {
         throw unavailable(err);
       }
@@ -122,7 +134,8 @@ export function s3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
     async get(name) {
       if (!isSafeBlobName(name)) return undefined;
       try {
-        const res = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(name) }));
+        const { GetObjectCommand } = await sdk();
+        const res = await (await client()).send(new GetObjectCommand({ Bucket, Key: keyOf(name) }));
         const bytes = res.Body ? await res.Body.transformToByteArray() : new Uint8Array();
         return {
           data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -148,7 +161,7 @@ export function s3BlobStore(opts: S3BlobStoreOptions): S3BlobStore {
       return names.filter((_, i) => result[i]);
     },
     close() {
-      if (!opts.client) client.destroy();
+      if (!opts.client) void made?.then((c) => c.destroy(), () => undefined);
     },
   };
 }

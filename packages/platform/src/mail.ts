@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /**
  * Sending e-mail over SMTP (issue 24, DESIGN: messages and schedules): one transport per process,
@@ -51,7 +51,10 @@ export function createMailer(config: MailConfig): Mailer {
   const timeout = config.timeoutMs ?? 10_000;
   const url = new URL(config.smtpUrl);
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must be smtp:// or smtps:// (got ${url.protocol})`);
-  const transport = createTransport({
+  // nodemailer is loaded and the pool made on the first message, not at start (issue 30: every
+  // process loaded it while starting; only those that send mail need it, and only once they do).
+  let made: Promise<Transporter> | undefined;
+  const transport = () => (made ??= import('nodemailer').then(({ createTransport }) => createTransport({
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 587)),
     secure: url.protocol === 'smtps:',
@@ -64,10 +67,10 @@ export function createMailer(config: MailConfig): Mailer {
     pool: true,
     maxConnections: 2,
     maxMessages: 500,
-  });
+  })));
   return {
     async send(mail) {
-      const info = await transport.sendMail({
+      const info = await (await transport()).sendMail({
         from: config.from,
         to: mail.to,
         subject: mail.subject,
@@ -80,7 +83,7 @@ export function createMailer(config: MailConfig): Mailer {
       return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: String(info.response ?? '') };
     },
     close() {
-      transport.close();
+      void made?.then((t) => t.close(), () => undefined);
     },
   };
 }

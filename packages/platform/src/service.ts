@@ -61,11 +61,19 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
     logger.fatal({ err }, `${def.name}: uncaught exception, exiting`);
     process.exit(1);
   });
-  const orm = await createOrm({ url: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, logger });
-  const applied = await migrate(orm, def.schema, config.DATABASE_URL);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  const nc = await connectNats(config.NATS_URL, def.name, { prefix: config.NATS_PREFIX, streamReplicas: config.NATS_STREAM_REPLICAS });
-  await ensureEventStream(nc);
+  // PostgreSQL (the schema migrated) and NATS (the event stream there) are made ready side by side:
+  // each is a few round trips of waiting, and a restart is answering again sooner (issue 30).
+  const [orm, nc] = await Promise.all([
+    createOrm({ url: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, logger }).then(async (orm) => {
+      const applied = await migrate(orm, def.schema, config.DATABASE_URL);
+      if (applied.length) logger.info({ applied }, 'migrations applied');
+      return orm;
+    }),
+    connectNats(config.NATS_URL, def.name, { prefix: config.NATS_PREFIX, streamReplicas: config.NATS_STREAM_REPLICAS }).then(async (nc) => {
+      await ensureEventStream(nc);
+      return nc;
+    }),
+  ]);
   const background = backgroundPool(config.DATABASE_URL, def.schema, 2, (err) => logger.warn({ err }, 'background pool: connection lost'));
   const relay = new OutboxRelay({ em: orm.em, nc, logger, connections: background });
   relay.start();
