@@ -41,12 +41,11 @@ interface Located {
 
 /**
  * Serves a built folder with koa-send, with long caching for hashed assets. Compressed copies come
- * from the build (`<file>.br`, `<file>.gz`, written by rspack.base.mjs's PrecompressPlugin) and
- * are served as they are (koa-send's `brotli`/`gzip`): nothing is compressed on a request (on a
- * busy machine compressing a chunk at brotli 11 kept its first visitor waiting seconds). A file
- * without them, or with copies older than itself, goes uncompressed; so does a third party's
- * folder no build of ours went through (swagger-ui's, for /api/docs) until copies are made for it
- * (its folder is the `root` given here).
+ * from the build (`<file>.br`, `<file>.gz`, written by scripts/precompress.mjs: the web apps'
+ * rspack builds, and the gateway's build for swagger-ui's files) and are served as they are
+ * (koa-send's `brotli`/`gzip`): nothing is compressed on a request (on a busy machine compressing
+ * a chunk at brotli 11 kept its first visitor waiting seconds). A file without them, or with
+ * copies older than itself, goes uncompressed.
  *
  * Answers carry a weak ETag and Last-Modified made from the file's size and time (the file's, not
  * its compressed copy's) and are revalidated with 304. `relPath` is a URL path as it came (it is
