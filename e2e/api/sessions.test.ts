@@ -95,7 +95,7 @@ beforeAll(async () => {
   if (up.kind !== 'answer' || up.status !== 201) throw new Error(`upload: ${outcome(up)}`);
   image = (json(up) as { imagePath: string }).imagePath;
 
-  gatewayB = await startGateway({ NATS_URL: stackNatsUrl(), SESSION_CACHE_SECONDS: '30', REGISTER_MAX_PER_IP: '100000', UPLOAD_ANON_MAX_PER_IP: '100000', LOG_LEVEL: 'info' });
+  gatewayB = await startGateway({ NATS_URL: stackNatsUrl(), SESSION_CACHE_SECONDS: '30', LOG_LEVEL: 'info' });
   urlB = gatewayB.url;
   await expectCaching(urlB, 'B');
   await expectCaching(urlA, 'A');

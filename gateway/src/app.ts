@@ -15,13 +15,11 @@ import {
   IDENTITY_HEADERS,
   IDENTITY_HEADER_PREFIX,
   notFound,
-  tooManyRequests,
   unauthorized,
   type Logger,
 } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { accessDecision, compileRoutes, matchRoute } from './routing';
-import { RateLimiter } from './rate-limit';
 import { SESSION_COOKIE, sessionResolver, type Principal, type SessionResolver } from './session';
 import { proxyTo } from './upstream';
 import { compressJson } from './compress';
@@ -95,10 +93,6 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
     order: new URL(config.ORDER_URL),
     payment: new URL(config.PAYMENT_URL),
     reporting: new URL(config.REPORTING_URL),
-  };
-  const limits = {
-    register: new RateLimiter(config.REGISTER_MAX_PER_IP, 3600_000),
-    upload: new RateLimiter(config.UPLOAD_ANON_MAX_PER_IP, 3600_000),
   };
   const shell = new StaticFolder(join(config.STATIC_ROOT, 'shell', 'dist'));
   const remotes = new Map(REMOTES.map((r) => [r, new StaticFolder(join(config.STATIC_ROOT, r, 'dist'))]));
@@ -261,16 +255,11 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
       if (def.body && !isJsonType(ctx.req)) throw new HttpProblem(415, BODY_MESSAGES.notJson);
     }
 
-    // Sign-in throttling lives in identity (shared by every replica, in PostgreSQL); the gateway
-    // only limits registrations and anonymous uploads per address, in its own memory.
+    // The limits per address (sign-in throttling, registration, anonymous uploads) are counted by
+    // the service that owns the route, in PostgreSQL, shared by every replica of both (issue 30):
+    // the gateway sends the client's address in x-dme-client-ip and keeps no counts of its own.
     // The legacy adapter's own calls carry their caller's address (believed only with this process's key).
     const ip = legacy.clientIp(ctx) ?? ctx.ip;
-    if (def.rateLimit === 'register' || (def.rateLimit === 'upload' && !principal)) {
-      const limiter = def.rateLimit === 'register' ? limits.register : limits.upload;
-      const wait = limiter.blockedFor(ip);
-      if (wait > 0) throw tooManyRequests('Too many requests from your address. Please try again later.', wait / 1000);
-      limiter.hit(ip);
-    }
 
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(ctx.headers)) {

@@ -67,9 +67,6 @@ export const GatewayEnv = z.object({
   STATIC_ROOT: z.string().default(repoRoot).transform((p) => resolve(p)),
   /** Largest request body the gateway forwards (uploads included). */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(6 * 1024 * 1024),
-  /** Registrations and anonymous uploads allowed per client address per hour. */
-  REGISTER_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
-  UPLOAD_ANON_MAX_PER_IP: z.coerce.number().int().min(1).default(60),
   /**
    * Set true only when a load balancer in front of the gateway sets X-Forwarded-For (the client's
    * address) and X-Forwarded-Proto / X-Forwarded-Host (the shop's own origin, csrf.ts).

@@ -44,7 +44,6 @@ function gatewayConfig(overrides: Record<string, string> = {}) {
     IDENTITY_URL: identity.url,
     CATALOG_URL: catalog.url,
     STATIC_ROOT: staticRoot,
-    UPLOAD_ANON_MAX_PER_IP: '1000',
     MAX_BODY_BYTES: '65536',
     ...overrides,
   });
@@ -79,7 +78,7 @@ beforeAll(async () => {
   serveUploadsExist({ nc, logger, blobs, subject: uploadsSubject });
   await blobs.put(image.slice('/api/uploads/'.length), 'image/png', TINY_PNG);
   catalog = await listen(
-    createCatalog({ orm: catalogOrm, logger, config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir }) }),
+    createCatalog({ orm: catalogOrm, logger, config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir, UPLOAD_ANON_MAX_PER_IP: '1000' }) }),
   );
   // The gateway under test caches resolved sessions (as in production), so the logout and
   // deactivation tests below run against the cache; session-cache.test.ts tests the cache itself.
@@ -350,18 +349,29 @@ describe('proxying and errors', () => {
     expect(uploaded).not.toHaveProperty('error');
   });
 
-  it('rate-limits anonymous uploads per address', async () => {
-    const strict = await listen(createApp({ config: gatewayConfig({ UPLOAD_ANON_MAX_PER_IP: '1' }), logger }));
+  it('anonymous uploads are limited per client address: the gateway tells the catalog the address, the catalog counts (issue 30)', async () => {
+    // A catalog allowing one anonymous upload per address, behind a gateway that believes
+    // X-Forwarded-For (as behind a load balancer), so each test address is its own client.
+    const strictCatalog = await listen(
+      createCatalog({ orm: catalogOrm, logger, config: CatalogEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, UPLOAD_DIR: uploadDir, UPLOAD_ANON_MAX_PER_IP: '1' }) }),
+    );
+    const strict = await listen(createApp({ config: gatewayConfig({ CATALOG_URL: strictCatalog.url, TRUST_PROXY: 'true' }), logger }));
     try {
-      const send = () => {
+      const send = (ip: string) => {
         const form = new FormData();
         form.append('image', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'me.png');
-        return fetch(`${strict.url}/api/uploads`, { method: 'POST', body: form });
+        return fetch(`${strict.url}/api/uploads`, { method: 'POST', body: form, headers: { 'x-forwarded-for': ip } });
       };
-      expect((await send()).status).toBe(201);
-      expect((await send()).status).toBe(429);
+      expect((await send('203.0.113.61')).status).toBe(201);
+      const refused = await send('203.0.113.61');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(((await refused.json()) as Json).detail).toBe('Too many requests from your address. Please try again later.');
+      expect((await send('203.0.113.62')).status).toBe(201);
     } finally {
       await strict.close();
+      await strictCatalog.close();
     }
   });
 

@@ -25,3 +25,4 @@ export * from './steps';
 export * from './mail';
 export * from './mail-outbox';
 export * from './polling';
+export * from './rate-limit';

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { isAllowed, routesOf, type RouteDef, type RouteId, ROUTES, type ServiceName } from '@dme/contracts';
+import { isAllowed, routesOf, type RateLimitName, type RouteDef, type RouteId, ROUTES, type ServiceName } from '@dme/contracts';
 import { forbidden, fromZodError, HttpProblem, unauthorized } from './errors';
 import { principalFromHeaders, type Principal } from './principal';
 import { BODY_MESSAGES, hasBody, isJsonType, JSON_BODY_LIMIT } from './http';
+import { clientAddress, type AddressLimit } from './rate-limit';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -29,20 +30,33 @@ export function jsonLimitOf(service: ServiceName): number {
   return Math.max(JSON_BODY_LIMIT, ...routesOf(service).map(([, r]) => r.jsonLimit ?? 0));
 }
 
+export interface MountOptions {
+  /**
+   * The limits per client address of routes whose contract names one (`rateLimit`), shared by the
+   * service's replicas (rate-limit.ts). A route whose limit is not given here is not limited here
+   * (sign-in throttling is identity's own, in its handler).
+   */
+  limits?: Partial<Record<RateLimitName, AddressLimit>>;
+}
+
 /**
  * Mounts a service's handlers on the paths of the contract route table. Every route of the
  * service must have a handler (the type says so). Each request is checked again here: it must
- * come through the gateway (internal token), and the route's access rule must hold.
+ * come through the gateway (internal token), and the route's access rule must hold. A route with
+ * a limit in `options.limits` counts the request before its input is read; a refused request
+ * reaches no handler.
  */
 export function mountRoutes<S extends ServiceName>(
   service: S,
   handlers: HandlersOf<S>,
   internalToken: string,
+  options: MountOptions = {},
 ): Router {
   const router = new Router();
   for (const [id, route] of routesOf(service)) {
     const handler = (handlers as unknown as Record<string, RouteHandler<RouteDef>>)[id];
     if (!handler) throw new Error(`No handler for route ${id} (${route.method} ${route.path})`);
+    const limit = route.rateLimit ? options.limits?.[route.rateLimit] : undefined;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, async (ctx: Context) => {
       const { trusted, principal } = principalFromHeaders(ctx.headers, internalToken);
@@ -54,6 +68,8 @@ export function mountRoutes<S extends ServiceName>(
       if (route.body && hasBody(ctx.req) && !isJsonType(ctx.req)) throw new HttpProblem(415, BODY_MESSAGES.notJson);
       if (route.body && Number(ctx.get('content-length') || 0) > (route.jsonLimit ?? JSON_BODY_LIMIT)) throw new HttpProblem(413, BODY_MESSAGES.tooLarge);
       if (!route.body && !route.rawBody && hasBody(ctx.req)) throw new HttpProblem(400, BODY_MESSAGES.noBody);
+      // After the checks the gateway also makes before it proxies, as the gateway counted them.
+      if (limit) await limit.take(clientAddress(ctx), principal);
       const input = {
         principal,
         params: parse(route.params, ctx.params, 'params'),

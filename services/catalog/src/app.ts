@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AssignSerialsRequest, CheckSerialRequest, EndBookingsEarlyRequest, ExtendBookingsRequest, ReserveRequest, ReturnSerialRequest, RPC, StockAvailabilityRequest, UPLOAD_RPC, UploadsExistRequest } from '@dme/contracts';
-import { blobStoreFromConfig, copyPgBlobs, createHttpApp, mountRoutes, namesOf, pgBlobStore, runExclusive, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
+import { addressLimit, blobStoreFromConfig, copyPgBlobs, createHttpApp, mountRoutes, namesOf, pgBlobStore, runExclusive, serveRpc, type BlobStore, type Logger, type NatsConnection } from '@dme/platform';
 import { importUploadDir, missingUploads } from './modules/media/media.service';
 import { release, reservationBatcher } from './modules/reservations/reservation.service';
 import { assignSerials, checkSerial } from './modules/stock/packing.service';
@@ -99,6 +99,8 @@ export function createApp(deps: CatalogDeps) {
     'catalog',
     { ...mediaHandlers(deps.config, blobs), ...binHandlers(), ...productHandlers(blobs, cards, changed), ...stockHandlers(changed), ...bookingHandlers(changed, dated), ...unitHandlers(changed), ...recallHandlers(changed) },
     deps.config.INTERNAL_TOKEN,
+    // Anonymous uploads (registration's image), per address, shared by every replica (migration 0018).
+    { limits: { upload: addressLimit(deps.orm.em, { name: 'upload', max: deps.config.UPLOAD_ANON_MAX_PER_IP, windowSeconds: 3600, anonymousOnly: true }) } },
   );
   app.use(api.routes()).use(api.allowedMethods());
   return app;

@@ -13,6 +13,11 @@ export const CatalogEnv = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** Largest image an anonymous visitor (registration) may upload. */
   UPLOAD_ANON_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  /**
+   * Uploads one address may make in an hour without being signed in (registration); more get 429.
+   * Counted in PostgreSQL (catalog.rate_limits), so every replica shares the count.
+   */
+  UPLOAD_ANON_MAX_PER_IP: z.coerce.number().int().min(1).default(60),
   /** How long the shop's product list answer is reused (ms); 0 turns the micro-cache off. */
   PRODUCT_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 }).superRefine(refineBlobStoreEnv);

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@dme/platform';
+import { addressLimit, createHttpApp, mountRoutes, type Logger, type NatsConnection } from '@dme/platform';
 import type { IdentityConfig } from './config';
 import { authHandlers } from './modules/auth/auth.routes';
 import { userHandlers } from './modules/users/user.routes';
@@ -43,6 +43,8 @@ export function createApp(deps: IdentityDeps) {
       ...messageHandlers({ afterMail }),
     },
     deps.config.INTERNAL_TOKEN,
+    // Registration and the account links, per address, shared by every replica (migration 0005).
+    { limits: { register: addressLimit(deps.orm.em, { name: 'register', max: deps.config.REGISTER_MAX_PER_IP, windowSeconds: 3600 }) } },
   );
   const internal = internalSessionRouter(deps.config.INTERNAL_TOKEN, policy);
   app.use(api.routes()).use(api.allowedMethods());

@@ -25,6 +25,12 @@ export const IdentityEnv = z.object({
   LOGIN_DELAY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   /** The longest delay (ms). Accounts are slowed down, never locked. */
   LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /**
+   * Requests one address may make in an hour to register and to the account links (forgot and
+   * reset password, verify e-mail, unsubscribe), together; more get 429. Counted in PostgreSQL
+   * (identity.rate_limits), so every replica shares the count.
+   */
+  REGISTER_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
 
   // E-mail (issue 24, modules/messages). Without SMTP_URL messages are queued and kept, not sent.
   /** The relay: smtp://user:pass@host:port or smtps://...; `npm start` runs a local mail catcher. */

@@ -93,6 +93,7 @@ import { CatalogProductSearch } from './0014_product_search';
 import { CatalogSearchIndexDirect } from './0015_search_index_direct';
 import { CatalogRentalTerms } from './0016_rental_terms';
 import { CatalogBoughtOut } from './0017_bought_out';
+import { CatalogRateLimits } from './0018_rate_limits';
 
 export const migrations = [
   { name: '0001_catalog', class: CatalogInitial },
@@ -112,4 +113,5 @@ export const migrations = [
   { name: '0015_search_index_direct', class: CatalogSearchIndexDirect },
   { name: '0016_rental_terms', class: CatalogRentalTerms },
   { name: '0017_bought_out', class: CatalogBoughtOut },
+  { name: '0018_rate_limits', class: CatalogRateLimits },
 ];

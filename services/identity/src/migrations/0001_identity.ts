@@ -2,6 +2,7 @@ import { Migration } from '@dme/platform';
 import { IdentityUserVersions } from './0002_user_versions';
 import { IdentityLoginThrottle } from './0003_login_throttle';
 import { IdentityMessages } from './0004_messages';
+import { IdentityRateLimits } from './0005_rate_limits';
 
 export class IdentityInitial extends Migration {
   override async up(): Promise<void> {
@@ -55,4 +56,5 @@ export const migrations = [
   { name: '0002_user_versions', class: IdentityUserVersions },
   { name: '0003_login_throttle', class: IdentityLoginThrottle },
   { name: '0004_messages', class: IdentityMessages },
+  { name: '0005_rate_limits', class: IdentityRateLimits },
 ];

@@ -44,11 +44,15 @@ export interface Harness extends Replica {
   mailTo: (to: string, n?: number) => Promise<TestSmtp['received']>;
 }
 
-/** An identity service on its own fresh database, booted in-process, with NATS and uploads. */
+/**
+ * An identity service on its own fresh database, booted in-process, with NATS and uploads. Its
+ * limit per address on registration and the account links is out of the way (as the test stack
+ * sets it, scripts/lib/testenv.ts) unless `env` sets REGISTER_MAX_PER_IP (register-limit.test.ts).
+ */
 export async function startIdentity(env: Record<string, string> = {}): Promise<Harness> {
   const db = await createTestDatabase('identity');
   const smtp = await startTestSmtp();
-  const config = IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, SMTP_URL: smtp.url, FORGOT_PASSWORD_MIN_MS: '0', ...env });
+  const config = IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, SMTP_URL: smtp.url, FORGOT_PASSWORD_MIN_MS: '0', REGISTER_MAX_PER_IP: '100000', ...env });
   const nc: NatsConnection = await connectNats(testNatsUrl(), 'identity-test');
   const uploads = await startUploads(nc);
   const image = await uploads.store(TINY_PNG);

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES, permissionsOf } from '@dme/contracts';
 import {
   assertUploadsExist,
+  clientAddress,
   forbidden,
   HttpProblem,
-  IDENTITY_HEADERS,
   qualified,
   unauthorized,
   type HandlersOf,
@@ -37,8 +37,6 @@ export function sessionCookie(value: string, expires: Date | undefined, secure: 
 
 export const em = (ctx: Context) => ctx.state.em as EntityManager;
 
-/** The client's address: the gateway sends it (trusted: mountRoutes checked the internal token). */
-export const clientAddress = (ctx: Context) => ctx.get(IDENTITY_HEADERS.clientIp) || ctx.ip || '';
 
 export interface AuthDeps {
   config: IdentityConfig;

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MESSAGES } from '@dme/contracts';
-import { qualified, tooManyRequests, type Logger } from '@dme/platform';
+import { addressKey, qualified, tooManyRequests, type Logger } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
 
 /**
@@ -50,42 +49,8 @@ export function delayPolicyOf(config: IdentityConfig): DelayPolicy {
   return { afterFailures: config.LOGIN_DELAY_AFTER_FAILURES, baseMs: config.LOGIN_DELAY_BASE_MS, maxMs: config.LOGIN_DELAY_MAX_MS };
 }
 
-/**
- * The address a limit counts. IPv4 as it is (also when written IPv4-mapped, ::ffff:a.b.c.d); IPv6
- * by its /64 network, since one subscriber is usually given a whole /64 and could otherwise use
- * a fresh address for every guess.
- */
-export function addressKey(raw: string): string {
-  let ip = raw.trim().toLowerCase();
-  if (ip.startsWith('[') && ip.endsWith(']')) ip = ip.slice(1, -1);
-  const zone = ip.indexOf('%');
-  if (zone >= 0) ip = ip.slice(0, zone);
-  if (isIP(ip) !== 6) return ip || 'unknown';
-  const groups = expandIpv6(ip);
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
-  }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (:: and a trailing dotted IPv4 expanded). */
-function expandIpv6(ip: string): number[] {
-  const toGroups = (part: string): number[] => {
-    if (!part) return [];
-    return part.split(':').flatMap((g) => {
-      if (g.includes('.')) {
-        const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number];
-        return [(a << 8) | b, (c << 8) | d];
-      }
-      return [parseInt(g, 16)];
-    });
-  };
-  const [head = '', tail] = ip.split('::') as [string, string | undefined];
-  const h = toGroups(head);
-  if (tail === undefined) return h;
-  const t = toGroups(tail);
-  return [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
-}
+/** The address a limit counts (IPv6 by /64): one home, platform rate-limit.ts. */
+export { addressKey };
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_LIMIT_MESSAGE, IDENTITY_HEADERS } from '@dme/platform';
+import { startIdentity, type Harness, type Replica } from '../../test/harness';
+
+/**
+ * Issue 30: registration and the account links (forgot and reset password, verify e-mail,
+ * unsubscribe: the routes whose contract says `rateLimit: 'register'`) are limited per address
+ * (REGISTER_MAX_PER_IP an hour, together) by identity, in PostgreSQL, so every replica shares the
+ * count (it used to be each gateway's memory). The harness's second replica has its own ORM (pool).
+ */
+const MAX = 3;
+let h: Harness;
+let replica: Replica;
+
+beforeAll(async () => {
+  h = await startIdentity({ REGISTER_MAX_PER_IP: String(MAX) });
+  replica = await h.startReplica();
+});
+afterAll(() => h?.close());
+
+const from = (ip: string) => ({ headers: { [IDENTITY_HEADERS.clientIp]: ip } });
+const exists = async (username: string) => (await h.orm.em.fork().execute('select 1 from identity.users where username = ?', [username])).length > 0;
+
+describe('registration per address, shared by the replicas', () => {
+  it('counts requests through both replicas together; the next one gets 429 problem+json with Retry-After and creates nothing', async () => {
+    const ip = '203.0.113.10';
+    expect((await h.api.post('/api/auth/register', h.person(), from(ip))).status).toBe(201);
+    expect((await replica.api.post('/api/auth/register', h.person(), from(ip))).status).toBe(201);
+    // The account links count with registrations.
+    expect((await h.api.post('/api/auth/forgot-password', { email: 'nobody@example.com' }, from(ip))).status).toBe(202);
+
+    for (const api of [replica.api, h.api]) {
+      const person = h.person();
+      const refused = await api.post('/api/auth/register', person, from(ip));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ status: 429, title: 'Too Many Requests', detail: ADDRESS_LIMIT_MESSAGE });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      expect(await exists(person.username)).toBe(false);
+    }
+    const mailsBefore = h.smtp.received.length;
+    expect((await h.api.post('/api/auth/forgot-password', { email: 'nobody@example.com' }, from(ip))).status).toBe(429);
+    expect(h.smtp.received.length).toBe(mailsBefore);
+  });
+
+  it('another address is not affected', async () => {
+    const ip = '203.0.113.20';
+    for (let i = 0; i < MAX; i++) expect((await (i % 2 ? replica.api : h.api).post('/api/auth/register', h.person(), from(ip))).status).toBe(201);
+    expect((await h.api.post('/api/auth/register', h.person(), from(ip))).status).toBe(429);
+    const person = h.person();
+    expect((await replica.api.post('/api/auth/register', person, from('203.0.113.21'))).status).toBe(201);
+    expect(await exists(person.username)).toBe(true);
+  });
+
+  it('an IPv6 client counts by its /64 network', async () => {
+    for (let i = 1; i <= MAX; i++) expect((await h.api.post('/api/auth/register', h.person(), from(`2001:db8:30:1::${i}`))).status).toBe(201);
+    expect((await replica.api.post('/api/auth/register', h.person(), from('2001:db8:30:1::ffff'))).status).toBe(429);
+    expect((await replica.api.post('/api/auth/register', h.person(), from('2001:db8:30:2::1'))).status).toBe(201);
+  });
+});
