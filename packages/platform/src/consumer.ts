@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerInfo, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@dme/contracts';
 import { ensureDeadLetterStream, namesOf, type NatsConnection } from './nats';
@@ -84,21 +84,6 @@ export const DEAD_LETTER_HEADERS = {
 
 export const DEFAULT_MAX_DELIVERIES = 5;
 
-/**
- * How long JetStream waits for the ack of a delivered message before it delivers it again (to
- * any replica). Short, so the messages a process held when it died (kill -9, a lost machine) come
- * back within seconds; a live consumer keeps the messages it holds from coming back by telling
- * the server it is still at them (CONSUMER_HEARTBEAT_MS), however long their handler runs.
- */
-export const CONSUMER_ACK_WAIT_MS = 5_000;
-
-/**
- * How often a consumer tells the server (`+WPI`, `m.working()`) that it still holds the messages
- * it received more than this long ago: each held message hears from it at least every 2 s, well
- * inside the ack wait, so a beat that is late (a busy event loop) or lost costs nothing.
- */
-export const CONSUMER_HEARTBEAT_MS = 1_000;
-
 /** The delay before delivery n + 1 of a message that failed on delivery n. */
 export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number): number {
   const n = Math.max(1, deliveryCount);
@@ -124,146 +109,26 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   await ensureDurableConsumer(jsm, stream, durable, settings.filterSubject);
   const js = jetstream(opts.nc);
   const consumer = await js.consumers.get(stream, durable);
-  const held = new Map<JsMsg, number>();
-  const arrivals = new Arrivals();
-  const stopping = stopSignal();
-  // A callback rather than the library's iterator: the library asks the server for more as
-  // messages arrive, not as they are read, so under a backlog many wait unread, each on its ack
-  // wait from its arrival; taken at once into our own queue, each is held (kept alive) from then on.
-  const messages = await consumer.consume({
-    max_messages: opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency),
-    callback: (m) => {
-      held.set(m, Date.now());
-      arrivals.push(m);
-    },
-  });
-  void messages.closed().then((err) => {
-    if (err && !stopping.requested) opts.logger.error({ err, consumer: opts.durable }, 'consumer: stopped receiving messages');
-    arrivals.end();
-  });
-  const heartbeat = setInterval(() => beat(held), CONSUMER_HEARTBEAT_MS);
-  heartbeat.unref();
+  const messages = await consumer.consume({ max_messages: opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency) });
   const inbox = qualified(opts.em, 'inbox');
 
   const handleEvent = opts.handle ?? ((em: EntityManager, event: EventEnvelope) => opts.handleBatch!(em, [event]));
-  const run: ConsumerRun = { ...settings, opts, js, arrivals, held, stopping, inbox, handleEvent };
+  const run: ConsumerRun = { ...settings, opts, js, messages, inbox, handleEvent };
   const loop = opts.handleBatch ? batchLoop(run, opts.handleBatch) : concurrentLoop(run);
 
-  let stopped: Promise<void> | undefined;
   return {
     name: opts.durable,
     async pending() {
       const info = await jsm.consumers.info(stream, durable);
       return info.num_pending + info.num_ack_pending;
     },
-    stop() {
-      stopped ??= (async () => {
-        // Every message received but not begun goes back to the server at once (a nak without
-        // delay), so another replica handles it now rather than after the ack wait; the ones
-        // being handled finish and are acked (and kept alive meanwhile) as usual.
-        stopping.request();
-        await messages.close().catch(() => undefined);
-        handBack(run, arrivals.takeAll());
-        arrivals.end();
-        await loop.catch(() => undefined);
-        clearInterval(heartbeat);
-        // Acks and naks are sent without waiting for the server's answer; let the last ones go out.
-        await opts.nc.flush().catch(() => undefined);
-      })();
-      return stopped;
+    async stop() {
+      await messages.close();
+      await loop.catch(() => undefined);
+      // Acks are sent without waiting for the server's answer; let the last ones go out.
+      await opts.nc.flush().catch(() => undefined);
     },
   };
-}
-
-/**
- * The messages a consumer received that no loop has taken yet, in arrival order; read with
- * `for await`, which ends once `end` was called and the queue is empty.
- */
-class Arrivals implements AsyncIterable<JsMsg> {
-  private queue: JsMsg[] = [];
-  private ended = false;
-  private wake: (() => void) | undefined;
-
-  push(m: JsMsg): void {
-    this.queue.push(m);
-    this.wake?.();
-  }
-
-  end(): void {
-    this.ended = true;
-    this.wake?.();
-  }
-
-  /** Every message not yet read (a stopping consumer hands them back). */
-  takeAll(): JsMsg[] {
-    return this.queue.splice(0);
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<JsMsg> {
-    for (;;) {
-      const m = this.queue.shift();
-      if (m) {
-        yield m;
-        continue;
-      }
-      if (this.ended) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
-    }
-  }
-}
-
-/** A consumer's stop, as the loops see it: a flag to check and a promise to wait on beside their work. */
-interface StopSignal {
-  readonly requested: boolean;
-  readonly promise: Promise<void>;
-  request(): void;
-}
-
-function stopSignal(): StopSignal {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  const signal = {
-    requested: false,
-    promise,
-    request() {
-      signal.requested = true;
-      resolve();
-    },
-  };
-  return signal;
-}
-
-/**
- * Tells the server the consumer still holds the messages it last spoke for at least a heartbeat
- * ago (`+WPI` restarts a message's ack wait), so none is delivered again while this process lives.
- */
-function beat(held: Map<JsMsg, number>): void {
-  const now = Date.now();
-  for (const [m, last] of held) {
-    if (now - last < CONSUMER_HEARTBEAT_MS) continue;
-    try {
-      m.working();
-    } catch {
-      // The connection is closing or closed: the ack wait brings the message back to a replica.
-    }
-    held.set(m, now);
-  }
-}
-
-/**
- * Gives messages back to the server unhandled, to be delivered again at once (to any replica).
- * A lost nak costs only the ack wait.
- */
-function handBack(run: ConsumerRun, ms: JsMsg[]): void {
-  for (const m of ms) {
-    try {
-      m.nak();
-    } catch {
-      // The connection is closed: the ack wait brings it back.
-    }
-    run.held.delete(m);
-  }
 }
 
 /** A consumer's options with their defaults filled in, and its names on NATS. */
@@ -298,50 +163,33 @@ function consumerSettings(opts: ConsumerOptions): ConsumerSettings {
   };
 }
 
-/**
- * Creates the durable consumer unless it exists (another replica may create it at the same
- * time), and gives an existing one the current ack wait: durables made before it was shortened
- * were made with 30 s. Replicas starting together all set the same value, so whichever update
- * lands last, the result is the same.
- */
+/** Creates the durable consumer unless it exists (another replica may create it at the same time). */
 async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, durable: string, filterSubject: string): Promise<void> {
   const config = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(CONSUMER_ACK_WAIT_MS),
+    ack_wait: nanos(30_000),
     // Unlimited on the server: the consumer itself dead-letters (the server would just drop).
     max_deliver: -1,
     filter_subject: filterSubject,
   };
-  let info: ConsumerInfo;
   try {
-    info = await jsm.consumers.info(stream, durable);
+    await jsm.consumers.info(stream, durable);
   } catch {
     try {
       await jsm.consumers.add(stream, config);
-      return;
     } catch (err) {
       if (!String((err as Error).message).includes('already')) throw err;
-      info = await jsm.consumers.info(stream, durable);
     }
   }
-  // Only the ack wait: an existing durable keeps its other settings (e.g. a test's deliver policy).
-  if (info.config.ack_wait !== config.ack_wait) await jsm.consumers.update(stream, durable, { ack_wait: config.ack_wait });
 }
 
 /** What the loops and handlers of a started consumer share. */
 interface ConsumerRun extends ConsumerSettings {
   opts: ConsumerOptions;
   js: JetStreamClient;
-  /** Messages received and not yet taken by the loop. */
-  arrivals: Arrivals;
-  /**
-   * Messages received and not yet settled (acked, naked, terminated or handed back), with when
-   * the consumer last spoke for them: they get heartbeats until then.
-   */
-  held: Map<JsMsg, number>;
-  stopping: StopSignal;
+  messages: ConsumerMessages;
   /** The inbox table, qualified by the service's schema. */
   inbox: string;
   /** The effect of one event: `handle`, or `handleBatch` with a batch of one. */
@@ -355,24 +203,17 @@ async function concurrentLoop(run: ConsumerRun): Promise<void> {
   // Per aggregate, the tail of its chain of handlers: the next event of that aggregate waits for it.
   const tails = new Map<string, Promise<void>>();
   const running = new Set<Promise<void>>();
-  for await (const m of run.arrivals) {
-    while (running.size >= run.concurrency && !run.stopping.requested) await Promise.race([...running, run.stopping.promise]);
+  for await (const m of run.messages) {
+    while (running.size >= run.concurrency) await Promise.race(running);
     const parsed = parse(m);
     const key = parsed.ok ? parsed.event.aggregateId : `\0${m.info.streamSequence}`;
     const before = tails.get(key) ?? Promise.resolve();
     const done: Promise<void> = before
-      .then(() => {
-        // A stopping consumer hands back what it has not begun, so another replica takes it at
-        // once. Only when its turn comes: after the event of its aggregate being handled here, so
-        // the other replica still gets an aggregate's events in stream order.
-        if (run.stopping.requested) return handBack(run, [m]);
-        return parsed.ok ? handleOne(run, m, parsed.event) : deadLetter(run, m, 'malformed', parsed.err, rawIds(m));
-      })
+      .then(() => (parsed.ok ? handleOne(run, m, parsed.event) : deadLetter(run, m, 'malformed', parsed.err, rawIds(m))))
       .catch((err: unknown) => logUnexpected(run, err));
     tails.set(key, done);
     running.add(done);
     void done.then(() => {
-      run.held.delete(m);
       running.delete(done);
       if (tails.get(key) === done) tails.delete(key);
     });
@@ -388,26 +229,19 @@ async function concurrentLoop(run: ConsumerRun): Promise<void> {
 async function batchLoop(run: ConsumerRun, handleBatch: HandleBatch): Promise<void> {
   const pending: JsMsg[] = [];
   let worker: Promise<void> | undefined;
-  // A stopping consumer hands back at once the events waiting for the batch being handled.
-  void run.stopping.promise.then(() => handBack(run, pending.splice(0)));
   const work = async () => {
     await new Promise((r) => setImmediate(r));
     while (pending.length > 0) {
       const batch = pending.splice(0, run.maxBatch);
       await handleMany(run, batch, handleBatch).catch((err: unknown) => logUnexpected(run, err));
-      for (const m of batch) run.held.delete(m);
     }
     worker = undefined;
   };
-  for await (const m of run.arrivals) {
-    if (run.stopping.requested) {
-      handBack(run, [m]);
-      continue;
-    }
+  for await (const m of run.messages) {
     pending.push(m);
     worker ??= work();
-    // Batches of at most maxBatch, the next one gathered while one is handled.
-    while (pending.length >= 2 * run.maxBatch && !run.stopping.requested) await Promise.race([(worker ??= work()), run.stopping.promise]);
+    // Backpressure: the iterator asks the server for more as it is read.
+    while (pending.length >= 2 * run.maxBatch && worker) await worker;
   }
   while (worker) await worker;
 }

@@ -65,28 +65,11 @@ export async function migrate(orm: MikroORM, schema: string, url: string): Promi
     await lock.query('select pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
     await lock.query(`create schema if not exists "${schema}"`);
     const done = await orm.getMigrator().up();
-    await addIdempotencyLeaseColumn(lock, schema);
     return done.map((m) => m.name);
   } finally {
     await lock.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => undefined);
     await lock.end();
   }
-}
-
-/**
- * The idempotency lease's column (idempotency.ts: `renewed_at`, the living holder's renewals) on a
- * keys table made before it. The table is the service's (made by its migrations, with
- * idempotencyTableSql or its own SQL), so the column is added after them, once, when missing;
- * not as a recorded migration: the migrations a service applied are its own list.
- */
-async function addIdempotencyLeaseColumn(client: pg.Client, schema: string): Promise<void> {
-  const { rows } = await client.query(
-    `select 1 from information_schema.tables t
-      where t.table_schema = $1 and t.table_name = 'idempotency_keys'
-        and not exists (select 1 from information_schema.columns c where c.table_schema = $1 and c.table_name = 'idempotency_keys' and c.column_name = 'renewed_at')`,
-    [schema],
-  );
-  if (rows.length > 0) await client.query(`alter table "${schema}"."idempotency_keys" add column if not exists "renewed_at" timestamptz null`);
 }
 
 /** Creates a database if it does not exist (used by the launcher and tests). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@dme/testing';
 import { createOrm, migrate, Migration, type Orm } from './db';
 import { conflict, HttpProblem } from './errors';
-import { ClaimLostError, claimKeys, forgetKey, IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RENEW_MS, idempotencyTableSql, idempotent, previousAnswer, requestHash, requireKey, storeAnswer } from './idempotency';
+import { ClaimLostError, claimKeys, forgetKey, IDEMPOTENCY_LEASE_SECONDS, idempotencyTableSql, idempotent, previousAnswer, requestHash, requireKey, storeAnswer } from './idempotency';
 import { sql } from './sql';
 
 const SCHEMA = 'idem_test';
@@ -141,72 +141,5 @@ describe('idempotent requests (shared by checkout and payments)', () => {
     expect(await effects(owner)).toBe(0);
     // The taker's claim is untouched by the failure: still running.
     await expect(previousAnswer(orm.em, claim, MESSAGES)).rejects.toMatchObject({ status: 409 });
-  });
-});
-
-describe('the lease: short, and kept alive by the living holder', () => {
-  const sleepUntil = (t: number) => new Promise((r) => setTimeout(r, Math.max(0, t - Date.now())));
-
-  it('a claim whose holder died is free after the short lease; a live holder renewing its claim keeps it past the lease and commits', async () => {
-    expect(IDEMPOTENCY_RENEW_MS).toBeLessThan((IDEMPOTENCY_LEASE_SECONDS * 1000) / 2);
-    const owner = randomUUID();
-    const live = { owner, key: 'live', hash: requestHash({ what: 'l' }) };
-    const dead = { owner, key: 'dead', hash: requestHash({ what: 'd' }) };
-    // The process that dies: its own pool, closed once it holds its claim (a kill -9 ends its
-    // connections and its renewals with it).
-    const doomed = await createOrm({ url: db.url, schema: SCHEMA, entities: [], migrations: [] });
-    const t0 = Date.now();
-    const [deadToken] = await claimKeys(doomed.em, [dead]);
-    expect(deadToken).not.toBeNull();
-    await doomed.close();
-    // The living one: a request that runs longer than the lease.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = idempotent(orm.em, live, MESSAGES, '/x', async (tem) => {
-      await gate;
-      return doWork(owner, 'l')(tem);
-    });
-
-    // Within the lease both keys are held: a retry gets 409.
-    await sleepUntil(t0 + (IDEMPOTENCY_LEASE_SECONDS - 2) * 1000);
-    await expect(idempotent(orm.em, dead, MESSAGES, '/x', doWork(owner, 'd'))).rejects.toMatchObject({ status: 409 });
-    await expect(idempotent(orm.em, live, MESSAGES, '/x', doWork(owner, 'l'))).rejects.toMatchObject({ status: 409 });
-
-    // Past it (the old lease was 120 s): the dead holder's key is free for a retry with the same
-    // body; the living holder's is still its own.
-    await sleepUntil(t0 + (IDEMPOTENCY_LEASE_SECONDS + 2) * 1000);
-    await expect(idempotent(orm.em, live, MESSAGES, '/x', doWork(owner, 'l'))).rejects.toMatchObject({ status: 409 });
-    expect(await idempotent(orm.em, dead, MESSAGES, '/x', doWork(owner, 'd'))).toMatchObject({ status: 201 });
-    // The dead holder's token is worthless now.
-    expect(await storeAnswer(orm.em.fork(), owner, dead.key, deadToken!, { status: 201, body: {} })).toBe(false);
-    release();
-    expect((await slow).status).toBe(201);
-    expect(await effects(owner)).toBe(2);
-    expect(await previousAnswer(orm.em, live, MESSAGES)).toMatchObject({ status: 201 });
-  });
-
-  it('a keys table made before the lease gets its column when the service migrates', async () => {
-    const schema = 'idem_old';
-    class OldKeysTable extends Migration {
-      override async up(): Promise<void> {
-        this.addSql(`create table "${schema}"."idempotency_keys" (
-          "owner_id" uuid not null, "key" varchar(200) not null, "request_hash" char(64) not null,
-          "state" varchar(12) not null, "response_status" int null, "response_body" jsonb null,
-          "created_at" timestamptz not null default now(), primary key ("owner_id", "key"))`);
-      }
-    }
-    const old = await createOrm({ url: db.url, schema, entities: [], migrations: [{ name: '0001_old_keys', class: OldKeysTable }] });
-    try {
-      expect(await migrate(old, schema, db.url)).toEqual(['0000_platform_tables', '0001_old_keys']);
-      const columns = await sql<{ column_name: string }>(old.em.fork(), `select column_name from information_schema.columns where table_schema = $1 and table_name = 'idempotency_keys' and column_name = 'renewed_at'`, [schema]);
-      expect(columns).toHaveLength(1);
-      // Again: nothing to do.
-      expect(await migrate(old, schema, db.url)).toEqual([]);
-      const owner = randomUUID();
-      const claim = { owner, key: 'k', hash: requestHash({ what: 'o' }) };
-      expect((await idempotent(old.em, claim, MESSAGES, '/x', async () => ({ status: 201, body: { ok: true } }))).status).toBe(201);
-    } finally {
-      await old.close();
-    }
   });
 });
