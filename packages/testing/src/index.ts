@@ -183,3 +183,4 @@ export function validPerson(overrides: Record<string, unknown> = {}) {
   };
 }
 export * from './raw';
+export * from './limits';
