@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { answerPopconfirm, registerByApi, uniqueName } from './helpers';
 import { deliveredDaysAgo, paymentDelivered } from './db';
-import { apiSignedIn, browserContexts, handOverApi, openStaffOrder, pdfText, product, rentFromCart, signedIn, takePayment } from './journey';
+import { apiSignedIn, browserContexts, handOverApi, openStaffOrder, orderHeading, pdfText, product, reloadUntil, rentFromCart, signedIn, takePayment } from './journey';
 
 /**
  * Billing cycles (issue 29, part 7): a product billed every 30 days, a 60-day rental with a
@@ -107,12 +107,11 @@ test.describe('billing cycles (issue 29)', () => {
       await expect(records.getByRole('row', { name: /Cycle 2 payment/ })).toContainText('$3,000.00');
 
       // The customer sees both cycles paid, and downloads cycle 2's invoice.
-      await expect(async () => {
-        await shopper.reload();
+      await reloadUntil(shopper, orderHeading(shopper), async () => {
         const mine = shopper.getByRole('region', { name: 'Billing cycles' });
         await expect(mine.getByRole('row', { name: /^1 / })).toContainText('Paid', { timeout: 3000 });
         await expect(mine.getByRole('row', { name: /^2 / })).toContainText('Paid', { timeout: 3000 });
-      }).toPass({ timeout: 60_000 });
+      });
       const download = shopper.waitForEvent('download');
       await shopper.getByRole('link', { name: /CYCLE_INVOICE_2\.pdf/ }).click();
       const cycleText = (await pdfText((await (await download).path())!)).replace(/\s+/g, ' ');
@@ -144,10 +143,7 @@ test.describe('billing cycles (issue 29)', () => {
       await expect(records.getByRole('row', { name: /Full Payment/ })).toContainText('$0.00');
 
       // The customer's full-payment invoice lists every payment and the settlement.
-      await expect(async () => {
-        await shopper.reload();
-        await expect(shopper.getByRole('link', { name: /FULL_PAYMENT_INVOICE\.pdf/ })).toBeVisible({ timeout: 3000 });
-      }).toPass({ timeout: 60_000 });
+      await reloadUntil(shopper, orderHeading(shopper), () => expect(shopper.getByRole('link', { name: /FULL_PAYMENT_INVOICE\.pdf/ })).toBeVisible({ timeout: 3000 }));
       const full = shopper.waitForEvent('download');
       await shopper.getByRole('link', { name: /FULL_PAYMENT_INVOICE\.pdf/ }).click();
       const fullText = (await pdfText((await (await full).path())!)).replace(/\s+/g, ' ');
@@ -193,11 +189,9 @@ test.describe('billing cycles (issue 29)', () => {
       await packAndDeliver(admin, { orderId, orderNumber }, bed.serials);
 
       // The customer reads the rent credited so far (the first day) and what buying it out costs now.
-      await expect(async () => {
-        await shopper.reload();
-        const own = shopper.getByRole('region', { name: 'Rent-to-own' });
-        await expect(own.getByRole('row', { name: new RegExp(bed.name) })).toContainText('$29,950.00', { timeout: 3000 });
-      }).toPass({ timeout: 60_000 });
+      await reloadUntil(shopper, orderHeading(shopper), () =>
+        expect(shopper.getByRole('region', { name: 'Rent-to-own' }).getByRole('row', { name: new RegExp(bed.name) })).toContainText('$29,950.00', { timeout: 3000 }),
+      );
       await expect(shopper.getByRole('region', { name: 'Rent-to-own' }).getByRole('row', { name: new RegExp(bed.name) })).toContainText('0 of 12 cycles paid');
 
       // Accounting takes the buy-out from the payment page.
@@ -213,18 +207,14 @@ test.describe('billing cycles (issue 29)', () => {
       await expect(accounting.getByRole('region', { name: 'Refunds' }).getByRole('row', { name: /RF-\d{8}-\d{6}/ })).toContainText('$500.00');
 
       // The rental is completed without coming back; the unit is the customer's (sold, its history says so).
-      await expect(async () => {
-        await shopper.reload();
-        await expect(shopper.getByRole('region', { name: 'Rent-to-own' }).getByText('Yours')).toBeVisible({ timeout: 3000 });
-      }).toPass({ timeout: 60_000 });
+      await reloadUntil(shopper, orderHeading(shopper), () => expect(shopper.getByRole('region', { name: 'Rent-to-own' }).getByText('Yours')).toBeVisible({ timeout: 3000 }));
       await expect(shopper.getByRole('link', { name: /BUY_OUT_INVOICE\.pdf/ })).toBeVisible();
       await warehouse.getByRole('search', { name: 'Find unit' }).getByRole('textbox', { name: 'Serial code' }).fill(bed.serials[0]!);
       await warehouse.getByRole('search', { name: 'Find unit' }).getByRole('button', { name: 'Find' }).click();
       await expect(warehouse.getByRole('heading', { name: `Unit ${bed.serials[0]}` })).toBeVisible();
-      await expect(async () => {
-        await warehouse.reload();
-        await expect(warehouse.locator('[data-testid="custody-entry"] > strong').first()).toHaveText('Bought by the customer (rent-to-own)', { timeout: 3000 });
-      }).toPass({ timeout: 60_000 });
+      await reloadUntil(warehouse, warehouse.getByRole('heading', { name: `Unit ${bed.serials[0]}` }), () =>
+        expect(warehouse.locator('[data-testid="custody-entry"] > strong').first()).toHaveText('Bought by the customer (rent-to-own)', { timeout: 3000 }),
+      );
       expect(((await (await admin.get(`/api/orders/${orderId}`)).json()) as { order: { status: string } }).order.status).toBe('COMPLETED');
     } finally {
       await close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext, Locator, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DEMO_PASSWORD, expect } from './fixtures';
 import { makePng, signInAs, uniqueName } from './helpers';
@@ -105,16 +105,25 @@ export async function openStaffOrder(page: Page, kind: 'Purchased' | 'Rentals', 
 }
 
 /**
- * Waits (reloading, as a person would) until the order's status tag shows `status`. Each reload
- * waits for the order to be drawn (its heading) before reading the status: on a busy machine the
- * page takes seconds to draw, which is not the status being wrong.
+ * Reloads `page`, as a person refreshing would, until `check` passes (up to `timeout`). Each reload
+ * first waits for the screen to be drawn (`drawn`, up to 30 s): on a busy machine a screen takes
+ * seconds to draw, which is not the state being missing; only then does `check` read it, with its
+ * own short timeouts, so a screen that is drawn but not there yet is reloaded again.
  */
-export async function untilStatus(page: Page, status: string): Promise<void> {
+export async function reloadUntil(page: Page, drawn: Locator, check: () => Promise<void>, timeout = 120_000): Promise<void> {
   await expect(async () => {
     await page.reload();
-    await expect(page.getByRole('heading', { name: /^Order ORD-/ })).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByText(status, { exact: true }).first()).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(drawn).toBeVisible({ timeout: 30_000 });
+    await check();
+  }).toPass({ timeout });
+}
+
+/** An order's page (the customer's or the staff's) drawn: its heading. */
+export const orderHeading = (page: Page) => page.getByRole('heading', { name: /^Order ORD-/ });
+
+/** Waits (reloading, as a person would) until the order's status tag shows `status`. */
+export async function untilStatus(page: Page, status: string): Promise<void> {
+  await reloadUntil(page, orderHeading(page), () => expect(page.getByText(status, { exact: true }).first()).toBeVisible({ timeout: 2000 }));
 }
 
 /** Accounting takes the payment due on an order: opens it from the list and confirms the dialog. */
@@ -125,13 +134,12 @@ export async function takePayment(page: Page, orderNumber: string, action: strin
   // Its row: the search matches numbers that contain this one too (…0000021), so the exact number.
   const row = page.getByRole('row', { name: new RegExp(`^${orderNumber} `) });
   // The order service's event makes the payment payable a moment after the warehouse confirmed.
-  await expect(async () => {
-    await page.reload();
+  await reloadUntil(page, page.getByLabel('Search payments'), async () => {
     await page.getByLabel('Search payments').fill(orderNumber);
     await page.getByLabel('Search payments').press('Enter');
     // The list answers the search in well under a second on a quiet machine, in seconds on a busy one.
-    await expect(row).toContainText(action, { timeout: 5000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(row).toContainText(action, { timeout: 15_000 });
+  });
   await row.getByRole('link', { name: 'View' }).click();
   await page.getByRole('button', { name: action }).click();
   const dialog = page.getByRole('dialog', { name: action });

@@ -59,6 +59,10 @@ test.describe('mobile layout at 390×844 (issue #13)', () => {
     // The picture's hint is best effort: the gateway waits at most 300 ms for the list behind it
     // (gateway/src/app.ts readApi). On a machine busy with other tests that read can miss, so a
     // new tab opens the page again (at most three tabs) until its hints name the picture.
+    // The live stream is kept shut: each time it opens the screen is read again (api-client
+    // useLiveUpdates), a second request that is not a hint's, and on a busy machine it opens
+    // before the page is counted.
+    await page.context().route('**/api/events', (route) => route.abort());
     let urls: string[] = [];
     let hinted: string[] = [];
     for (let attempt = 0; attempt < 3 && !hinted.some((u) => u.startsWith('/api/uploads/')); attempt++) {

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { answerPopconfirm, pickOption, registerByApi, uniqueName } from './helpers';
 import { deliveredDaysAgo } from './db';
-import { apiSignedIn, browserContexts, handOverApi, openStaffOrder, pdfText, product, rentFromCart, signedIn, takePayment } from './journey';
+import { apiSignedIn, browserContexts, handOverApi, openStaffOrder, orderHeading, pdfText, product, reloadUntil, rentFromCart, signedIn, takePayment } from './journey';
 import { waitForMail } from './mail';
 
 /**
@@ -51,12 +51,11 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       const accounting = await signedIn(newContext, 'accounting', '/admin/payments');
       await accounting.goto('/admin/payments');
       const row = accounting.getByRole('row', { name: new RegExp(`^${orderNumber} `) });
-      await expect(async () => {
-        await accounting.reload();
+      await reloadUntil(accounting, accounting.getByLabel('Search payments'), async () => {
         await accounting.getByLabel('Search payments').fill(orderNumber);
         await accounting.getByLabel('Search payments').press('Enter');
-        await expect(row).toContainText('Pay Partial Payment', { timeout: 5000 });
-      }).toPass({ timeout: 60_000 });
+        await expect(row).toContainText('Pay Partial Payment', { timeout: 15_000 });
+      });
       await row.getByRole('link', { name: 'View' }).click();
       await accounting.getByRole('button', { name: 'Pay Partial Payment' }).click();
       const dialog = accounting.getByRole('dialog', { name: 'Pay Partial Payment' });
@@ -143,11 +142,10 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
       await expect(refundRow).toContainText('BT-77812');
 
       // The customer: the settlement on the order, the refund paid back, an e-mail, and the full payment's invoice.
-      await expect(async () => {
-        await shopper.reload();
+      await reloadUntil(shopper, orderHeading(shopper), async () => {
         await expect(shopper.getByTestId('deposit-refund')).toHaveText('$1,050.00', { timeout: 3000 });
         await expect(shopper.getByText(refundNumber).first()).toBeVisible({ timeout: 3000 });
-      }).toPass({ timeout: 60_000 });
+      });
       const mail = await waitForMail(customer.email, { subject: `Refund ${refundNumber} paid back for ${orderNumber}` }, 60_000);
       expect(mail.text).toContain('We have paid back $1,050.00, the rest of your deposit');
       const download = shopper.waitForEvent('download');
@@ -165,8 +163,10 @@ test.describe('rental money: deposits, late fees and refunds (issue 29)', () => 
         await expect(async () => {
           await reports.goto(`/admin/reports?report=${report}&from=${today}&to=${today}`);
           const r = reports.getByRole('row', { name: new RegExp(key) });
+          // The report drawn with the order's row (seconds on a busy machine), then its figures.
+          await expect(r).toBeVisible({ timeout: 30_000 });
           for (const cell of cells) await expect(r).toContainText(cell, { timeout: 3000 });
-        }).toPass({ timeout: 60_000 });
+        }).toPass({ timeout: 120_000 });
       };
       await reportRow('deposits-held', orderNumber, ['$2,000.00', '$950.00', '$1,050.00', '$0.00']);
       await expect(reports.getByRole('tab', { name: 'Deposits Held', selected: true })).toBeVisible();

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useNavigate, type NavigateFunction } from 'react-router-dom';
 import { MESSAGES, USER_TYPES } from '@dme/contracts';
 import { AppLayout } from './AppLayout';
 import { makeUser, mockApi, on, renderWithShell, storeUser } from '../test/utils';
@@ -206,6 +207,43 @@ describe('signed-in layout', () => {
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(drawer().querySelector('[aria-current=page]')).toHaveTextContent('Rentals');
       expect(menuButton()).toHaveFocus();
+    });
+
+    it('closes when the page changes otherwise (back, a link), but not when the page that was loading as it was opened arrives', () => {
+      let go: NavigateFunction = () => undefined;
+      const Grab = () => {
+        go = useNavigate();
+        return null;
+      };
+      const user = makeUser('CUSTOMER');
+      storeUser(user);
+      renderWithShell(
+        <AppLayout user={user}>
+          <Grab />
+        </AppLayout>,
+        '/cart',
+      );
+      const address = window.location.pathname;
+      try {
+        // Opened on the cart, then the page changes (the back button, say): it closes.
+        window.history.replaceState(null, '', '/cart');
+        fireEvent.click(menuButton());
+        expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
+        act(() => go('/dashboard'));
+        expect(screen.getByTestId('location')).toHaveTextContent('/dashboard');
+        expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+
+        // The address already names the next page while the last one is still shown (the
+        // router's transition on a slow phone): opened then, it stays open when that page arrives.
+        window.history.replaceState(null, '', '/orders/purchased');
+        fireEvent.click(menuButton());
+        act(() => go('/orders/purchased'));
+        expect(screen.getByTestId('location')).toHaveTextContent('/orders/purchased');
+        expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
+        expect(screen.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+      } finally {
+        window.history.replaceState(null, '', address);
+      }
     });
 
     it('closes when the page already shown is chosen again', () => {

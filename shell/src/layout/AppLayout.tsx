@@ -129,6 +129,9 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   const [asking, setAsking] = useState(false);
   const [drawer, setDrawer] = useState(false);
   const [drawerPath, setDrawerPath] = useState(pathname);
+  // The address when the drawer was opened: during a page change the router keeps showing the last
+  // page while the next one loads (a transition), and the address already names the next one.
+  const [openedAt, setOpenedAt] = useState<string | null>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
@@ -136,10 +139,16 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   const selected = selectedKey(menu, pathname);
 
   // A new page closes the drawer (set while rendering, not in an effect: no frame shows it open).
+  // Not the page that was loading when the drawer was opened (a tap on the menu button while a slow
+  // phone loads the next page): that page arriving is not leaving the page it was opened for.
   if (drawerPath !== pathname) {
     setDrawerPath(pathname);
-    setDrawer(false);
+    if (pathname !== openedAt) setDrawer(false);
   }
+  const onDrawer = (open: boolean) => {
+    setOpenedAt(open ? window.location.pathname : null);
+    setDrawer(open);
+  };
 
   // Focus goes into the drawer when it opens and back to the menu button when it closes.
   useEffect(() => {
@@ -186,7 +195,7 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
       menu={menu}
       selected={selected}
       drawer={drawer}
-      onDrawer={setDrawer}
+      onDrawer={onDrawer}
       menuButton={menuButton}
       closeButton={closeButton}
       onLogout={() => setAsking(true)}
