@@ -79,12 +79,21 @@ const HANDOVER: Partial<Record<OrderStatus, { kind: CustodyKind; party: 'driver'
 };
 
 /**
- * A driver's scan moved an order's units between hands: each unit packed for the order (and still
- * out on it) gets the entry, at the event's time, once per event whatever the redeliveries.
+ * A driver's scan moved an order's units between hands: each unit that was out on the order at
+ * the event's time gets the entry, at that time, once per event whatever the redeliveries. Out
+ * then: still out on it now, or returned from it after that time — the return is marked straight
+ * at the catalog while the hand-over's event may still be on its way (a busy moment), and the
+ * pick-up happened all the same. A unit returned before it (a replaced one) was not handed over.
  */
 async function recordHandover(db: Db, event: EventEnvelope, data: StatusChanged): Promise<void> {
   const step = HANDOVER[data.to]!;
-  const units = await sql<{ id: string }>(db, `select id from ${qualified(db, 'stock_items')} where order_id = $1 and status in ('RENTED','SOLD')`, [data.orderId]);
+  const units = await sql<{ id: string }>(
+    db,
+    `select id from ${qualified(db, 'stock_items')} where order_id = $1 and status in ('RENTED','SOLD')
+     union
+     select stock_item_id from ${qualified(db, 'custody_events')} where order_id = $1 and kind = 'RETURNED' and at > $2::timestamptz`,
+    [data.orderId, event.occurredAt],
+  );
   await appendCustody(
     db,
     units.map((u) => u.id),

@@ -20,7 +20,7 @@ import { eventually, testNatsUrl, type Json } from '@dme/testing';
 import { leaf, ledger, recount } from '@dme/testing/ledger';
 import { placedEvent, rental, statusEvent } from '@dme/testing/order-events';
 import { simpleProduct, startCatalog, type CatalogHarness } from '../../test/harness';
-import { startOrderConsumer } from '../../consumers/orders';
+import { handleOrderEvents, startOrderConsumer } from '../../consumers/orders';
 import { reserve } from '../reservations/reservation.service';
 import { packable, rentOut } from '../../test/units';
 import { assignSerials } from '../stock/packing.service';
@@ -314,4 +314,25 @@ describe('the chain of custody through a whole rental (issue 26)', () => {
       await nc.drain();
     }
   }, 60_000);
+
+  it('a pick-up whose event arrives after the unit was marked back still gets its entry, at its time, before the return; a unit back before the pick-up gets none', async () => {
+    const { product, codes } = await stocked(2, []);
+    const [late, early] = codes as [string, string];
+    const order = rental();
+    await rentedOut(product, [late, early], order.orderId);
+    const kinds = async (code: string) => ((await unit(code)).history as Json[]).map((e) => e.kind);
+    const pause = () => new Promise((r) => setTimeout(r, 50));
+    // One unit came back before the pick-up (replaced, say); the driver then picks up the other,
+    // and the warehouse marks it back before the pick-up's event has reached the catalog.
+    await returnSerial(em(), { orderId: order.orderId, serialCode: early, status: 'OK', by: staff });
+    await pause();
+    const pickedUp = statusEvent(order, 'FOR_RETURN', 'FOR_PICK_UP', { at: new Date().toISOString() });
+    await pause();
+    await returnSerial(em(), { orderId: order.orderId, serialCode: late, status: 'OK', by: staff });
+    await handleOrderEvents(em(), [pickedUp]);
+    await handleOrderEvents(em(), [pickedUp]);
+
+    expect(await kinds(late)).toEqual(['STOCKED', 'PACKED', 'PICKED_UP', 'RETURNED']);
+    expect(await kinds(early)).toEqual(['STOCKED', 'PACKED', 'RETURNED']);
+  });
 });
