@@ -74,6 +74,23 @@ test.describe('the driver without signal (issue 28)', () => {
         message: "the stops' orders are kept on the phone",
       })
       .toBe(true);
+    // And every driver screen's files (the worker keeps those the driver app's federation manifest
+    // names once it has it: on a busy machine a moment after the screen shows).
+    await expect
+      .poll(
+        () =>
+          phone.evaluate(async () => {
+            const kept = await caches.match('/remotes/mf-driver/mf-manifest.json');
+            if (!kept) return false;
+            type Assets = { sync?: string[]; async?: string[] };
+            const m = (await kept.json()) as { metaData?: { publicPath?: string }; exposes?: Array<{ assets?: Record<string, Assets> }> };
+            const base = m.metaData?.publicPath?.startsWith('/remotes/mf-driver/') ? m.metaData.publicPath : '/remotes/mf-driver/';
+            const files = (m.exposes ?? []).flatMap((e) => ['js', 'css'].flatMap((k) => [...(e.assets?.[k]?.sync ?? []), ...(e.assets?.[k]?.async ?? [])]));
+            return files.length > 0 && (await Promise.all(files.map((f) => caches.match(base + f)))).every(Boolean);
+          }),
+        { timeout: 40_000, message: "the driver screens' files are kept on the phone" },
+      )
+      .toBe(true);
     await context.setOffline(true);
 
     // At each door, offline: the scan (on Today, opened from the phone's copy) opens the
