@@ -5,7 +5,7 @@ import { EVENTS, type EventEnvelope } from '@dme/contracts';
 import { createTestDatabase, eventually, testNatsUrl } from '@dme/testing';
 import { createOrm, migrate, type Orm } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
-import { DEAD_LETTER_HEADERS, retryDelay, startConsumer, type RunningConsumer } from './consumer';
+import { DEAD_LETTER_HEADERS, retryDelay, startConsumer, type ConsumerOptions, type RunningConsumer } from './consumer';
 import { createLogger } from './logger';
 import { sql } from './sql';
 
@@ -53,7 +53,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function envelope(aggregateId = randomUUID()): EventEnvelope {
+function envelope(aggregateId: string = randomUUID()): EventEnvelope {
   return {
     id: randomUUID(),
     type: EVENTS.identity.userStatusChanged,
@@ -363,5 +363,117 @@ describe('batch consumer (handleBatch)', () => {
     await expect(
       startConsumer({ nc, em: orm.em, logger, durable: `both_${RUN}`, subjects: [`${EVENTS_PREFIX}.both`], stream: EVENTS_STREAM, handle: async () => undefined, handleBatch: async () => undefined }),
     ).rejects.toThrow('either handle or handleBatch');
+  });
+});
+
+describe('clean stops (a stopping replica\'s messages go to another at once)', () => {
+  /** A consumer of `subject` under `durable` whose handler records the effect and who handled it, then runs `then`. */
+  function replica(durable: string, subject: string, name: string, handledBy: Map<string, string>, then: (event: EventEnvelope) => Promise<void> = async () => undefined, extra: Partial<ConsumerOptions> = {}) {
+    return startConsumer({
+      nc,
+      em: orm.em,
+      logger,
+      durable,
+      stream: EVENTS_STREAM,
+      subjects: [`${EVENTS_PREFIX}.${subject}`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      ...extra,
+      handle: async (em, event) => {
+        await em.execute(`insert into "${SCHEMA}"."effects" (event_id, aggregate) values (?, ?)`, [event.id, event.aggregateId]);
+        handledBy.set(event.aggregateId, name);
+        await then(event);
+      },
+    });
+  }
+
+  it('A stopping consumer hands back its unhandled message: another consumer handles it within 2 s', async () => {
+    const durable = `handback_${RUN}`;
+    const handledBy = new Map<string, string>();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let began!: () => void;
+    const firstBegan = new Promise<void>((r) => (began = r));
+    // One at a time: the first event is being handled (until the gate opens), the others wait unhandled.
+    const a = await replica(durable, 'handback', 'a', handledBy, async () => {
+      began();
+      await gate;
+    }, { concurrency: 1 });
+    const events = Array.from({ length: 5 }, () => envelope());
+    // A later event of the aggregate being handled: handed back only once that one is done.
+    const same = envelope(events[0]!.aggregateId);
+    for (const e of [...events, same]) await publish('handback', JSON.stringify(e));
+    await firstBegan;
+    // All six were delivered to the first replica: none is left for another to fetch.
+    await eventually(async () => {
+      const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+      return info.num_pending === 0 && info.num_ack_pending === 6;
+    }, 5000);
+    const b = await replica(durable, 'handback', 'b', handledBy);
+
+    const t0 = Date.now();
+    const stopped = a.stop();
+    await eventually(() => events.slice(1).every((e) => handledBy.get(e.aggregateId) === 'b'), 5000, 10);
+    const took = Date.now() - t0;
+    // Handed back at once (before: the ack wait, 30 s, or handled by the stopping one once it was free).
+    expect(took).toBeLessThan(2000);
+    // The one being handled finishes where it began, and is acked; the stop waits for it.
+    expect(handledBy.get(events[0]!.aggregateId)).toBe('a');
+    // Neither effect of the first aggregate is committed: its later event waits for the first.
+    expect(await effects(events[0]!.aggregateId)).toBe(0);
+    release();
+    await stopped;
+    for (const e of events.slice(1)) expect(await effects(e.aggregateId)).toBe(1);
+    await eventually(async () => (await effects(events[0]!.aggregateId)) === 2, 5000);
+    await eventually(async () => {
+      const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    }, 5000);
+    await b.stop();
+  });
+
+  it('a stopping batch consumer hands back the events waiting for the batch being handled', async () => {
+    const durable = `handbackbatch_${RUN}`;
+    const seen: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let began!: () => void;
+    const firstBegan = new Promise<void>((r) => (began = r));
+    const batchReplica = (onBatch: () => Promise<void>) =>
+      startConsumer({
+        nc, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.handbackbatch`],
+        deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, maxBatch: 2,
+        handleBatch: async (db, events) => {
+          await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+          seen.push(events.map((e) => e.aggregateId));
+          await onBatch();
+        },
+      });
+    const a = await batchReplica(async () => {
+      began();
+      await gate;
+    });
+    const first = envelope();
+    await publish('handbackbatch', JSON.stringify(first));
+    await firstBegan;
+    const waiting = Array.from({ length: 3 }, () => envelope());
+    // A later event of the aggregate in the batch being handled: handed back only after that batch.
+    const same = envelope(first.aggregateId);
+    for (const e of [...waiting, same]) await publish('handbackbatch', JSON.stringify(e));
+    await eventually(async () => (await jsm.consumers.info(EVENTS_STREAM, durable)).num_ack_pending === 5, 5000);
+    const b = await batchReplica(async () => undefined);
+    const t0 = Date.now();
+    const stopped = a.stop();
+    await eventually(async () => {
+      for (const e of waiting) if ((await effects(e.aggregateId)) !== 1) return false;
+      return true;
+    }, 5000, 10);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    // Neither effect of the first aggregate is committed: its later event waits for the first batch.
+    expect(await effects(first.aggregateId)).toBe(0);
+    release();
+    await stopped;
+    await eventually(async () => (await effects(first.aggregateId)) === 2, 5000);
+    expect(seen.flat().sort()).toEqual([first, ...waiting, same].map((e) => e.aggregateId).sort());
+    await b.stop();
   });
 });

@@ -113,22 +113,67 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   const inbox = qualified(opts.em, 'inbox');
 
   const handleEvent = opts.handle ?? ((em: EntityManager, event: EventEnvelope) => opts.handleBatch!(em, [event]));
-  const run: ConsumerRun = { ...settings, opts, js, messages, inbox, handleEvent };
+  const stopping = stopSignal();
+  const run: ConsumerRun = { ...settings, opts, js, messages, inbox, handleEvent, stopping };
   const loop = opts.handleBatch ? batchLoop(run, opts.handleBatch) : concurrentLoop(run);
 
+  let stopped: Promise<void> | undefined;
   return {
     name: opts.durable,
     async pending() {
       const info = await jsm.consumers.info(stream, durable);
       return info.num_pending + info.num_ack_pending;
     },
-    async stop() {
-      await messages.close();
-      await loop.catch(() => undefined);
-      // Acks are sent without waiting for the server's answer; let the last ones go out.
-      await opts.nc.flush().catch(() => undefined);
+    stop() {
+      stopped ??= (async () => {
+        // Every message received but not begun goes back to the server at once (a nak without
+        // delay), so another replica handles it now instead of after the ack wait; the ones being
+        // handled finish and are acked as usual. Closing lets the loop read what the library
+        // still holds (it yields its buffer before it ends), which the loop hands back.
+        stopping.request();
+        await messages.close().catch(() => undefined);
+        await loop.catch(() => undefined);
+        // Acks and naks are sent without waiting for the server's answer; let the last ones go out.
+        await opts.nc.flush().catch(() => undefined);
+      })();
+      return stopped;
     },
   };
+}
+
+/** A consumer's stop, as its loops see it: a flag to check and a promise to wait on beside their work. */
+interface StopSignal {
+  readonly requested: boolean;
+  readonly promise: Promise<void>;
+  request(): void;
+}
+
+function stopSignal(): StopSignal {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  const signal = {
+    requested: false,
+    promise,
+    request() {
+      signal.requested = true;
+      resolve();
+    },
+  };
+  return signal;
+}
+
+/**
+ * Gives messages back to the server unhandled, to be delivered again at once (to any replica).
+ * A nak that is lost (the connection is closing) costs only the ack wait.
+ */
+function handBack(ms: readonly JsMsg[]): void {
+  for (const m of ms) {
+    try {
+      m.nak();
+    } catch {
+      // The connection is closed: the ack wait brings it back.
+    }
+  }
 }
 
 /** A consumer's options with their defaults filled in, and its names on NATS. */
@@ -194,6 +239,7 @@ interface ConsumerRun extends ConsumerSettings {
   inbox: string;
   /** The effect of one event: `handle`, or `handleBatch` with a batch of one. */
   handleEvent: (em: EntityManager, event: EventEnvelope) => Promise<void>;
+  stopping: StopSignal;
 }
 
 type HandleBatch = NonNullable<ConsumerOptions['handleBatch']>;
@@ -204,12 +250,18 @@ async function concurrentLoop(run: ConsumerRun): Promise<void> {
   const tails = new Map<string, Promise<void>>();
   const running = new Set<Promise<void>>();
   for await (const m of run.messages) {
-    while (running.size >= run.concurrency) await Promise.race(running);
+    while (running.size >= run.concurrency && !run.stopping.requested) await Promise.race([...running, run.stopping.promise]);
     const parsed = parse(m);
     const key = parsed.ok ? parsed.event.aggregateId : `\0${m.info.streamSequence}`;
     const before = tails.get(key) ?? Promise.resolve();
     const done: Promise<void> = before
-      .then(() => (parsed.ok ? handleOne(run, m, parsed.event) : deadLetter(run, m, 'malformed', parsed.err, rawIds(m))))
+      .then(() => {
+        // A stopping consumer hands back what it has not begun. Only when the message's turn
+        // comes, after the event of its aggregate being handled here, so the replica that takes
+        // it still gets an aggregate's events in stream order.
+        if (run.stopping.requested) return handBack([m]);
+        return parsed.ok ? handleOne(run, m, parsed.event) : deadLetter(run, m, 'malformed', parsed.err, rawIds(m));
+      })
       .catch((err: unknown) => logUnexpected(run, err));
     tails.set(key, done);
     running.add(done);
@@ -227,27 +279,53 @@ async function concurrentLoop(run: ConsumerRun): Promise<void> {
  * and the handler's own statements for the whole batch, whatever its size.
  */
 async function batchLoop(run: ConsumerRun, handleBatch: HandleBatch): Promise<void> {
-  const pending: JsMsg[] = [];
+  let pending: JsMsg[] = [];
   let worker: Promise<void> | undefined;
+  // The aggregates of the batch being handled.
+  let inHand = new Set<string>();
+  /*
+   * A stopping consumer hands back what waits: at once the events of other aggregates than the
+   * batch being handled, the rest after that batch, so the replica that takes them still gets an
+   * aggregate's events in stream order.
+   */
+  const handBackWaiting = () => {
+    const now: JsMsg[] = [];
+    const later: JsMsg[] = [];
+    for (const m of pending) (inHand.has(aggregateOf(m)) ? later : now).push(m);
+    handBack(now);
+    pending = later;
+  };
+  void run.stopping.promise.then(handBackWaiting);
   const work = async () => {
     await new Promise((r) => setImmediate(r));
     while (pending.length > 0) {
       const batch = pending.splice(0, run.maxBatch);
+      inHand = new Set(batch.map(aggregateOf));
       await handleMany(run, batch, handleBatch).catch((err: unknown) => logUnexpected(run, err));
+      inHand = new Set();
+      if (run.stopping.requested) handBackWaiting();
     }
     worker = undefined;
   };
   for await (const m of run.messages) {
     pending.push(m);
+    if (run.stopping.requested) handBackWaiting();
     worker ??= work();
-    // Backpressure: the iterator asks the server for more as it is read.
-    while (pending.length >= 2 * run.maxBatch && worker) await worker;
+    // At most two batches waiting: the next is gathered while one is handled. (The library keeps
+    // asking the server for more as messages arrive, so what it holds unread is not bounded here.)
+    while (pending.length >= 2 * run.maxBatch && !run.stopping.requested && worker) await Promise.race([worker, run.stopping.promise]);
   }
   while (worker) await worker;
 }
 
 function logUnexpected(run: ConsumerRun, err: unknown): void {
   run.opts.logger.error({ err, consumer: run.opts.durable }, 'consumer: unexpected failure handling a message');
+}
+
+/** The aggregate a message is about ('' when it is not a valid event: it has no order to keep). */
+function aggregateOf(m: JsMsg): string {
+  const parsed = parse(m);
+  return parsed.ok ? parsed.event.aggregateId : '';
 }
 
 function parse(m: JsMsg): { ok: true; event: EventEnvelope } | { ok: false; err: unknown } {
