@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@dme/testing';
 import { createOrm, migrate, Migration, type Orm } from './db';
 import { conflict, HttpProblem } from './errors';
-import { ClaimLostError, claimKeys, forgetKey, IDEMPOTENCY_LEASE_SECONDS, idempotencyTableSql, idempotent, previousAnswer, requestHash, requireKey, storeAnswer } from './idempotency';
+import { ClaimLostError, claimKeys, forgetKey, holdClaim, IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RENEW_MS, idempotencyTableSql, idempotent, previousAnswer, requestHash, requireKey, storeAnswer } from './idempotency';
 import { sql } from './sql';
 
 const SCHEMA = 'idem_test';
@@ -126,6 +126,54 @@ describe('idempotent requests (shared by checkout and payments)', () => {
     await expect(previousAnswer(orm.em, claim, MESSAGES)).rejects.toMatchObject({ status: 409 });
     expect(await storeAnswer(orm.em.fork(), owner, claim.key, taker!, { status: 201, body: { taker: true } })).toBe(true);
     expect(await previousAnswer(orm.em, claim, MESSAGES)).toEqual({ status: 201, body: { taker: true } });
+  });
+
+  it('the lease is short and kept by the living holder: a slow request keeps its key, a dead one frees it within about the lease', async () => {
+    // Minutes before (120 s); a retry after a crash now waits seconds. Renewed well inside it.
+    expect(IDEMPOTENCY_LEASE_SECONDS).toBeLessThanOrEqual(10);
+    expect(IDEMPOTENCY_RENEW_MS * 3).toBeLessThanOrEqual(IDEMPOTENCY_LEASE_SECONDS * 1000);
+    const lease = 1;
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const owner = randomUUID();
+    const slow = { owner, key: 'held', hash: requestHash({ what: 'h' }) };
+    const dead = { owner, key: 'dead', hash: requestHash({ what: 'd' }) };
+    const [held, gone] = await claimKeys(orm.em, [slow, dead], lease);
+    expect(held).not.toBeNull();
+    expect(gone).not.toBeNull();
+    // The slow request's process renews its claim; the dead one's process is gone (no renewals).
+    const release = holdClaim(orm.em, slow, held!, 200);
+    await pause(lease * 1000 + 800);
+    expect(await claimKeys(orm.em, [slow], lease)).toEqual([null]);
+    const [taken] = await claimKeys(orm.em, [dead], lease);
+    expect(taken).not.toBeNull();
+    // The slow request still holds its key: it answers, and a retry gets that answer.
+    expect(await storeAnswer(orm.em.fork(), owner, slow.key, held!, { status: 201, body: { slow: true } })).toBe(true);
+    release();
+    expect(await previousAnswer(orm.em, slow, MESSAGES)).toEqual({ status: 201, body: { slow: true } });
+    // Once released (the request over), nothing renews it: a claim left behind runs out.
+    const again = { owner, key: 'released', hash: requestHash({ what: 'r' }) };
+    const [token] = await claimKeys(orm.em, [again], lease);
+    holdClaim(orm.em, again, token!, 200)();
+    await pause(lease * 1000 + 800);
+    expect(await claimKeys(orm.em, [again], lease)).not.toEqual([null]);
+  });
+
+  it('renewals beside the transaction writing the answer leave the settled claim as it is', async () => {
+    const owner = randomUUID();
+    const claim = { owner, key: 'busy', hash: requestHash({ what: 'b' }) };
+    const [token] = await claimKeys(orm.em, [claim]);
+    const release = holdClaim(orm.em, claim, token!, 50);
+    await orm.em.fork().transactional(async (tem) => {
+      // The answer's row is locked for the rest of this transaction; renewals meanwhile skip it.
+      expect(await storeAnswer(tem, owner, claim.key, token!, { status: 201, body: { ok: 1 } })).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    const [row] = await sql<{ state: string; renewed_at: string | null }>(orm.em.fork(), `select state, renewed_at from "${SCHEMA}"."idempotency_keys" where owner_id = $1 and key = $2`, [owner, claim.key]);
+    expect(row!.state).toBe('DONE');
+    // Renewals touch IN_PROGRESS claims only.
+    expect(row!.renewed_at).toBeNull();
   });
 
   it("a request whose lease ran out while it worked rolls its effect back", async () => {

@@ -16,10 +16,12 @@ import { sql, type Db } from './sql';
  * forgotten when no definite answer was given (a service down, a crash) so the key can be used again.
  *
  * A claim is a lease: a process killed mid-request (kill -9, a lost machine) cannot forget its
- * key, so a claim still IN_PROGRESS after IDEMPOTENCY_LEASE_SECONDS — far longer than any request
- * runs — is taken over by a retry with the same body. Each claim carries a token (its `created_at`)
- * and every later write of the key checks it: a claimant that lost its lease and comes back late
- * writes nothing (its transaction rolls back), so there is still one effect per key.
+ * key, so a claim not renewed for IDEMPOTENCY_LEASE_SECONDS is taken over by a retry with the same
+ * body. The lease is short, so a retry after such a crash waits seconds, not minutes; a request
+ * still running when its lease falls due has it renewed by its process (`holdClaim`), so a slow
+ * request keeps its key. Each claim carries a token (its `created_at`, which renewals leave
+ * alone) and every later write of the key checks it: a claimant that lost its lease and comes
+ * back late writes nothing (its transaction rolls back), so there is still one effect per key.
  */
 
 /** The table name in every service's schema. */
@@ -29,10 +31,24 @@ export const IDEMPOTENCY_TABLE = 'idempotency_keys';
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 /**
- * How long a claim may stay IN_PROGRESS before a retry with the same key and body takes it over.
- * Requests are bounded far below this (the gateway's upstream timeout, the services' RPC timeouts).
+ * How long a claim may stay IN_PROGRESS without being renewed before a retry with the same key and
+ * body takes it over: about how long a retry waits (409) after its first request's process died.
  */
-export const IDEMPOTENCY_LEASE_SECONDS = 120;
+export const IDEMPOTENCY_LEASE_SECONDS = 10;
+
+/**
+ * How often the process holding a claim renews it while its request runs: a quarter of the lease,
+ * so two renewals may be late or fail (a busy pool, a database hiccup) before it can be taken over.
+ * Most requests end before the first renewal, which then never runs.
+ */
+export const IDEMPOTENCY_RENEW_MS = 2_500;
+
+/**
+ * How long a claim is renewed at most. Requests end long before (the gateway's upstream timeout,
+ * the services' RPC timeouts); one still running after this hangs, and its key is let go as a dead
+ * process's is.
+ */
+export const IDEMPOTENCY_MAX_HOLD_SECONDS = 120;
 
 /** The keys table, for a service's migration. */
 export function idempotencyTableSql(schema: string): string {
@@ -44,6 +60,7 @@ export function idempotencyTableSql(schema: string): string {
     "response_status" int null,
     "response_body" jsonb null,
     "created_at" timestamptz not null default now(),
+    "renewed_at" timestamptz null,
     primary key ("owner_id", "key")
   )`;
 }
@@ -112,8 +129,9 @@ export async function claimKeys(db: Db, claims: KeyClaim[], leaseSeconds = IDEMP
      ), claim as (
        insert into ${table} as k (owner_id, key, request_hash, state, created_at)
        select owner_id, key, hash, 'IN_PROGRESS', clock_timestamp() from req where not dup order by i
-       on conflict (owner_id, key) do update set created_at = excluded.created_at
-         where k.state = 'IN_PROGRESS' and k.request_hash = excluded.request_hash and k.created_at < now() - make_interval(secs => $2)
+       on conflict (owner_id, key) do update set created_at = excluded.created_at, renewed_at = null
+         where k.state = 'IN_PROGRESS' and k.request_hash = excluded.request_hash
+           and greatest(k.created_at, k.renewed_at) < now() - make_interval(secs => $2)
        returning owner_id, key, created_at
      )
      select r.i, case when r.dup then null else (select c.created_at::text from claim c where c.owner_id = r.owner_id and c.key = r.key) end as token
@@ -121,6 +139,43 @@ export async function claimKeys(db: Db, claims: KeyClaim[], leaseSeconds = IDEMP
     [JSON.stringify(rows), leaseSeconds],
   );
   return claimed.map((c) => c.token);
+}
+
+/**
+ * Keeps a claim this request holds from being taken over while the request runs: renews its lease
+ * every `renewMs` (the first renewal only after that, so a quick request never renews) until the
+ * returned function is called, for IDEMPOTENCY_MAX_HOLD_SECONDS at most. A renewal skips a claim
+ * whose row another transaction has locked (this request writing its answer, or a retry taking it
+ * over) rather than wait in its lock queue, and writes nothing once the claim is settled or lost.
+ * A renewal that fails is tried again on the next beat; if the lease runs out meanwhile, a retry
+ * may take the key over, and this request then writes nothing (its token no longer matches).
+ */
+export function holdClaim(em: EntityManager, claim: { owner: string; key: string }, token: string, renewMs = IDEMPOTENCY_RENEW_MS): () => void {
+  const table = qualified(em, IDEMPOTENCY_TABLE);
+  const until = Date.now() + IDEMPOTENCY_MAX_HOLD_SECONDS * 1000;
+  let renewing = false;
+  const timer = setInterval(() => {
+    if (Date.now() >= until) {
+      clearInterval(timer);
+      return;
+    }
+    if (renewing) return;
+    renewing = true;
+    sql(
+      em.fork(),
+      `update ${table} k set renewed_at = clock_timestamp()
+        where (k.owner_id, k.key) in (
+          select owner_id, key from ${table}
+           where owner_id = $1 and key = $2 and state = 'IN_PROGRESS' and created_at = $3::timestamptz
+             for update skip locked)`,
+      [claim.owner, claim.key, token],
+    )
+      .catch(() => undefined)
+      .finally(() => (renewing = false));
+  }, renewMs);
+  // A process may end while it holds claims: their leases then run out.
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
@@ -192,6 +247,7 @@ export async function idempotent(
 ): Promise<StoredAnswer> {
   const [token] = await claimKeys(em, [claim]);
   if (!token) return previousAnswer(em, claim, messages);
+  const release = holdClaim(em, claim, token);
   try {
     return await em.fork().transactional(async (tem) => {
       const answer = await work(tem);
@@ -201,6 +257,8 @@ export async function idempotent(
   } catch (err) {
     await settleFailure(em, claim.owner, claim.key, token, err, instance);
     throw err;
+  } finally {
+    release();
   }
 }
 

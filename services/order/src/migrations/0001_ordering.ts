@@ -139,6 +139,7 @@ import { OrderingCycleRecords } from './0015_cycle_records';
 import { OrderingBilling } from './0016_order_billing';
 import { OrderingBuyOutRecords } from './0017_buy_out_records';
 import { OrderingCheckoutAttempts } from './0018_checkout_attempts';
+import { OrderingIdempotencyLease } from './0019_idempotency_lease';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -159,4 +160,5 @@ export const migrations = [
   { name: '0016_order_billing', class: OrderingBilling },
   { name: '0017_buy_out_records', class: OrderingBuyOutRecords },
   { name: '0018_checkout_attempts', class: OrderingCheckoutAttempts },
+  { name: '0019_idempotency_lease', class: OrderingIdempotencyLease },
 ];

@@ -76,6 +76,7 @@ import { PaymentExtensions } from './0005_extensions';
 import { PaymentReconciliation } from './0006_reconciliation';
 import { PaymentCycles } from './0007_cycles';
 import { PaymentBuyOut } from './0008_buy_out';
+import { PaymentIdempotencyLease } from './0009_idempotency_lease';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
@@ -86,4 +87,5 @@ export const migrations = [
   { name: '0006_reconciliation', class: PaymentReconciliation },
   { name: '0007_cycles', class: PaymentCycles },
   { name: '0008_buy_out', class: PaymentBuyOut },
+  { name: '0009_idempotency_lease', class: PaymentIdempotencyLease },
 ];

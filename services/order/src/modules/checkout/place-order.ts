@@ -12,6 +12,7 @@ import {
   requireKey,
   runSteps,
   settleFailure,
+  holdClaim,
   sql,
   step,
   type NatsConnection,
@@ -77,6 +78,7 @@ export async function placeOrder(
   if (!token) return previousAnswer(em, { owner: who.userId, key: idemKey, hash }, ORDER_IDEMPOTENCY);
 
   const attempt = { customerId: who.userId, key: idemKey, token };
+  const release = holdClaim(em, { owner: who.userId, key: idemKey }, token);
   try {
     const { lines, cartIds } = linesOf(body, first.cart);
     // Derived, not random (issue 30): a retry of this checkout reserves under the same id.
@@ -105,6 +107,8 @@ export async function placeOrder(
     // A definite answer (4xx) is stored for the same key and body; otherwise the key is freed.
     await settleFailure(em, who.userId, idemKey, token, err, '/api/orders');
     throw err;
+  } finally {
+    release();
   }
 }
 
