@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
 import { EVENTS, type EventEnvelope } from '@dme/contracts';
 import { createTestDatabase, eventually, testNatsUrl } from '@dme/testing';
 import { createOrm, migrate, type Orm } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
-import { DEAD_LETTER_HEADERS, retryDelay, startConsumer, type ConsumerOptions, type RunningConsumer } from './consumer';
+import { CONSUMER_ACK_WAIT_MS, DEAD_LETTER_HEADERS, retryDelay, startConsumer, type ConsumerOptions, type RunningConsumer } from './consumer';
 import { createLogger } from './logger';
 import { sql } from './sql';
 
@@ -366,7 +367,7 @@ describe('batch consumer (handleBatch)', () => {
   });
 });
 
-describe('clean stops (a stopping replica\'s messages go to another at once)', () => {
+describe('fast, clean restarts (a stopping or dead replica\'s messages go to another at once)', () => {
   /** A consumer of `subject` under `durable` whose handler records the effect and who handled it, then runs `then`. */
   function replica(durable: string, subject: string, name: string, handledBy: Map<string, string>, then: (event: EventEnvelope) => Promise<void> = async () => undefined, extra: Partial<ConsumerOptions> = {}) {
     return startConsumer({
@@ -441,7 +442,7 @@ describe('clean stops (a stopping replica\'s messages go to another at once)', (
     const batchReplica = (onBatch: () => Promise<void>) =>
       startConsumer({
         nc, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.handbackbatch`],
-        deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, maxBatch: 2,
+        deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, maxBatch: 3,
         handleBatch: async (db, events) => {
           await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
           seen.push(events.map((e) => e.aggregateId));
@@ -475,5 +476,136 @@ describe('clean stops (a stopping replica\'s messages go to another at once)', (
     await eventually(async () => (await effects(first.aggregateId)) === 2, 5000);
     expect(seen.flat().sort()).toEqual([first, ...waiting, same].map((e) => e.aggregateId).sort());
     await b.stop();
+  });
+  it('under a backlog a consumer holds at most its room, and what waits behind a slow handler is kept alive, not delivered again', async () => {
+    const durable = `backlog_${RUN}`;
+    const handledBy = new Map<string, string>();
+    const events = Array.from({ length: 120 }, () => envelope());
+    for (const e of events) await publish('backlog', JSON.stringify(e));
+    // One at a time, 60 ms each: the last waits about 7 s, longer than the ack wait.
+    const slow = await replica(durable, 'backlog', 'slow', handledBy, () => new Promise((r) => setTimeout(r, 60)), { concurrency: 1 });
+    let most = 0;
+    while (handledBy.size < events.length) {
+      const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+      most = Math.max(most, info.num_ack_pending);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // The room of a one-at-a-time consumer is 50 messages; the rest stay on the server for any replica.
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(50);
+    const info = await eventually(async () => {
+      const i = await jsm.consumers.info(EVENTS_STREAM, durable);
+      return i.num_ack_pending === 0 ? i : undefined;
+    }, 5000);
+    expect(info.num_redelivered).toBe(0);
+    expect(info.delivered.consumer_seq).toBe(events.length);
+    await slow.stop();
+  }, 30_000);
+
+  it('a handler slower than the ack wait is not delivered again while it works (heartbeats), one event or a batch', async () => {
+    const slowMs = CONSUMER_ACK_WAIT_MS + 1500;
+    const handledBy = new Map<string, string>();
+    let calls = 0;
+    const single = await replica(`slow_${RUN}`, 'slow', 'single', handledBy, async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, slowMs));
+    });
+    let batchCalls = 0;
+    const batch = await startConsumer({
+      nc, em: orm.em, logger, durable: `slowbatch_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.slowbatch`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      handleBatch: async (db, events) => {
+        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+        batchCalls++;
+        await new Promise((r) => setTimeout(r, slowMs));
+      },
+    });
+    // The wait really is short now, so without heartbeats both would come back mid-handler.
+    for (const d of [`slow_${RUN}`, `slowbatch_${RUN}`]) expect((await jsm.consumers.info(EVENTS_STREAM, d)).config.ack_wait).toBe(nanos(CONSUMER_ACK_WAIT_MS));
+    const one = envelope();
+    const two = envelope();
+    await publish('slow', JSON.stringify(one));
+    await publish('slowbatch', JSON.stringify(two));
+    await eventually(async () => (await effects(one.aggregateId)) === 1 && (await effects(two.aggregateId)) === 1, slowMs + 5000);
+    for (const d of [`slow_${RUN}`, `slowbatch_${RUN}`]) {
+      const info = await eventually(async () => {
+        const i = await jsm.consumers.info(EVENTS_STREAM, d);
+        return i.num_ack_pending === 0 ? i : undefined;
+      }, 5000);
+      // Delivered once: the consumer's delivery sequence counts redeliveries too.
+      expect(info.delivered.consumer_seq).toBe(1);
+      expect(info.num_redelivered).toBe(0);
+    }
+    expect(calls).toBe(1);
+    expect(batchCalls).toBe(1);
+    await single.stop();
+    await batch.stop();
+  });
+
+  it('a consumer that dies without a word (kill -9): another replica has its message within about the ack wait', async () => {
+    const durable = `killed_${RUN}`;
+    const handledBy = new Map<string, string>();
+    const doomed = await connectNats(testNatsUrl(), 'consumer-test-doomed');
+    let kill!: (err: Error) => void;
+    const killed = new Promise<void>((_, reject) => (kill = reject));
+    let began!: () => void;
+    const begun = new Promise<void>((r) => (began = r));
+    const a = await startConsumer({
+      nc: doomed, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.killed`],
+      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+      handle: async () => {
+        began();
+        // A killed process's transaction ends with its connection.
+        await killed;
+      },
+    });
+    const event = envelope();
+    await publish('killed', JSON.stringify(event));
+    await begun;
+    const b = await replica(durable, 'killed', 'b', handledBy);
+    // Held for a while first: its heartbeats kept it from coming back meanwhile (delivered once).
+    await new Promise((r) => setTimeout(r, CONSUMER_ACK_WAIT_MS + 500));
+    expect(handledBy.get(event.aggregateId)).toBeUndefined();
+    expect((await jsm.consumers.info(EVENTS_STREAM, durable)).delivered.consumer_seq).toBe(1);
+    const t0 = Date.now();
+    await doomed.close();
+    kill(new Error('killed'));
+    await eventually(() => handledBy.get(event.aggregateId) === 'b', 15_000, 20);
+    // Before: the 30 s ack wait.
+    expect(Date.now() - t0).toBeLessThan(CONSUMER_ACK_WAIT_MS + 3000);
+    expect(await effects(event.aggregateId)).toBe(1);
+    await a.stop();
+    await b.stop();
+  });
+
+  it('an existing durable made with the old ack wait gets the short one, keeping its other settings, with replicas starting together', async () => {
+    const old = `oldwait_${RUN}`;
+    await jsm.consumers.add(EVENTS_STREAM, {
+      durable_name: old,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.New,
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+      filter_subject: `${EVENTS_PREFIX}.oldwait`,
+    });
+    const handledBy = new Map<string, string>();
+    const fresh = `freshwait_${RUN}`;
+    const replicas = await Promise.all([
+      replica(old, 'oldwait', 'r1', handledBy),
+      replica(old, 'oldwait', 'r2', handledBy),
+      replica(old, 'oldwait', 'r3', handledBy),
+      replica(fresh, 'freshwait', 'f1', handledBy),
+      replica(fresh, 'freshwait', 'f2', handledBy),
+    ]);
+    const info = await jsm.consumers.info(EVENTS_STREAM, old);
+    expect(info.config.ack_wait).toBe(nanos(CONSUMER_ACK_WAIT_MS));
+    expect(info.config.deliver_policy).toBe(DeliverPolicy.New);
+    expect(info.config.filter_subject).toBe(`${EVENTS_PREFIX}.oldwait`);
+    expect((await jsm.consumers.info(EVENTS_STREAM, fresh)).config.ack_wait).toBe(nanos(CONSUMER_ACK_WAIT_MS));
+    // And they consume.
+    const e = envelope();
+    await publish('oldwait', JSON.stringify(e));
+    await eventually(async () => (await effects(e.aggregateId)) === 1, 5000);
+    for (const r of replicas) await r.stop();
   });
 });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type Consumer, type ConsumerInfo, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@dme/contracts';
 import { ensureDeadLetterStream, namesOf, type NatsConnection } from './nats';
@@ -84,6 +84,27 @@ export const DEAD_LETTER_HEADERS = {
 
 export const DEFAULT_MAX_DELIVERIES = 5;
 
+/**
+ * How long JetStream waits for the ack of a delivered message before it delivers it again (to
+ * any replica). Short, so the messages a process held when it died (kill -9, a lost machine) come
+ * back within seconds; a live consumer keeps the messages it holds from coming back by telling
+ * the server it is still at them (CONSUMER_HEARTBEAT_MS), however long their handler runs.
+ */
+export const CONSUMER_ACK_WAIT_MS = 5_000;
+
+/**
+ * How often a consumer tells the server (`+WPI`, `m.working()`) that it still holds the messages
+ * it received more than this long ago: each held message hears from it at least every 2 s, well
+ * inside the ack wait, so a beat that is late (a busy event loop) or lost costs nothing.
+ */
+export const CONSUMER_HEARTBEAT_MS = 1_000;
+
+/**
+ * How long one pull waits on the server for messages (a new pull follows at once). Short: a
+ * stopping consumer lets its last pull run out (see Receiver.close).
+ */
+const PULL_EXPIRES_MS = 2_000;
+
 /** The delay before delivery n + 1 of a message that failed on delivery n. */
 export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number): number {
   const n = Math.max(1, deliveryCount);
@@ -109,11 +130,11 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   await ensureDurableConsumer(jsm, stream, durable, settings.filterSubject);
   const js = jetstream(opts.nc);
   const consumer = await js.consumers.get(stream, durable);
-  const messages = await consumer.consume({ max_messages: opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency) });
+  const stopping = stopSignal();
+  const messages = new Receiver(consumer, opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency), stopping, opts);
   const inbox = qualified(opts.em, 'inbox');
 
   const handleEvent = opts.handle ?? ((em: EntityManager, event: EventEnvelope) => opts.handleBatch!(em, [event]));
-  const stopping = stopSignal();
   const run: ConsumerRun = { ...settings, opts, js, messages, inbox, handleEvent, stopping };
   const loop = opts.handleBatch ? batchLoop(run, opts.handleBatch) : concurrentLoop(run);
 
@@ -128,11 +149,12 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
       stopped ??= (async () => {
         // Every message received but not begun goes back to the server at once (a nak without
         // delay), so another replica handles it now instead of after the ack wait; the ones being
-        // handled finish and are acked as usual. Closing lets the loop read what the library
-        // still holds (it yields its buffer before it ends), which the loop hands back.
+        // handled finish and are acked as usual (kept alive meanwhile). The receiver stops
+        // pulling; the loop reads what it still holds, and hands it back.
         stopping.request();
-        await messages.close().catch(() => undefined);
+        await messages.close();
         await loop.catch(() => undefined);
+        messages.stopBeating();
         // Acks and naks are sent without waiting for the server's answer; let the last ones go out.
         await opts.nc.flush().catch(() => undefined);
       })();
@@ -166,12 +188,139 @@ function stopSignal(): StopSignal {
  * Gives messages back to the server unhandled, to be delivered again at once (to any replica).
  * A nak that is lost (the connection is closing) costs only the ack wait.
  */
-function handBack(ms: readonly JsMsg[]): void {
+function handBack(run: ConsumerRun, ms: readonly JsMsg[]): void {
   for (const m of ms) {
     try {
       m.nak();
     } catch {
       // The connection is closed: the ack wait brings it back.
+    }
+    run.messages.settled(m);
+  }
+}
+
+/**
+ * The messages of a durable consumer, pulled only as far as there is room: at most `capacity`
+ * received and not yet settled at any time, each kept alive by a heartbeat (`+WPI`) from its
+ * arrival until the loop settles it, so the ack wait can be short (a dead process's messages come
+ * back in seconds) without a busy or slow consumer's messages coming back while it holds them.
+ * (The library's `consume` asks the server for more as messages arrive, not as they are handled,
+ * so under a backlog it would hold an unbounded number, each needing a heartbeat.)
+ *
+ * Read with `for await`: it yields messages in arrival order, and ends once `close` was called
+ * and what it had received has been read.
+ */
+class Receiver implements AsyncIterable<JsMsg> {
+  /** Received and not settled, with when the consumer last spoke for each. */
+  private readonly held = new Map<JsMsg, number>();
+  private readonly queue: JsMsg[] = [];
+  private wake: (() => void) | undefined;
+  private pull: ConsumerMessages | undefined;
+  private pulling = true;
+  private readonly pump: Promise<void>;
+  private readonly beat: NodeJS.Timeout;
+  /** The pull loop waiting for room, if it is. */
+  private roomMade: (() => void) | undefined;
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly capacity: number,
+    private readonly stopping: StopSignal,
+    private readonly opts: ConsumerOptions,
+  ) {
+    this.pump = this.pullLoop().finally(() => {
+      this.pulling = false;
+      this.wakeReader();
+    });
+    this.beat = setInterval(() => this.heartbeat(), CONSUMER_HEARTBEAT_MS);
+    this.beat.unref();
+  }
+
+  /** A message was acked, naked, terminated or handed back: it no longer needs heartbeats, and makes room. */
+  settled(m: JsMsg): void {
+    if (!this.held.delete(m)) return;
+    const wake = this.roomMade;
+    this.roomMade = undefined;
+    wake?.();
+  }
+
+  /**
+   * Stops pulling (the consumer's stop was requested first); resolves once the last pull has
+   * ended. What was received is still read (and handed back by the loop).
+   *
+   * A pull stays open on the server until it is filled or runs out, whatever the client does, and
+   * takes the next messages offered to this consumer first, the ones handed back included: shut
+   * here, they would be lost to it until the ack wait. So while this process holds messages (to
+   * hand back, or being handled) its last pull is left open: a hand-back that comes back to it is
+   * handed back again, filling it, and the rest go to another replica; it ends within
+   * PULL_EXPIRES_MS at most. Holding nothing, it is shut at once.
+   */
+  async close(): Promise<void> {
+    if (this.held.size === 0) await this.pull?.close().catch(() => undefined);
+    await this.pump;
+  }
+
+  stopBeating(): void {
+    clearInterval(this.beat);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<JsMsg> {
+    for (;;) {
+      const m = this.queue.shift();
+      if (m) {
+        yield m;
+        continue;
+      }
+      if (!this.pulling) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  private wakeReader(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private async pullLoop(): Promise<void> {
+    while (!this.stopping.requested) {
+      const room = this.capacity - this.held.size;
+      if (room <= 0) {
+        // Woken when a message is settled (or the consumer stops).
+        await Promise.race([new Promise<void>((resolve) => (this.roomMade = resolve)), this.stopping.promise]);
+        continue;
+      }
+      try {
+        this.pull = await this.consumer.fetch({ max_messages: room, expires: PULL_EXPIRES_MS });
+        for await (const m of this.pull) {
+          this.held.set(m, Date.now());
+          this.queue.push(m);
+          this.wakeReader();
+        }
+      } catch (err) {
+        // The server went away, the consumer was deleted...: pulled again after a pause.
+        if (!this.stopping.requested) this.opts.logger.warn({ err, consumer: this.opts.durable }, 'consumer: pulling messages failed, will retry');
+        await Promise.race([new Promise((r) => setTimeout(r, 1000)), this.stopping.promise]);
+      } finally {
+        this.pull = undefined;
+      }
+    }
+  }
+
+  /**
+   * Tells the server the consumer still holds the messages it last spoke for at least a heartbeat
+   * ago (`+WPI` restarts a message's ack wait), so none is delivered again while this process lives.
+   */
+  private heartbeat(): void {
+    const now = Date.now();
+    for (const [m, last] of this.held) {
+      if (now - last < CONSUMER_HEARTBEAT_MS) continue;
+      try {
+        m.working();
+      } catch {
+        // The connection is closing or closed: the ack wait brings the message back to a replica.
+      }
+      this.held.set(m, now);
     }
   }
 }
@@ -208,33 +357,44 @@ function consumerSettings(opts: ConsumerOptions): ConsumerSettings {
   };
 }
 
-/** Creates the durable consumer unless it exists (another replica may create it at the same time). */
+/**
+ * Creates the durable consumer unless it exists (another replica may create it at the same
+ * time), and gives an existing one the current ack wait: durables made before it was shortened
+ * were made with 30 s. Replicas starting together all set the same value, so whichever update
+ * lands last, the result is the same.
+ */
 async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, durable: string, filterSubject: string): Promise<void> {
   const config = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(30_000),
+    ack_wait: nanos(CONSUMER_ACK_WAIT_MS),
     // Unlimited on the server: the consumer itself dead-letters (the server would just drop).
     max_deliver: -1,
     filter_subject: filterSubject,
   };
+  let info: ConsumerInfo;
   try {
-    await jsm.consumers.info(stream, durable);
+    info = await jsm.consumers.info(stream, durable);
   } catch {
     try {
       await jsm.consumers.add(stream, config);
+      return;
     } catch (err) {
       if (!String((err as Error).message).includes('already')) throw err;
+      info = await jsm.consumers.info(stream, durable);
     }
   }
+  // Only the ack wait: an existing durable keeps its other settings (e.g. a test's deliver policy).
+  if (info.config.ack_wait !== config.ack_wait) await jsm.consumers.update(stream, durable, { ack_wait: config.ack_wait });
 }
 
 /** What the loops and handlers of a started consumer share. */
 interface ConsumerRun extends ConsumerSettings {
   opts: ConsumerOptions;
   js: JetStreamClient;
-  messages: ConsumerMessages;
+  /** Where messages come from (and are told they were settled). */
+  messages: Receiver;
   /** The inbox table, qualified by the service's schema. */
   inbox: string;
   /** The effect of one event: `handle`, or `handleBatch` with a batch of one. */
@@ -259,13 +419,14 @@ async function concurrentLoop(run: ConsumerRun): Promise<void> {
         // A stopping consumer hands back what it has not begun. Only when the message's turn
         // comes, after the event of its aggregate being handled here, so the replica that takes
         // it still gets an aggregate's events in stream order.
-        if (run.stopping.requested) return handBack([m]);
+        if (run.stopping.requested) return handBack(run, [m]);
         return parsed.ok ? handleOne(run, m, parsed.event) : deadLetter(run, m, 'malformed', parsed.err, rawIds(m));
       })
       .catch((err: unknown) => logUnexpected(run, err));
     tails.set(key, done);
     running.add(done);
     void done.then(() => {
+      run.messages.settled(m);
       running.delete(done);
       if (tails.get(key) === done) tails.delete(key);
     });
@@ -292,7 +453,7 @@ async function batchLoop(run: ConsumerRun, handleBatch: HandleBatch): Promise<vo
     const now: JsMsg[] = [];
     const later: JsMsg[] = [];
     for (const m of pending) (inHand.has(aggregateOf(m)) ? later : now).push(m);
-    handBack(now);
+    handBack(run, now);
     pending = later;
   };
   void run.stopping.promise.then(handBackWaiting);
@@ -302,6 +463,7 @@ async function batchLoop(run: ConsumerRun, handleBatch: HandleBatch): Promise<vo
       const batch = pending.splice(0, run.maxBatch);
       inHand = new Set(batch.map(aggregateOf));
       await handleMany(run, batch, handleBatch).catch((err: unknown) => logUnexpected(run, err));
+      for (const m of batch) run.messages.settled(m);
       inHand = new Set();
       if (run.stopping.requested) handBackWaiting();
     }
@@ -311,8 +473,8 @@ async function batchLoop(run: ConsumerRun, handleBatch: HandleBatch): Promise<vo
     pending.push(m);
     if (run.stopping.requested) handBackWaiting();
     worker ??= work();
-    // At most two batches waiting: the next is gathered while one is handled. (The library keeps
-    // asking the server for more as messages arrive, so what it holds unread is not bounded here.)
+    // Batches of at most maxBatch, the next one gathered while one is handled (the receiver holds
+    // at most two batches' worth).
     while (pending.length >= 2 * run.maxBatch && !run.stopping.requested && worker) await Promise.race([worker, run.stopping.promise]);
   }
   while (worker) await worker;
