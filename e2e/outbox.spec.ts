@@ -4,6 +4,7 @@ import { expect, test } from './fixtures';
 import { registerByApi, signInAs } from './helpers';
 import { apiSignedIn, handOverApi, newDriver, product, shipRental, signHandover } from './journey';
 import { deliveredDaysAgo } from './db';
+import { chunksToKeep } from '../mf-driver/src/pwa/rules';
 
 /*
  * Issue 28: the driver keeps working without signal. Hand-overs signed offline wait on the phone
@@ -76,18 +77,15 @@ test.describe('the driver without signal (issue 28)', () => {
       .toBe(true);
     // And every driver screen's files (the worker keeps those the driver app's federation manifest
     // names once it has it: on a busy machine a moment after the screen shows).
+    // Which files those are is the worker's own rule (chunksToKeep), applied to the manifest it kept.
+    const origin = new URL(phone.url()).origin;
     await expect
       .poll(
-        () =>
-          phone.evaluate(async () => {
-            const kept = await caches.match('/remotes/mf-driver/mf-manifest.json');
-            if (!kept) return false;
-            type Assets = { sync?: string[]; async?: string[] };
-            const m = (await kept.json()) as { metaData?: { publicPath?: string }; exposes?: Array<{ assets?: Record<string, Assets> }> };
-            const base = m.metaData?.publicPath?.startsWith('/remotes/mf-driver/') ? m.metaData.publicPath : '/remotes/mf-driver/';
-            const files = (m.exposes ?? []).flatMap((e) => ['js', 'css'].flatMap((k) => [...(e.assets?.[k]?.sync ?? []), ...(e.assets?.[k]?.async ?? [])]));
-            return files.length > 0 && (await Promise.all(files.map((f) => caches.match(base + f)))).every(Boolean);
-          }),
+        async () => {
+          const manifest = await phone.evaluate(async () => (await caches.match('/remotes/mf-driver/mf-manifest.json'))?.json() ?? null);
+          const files = chunksToKeep(manifest, origin);
+          return files.length > 0 && phone.evaluate(async (urls) => (await Promise.all(urls.map((u) => caches.match(u)))).every(Boolean), files);
+        },
         { timeout: 40_000, message: "the driver screens' files are kept on the phone" },
       )
       .toBe(true);

@@ -78,7 +78,7 @@ test.describe('a unit between rentals (issue 26)', () => {
     await expect(heading).toBeVisible();
     const entries = staff.getByTestId('custody-entry');
     // The hand-overs come from the order's events: on a busy machine the last may still be on its way.
-    await expect(entries).toHaveCount(10, { timeout: 5000 }).catch(() => reloadUntil(staff, heading, () => expect(entries).toHaveCount(10, { timeout: 3000 })));
+    await reloadUntil(staff, heading, () => expect(entries).toHaveCount(10, { timeout: 3000 }));
     expect(await staff.locator('[data-testid="custody-entry"] > strong').allInnerTexts()).toEqual([
       'Put away', 'Inspected', 'Cleaned', 'Returned', 'Picked up', 'Delivered', 'Out for delivery', 'Packed for an order', 'Reserved for an order', 'Stocked',
     ]);

@@ -127,11 +127,12 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   const { forget } = useSession();
   const [logout, { isLoading: loggingOut }] = useLogoutMutation();
   const [asking, setAsking] = useState(false);
-  const [drawer, setDrawer] = useState(false);
   const [drawerPath, setDrawerPath] = useState(pathname);
-  // The address when the drawer was opened: during a page change the router keeps showing the last
-  // page while the next one loads (a transition), and the address already names the next one.
+  // The address when the drawer was opened, null while it is closed: during a page change the
+  // router keeps showing the last page while the next one loads (a transition), and the address
+  // already names the next one.
   const [openedAt, setOpenedAt] = useState<string | null>(null);
+  const drawer = openedAt !== null;
   const menuButton = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
@@ -143,12 +144,9 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   // phone loads the next page): that page arriving is not leaving the page it was opened for.
   if (drawerPath !== pathname) {
     setDrawerPath(pathname);
-    if (pathname !== openedAt) setDrawer(false);
+    if (pathname !== openedAt) setOpenedAt(null);
   }
-  const onDrawer = (open: boolean) => {
-    setOpenedAt(open ? window.location.pathname : null);
-    setDrawer(open);
-  };
+  const onDrawer = (open: boolean) => setOpenedAt(open ? window.location.pathname : null);
 
   // Focus goes into the drawer when it opens and back to the menu button when it closes.
   useEffect(() => {
@@ -165,14 +163,14 @@ export function AppLayout({ user, children }: { user: User; children: ReactNode 
   useEffect(() => {
     if (!drawer) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setDrawer(false);
+      if (e.key === 'Escape') setOpenedAt(null);
     };
     document.addEventListener('keydown', onKey);
     const overflow = document.documentElement.style.overflow;
     document.documentElement.style.overflow = 'hidden';
     const phone = typeof window.matchMedia === 'function' ? window.matchMedia(PHONE) : undefined;
     const onWidth = () => {
-      if (phone && !phone.matches) setDrawer(false);
+      if (phone && !phone.matches) setOpenedAt(null);
     };
     phone?.addEventListener('change', onWidth);
     return () => {
