@@ -134,9 +134,12 @@ export async function startBalancer(backends: number[]): Promise<Balancer> {
     };
     attempt(0);
   });
+  // A port from freePort, not any (0): the kernel could hand a balancer a port already given to a
+  // replica that has not bound it yet.
+  const own = await freePort();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(own, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as net.AddressInfo;
   return {
@@ -188,7 +191,7 @@ export async function startReplicas(opts: ReplicaOptions): Promise<ReplicaStack>
       });
       await waitFor(async () => {
         if (c.exitCode !== null || c.signalCode !== null) throw new Error(`${label} exited during start:\n${tail.slice(-15).join('\n')}`);
-        return ready(url);
+        return ready(url, c.pid);
       }, 90_000, `${label} at ${url}`);
     };
     const replica: Replica = {
@@ -237,7 +240,7 @@ export async function startReplicas(opts: ReplicaOptions): Promise<ReplicaStack>
     const front = await startBalancer(gatewayPorts);
     balancers.push(front);
     byName.gateway = front;
-    if (!opts.extraEnv?.SMTP_URL) catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
+    if (!opts.extraEnv?.SMTP_URL) catcher = await startMailCatcher({ smtpPort: await freePort(), httpPort: await freePort() });
     env = processEnv({ ...opts, extraEnv: { ...mailEnv(catcher?.smtpUrl ?? opts.extraEnv!.SMTP_URL!, front.url), ...opts.extraEnv } });
     const services: Replica[] = [];
     for (const name of presentServices(opts.root)) {

@@ -78,11 +78,13 @@ export function pipeLogs(child: ChildProcess, name: string, opts: Pick<StackOpti
   child.stderr?.on('data', onData('err'));
 }
 
-/** The process answers /health/ready (its database and NATS are reachable). */
-export async function ready(url: string): Promise<boolean> {
+/** The process answers /health/ready (its database and NATS are reachable); with `pid`, that process itself. */
+export async function ready(url: string, pid?: number): Promise<boolean> {
   try {
     const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
-    return res.ok;
+    if (!res.ok) return false;
+    // Another process on the address (a port taken by something else) is not the one started.
+    return pid === undefined || ((await res.json()) as { pid?: number }).pid === pid;
   } catch {
     return false;
   }
@@ -185,7 +187,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     child.once('exit', () => (exited = true));
     await waitFor(async () => {
       if (exited) throw new Error(`${name} exited during start:\n${tail.slice(-15).join('\n')}`);
-      return ready(url);
+      return ready(url, child.pid);
     }, 60_000, `${name} at ${url}`);
   };
 

@@ -31,7 +31,7 @@ describe('health', () => {
     expect(live).toMatchObject({ status: 'ok', pid: process.pid });
     const ready = await fetch(`${server.url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { postgresql: 'up', nats: 'up' } });
+    expect(await ready.json()).toMatchObject({ status: 'ready', pid: process.pid, checks: { postgresql: 'up', nats: 'up' } });
   });
 
   it('/health/ready is 503 naming the dependency that is down, while /health/live stays 200', async () => {

@@ -357,13 +357,13 @@ async function answerOwnEndpoint(ctx: Context, app: object, name: string, metric
       // Not a failure: the process is finishing its requests; a load balancer should send no more.
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 503;
-      ctx.body = { status: 'stopping', service: name, checks: {} };
+      ctx.body = { status: 'stopping', service: name, pid: process.pid, checks: {} };
       return true;
     }
     const { ok, checks } = await readiness(app);
     ctx.set('Cache-Control', 'no-store');
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ready' : 'not ready', service: name, checks };
+    ctx.body = { status: ok ? 'ready' : 'not ready', service: name, pid: process.pid, checks };
     return true;
   }
   return false;

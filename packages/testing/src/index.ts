@@ -44,16 +44,28 @@ export async function createTestDatabase(prefix: string): Promise<{ url: string;
   return { url: url.toString(), drop: () => dropDatabase(url.toString()) };
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createNetServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => done(port));
+/** Ports this process has handed out: none is handed out twice (the first may not be bound yet). */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port free on 127.0.0.1 right now, and never one this process handed out before: two
+ * calls made before either port is bound would otherwise get the same port now and then, and
+ * two processes of a test stack would share it (one answering for the other).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((done, fail) => {
+      const srv = createNetServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as AddressInfo;
+        srv.close(() => done(port));
+      });
+      srv.on('error', fail);
     });
-    srv.on('error', fail);
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export interface TestServer {
