@@ -5,7 +5,7 @@ import { startTestSmtp, type TestSmtp } from '@dme/testing/smtp';
 import { createOrm, migrate, type Orm } from './db';
 import { createLogger } from './logger';
 import { createMailer, type Mailer } from './mail';
-import { MailRelay, mailOutboxTableSql, queueMail, requeueMail } from './mail-outbox';
+import { MailRelay, mailOutboxTableSql, queueMail, queueMails, requeueMail } from './mail-outbox';
 import { sql } from './sql';
 
 /** The message outbox on a real PostgreSQL, sent to a real SMTP server, every message parsed back. */
@@ -83,6 +83,42 @@ describe('message outbox', () => {
     expect(b).toBe(a);
     await drain(relay(), 3);
     expect(to(addr)).toHaveLength(1);
+  });
+
+  it('several messages queued in one statement (a batch of events): each sent once with its attachment, in the order given; a key already queued or repeated in the batch adds nothing; a rollback queues none', async () => {
+    const [a, b, c, lost] = [address(), address(), address(), address()];
+    const earlier = `payment-received:${randomUUID()}`;
+    const repeated = `payment-received:${randomUUID()}`;
+    const first = await queueMail(orm.em.fork(), FROM, message(a, { dedupeKey: earlier }));
+    await expect(
+      orm.em.fork().transactional(async (tem) => {
+        await queueMails(tem, FROM, [message(lost)]);
+        throw new Error('the batch failed');
+      }),
+    ).rejects.toThrow('the batch failed');
+    await orm.em.fork().transactional((tem) =>
+      queueMails(tem, FROM, [message(a, { dedupeKey: earlier }), message(b, { dedupeKey: repeated }), message(c), message(b, { dedupeKey: repeated })]),
+    );
+    await queueMails(orm.em.fork(), FROM, []);
+    await drain(relay(), 3);
+    expect(to(lost)).toHaveLength(0);
+    expect(to(a)).toHaveLength(1);
+    expect(to(a)[0]!.messageId).toBe((await row(first)).message_id);
+    for (const addr of [b, c]) {
+      const [got, ...more] = to(addr);
+      expect(more).toHaveLength(0);
+      expect(got!.attachments.map((x) => [x.filename, x.content.toString()])).toEqual([['INVOICE.pdf', '%PDF-1.4 test']]);
+    }
+    const rows = await sql<{ recipient: string; status: string; message_id: string }>(
+      orm.em.fork(),
+      `select recipient, status, message_id from "${SCHEMA}"."mail_outbox" where recipient = any($1::text[])`,
+      [[a, b, c]],
+    );
+    expect(rows.map((r) => r.recipient).sort()).toEqual([a, b, c].sort());
+    expect(new Set(rows.map((r) => r.message_id)).size).toBe(3);
+    // Sent in the order given (a placed order's message before its payment's).
+    expect(smtp.received.findIndex((m) => m.envelopeTo.includes(b))).toBeLessThan(smtp.received.findIndex((m) => m.envelopeTo.includes(c)));
+    expect(rows.every((r) => r.status === 'SENT')).toBe(true);
   });
 
   it('while the SMTP server is down messages wait (QUEUED, attempts counted); once it is back each goes out once', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { addDays, EVENT_STREAM, EVENTS, manilaDate, type EventEnvelope } from '@dme/contracts';
-import { createLogger, eventEnvelope, type RunningConsumer } from '@dme/platform';
+import { createLogger, ensureEventStream, eventEnvelope, type RunningConsumer } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { placedEvent, purchase, rental, rentalToFullPayment, statusEvent } from '@dme/testing/order-events';
 import { startPaymentService, type PaymentFixture } from '@dme/testing/payment';
@@ -28,7 +28,7 @@ afterAll(async () => {
 const handle = () => notificationHandler({ config: h.config, nc: h.nc, logger, invoiceSubject });
 async function deliver(...events: EventEnvelope[]) {
   const run = handle();
-  for (const e of events) await h.orm.em.fork().transactional((tem) => run(tem, e));
+  for (const e of events) await h.orm.em.fork().transactional((tem) => run(tem, [e]));
   h.mail.kick();
 }
 
@@ -77,6 +77,38 @@ describe('messages from events', () => {
     await deliver(forged);
     const [, toB] = await h.mailTo('buyer-b@example.com', 2);
     expect(toB!.attachments).toHaveLength(0);
+  });
+
+  it('a batch of events in one transaction (as the consumer hands them): each customer gets their own messages once, the payment with its invoice; nothing for a deleted account or a repeated reminder', async () => {
+    const a = await customer('batch-a@example.com');
+    const b = await customer('batch-b@example.com');
+    const order = purchase({ customerId: a.id });
+    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
+    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-B-1', receiptNumber: 'OR-B-1' })).toBe(200);
+    const [paid] = await p.events(order.orderId, EVENTS.payment.confirmed);
+    const other = purchase({ customerId: b.id });
+    const rentalId = randomUUID();
+    const reminder = () =>
+      eventEnvelope('order', {
+        type: EVENTS.rental.reminderDue,
+        aggregateId: rentalId,
+        data: { orderId: rentalId, orderNumber: 'ORD-20261125-000999', customerId: b.id, kind: 'DUE_TODAY', day: '2026-11-25', dueDate: '2026-11-25' },
+      });
+    const placedA = placedEvent(order);
+    await h.orm.em.fork().transactional((tem) =>
+      handle()(tem, [placedA, paid!, placedEvent(other), placedEvent(purchase({ customerId: randomUUID() })), statusEvent(order, 'PREPARING', 'TO_SHIP'), reminder(), reminder()]),
+    );
+    // The same batch handed again (a redelivery the inbox did not stop) writes nothing more.
+    await h.orm.em.fork().transactional((tem) => handle()(tem, [placedA, paid!]));
+    h.mail.kick();
+    const toA = (await h.mailTo('batch-a@example.com', 3)).slice(1);
+    expect(toA.map((m) => m.subject)).toEqual([`Your order ${order.orderNumber} is placed`, `Payment received for ${order.orderNumber}`]);
+    expect(toA.map((m) => m.attachments.map((x) => x.filename))).toEqual([[], ['INVOICE.pdf']]);
+    const toB = (await h.mailTo('batch-b@example.com', 3)).slice(1);
+    expect(toB.map((m) => m.subject).sort()).toEqual([`Your order ${other.orderNumber} is placed`, 'Your rental ORD-20261125-000999 is due today'].sort());
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsTo('batch-a@example.com')).toHaveLength(3);
+    expect(mailsTo('batch-b@example.com')).toHaveLength(3);
   });
 
   it("a rental's first and full payments attach INITIAL_PAYMENT_INVOICE.pdf and FULL_PAYMENT_INVOICE.pdf; the full-payment request says balance and due date", async () => {
@@ -298,6 +330,8 @@ describe('the consumers', () => {
   it('an event delivered twice (JetStream redelivery) is one message', async () => {
     const a = await customer('twice@example.com');
     const prefix = `identity-mail-test-${randomUUID().slice(0, 8)}`;
+    // The event stream as the services make it (a fresh NATS server has none until a process starts).
+    await ensureEventStream(h.nc);
     const jsm = await jetstreamManager(h.nc);
     for (const [suffix, filter] of [['order', 'dme.order.>'], ['payment', 'dme.payment.>'], ['request', 'dme.request.>'], ['rental', 'dme.rental.>']] as const) {
       // Created first, delivering only what is published from now on: the stream's history belongs to other runs.

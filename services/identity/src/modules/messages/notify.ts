@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EVENT_DATA, EVENTS, INVOICE_RPC, InvoiceReply, type EventEnvelope } from '@dme/contracts';
-import { callRpc, HttpProblem, startConsumer, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
+import { callRpc, HttpProblem, queueMails, startConsumer, type Db, type Logger, type MailAttachment, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import type { IdentityConfig } from '../../config';
-import { queueMessage, recipientOf, type MessageRecipient } from './outbox';
+import { recipientsOf, renderedMail, type MessageRecipient } from './outbox';
 import { orderPlaced, orderStatus, paymentReceived, recallNotice, REMINDER_TEMPLATE, refundDue, refundPaid, rentalEndedEarly, rentalExtended, rentalReminderMessage, requestChanged, TEMPLATES, type TemplateName } from './templates';
 import { unsubscribeToken } from '../accounts/unsubscribe';
 import type { MessageContent } from './render';
@@ -124,20 +124,29 @@ async function invoiceAttachment(deps: NotifyDeps, m: Message): Promise<MailAtta
   }
 }
 
-/** Handles one event: queues its message (once per event, in the consumer's transaction). */
+/**
+ * Handles a batch of events (in the consumer's transaction): their recipients read in one
+ * statement, the invoices of payment messages asked for side by side, and every message queued
+ * in one statement, once per event (or per its dedupeKey).
+ */
 export function notificationHandler(deps: NotifyDeps) {
   const links = { publicUrl: deps.config.PUBLIC_URL, secret: deps.config.INTERNAL_TOKEN };
-  return async (em: EntityManager, event: EventEnvelope): Promise<void> => {
-    for (const m of messagesOf(event, links)) {
-      const recipient = await recipientOf(em, m.customerId);
-      if (!recipient || (m.reminder && !recipient.remindersEnabled)) continue;
-      const attachments = await invoiceAttachment(deps, m);
-      await queueMessage(em, deps.config.MAIL_FROM, recipient.email, m.template, m.content(recipient), {
-        ref: m.orderId,
-        dedupeKey: m.dedupeKey ?? `event:${event.id}`,
-        attachments,
-      });
-    }
+  return async (db: Db, events: readonly EventEnvelope[]): Promise<void> => {
+    const messages = events.flatMap((event) => messagesOf(event, links).map((m) => ({ ...m, dedupeKey: m.dedupeKey ?? `event:${event.id}` })));
+    if (messages.length === 0) return;
+    const recipients = await recipientsOf(db, [...new Set(messages.map((m) => m.customerId))]);
+    const sendable = messages.flatMap((m) => {
+      const recipient = recipients.get(m.customerId);
+      return !recipient || (m.reminder && !recipient.remindersEnabled) ? [] : [{ m, recipient }];
+    });
+    const attachments = await Promise.all(sendable.map(({ m }) => invoiceAttachment(deps, m)));
+    await queueMails(
+      db,
+      deps.config.MAIL_FROM,
+      sendable.map(({ m, recipient }, i) =>
+        renderedMail(recipient.email, m.template, m.content(recipient), { ref: m.orderId, dedupeKey: m.dedupeKey, attachments: attachments[i]! }),
+      ),
+    );
   };
 }
 
@@ -146,11 +155,12 @@ export async function startNotificationConsumers(
   opts: NotifyDeps & { em: EntityManager; afterCommit?: () => void; durablePrefix?: string },
 ): Promise<RunningConsumer[]> {
   const prefix = opts.durablePrefix ?? 'identity-mail';
-  const handle = notificationHandler(opts);
-  // Four events at a time per consumer: a payment's message waits for its invoice (a request to
-  // the payment service) inside the consumer's transaction, and identity's pool (10 connections)
-  // must stay free for sign-ins and sessions during a burst of payments.
-  const common = { nc: opts.nc, em: opts.em, logger: opts.logger, handle, concurrency: 4, ...(opts.afterCommit ? { afterCommit: opts.afterCommit } : {}) };
+  const handleBatch = notificationHandler(opts);
+  // Up to 25 events in one transaction: one read of their recipients and one insert of their
+  // messages (one transaction per event kept identity busy through a burst of checkouts). A
+  // payment's message waits for its invoice (a request to the payment service) inside the
+  // transaction; a batch's invoices are asked for side by side.
+  const common = { nc: opts.nc, em: opts.em, logger: opts.logger, handleBatch, maxBatch: 25, ...(opts.afterCommit ? { afterCommit: opts.afterCommit } : {}) };
   return Promise.all([
     startConsumer({ ...common, durable: `${prefix}-order`, subjects: ['dme.order.>'] }),
     startConsumer({ ...common, durable: `${prefix}-payment`, subjects: ['dme.payment.>'] }),

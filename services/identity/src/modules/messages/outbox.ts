@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { qualified, queueMail, type MailAttachment } from '@dme/platform';
+import { qualified, queueMail, sql, type Db, type MailAttachment, type QueuedMail } from '@dme/platform';
 import { rendered, type MessageContent } from './render';
 import type { Recipient, TemplateName } from './templates';
 
@@ -9,14 +9,17 @@ export interface MessageRecipient extends Recipient {
   remindersEnabled: boolean;
 }
 
-/** The account a message goes to; undefined for one deleted (nobody to write to). */
-export async function recipientOf(em: EntityManager, userId: string): Promise<MessageRecipient | undefined> {
-  const rows = await em.execute<Array<{ id: string; email: string; first_name: string; email_verified_at: Date | null; reminders_enabled: boolean }>>(
-    `select id, email, first_name, email_verified_at, reminders_enabled from ${qualified(em, 'users')} where id = ? and deleted_at is null`,
-    [userId],
+/** The accounts messages go to, by id; one deleted is not there (nobody to write to). */
+export async function recipientsOf(db: Db, userIds: readonly string[]): Promise<Map<string, MessageRecipient>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await sql<{ id: string; email: string; first_name: string; email_verified_at: Date | null; reminders_enabled: boolean }>(
+    db,
+    `select id, email, first_name, email_verified_at, reminders_enabled from ${qualified(db, 'users')} where id = any($1::uuid[]) and deleted_at is null`,
+    [userIds],
   );
-  const r = rows[0];
-  return r && { id: r.id, email: r.email, firstName: r.first_name, emailVerified: r.email_verified_at !== null, remindersEnabled: r.reminders_enabled };
+  return new Map(
+    rows.map((r) => [r.id, { id: r.id, email: r.email, firstName: r.first_name, emailVerified: r.email_verified_at !== null, remindersEnabled: r.reminders_enabled }]),
+  );
 }
 
 export interface QueueOptions {
@@ -27,10 +30,10 @@ export interface QueueOptions {
   attachments?: MailAttachment[];
 }
 
-/** Renders a message and queues it in the caller's transaction (the message outbox). */
-export function queueMessage(em: EntityManager, from: string, to: string, template: TemplateName, content: MessageContent, opts: QueueOptions): Promise<string> {
+/** A message rendered as the outbox takes it. */
+export function renderedMail(to: string, template: TemplateName, content: MessageContent, opts: QueueOptions): QueuedMail {
   const { subject, html, text } = rendered(content);
-  return queueMail(em, from, {
+  return {
     to,
     template,
     subject,
@@ -39,5 +42,10 @@ export function queueMessage(em: EntityManager, from: string, to: string, templa
     ...(opts.attachments ? { attachments: opts.attachments } : {}),
     ...(opts.ref ? { ref: opts.ref } : {}),
     dedupeKey: opts.dedupeKey,
-  });
+  };
+}
+
+/** Renders a message and queues it in the caller's transaction (the message outbox). */
+export function queueMessage(em: EntityManager, from: string, to: string, template: TemplateName, content: MessageContent, opts: QueueOptions): Promise<string> {
+  return queueMail(em, from, renderedMail(to, template, content, opts));
 }
