@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- js gateway checkout products bookings reports mail search lighthouse first-screens]`: starts the product on a fresh database (as `npm test` does)
+ * `npm run bench [-- js gateway checkout products bookings reports mail search lighthouse first-screens | cold | scale]`: starts the product on a fresh database (as `npm test` does)
  * and prints measured figures as Markdown, for docs/benchmarks.md. Never a pass/fail test.
  * `BENCH_PROFILE=1` also writes a CPU profile of every service and the gateway to .data/profiles.
  */
@@ -18,6 +18,7 @@ import { dropDatabase, ensureDatabase, listenHttp } from '@dme/platform';
 import { withDatabase } from './lib/infra';
 import { lighthouse, staffFirstScreens } from './lib/lighthouse';
 import { bookingsBench } from './lib/bench-bookings';
+import { scaleBench } from './lib/bench-scale';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -668,6 +669,15 @@ async function main() {
       else if (only.includes('first-screens')) await staffFirstScreens(stack, log);
     } finally {
       await stack.stop();
+    }
+    if (only.includes('scale')) {
+      // Its own stack: the product list's one-second micro-cache off, so the grid is measured, not the cache.
+      const year = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });
+      try {
+        await scaleBench(year, { log, api, signIn, uploadImage, expectStatus, load, pct });
+      } finally {
+        await year.stop();
+      }
     }
     if (want('reports')) reports(pgHandle.serverUrl);
     if (want('mail')) mail(pgHandle.serverUrl, nats.url);

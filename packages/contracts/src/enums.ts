@@ -89,6 +89,12 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_STATUSES = ['PENDING', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', 'PAID', 'CANCELLED', 'REFUND_DUE', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/**
+ * How far along a payment status is: a mirror of the payment (the order service's) never goes
+ * back to a lower rank when two replicas apply its events out of order.
+ */
+export const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3, REFUND_DUE: 4, REFUNDED: 5 };
+
 /** PARTIAL: a rental's first payment; FULL: a purchase's or a rental's last; CYCLE (issue 29): a rental's 30-day cycle; BUYOUT (issue 29): a rent-to-own rental bought out. */
 export const PAYMENT_TYPES = ['PARTIAL', 'FULL', 'CYCLE', 'BUYOUT'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];

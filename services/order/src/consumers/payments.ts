@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { EVENTS, EVENT_DATA, paymentTransition, type EventData, type EventEnvelope, type PaymentStatus } from '@dme/contracts';
+import { EVENTS, EVENT_DATA, PAYMENT_RANK, paymentTransition, type EventData, type EventEnvelope } from '@dme/contracts';
 import { qualified, startConsumer, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
 import { decide } from '../process/can-perform';
 import { loadOrder } from '../modules/orders/read';
@@ -9,9 +9,6 @@ import { perform } from '../process/transitions';
 type Confirmed = EventData<typeof EVENTS.payment.confirmed>;
 type RefundDue = EventData<typeof EVENTS.payment.refundDue>;
 type RefundRecorded = EventData<typeof EVENTS.payment.refundRecorded>;
-
-/** Payment statuses only move forward; a redelivered older event does not undo a newer one. */
-const PAYMENT_RANK: Record<PaymentStatus, number> = { PENDING: 0, INITIAL_PAYMENT: 1, FOR_FULL_PAYMENT: 2, PAID: 3, CANCELLED: 3, REFUND_DUE: 4, REFUNDED: 5 };
 
 /**
  * The payment read model (SPEC §4), from `dme.payment.confirmed`, and the process rows the event

@@ -1,0 +1,241 @@
+/**
+ * `npm run bench -- scale` (issue 30, part 4): a year of a busy shop (scripts/lib/scale.ts: at
+ * BENCH_SCALE=1, the default, 10,000 products, 100,000 units, 200,000 customers, 1,000,000
+ * orders) written into the running stack's database, then each screen's request measured through
+ * the gateway, one at a time (p50/p99), beside a baseline: a query for the same rows run straight
+ * on PostgreSQL in the same run. Budgets (DESIGN §12): lists and details p99 ≤ 2× baseline and
+ * ≤ 100 ms; a report over the year p99 ≤ 1 s; the year's Excel export ≤ 60 s with the reporting
+ * process ≤ 300 MB.
+ *
+ * The helpers of scripts/bench.ts come in as `kit` (that file is the script's entry point).
+ */
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { addDays, manilaDate, REPORT_NAMES } from '@dme/contracts';
+import type { BenchKit } from './bench-bookings';
+import { DEFAULT_DEMO_PASSWORD } from './seed';
+import { generateYear, scaleUsername } from './scale';
+import type { TestStack } from './testenv';
+
+interface Figure {
+  n: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  /** The first answer that was not 200: its status and the start of its body. */
+  firstBad?: string;
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+function figure(times: number[], bad: number): Figure {
+  const s = [...times].sort((a, b) => a - b);
+  const q = (p: number) => round(s[Math.min(s.length - 1, Math.floor(p * s.length))]!);
+  return { n: s.length, p50: q(0.5), p99: q(0.99), bad };
+}
+
+/** One GET through the gateway as a browser sends it (keep-alive, compressed answers); its time and status. */
+function timed(base: URL, path: string, cookie: string | undefined, agent: http.Agent): Promise<{ ms: number; status: number; body?: string }> {
+  return new Promise((done, fail) => {
+    const t0 = performance.now();
+    http
+      .get({ hostname: base.hostname, port: base.port, path, agent, headers: { 'accept-encoding': 'gzip, br', ...(cookie ? { cookie } : {}) } }, (res) => {
+        if (res.statusCode === 200) {
+          res.resume();
+          res.on('end', () => done({ ms: performance.now() - t0, status: 200 }));
+          return;
+        }
+        // A refusal is read (uncompressed problem+json) to say why.
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done({ ms: performance.now() - t0, status: res.statusCode ?? 0, body: `${path} ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}` }));
+      })
+      .on('error', fail);
+  });
+}
+
+/** `n` requests one after another (after a few not counted), path i for the i-th. */
+async function measure(base: URL, n: number, path: (i: number) => string, cookie?: string): Promise<Figure> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (let i = 0; i < Math.min(5, n); i++) await timed(base, path(n + i), cookie, agent);
+    const times: number[] = [];
+    let bad = 0;
+    let firstBad: string | undefined;
+    for (let i = 0; i < n; i++) {
+      const r = await timed(base, path(i), cookie, agent);
+      times.push(r.ms);
+      if (r.status !== 200) {
+        bad++;
+        firstBad ??= `${r.status} ${r.body ?? ''}`;
+      }
+    }
+    return { ...figure(times, bad), ...(firstBad ? { firstBad } : {}) };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The same rows straight on PostgreSQL: `n` runs of the query with the i-th parameters. */
+async function baseline(db: pg.Client, n: number, text: string, params: (i: number) => unknown[]): Promise<Figure> {
+  for (let i = 0; i < Math.min(5, n); i++) await db.query(text, params(n + i));
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await db.query(text, params(i));
+    times.push(performance.now() - t0);
+  }
+  return figure(times, 0);
+}
+
+/** Resident memory of a process now (MB), from /proc. */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+export async function scaleBench(stack: TestStack, kit: BenchKit): Promise<void> {
+  const scale = Number(process.env.BENCH_SCALE ?? 1);
+  const today = manilaDate();
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  try {
+    // Every generated customer signs in with the demo password (the demo customer's stored hash).
+    const passwordHash = ((await db.query(`select password_hash from identity.users where username = 'customer'`)).rows as Array<{ password_hash: string }>)[0]!.password_hash;
+    const t0 = performance.now();
+    const size = await generateYear(stack.databaseUrl, { scale, seed: 1, endDay: today, passwordHash, log: kit.log });
+    kit.log(`\n### A year of a busy shop (scale ${scale}): ${size.products} products, ${size.units} units, ${size.customers} customers, ${size.orders} orders over the 365 days to ${today}, written in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    const sizes = (await db.query(`select pg_size_pretty(pg_database_size(current_database())) as size`)).rows[0] as { size: string };
+    kit.log(`Database size: ${sizes.size}. Each request one at a time through the gateway (compressed answers), beside a query for the same rows run straight on PostgreSQL.\n`);
+
+    const base = new URL(stack.url.replace('localhost', '127.0.0.1'));
+    const admin = (await kit.signIn(stack, 'superadmin', DEFAULT_DEMO_PASSWORD)).cookie;
+    const heavy = (await kit.signIn(stack, scaleUsername(1), DEFAULT_DEMO_PASSWORD)).cookie;
+    const heavyId = ((await db.query(`select id from identity.users where username = $1`, [scaleUsername(1)])).rows[0] as { id: string }).id;
+    const orderIds = ((await db.query(`select id from ordering.orders order by md5(id::text) limit 200`)).rows as Array<{ id: string }>).map((r) => r.id);
+    const rentalProducts = ((await db.query(`select product_id from catalog.bookings where status = 'ACTIVE' group by product_id order by count(*) desc, product_id limit 50`)).rows as Array<{ product_id: string }>).map((r) => r.product_id);
+
+    kit.log('| request | through the gateway p50 / p99 ms | baseline p50 / p99 ms | p99 ratio | budget | non-200 |');
+    kit.log('|---|---|---|---|---|---|');
+    const failures: string[] = [];
+    const row = (label: string, got: Figure, base: Figure | undefined, budget: string) => {
+      kit.log(`| ${label} | ${got.p50} / **${got.p99}** | ${base ? `${base.p50} / ${base.p99}` : '—'} | ${base ? `${(got.p99 / Math.max(base.p99, 0.1)).toFixed(1)}×` : '—'} | ${budget} | ${got.bad} |`);
+      if (got.firstBad) failures.push(`${label}: ${got.firstBad}`);
+    };
+    const LIST = '≤ 2× and ≤ 100 ms';
+    const N = 100;
+
+    // The shop's grid (first pages and deep ones) and its search.
+    for (const type of ['FOR_RENT', 'FOR_SALE']) {
+      const offset = (i: number) => 20 * ((i * 7919) % 50);
+      row(
+        `shop grid, ${type}, 20 a page, pages 1-50`,
+        await measure(base, N, (i) => `/api/products?type=${type}&limit=20&offset=${offset(i)}`),
+        await baseline(db, N, `select id, name, brand, image, type, price from catalog.products where type = $1 and archived_at is null order by name, id limit 20 offset $2`, (i) => [type, offset(i)]),
+        LIST,
+      );
+    }
+    const words = ['wheelchair', 'hospital bed', 'oxygen', 'walker', 'nebulizer invacare', 'cpap philips'];
+    row(
+      'shop search (6 queries rotated)',
+      await measure(base, N, (i) => `/api/products?search=${encodeURIComponent(words[i % words.length]!)}&limit=20`),
+      await baseline(db, N, `select id, name from catalog.products p where archived_at is null and search_doc @@ websearch_to_tsquery('english', $1) order by ts_rank(search_doc, websearch_to_tsquery('english', $1)) desc, id limit 20`, (i) => [words[i % words.length]]),
+      LIST,
+    );
+
+    // The staff's order lists: each tab's first page, and a deep page of the busiest tab.
+    for (const [type, status] of [['RENT', 'PENDING'], ['RENT', 'DELIVERED'], ['RENT', 'FOR_FULL_PAYMENT'], ['RENT', 'COMPLETED'], ['BUY', 'PREPARING'], ['BUY', 'DELIVERED'], ['BUY', undefined]] as const) {
+      const q = `type=${type}${status ? `&status=${status}` : ''}`;
+      row(
+        `staff orders, ${type} ${status ?? 'all'}, page 1`,
+        await measure(base, N, () => `/api/orders?${q}&limit=20`, admin),
+        await baseline(db, N, `select * from ordering.orders where type = $1 and ($2::text is null or status = $2) order by created_at desc, id limit 20`, () => [type, status ?? null]),
+        LIST,
+      );
+    }
+    row(
+      'staff orders, BUY DELIVERED, pages 100-149',
+      await measure(base, N, (i) => `/api/orders?type=BUY&status=DELIVERED&limit=20&offset=${20 * (100 + (i % 50))}`, admin),
+      await baseline(db, N, `select * from ordering.orders where type = 'BUY' and status = 'DELIVERED' order by created_at desc, id limit 20 offset $1`, (i) => [20 * (100 + (i % 50))]),
+      LIST,
+    );
+    row(
+      'staff search by order number',
+      await measure(base, N, (i) => `/api/orders?search=${encodeURIComponent(`ORD-${today.replaceAll('-', '')}`)}-${String(size.orders - (i % 50)).padStart(6, '0').slice(-6)}&limit=20`, admin),
+      await baseline(db, N, `select * from ordering.orders where order_number = $1`, (i) => [`ORD-${today.replaceAll('-', '')}-${String(size.orders - (i % 50)).padStart(6, '0').slice(-6)}`]),
+      LIST,
+    );
+    // One customer's orders (the busiest: ~1,000 of them), and an order's detail.
+    for (const type of ['RENT', 'BUY']) {
+      row(
+        `a customer's orders (${(await db.query(`select count(*) as n from ordering.orders where customer_id = $1`, [heavyId])).rows[0].n} in all), ${type}, pages 1-10`,
+        await measure(base, N, (i) => `/api/my/orders?type=${type}&limit=20&offset=${20 * (i % 10)}`, heavy),
+        await baseline(db, N, `select * from ordering.orders where customer_id = $1 and type = $2 order by created_at desc, id limit 20 offset $3`, (i) => [heavyId, type, 20 * (i % 10)]),
+        LIST,
+      );
+    }
+    row(
+      'order detail (200 orders rotated)',
+      await measure(base, N, (i) => `/api/orders/${orderIds[i % orderIds.length]}`, admin),
+      await baseline(
+        db,
+        N,
+        `select o.*, (select json_agg(l) from ordering.order_lines l where l.order_id = o.id) as lines, (select json_agg(k) from ordering.order_tracker k where k.order_id = o.id) as tracker,
+                (select row_to_json(p) from ordering.order_payments p where p.order_id = o.id) as payment from ordering.orders o where o.id = $1`,
+        (i) => [orderIds[i % orderIds.length]],
+      ),
+      LIST,
+    );
+    // Availability of a rental product over a month (the busiest booked ones).
+    const to = addDays(today, 29);
+    row(
+      'availability, 30 days, one product (50 rotated)',
+      await measure(base, N, (i) => `/api/products/${rentalProducts[i % rentalProducts.length]}/availability?from=${today}&to=${to}`),
+      await baseline(
+        db,
+        N,
+        `select d, (select count(*) from catalog.stock_items s where s.product_id = $1) - count(b.id) as free
+           from generate_series($2::date, $3::date, interval '1 day') d left join catalog.bookings b on b.product_id = $1 and b.status = 'ACTIVE' and b.period @> d::date group by d order by d`,
+        (i) => [rentalProducts[i % rentalProducts.length], today, to],
+      ),
+      LIST,
+    );
+
+    // Every report over a month and over the year.
+    const monthFrom = addDays(today, -29);
+    const yearFrom = addDays(today, -364);
+    for (const report of REPORT_NAMES) {
+      for (const [label, from] of [['month', monthFrom], ['year', yearFrom]] as const) {
+        row(`report ${report}, ${label}`, await measure(base, label === 'year' ? 10 : 20, () => `/api/reports/${report}?from=${from}&to=${today}&limit=50`, admin), undefined, label === 'year' ? '≤ 1,000 ms' : '—');
+      }
+    }
+
+    if (failures.length) kit.log(`\nNot answered 200 (the first of each): ${failures.map((f) => `\n- ${f}`).join('')}`);
+
+    // The year's Excel export of the largest report, with the reporting process's memory.
+    const counts = await Promise.all(
+      REPORT_NAMES.map(async (r) => [r, (await kit.api(stack, 'GET', `/api/reports/${r}?from=${yearFrom}&to=${today}&limit=1`, undefined, admin)).body as { total: number }] as const),
+    );
+    const [largest, { total: rows }] = counts.reduce((a, b) => (b[1].total > a[1].total ? b : a));
+    const live = (await (await fetch(`${stack.serviceUrls.reporting}/health/live`)).json()) as { pid: number };
+    let peak = rssMb(live.pid);
+    const before = peak;
+    const timer = setInterval(() => (peak = Math.max(peak, rssMb(live.pid))), 50);
+    const started = performance.now();
+    const job = kit.expectStatus('export', await kit.api(stack, 'POST', `/api/reports/${largest}/exports`, { from: yearFrom, to: today }, admin), 202) as { export: { id: string } };
+    let status = '';
+    while (performance.now() - started < 600_000) {
+      const got = (await kit.api(stack, 'GET', `/api/report-exports/${job.export.id}`, undefined, admin)).body as { export: { status: string } };
+      status = got.export.status;
+      if (status !== 'RUNNING') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    clearInterval(timer);
+    kit.log(
+      `\nExcel export of ${largest} over the year (${rows} rows): ${status} in **${((performance.now() - started) / 1000).toFixed(1)} s** (budget ≤ 60 s), ` +
+        `reporting process peak RSS **${peak.toFixed(0)} MB** (budget ≤ 300 MB; ${before.toFixed(0)} MB before).`,
+    );
+  } finally {
+    await db.end();
+  }
+}

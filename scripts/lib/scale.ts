@@ -1,0 +1,353 @@
+/**
+ * A year of a busy regional DME supplier (issue 30, part 4), written straight in SQL in the
+ * services' own tables — for `npm run bench -- scale` and, on a small sample, for the test that
+ * checks it holds the invariants the replicas suite checks.
+ *
+ * At scale 1: 10,000 products (half for rent), 100,000 serial-numbered units, 200,000 customers
+ * and 1,000,000 orders over the 365 days before `endDay`, each with its lines, tracker, payment
+ * (with its records, mirrored in the order service) and the reporting read model. Seeded and
+ * reproducible: every choice is an md5 of the seed, a name and the row's number, so the same
+ * seed and end day write the same rows.
+ *
+ * Orders older than two weeks (purchases) or six weeks (rentals) are finished (DELIVERED,
+ * COMPLETED); newer ones spread over every status of their process; one in fifty is CANCELLED
+ * (before payment). A purchase is paid in full when it leaves PENDING/FOR_PAYMENT; a rental pays
+ * its first day then, and the rest when COMPLETED. One customer (the first) has one order in a
+ * thousand besides her share: a long "my orders" list to page through.
+ *
+ * Rentals under way book one unit per line for their days (catalog bookings); the units of
+ * those delivered are RENTED to them.
+ *
+ * Not generated yet: variants, custody history, serials packed into orders (order_line_serials),
+ * events in the outboxes (the stream's history), deposits, cycles, refunds.
+ */
+import pg from 'pg';
+import { ORDER_STATUSES, PAYMENT_RANK } from '@dme/contracts';
+
+export interface ScaleOptions {
+  /** 1 = the full year (1,000,000 orders); 0.001 = a thousandth of every count. */
+  scale: number;
+  seed: number;
+  /** The Manila day the year ends on (its last orders are placed that day). */
+  endDay: string;
+  /** The password every generated customer signs in with: its scrypt/argon hash as identity stores it. */
+  passwordHash: string;
+  log?: (m: string) => void;
+}
+
+export interface ScaleSizes {
+  products: number;
+  units: number;
+  customers: number;
+  orders: number;
+}
+
+export function scaleSizes(scale: number): ScaleSizes {
+  const products = 2 * Math.max(2, Math.round((10_000 * scale) / 2));
+  return { products, units: 10 * products, customers: Math.max(10, Math.round(200_000 * scale)), orders: Math.max(20, Math.round(1_000_000 * scale)) };
+}
+
+/** The generated customer number n's sign-in name (n from 1). */
+export const scaleUsername = (n: number) => `scale${n}`;
+
+const CATEGORIES = ['Wheelchair', 'Hospital Bed', 'Oxygen Concentrator', 'Walker', 'Nebulizer', 'Commode Chair', 'Crutches', 'Patient Lift', 'CPAP Machine', 'Rollator'];
+const BRANDS = ['Invacare', 'Drive Medical', 'Medline', 'Philips', 'ResMed', 'Sunrise', 'Hoyer', 'Lumex', 'Graham-Field', 'Omron', 'Karma', 'Roscoe'];
+
+/** The statuses generated orders are spread over, by type (every status of each process). */
+const PURCHASE_FLOW = ['PENDING', 'FOR_PAYMENT', 'PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED'];
+const RENTAL_FLOW = ['PENDING', 'FOR_PAYMENT', 'PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED'];
+for (const s of [...PURCHASE_FLOW, ...RENTAL_FLOW]) if (!(ORDER_STATUSES as readonly string[]).includes(s)) throw new Error(`not an order status: ${s}`);
+
+/** Rentals whose units are booked (under way), and of those the ones whose units are out with the customer. */
+const BOOKED = ['PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
+const OUT = ['DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
+
+const sqlList = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
+
+/** Writes the year into a database whose five schemas are migrated. Answers the sizes written. */
+export async function generateYear(databaseUrl: string, opts: ScaleOptions): Promise<ScaleSizes> {
+  const size = scaleSizes(opts.scale);
+  const log = opts.log ?? (() => undefined);
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const step = async (what: string, text: string, params: unknown[] = []) => {
+      const t = performance.now();
+      const r = await c.query(text, params);
+      log(`  scale: ${what}: ${r.rowCount ?? 0} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    };
+    await c.query('set synchronous_commit = off');
+    // h(name, n): a number in [0, 2^32) chosen by the seed, a name and a row's number.
+    await c.query(`create function pg_temp.h(name text, n bigint) returns bigint language sql immutable parallel safe as
+      $$ select ('x' || substr(md5('${opts.seed}:' || name || ':' || n), 1, 8))::bit(32)::bigint $$`);
+    // u(name, n): a version-4 UUID chosen the same way (the API's checks refuse other versions).
+    await c.query(`create function pg_temp.u(name text, n bigint) returns uuid language sql immutable parallel safe as
+      $$ select overlay(overlay(md5('${opts.seed}:' || name || ':' || n) placing '4' from 13) placing '8' from 17)::uuid $$`);
+    const P = size.products;
+    const C = size.customers;
+    const O = size.orders;
+
+    // ---- catalog: products (odd numbers for rent, even for sale), bins, one batch of 10 units each
+    await step(
+      'catalog products',
+      `insert into catalog.products (id, name, brand, description, type, image, price, damage_charges, price_min, price_max, created_at, updated_at)
+       select pg_temp.u('product', i), (${sqlList(CATEGORIES)})[1 + i % ${CATEGORIES.length}] || ' ' || (${sqlList(['Classic', 'Pro', 'Lite', 'Plus', 'Max', 'Care'])})[1 + pg_temp.h('model', i) % 6] || ' ' || i,
+              (${sqlList(BRANDS)})[1 + pg_temp.h('brand', i) % ${BRANDS.length}], 'Durable medical equipment, model ' || i,
+              case when i % 2 = 1 then 'FOR_RENT' else 'FOR_SALE' end, '/api/uploads/' || md5('image' || i) || '.png', x.price, round(x.price / 2, 2), x.price, x.price,
+              $2::date - 400, $2::date - 400
+         from generate_series(1, $1::int) i
+         cross join lateral (select case when i % 2 = 1 then 10 + pg_temp.h('price', i) % 490 else 100 + pg_temp.h('price', i) % 4900 end::numeric(12,2) as price) x`,
+      [P, opts.endDay],
+    );
+    await step(
+      'warehouse bins',
+      `insert into catalog.warehouse_bins (id, name, description, created_at, updated_at) select pg_temp.u('bin', i), 'Y-' || lpad(i::text, 2, '0'), 'Scale bin ' || i, $1::date - 400, $1::date - 400 from generate_series(1, 20) i`,
+      [opts.endDay],
+    );
+    await step(
+      'stock batches',
+      `insert into catalog.stock_batches (id, product_id, warehouse_bin_id, quantity, created_at) select pg_temp.u('batch', i), pg_temp.u('product', i), pg_temp.u('bin', 1 + i % 20), 10, $2::date - 400 from generate_series(1, $1::int) i`,
+      [P, opts.endDay],
+    );
+    await step(
+      'units (serials)',
+      `insert into catalog.stock_items (id, serial_code, product_id, warehouse_bin_id, batch_id, status, inventory_type, created_at, updated_at, status_since, serviced_on)
+       select pg_temp.u('unit', k), 'YR' || lpad(k::text, 8, '0'), pg_temp.u('product', 1 + (k - 1) / 10), pg_temp.u('bin', 1 + ((k - 1) / 10 + 1) % 20), pg_temp.u('batch', 1 + (k - 1) / 10), 'AVAILABLE', 'IN',
+              $2::date - 400, $2::date - 400, $2::date - 400, $2::date - 400
+         from generate_series(1, $1::int) k`,
+      [size.units, opts.endDay],
+    );
+
+    // ---- the product read models (order and reporting)
+    await step(
+      'order products',
+      `insert into ordering.products (id, name, brand, image, type, price, damage_charges, variants, updated_at) select id, name, brand, image, type, price, damage_charges, '[]'::jsonb, updated_at from catalog.products where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i)`,
+      [P],
+    );
+    await step(
+      'reporting products',
+      `insert into reporting.products (id, brand, name, version) select id, brand, name, 1 from catalog.products where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i)`,
+      [P],
+    );
+
+    // ---- customers: identity's accounts and the order service's read model
+    await step(
+      'customers',
+      `insert into identity.users (id, id_number, username, password_hash, first_name, last_name, birth_date, gender, contact_number, email, address, city, state, zipcode, image, status, user_type, created_at, updated_at, email_verified_at)
+       select pg_temp.u('customer', i), 'YR-' || lpad(i::text, 8, '0'), 'scale' || i, $2, (${sqlList(['Maria', 'Jose', 'Ana', 'Juan', 'Rosa', 'Pedro', 'Liza', 'Mark'])})[1 + pg_temp.h('first', i) % 8],
+              (${sqlList(['Santos', 'Reyes', 'Cruz', 'Bautista', 'Garcia', 'Mendoza', 'Torres', 'Flores'])})[1 + pg_temp.h('last', i) % 8] || ' ' || i,
+              date '1950-01-01' + (pg_temp.h('born', i) % 18000)::int, case when i % 2 = 0 then 'FEMALE' else 'MALE' end, '09' || lpad((i % 1000000000)::text, 9, '0'),
+              'scale' || i || '@example.com', 'B' || (i % 900 + 1), (${sqlList(['Manila', 'Quezon City', 'Makati', 'Pasig', 'Taguig'])})[1 + i % 5], 'Metro Manila', lpad((1000 + i % 800)::text, 4, '0'), '',
+              'ACTIVE', 'CUSTOMER', $3::date - 400, $3::date - 400, $3::date - 400
+         from generate_series(1, $1::int) i`,
+      [C, opts.passwordHash, opts.endDay],
+    );
+    await step(
+      'order customers',
+      `insert into ordering.customers (id, id_number, username, first_name, middle_name, last_name, suffix, email, contact_number, user_type, status, updated_at)
+       select id, id_number, username, first_name, middle_name, last_name, suffix, email, contact_number, user_type, status, updated_at from identity.users where id_number like 'YR-%'`,
+    );
+
+    // ---- orders: placed evenly over the year, status by age
+    await c.query(`create temporary table scale_orders as
+      select i, pg_temp.u('order', i) as id, t, type, customer_no, status, pay_status, lines,
+             to_char(t at time zone 'Asia/Manila', 'YYYYMMDD') as day
+        from (select i, ($2::date + 1)::timestamp at time zone 'Asia/Manila' - interval '365 days' + (i - 1)::double precision / $1 * interval '365 days' as t,
+                     case when pg_temp.h('type', i) % 2 = 0 then 'RENT' else 'BUY' end as type,
+                     case when i % 1000 = 0 then 1 else 1 + pg_temp.h('customer', i) % $3 end as customer_no,
+                     1 + pg_temp.h('lines', i) % 2 as lines
+                from generate_series(1, $1::int) i) o
+        cross join lateral (select ((($2::date + 1)::timestamp at time zone 'Asia/Manila') - o.t) as age) a
+        cross join lateral (select case
+             when pg_temp.h('cancel', i) % 50 = 0 and a.age > interval '1 day' then 'CANCELLED'
+             when o.type = 'BUY' and a.age > interval '14 days' then 'DELIVERED'
+             when o.type = 'RENT' and a.age > interval '42 days' then 'COMPLETED'
+             when o.type = 'BUY' then (${sqlList(PURCHASE_FLOW)})[1 + pg_temp.h('status', i) % ${PURCHASE_FLOW.length}]
+             else (${sqlList(RENTAL_FLOW)})[1 + pg_temp.h('status', i) % ${RENTAL_FLOW.length}] end as status) s
+        cross join lateral (select case
+             when s.status = 'CANCELLED' then 'CANCELLED'
+             when s.status in ('PENDING', 'FOR_PAYMENT') then 'PENDING'
+             when o.type = 'BUY' or s.status = 'COMPLETED' then 'PAID'
+             when s.status = 'FOR_FULL_PAYMENT' then 'FOR_FULL_PAYMENT'
+             else 'INITIAL_PAYMENT' end as pay_status) p`, [O, opts.endDay, C]);
+    await c.query('create temporary table scale_lines as ' +
+      `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, pn, pr.id as product_id, pr.name, pr.brand, pr.image, pr.price, pr.damage_charges,
+              1 + pg_temp.h('quantity', o.i * 2 + n) % 2 as quantity,
+              case when o.type = 'RENT' then 1 + pg_temp.h('days', o.i * 2 + n) % 30 end as days
+         from scale_orders o cross join generate_series(1, 2) n
+         cross join lateral (select case when o.type = 'RENT' then 1 else 2 end + 2 * (pg_temp.h('product', o.i * 2 + n) % ($1::int / 2)) as pn) x
+         join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
+        where n <= o.lines`, [P]);
+    await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day from scale_lines group by order_id');
+    await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
+    await step(
+      'orders',
+      `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at)
+       select o.id, 'ORD-' || o.day || '-' || lpad((o.i % 1000000)::text, 6, '0'), pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
+              case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
+              o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.t + interval '2 days' end
+         from scale_orders o join scale_totals t on t.order_id = o.id`,
+    );
+    await step(
+      'order lines',
+      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, quantity, no_of_rental_days, unit_price, damage_charges, line_total)
+       select id, order_id, n, product_id, name, image, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1) from scale_lines`,
+    );
+    await step(
+      'order tracker',
+      `insert into ordering.order_tracker (id, order_id, title, status, created_at)
+       select pg_temp.u('placed', i), id, 'Order placed', 'PENDING', t from scale_orders
+       union all
+       select pg_temp.u('tracked', i), id, 'Status: ' || status, status, t + interval '1 hour' from scale_orders where status <> 'PENDING'`,
+    );
+
+    // ---- payments: one per order; records for what was taken; the order service's mirror
+    await c.query(`create temporary table scale_paid as
+      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day,
+             case o.pay_status when 'PAID' then t.total when 'INITIAL_PAYMENT' then t.first_day when 'FOR_FULL_PAYMENT' then t.first_day else 0 end as paid
+        from scale_orders o join scale_totals t on t.order_id = o.id`);
+    await step(
+      'payments',
+      `insert into payment.payments (id, order_id, order_number, order_type, order_status, customer_id, customer_name, lines, status, type, total_order_payment, total_partial_payment,
+              overall_total, balance, amount_paid, version, created_at, updated_at, due_date)
+       select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
+              (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', null, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
+                      'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text) order by l.position) from ordering.order_lines l where l.order_id = o.id),
+              p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
+              p.total, p.total - p.paid, p.paid, 1, p.t, p.t + interval '1 hour',
+              case when p.pay_status = 'FOR_FULL_PAYMENT' then ((p.t at time zone 'Asia/Manila')::date + 30) end
+         from scale_paid p join ordering.orders o on o.id = p.order_id join ordering.customers cu on cu.id = o.customer_id`,
+    );
+    await step(
+      'payment records',
+      `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at)
+       select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, p.total, p.total - p.first_day, p.t + interval '30 minutes'
+         from scale_paid p where p.type = 'RENT' and p.paid > 0
+       union all
+       select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.total - p.first_day else p.total end,
+              pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total, 0, p.t + case when p.type = 'RENT' then interval '35 days' else interval '30 minutes' end
+         from scale_paid p where p.pay_status = 'PAID'
+       order by 12, 1`,
+    );
+    // The mirror is written by the payment's confirmation: only payments that took money have one.
+    await step(
+      'order payment mirrors',
+      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, overall_total, balance, due_date, updated_at)
+       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, overall_total, balance, due_date, updated_at
+         from payment.payments where amount_paid > 0 and id = any(select pg_temp.u('payment', i) from scale_orders)`,
+      [JSON.stringify(PAYMENT_RANK)],
+    );
+    await step(
+      'order payment records',
+      `insert into ordering.order_payment_records (id, order_id, payment_id, type, invoice_number, receipt_number, amount, created_at, payment_record_id)
+       select pg_temp.u('mirror', r.seq), p.order_id, p.id, r.type, r.invoice_number, r.receipt_number, r.amount, r.created_at, r.id
+         from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
+    );
+
+    // ---- dated rentals: each line of a rental under way books one unit of its product for its days
+    // (the product's k-th such line its k-th unit, so a unit has one booking at a time; lines past
+    // the tenth wait unbooked); a delivered rental's units are RENTED to it.
+    await c.query(`create temporary table scale_booked as
+      select * from (
+        select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.product_id, l.days, o.status, o.t, o.customer_no,
+               row_number() over (partition by l.pn order by o.i, l.n) as k
+          from scale_lines l join scale_orders o on o.id = l.order_id
+         where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
+       where k <= 10`);
+    await step(
+      'bookings',
+      `insert into catalog.bookings (id, kind, order_id, order_number, customer_name, customer_id, stock_item_id, leaf_id, product_id, period, due_date, status, created_at, updated_at)
+       select pg_temp.u('booking', b.i * 2 + b.n), 'RENTAL', b.order_id, o.order_number, cu.first_name || ' ' || cu.last_name, o.customer_id,
+              pg_temp.u('unit', (b.pn - 1) * 10 + b.k), b.product_id, b.product_id, daterange(d.first, d.first + b.days::int), d.first + b.days::int - 1, 'ACTIVE', b.t, b.t
+         from scale_booked b join ordering.orders o on o.id = b.order_id join ordering.customers cu on cu.id = o.customer_id
+         cross join lateral (select (b.t at time zone 'Asia/Manila')::date + 1 as first) d`,
+    );
+    await step(
+      'units out on rentals',
+      `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.t + interval '2 days', updated_at = b.t + interval '2 days'
+         from scale_booked b where su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) and b.status = any(${sqlList(OUT)})`,
+    );
+
+    // ---- reporting's read model
+    await step(
+      'reporting orders',
+      `insert into reporting.orders (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at, status, status_at, payment_status, first_paid_at, full_paid_at)
+       select o.id, o.order_number, o.customer_id, cu.first_name || ' ' || cu.last_name, o.type, o.total_amount, o.partial_payment, o.created_at, o.status, o.updated_at, p.status,
+              (select min(r.created_at) from payment.payment_records r where r.payment_id = p.id),
+              (select r.created_at from payment.payment_records r where r.payment_id = p.id and r.type = 'FULL')
+         from ordering.orders o join payment.payments p on p.order_id = o.id join ordering.customers cu on cu.id = o.customer_id
+        where o.id = any(select id from scale_orders)`,
+    );
+    await step(
+      'reporting lines',
+      `insert into reporting.order_lines (order_id, line_no, product_id, product_name, quantity, no_of_rental_days, unit_price, line_total, first_day)
+       select order_id, n, product_id, name, quantity, days, price, quantity * price * coalesce(days, 1), case when days is not null then quantity * price end from scale_lines`,
+    );
+    await step(
+      'reporting payments',
+      `insert into reporting.payments (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after, invoice_number, receipt_number, confirmed_at, accommodated_by, version)
+       select p.id, r.type, p.order_id, p.order_number, p.order_type, r.amount, r.balance, case when r.type = 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end,
+              r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1
+         from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
+    );
+    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
+      'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'payment.payments', 'payment.payment_records', 'reporting.orders', 'reporting.order_lines',
+      'reporting.payments', 'reporting.products']) await c.query(`analyze ${t}`);
+    return size;
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * What must hold of a generated year, as the replicas suite checks a burst (e2e/replicas/lib/invariants.ts):
+ * each order once with its lines summing to its total; exactly one payment per order, its records
+ * summing to what it took and its balance the rest, mirrored in the order service with the same
+ * status and balance; reporting's read model holding each order, line and record with the same
+ * figures; the stock ledger counting exactly the units stocked. Answers the problems found.
+ */
+export async function checkYear(databaseUrl: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  const problems: string[] = [];
+  const none = async (label: string, text: string) => {
+    const rows = (await c.query(text)).rows as Array<Record<string, unknown>>;
+    if (rows.length) problems.push(`${rows.length} ${label}: ${rows.slice(0, 3).map((r) => JSON.stringify(r)).join('; ')}`);
+  };
+  try {
+    await none('orders whose lines do not sum to their total', `select o.order_number, o.total_amount, sum(l.line_total) from ordering.orders o left join ordering.order_lines l on l.order_id = o.id group by o.id having o.total_amount is distinct from sum(l.line_total)`);
+    await none('orders without exactly one payment', `select o.order_number, count(p.id) from ordering.orders o left join payment.payments p on p.order_id = o.id group by o.id having count(p.id) <> 1`);
+    await none('payments whose records do not sum to what they took', `select p.order_number, p.amount_paid, sum(r.amount) from payment.payments p left join payment.payment_records r on r.payment_id = p.id group by p.id having p.amount_paid is distinct from coalesce(sum(r.amount), 0)`);
+    await none('payments whose balance is not the rest', `select order_number from payment.payments where balance <> total_order_payment - amount_paid or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    await none('payments PAID with a balance, or unpaid with money taken', `select order_number, status, balance, amount_paid from payment.payments where (status = 'PAID') <> (balance = 0) or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
+    await none('payments that took money not mirrored in the order service (or mirrored without any)', `select p.order_number from payment.payments p left join ordering.order_payments m on m.order_id = p.order_id and m.payment_id = p.id
+      where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance`);
+    await none('payment records not mirrored on the order', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id left join ordering.order_payment_records m on m.payment_record_id = r.id and m.order_id = p.order_id and m.amount = r.amount where m.id is null`);
+    await none('orders whose payment status does not follow their status', `select o.order_number, o.type, o.status, p.status from ordering.orders o join payment.payments p on p.order_id = o.id
+      where (o.status = 'CANCELLED') <> (p.status = 'CANCELLED') or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
+         or (o.type = 'BUY' and o.status not in ('PENDING', 'FOR_PAYMENT', 'CANCELLED') and p.status <> 'PAID') or (o.type = 'RENT' and (o.status = 'COMPLETED') <> (p.status = 'PAID'))`);
+    await none('orders of customers who do not exist', `select o.order_number from ordering.orders o where not exists (select 1 from identity.users u where u.id = o.customer_id and u.deleted_at is null) or not exists (select 1 from ordering.customers cu where cu.id = o.customer_id)`);
+    await none('lines of products the catalog does not have', `select l.order_id, l.product_id from ordering.order_lines l join ordering.orders o on o.id = l.order_id left join catalog.products p on p.id = l.product_id
+      where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end or l.unit_price <> p.price`);
+    await none('orders missing from reporting or different there', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id left join reporting.orders r on r.id = o.id
+      where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment`);
+    await none('order lines missing from reporting or different there', `select l.order_id, l.position from ordering.order_lines l left join reporting.order_lines r on r.order_id = l.order_id and r.line_no = l.position
+      where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
+    await none('payment records missing from reporting or different there', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
+      left join reporting.payments x on x.payment_id = p.id and x.type = r.type and x.cycle = coalesce(r.cycle, 0) where x.payment_id is null or x.amount <> r.amount or x.confirmed_at <> r.created_at`);
+    await none('stock levels that do not count the units', `select l.product_id, l.quantity, l.available, count(s.id) from catalog.stock_levels l left join catalog.stock_items s on s.product_id = l.product_id
+      group by l.leaf_id, l.product_id, l.quantity, l.available having l.quantity <> count(s.id) or l.available <> count(s.id) filter (where s.status = 'AVAILABLE')`);
+    await none('bookings of orders that are not rentals under way, or of another product\'s unit', `select b.id from catalog.bookings b left join ordering.orders o on o.id = b.order_id
+      join catalog.stock_items su on su.id = b.stock_item_id
+      where b.status = 'ACTIVE' and (o.id is null or o.type <> 'RENT' or o.status <> all(${sqlList(BOOKED)}) or su.product_id <> b.product_id
+         or not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.product_id = b.product_id and upper(b.period) - lower(b.period) = l.no_of_rental_days))`);
+    await none('units RENTED to an order that does not have them out (or out without being RENTED)', `select su.serial_code, su.status, o.status from catalog.stock_items su
+      left join ordering.orders o on o.id = su.order_id
+      left join catalog.bookings b on b.stock_item_id = su.id and b.order_id = su.order_id and b.status = 'ACTIVE'
+      where (su.status = 'RENTED') <> (su.order_id is not null) or (su.status = 'RENTED' and (o.status <> all(${sqlList(OUT)}) or b.id is null))`);
+    await none('products with units but no stock level', `select s.product_id from catalog.stock_items s left join catalog.stock_levels l on l.product_id = s.product_id where l.product_id is null group by s.product_id`);
+  } finally {
+    await c.end();
+  }
+  return problems;
+}
