@@ -72,7 +72,7 @@ describe('graceful HTTP shutdown (issue 14)', () => {
 
       const ready = await get(port, '/health/ready', new http.Agent());
       expect(ready).toMatchObject({ status: 503 });
-      expect(JSON.parse((ready as { body: string }).body)).toEqual({ status: 'stopping', service: 'shutdown-test', checks: {} });
+      expect(JSON.parse((ready as { body: string }).body)).toEqual({ status: 'stopping', service: 'shutdown-test', pid: process.pid, checks: {} });
       expect(await get(port, '/health/live', new http.Agent())).toMatchObject({ status: 200 });
       // A load balancer that has not seen the 503 yet loses nothing: its request is still answered.
       expect(await get(port, '/late-but-accepted', new http.Agent())).toEqual({ status: 200, body: '{"path":"/late-but-accepted"}' });
