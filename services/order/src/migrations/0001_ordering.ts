@@ -140,6 +140,8 @@ import { OrderingBilling } from './0016_order_billing';
 import { OrderingBuyOutRecords } from './0017_buy_out_records';
 import { OrderingCheckoutAttempts } from './0018_checkout_attempts';
 import { OrderingIdempotencyLease } from './0019_idempotency_lease';
+import { OrderingOrderCounts } from './0020_order_counts';
+import { OrderingOrderSearch } from './0021_order_search';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -161,4 +163,6 @@ export const migrations = [
   { name: '0017_buy_out_records', class: OrderingBuyOutRecords },
   { name: '0018_checkout_attempts', class: OrderingCheckoutAttempts },
   { name: '0019_idempotency_lease', class: OrderingIdempotencyLease },
+  { name: '0020_order_counts', class: OrderingOrderCounts },
+  { name: '0021_order_search', class: OrderingOrderSearch },
 ];

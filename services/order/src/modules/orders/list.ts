@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
 import { containsPattern, equalsFilters, qualified } from '@dme/platform';
+import { statusCounts } from './counts';
 import { summary, type OrderRow } from './rows';
 
 /** A customer's own orders. */
@@ -28,7 +29,7 @@ export async function listOrders(
   f: OrderFilter,
   opts: { counts?: boolean } = {},
 ): Promise<{ items: OrderSummary[]; total: number; counts?: Partial<Record<OrderStatus, number>> }> {
-  const { conds: shared, params: sharedParams } = conditions(f);
+  const { conds: shared, params: sharedParams } = conditions(em, f);
   const conds = [...shared];
   const params = [...sharedParams];
   if (f.status) {
@@ -37,31 +38,37 @@ export async function listOrders(
   }
   const where = conds.length ? `where ${conds.join(' and ')}` : '';
   const from = `${qualified(em, 'orders')} o left join ${qualified(em, 'customers')} c on c.id = o.customer_id`;
-  const rows = await em.execute<Array<OrderRow & { total: number }>>(
+  // The page alone (an index walk of limit + offset rows); its total comes from the counts below.
+  const rows = await em.execute<OrderRow[]>(
     `select o.id, o.order_number, o.customer_id, o.type, o.type_of_order, o.status, o.total_amount, o.created_at,
-            trim(c.first_name || ' ' || c.last_name) as customer_name, c.id_number as customer_number, count(*) over ()::int as total
+            trim(c.first_name || ' ' || c.last_name) as customer_name, c.id_number as customer_number
        from ${from} ${where}
       order by o.created_at desc, o.id limit ? offset ?`,
     [...params, f.limit, f.offset],
   );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && f.offset > 0) {
-    const [c] = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${from} ${where}`, params);
-    total = c?.n ?? 0;
+  const items = rows.map(summary);
+  // Everyone's orders, unsearched (the staff's tabs): the kept counts (counts.ts), whatever the size.
+  if (!f.customerId && !f.driverId && !f.search?.trim()) {
+    const counts = await statusCounts(em, f.type);
+    const total = f.status ? (counts[f.status] ?? 0) : Object.values(counts).reduce((a, b) => a + b, 0);
+    return opts.counts ? { items, total, counts } : { items, total };
   }
-  if (!opts.counts) return { items: rows.map(summary), total };
+  // One customer's or driver's orders, or a search: counted here (a customer's index, or the search's matches).
+  const total = f.offset === 0 && rows.length < f.limit ? rows.length : (await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${from} ${where}`, params))[0]!.n;
+  if (!opts.counts) return { items, total };
   // The tabs' counts: every status of the same type and search (issue 27).
   const grouped = await em.execute<Array<{ status: OrderStatus; n: number }>>(
     `select o.status, count(*)::int as n from ${from} ${shared.length ? `where ${shared.join(' and ')}` : ''} group by o.status`,
     sharedParams,
   );
-  return { items: rows.map(summary), total, counts: Object.fromEntries(grouped.map((g) => [g.status, g.n])) };
+  return { items, total, counts: Object.fromEntries(grouped.map((g) => [g.status, g.n])) };
 }
 
 type OrderFilter = { customerId?: string; driverId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number };
 
 /** Who, what type and what search: the conditions a list and its tabs' counts share (the status is the tab's). */
-function conditions(f: OrderFilter): { conds: string[]; params: unknown[] } {
+function conditions(em: EntityManager, f: OrderFilter): { conds: string[]; params: unknown[] } {
+  const t = (table: string) => qualified(em, table);
   const { conds, params } = equalsFilters([
     ['o.customer_id', f.customerId],
     ['o.driver_id', f.driverId],
@@ -70,7 +77,13 @@ function conditions(f: OrderFilter): { conds: string[]; params: unknown[] } {
   const search = f.search?.trim();
   if (search) {
     const like = containsPattern(search);
-    conds.push(`(o.order_number ilike ? or (c.first_name || ' ' || c.last_name) ilike ? or (c.first_name || ' ' || c.middle_name || ' ' || c.last_name) ilike ?)`);
+    // Two index lookups (trigram indexes on the order number and on the names, migration 0021)
+    // whose matches are joined, rather than one condition that reads every order.
+    conds.push(
+      `o.id in (select m.id from ${t('orders')} m where m.order_number ilike ?
+                union select m.id from ${t('orders')} m where m.customer_id in (
+                  select n.id from ${t('customers')} n where (n.first_name || ' ' || n.last_name) ilike ? or (n.first_name || ' ' || n.middle_name || ' ' || n.last_name) ilike ?))`,
+    );
     params.push(like, like, like);
   }
   return { conds, params };

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '@dme/platform';
+import type { Caller, Json } from '@dme/testing';
+import { place, startOrdering, type OrderHarness } from '../../test/harness';
+import { foldOrderCounts, statusCounts } from './counts';
+
+// Issue 30: the staff's tabs count from counts kept by the orders table's triggers (migration
+// 0020), folded now and then; they must equal counting the rows, whatever happened in between.
+let h: OrderHarness;
+let sale: Json;
+const customer: Caller = { userId: randomUUID(), userType: 'CUSTOMER' };
+beforeAll(async () => {
+  h = await startOrdering();
+  sale = await h.product({ brand: 'Braun', name: `Counted ${randomUUID().slice(0, 6)}`, type: 'FOR_SALE', price: '20.00', damageCharges: '0.00' });
+  await h.addStock({ productID: sale.id, quantity: 100 });
+});
+afterAll(() => h?.close());
+
+const em = () => h.orderOrm.em.fork();
+/** Counting the rows: what the kept counts must say. */
+async function counted(type?: string): Promise<Record<string, number>> {
+  const rows = await sql<{ status: string; n: number }>(em(), `select status, count(*)::int as n from ordering.orders ${type ? 'where type = $1' : ''} group by status`, type ? [type] : []);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+async function expectExact(): Promise<void> {
+  for (const type of ['BUY', 'RENT', undefined] as const) expect(await statusCounts(em(), type)).toEqual(await counted(type));
+}
+const buy = async () => {
+  const res = await place(h, customer, { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: sale.id, quantity: 1 }] });
+  expect(res.status).toBe(201);
+  return res.body.order as { id: string };
+};
+
+describe('the order tabs\' kept counts', () => {
+  it('equal counting the rows through checkouts, status changes and bulk writes, before and after folding', async () => {
+    await expectExact();
+    const placed = [await buy(), await buy(), await buy()];
+    await expectExact();
+    expect((await h.order.post(`/api/orders/${placed[0]!.id}/transitions`, { to: 'FOR_PAYMENT' }, { as: h.staff })).status).toBe(200);
+    await expectExact();
+    // A statement changing many rows, one changing a column other than the status, one deleting.
+    await sql(em(), `update ordering.orders set status = 'CANCELLED' where id = any($1::uuid[])`, [placed.slice(1).map((o) => o.id)]);
+    await sql(em(), `update ordering.orders set note = 'checked' where id = $1`, [placed[0]!.id]);
+    await expectExact();
+    expect(await foldOrderCounts(em())).toBeGreaterThan(0);
+    expect(await foldOrderCounts(em())).toBe(0);
+    await expectExact();
+    await sql(em(), `delete from ordering.orders where id = $1`, [placed[2]!.id]);
+    await expectExact();
+    // The staff list says the same: its total and each tab.
+    const list = (await h.order.get('/api/orders?type=BUY&status=CANCELLED&limit=1', { as: h.staff })).body;
+    const exact = await counted('BUY');
+    expect(list.counts).toEqual(exact);
+    expect(list.total).toBe(exact.CANCELLED);
+    expect(list.items).toHaveLength(1);
+    const all = (await h.order.get('/api/orders?limit=1', { as: h.staff })).body;
+    expect(all.total).toBe(Object.values(await counted()).reduce((a, b) => a + b, 0));
+  });
+
+  it('stay exact while checkouts and folds from two replicas run at once', async () => {
+    const folds = async () => {
+      for (let i = 0; i < 15; i++) {
+        await Promise.all([foldOrderCounts(em()), foldOrderCounts(em())]);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await Promise.all([folds(), Promise.all(Array.from({ length: 8 }, () => buy()))]);
+    await expectExact();
+    await foldOrderCounts(em());
+    await expectExact();
+    const [left] = await sql<{ n: number }>(em(), 'select count(*)::int as n from ordering.order_count_changes');
+    expect(left!.n).toBe(0);
+  });
+});
