@@ -7,6 +7,17 @@ import { InboxEntity, OutboxEntity, PlatformTablesMigration } from './outbox-tab
 export { MikroORM, Migration };
 export type Orm = MikroORM;
 
+/**
+ * The statements that create a database-wide extension in `public` from a service's migration.
+ * Services migrate side by side at start (each its own schema, under its own lock), and two
+ * `create extension if not exists` at once race (the loser fails on pg_extension's unique
+ * index): a lock every service takes for this, held to the end of the migration's transaction,
+ * makes them one after another.
+ */
+export function createExtensionSql(name: string): string[] {
+  return ["select pg_advisory_xact_lock(hashtext('dme:create extension'))", `create extension if not exists ${name} with schema public`];
+}
+
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
 export interface DbOptions {

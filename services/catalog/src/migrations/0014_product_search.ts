@@ -1,4 +1,4 @@
-import { Migration } from '@dme/platform';
+import { createExtensionSql, Migration } from '@dme/platform';
 
 /**
  * The shop's search (issue 27): full-text over name (weight A), brand (B) and description (C) in
@@ -12,7 +12,7 @@ import { Migration } from '@dme/platform';
 export class CatalogProductSearch extends Migration {
   override async up(): Promise<void> {
     const s = this.config.get('schema');
-    this.addSql('create extension if not exists pg_trgm with schema public');
+    for (const statement of createExtensionSql('pg_trgm')) this.addSql(statement);
     this.addSql(`alter table "${s}"."products" add column "search_doc" tsvector generated always as (
       setweight(to_tsvector('english'::regconfig, "name"), 'A') ||
       setweight(to_tsvector('english'::regconfig, "brand"), 'B') ||
