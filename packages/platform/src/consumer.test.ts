@@ -8,7 +8,7 @@ import { createOrm, migrate, type Orm } from './db';
 import { connectNats, ensureEventStream, type NatsConnection } from './nats';
 import { CONSUMER_ACK_WAIT_MS, DEAD_LETTER_HEADERS, retryDelay, startConsumer, type ConsumerOptions, type RunningConsumer } from './consumer';
 import { createLogger } from './logger';
-import { sql } from './sql';
+import { sql, type Db } from './sql';
 
 /*
  * Each run has its own event stream and dead-letter stream (and subjects), so test files running
@@ -86,7 +86,8 @@ async function deadLetters(durable: string) {
   return found;
 }
 
-function consumer(durable: string, subject: string, handle: (id: string) => Promise<void> | void, maxDeliveries = 3): Promise<RunningConsumer> {
+/** A consumer of the test's stream (its dead letters in the test's own stream): `subject` under `durable`, with what a test adds. */
+function testConsumer(durable: string, subject: string, extra: Partial<ConsumerOptions>): Promise<RunningConsumer> {
   return startConsumer({
     nc,
     em: orm.em,
@@ -94,12 +95,23 @@ function consumer(durable: string, subject: string, handle: (id: string) => Prom
     durable,
     stream: EVENTS_STREAM,
     subjects: [`${EVENTS_PREFIX}.${subject}`],
+    deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+    ...extra,
+  });
+}
+
+/** The effect test handlers record: a row per event, in the handler's transaction. */
+function recordEffects(db: Db, events: readonly EventEnvelope[]): Promise<unknown> {
+  return sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+}
+
+function consumer(durable: string, subject: string, handle: (id: string) => Promise<void> | void, maxDeliveries = 3): Promise<RunningConsumer> {
+  return testConsumer(durable, subject, {
     retryDelayMs: 50,
     maxRetryDelayMs: 200,
     maxDeliveries,
-    deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
     handle: async (em, event) => {
-      await em.execute(`insert into "${SCHEMA}"."effects" (event_id, aggregate) values (?, ?)`, [event.id, event.aggregateId]);
+      await recordEffects(em, [event]);
       await handle(event.aggregateId);
     },
   });
@@ -119,14 +131,7 @@ describe('consumer retries and dead letters', () => {
     let inFlight = 0;
     let most = 0;
     let overlapSameAggregate = 0;
-    const running = await startConsumer({
-      nc,
-      em: orm.em,
-      logger,
-      durable,
-      stream: EVENTS_STREAM,
-      subjects: [`${EVENTS_PREFIX}.ordered`],
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+    const running = await testConsumer(durable, 'ordered', {
       concurrency: 8,
       handle: async (_em, event) => {
         if (busy.has(event.aggregateId)) overlapSameAggregate++;
@@ -247,22 +252,12 @@ describe('consumer retries and dead letters', () => {
 describe('batch consumer (handleBatch)', () => {
   /** A batch consumer that records each batch's aggregates and versions, and the effects in the database. */
   function batchConsumer(durable: string, subject: string, seen: Array<Array<[string, number]>>, fail: (aggregate: string) => boolean = () => false) {
-    return startConsumer({
-      nc,
-      em: orm.em,
-      logger,
-      durable,
-      stream: EVENTS_STREAM,
-      subjects: [`${EVENTS_PREFIX}.${subject}`],
+    return testConsumer(durable, subject, {
       retryDelayMs: 50,
       maxRetryDelayMs: 200,
       maxDeliveries: 3,
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
       handleBatch: async (db, events) => {
-        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [
-          events.map((e) => e.id),
-          events.map((e) => e.aggregateId),
-        ]);
+        await recordEffects(db, events);
         if (events.some((e) => fail(e.aggregateId))) throw new Error('this batch holds a poison event');
         seen.push(events.map((e) => [e.aggregateId, e.version]));
       },
@@ -326,22 +321,19 @@ describe('batch consumer (handleBatch)', () => {
 
   it('calls afterCommit once an effect is committed (batches and single events), not when a handler failed', async () => {
     const kicks = { single: 0, batch: 0 };
-    const single = await startConsumer({
-      nc, em: orm.em, logger, durable: `kick1_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.kick1`],
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, retryDelayMs: 50, maxRetryDelayMs: 100, maxDeliveries: 2,
+    const single = await testConsumer(`kick1_${RUN}`, 'kick1', {
+      retryDelayMs: 50, maxRetryDelayMs: 100, maxDeliveries: 2,
       afterCommit: () => kicks.single++,
       handle: async (em, event) => {
-        await sql(em, `insert into "${SCHEMA}"."effects" (event_id, aggregate) values ($1, $2)`, [event.id, event.aggregateId]);
+        await recordEffects(em, [event]);
         if (event.version === 99) throw new Error('poison');
       },
     });
     const seen: Array<Array<[string, number]>> = [];
-    const withKick = await startConsumer({
-      nc, em: orm.em, logger, durable: `kick3_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.kick3`],
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+    const withKick = await testConsumer(`kick3_${RUN}`, 'kick3', {
       afterCommit: () => kicks.batch++,
       handleBatch: async (db, events) => {
-        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+        await recordEffects(db, events);
         seen.push(events.map((e) => [e.aggregateId, e.version]));
       },
     });
@@ -362,7 +354,7 @@ describe('batch consumer (handleBatch)', () => {
 
   it('takes either handle or handleBatch, not both', async () => {
     await expect(
-      startConsumer({ nc, em: orm.em, logger, durable: `both_${RUN}`, subjects: [`${EVENTS_PREFIX}.both`], stream: EVENTS_STREAM, handle: async () => undefined, handleBatch: async () => undefined }),
+      testConsumer(`both_${RUN}`, 'both', { handle: async () => undefined, handleBatch: async () => undefined }),
     ).rejects.toThrow('either handle or handleBatch');
   });
 });
@@ -370,17 +362,10 @@ describe('batch consumer (handleBatch)', () => {
 describe('fast, clean restarts (a stopping or dead replica\'s messages go to another at once)', () => {
   /** A consumer of `subject` under `durable` whose handler records the effect and who handled it, then runs `then`. */
   function replica(durable: string, subject: string, name: string, handledBy: Map<string, string>, then: (event: EventEnvelope) => Promise<void> = async () => undefined, extra: Partial<ConsumerOptions> = {}) {
-    return startConsumer({
-      nc,
-      em: orm.em,
-      logger,
-      durable,
-      stream: EVENTS_STREAM,
-      subjects: [`${EVENTS_PREFIX}.${subject}`],
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+    return testConsumer(durable, subject, {
       ...extra,
       handle: async (em, event) => {
-        await em.execute(`insert into "${SCHEMA}"."effects" (event_id, aggregate) values (?, ?)`, [event.id, event.aggregateId]);
+        await recordEffects(em, [event]);
         handledBy.set(event.aggregateId, name);
         await then(event);
       },
@@ -440,11 +425,10 @@ describe('fast, clean restarts (a stopping or dead replica\'s messages go to ano
     let began!: () => void;
     const firstBegan = new Promise<void>((r) => (began = r));
     const batchReplica = (onBatch: () => Promise<void>) =>
-      startConsumer({
-        nc, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.handbackbatch`],
-        deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX }, maxBatch: 3,
+      testConsumer(durable, 'handbackbatch', {
+        maxBatch: 3,
         handleBatch: async (db, events) => {
-          await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+          await recordEffects(db, events);
           seen.push(events.map((e) => e.aggregateId));
           await onBatch();
         },
@@ -511,11 +495,9 @@ describe('fast, clean restarts (a stopping or dead replica\'s messages go to ano
       await new Promise((r) => setTimeout(r, slowMs));
     });
     let batchCalls = 0;
-    const batch = await startConsumer({
-      nc, em: orm.em, logger, durable: `slowbatch_${RUN}`, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.slowbatch`],
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+    const batch = await testConsumer(`slowbatch_${RUN}`, 'slowbatch', {
       handleBatch: async (db, events) => {
-        await sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
+        await recordEffects(db, events);
         batchCalls++;
         await new Promise((r) => setTimeout(r, slowMs));
       },
@@ -550,9 +532,8 @@ describe('fast, clean restarts (a stopping or dead replica\'s messages go to ano
     const killed = new Promise<void>((_, reject) => (kill = reject));
     let began!: () => void;
     const begun = new Promise<void>((r) => (began = r));
-    const a = await startConsumer({
-      nc: doomed, em: orm.em, logger, durable, stream: EVENTS_STREAM, subjects: [`${EVENTS_PREFIX}.killed`],
-      deadLetter: { stream: DLQ_STREAM, prefix: DLQ_PREFIX },
+    const a = await testConsumer(durable, 'killed', {
+      nc: doomed,
       handle: async () => {
         began();
         // A killed process's transaction ends with its connection.
