@@ -152,6 +152,7 @@ export class ExportRunner {
           const rows = (res?.rows ?? []) as Array<Record<string, unknown>>;
           if (rows.length === 0) break;
           for (const r of rows) writer.addRow(contractRow(def, r));
+          await writer.drained();
           written += rows.length;
           await progress('rows_written = $2', [written]);
         }
