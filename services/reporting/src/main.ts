@@ -2,6 +2,7 @@ import { runService } from '@dme/platform';
 import { ReportingEnv } from './config';
 import { createApp, entities, ExportRunner, failInterruptedExports, migrations, startReportingConsumers } from './app';
 import { purgeReportingHousekeeping } from './housekeeping';
+import { startReportDayFold } from './modules/reports/days';
 
 await runService({
   name: 'reporting',
@@ -9,6 +10,8 @@ await runService({
   env: ReportingEnv,
   entities,
   migrations,
+  // The reports' days a change touched, recomputed every few seconds (one replica at a time).
+  workers: ({ orm, logger }) => [startReportDayFold({ em: orm.em, logger })],
   createApp: ({ orm, config, logger }) => createApp({ orm, config, logger, exports: new ExportRunner(orm.em, logger, config.EXPORT_DIR) }),
   // Built from events only: catalog products, orders and their status changes, payments. Before
   // that, export jobs a previous process left RUNNING are marked FAILED (it will not finish them).

@@ -4,6 +4,7 @@ import { ReportingEventFigures } from './0003_event_figures';
 import { ReportingRentalMoney } from './0004_rental_money';
 import { ReportingCyclePayments } from './0005_cycle_payments';
 import { ReportingBuyOutPayments } from './0006_buy_out_payments';
+import { ReportingReportDays } from './0007_report_days';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -134,4 +135,5 @@ export const migrations = [
   { name: '0004_rental_money', class: ReportingRentalMoney },
   { name: '0005_cycle_payments', class: ReportingCyclePayments },
   { name: '0006_buy_out_payments', class: ReportingBuyOutPayments },
+  { name: '0007_report_days', class: ReportingReportDays },
 ];

@@ -47,24 +47,55 @@ export interface ReportDef {
   /** The field whose sum is the report's `sum` (the money of `_money`). */
   moneyField: string;
   columns: readonly ReportColumn[];
+  /**
+   * Kept per day (report_day_sums, report_day_groups: see days.ts) unless false: the report's facts
+   * of a day depend on that day only. Receivables ageing is as of the range's last day (its
+   * facts and their days depend on the range), so it is computed from its base on every request.
+   */
+  perDay?: false;
+  /** The sales reports: their rows are the base grouped by SALES_GROUP (so their day groups add up). */
+  grouped?: true;
+  /** An extra sum of the base kept per day for the overall totals (reportTotals). */
+  totalsExtra?: string;
 }
 
 const lo = (r: RangeSql) => `((${r.from})::date::timestamp at time zone 'Asia/Manila')`;
 const hi = (r: RangeSql) => `(((${r.to})::date + 1)::timestamp at time zone 'Asia/Manila')`;
-const day = (col: string) => `(${col} at time zone 'Asia/Manila')::date`;
+/** The Manila day of an instant (DESIGN §5): the day a fact counts on. */
+export const manilaDay = (col: string) => `(${col} at time zone 'Asia/Manila')::date`;
+const day = manilaDay;
 
-const salesLines = (t: Tables, paidCol: string) => `select l.product_id, l.variant_id, l.sub_variant_id, l.unit_price, l.quantity,
-    l.no_of_rental_days, l.line_total, l.first_day, l.product_name, l.variant_name, l.sub_variant_name, o.full_paid_at,
+/**
+ * A sales report's facts: its order lines, each with its quantity, money, rental days (quantity ×
+ * days), partial payment and balance (0 for purchases), so both sales reports' facts have the same
+ * columns and sums of sums are sums (SALES_GROUP).
+ */
+const salesLines = (t: Tables, r: RangeSql, paidCol: string, where: string, money: { partial: string; balance: string }) => `select l.product_id,
+    l.variant_id, l.sub_variant_id, l.unit_price, l.quantity, l.product_name, l.variant_name, l.sub_variant_name,
+    l.quantity * coalesce(l.no_of_rental_days, 0) as _rental_days, ${money.partial} as partial, ${money.balance} as balance,
     ${day(`o.${paidCol}`)} as _day, l.line_total as _money
-  from ${t.orders} o join ${t.lines} l on l.order_id = o.id`;
+  from ${t.orders} o join ${t.lines} l on l.order_id = o.id
+  where ${where} and o.${paidCol} >= ${lo(r)} and o.${paidCol} < ${hi(r)}`;
+
+/**
+ * How the sales reports group their facts: the keys (product / variant / sub-variant and unit
+ * price), the names (the first by name), and the sums. A day's groups (report_day_groups) have the
+ * same columns as the facts, so the same grouping over days' groups gives the range's groups.
+ */
+export const SALES_GROUP = {
+  keys: ['product_id', 'variant_id', 'sub_variant_id', 'unit_price'],
+  names: ['product_name', 'variant_name', 'sub_variant_name'],
+  sums: ['quantity', '_money', '_rental_days', 'partial', 'balance'],
+} as const;
 
 /** Groups of product / variant / sub-variant and unit price, with the product's brand. */
-const salesGroups = (t: Tables, fields: string, aggregates: string) => `select coalesce(p.brand, '') as brand, g.name, ${fields},
+const salesGroups = (t: Tables, fields: string) => `select coalesce(p.brand, '') as brand, g.name, ${fields},
     g._money, g.name as _label, g.unit_price as _price, g.product_id as _p, g.variant_id as _v, g.sub_variant_id as _s
-  from (select b.product_id, b.variant_id, b.sub_variant_id, b.unit_price,
-          concat_ws(' / ', min(b.product_name), min(b.variant_name), min(b.sub_variant_name)) as name,
-          sum(b.quantity)::int as "totalQuantity", sum(b._money) as _money${aggregates ? `, ${aggregates}` : ''}
-        from base b group by b.product_id, b.variant_id, b.sub_variant_id, b.unit_price) g
+  from (select ${SALES_GROUP.keys.map((k) => `b.${k}`).join(', ')},
+          concat_ws(' / ', ${SALES_GROUP.names.map((k) => `min(b.${k})`).join(', ')}) as name,
+          sum(b.quantity)::int as "totalQuantity", sum(b._money) as _money, sum(b._rental_days)::int as "totalRentalDays",
+          sum(b.partial) as partial, sum(b.balance) as balance
+        from base b group by ${SALES_GROUP.keys.map((k) => `b.${k}`).join(', ')}) g
   left join ${t.products} p on p.id = g.product_id`;
 
 const SALES_ORDER = 'name, _price, _p, _v nulls first, _s nulls first';
@@ -108,9 +139,9 @@ const orderLabel = `concat_ws(' · ', o.order_number, nullif(o.customer_name, ''
 export const REPORTS: Record<ReportName, ReportDef> = {
   /** Purchase lines of orders paid in full on a day of the range. */
   'purchased-sales': {
-    base: (t, r) => `${salesLines(t, 'full_paid_at')}
-      where o.type = 'BUY' and o.status <> 'CANCELLED' and o.full_paid_at >= ${lo(r)} and o.full_paid_at < ${hi(r)}`,
-    rows: (t) => salesGroups(t, `g."totalQuantity", g.unit_price::text as "productAmount", g._money::text as "totalSales"`, ''),
+    base: (t, r) => salesLines(t, r, 'full_paid_at', `o.type = 'BUY' and o.status <> 'CANCELLED'`, { partial: '0', balance: '0' }),
+    rows: (t) => salesGroups(t, `g."totalQuantity", g.unit_price::text as "productAmount", g._money::text as "totalSales"`),
+    grouped: true,
     order: SALES_ORDER,
     money: ['productAmount', 'totalSales'],
     moneyField: 'totalSales',
@@ -129,17 +160,18 @@ export const REPORTS: Record<ReportName, ReportDef> = {
    * Extra charges are the order's, not a line's: they are in the unpaid invoice report.
    */
   'rental-sales': {
-    base: (t, r) => `select s.*, s.first_day as partial,
-        case when s.full_paid_at is null then s.line_total - s.first_day else 0 end as balance
-      from (${salesLines(t, 'first_paid_at')}
-        where o.type = 'RENT' and o.status <> 'CANCELLED' and o.first_paid_at >= ${lo(r)} and o.first_paid_at < ${hi(r)}) s`,
+    base: (t, r) =>
+      salesLines(t, r, 'first_paid_at', `o.type = 'RENT' and o.status <> 'CANCELLED'`, {
+        partial: 'l.first_day',
+        balance: 'case when o.full_paid_at is null then l.line_total - l.first_day else 0 end',
+      }),
     rows: (t) =>
       salesGroups(
         t,
         `g."totalQuantity", g.unit_price::text as "productAmount", g."totalRentalDays", g._money::text as "totalAmount",
          g.partial::text as "totalPartialPayments", g.balance::text as "totalBalance"`,
-        `sum(b.quantity * coalesce(b.no_of_rental_days, 0))::int as "totalRentalDays", sum(b.partial) as partial, sum(b.balance) as balance`,
       ),
+    grouped: true,
     order: SALES_ORDER,
     money: ['productAmount', 'totalAmount', 'totalPartialPayments', 'totalBalance'],
     moneyField: 'totalAmount',
@@ -205,6 +237,8 @@ export const REPORTS: Record<ReportName, ReportDef> = {
     ...ONE_ROW_PER_FACT,
     money: ['orderTotal', 'partialPayment', 'balance'],
     moneyField: 'partialPayment',
+    // The overall invoice counts the balances of rentals not asked for their full payment yet.
+    totalsExtra: `sum(_balance) filter (where "paymentStatus" = 'INITIAL_PAYMENT')`,
     columns: [
       { key: 'invoiceNumber', header: 'Invoice Number', kind: 'text', width: 18 },
       { key: 'receiptNumber', header: 'Receipt Number', kind: 'text', width: 18 },
@@ -305,6 +339,7 @@ export const REPORTS: Record<ReportName, ReportDef> = {
     ...ONE_ROW_PER_FACT,
     money: ['current', 'days1to30', 'days31to60', 'days61to90', 'over90', 'balance'],
     moneyField: 'balance',
+    perDay: false,
     columns: [
       ORDER_NUMBER_COLUMN,
       CUSTOMER_COLUMN,
