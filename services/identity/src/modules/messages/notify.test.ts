@@ -39,18 +39,27 @@ async function customer(email: string) {
   return res.body.user as { id: string };
 }
 
+/**
+ * Two customers (`<who>-a@`, `<who>-b@example.com`) and A's purchase paid through the payment
+ * service (invoice INV-<tag>-1): its payment-confirmed event, as the payment service wrote it.
+ */
+async function paidPurchase(who: string, tag: string) {
+  const a = await customer(`${who}-a@example.com`);
+  const b = await customer(`${who}-b@example.com`);
+  const order = purchase({ customerId: a.id });
+  await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
+  expect(await p.pay(order.orderId, { invoiceNumber: `INV-${tag}-1`, receiptNumber: `OR-${tag}-1` })).toBe(200);
+  const [paid] = await p.events(order.orderId, EVENTS.payment.confirmed);
+  return { a, b, order, paid: paid! };
+}
+
 const mailsTo = (email: string) => h.smtp.received.filter((m) => m.envelopeTo.includes(email));
 
 describe('messages from events', () => {
   it('a purchase: placed, then paid with INVOICE.pdf attached, on its way and delivered — one message each, to the customer only', async () => {
-    const a = await customer('buyer-a@example.com');
-    const b = await customer('buyer-b@example.com');
-    const order = purchase({ customerId: a.id });
-    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
-    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-N-1', receiptNumber: 'OR-N-1' })).toBe(200);
-    const [paid] = await p.events(order.orderId, EVENTS.payment.confirmed);
+    const { b, order, paid } = await paidPurchase('buyer', 'N');
 
-    await deliver(placedEvent(order), paid!, statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY'), statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED'));
+    await deliver(placedEvent(order), paid, statusEvent(order, 'TO_SHIP', 'OUT_FOR_DELIVERY'), statusEvent(order, 'OUT_FOR_DELIVERY', 'DELIVERED'));
     const mails = (await h.mailTo('buyer-a@example.com', 5)).slice(1);
     expect(mails.map((m) => m.subject)).toEqual([
       `Your order ${order.orderNumber} is placed`,
@@ -73,19 +82,14 @@ describe('messages from events', () => {
 
     // The payment service hands out an invoice only for the customer's own order: an event naming
     // B with A's order (which no producer writes) would go out without A's invoice.
-    const forged = { ...paid!, id: randomUUID(), data: { ...(paid!.data as object), customerId: b.id } };
+    const forged = { ...paid, id: randomUUID(), data: { ...(paid.data as object), customerId: b.id } };
     await deliver(forged);
     const [, toB] = await h.mailTo('buyer-b@example.com', 2);
     expect(toB!.attachments).toHaveLength(0);
   });
 
   it('a batch of events in one transaction (as the consumer hands them): each customer gets their own messages once, the payment with its invoice; nothing for a deleted account or a repeated reminder', async () => {
-    const a = await customer('batch-a@example.com');
-    const b = await customer('batch-b@example.com');
-    const order = purchase({ customerId: a.id });
-    await p.feed(placedEvent(order), statusEvent(order, 'PENDING', 'FOR_PAYMENT'));
-    expect(await p.pay(order.orderId, { invoiceNumber: 'INV-B-1', receiptNumber: 'OR-B-1' })).toBe(200);
-    const [paid] = await p.events(order.orderId, EVENTS.payment.confirmed);
+    const { b, order, paid } = await paidPurchase('batch', 'B');
     const other = purchase({ customerId: b.id });
     const rentalId = randomUUID();
     const reminder = () =>
@@ -96,10 +100,10 @@ describe('messages from events', () => {
       });
     const placedA = placedEvent(order);
     await h.orm.em.fork().transactional((tem) =>
-      handle()(tem, [placedA, paid!, placedEvent(other), placedEvent(purchase({ customerId: randomUUID() })), statusEvent(order, 'PREPARING', 'TO_SHIP'), reminder(), reminder()]),
+      handle()(tem, [placedA, paid, placedEvent(other), placedEvent(purchase({ customerId: randomUUID() })), statusEvent(order, 'PREPARING', 'TO_SHIP'), reminder(), reminder()]),
     );
     // The same batch handed again (a redelivery the inbox did not stop) writes nothing more.
-    await h.orm.em.fork().transactional((tem) => handle()(tem, [placedA, paid!]));
+    await h.orm.em.fork().transactional((tem) => handle()(tem, [placedA, paid]));
     h.mail.kick();
     const toA = (await h.mailTo('batch-a@example.com', 3)).slice(1);
     expect(toA.map((m) => m.subject)).toEqual([`Your order ${order.orderNumber} is placed`, `Payment received for ${order.orderNumber}`]);
