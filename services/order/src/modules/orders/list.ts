@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
 import { containsPattern, equalsFilters, qualified } from '@dme/platform';
 import { statusCounts } from './counts';
@@ -39,20 +39,29 @@ export async function listOrders(
   const where = conds.length ? `where ${conds.join(' and ')}` : '';
   const from = `${qualified(em, 'orders')} o left join ${qualified(em, 'customers')} c on c.id = o.customer_id`;
   // The page alone (an index walk of limit + offset rows); its total comes from the counts below.
-  const rows = await em.execute<OrderRow[]>(
-    `select o.id, o.order_number, o.customer_id, o.type, o.type_of_order, o.status, o.total_amount, o.created_at,
-            trim(c.first_name || ' ' || c.last_name) as customer_name, c.id_number as customer_number
-       from ${from} ${where}
-      order by o.created_at desc, o.id limit ? offset ?`,
-    [...params, f.limit, f.offset],
-  );
-  const items = rows.map(summary);
-  // Everyone's orders, unsearched (the staff's tabs): the kept counts (counts.ts), whatever the size.
+  const page = (db: EntityManager) =>
+    db.execute<OrderRow[]>(
+      `select o.id, o.order_number, o.customer_id, o.type, o.type_of_order, o.status, o.total_amount, o.created_at,
+              trim(c.first_name || ' ' || c.last_name) as customer_name, c.id_number as customer_number
+         from ${from} ${where}
+        order by o.created_at desc, o.id limit ? offset ?`,
+      [...params, f.limit, f.offset],
+    );
+  // Everyone's orders, unsearched (the staff's tabs): the kept counts (counts.ts), whatever the size,
+  // read in the page's snapshot (one repeatable-read transaction), so the total is the page's.
   if (!f.customerId && !f.driverId && !f.search?.trim()) {
-    const counts = await statusCounts(em, f.type);
-    const total = f.status ? (counts[f.status] ?? 0) : Object.values(counts).reduce((a, b) => a + b, 0);
-    return opts.counts ? { items, total, counts } : { items, total };
+    return em.transactional(
+      async (tem) => {
+        const items = (await page(tem)).map(summary);
+        const counts = await statusCounts(tem, f.type);
+        const total = f.status ? (counts[f.status] ?? 0) : Object.values(counts).reduce((a, b) => a + b, 0);
+        return opts.counts ? { items, total, counts } : { items, total };
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
   }
+  const rows = await page(em);
+  const items = rows.map(summary);
   // One customer's or driver's orders, or a search: counted here (a customer's index, or the search's matches).
   const total = f.offset === 0 && rows.length < f.limit ? rows.length : (await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${from} ${where}`, params))[0]!.n;
   if (!opts.counts) return { items, total };
