@@ -5,6 +5,7 @@ import { ReportingRentalMoney } from './0004_rental_money';
 import { ReportingCyclePayments } from './0005_cycle_payments';
 import { ReportingBuyOutPayments } from './0006_buy_out_payments';
 import { ReportingReportDays } from './0007_report_days';
+import { ReportingExportParts } from './0008_export_parts';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -136,4 +137,5 @@ export const migrations = [
   { name: '0005_cycle_payments', class: ReportingCyclePayments },
   { name: '0006_buy_out_payments', class: ReportingBuyOutPayments },
   { name: '0007_report_days', class: ReportingReportDays },
+  { name: '0008_export_parts', class: ReportingExportParts },
 ];

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { REPORT_FILE_NAMES, REPORT_MESSAGES, type ReportExport, type ReportName, type ReportRange } from '@dme/contracts';
-import { conflict, literal, notFound, pgBlobStore, qualified, sql, sqlScript, withConnection, type Blob, type Db, type Logger } from '@dme/platform';
+import { conflict, literal, notFound, pgPartedBlobStore, qualified, sql, sqlScript, withConnection, type Db, type OpenedBlob, type Logger } from '@dme/platform';
 import { REPORTS, rowsQuery } from '../reports/definitions';
 import { contractRow, tablesOf } from '../reports/report.service';
 import { ReportXlsxWriter } from './xlsx';
@@ -63,11 +64,11 @@ export function exportBlobName(id: string): string {
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The finished file of a job of this user: 409 while it runs or when it failed. */
-export async function exportFile(em: EntityManager, id: string, userId: string): Promise<{ file: Blob; fileName: string }> {
+export async function exportFile(em: EntityManager, id: string, userId: string): Promise<{ file: OpenedBlob; fileName: string }> {
   const row = await findExport(em, id, userId);
   if (row.status === 'RUNNING') throw conflict(REPORT_MESSAGES.exportNotReady);
   if (row.status === 'FAILED') throw conflict(REPORT_MESSAGES.exportFailed);
-  const file = await pgBlobStore(em).get(exportBlobName(row.id));
+  const file = await pgPartedBlobStore(em).open(exportBlobName(row.id));
   // Finished before exports were kept in the database (on some replica's disk): start it again.
   if (!file) throw notFound();
   return { file, fileName: REPORT_FILE_NAMES[row.report] };
@@ -160,7 +161,7 @@ export class ExportRunner {
       });
       await writer.finish();
       // The finished file goes where every replica can serve it; the working file goes away.
-      await pgBlobStore(this.em).put(exportBlobName(job.id), XLSX_TYPE, await readFile(job.file_path));
+      await pgPartedBlobStore(this.em).putStream(exportBlobName(job.id), XLSX_TYPE, createReadStream(job.file_path));
       await rm(job.file_path, { force: true });
       await progress(`status = 'DONE', rows_written = $2`, [written]);
     } catch (err) {

@@ -17,7 +17,8 @@ export function reportingHandlers(runner: ExportRunner): HandlersOf<'reporting'>
       ctx.type = XLSX_TYPE;
       ctx.set('Content-Disposition', `attachment; filename="${fileName}"`);
       ctx.set('Cache-Control', 'private, no-store');
-      ctx.body = file.data;
+      ctx.body = file.body;
+      ctx.length = file.size;
       return undefined;
     },
   };
