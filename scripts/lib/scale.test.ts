@@ -101,6 +101,7 @@ describe('a year of a busy shop, on a sample', () => {
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
     await query(b.url, `update catalog.stock_items set status = 'AVAILABLE' where id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code limit 1)`);
+    await query(b.url, `update reporting.orders set full_asked_at = null where id = (select id from reporting.orders where full_asked_at is not null order by order_number limit 1)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
     const problems = (await checkYear(b.url)).map((p) => p.replace(/^\d+ /, '').replace(/:.*$/s, ''));
@@ -109,6 +110,7 @@ describe('a year of a busy shop, on a sample', () => {
         'orders whose lines do not sum to their total',
         'payments that took money not mirrored in the order service (or mirrored without any)',
         'order lines missing from reporting or different there',
+        'rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance',
         'stock levels that do not count the units',
         'units RENTED to an order that does not have them out (or out without being RENTED)',
       ]),

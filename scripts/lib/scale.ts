@@ -271,12 +271,19 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // ---- reporting's read model
     await step(
       'reporting orders',
-      `insert into reporting.orders (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at, status, status_at, payment_status, first_paid_at, full_paid_at)
+      `insert into reporting.orders (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at, status, status_at, payment_status, first_paid_at, full_paid_at,
+              full_asked_at, full_due_date, full_balance, late_fees, late_fees_waived)
        select o.id, o.order_number, o.customer_id, cu.first_name || ' ' || cu.last_name, o.type, o.total_amount, o.partial_payment, o.created_at, o.status, o.updated_at, p.status,
               (select min(r.created_at) from payment.payment_records r where r.payment_id = p.id),
-              (select r.created_at from payment.payment_records r where r.payment_id = p.id and r.type = 'FULL')
-         from ordering.orders o join payment.payments p on p.order_id = o.id join ordering.customers cu on cu.id = o.customer_id
-        where o.id = any(select id from scale_orders)`,
+              (select r.created_at from payment.payment_records r where r.payment_id = p.id and r.type = 'FULL'),
+              a.asked, (a.asked at time zone 'Asia/Manila')::date + 7, case when a.asked is not null then o.total_amount - o.partial_payment end,
+              case when a.asked is not null and s.i % 10 = 0 then 0 end, case when a.asked is not null and s.i % 10 = 0 then round(o.total_amount * 0.05, 2) end
+         from ordering.orders o join payment.payments p on p.order_id = o.id join ordering.customers cu on cu.id = o.customer_id join scale_orders s on s.id = o.id
+         -- Rentals back (completed, or owing their full payment) were asked for it 30 days after they were placed, or at four
+         -- fifths of their age if younger; one in ten with its late fees waived (so every balance is what the payment service holds).
+         cross join lateral (select case when o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT')
+                                         then s.t + least(interval '30 days', (($1::date + 1)::timestamp at time zone 'Asia/Manila' - s.t) * 0.8) end as asked) a`,
+      [opts.endDay],
     );
     await step(
       'reporting lines',
@@ -331,6 +338,9 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end or l.unit_price <> p.price`);
     await none('orders missing from reporting or different there', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id left join reporting.orders r on r.id = o.id
       where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment`);
+    await none('rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance', `select o.order_number from reporting.orders o
+      where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT')) or o.full_balance <> o.total_amount - o.partial_payment
+         or o.full_asked_at < o.placed_at or o.full_asked_at > o.full_paid_at`);
     await none('order lines missing from reporting or different there', `select l.order_id, l.position from ordering.order_lines l left join reporting.order_lines r on r.order_id = l.order_id and r.line_no = l.position
       where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
     await none('payment records missing from reporting or different there', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
