@@ -57,6 +57,8 @@ export class ReportingReportDays extends Migration {
       "balance" numeric(16,2) null
     )`);
     this.addSql(`create index "report_day_groups_day_idx" on ${s}."report_day_groups" ("report", "day")`);
+    // Receivables ageing (computed per request): rentals paid after a range's last day.
+    this.addSql(`create index "orders_rent_full_paid_idx" on ${s}."orders" ("full_paid_at") where "type" = 'RENT'`);
     // An order's refunds are found by the order (the orders trigger marks their days).
     this.addSql(`create index "refunds_order_idx" on ${s}."refunds" ("order_id")`);
     for (const [table, daysOf] of Object.entries(DATED)) {
