@@ -18,7 +18,8 @@ const DATED: Record<'orders' | 'order_lines' | 'payments' | 'refunds', (rows: st
  * instead of every fact of the range (a year's reports read a million orders per request).
  *
  * - `report_day_sums`: per report and day, its facts, money, extra total (reportTotals) and its
- *   five facts with most money; `report_day_groups`: the sales reports' groups per day.
+ *   five facts with most money; `report_day_groups`: the sales reports' groups per day, and
+ *   `report_month_groups` per calendar month.
  * - `report_dirty_days`: the days a change of the read model touched. Statement-level triggers
  *   on orders, order lines, payments and refunds append the days of the instants a report may
  *   date a fact by (old and new rows); appending never waits on another transaction. The service
@@ -57,6 +58,10 @@ export class ReportingReportDays extends Migration {
       "balance" numeric(16,2) null
     )`);
     this.addSql(`create index "report_day_groups_day_idx" on ${s}."report_day_groups" ("report", "day")`);
+    // The same groups per calendar month (a month's day groups grouped again): a year reads 12 months and its edge days.
+    this.addSql(`create table ${s}."report_month_groups" (like ${s}."report_day_groups")`);
+    this.addSql(`alter table ${s}."report_month_groups" rename column "day" to "month"`);
+    this.addSql(`create index "report_month_groups_month_idx" on ${s}."report_month_groups" ("report", "month")`);
     // Receivables ageing (computed per request): rentals paid after a range's last day.
     this.addSql(`create index "orders_rent_full_paid_idx" on ${s}."orders" ("full_paid_at") where "type" = 'RENT'`);
     // An order's refunds are found by the order (the orders trigger marks their days).

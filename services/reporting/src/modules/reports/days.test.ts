@@ -20,6 +20,8 @@ const RANGES: Array<[string, string]> = [
   ['2025-05-10', '2025-05-10'],
   ['2025-04-25', '2025-06-05'],
   ['2025-05-20', '2025-05-26'],
+  // A whole month with a day on each side (the sales reports: May's month groups and two days' groups).
+  ['2025-04-30', '2025-06-01'],
 ];
 
 /** 320 orders over May 2025 (Manila) with lines, payments (deposits), late fees and refunds. */

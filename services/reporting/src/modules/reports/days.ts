@@ -31,6 +31,10 @@ export function dayRuns(days: readonly string[]): Array<[string, string]> {
 
 const RUN = { from: '$2', to: '$3' };
 
+/** The columns of a sales report's groups (per day or month), and their aggregates when grouped again. */
+const GROUP_COLUMNS = [...SALES_GROUP.keys, ...SALES_GROUP.names, ...SALES_GROUP.sums];
+const groupedAgain = `${SALES_GROUP.keys.join(', ')}, ${SALES_GROUP.names.map((k) => `min(${k})`).join(', ')}, ${SALES_GROUP.sums.map((k) => `sum(${k})`).join(', ')}`;
+
 /** Recomputes one report's rows of the days [from, to] from its base (in the caller's transaction). */
 async function recompute(db: Db, name: ReportName, def: ReportDef, from: string, to: string): Promise<void> {
   const t = tablesOf(db);
@@ -53,14 +57,42 @@ async function recompute(db: Db, name: ReportName, def: ReportDef, from: string,
   );
   if (!def.grouped) return;
   await sql(db, `delete from ${groups} where report = $1 and day between $2::date and $3::date`, [name, from, to]);
-  const cols = [...SALES_GROUP.keys, ...SALES_GROUP.names, ...SALES_GROUP.sums];
   await sql(
     db,
-    `insert into ${groups} (report, day, ${cols.join(', ')})
-     select $1, _day, ${SALES_GROUP.keys.join(', ')}, ${SALES_GROUP.names.map((k) => `min(${k})`).join(', ')}, ${SALES_GROUP.sums.map((k) => `sum(${k})`).join(', ')}
-       from (${def.base(t, RUN)}) b group by _day, ${SALES_GROUP.keys.join(', ')}`,
+    `insert into ${groups} (report, day, ${GROUP_COLUMNS.join(', ')})
+     select $1, _day, ${groupedAgain} from (${def.base(t, RUN)}) b group by _day, ${SALES_GROUP.keys.join(', ')}`,
     [name, from, to],
   );
+}
+
+/** Recomputes a sales report's groups of the given months (first days) from their days' groups. */
+async function recomputeMonths(db: Db, name: ReportName, months: string[]): Promise<void> {
+  const groups = qualified(db, 'report_month_groups');
+  await sql(db, `delete from ${groups} where report = $1 and month = any($2::date[])`, [name, months]);
+  await sql(
+    db,
+    `insert into ${groups} (report, month, ${GROUP_COLUMNS.join(', ')})
+     select $1::varchar, date_trunc('month', day)::date, ${groupedAgain}
+       from ${qualified(db, 'report_day_groups')} where report = $1::varchar and day >= (select min(m) from unnest($2::date[]) m)
+        and day < (select max(m) from unnest($2::date[]) m) + interval '1 month' and date_trunc('month', day)::date = any($2::date[])
+      group by 2, ${SALES_GROUP.keys.join(', ')}`,
+    [name, months],
+  );
+}
+
+/**
+ * A sales report's groups over the range $1..$2 ($5: the report): the months wholly inside it
+ * (from `first`, the first whole month's first day, to `last`, the last whole month's last day),
+ * and the days before and after them (each an index range; no whole month: the range's days).
+ */
+export function keptGroupsSql(db: Db): string {
+  const first = `(case when $1::date = date_trunc('month', $1::date)::date then $1::date else (date_trunc('month', $1::date) + interval '1 month')::date end)`;
+  const last = `(case when $2::date + 1 = date_trunc('month', $2::date + 1)::date then $2::date else date_trunc('month', $2::date)::date - 1 end)`;
+  const cols = GROUP_COLUMNS.join(', ');
+  const days = qualified(db, 'report_day_groups');
+  return `select ${cols} from ${qualified(db, 'report_month_groups')} where report = $5 and month between ${first} and ${last}
+    union all select ${cols} from ${days} where report = $5 and day between $1::date and least($2::date, ${first} - 1)
+    union all select ${cols} from ${days} where report = $5 and day between greatest($1::date, ${last} + 1, ${first}) and $2::date`;
 }
 
 /**
@@ -71,7 +103,7 @@ async function recompute(db: Db, name: ReportName, def: ReportDef, from: string,
  * Answers how many days were recomputed.
  */
 export async function foldReportDays(em: EntityManager, opts: { wait: boolean }): Promise<number> {
-  return em.transactional(async (tem) => {
+  const folded = await em.transactional(async (tem) => {
     const key = [`${qualified(tem, 'report_day_sums')}:fold`];
     if (opts.wait) await sql(tem, `select pg_advisory_xact_lock(hashtext($1))`, key);
     else if (!(await sql<{ ok: boolean }>(tem, `select pg_try_advisory_xact_lock(hashtext($1)) as ok`, key))[0]?.ok) return 0;
@@ -82,8 +114,14 @@ export async function foldReportDays(em: EntityManager, opts: { wait: boolean })
     for (const [from, to] of dayRuns(days.map((d) => d.day))) {
       for (const [name, def] of KEPT_PER_DAY) await recompute(tem, name, def, from, to);
     }
+    const months = [...new Set(days.map((d) => `${d.day.slice(0, 7)}-01`))];
+    if (months.length > 0) for (const [name, def] of KEPT_PER_DAY) if (def.grouped) await recomputeMonths(tem, name, months);
     return days.length;
   });
+  // After many days at once (the first fold of a year's read model), the planner learns the tables'
+  // new sizes now rather than at autovacuum's next round (its guesses chose sorts spilling to disk).
+  if (folded > 31) for (const t of ['report_day_sums', 'report_day_groups', 'report_month_groups']) await sql(em, `analyze ${qualified(em, t)}`);
+  return folded;
 }
 
 /** Makes the kept days of [from, to] exact before a report reads them: folds when one is marked. */

@@ -2,7 +2,7 @@ import { centsToString, toCents, type ReportName, type ReportResponse, type Repo
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { qualified, sql, type Db } from '@dme/platform';
 import { REPORTS, type ReportDef } from './definitions';
-import { foldDaysOf, tablesOf } from './days';
+import { foldDaysOf, keptGroupsSql, tablesOf } from './days';
 
 export { tablesOf };
 
@@ -43,12 +43,12 @@ function computedSql(db: Db, def: ReportDef): string {
 /**
  * A report kept per day ($5: its name): its sum, chart and count from the days' sums; its page from
  * its base (facts: in the order of an index over the range) or, for a sales report, from the
- * days' groups grouped again; its top five of the days' top fives (or of its groups).
+ * months' and days' groups grouped again; its top five of the days' top fives (or of its groups).
  */
 function keptSql(db: Db, def: ReportDef): string {
   const t = tablesOf(db);
   const days = `select day as _day, facts, money, top from ${qualified(db, 'report_day_sums')} where report = $5 and day between $1::date and $2::date`;
-  const base = def.grouped ? `select * from ${qualified(db, 'report_day_groups')} where report = $5 and day between $1::date and $2::date` : def.base(t, PARAMS);
+  const base = def.grouped ? keptGroupsSql(db) : def.base(t, PARAMS);
   const dayTops = `(select e->>'name' as _label, (e->>'amount')::numeric as _money from days, jsonb_array_elements(days.top) e)`;
   return `with base as (${base}), rows as (${def.rows(t)}), days as materialized (${days})
     select ${pageOf(def)} as rows, ${def.grouped ? '(select count(*)::int from rows)' : '(select coalesce(sum(facts), 0)::int from days)'} as total,
