@@ -6,7 +6,8 @@ import { REPORTS, SALES_GROUP, type ReportDef, type Tables } from './definitions
 /**
  * The reports' sums kept per Manila day (migration 0007, docs/decisions.md "Reports over a
  * year"): computed from each report's own base (definitions.ts) over the days a change touched,
- * so a report over a range reads at most a row per day (a sales report: its groups per day).
+ * so a report over a range reads at most a row per day (a sales report: its groups per whole
+ * month and per edge day).
  */
 
 /** The read-model tables of the schema `db` works in. */
