@@ -68,7 +68,8 @@ export async function getReport(em: EntityManager, report: ReportName, q: Report
 
 /**
  * The report computed from its facts over the range, never from the kept days (what the kept
- * days must always agree with; a report not kept per day is always computed so).
+ * days must always agree with; a report not kept per day is always computed so). Its overall
+ * totals are the kept ones, as they stand (reportTotals folds first).
  */
 export async function reportFromFacts(em: EntityManager, report: ReportName, q: ReportQuery): Promise<ReportResponse> {
   return answer(em, report, q, false);
