@@ -155,4 +155,25 @@ describe('order events from JetStream', () => {
     const [held] = await h.orm.em.fork().execute<Array<{ n: number }>>('select count(*)::int as n from payment.early_order_events where order_id = ?', [data.orderId]);
     expect(held!.n).toBe(0);
   });
+
+  it('one batch with several orders placed (opened in one statement), one placed twice, held status events and a status change after its order: each applied as one by one', async () => {
+    const handle = orderEventHandler(createLogger('payment-test', 'silent'));
+    const [a, b, c, d] = [purchase(), rental(), purchase(), rental()];
+    // b's and c's status changes come first: held back until their orders are placed.
+    await h.orm.em.fork().transactional((tem) => handle(tem, [statusEvent(b, 'PENDING', 'FOR_PAYMENT'), statusEvent(c, 'PENDING', 'CANCELLED')]));
+    await h.orm.em.fork().transactional((tem) =>
+      handle(tem, [placedEvent(a), placedEvent(b), placedEvent(a), placedEvent(c), statusEvent(a, 'PENDING', 'FOR_PAYMENT'), placedEvent(d)]),
+    );
+    expect(await payment(a.orderId)).toMatchObject({ orderType: 'BUY', orderStatus: 'FOR_PAYMENT', totalOrderPayment: '175.98', balance: '175.98', nextAction: 'MARK_AS_PAID' });
+    expect(await payment(b.orderId)).toMatchObject({ orderType: 'RENT', orderStatus: 'FOR_PAYMENT', totalPartialPayment: '78.00', nextAction: 'PAY_PARTIAL' });
+    expect(await payment(c.orderId)).toMatchObject({ status: 'CANCELLED', orderStatus: 'CANCELLED', nextAction: null });
+    expect(await payment(d.orderId)).toMatchObject({ status: 'PENDING', orderStatus: 'PENDING', totalOrderPayment: '324.00', totalPartialPayment: '78.00' });
+    const ids = [a, b, c, d].map((o) => o.orderId);
+    const [counts] = await h.orm.em.fork().execute<Array<{ payments: number; held: number }>>(
+      `select (select count(*)::int from payment.payments where order_id = any(?::uuid[])) as payments,
+              (select count(*)::int from payment.early_order_events where order_id = any(?::uuid[])) as held`,
+      [`{${ids.join(',')}}`, `{${ids.join(',')}}`],
+    );
+    expect(counts).toEqual({ payments: 4, held: 0 });
+  });
 });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@dme/contracts';
 import { startConsumer, type ConnectionSource, type Db, type Logger, type NatsConnection, type RunningConsumer } from '@dme/platform';
-import { applyOrderEvent, lockOrders } from '../modules/payments/order-feed';
+import { applyOrderEvents, lockOrders } from '../modules/payments/order-feed';
 
 /** The durable consumer of order events shared by every replica of the payment service. */
 export const ORDER_CONSUMER = 'payment-orders';
@@ -16,8 +16,9 @@ export function orderEventHandler(logger: Logger) {
   return async (db: Db, events: EventEnvelope[]): Promise<void> => {
     // Another replica may be handling events of the same orders right now (see lockOrders).
     await lockOrders(db, events);
-    for (const event of events) {
-      const outcome = await applyOrderEvent(db, event);
+    const outcomes = await applyOrderEvents(db, events);
+    events.forEach((event, i) => {
+      const outcome = outcomes[i];
       if (outcome === 'held') {
         logger.warn({ eventId: event.id, orderId: event.aggregateId }, 'payment: status event for an order not placed yet, held until it is');
       } else if (outcome === 'refund-due') {
@@ -25,7 +26,7 @@ export function orderEventHandler(logger: Logger) {
       } else if (outcome === 'duplicate') {
         logger.warn({ eventId: event.id, orderId: event.aggregateId }, 'payment: order placed again, its payment already exists');
       }
-    }
+    });
   };
 }
 

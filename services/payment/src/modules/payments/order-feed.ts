@@ -20,58 +20,74 @@ const money2 = (v: string) => centsToString(toCents(v));
  * delivery address, lines (names and variants, for the invoice) and totals; a rental's partial
  * payment is its first-day total (taken from the event, or computed from its lines when an older
  * event lacks it). Status events that arrived before it (held back) are applied after, in order.
+ *
+ * Several placed events (a run of them in a batch) open their payments in one statement: orders
+ * are independent of one another, so this is what opening them one by one would do. An order
+ * placed twice opens once ('duplicate' for the others).
  */
-export async function openPayment(db: Db, data: Placed, occurredAt: string): Promise<FeedOutcome> {
-  const total = toCents(data.totalAmount);
-  const firstDays = () => rentalPartialCents(data.lines.map((l) => ({ unitCents: toCents(l.unitPrice), quantity: l.quantity })));
-  const partial = data.type === 'RENT' ? (data.partialPayment !== null ? toCents(data.partialPayment) : firstDays()) : null;
-  const f = opening(data.type, total, partial, toCents(data.deposit));
-  const lines = data.lines.map((l) => ({
-    productName: l.productName,
-    variantName: l.variantName,
-    subVariantName: l.subVariantName,
-    quantity: l.quantity,
-    noOfRentalDays: l.noOfRentalDays,
-    unitPrice: money2(l.unitPrice),
-    lineTotal: money2(l.lineTotal),
-    deposit: money2(l.deposit),
-    rentToOwn: l.rentToOwn,
-  }));
-  const opened = await sql<{ id: string }>(
+export async function openPayments(db: Db, placed: ReadonlyArray<{ data: Placed; occurredAt: string }>): Promise<FeedOutcome[]> {
+  const rows = placed.map(({ data, occurredAt }, n) => {
+    const total = toCents(data.totalAmount);
+    const firstDays = () => rentalPartialCents(data.lines.map((l) => ({ unitCents: toCents(l.unitPrice), quantity: l.quantity })));
+    const partial = data.type === 'RENT' ? (data.partialPayment !== null ? toCents(data.partialPayment) : firstDays()) : null;
+    const f = opening(data.type, total, partial, toCents(data.deposit));
+    return {
+      n,
+      id: randomUUID(),
+      order_id: data.orderId,
+      order_number: data.orderNumber,
+      order_type: data.type,
+      order_status: f.orderStatus,
+      customer_id: data.customerId,
+      customer_name: data.customer?.name ?? '',
+      customer: data.customer ?? null,
+      delivery: data.delivery ?? null,
+      lines: data.lines.map((l) => ({
+        productName: l.productName,
+        variantName: l.variantName,
+        subVariantName: l.subVariantName,
+        quantity: l.quantity,
+        noOfRentalDays: l.noOfRentalDays,
+        unitPrice: money2(l.unitPrice),
+        lineTotal: money2(l.lineTotal),
+        deposit: money2(l.deposit),
+        rentToOwn: l.rentToOwn,
+      })),
+      status: f.status,
+      total_order_payment: centsToString(f.total),
+      total_partial_payment: money(f.partial),
+      balance: centsToString(f.balance),
+      created_at: new Date(data.createdAt ?? occurredAt).toISOString(),
+      deposit: centsToString(f.deposit),
+      billing: data.type === 'RENT' ? data.billing : 'UPFRONT',
+    };
+  });
+  if (rows.length === 0) return [];
+  const opened = await sql<{ order_id: string }>(
     db,
     `insert into ${qualified(db, 'payments')} (id, order_id, order_number, order_type, order_status, customer_id, customer_name, customer, delivery,
             lines, status, type, total_order_payment, total_partial_payment, balance, created_at, deposit, billing)
-     values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, null, $12, $13, $14, $15, $16, $17)
-     on conflict (order_id) do nothing returning id`,
-    [
-      randomUUID(),
-      data.orderId,
-      data.orderNumber,
-      data.type,
-      f.orderStatus,
-      data.customerId,
-      data.customer?.name ?? '',
-      data.customer ? JSON.stringify(data.customer) : null,
-      data.delivery ? JSON.stringify(data.delivery) : null,
-      JSON.stringify(lines),
-      f.status,
-      centsToString(f.total),
-      money(f.partial),
-      centsToString(f.balance),
-      new Date(data.createdAt ?? occurredAt),
-      centsToString(f.deposit),
-      data.type === 'RENT' ? data.billing : 'UPFRONT',
-    ],
+     select x.id, x.order_id, x.order_number, x.order_type, x.order_status, x.customer_id, x.customer_name, x.customer, x.delivery,
+            x.lines, x.status, null, x.total_order_payment, x.total_partial_payment, x.balance, x.created_at, x.deposit, x.billing
+     from jsonb_to_recordset($1::jsonb) as x(n int, id uuid, order_id uuid, order_number text, order_type text, order_status text,
+            customer_id uuid, customer_name text, customer jsonb, delivery jsonb, lines jsonb, status text, total_order_payment numeric(12,2),
+            total_partial_payment numeric(12,2), balance numeric(12,2), created_at timestamptz, deposit numeric(12,2), billing text)
+     order by x.n
+     on conflict (order_id) do nothing returning order_id`,
+    [JSON.stringify(rows)],
   );
-  if (opened.length === 0) return 'duplicate';
+  const openedIds = new Set(opened.map((o) => o.order_id));
+  const outcomes = rows.map((r) => (openedIds.delete(r.order_id) ? 'opened' : 'duplicate') as FeedOutcome);
+  if (opened.length === 0) return outcomes;
+  // Status events held back for these orders, in the order they came (rarely any).
   const early = await sql<{ occurred_at: Date; data: StatusChanged }>(
     db,
-    `with d as (delete from ${qualified(db, 'early_order_events')} where order_id = $1 returning seq, occurred_at, data)
+    `with d as (delete from ${qualified(db, 'early_order_events')} where order_id = any($1::uuid[]) returning seq, occurred_at, data)
      select occurred_at, data from d order by seq`,
-    [data.orderId],
+    [opened.map((o) => o.order_id)],
   );
   for (const e of early) await applyOrderStatus(db, e.data, new Date(e.occurred_at).toISOString());
-  return 'opened';
+  return outcomes;
 }
 
 /**
@@ -170,13 +186,34 @@ export async function applyOrderExtended(db: Db, data: Extended, kind: DaysChang
 
 /** Order events in stream order; other order events (a checkout abandoned) do not concern payments. */
 export async function applyOrderEvent(db: Db, event: EventEnvelope): Promise<FeedOutcome | null> {
-  if (event.type === EVENTS.order.placed) {
-    return openPayment(db, EVENT_DATA[EVENTS.order.placed].parse(event.data), event.occurredAt);
+  return (await applyOrderEvents(db, [event]))[0] ?? null;
+}
+
+/**
+ * A batch of order events in stream order, each event's outcome in its place: each run of placed
+ * events opens its payments together (openPayments), every other event is applied on its own.
+ */
+export async function applyOrderEvents(db: Db, events: readonly EventEnvelope[]): Promise<Array<FeedOutcome | null>> {
+  const outcomes: Array<FeedOutcome | null> = [];
+  for (let i = 0; i < events.length; ) {
+    let end = i;
+    while (end < events.length && events[end]!.type === EVENTS.order.placed) end++;
+    if (end > i) {
+      const run = events.slice(i, end).map((e) => ({ data: EVENT_DATA[EVENTS.order.placed].parse(e.data), occurredAt: e.occurredAt }));
+      outcomes.push(...(await openPayments(db, run)));
+      i = end;
+      continue;
+    }
+    const event = events[i++]!;
+    if (event.type === EVENTS.order.statusChanged) {
+      outcomes.push(await applyOrderStatus(db, EVENT_DATA[EVENTS.order.statusChanged].parse(event.data), event.occurredAt, event.id));
+    } else if (event.type === EVENTS.order.extended) {
+      outcomes.push(await applyOrderExtended(db, EVENT_DATA[EVENTS.order.extended].parse(event.data), 'EXTEND'));
+    } else if (event.type === EVENTS.order.endedEarly) {
+      outcomes.push(await applyOrderExtended(db, EVENT_DATA[EVENTS.order.endedEarly].parse(event.data), 'END_EARLY'));
+    } else {
+      outcomes.push(null);
+    }
   }
-  if (event.type === EVENTS.order.statusChanged) {
-    return applyOrderStatus(db, EVENT_DATA[EVENTS.order.statusChanged].parse(event.data), event.occurredAt, event.id);
-  }
-  if (event.type === EVENTS.order.extended) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.extended].parse(event.data), 'EXTEND');
-  if (event.type === EVENTS.order.endedEarly) return applyOrderExtended(db, EVENT_DATA[EVENTS.order.endedEarly].parse(event.data), 'END_EARLY');
-  return null;
+  return outcomes;
 }

@@ -40,6 +40,10 @@ export const REPORTING_SUBJECTS = ['dme.catalog.>', 'dme.order.>', 'dme.payment.
 export async function applyReportingEvents(db: Db, events: readonly EventEnvelope[]): Promise<void> {
   await lockOrders(db, events);
   const touched = new Set<string>();
+  // Facts are written once and do not depend on one another's order (the derived columns are
+  // recomputed from all of them after the batch), so each kind goes in one statement per batch.
+  const facts: Facts = { placed: [], statuses: [], payments: [], refunds: [] };
+  const placedIds = new Set<string>();
   for (const event of events) {
     switch (event.type) {
       case EVENTS.catalog.productCreated:
@@ -48,29 +52,32 @@ export async function applyReportingEvents(db: Db, events: readonly EventEnvelop
         break;
       case EVENTS.order.placed: {
         const data = EVENT_DATA[EVENTS.order.placed].parse(event.data);
-        await insertOrder(db, data, event.occurredAt);
+        // An order placed twice: its first event holds (as when applied one at a time).
+        if (!placedIds.has(data.orderId)) facts.placed.push(orderRow(data, event.occurredAt));
+        placedIds.add(data.orderId);
         touched.add(data.orderId);
         break;
       }
       case EVENTS.order.statusChanged: {
         const data = EVENT_DATA[EVENTS.order.statusChanged].parse(event.data);
-        await insertStatusChange(db, event.id, data, event.occurredAt);
+        facts.statuses.push(statusRow(event.id, data, event.occurredAt));
         touched.add(data.orderId);
         break;
       }
       case EVENTS.payment.confirmed: {
         const data = EVENT_DATA[EVENTS.payment.confirmed].parse(event.data);
-        await insertPayment(db, data, event.version);
+        facts.payments.push(paymentRow(data, event.version));
         touched.add(data.orderId);
         break;
       }
       case EVENTS.payment.refundRecorded:
-        await insertRefund(db, EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data));
+        facts.refunds.push(refundRow(EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data)));
         break;
       default:
         break;
     }
   }
+  await insertFacts(db, facts);
   if (touched.size > 0) await refreshOrders(db, [...touched]);
 }
 
@@ -95,97 +102,154 @@ async function upsertProduct(db: Db, p: Product, version: number): Promise<void>
   );
 }
 
-/** The order and its lines, once (a second placed event of the same order changes nothing). */
-async function insertOrder(db: Db, data: Placed, occurredAt: string): Promise<void> {
-  const inserted = await sql<{ id: string }>(
-    db,
-    `insert into ${qualified(db, 'orders')} (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (id) do nothing returning id`,
-    [data.orderId, data.orderNumber, data.customerId, data.customer?.name ?? '', data.type, data.totalAmount, data.partialPayment, new Date(data.createdAt ?? occurredAt)],
-  );
-  if (inserted.length === 0) return;
-  await sql(
-    db,
-    `insert into ${qualified(db, 'order_lines')} (order_id, line_no, product_id, variant_id, sub_variant_id, product_name, variant_name,
-            sub_variant_name, quantity, no_of_rental_days, unit_price, line_total, first_day)
-     select $1, x.n, (x.l->>'productId')::uuid, (x.l->>'variantId')::uuid, (x.l->>'subVariantId')::uuid, x.l->>'productName',
-            x.l->>'variantName', x.l->>'subVariantName', (x.l->>'quantity')::int, (x.l->>'noOfRentalDays')::int,
-            (x.l->>'unitPrice')::numeric(12,2), (x.l->>'lineTotal')::numeric(12,2), (x.l->>'firstDay')::numeric(12,2)
-     from jsonb_array_elements($2::jsonb) with ordinality as x(l, n)
-     on conflict do nothing`,
-    [data.orderId, JSON.stringify(data.lines.map((l) => ({ ...l, firstDay: rentalFirstDay(data.type, l) })))],
-  );
+/** The facts of a batch of events, by kind: each kind is written in one statement. */
+interface Facts {
+  placed: Array<ReturnType<typeof orderRow>>;
+  statuses: Array<ReturnType<typeof statusRow>>;
+  payments: Array<ReturnType<typeof paymentRow>>;
+  refunds: Array<ReturnType<typeof refundRow>>;
 }
 
-/**
- * One row per status change, once. A full-payment request keeps the due date and balance its event
- * carries (an older event without them: the due date of the terms rule for its time; the balance
- * is then computed at refresh).
- */
+/** An order as placed, with its lines (each with its part of a rental's first payment). */
+function orderRow(data: Placed, occurredAt: string) {
+  return {
+    id: data.orderId,
+    order_number: data.orderNumber,
+    customer_id: data.customerId,
+    customer_name: data.customer?.name ?? '',
+    type: data.type,
+    total_amount: data.totalAmount,
+    partial_payment: data.partialPayment,
+    placed_at: new Date(data.createdAt ?? occurredAt).toISOString(),
+    lines: data.lines.map((l) => ({ ...l, firstDay: rentalFirstDay(data.type, l) })),
+  };
+}
+
 /** A rental line's part of the first payment (terms `firstDayCents`); null on a purchase line. */
 function rentalFirstDay(type: Placed['type'], l: Placed['lines'][number]): string | null {
   return type === 'RENT' ? centsToString(firstDayCents({ unitCents: toCents(l.unitPrice), quantity: l.quantity })) : null;
 }
 
-async function insertStatusChange(db: Db, eventId: string, data: StatusChanged, occurredAt: string): Promise<void> {
+/**
+ * A status change. A full-payment request keeps the due date and balance its event carries (an
+ * older event without them: the due date of the terms rule for its time; the balance is then
+ * computed at refresh).
+ */
+function statusRow(eventId: string, data: StatusChanged, occurredAt: string) {
   const asked = data.to === 'FOR_FULL_PAYMENT';
-  await sql(
-    db,
-    `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, due_date, balance, occurred_at,
-            late_fees, late_fees_waived, deposit_applied, deposit_refund)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict do nothing`,
-    [
-      eventId,
-      data.orderId,
-      data.from,
-      data.to,
-      asked ? (data.extraCharge ?? '0') : data.extraCharge,
-      asked ? (data.fullPaymentDue ?? fullPaymentDueDate(new Date(occurredAt))) : null,
-      asked ? data.balance : null,
-      new Date(occurredAt),
-      asked ? data.lateFees : null,
-      asked ? data.lateFeesWaived : null,
-      asked ? data.depositApplied : null,
-      asked ? data.depositRefund : null,
-    ],
-  );
+  return {
+    event_id: eventId,
+    order_id: data.orderId,
+    from_status: data.from,
+    to_status: data.to,
+    extra_charge: asked ? (data.extraCharge ?? '0') : data.extraCharge,
+    due_date: asked ? (data.fullPaymentDue ?? fullPaymentDueDate(new Date(occurredAt))) : null,
+    balance: asked ? data.balance : null,
+    occurred_at: new Date(occurredAt).toISOString(),
+    late_fees: asked ? data.lateFees : null,
+    late_fees_waived: asked ? data.lateFeesWaived : null,
+    deposit_applied: asked ? data.depositApplied : null,
+    deposit_refund: asked ? data.depositRefund : null,
+  };
 }
 
-/** One row per payment taken (a purchase's, a rental's first or full one, each cycle of a rental billed by cycles), once. */
-async function insertPayment(db: Db, data: Confirmed, version: number): Promise<void> {
-  await sql(
-    db,
-    `insert into ${qualified(db, 'payments')} (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after,
-            invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit, cycle)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) on conflict do nothing`,
-    [
-      data.paymentId,
-      data.type,
-      data.orderId,
-      data.orderNumber,
-      data.orderType,
-      data.amount,
-      data.balance,
-      data.status,
-      data.invoiceNumber,
-      data.receiptNumber,
-      new Date(data.confirmedAt),
-      data.accommodatedBy,
-      version,
-      data.deposit,
-      data.cycle ?? 0,
-    ],
-  );
+/** A payment taken (a purchase's, a rental's first or full one, each cycle of a rental billed by cycles). */
+function paymentRow(data: Confirmed, version: number) {
+  return {
+    payment_id: data.paymentId,
+    type: data.type,
+    order_id: data.orderId,
+    order_number: data.orderNumber,
+    order_type: data.orderType,
+    amount: data.amount,
+    balance_after: data.balance,
+    status_after: data.status,
+    invoice_number: data.invoiceNumber,
+    receipt_number: data.receiptNumber,
+    confirmed_at: new Date(data.confirmedAt).toISOString(),
+    accommodated_by: data.accommodatedBy,
+    version,
+    deposit: data.deposit,
+    cycle: data.cycle ?? 0,
+  };
 }
 
-/** One row per refund paid back, once (issue 29). */
-async function insertRefund(db: Db, data: RefundRecorded): Promise<void> {
-  await sql(
-    db,
-    `insert into ${qualified(db, 'refunds')} (refund_id, payment_id, order_id, order_number, number, kind, method, amount, refunded_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict do nothing`,
-    [data.refundId, data.paymentId, data.orderId, data.orderNumber, data.number, data.kind, data.method, data.amount, new Date(data.refundedAt)],
-  );
+/** A refund paid back (issue 29). */
+function refundRow(data: RefundRecorded) {
+  return {
+    refund_id: data.refundId,
+    payment_id: data.paymentId,
+    order_id: data.orderId,
+    order_number: data.orderNumber,
+    number: data.number,
+    kind: data.kind,
+    method: data.method,
+    amount: data.amount,
+    refunded_at: new Date(data.refundedAt).toISOString(),
+  };
+}
+
+/**
+ * Writes a batch's facts, each at most once (a fact already held changes nothing): the orders
+ * and, for the orders new here only, their lines; the status changes; the payments; the refunds.
+ * One statement per kind present, however many events the batch has.
+ */
+async function insertFacts(db: Db, facts: Facts): Promise<void> {
+  if (facts.placed.length > 0) {
+    await sql(
+      db,
+      `with o as (
+         select * from jsonb_to_recordset($1::jsonb) as x(id uuid, order_number text, customer_id uuid, customer_name text, type text,
+           total_amount numeric(12,2), partial_payment numeric(12,2), placed_at timestamptz, lines jsonb)
+       ), ins as (
+         insert into ${qualified(db, 'orders')} (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at)
+         select id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at from o
+         on conflict (id) do nothing returning id
+       )
+       insert into ${qualified(db, 'order_lines')} (order_id, line_no, product_id, variant_id, sub_variant_id, product_name, variant_name,
+              sub_variant_name, quantity, no_of_rental_days, unit_price, line_total, first_day)
+       select distinct on (ins.id, x.n) ins.id, x.n, (x.l->>'productId')::uuid, (x.l->>'variantId')::uuid, (x.l->>'subVariantId')::uuid,
+              x.l->>'productName', x.l->>'variantName', x.l->>'subVariantName', (x.l->>'quantity')::int, (x.l->>'noOfRentalDays')::int,
+              (x.l->>'unitPrice')::numeric(12,2), (x.l->>'lineTotal')::numeric(12,2), (x.l->>'firstDay')::numeric(12,2)
+       from ins join o on o.id = ins.id cross join lateral jsonb_array_elements(o.lines) with ordinality as x(l, n)
+       on conflict do nothing`,
+      [JSON.stringify(facts.placed)],
+    );
+  }
+  if (facts.statuses.length > 0) {
+    await sql(
+      db,
+      `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, due_date, balance, occurred_at,
+              late_fees, late_fees_waived, deposit_applied, deposit_refund)
+       select * from jsonb_to_recordset($1::jsonb) as x(event_id uuid, order_id uuid, from_status text, to_status text, extra_charge numeric(12,2),
+         due_date date, balance numeric(12,2), occurred_at timestamptz, late_fees numeric(12,2), late_fees_waived numeric(12,2),
+         deposit_applied numeric(12,2), deposit_refund numeric(12,2))
+       on conflict do nothing`,
+      [JSON.stringify(facts.statuses)],
+    );
+  }
+  if (facts.payments.length > 0) {
+    await sql(
+      db,
+      `insert into ${qualified(db, 'payments')} (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after,
+              invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit, cycle)
+       select * from jsonb_to_recordset($1::jsonb) as x(payment_id uuid, type text, order_id uuid, order_number text, order_type text,
+         amount numeric(12,2), balance_after numeric(12,2), status_after text, invoice_number text, receipt_number text, confirmed_at timestamptz,
+         accommodated_by uuid, version int, deposit numeric(12,2), cycle int)
+       on conflict do nothing`,
+      [JSON.stringify(facts.payments)],
+    );
+  }
+  if (facts.refunds.length > 0) {
+    await sql(
+      db,
+      `insert into ${qualified(db, 'refunds')} (refund_id, payment_id, order_id, order_number, number, kind, method, amount, refunded_at)
+       select * from jsonb_to_recordset($1::jsonb) as x(refund_id uuid, payment_id uuid, order_id uuid, order_number text, number text,
+         kind text, method text, amount numeric(12,2), refunded_at timestamptz)
+       on conflict do nothing`,
+      [JSON.stringify(facts.refunds)],
+    );
+  }
 }
 
 /** An order's facts, as the refresh reads them (numbers and dates as text). */
