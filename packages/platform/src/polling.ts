@@ -62,3 +62,14 @@ export class PollingLoop {
     this.schedule(more ? 0 : this.opts.intervalMs);
   }
 }
+
+/**
+ * Runs `work` in the background every `everyMs` (default 5 s), the first time at once, until the
+ * returned loop is stopped; a failure is logged as `failure` and the next tick tries again (e.g.
+ * the folds of kept counts and sums, which take their own advisory lock: every replica may run one).
+ */
+export function startPeriodic(work: () => Promise<unknown>, opts: { logger: Logger; failure: string; everyMs?: number }): PollingLoop {
+  const loop = new PollingLoop(async () => (await work(), 0), { intervalMs: opts.everyMs ?? 5000, batchSize: 1, logger: opts.logger, failure: opts.failure });
+  loop.start();
+  return loop;
+}

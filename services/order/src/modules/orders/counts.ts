@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderStatus, OrderType } from '@dme/contracts';
-import { PollingLoop, qualified, type Logger } from '@dme/platform';
+import { qualified, startPeriodic, type PollingLoop, type Logger } from '@dme/platform';
 
 /**
  * How many orders each status holds (of one type, or of all), from the counts the orders table's
@@ -39,12 +39,5 @@ export async function foldOrderCounts(em: EntityManager): Promise<number> {
 
 /** Folds the counts' changes every few seconds (every replica runs it; one folds at a time). */
 export function startOrderCountFold(opts: { em: EntityManager; logger: Logger; everyMs?: number }): PollingLoop {
-  const loop = new PollingLoop(async () => (await foldOrderCounts(opts.em.fork()), 0), {
-    intervalMs: opts.everyMs ?? 5000,
-    batchSize: 1,
-    logger: opts.logger,
-    failure: 'order counts: folding their changes failed, will retry',
-  });
-  loop.start();
-  return loop;
+  return startPeriodic(() => foldOrderCounts(opts.em.fork()), { logger: opts.logger, everyMs: opts.everyMs, failure: 'order counts: folding their changes failed, will retry' });
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ReportName } from '@dme/contracts';
-import { PollingLoop, qualified, sql, type Db, type Logger } from '@dme/platform';
+import { qualified, startPeriodic, type PollingLoop, sql, type Db, type Logger } from '@dme/platform';
 import { REPORTS, SALES_GROUP, type ReportDef, type Tables } from './definitions';
 
 /**
@@ -137,12 +137,5 @@ export async function foldDaysOf(em: EntityManager, range: { from: string; to: s
 
 /** Folds the marked days every few seconds (every replica runs it; one folds at a time). */
 export function startReportDayFold(opts: { em: EntityManager; logger: Logger; everyMs?: number }): PollingLoop {
-  const loop = new PollingLoop(async () => (await foldReportDays(opts.em.fork(), { wait: false }), 0), {
-    intervalMs: opts.everyMs ?? 5000,
-    batchSize: 1,
-    logger: opts.logger,
-    failure: 'reports: recomputing the marked days failed, will retry',
-  });
-  loop.start();
-  return loop;
+  return startPeriodic(() => foldReportDays(opts.em.fork(), { wait: false }), { logger: opts.logger, everyMs: opts.everyMs, failure: 'reports: recomputing the marked days failed, will retry' });
 }
