@@ -107,7 +107,10 @@ export async function scaleBench(stack: TestStack, kit: BenchKit): Promise<void>
     kit.log(`\n### A year of a busy shop (scale ${scale}): ${size.products} products, ${size.units} units, ${size.customers} customers, ${size.orders} orders over the 365 days to ${today}, written in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
     // The reporting service keeps the reports' sums per day (its fold every few seconds, while the generator writes too).
     const f0 = performance.now();
-    while (Number(((await db.query(`select count(*)::int as n from reporting.report_dirty_days`)).rows[0] as { n: number }).n) > 0) await new Promise((r) => setTimeout(r, 250));
+    while (Number(((await db.query(`select count(*)::int as n from reporting.report_dirty_days`)).rows[0] as { n: number }).n) > 0) {
+      if (performance.now() - f0 > 15 * 60_000) throw new Error('the reporting service had not kept the reports\' days 15 minutes after the generator finished');
+      await new Promise((r) => setTimeout(r, 250));
+    }
     kit.log(`The reports' days kept by the reporting service ${((performance.now() - f0) / 1000).toFixed(1)} s after the generator finished.\n`);
     const sizes = (await db.query(`select pg_size_pretty(pg_database_size(current_database())) as size`)).rows[0] as { size: string };
     kit.log(`Database size: ${sizes.size}. Each request one at a time through the gateway (compressed answers), beside a query for the same rows run straight on PostgreSQL.\n`);
