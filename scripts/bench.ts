@@ -530,8 +530,9 @@ async function checkout(stack: TestStack, serverUrl: string, coldOnly = false): 
   const windows: Array<[Date, Date]> = [];
   const cpuNotes: string[] = [...cpuNotes0];
   for (const [label, pick, spread, budget] of [
-    ['one hot variant, 50 customers', () => hot, false, '25%'],
-    ['50 variants, 50 customers', (i: number) => many[i % many.length]!, true, '10%'],
+    // Budgets of issue 30 (DESIGN §12 had 25% / 10% before it).
+    ['one hot variant, 50 customers', () => hot, false, '50%'],
+    ['50 variants, 50 customers', (i: number) => many[i % many.length]!, true, '25%'],
   ] as const) {
     const item = pick as (i: number) => { id: string; variantId: string };
     // Warm-up, not measured: steady state, as a shop that is taking orders runs (the processes
