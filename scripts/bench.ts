@@ -455,7 +455,10 @@ function cpuPer(before: Map<string, number>, after: Map<string, number>, operati
  * time from the signals until the last was ready.
  */
 async function restartAll(stack: TestStack): Promise<number> {
-  const urls = [...Object.values(stack.serviceUrls), stack.url.replace('localhost', '127.0.0.1')];
+  // BENCH_RESTART=order,gateway: only those (to see which processes' first seconds the tail is made of).
+  const only = process.env.BENCH_RESTART?.split(',');
+  const all: Array<[string, string]> = [...Object.entries(stack.serviceUrls), ['gateway', stack.url.replace('localhost', '127.0.0.1')]];
+  const urls = all.filter(([name]) => !only || only.includes(name)).map(([, url]) => url);
   const pidOf = async (u: string) => {
     const r = await fetch(`${u}/health/live`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
     return r?.ok ? ((await r.json()) as { pid: number }).pid : undefined;

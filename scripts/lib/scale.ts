@@ -23,6 +23,7 @@
  */
 import pg from 'pg';
 import { ORDER_STATUSES, PAYMENT_RANK } from '@dme/contracts';
+import { paddedNumberSql } from '@dme/platform';
 
 export interface ScaleOptions {
   /** 1 = the full year (1,000,000 orders); 0.001 = a thousandth of every count. */
@@ -183,7 +184,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await step(
       'orders',
       `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at)
-       select o.id, 'ORD-' || o.day || '-' || lpad((o.i % 1000000)::text, 6, '0'), pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
+       select o.id, 'ORD-' || o.day || '-' || ${paddedNumberSql('o.i')}, pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
               case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
               o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.t + interval '2 days' end
          from scale_orders o join scale_totals t on t.order_id = o.id`,

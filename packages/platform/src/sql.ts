@@ -180,3 +180,12 @@ export function equalsFilters(pairs: ReadonlyArray<readonly [column: string, val
   const given = pairs.filter(([, v]) => v !== undefined);
   return { conds: given.map(([col]) => `${col} = ?`), params: given.map(([, v]) => v) };
 }
+
+/**
+ * A document number's running part as SQL text: the value zero-padded to `width` digits and never
+ * cut (`lpad` alone cuts: the millionth order would have been numbered like the 100,000th). The
+ * expression is used twice: give a column or a parameter, never `nextval(…)` itself.
+ */
+export function paddedNumberSql(expr: string, width = 6): string {
+  return `lpad((${expr})::text, greatest(${width}, length((${expr})::text)), '0')`;
+}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClaimLostError, claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, outboxInsertFrom, qualified, sql, type Settled } from '@dme/platform';
+import { ClaimLostError, claimKeys, IDEMPOTENCY_TABLE, MicroBatcher, outboxInsertFrom, paddedNumberSql, qualified, sql, type Settled } from '@dme/platform';
 
 /** A cart line as the claim reads it. */
 export interface CartLineRow {
@@ -162,12 +162,14 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
        select r.* from req r join ${t(IDEMPOTENCY_TABLE)} k
            on k.owner_id = r.customer_id and k.key = r.key and k.state = 'IN_PROGRESS' and k.created_at = r.token
           for update of k
+     ), numbered as materialized (
+       select r.*, nextval('${t('order_number_seq')}') as seq from (select * from owned order by i) r
      ), o as (
        insert into ${t('orders')} (id, order_number, customer_id, type, type_of_order, status, total_amount, partial_payment, deposit, billing,
          delivery_address, delivery_city, delivery_state, delivery_zipcode, note, created_at, updated_at)
-       select r.id, 'ORD-' || r.day || '-' || lpad(nextval('${t('order_number_seq')}')::text, 6, '0'), r.customer_id, r.type, r.type_of_order, 'PENDING',
+       select r.id, 'ORD-' || r.day || '-' || ${paddedNumberSql('r.seq')}, r.customer_id, r.type, r.type_of_order, 'PENDING',
               r.total_amount, r.partial_payment, r.deposit, r.billing, r.delivery_address, r.delivery_city, r.delivery_state, r.delivery_zipcode, r.note, r.created_at, r.created_at
-         from (select * from owned order by i) r
+         from numbered r order by r.i
        returning id, order_number
      ), l as (
        insert into ${t('order_lines')} (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name,

@@ -275,6 +275,23 @@ describe('checkouts taken together', () => {
     expect((await h.available(p.id)).availableQuantity).toBe(0);
   });
 
+  it('order numbers past 999,999 keep every digit (a busy year reaches a million orders): three taken together are distinct', async () => {
+    const em = h.orderOrm.em.fork();
+    const [seq] = await em.execute<Array<{ n: string }>>('select last_value::text as n from ordering.order_number_seq');
+    await em.execute('select setval(\'ordering.order_number_seq\', 999998)');
+    try {
+      const p = await sale();
+      await h.addStock({ productID: p.id, quantity: 3 });
+      const results = await Promise.all([0, 1, 2].map(() => place(h, h.customer(), { type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: p.id, quantity: 1 }] })));
+      expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+      const tails = results.map((r) => (r.body.order.orderNumber as string).split('-')[2]).sort();
+      expect(tails).toEqual(['1000000', '1000001', '999999']);
+    } finally {
+      // The numbers after the old value were not used: the tests after this one number as before.
+      await em.execute(`select setval('ordering.order_number_seq', ${Number(seq!.n)})`);
+    }
+  });
+
   it('one key twice in the same batch of claims: the first request holds it, the second finds it taken', async () => {
     const em = h.orderOrm.em;
     const c = h.customer();

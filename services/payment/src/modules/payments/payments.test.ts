@@ -522,6 +522,21 @@ describe('refunds with numbers (issue 29)', () => {
   const refundEvents = async (paymentId: string) =>
     (await db().execute<Array<{ payload: Json }>>(`select payload from payment.outbox where subject = ? and payload->>'aggregateId' = ? order by created_at`, [EVENTS.payment.refundRecorded, paymentId])).map((e) => e.payload.data);
 
+  it('refund numbers past 999,999 keep every digit', async () => {
+    const [seq] = await db().execute<Array<{ n: string }>>('select last_value::text as n from payment.refund_number_seq');
+    await db().execute(`select setval('payment.refund_number_seq', 999999)`);
+    try {
+      const data = withDeposit();
+      const id = await order(data);
+      await confirmAs(h, h.accounting, id);
+      await h.feed(...rentalToFullPayment(data, '300.00', undefined, { lateFees: '50.00', depositApplied: '300.00', depositRefund: '200.00' }));
+      const [refund] = (await get(id)).body.payment.refunds;
+      expect(refund.number).toMatch(/^RF-\d{8}-1000000$/);
+    } finally {
+      await db().execute(`select setval('payment.refund_number_seq', ${Number(seq!.n)})`);
+    }
+  });
+
   it("the rest of a deposit is a numbered refund from the return, once; accounting records how it was paid back, once, and it is told", async () => {
     const data = withDeposit();
     const id = await order(data);
