@@ -142,6 +142,7 @@ import { OrderingCheckoutAttempts } from './0018_checkout_attempts';
 import { OrderingIdempotencyLease } from './0019_idempotency_lease';
 import { OrderingOrderCounts } from './0020_order_counts';
 import { OrderingOrderSearch } from './0021_order_search';
+import { OrderingOrderNumberPrefix } from './0022_order_number_prefix';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -165,4 +166,5 @@ export const migrations = [
   { name: '0019_idempotency_lease', class: OrderingIdempotencyLease },
   { name: '0020_order_counts', class: OrderingOrderCounts },
   { name: '0021_order_search', class: OrderingOrderSearch },
+  { name: '0022_order_number_prefix', class: OrderingOrderNumberPrefix },
 ];

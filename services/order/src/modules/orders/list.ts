@@ -73,6 +73,9 @@ export async function listOrders(
   return { items, total, counts: Object.fromEntries(grouped.map((g) => [g.status, g.n])) };
 }
 
+/** A search that is an order number or its start, down to a digit of its running part (ORD-<day>-<n>). */
+const ORDER_NUMBER_START = /^ORD-\d{8}-\d+$/i;
+
 type OrderFilter = { customerId?: string; driverId?: string; type?: OrderType; status?: OrderStatus; search?: string | undefined; limit: number; offset: number };
 
 /** Who, what type and what search: the conditions a list and its tabs' counts share (the status is the tab's). */
@@ -86,14 +89,21 @@ function conditions(em: EntityManager, f: OrderFilter): { conds: string[]; param
   const search = f.search?.trim();
   if (search) {
     const like = containsPattern(search);
-    // Two index lookups (trigram indexes on the order number and on the names, migration 0021)
-    // whose matches are joined, rather than one condition that reads every order.
-    conds.push(
-      `o.id in (select m.id from ${t('orders')} m where m.order_number ilike ?
-                union select m.id from ${t('orders')} m where m.customer_id in (
-                  select n.id from ${t('customers')} n where (n.first_name || ' ' || n.last_name) ilike ? or (n.first_name || ' ' || n.middle_name || ' ' || n.last_name) ilike ?))`,
-    );
-    params.push(like, like, like);
+    // The orders of customers whose name contains it (trigram indexes on the names, migration 0021).
+    const byName = `select m.id from ${t('orders')} m where m.customer_id in (
+        select n.id from ${t('customers')} n where (n.first_name || ' ' || n.last_name) ilike ? or (n.first_name || ' ' || n.middle_name || ' ' || n.last_name) ilike ?)`;
+    if (ORDER_NUMBER_START.test(search)) {
+      // An order number, whole or its start: "ORD-" begins every number, so the numbers that contain
+      // it are those that begin with it, a range of the bytewise index (migration 0022).
+      const start = search.toUpperCase();
+      conds.push(`o.id in (select m.id from ${t('orders')} m where m.order_number collate "C" >= ? and m.order_number collate "C" < ? union ${byName})`);
+      params.push(start, `${start}~`, like, like);
+    } else {
+      // Two index lookups (trigram indexes on the order number and on the names, migration 0021)
+      // whose matches are joined, rather than one condition that reads every order.
+      conds.push(`o.id in (select m.id from ${t('orders')} m where m.order_number ilike ? union ${byName})`);
+      params.push(like, like, like);
+    }
   }
   return { conds, params };
 }

@@ -110,6 +110,14 @@ describe('staff order list', () => {
     // First and last name together; a part of the order number; a type; a status.
     expect(ids(await h.order.get(`/api/orders?search=${encodeURIComponent(`jose${tag} riz`)}`, { as: h.staff }))).toEqual([jr.id, j1.id]);
     expect(ids(await h.order.get(`/api/orders?search=${m1.orderNumber.slice(-8)}`, { as: h.staff }))).toEqual([m1.id]);
+    // A whole order number (any case) or its start: the numbers that begin with it (issue 30: an index range).
+    expect(ids(await h.order.get(`/api/orders?search=${m1.orderNumber}`, { as: h.staff }))).toEqual([m1.id]);
+    expect(ids(await h.order.get(`/api/orders?search=${` ${m1.orderNumber.toLowerCase()} `}`, { as: h.staff }))).toEqual([m1.id]);
+    const start = m1.orderNumber.slice(0, -1);
+    const started = (await h.order.get(`/api/orders?search=${start}&limit=100`, { as: h.staff })).body;
+    expect(started.items.map((o: { id: string }) => o.id)).toContain(m1.id);
+    expect(started.items.every((o: { orderNumber: string }) => o.orderNumber.startsWith(start))).toBe(true);
+    expect(started.total).toBe(started.items.length);
     expect(ids(await h.order.get(`/api/orders?search=jose${tag}&type=RENT`, { as: h.staff }))).toEqual([jr.id]);
     expect(ids(await h.order.get(`/api/orders?search=${tag}&status=FOR_PAYMENT`, { as: h.staff }))).toEqual([m1.id]);
     expect(ids(await h.order.get(`/api/orders?search=${tag}&status=PENDING&type=BUY`, { as: h.staff }))).toEqual([j1.id, m2.id]);
