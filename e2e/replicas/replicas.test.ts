@@ -210,10 +210,12 @@ describe('two replicas of every service and of the gateway, one database, one NA
     // The killed replicas start again before anything is asserted (the SIGTERM test stops their twins).
     await Promise.all(victims.map((v) => v.restart()));
     expect(rentals.filter((r) => r.error).map((r) => `${r.orderNumber}: ${r.error}`)).toEqual([]);
-    expect(await checkRentals(h.databaseUrl, rentals)).toEqual([]);
     const nats = { url: h.natsUrl, prefix: h.natsPrefix };
-    // Every event published and handled (the rentals' orders are checked above, not as a burst's).
+    // Every event published and handled first: the order's copy of the payment records comes from
+    // the payment events, and one the killed order replica had pulled is delivered again only
+    // after its ack wait (a CI run checked the copies before that and found 3 of 4).
     await settle(h.databaseUrl, nats, [], 90_000);
+    expect(await checkRentals(h.databaseUrl, rentals)).toEqual([]);
     const events = await checkEvents(h.databaseUrl, nats);
     expect(events.problems).toEqual([]);
     await expectReconciled();
