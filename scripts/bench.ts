@@ -510,6 +510,13 @@ async function checkout(stack: TestStack, serverUrl: string, coldOnly = false): 
   // what the first customers after a deploy or a crash see.
   const restartMs = await restartAll(stack);
   const coldAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  // BENCH_PREWARM=100x10: that many checkouts (at that concurrency) after the restart and before
+  // the burst: what a warm-up of the checkout path before ready would give (a diagnosis, not the figure).
+  if (process.env.BENCH_PREWARM) {
+    const [n, c] = process.env.BENCH_PREWARM.split('x').map(Number);
+    const w = await load(n!, c!, (i) => order(coldHot, people[i % people.length]!, `bench-prewarm-${i}-${Date.now()}`, coldAgent));
+    log(`prewarm ${n}x${c}: p50 ${w.p50.toFixed(0)} p99 ${w.p99.toFixed(0)}`);
+  }
   const cold = await load(1_000_000, 50, (i) => order(coldHot, people[i % people.length]!, `bench-cold-${i}-${Date.now()}`, coldAgent), 10_000);
   coldAgent.destroy();
   const coldOk = cold.statuses.get(201) ?? 0;
