@@ -292,8 +292,12 @@ test.describe('accessibility: axe-core on every screen of every role, on a deskt
     const admin = await open('superadmin', '/admin/users');
     await expect(admin.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible(); // the home screen, not the sign-in form still leaving
     await audit(admin, '/admin/users', found);
-    const users = (await (await admin.request.get('/api/users?limit=1')).json()) as { items: Array<{ id: string }> };
-    await visit(admin, `/admin/users/${users.items[0]!.id}`, found, '/admin/users/:id');
+    // A user of its own: the newest user of the list may be another test's, deleted at any moment
+    // (admin.spec deletes the one it registers; a CI run audited that one's page as "User not found").
+    const registering = await browser.newContext({ baseURL });
+    contexts.push(registering);
+    const user = await registerByApi(registering.request);
+    await visit(admin, `/admin/users/${user.id}`, found, '/admin/users/:id');
     await visit(admin, '/admin/employees', found);
     await visit(admin, '/admin/employees/add', found);
     const employees = (await (await admin.request.get('/api/employees?limit=1')).json()) as { items: Array<{ id: string }> };
