@@ -216,40 +216,40 @@ async function insertFacts(db: Db, facts: Facts): Promise<void> {
       [JSON.stringify(facts.placed)],
     );
   }
-  if (facts.statuses.length > 0) {
-    await sql(
-      db,
-      `insert into ${qualified(db, 'order_status_events')} (event_id, order_id, from_status, to_status, extra_charge, due_date, balance, occurred_at,
-              late_fees, late_fees_waived, deposit_applied, deposit_refund)
-       select * from jsonb_to_recordset($1::jsonb) as x(event_id uuid, order_id uuid, from_status text, to_status text, extra_charge numeric(12,2),
-         due_date date, balance numeric(12,2), occurred_at timestamptz, late_fees numeric(12,2), late_fees_waived numeric(12,2),
-         deposit_applied numeric(12,2), deposit_refund numeric(12,2))
-       on conflict do nothing`,
-      [JSON.stringify(facts.statuses)],
-    );
-  }
-  if (facts.payments.length > 0) {
-    await sql(
-      db,
-      `insert into ${qualified(db, 'payments')} (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after,
-              invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit, cycle)
-       select * from jsonb_to_recordset($1::jsonb) as x(payment_id uuid, type text, order_id uuid, order_number text, order_type text,
-         amount numeric(12,2), balance_after numeric(12,2), status_after text, invoice_number text, receipt_number text, confirmed_at timestamptz,
-         accommodated_by uuid, version int, deposit numeric(12,2), cycle int)
-       on conflict do nothing`,
-      [JSON.stringify(facts.payments)],
-    );
-  }
-  if (facts.refunds.length > 0) {
-    await sql(
-      db,
-      `insert into ${qualified(db, 'refunds')} (refund_id, payment_id, order_id, order_number, number, kind, method, amount, refunded_at)
-       select * from jsonb_to_recordset($1::jsonb) as x(refund_id uuid, payment_id uuid, order_id uuid, order_number text, number text,
-         kind text, method text, amount numeric(12,2), refunded_at timestamptz)
-       on conflict do nothing`,
-      [JSON.stringify(facts.refunds)],
-    );
-  }
+  await insertRows(db, 'order_status_events', STATUS_EVENT_COLUMNS, facts.statuses);
+  await insertRows(db, 'payments', PAYMENT_COLUMNS, facts.payments);
+  await insertRows(db, 'refunds', REFUND_COLUMNS, facts.refunds);
+}
+
+/** Columns of a fact table with their types; a fact row's keys are these names. */
+type Columns = ReadonlyArray<readonly [name: string, type: string]>;
+
+const STATUS_EVENT_COLUMNS: Columns = [
+  ['event_id', 'uuid'], ['order_id', 'uuid'], ['from_status', 'text'], ['to_status', 'text'], ['extra_charge', 'numeric(12,2)'],
+  ['due_date', 'date'], ['balance', 'numeric(12,2)'], ['occurred_at', 'timestamptz'], ['late_fees', 'numeric(12,2)'],
+  ['late_fees_waived', 'numeric(12,2)'], ['deposit_applied', 'numeric(12,2)'], ['deposit_refund', 'numeric(12,2)'],
+];
+const PAYMENT_COLUMNS: Columns = [
+  ['payment_id', 'uuid'], ['type', 'text'], ['order_id', 'uuid'], ['order_number', 'text'], ['order_type', 'text'],
+  ['amount', 'numeric(12,2)'], ['balance_after', 'numeric(12,2)'], ['status_after', 'text'], ['invoice_number', 'text'],
+  ['receipt_number', 'text'], ['confirmed_at', 'timestamptz'], ['accommodated_by', 'uuid'], ['version', 'int'],
+  ['deposit', 'numeric(12,2)'], ['cycle', 'int'],
+];
+const REFUND_COLUMNS: Columns = [
+  ['refund_id', 'uuid'], ['payment_id', 'uuid'], ['order_id', 'uuid'], ['order_number', 'text'], ['number', 'text'],
+  ['kind', 'text'], ['method', 'text'], ['amount', 'numeric(12,2)'], ['refunded_at', 'timestamptz'],
+];
+
+/** A batch of fact rows in one statement; a fact already recorded (a redelivered event) is skipped. */
+async function insertRows(db: Db, table: string, columns: Columns, rows: unknown[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql(
+    db,
+    `insert into ${qualified(db, table)} (${columns.map(([name]) => name).join(', ')})
+     select * from jsonb_to_recordset($1::jsonb) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})
+     on conflict do nothing`,
+    [JSON.stringify(rows)],
+  );
 }
 
 /** An order's facts, as the refresh reads them (numbers and dates as text). */
