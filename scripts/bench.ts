@@ -508,6 +508,14 @@ async function checkout(stack: TestStack, serverUrl: string, coldOnly = false): 
   // From cold (issue 30, item 3): every process restarted (SIGTERM; the launcher starts each again
   // at once), then at once a 10-second burst of 50 customers on one hot variant, with no warm-up:
   // what the first customers after a deploy or a crash see.
+  // BENCH_PREWARM_FIRST=100x1: checkouts before the restart (with BENCH_RESTART: which processes' cold state the tail is).
+  if (process.env.BENCH_PREWARM_FIRST) {
+    const [n, c] = process.env.BENCH_PREWARM_FIRST.split('x').map(Number);
+    const a = new http.Agent({ keepAlive: true, maxSockets: c });
+    const w = await load(n!, c!, (i) => order(coldHot, people[i % people.length]!, `bench-prewarm-first-${i}-${Date.now()}`, a));
+    a.destroy();
+    log(`prewarm before the restart ${n}x${c}: p50 ${w.p50.toFixed(0)} p99 ${w.p99.toFixed(0)}`);
+  }
   const restartMs = await restartAll(stack);
   const coldAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
   // BENCH_PREWARM=100x10: that many checkouts (at that concurrency) after the restart and before
@@ -680,9 +688,11 @@ async function main() {
   const nats = await testNats(log);
   try {
     log(`\nMeasured ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${join(root)}`);
-    const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log, process.env.BENCH_PROFILE
-        ? { NODE_OPTIONS: `--import ${join(root, 'scripts', 'lib', 'cpu-profile.mjs')}`, BENCH_PROFILE_DIR: join(root, '.data', 'profiles') }
-        : {});
+    const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log, {
+      ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--import ${join(root, 'scripts', 'lib', 'cpu-profile.mjs')}`, BENCH_PROFILE_DIR: join(root, '.data', 'profiles') } : {}),
+      // REHEARSAL_MS=0: the gateway starts without its checkout rehearsal (to compare).
+      ...(process.env.REHEARSAL_MS ? { REHEARSAL_MS: process.env.REHEARSAL_MS } : {}),
+    });
     try {
       if (want('js')) await jsPerRole(stack);
       if (want('gateway')) await gatewayOverhead(stack);

@@ -112,7 +112,9 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
   // The public list behind the first picture is read anonymously (one cached answer for everyone).
   const hints = new ShellHints(appDir('shell'), appDir, (url) => readApi(url));
   const firstScreens = new FirstScreens((app) => join(config.STATIC_ROOT, app), readApi, logger);
-  void firstScreens.warm(['shell', ...REMOTES]);
+  // The screens' modules (a second of compiling on a busy machine) are loaded now; main.ts waits
+  // for them before it listens, so no request waits behind their compiling.
+  const screensLoaded = firstScreens.warm(['shell', ...REMOTES]);
   // swagger-ui's files as the gateway's build copies them, with their compressed copies beside them
   // (gateway/package.json, scripts/precompress.mjs): nothing is compressed on a request. Before a
   // build (the gateway's tests run it from source), the package's own files, uncompressed.
@@ -283,7 +285,7 @@ export function createApp({ config, logger, routes = ROUTES, sessions = sessionR
     }
   }
 
-  return app;
+  return Object.assign(app, { screensLoaded });
 }
 
 function setIdentity(headers: OutgoingHttpHeaders, p: Principal): void {

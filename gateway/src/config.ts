@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { natsPrefixSchema, portSchema, shutdownDrainSchema } from '@dme/platform';
+import { natsPrefixSchema, portSchema, rehearsalMsSchema, shutdownDrainSchema } from '@dme/platform';
 
 const url = z.string().url();
 
@@ -74,6 +74,8 @@ export const GatewayEnv = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Other origins allowed to send state-changing requests, besides the shop's own (see allowedOrigins above). */
   ALLOWED_ORIGINS: allowedOrigins,
+  /** At start, before it listens: ms the gateway may spend placing checkouts against stand-ins of the services (rehearsal.ts); 0 skips it. */
+  REHEARSAL_MS: rehearsalMsSchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });

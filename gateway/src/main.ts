@@ -3,9 +3,13 @@ import { GatewayEnv } from './config';
 import { createApp } from './app';
 import { connectInBackground, sessionResolver } from './session';
 import { LiveHub, liveOptions } from './live';
+import { rehearseCheckout } from './rehearsal';
 
 const config = loadConfigOrExit(GatewayEnv);
 const logger = createLogger('gateway', config.LOG_LEVEL);
+// Checkouts placed against stand-ins before anything else (rehearsal.ts): the first customers
+// after a start meet a path that has run.
+const rehearsal = await rehearseCheckout(config, logger, { budgetMs: config.REHEARSAL_MS, requests: 300, concurrency: 4 });
 const sessions = sessionResolver(config, logger);
 const live = new LiveHub(liveOptions(config, sessions, logger));
 const app = createApp({ config, logger, sessions, live });
@@ -16,11 +20,12 @@ process.on('uncaughtException', (err) => {
   logger.fatal({ err }, 'gateway: uncaught exception, exiting');
   process.exit(1);
 });
+await app.screensLoaded;
 const server = await listenHttp(app, config.PORT, config.HOST).catch((err: unknown) => {
   logger.fatal({ err }, 'gateway could not start');
   process.exit(1);
 });
-logger.info({ port: config.PORT, sessionCacheSeconds: config.SESSION_CACHE_SECONDS }, 'gateway listening');
+logger.info({ port: config.PORT, sessionCacheSeconds: config.SESSION_CACHE_SECONDS, rehearsal: { checkouts: rehearsal.requests, ms: Math.round(rehearsal.ms), statuses: rehearsal.statuses } }, 'gateway listening');
 // In the background: the gateway serves without NATS (resolving every request, live updates with
 // heartbeats only) until it connects. One connection: identity's revocations and the live feed.
 const nats = connectInBackground(config.NATS_URL, logger, (nc) => {

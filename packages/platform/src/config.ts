@@ -52,6 +52,13 @@ export const natsPrefixSchema = z
  */
 export const shutdownDrainSchema = z.coerce.number().int().min(0).max(60_000).default(0);
 
+/**
+ * REHEARSAL_MS: at start, before it listens, how long a process may spend sending its own hot path
+ * requests that change nothing (rehearsal.ts), so the first customers after a start do not wait
+ * for the path's first executions. 0 skips it.
+ */
+export const rehearsalMsSchema = z.coerce.number().int().min(0).max(10_000).default(300);
+
 /** NATS_STREAM_REPLICAS: copies of each stream in a JetStream cluster (1 on one server, 3 on three nodes). */
 export const streamReplicasSchema = z.coerce.number().int().min(1).max(5).default(1);
 
@@ -64,6 +71,7 @@ export const serviceEnv = {
   INTERNAL_TOKEN: z.string().min(16, { error: 'must be at least 16 characters (shared by gateway and services)' }),
   HOST: z.string().default('127.0.0.1'),
   SHUTDOWN_DRAIN_MS: shutdownDrainSchema,
+  REHEARSAL_MS: rehearsalMsSchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 };

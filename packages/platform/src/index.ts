@@ -25,4 +25,5 @@ export * from './steps';
 export * from './mail';
 export * from './mail-outbox';
 export * from './polling';
+export * from './rehearsal';
 export * from './rate-limit';

@@ -13,6 +13,7 @@ import { qualified } from './outbox';
 import type { RunningConsumer } from './consumer';
 import { startHousekeeping, type PurgeOptions } from './housekeeping';
 import { watchConsumers } from './metrics';
+import { rehearse, type RehearsalRequest } from './rehearsal';
 
 type BaseEnv = z.ZodObject<typeof serviceEnv & { PORT: z.ZodType<number> }>;
 
@@ -39,6 +40,11 @@ export interface ServiceDefinition<S extends BaseEnv> {
    * the HTTP app and stopped after the consumers.
    */
   workers?: (ctx: ServiceContext<z.output<S>>) => Array<{ stop(): Promise<void> }>;
+  /**
+   * Requests of the service's hot path that change nothing, sent through its app before it
+   * listens (rehearsal.ts, REHEARSAL_MS): the first customers after a start meet a path that has run.
+   */
+  rehearsal?: (ctx: ServiceContext<z.output<S>>) => (i: number) => RehearsalRequest;
   /**
    * Periodic housekeeping, run by one replica at a time (advisory lock per schema): the platform
    * purge of old outbox/inbox rows (always, `purge` tunes it), then the service's own `run`
@@ -84,8 +90,10 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   setReadiness(app, async () => ({ postgresql: await postgresUp(orm), nats: await natsUp(nc) }));
   watchProcess(app, orm, config.INTERNAL_TOKEN);
   watchConsumers(metricsOf(app), consumers);
+  // Ten at a time: the request pool's ten connections are opened, and each has read its tables once.
+  const rehearsal = def.rehearsal ? await rehearse(app, def.rehearsal(ctx), { budgetMs: config.REHEARSAL_MS, requests: 300, concurrency: 10 }) : undefined;
   const server: Server = await listenHttp(app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT }, `${def.name} listening`);
+  logger.info({ port: config.PORT, ...(rehearsal ? { rehearsal: { requests: rehearsal.requests, ms: Math.round(rehearsal.ms), statuses: rehearsal.statuses } } : {}) }, `${def.name} listening`);
 
   const hk = def.housekeeping;
   const housekeeping = startHousekeeping({

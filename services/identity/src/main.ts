@@ -2,6 +2,7 @@ import { runService } from '@dme/platform';
 import { IdentityEnv } from './config';
 import { createApp, migrations, SessionEntity, UserEntity } from './app';
 import { purgeExpiredSessions } from './modules/sessions/session.service';
+import { resolveRehearsal } from './modules/sessions/session.routes';
 import { purgeExpiredThrottle } from './modules/auth/throttle';
 import { purgeOldTokens } from './modules/accounts/tokens';
 import { startNotificationConsumers } from './modules/messages/notify';
@@ -24,6 +25,8 @@ await runService({
   // Order, payment and request events become messages to their customers.
   consumers: ({ nc, orm, logger, config }) => startNotificationConsumers({ nc, em: orm.em, logger, config, afterCommit: kickMail }),
   createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick(), afterMail: kickMail }),
+  // The session lookup every request makes after a gateway starts, with cookies of no session.
+  rehearsal: ({ config }) => resolveRehearsal(config.INTERNAL_TOKEN),
   housekeeping: {
     everyMs: 10 * 60_000,
     run: async ({ orm, config }) => {

@@ -4,9 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_REVOKED_SUBJECT, SessionRevoked } from '@dme/contracts';
-import { connectNats, type NatsConnection } from '@dme/platform';
+import { connectNats, createLogger, rehearse, type NatsConnection } from '@dme/platform';
 import { eventually, testNatsUrl } from '@dme/testing';
 import { cookieOf, startIdentity, type Harness } from '../../test/harness';
+import { createApp } from '../../app';
+import { resolveRehearsal } from './session.routes';
 
 let h: Harness;
 let listener: NatsConnection;
@@ -76,5 +78,26 @@ describe('identity announces the end of sessions', () => {
     const edited = await h.api.patch(`/api/employees/${created.body.user.id}`, { ...fields, userType: 'WAREHOUSE_ADMIN', position: 'Lead' }, { as: h.admin });
     expect(edited.status).toBe(200);
     expect(await heardFor(created.body.user.id)).toEqual([{ userId: created.body.user.id, reason: 'updated' }]);
+  });
+});
+
+describe("identity's start-up rehearsal (issue 30)", () => {
+  it('goes through the session lookup (401: the internal token passes, no session matches) and changes nothing', async () => {
+    const { cookie } = await signedIn();
+    const token = cookie.split('=')[1]!;
+    const before = await h.api.post('/internal/sessions/resolve', { token });
+    expect(before.status).toBe(200);
+    const state = () =>
+      h.orm.em.fork().getConnection().execute<Array<{ sessions: number; seen: string; users: number; outbox: number }>>(
+        `select (select count(*)::int from identity.sessions) as sessions, (select max(last_seen_at)::text from identity.sessions) as seen,
+                (select count(*)::int from identity.users) as users, (select count(*)::int from identity.outbox) as outbox`,
+      );
+    const was = await state();
+    const app = createApp({ orm: h.orm, config: h.config, logger: createLogger('rehearsal-test', 'silent'), nc: h.nc });
+    const r = await rehearse(app, resolveRehearsal(h.config.INTERNAL_TOKEN), { budgetMs: 30_000, requests: 25, concurrency: 4 });
+    expect(r.statuses).toEqual({ 401: 25 });
+    expect(await state()).toEqual(was);
+    // A real session still resolves as before.
+    expect((await h.api.post('/internal/sessions/resolve', { token })).body.principal).toEqual(before.body.principal);
   });
 });

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { fromZodError, HttpProblem, tokensEqual, IDENTITY_HEADERS, unauthorized } from '@dme/platform';
+import { fromZodError, HttpProblem, tokensEqual, IDENTITY_HEADERS, unauthorized, type RehearsalRequest } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { resolveSession, type SessionPolicy } from './session.service';
 
@@ -23,4 +24,18 @@ export function internalSessionRouter(internalToken: string, policy: SessionPoli
     ctx.body = { principal: resolved.principal, validUntil: resolved.validUntil.toISOString() };
   });
   return router;
+}
+
+/**
+ * Identity's start-up rehearsal (platform rehearse, issue 30): every request after a gateway starts
+ * asks this route for its cookie's session, so it is rehearsed with cookies that match no session:
+ * a lookup that finds nothing and writes nothing, answered 401.
+ */
+export function resolveRehearsal(internalToken: string): () => RehearsalRequest {
+  return () => ({
+    method: 'POST',
+    path: '/internal/sessions/resolve',
+    headers: { 'content-type': 'application/json', [IDENTITY_HEADERS.internalToken]: internalToken },
+    body: JSON.stringify({ token: randomBytes(32).toString('base64url') }),
+  });
 }
