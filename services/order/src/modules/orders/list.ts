@@ -94,9 +94,12 @@ function conditions(em: EntityManager, f: OrderFilter): { conds: string[]; param
         select n.id from ${t('customers')} n where (n.first_name || ' ' || n.last_name) ilike ? or (n.first_name || ' ' || n.middle_name || ' ' || n.last_name) ilike ?)`;
     if (ORDER_NUMBER_START.test(search)) {
       // An order number, whole or its start: "ORD-" begins every number, so the numbers that contain
-      // it are those that begin with it, a range of the bytewise index (migration 0022).
+      // it are those that begin with it, a range of the bytewise index (migration 0022). The few
+      // matches are found first (an array, computed once) and the page read by their ids: as an
+      // `in (...)` the planner could not tell they are few and walked every order newest first
+      // looking for them (p99 227-587 ms at 0.3-1 million orders, docs/benchmarks.md).
       const start = search.toUpperCase();
-      conds.push(`o.id in (select m.id from ${t('orders')} m where m.order_number collate "C" >= ? and m.order_number collate "C" < ? union ${byName})`);
+      conds.push(`o.id = any(array(select m.id from ${t('orders')} m where m.order_number collate "C" >= ? and m.order_number collate "C" < ? union ${byName}))`);
       params.push(start, `${start}~`, like, like);
     } else {
       // Two index lookups (trigram indexes on the order number and on the names, migration 0021)
