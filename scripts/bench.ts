@@ -690,7 +690,7 @@ async function main() {
     log(`\nMeasured ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${join(root)}`);
     const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log, {
       ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--import ${join(root, 'scripts', 'lib', 'cpu-profile.mjs')}`, BENCH_PROFILE_DIR: join(root, '.data', 'profiles') } : {}),
-      // REHEARSAL_MS=0: the gateway starts without its checkout rehearsal (to compare).
+      // REHEARSAL_MS=0: the gateway and identity start without their rehearsal (to compare).
       ...(process.env.REHEARSAL_MS ? { REHEARSAL_MS: process.env.REHEARSAL_MS } : {}),
     });
     try {
