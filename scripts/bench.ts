@@ -509,22 +509,21 @@ async function checkout(stack: TestStack, serverUrl: string, coldOnly = false): 
   // at once), then at once a 10-second burst of 50 customers on one hot variant, with no warm-up:
   // what the first customers after a deploy or a crash see.
   // BENCH_PREWARM_FIRST=100x1: checkouts before the restart (with BENCH_RESTART: which processes' cold state the tail is).
-  if (process.env.BENCH_PREWARM_FIRST) {
-    const [n, c] = process.env.BENCH_PREWARM_FIRST.split('x').map(Number);
-    const a = new http.Agent({ keepAlive: true, maxSockets: c });
-    const w = await load(n!, c!, (i) => order(coldHot, people[i % people.length]!, `bench-prewarm-first-${i}-${Date.now()}`, a));
-    a.destroy();
-    log(`prewarm before the restart ${n}x${c}: p50 ${w.p50.toFixed(0)} p99 ${w.p99.toFixed(0)}`);
-  }
+  /** A diagnostic warm-up of `NxC` checkouts (that many, that many at a time), logged. */
+  const prewarm = async (spec: string | undefined, label: string, agent?: http.Agent) => {
+    if (!spec) return;
+    const [n, c] = spec.split('x').map(Number);
+    const a = agent ?? new http.Agent({ keepAlive: true, maxSockets: c });
+    const w = await load(n!, c!, (i) => order(coldHot, people[i % people.length]!, `bench-${label.replaceAll(' ', '-')}-${i}-${Date.now()}`, a));
+    if (!agent) a.destroy();
+    log(`${label} ${n}x${c}: p50 ${w.p50.toFixed(0)} p99 ${w.p99.toFixed(0)}`);
+  };
+  await prewarm(process.env.BENCH_PREWARM_FIRST, 'prewarm before the restart');
   const restartMs = await restartAll(stack);
   const coldAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
   // BENCH_PREWARM=100x10: that many checkouts (at that concurrency) after the restart and before
   // the burst: what a warm-up of the checkout path before ready would give (a diagnosis, not the figure).
-  if (process.env.BENCH_PREWARM) {
-    const [n, c] = process.env.BENCH_PREWARM.split('x').map(Number);
-    const w = await load(n!, c!, (i) => order(coldHot, people[i % people.length]!, `bench-prewarm-${i}-${Date.now()}`, coldAgent));
-    log(`prewarm ${n}x${c}: p50 ${w.p50.toFixed(0)} p99 ${w.p99.toFixed(0)}`);
-  }
+  await prewarm(process.env.BENCH_PREWARM, 'prewarm', coldAgent);
   const cold = await load(1_000_000, 50, (i) => order(coldHot, people[i % people.length]!, `bench-cold-${i}-${Date.now()}`, coldAgent), 10_000);
   coldAgent.destroy();
   const coldOk = cold.statuses.get(201) ?? 0;

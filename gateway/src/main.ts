@@ -1,4 +1,4 @@
-import { closeHttpGracefully, createLogger, exitWithParent, listenHttp, loadConfigOrExit, metricsOf } from '@dme/platform';
+import { closeHttpGracefully, createLogger, exitWithParent, listenHttp, loadConfigOrExit, metricsOf, rehearsalLog } from '@dme/platform';
 import { GatewayEnv } from './config';
 import { createApp } from './app';
 import { connectInBackground, sessionResolver } from './session';
@@ -25,7 +25,7 @@ const server = await listenHttp(app, config.PORT, config.HOST).catch((err: unkno
   logger.fatal({ err }, 'gateway could not start');
   process.exit(1);
 });
-logger.info({ port: config.PORT, sessionCacheSeconds: config.SESSION_CACHE_SECONDS, rehearsal: { checkouts: rehearsal.requests, ms: Math.round(rehearsal.ms), statuses: rehearsal.statuses } }, 'gateway listening');
+logger.info({ port: config.PORT, sessionCacheSeconds: config.SESSION_CACHE_SECONDS, rehearsal: rehearsalLog(rehearsal) }, 'gateway listening');
 // In the background: the gateway serves without NATS (resolving every request, live updates with
 // heartbeats only) until it connects. One connection: identity's revocations and the live feed.
 const nats = connectInBackground(config.NATS_URL, logger, (nc) => {

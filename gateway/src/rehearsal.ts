@@ -1,8 +1,7 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { rehearse, type Logger, type Rehearsal, type RehearsalOptions } from '@dme/platform';
+import { onLoopback, rehearse, type Logger, type Rehearsal, type RehearsalOptions } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { createApp } from './app';
 import { SESSION_COOKIE, SessionResolver } from './session';
@@ -22,12 +21,8 @@ import { LiveHub, liveOptions } from './live';
  */
 export async function rehearseCheckout(config: GatewayConfig, logger: Logger, opts: RehearsalOptions): Promise<Rehearsal> {
   if (opts.requests <= 0 || opts.budgetMs <= 0) return { requests: 0, ms: 0, statuses: {} };
-  const standIn = http.createServer(answerAsServices);
-  await new Promise<void>((resolve, reject) => {
-    standIn.once('error', reject);
-    standIn.listen(0, '127.0.0.1', () => resolve());
-  });
-  const base = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
+  const standIn = await onLoopback({ callback: () => answerAsServices });
+  const base = standIn.url;
   const quiet = logger.child({ rehearsal: true }, { level: 'warn' });
   const standInConfig: GatewayConfig = {
     ...config,
@@ -44,8 +39,7 @@ export async function rehearseCheckout(config: GatewayConfig, logger: Logger, op
     return await rehearse(createApp({ config: standInConfig, logger: quiet, sessions, live }), checkout, opts);
   } finally {
     live.close();
-    standIn.closeAllConnections();
-    await new Promise<void>((resolve) => standIn.close(() => resolve()));
+    await standIn.close();
   }
 }
 

@@ -1,5 +1,6 @@
-import http, { type OutgoingHttpHeaders, type RequestListener } from 'node:http';
+import http, { type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenHttp, type HttpApp } from './http';
 
 /** How long a rehearsal may take at most, how many requests it sends at most, and how many at a time. */
 export interface RehearsalOptions {
@@ -32,16 +33,11 @@ export interface RehearsalRequest {
  * stand-ins). Stops at `budgetMs` or `requests`, whichever comes first; never fails the start
  * (an answer that does not come counts as status 0).
  */
-export async function rehearse(app: { callback(): RequestListener }, next: (i: number) => RehearsalRequest, opts: RehearsalOptions): Promise<Rehearsal> {
+export async function rehearse(app: HttpApp, next: (i: number) => RehearsalRequest, opts: RehearsalOptions): Promise<Rehearsal> {
   const started = performance.now();
   const statuses: Record<number, number> = {};
   if (opts.requests <= 0 || opts.budgetMs <= 0) return { requests: 0, ms: 0, statuses };
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await onLoopback(app);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
   const deadline = started + opts.budgetMs;
   let sent = 0;
@@ -58,10 +54,29 @@ export async function rehearse(app: { callback(): RequestListener }, next: (i: n
     );
   } finally {
     agent.destroy();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close();
   }
   return { requests: done, ms: performance.now() - started, statuses };
+}
+
+/** A rehearsal as the "listening" log line reports it. */
+export const rehearsalLog = (r: Rehearsal) => ({ requests: r.requests, ms: Math.round(r.ms), statuses: r.statuses });
+
+/**
+ * Serves an app on a port of its own on the loopback interface (a rehearsal's app, or stand-ins
+ * of other processes); `close` ends it with its open connections at once.
+ */
+export async function onLoopback(app: HttpApp): Promise<{ port: number; url: string; close: () => Promise<void> }> {
+  const server = await listenHttp(app, 0, '127.0.0.1');
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 function send(port: number, agent: http.Agent, r: RehearsalRequest, deadline: number): Promise<number> {

@@ -13,7 +13,7 @@ import { qualified } from './outbox';
 import type { RunningConsumer } from './consumer';
 import { startHousekeeping, type PurgeOptions } from './housekeeping';
 import { watchConsumers } from './metrics';
-import { rehearse, type RehearsalRequest } from './rehearsal';
+import { rehearsalLog, rehearse, type RehearsalRequest } from './rehearsal';
 
 type BaseEnv = z.ZodObject<typeof serviceEnv & { PORT: z.ZodType<number> }>;
 
@@ -93,7 +93,7 @@ export async function runService<S extends BaseEnv>(def: ServiceDefinition<S>): 
   // Ten at a time: the request pool's ten connections are opened, and each has read its tables once.
   const rehearsal = def.rehearsal ? await rehearse(app, def.rehearsal(ctx), { budgetMs: config.REHEARSAL_MS, requests: 300, concurrency: 10 }) : undefined;
   const server: Server = await listenHttp(app, config.PORT, config.HOST);
-  logger.info({ port: config.PORT, ...(rehearsal ? { rehearsal: { requests: rehearsal.requests, ms: Math.round(rehearsal.ms), statuses: rehearsal.statuses } } : {}) }, `${def.name} listening`);
+  logger.info({ port: config.PORT, ...(rehearsal ? { rehearsal: rehearsalLog(rehearsal) } : {}) }, `${def.name} listening`);
 
   const hk = def.housekeeping;
   const housekeeping = startHousekeeping({
