@@ -68,18 +68,18 @@ const checkout = () => ({
   body: CHECKOUT_BODY,
 });
 
-/** The stand-in services: identity's session lookup knows every cookie as a customer's; any other call is answered like a placed order. */
+/**
+ * The stand-in services: identity's session lookups (one cookie, or several at once) know every
+ * cookie as a customer's; any other call is answered like a placed order.
+ */
 function answerAsServices(req: IncomingMessage, res: ServerResponse): void {
-  req.resume();
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const resolve = req.url === '/internal/sessions/resolve';
-    const body = resolve
-      ? JSON.stringify({
-          principal: { userId: randomUUID(), userType: 'CUSTOMER', username: 'rehearsal', name: 'Rehearsal Customer', sessionId: randomUUID() },
-          validUntil: new Date(Date.now() + 3_600_000).toISOString(),
-        })
-      : orderAnswer();
-    res.writeHead(!resolve && req.method === 'POST' ? 201 : 200, {
+    const lookup = req.url === '/internal/sessions/resolve' ? 1 : req.url === '/internal/sessions/resolve-many' ? lookupsIn(Buffer.concat(chunks)) : 0;
+    const body =
+      req.url === '/internal/sessions/resolve' ? JSON.stringify(sessionAnswer()) : lookup > 0 ? JSON.stringify({ answers: Array.from({ length: lookup }, sessionAnswer) }) : orderAnswer();
+    res.writeHead(lookup === 0 && req.method === 'POST' ? 201 : 200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       'cache-control': 'no-store',
@@ -87,6 +87,22 @@ function answerAsServices(req: IncomingMessage, res: ServerResponse): void {
     res.end(body);
   });
 }
+
+/** How many cookies a resolve-many call asks for. */
+function lookupsIn(body: Buffer): number {
+  try {
+    const tokens = (JSON.parse(body.toString('utf8')) as { tokens?: unknown }).tokens;
+    return Array.isArray(tokens) ? tokens.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** A made-up customer's session, as identity answers a lookup. */
+const sessionAnswer = () => ({
+  principal: { userId: randomUUID(), userType: 'CUSTOMER', username: 'rehearsal', name: 'Rehearsal Customer', sessionId: randomUUID() },
+  validUntil: new Date(Date.now() + 3_600_000).toISOString(),
+});
 
 /** An answer of the size and shape of a placed order (about 1.5 KB: it is compressed, as a real one is). */
 function orderAnswer(): string {

@@ -27,6 +27,10 @@ let image: string;
 let unused: string;
 /** Calls identity's internal resolve route has answered (counted in front of the real app). */
 let resolveCalls = 0;
+/** Calls to identity's resolve-many. */
+let resolveManyCalls = 0;
+/** While set, resolve-many is answered with one answer too few (a fault in front of the real app). */
+let shortAnswers = false;
 const gateways: Gateway[] = [];
 
 interface Gateway {
@@ -89,13 +93,26 @@ beforeAll(async () => {
     logger,
     nc: identityNc,
     uploadsSubject: uploads.subject,
-    config: IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN }),
+    // Many customers register here from one address (the registration limit is not what is tested).
+    config: IdentityEnv.parse({ DATABASE_URL: db.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, REGISTER_MAX_PER_IP: '1000' }),
   });
   identity = await listen({
     callback: (): RequestListener => {
       const handle = app.callback();
       return (req, res) => {
         if (req.method === 'POST' && req.url === '/internal/sessions/resolve') resolveCalls++;
+        if (req.method === 'POST' && req.url === '/internal/sessions/resolve-many') {
+          resolveManyCalls++;
+          if (shortAnswers) {
+            const chunks: Buffer[] = [];
+            req.on('data', (c: Buffer) => chunks.push(c));
+            req.on('end', () => {
+              const { tokens } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { tokens: string[] };
+              res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ answers: tokens.slice(1).map(() => null) }));
+            });
+            return;
+          }
+        }
         void handle(req, res);
       };
     },
@@ -370,6 +387,67 @@ describe('without NATS the gateway caches nothing', () => {
       expect(gw.sessions.caching).toBe(false);
     } finally {
       await nc.close();
+    }
+  });
+});
+
+describe('lookups that arrive together go to identity in one call (resolve-many)', () => {
+  const token = (cookie: string) => cookie.split('=')[1]!;
+  const forged = () => `forged-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+
+  async function people(gw: Gateway, n: number): Promise<Array<{ cookie: string; id: string }>> {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(await customer(gw));
+    return out;
+  }
+
+  it('cookies asked for in the same turn: one call, and each answered with its own session', async () => {
+    const gw = await startGateway({ nats: false });
+    const them = await people(gw, 6);
+    const ended = await customer(gw);
+    expect((await call(gw, 'POST', '/api/auth/logout', { cookie: ended.cookie })).status).toBe(204);
+    const resolver = sessionResolver(GatewayEnv.parse({ INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, IDENTITY_URL: identity.url }), logger);
+    const asked = [forged(), token(them[2]!.cookie), token(ended.cookie), token(them[0]!.cookie), token(them[5]!.cookie), token(them[2]!.cookie), forged(), token(them[1]!.cookie), token(them[4]!.cookie), token(them[3]!.cookie)];
+    const manyBefore = resolveManyCalls;
+    const oneBefore = resolveCalls;
+    const answers = await Promise.all(asked.map((t) => resolver.resolve(t)));
+    expect(resolver.identityCalls).toBe(1);
+    expect(resolveManyCalls - manyBefore).toBe(1);
+    expect(resolveCalls - oneBefore).toBe(0);
+    asked.forEach((t, i) => {
+      const owner = them.find((p) => token(p.cookie) === t);
+      expect(answers[i]?.userId, `cookie ${i}`).toBe(owner?.id);
+    });
+  });
+
+  it('through the gateway: concurrent requests of many customers each get their own account, forged and ended cookies 401', async () => {
+    for (const gw of [await startGateway({ nats: false }), await startGateway()]) {
+      const them = await people(gw, 8);
+      const ended = await customer(gw);
+      expect((await call(gw, 'POST', '/api/auth/logout', { cookie: ended.cookie })).status).toBe(204);
+      const asks = [...them, ...them.slice().reverse(), ...them].map((p) => ({ cookie: p.cookie, id: p.id as string | undefined }));
+      asks.splice(5, 0, { cookie: `dme_session=${forged()}`, id: undefined }, { cookie: ended.cookie, id: undefined });
+      const answers = await Promise.all(asks.map((a) => me(gw, a.cookie)));
+      answers.forEach((res, i) => {
+        if (asks[i]!.id === undefined) expect(res.status, `request ${i}`).toBe(401);
+        else expect([res.status, res.body.user?.id], `request ${i}`).toEqual([200, asks[i]!.id]);
+      });
+    }
+  });
+
+  it('an answer that is not one per cookie is not used: each cookie is asked for alone', async () => {
+    const gw = await startGateway({ nats: false });
+    const them = await people(gw, 4);
+    const resolver = sessionResolver(GatewayEnv.parse({ INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, IDENTITY_URL: identity.url }), logger);
+    const asked = [token(them[0]!.cookie), forged(), token(them[1]!.cookie), token(them[2]!.cookie), token(them[3]!.cookie)];
+    shortAnswers = true;
+    try {
+      const oneBefore = resolveCalls;
+      const answers = await Promise.all(asked.map((t) => resolver.resolve(t)));
+      expect(resolveCalls - oneBefore).toBe(asked.length);
+      expect(answers.map((a) => a?.userId)).toEqual([them[0]!.id, undefined, them[1]!.id, them[2]!.id, them[3]!.id]);
+    } finally {
+      shortAnswers = false;
     }
   });
 });

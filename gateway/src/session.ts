@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionRevoked } from '@dme/contracts';
-import { connectNats, IDENTITY_HEADERS, namesOf, type Logger, type NatsConnection } from '@dme/platform';
+import { connectNats, IDENTITY_HEADERS, MicroBatcher, namesOf, type Logger, type NatsConnection, type Settled } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { postJson } from './upstream';
 
@@ -20,6 +20,11 @@ const ResolveAnswer = z.object({
   /** The session's own end (absolute or idle, whichever is first); only an identity that sends it announces revocations. */
   validUntil: z.iso.datetime({ offset: true }).optional(),
 });
+/** identity's answer to several cookies: answers[i] is tokens[i]'s session, null where it has none. */
+const ResolveManyAnswer = z.object({ answers: z.array(ResolveAnswer.nullable()) });
+
+/** The most cookies asked for in one call to identity (its resolve-many takes at most 64). */
+export const SESSION_LOOKUP_BATCH = 64;
 
 /** Sessions that ended: one session (by id, or by its cookie token) or every session of a user. */
 export type EndedSessions = { sessionId: string } | { userId: string } | { token: string };
@@ -65,6 +70,10 @@ export interface SessionResolverOptions {
  *   the way down: nothing learnt before a gap in the feed is trusted after it);
  * - an answer that was in flight while a revocation arrived (or the feed went down) is used for
  *   its own request but not kept; concurrent requests with the same cookie share one call.
+ *
+ * Lookups are sent in batches (platform MicroBatcher): the cookies of requests that arrive while
+ * one lookup is on its way go together in one call to identity's resolve-many (a gateway's first
+ * requests after a start, or every request while it cannot cache); one alone goes as before.
  */
 export class SessionResolver {
   /** Calls made to identity's resolve route (cache misses), for tests and diagnostics. */
@@ -79,6 +88,7 @@ export class SessionResolver {
   private readonly cacheMs: number;
   private readonly maxEntries: number;
   private readonly endedListeners = new Set<(ended: EndedSessions) => void>();
+  private readonly lookups = new MicroBatcher<string, Resolved | undefined>((tokens) => this.askIdentity(tokens), { maxBatch: SESSION_LOOKUP_BATCH });
 
   constructor(private readonly opts: SessionResolverOptions) {
     this.cacheMs = Math.max(0, opts.cacheSeconds) * 1000;
@@ -274,13 +284,28 @@ export class SessionResolver {
     };
   }
 
-  private async ask(token: string): Promise<Resolved | undefined> {
+  private ask(token: string): Promise<Resolved | undefined> {
+    return this.lookups.add(token);
+  }
+
+  /**
+   * One call to identity for the cookies of a batch: one alone to /resolve (401: no session), several
+   * to /resolve-many. An answer that is not one per cookie fails the batch (MicroBatcher then asks
+   * for each cookie alone), so no request is ever given another cookie's session.
+   */
+  private async askIdentity(tokens: string[]): Promise<Array<Settled<Resolved | undefined>>> {
     this.identityCalls++;
-    const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve', { token }, { [IDENTITY_HEADERS.internalToken]: this.opts.internalToken });
-    if (res.status !== 200) return undefined;
-    const parsed = ResolveAnswer.safeParse(res.body);
-    if (!parsed.success) return undefined;
-    return { principal: parsed.data.principal, validUntil: parsed.data.validUntil ? Date.parse(parsed.data.validUntil) : undefined };
+    const headers = { [IDENTITY_HEADERS.internalToken]: this.opts.internalToken };
+    if (tokens.length === 1) {
+      const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve', { token: tokens[0] }, headers);
+      return [{ ok: true, value: res.status === 200 ? resolvedOf(res.body) : undefined }];
+    }
+    const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve-many', { tokens }, headers);
+    const parsed = res.status === 200 ? ResolveManyAnswer.safeParse(res.body) : undefined;
+    if (!parsed?.success || parsed.data.answers.length !== tokens.length) {
+      throw new Error(`identity answered ${res.status} to a lookup of ${tokens.length} sessions`);
+    }
+    return parsed.data.answers.map((a) => ({ ok: true, value: a ? resolvedOf(a) : undefined }));
   }
 
   private keep(key: string, answer: Resolved): void {
@@ -306,6 +331,13 @@ export class SessionResolver {
 }
 
 const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A session as identity answers it, or undefined when the answer is not one. */
+function resolvedOf(body: unknown): Resolved | undefined {
+  const parsed = ResolveAnswer.safeParse(body);
+  if (!parsed.success) return undefined;
+  return { principal: parsed.data.principal, validUntil: parsed.data.validUntil ? Date.parse(parsed.data.validUntil) : undefined };
+}
 
 /** The resolver a gateway with this configuration uses (it caches once it follows NATS). */
 export function sessionResolver(config: GatewayConfig, logger: Logger): SessionResolver {

@@ -3,25 +3,42 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { fromZodError, HttpProblem, tokensEqual, IDENTITY_HEADERS, unauthorized, type RehearsalRequest } from '@dme/platform';
 import { em } from '../auth/auth.routes';
-import { resolveSession, type SessionPolicy } from './session.service';
+import { resolveSession, resolveSessions, type ResolvedSession, type SessionPolicy } from './session.service';
 
 const ResolveBody = z.object({ token: z.string().min(1).max(200) });
+/** The most cookies one resolve-many call may ask for (a gateway sends at most as many: SESSION_LOOKUP_BATCH). */
+export const RESOLVE_MANY_MAX = 64;
+const ResolveManyBody = z.object({ tokens: z.array(z.string().min(1).max(200)).min(1).max(RESOLVE_MANY_MAX) });
 
-/** Internal: the gateway resolves a session cookie here. Not reachable through /api. */
+/** A resolved session as the gateway is answered it. */
+const answerOf = (resolved: ResolvedSession) => ({ principal: resolved.principal, validUntil: resolved.validUntil.toISOString() });
+
+/** Internal: the gateway resolves session cookies here. Not reachable through /api. */
 export function internalSessionRouter(internalToken: string, policy: SessionPolicy): Router {
   const router = new Router({ prefix: '/internal' });
-  router.post('/sessions/resolve', async (ctx) => {
+  router.use(async (ctx, next) => {
     if (!tokensEqual(ctx.get(IDENTITY_HEADERS.internalToken) || undefined, internalToken)) {
       throw new HttpProblem(403, 'Internal route.');
     }
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  router.post('/sessions/resolve', async (ctx) => {
     const parsed = ResolveBody.safeParse((ctx.request as { body?: unknown }).body);
     if (!parsed.success) throw fromZodError(parsed.error);
     const resolved = await resolveSession(em(ctx), parsed.data.token, policy);
     if (!resolved) throw unauthorized('Your session has ended. Please sign in again.');
-    ctx.set('Cache-Control', 'no-store');
     // validUntil: a gateway that caches the answer keeps it no longer (and drops it earlier when
     // identity announces the session's end on SESSION_REVOKED_SUBJECT).
-    ctx.body = { principal: resolved.principal, validUntil: resolved.validUntil.toISOString() };
+    ctx.body = answerOf(resolved);
+  });
+  // Several cookies in one call (the requests that reached a gateway together): answers[i] is
+  // tokens[i]'s session as /sessions/resolve answers it, or null where that answers 401.
+  router.post('/sessions/resolve-many', async (ctx) => {
+    const parsed = ResolveManyBody.safeParse((ctx.request as { body?: unknown }).body);
+    if (!parsed.success) throw fromZodError(parsed.error);
+    const resolved = await resolveSessions(em(ctx), parsed.data.tokens, policy);
+    ctx.body = { answers: resolved.map((r) => (r ? answerOf(r) : null)) };
   });
   return router;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SessionPrincipal } from '@dme/contracts';
-import { qualified } from '@dme/platform';
+import { qualified, sql } from '@dme/platform';
 import { SessionEntity } from './session.entity';
 
 export const SESSION_COOKIE = 'dme_session';
@@ -52,34 +52,49 @@ export interface ResolvedSession {
  * idle too long, past its absolute end, or its user is deactivated or deleted.
  */
 export async function resolveSession(em: EntityManager, token: string, policy: SessionPolicy): Promise<ResolvedSession | undefined> {
-  if (!token || token.length > 200) return undefined;
-  const rows = await em.execute<Array<{ session_id: string; user_id: string; user_type: string; username: string; name: string | null; stale: boolean; valid_until: Date | string }>>(
-    `select s.id as session_id, u.id as user_id, u.user_type, u.username,
-            trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name,
-            s.last_seen_at < now() - interval '1 minute' as stale,
-            least(s.expires_at,
-                  (case when s.last_seen_at < now() - interval '1 minute' then now() else s.last_seen_at end)
-                    + make_interval(mins => ?)) as valid_until
-       from ${qualified(em, 'sessions')} s
-       join ${qualified(em, 'users')} u on u.id = s.user_id
-      where s.token_hash = ?
-        and s.expires_at > now()
-        and s.last_seen_at > now() - make_interval(mins => ?)
-        and u.status = 'ACTIVE' and u.deleted_at is null`,
-    [policy.idleMinutes, hashToken(token), policy.idleMinutes],
+  return (await resolveSessions(em, [token], policy))[0];
+}
+
+/**
+ * Resolves cookie tokens as resolveSession does, in one statement: the answer at index i is the
+ * session of tokens[i] (undefined as there). A gateway asks for the cookies of the requests that
+ * arrived together (its first requests after a start, or every request while it cannot cache).
+ */
+export async function resolveSessions(em: EntityManager, tokens: string[], policy: SessionPolicy): Promise<Array<ResolvedSession | undefined>> {
+  const answers: Array<ResolvedSession | undefined> = tokens.map(() => undefined);
+  const hashes = tokens.map((t) => (t && t.length <= 200 ? hashToken(t) : null));
+  if (hashes.every((h) => h === null)) return answers;
+  // The sliding idle timeout is written at most once a minute per session, in the same statement.
+  // (A gateway that caches resolved sessions asks at most every SESSION_CACHE_SECONDS, which is
+  // far inside the idle timeout; valid_until already counts this write.)
+  const rows = await sql<{ i: number; session_id: string; user_id: string; user_type: string; username: string; name: string | null; valid_until: Date | string }>(
+    em,
+    `with found as materialized (
+       select t.i::int as i, s.id as session_id, u.id as user_id, u.user_type, u.username,
+              trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name,
+              s.last_seen_at < now() - interval '1 minute' as stale,
+              least(s.expires_at,
+                    (case when s.last_seen_at < now() - interval '1 minute' then now() else s.last_seen_at end)
+                      + make_interval(mins => $2)) as valid_until
+         from unnest($1::text[]) with ordinality as t(hash, i)
+         join ${qualified(em, 'sessions')} s on s.token_hash = t.hash
+         join ${qualified(em, 'users')} u on u.id = s.user_id
+        where s.expires_at > now()
+          and s.last_seen_at > now() - make_interval(mins => $2)
+          and u.status = 'ACTIVE' and u.deleted_at is null
+     ), touched as (
+       update ${qualified(em, 'sessions')} set last_seen_at = now() where id in (select session_id from found where stale)
+     )
+     select i, session_id, user_id, user_type, username, name, valid_until from found`,
+    [hashes, policy.idleMinutes],
   );
-  const row = rows[0];
-  if (!row) return undefined;
-  if (row.stale) {
-    // Sliding idle timeout, written at most once a minute per session. (A gateway that caches
-    // resolved sessions asks at most every SESSION_CACHE_SECONDS, which is far inside the idle
-    // timeout; valid_until above already counts this write.)
-    await em.execute(`update ${qualified(em, 'sessions')} set last_seen_at = now() where id = ?`, [row.session_id], 'run');
+  for (const row of rows) {
+    answers[row.i - 1] = {
+      principal: { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, ...(row.name ? { name: row.name } : {}), sessionId: row.session_id },
+      validUntil: new Date(row.valid_until),
+    };
   }
-  return {
-    principal: { userId: row.user_id, userType: row.user_type as SessionPrincipal['userType'], username: row.username, ...(row.name ? { name: row.name } : {}), sessionId: row.session_id },
-    validUntil: new Date(row.valid_until),
-  };
+  return answers;
 }
 
 /** Ends the session of a cookie token; answers which session it was (undefined: none). */
