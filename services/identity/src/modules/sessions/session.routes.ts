@@ -45,14 +45,16 @@ export function internalSessionRouter(internalToken: string, policy: SessionPoli
 
 /**
  * Identity's start-up rehearsal (platform rehearse, issue 30): every request after a gateway starts
- * asks this route for its cookie's session, so it is rehearsed with cookies that match no session:
- * a lookup that finds nothing and writes nothing, answered 401.
+ * asks for its cookie's session, alone or with the others that arrived with it, so both routes are
+ * rehearsed, in turn, with cookies that match no session: lookups that find nothing and write
+ * nothing (401 alone; 200 with every answer null together).
  */
-export function resolveRehearsal(internalToken: string): () => RehearsalRequest {
-  return () => ({
+export function resolveRehearsal(internalToken: string): (i: number) => RehearsalRequest {
+  const cookie = () => randomBytes(32).toString('base64url');
+  return (i) => ({
     method: 'POST',
-    path: '/internal/sessions/resolve',
+    path: i % 2 === 0 ? '/internal/sessions/resolve' : '/internal/sessions/resolve-many',
     headers: { 'content-type': 'application/json', [IDENTITY_HEADERS.internalToken]: internalToken },
-    body: JSON.stringify({ token: randomBytes(32).toString('base64url') }),
+    body: JSON.stringify(i % 2 === 0 ? { token: cookie() } : { tokens: Array.from({ length: 10 }, cookie) }),
   });
 }
