@@ -298,7 +298,8 @@ export class SessionResolver {
     const headers = { [IDENTITY_HEADERS.internalToken]: this.opts.internalToken };
     if (tokens.length === 1) {
       const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve', { token: tokens[0] }, headers);
-      return [{ ok: true, value: res.status === 200 ? resolvedOf(res.body) : undefined }];
+      const parsed = res.status === 200 ? ResolveAnswer.safeParse(res.body) : undefined;
+      return [{ ok: true, value: parsed?.success ? resolvedOf(parsed.data) : undefined }];
     }
     const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve-many', { tokens }, headers);
     const parsed = res.status === 200 ? ResolveManyAnswer.safeParse(res.body) : undefined;
@@ -332,12 +333,8 @@ export class SessionResolver {
 
 const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** A session as identity answers it, or undefined when the answer is not one. */
-function resolvedOf(body: unknown): Resolved | undefined {
-  const parsed = ResolveAnswer.safeParse(body);
-  if (!parsed.success) return undefined;
-  return { principal: parsed.data.principal, validUntil: parsed.data.validUntil ? Date.parse(parsed.data.validUntil) : undefined };
-}
+/** A session as identity answers it. */
+const resolvedOf = (a: z.output<typeof ResolveAnswer>): Resolved => ({ principal: a.principal, validUntil: a.validUntil ? Date.parse(a.validUntil) : undefined });
 
 /** The resolver a gateway with this configuration uses (it caches once it follows NATS). */
 export function sessionResolver(config: GatewayConfig, logger: Logger): SessionResolver {
