@@ -76,7 +76,7 @@ export interface SessionResolverOptions {
  * requests after a start, or every request while it cannot cache); one alone goes as before.
  */
 export class SessionResolver {
-  /** Calls made to identity's resolve route (cache misses), for tests and diagnostics. */
+  /** Calls made to identity's resolve routes (one per batch of cache misses), for tests and diagnostics. */
   identityCalls = 0;
   private readonly cache = new Map<string, Entry>();
   private readonly inflight = new Map<string, { epoch: number; promise: Promise<Principal | undefined> }>();
