@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionRevoked } from '@dme/contracts';
+import { SESSION_LOOKUP_MAX, SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionRevoked } from '@dme/contracts';
 import { connectNats, IDENTITY_HEADERS, MicroBatcher, namesOf, type Logger, type NatsConnection, type Settled } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { postJson } from './upstream';
@@ -22,9 +22,6 @@ const ResolveAnswer = z.object({
 });
 /** identity's answer to several cookies: answers[i] is tokens[i]'s session, null where it has none. */
 const ResolveManyAnswer = z.object({ answers: z.array(ResolveAnswer.nullable()) });
-
-/** The most cookies asked for in one call to identity (its resolve-many takes at most 64). */
-export const SESSION_LOOKUP_BATCH = 64;
 
 /** Sessions that ended: one session (by id, or by its cookie token) or every session of a user. */
 export type EndedSessions = { sessionId: string } | { userId: string } | { token: string };
@@ -88,7 +85,7 @@ export class SessionResolver {
   private readonly cacheMs: number;
   private readonly maxEntries: number;
   private readonly endedListeners = new Set<(ended: EndedSessions) => void>();
-  private readonly lookups = new MicroBatcher<string, Resolved | undefined>((tokens) => this.askIdentity(tokens), { maxBatch: SESSION_LOOKUP_BATCH });
+  private readonly lookups = new MicroBatcher<string, Resolved | undefined>((tokens) => this.askIdentity(tokens), { maxBatch: SESSION_LOOKUP_MAX });
 
   constructor(private readonly opts: SessionResolverOptions) {
     this.cacheMs = Math.max(0, opts.cacheSeconds) * 1000;

@@ -213,6 +213,9 @@ export const SessionPrincipal = z.object({
 });
 export type SessionPrincipal = z.infer<typeof SessionPrincipal>;
 
+/** The most session cookies a gateway asks identity for in one call (`/internal/sessions/resolve-many`). */
+export const SESSION_LOOKUP_MAX = 64;
+
 /**
  * Core NATS subject (outside the events stream's `dme.>`, so nothing keeps it) on which identity
  * announces that sessions ended, after the change committed and before it answers. Gateways that

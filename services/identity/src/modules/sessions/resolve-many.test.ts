@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_LOOKUP_MAX } from '@dme/contracts';
 import { serviceClient } from '@dme/testing';
 import { cookieOf, startIdentity, type Harness } from '../../test/harness';
-import { RESOLVE_MANY_MAX } from './session.routes';
 
 let h: Harness;
 
@@ -75,7 +75,7 @@ describe('resolve-many: several cookies in one call', () => {
     const p = await signedIn();
     expect((await serviceClient(h.server.url, 'not-the-internal-token').post('/internal/sessions/resolve-many', { tokens: [p.token] })).status).toBe(403);
     expect((await many([])).status).toBe(400);
-    expect((await many(Array.from({ length: RESOLVE_MANY_MAX + 1 }, unknown))).status).toBe(400);
+    expect((await many(Array.from({ length: SESSION_LOOKUP_MAX + 1 }, unknown))).status).toBe(400);
     expect((await many(['x'.repeat(201)])).status).toBe(400);
     expect((await h.api.post('/internal/sessions/resolve-many', { token: p.token })).status).toBe(400);
     expect((await one(p.token)).body.principal.userId).toBe(p.id);

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { z } from 'zod';
+import { SESSION_LOOKUP_MAX } from '@dme/contracts';
 import { fromZodError, HttpProblem, tokensEqual, IDENTITY_HEADERS, unauthorized, type RehearsalRequest } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { resolveSession, resolveSessions, type ResolvedSession, type SessionPolicy } from './session.service';
 
 const ResolveBody = z.object({ token: z.string().min(1).max(200) });
-/** The most cookies one resolve-many call may ask for (a gateway sends at most as many: SESSION_LOOKUP_BATCH). */
-export const RESOLVE_MANY_MAX = 64;
-const ResolveManyBody = z.object({ tokens: z.array(z.string().min(1).max(200)).min(1).max(RESOLVE_MANY_MAX) });
+const ResolveManyBody = z.object({ tokens: z.array(z.string().min(1).max(200)).min(1).max(SESSION_LOOKUP_MAX) });
 
 /** A resolved session as the gateway is answered it. */
 const answerOf = (resolved: ResolvedSession) => ({ principal: resolved.principal, validUntil: resolved.validUntil.toISOString() });
