@@ -312,7 +312,14 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
      from jsonb_to_recordset($1::jsonb) as d(id uuid, status text, status_at timestamptz, full_asked_at timestamptz, extra_charge numeric,
        full_due_date date, full_balance numeric, first_paid_at timestamptz, full_paid_at timestamptz, payment_status text, deposit numeric,
        late_fees numeric, late_fees_waived numeric, deposit_applied numeric, deposit_refund numeric)
-     where o.id = d.id`,
+     where o.id = d.id
+       -- An order whose columns are already these is not written again (a batch of placed orders
+       -- refreshes the rows it just inserted): no new row version, and no report day marked to fold.
+       and (o.status, o.status_at, o.full_asked_at, o.extra_charge, o.full_due_date, o.full_balance, o.first_paid_at, o.full_paid_at,
+            o.payment_status, o.deposit, o.late_fees, o.late_fees_waived, o.deposit_applied, o.deposit_refund)
+           is distinct from
+           (d.status, d.status_at, d.full_asked_at, d.extra_charge, d.full_due_date, d.full_balance, d.first_paid_at, d.full_paid_at,
+            d.payment_status, d.deposit, d.late_fees, d.late_fees_waived, d.deposit_applied, d.deposit_refund)`,
     [JSON.stringify(facts.map(derivedColumns))],
   );
 }
