@@ -76,10 +76,14 @@ function answerAsServices(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const lookup = req.url === '/internal/sessions/resolve' ? 1 : req.url === '/internal/sessions/resolve-many' ? lookupsIn(Buffer.concat(chunks)) : 0;
-    const body =
-      req.url === '/internal/sessions/resolve' ? JSON.stringify(sessionAnswer()) : lookup > 0 ? JSON.stringify({ answers: Array.from({ length: lookup }, sessionAnswer) }) : orderAnswer();
-    res.writeHead(lookup === 0 && req.method === 'POST' ? 201 : 200, {
+    const many = req.url === '/internal/sessions/resolve-many';
+    const lookup = many || req.url === '/internal/sessions/resolve';
+    const body = many
+      ? JSON.stringify({ answers: Array.from({ length: lookupsIn(Buffer.concat(chunks)) }, sessionAnswer) })
+      : lookup
+        ? JSON.stringify(sessionAnswer())
+        : orderAnswer();
+    res.writeHead(!lookup && req.method === 'POST' ? 201 : 200, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       'cache-control': 'no-store',

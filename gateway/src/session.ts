@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { SESSION_LOOKUP_MAX, SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionRevoked } from '@dme/contracts';
+import { SESSION_LOOKUP_MAX, SESSION_REVOKED_SUBJECT, SessionPrincipal, SessionResolveAnswer, SessionResolveManyAnswer, SessionRevoked } from '@dme/contracts';
 import { connectNats, IDENTITY_HEADERS, MicroBatcher, namesOf, type Logger, type NatsConnection, type Settled } from '@dme/platform';
 import type { GatewayConfig } from './config';
 import { postJson } from './upstream';
@@ -14,14 +13,6 @@ export const SESSION_CACHE_MAX_ENTRIES = 10_000;
 /** How often the gateway pings NATS while it caches, and how old the last answer may be. */
 const HEARTBEAT_MS = 1000;
 const LEASE_MS = 5000;
-
-const ResolveAnswer = z.object({
-  principal: SessionPrincipal.extend({ sessionId: SessionPrincipal.shape.userId }),
-  /** The session's own end (absolute or idle, whichever is first); only an identity that sends it announces revocations. */
-  validUntil: z.iso.datetime({ offset: true }).optional(),
-});
-/** identity's answer to several cookies: answers[i] is tokens[i]'s session, null where it has none. */
-const ResolveManyAnswer = z.object({ answers: z.array(ResolveAnswer.nullable()) });
 
 /** Sessions that ended: one session (by id, or by its cookie token) or every session of a user. */
 export type EndedSessions = { sessionId: string } | { userId: string } | { token: string };
@@ -295,11 +286,11 @@ export class SessionResolver {
     const headers = { [IDENTITY_HEADERS.internalToken]: this.opts.internalToken };
     if (tokens.length === 1) {
       const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve', { token: tokens[0] }, headers);
-      const parsed = res.status === 200 ? ResolveAnswer.safeParse(res.body) : undefined;
+      const parsed = res.status === 200 ? SessionResolveAnswer.safeParse(res.body) : undefined;
       return [{ ok: true, value: parsed?.success ? resolvedOf(parsed.data) : undefined }];
     }
     const res = await postJson(this.opts.identityUrl, '/internal/sessions/resolve-many', { tokens }, headers);
-    const parsed = res.status === 200 ? ResolveManyAnswer.safeParse(res.body) : undefined;
+    const parsed = res.status === 200 ? SessionResolveManyAnswer.safeParse(res.body) : undefined;
     if (!parsed?.success || parsed.data.answers.length !== tokens.length) {
       throw new Error(`identity answered ${res.status} to a lookup of ${tokens.length} sessions`);
     }
@@ -331,7 +322,7 @@ export class SessionResolver {
 const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** A session as identity answers it. */
-const resolvedOf = (a: z.output<typeof ResolveAnswer>): Resolved => ({ principal: a.principal, validUntil: a.validUntil ? Date.parse(a.validUntil) : undefined });
+const resolvedOf = (a: SessionResolveAnswer): Resolved => ({ principal: a.principal, validUntil: a.validUntil ? Date.parse(a.validUntil) : undefined });
 
 /** The resolver a gateway with this configuration uses (it caches once it follows NATS). */
 export function sessionResolver(config: GatewayConfig, logger: Logger): SessionResolver {

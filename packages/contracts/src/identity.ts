@@ -216,6 +216,17 @@ export type SessionPrincipal = z.infer<typeof SessionPrincipal>;
 /** The most session cookies a gateway asks identity for in one call (`/internal/sessions/resolve-many`). */
 export const SESSION_LOOKUP_MAX = 64;
 
+/** identity's answer to a session lookup (`/internal/sessions/resolve`, and each of resolve-many's). */
+export const SessionResolveAnswer = z.object({
+  principal: SessionPrincipal.extend({ sessionId: SessionPrincipal.shape.userId }),
+  /** The session's own end (absolute or idle, whichever is first); only an identity that sends it announces revocations. */
+  validUntil: z.iso.datetime({ offset: true }).optional(),
+});
+export type SessionResolveAnswer = z.infer<typeof SessionResolveAnswer>;
+/** identity's answer to several cookies: answers[i] is tokens[i]'s session, null where it has none. */
+export const SessionResolveManyAnswer = z.object({ answers: z.array(SessionResolveAnswer.nullable()) });
+export type SessionResolveManyAnswer = z.infer<typeof SessionResolveManyAnswer>;
+
 /**
  * Core NATS subject (outside the events stream's `dme.>`, so nothing keeps it) on which identity
  * announces that sessions ended, after the change committed and before it answers. Gateways that

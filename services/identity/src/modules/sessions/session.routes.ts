@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { SESSION_LOOKUP_MAX } from '@dme/contracts';
+import { SESSION_LOOKUP_MAX, type SessionResolveAnswer, type SessionResolveManyAnswer } from '@dme/contracts';
 import { fromZodError, HttpProblem, tokensEqual, IDENTITY_HEADERS, unauthorized, type RehearsalRequest } from '@dme/platform';
 import { em } from '../auth/auth.routes';
 import { resolveSession, resolveSessions, type ResolvedSession, type SessionPolicy } from './session.service';
@@ -10,7 +10,7 @@ const ResolveBody = z.object({ token: z.string().min(1).max(200) });
 const ResolveManyBody = z.object({ tokens: z.array(z.string().min(1).max(200)).min(1).max(SESSION_LOOKUP_MAX) });
 
 /** A resolved session as the gateway is answered it. */
-const answerOf = (resolved: ResolvedSession) => ({ principal: resolved.principal, validUntil: resolved.validUntil.toISOString() });
+const answerOf = (resolved: ResolvedSession): SessionResolveAnswer => ({ principal: resolved.principal, validUntil: resolved.validUntil.toISOString() });
 
 /** Internal: the gateway resolves session cookies here. Not reachable through /api. */
 export function internalSessionRouter(internalToken: string, policy: SessionPolicy): Router {
@@ -37,7 +37,8 @@ export function internalSessionRouter(internalToken: string, policy: SessionPoli
     const parsed = ResolveManyBody.safeParse((ctx.request as { body?: unknown }).body);
     if (!parsed.success) throw fromZodError(parsed.error);
     const resolved = await resolveSessions(em(ctx), parsed.data.tokens, policy);
-    ctx.body = { answers: resolved.map((r) => (r ? answerOf(r) : null)) };
+    const body: SessionResolveManyAnswer = { answers: resolved.map((r) => (r ? answerOf(r) : null)) };
+    ctx.body = body;
   });
   return router;
 }
