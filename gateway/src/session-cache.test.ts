@@ -5,6 +5,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
+import { connect as tcpConnect, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,10 @@ let resolveCalls = 0;
 let resolveManyCalls = 0;
 /** While set, resolve-many is answered with one answer too few (a fault in front of the real app). */
 let shortAnswers = false;
+/** How many of the next answers to resolve(-many) identity holds (computed, not yet sent) until `releaseHeld`. */
+let holdNext = 0;
+const held: Array<() => void> = [];
+const releaseHeld = () => held.splice(0).forEach((send) => send());
 const gateways: Gateway[] = [];
 
 interface Gateway {
@@ -71,6 +76,41 @@ async function startGateway(opts: { nats?: boolean; env?: Record<string, string>
   return gw;
 }
 
+const lateFeeds: Array<() => Promise<void>> = [];
+
+/**
+ * A TCP relay to NATS that hands on everything NATS sends `ms` late, in order: a gateway behind it
+ * reads identity's revocations well after identity has been told they were sent (a busy machine).
+ */
+async function lateNatsUrl(ms: number): Promise<string> {
+  const target = new URL(testNatsUrl());
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((client) => {
+    const nats = tcpConnect(Number(target.port || 4222), target.hostname);
+    sockets.add(client).add(nats);
+    client.pipe(nats);
+    nats.on('data', (chunk: Buffer) => {
+      setTimeout(() => {
+        if (!client.destroyed) client.write(chunk);
+      }, ms);
+    });
+    const end = () => {
+      client.destroy();
+      nats.destroy();
+    };
+    client.on('error', end).on('close', end);
+    nats.on('error', end).on('close', () => setTimeout(end, ms));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  lateFeeds.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the NATS relay has no port');
+  return `nats://127.0.0.1:${address.port}`;
+}
+
 async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
@@ -101,6 +141,14 @@ beforeAll(async () => {
       const handle = app.callback();
       return (req, res) => {
         if (req.method === 'POST' && req.url === '/internal/sessions/resolve') resolveCalls++;
+        if (req.method === 'POST' && req.url?.startsWith('/internal/sessions/resolve') && holdNext > 0) {
+          holdNext--;
+          const end = res.end.bind(res) as (...args: unknown[]) => void;
+          res.end = ((...args: unknown[]) => {
+            held.push(() => end(...args));
+            return res;
+          }) as typeof res.end;
+        }
         if (req.method === 'POST' && req.url === '/internal/sessions/resolve-many') {
           resolveManyCalls++;
           if (shortAnswers) {
@@ -121,7 +169,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  releaseHeld();
   for (const gw of gateways) await gw.close();
+  for (const close of lateFeeds) await close();
   await identity?.close();
   await orm?.close();
   await uploads?.close();
@@ -173,9 +223,14 @@ async function customer(gw: Gateway): Promise<{ cookie: string; id: string }> {
 /** Asks `gw` for /me with each cookie and checks the second round came from its cache (no call to identity). */
 async function cacheAt(gw: Gateway, ...cookies: string[]): Promise<void> {
   for (const c of cookies) expect((await me(gw, c)).status).toBe(200);
+  await servedFromCache(gw, ...cookies);
+}
+
+/** Asks `gw` for /me with each cookie: each is answered 200 from its cache (no call to identity). */
+async function servedFromCache(gw: Gateway, ...cookies: string[]): Promise<void> {
   const before = resolveCalls;
   for (const c of cookies) expect((await me(gw, c)).status).toBe(200);
-  expect(resolveCalls, 'the second round is served from the cache').toBe(before);
+  expect(resolveCalls, 'served from the cache').toBe(before);
 }
 
 describe('the session cache saves identity calls', () => {
@@ -258,9 +313,7 @@ describe('ended sessions are refused on the very next request, on every gateway'
     expect((await me(b, c.cookie)).status).toBe(401);
     expect((await me(a, c.cookie)).status).toBe(401);
     // Only that session ended: another cached session stays cached at B.
-    const before = resolveCalls;
-    expect((await me(b, other)).status).toBe(200);
-    expect(resolveCalls).toBe(before);
+    await servedFromCache(b, other);
   });
 
   it('deactivation by the superadmin through A is refused at B (every session of the user)', async () => {
@@ -277,9 +330,7 @@ describe('ended sessions are refused on the very next request, on every gateway'
     expect((await me(b, c.cookie)).status).toBe(401);
     expect((await me(a, c.cookie)).status).toBe(401);
     // Another user's cached session is not touched.
-    const before = resolveCalls;
-    expect((await me(b, second)).status).toBe(200);
-    expect(resolveCalls).toBe(before);
+    await servedFromCache(b, second);
   });
 
   it('a session signed in twice: deactivation ends both, at B', async () => {
@@ -323,6 +374,36 @@ describe('ended sessions are refused on the very next request, on every gateway'
     const demoted = await call(a, 'PATCH', `/api/employees/${created.body.user.id}`, { cookie: admin, body: { ...fields, userType: 'WAREHOUSE_STAFF', position: 'Staff' } });
     expect(demoted.status).toBe(200);
     expect((await call(b, 'GET', '/api/users', { cookie: emp })).status).toBe(403);
+  });
+
+  it('a gateway that reads NATS late still refuses the very next request: it waits until NATS has caught up', async () => {
+    const a = await startGateway();
+    const b = await startGateway({ env: { NATS_URL: await lateNatsUrl(150) } });
+    const c = await customer(a);
+    const other = await login(a, 'boss1', 'admin-pass-1');
+    await cacheAt(b, c.cookie, other);
+    expect((await call(a, 'POST', '/api/auth/logout', { cookie: c.cookie })).status).toBe(204);
+    // Identity has announced the logout; B hears it 150 ms later, after this request has arrived.
+    expect((await me(b, c.cookie)).status).toBe(401);
+    // Another session is still served from B's memory.
+    await servedFromCache(b, other);
+  });
+
+  it('a request does not share a lookup begun before a revocation it arrived after', async () => {
+    const a = await startGateway();
+    const b = await startGateway({ env: { NATS_URL: await lateNatsUrl(150) } });
+    const c = await customer(a);
+    const token = c.cookie.split('=')[1]!;
+    holdNext = 1;
+    // B's lookup of the session is answered "signed in" by identity, and that answer is held.
+    const before = b.sessions.resolve(token);
+    await until(() => held.length === 1, 'identity answered the first lookup');
+    expect((await call(a, 'POST', '/api/auth/logout', { cookie: c.cookie })).status).toBe(204);
+    // Arrives after the logout, while B's first lookup is still on its way (and B has not heard yet).
+    const after = b.sessions.resolve(token);
+    releaseHeld();
+    expect((await before)?.userId, 'the lookup begun before the logout serves its own request').toBe(c.id);
+    expect(await after).toBeUndefined();
   });
 
   it('an answer that was in flight when a revocation arrived serves its request but is not kept', async () => {

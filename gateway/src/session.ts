@@ -13,6 +13,11 @@ export const SESSION_CACHE_MAX_ENTRIES = 10_000;
 /** How often the gateway pings NATS while it caches, and how old the last answer may be. */
 const HEARTBEAT_MS = 1000;
 const LEASE_MS = 5000;
+/**
+ * How long a request with a cached session waits for NATS to confirm that every revocation queued
+ * before the request has been applied; past it, the session is asked of identity instead.
+ */
+const CATCH_UP_MS = 500;
 
 /** Sessions that ended: one session (by id, or by its cookie token) or every session of a user. */
 export type EndedSessions = { sessionId: string } | { userId: string } | { token: string };
@@ -33,6 +38,8 @@ interface NatsState {
   closed: boolean;
   /** When NATS last answered a ping (epoch ms). */
   lastPong: number;
+  /** Sends a ping; resolves when NATS answers it (every message queued for us before it is handled then). */
+  ping: () => Promise<void>;
 }
 
 export interface SessionResolverOptions {
@@ -52,7 +59,11 @@ export interface SessionResolverOptions {
  *   `validUntil`); only successful answers are kept; keys are SHA-256 hashes of the token;
  * - a revocation on SESSION_REVOKED_SUBJECT drops the session (logout) or every session of the
  *   user (deactivation, deletion, employee changed) at once; identity announces it before it
- *   answers, so the very next request is resolved again and refused;
+ *   answers, so the very next request is resolved again and refused. NATS confirms identity's
+ *   announcement once it has queued it for each gateway, not once the gateway has read it, so a
+ *   request is served from memory only after a NATS ping sent after it arrived has come back
+ *   (`caughtUp`): NATS delivers in order on one connection, so every revocation queued before
+ *   the request has been applied by then. Requests that arrive together share one ping;
  * - without a NATS connection, while it is down or reconnecting, or when NATS has not answered a
  *   ping for LEASE_MS, nothing is cached and every request is resolved (the cache is emptied on
  *   the way down: nothing learnt before a gap in the feed is trusted after it);
@@ -76,6 +87,8 @@ export class SessionResolver {
   private readonly cacheMs: number;
   private readonly maxEntries: number;
   private readonly endedListeners = new Set<(ended: EndedSessions) => void>();
+  /** The ping that requests arriving now wait for, until it is sent (see caughtUp). */
+  private nextPing: Promise<boolean> | undefined;
   private readonly lookups = new MicroBatcher<string, Resolved | undefined>((tokens) => this.askIdentity(tokens), { maxBatch: SESSION_LOOKUP_MAX });
 
   constructor(private readonly opts: SessionResolverOptions) {
@@ -110,14 +123,29 @@ export class SessionResolver {
     if (!this.checkLive()) return (await this.ask(token))?.principal;
 
     const key = keyOf(token);
+    if (this.known(key) && (await this.caughtUp())) {
+      // Every revocation queued before this request arrived has been applied: what is still here holds.
+      const hit = this.known(key);
+      if (hit) return hit;
+    }
+    return this.lookUp(key, token);
+  }
+
+  /** The cached principal of a cookie, or the lookup already on its way for it (undefined: neither). */
+  private known(key: string): Principal | Promise<Principal | undefined> | undefined {
+    if (!this.checkLive()) return undefined;
     const hit = this.cache.get(key);
     if (hit) {
       if (hit.until > Date.now()) return hit.principal;
       this.cache.delete(key);
     }
     const flight = this.inflight.get(key);
-    if (flight && flight.epoch === this.epoch) return flight.promise;
+    return flight && flight.epoch === this.epoch ? flight.promise : undefined;
+  }
 
+  /** Asks identity (a lookup begun after the request arrived is current); keeps the answer while nothing was dropped meanwhile. */
+  private lookUp(key: string, token: string): Promise<Principal | undefined> {
+    if (!this.checkLive()) return this.ask(token).then((answer) => answer?.principal);
     const epoch = this.epoch;
     const promise = this.ask(token)
       .then((answer) => {
@@ -130,6 +158,35 @@ export class SessionResolver {
       });
     this.inflight.set(key, { epoch, promise });
     return promise;
+  }
+
+  /**
+   * True once NATS has answered a ping sent after this call, within CATCH_UP_MS: every revocation
+   * it had queued for this gateway before then has been applied. Calls made before the ping is sent
+   * (in the same turn of the event loop) share it.
+   */
+  private caughtUp(): Promise<boolean> {
+    const n = this.nats;
+    if (!n) return Promise.resolve(false);
+    if (this.nextPing) return this.nextPing;
+    const next = new Promise<boolean>((resolve) => {
+      setImmediate(() => {
+        if (this.nextPing === next) this.nextPing = undefined;
+        const timer = setTimeout(() => resolve(false), CATCH_UP_MS);
+        n.ping().then(
+          () => {
+            clearTimeout(timer);
+            resolve(this.nats === n);
+          },
+          () => {
+            clearTimeout(timer);
+            resolve(false);
+          },
+        );
+      });
+    });
+    this.nextPing = next;
+    return next;
   }
 
   /** Drops a cookie's session (the gateway saw its logout go through). */
@@ -178,7 +235,7 @@ export class SessionResolver {
    * and answering pings. Returns a function that stops following (caching stops with it).
    */
   follow(nc: NatsConnection): () => void {
-    const state: NatsState = { connected: false, closed: false, lastPong: 0 };
+    const state: NatsState = { connected: false, closed: false, lastPong: 0, ping: () => nc.flush() };
     this.nats = state;
     this.dropAll();
     const log = this.opts.logger;
