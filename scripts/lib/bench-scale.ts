@@ -208,6 +208,22 @@ export async function scaleBench(stack: TestStack, kit: BenchKit): Promise<void>
       LIST,
     );
 
+    // A unit out on a rental, with its whole chain of custody (the warehouse's unit screen).
+    const outUnits = ((await db.query(`select serial_code from catalog.stock_items where status = 'RENTED' order by md5(serial_code) limit 50`)).rows as Array<{ serial_code: string }>).map((r) => r.serial_code);
+    if (outUnits.length > 0) {
+      row(
+        `a unit out on a rental with its chain of custody (${outUnits.length} rotated)`,
+        await measure(base, N, (i) => `/api/units/${outUnits[i % outUnits.length]}`, admin),
+        await baseline(
+          db,
+          N,
+          `select su.*, (select json_agg(ce order by ce.at, ce.seq) from catalog.custody_events ce where ce.stock_item_id = su.id) as history from catalog.stock_items su where su.serial_code = $1`,
+          (i) => [outUnits[i % outUnits.length]],
+        ),
+        LIST,
+      );
+    }
+
     // Every report over a month and over the year.
     const monthFrom = addDays(today, -29);
     const yearFrom = addDays(today, -364);

@@ -49,7 +49,7 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 const fingerprint = (url: string) =>
   query<{ t: string; n: string; d: string }>(
     url,
-    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments']
+    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events']
       .map((t) => `select '${t}' as t, count(*) as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as d from ${t} x`)
       .join(' union all '),
   );
@@ -87,6 +87,24 @@ describe('a year of a busy shop, on a sample', () => {
     expect(statuses.filter((s) => s.type === 'BUY').map((s) => s.status)).toEqual(['CANCELLED', 'DELIVERED', 'FOR_PAYMENT', 'OUT_FOR_DELIVERY', 'PENDING', 'PREPARING', 'TO_SHIP']);
   });
 
+  it("holds the events' history a running shop keeps: a week in the outboxes, every one published; two weeks in the inboxes", async () => {
+    const [e] = await query<{ oldest_out: string; newest_out: string; pending: string; placed: string; week: string; oldest_in: string; inbox: string }>(
+      a.url,
+      `select (select min(created_at at time zone 'Asia/Manila')::date::text from ordering.outbox) as oldest_out,
+              (select max(created_at at time zone 'Asia/Manila')::date::text from ordering.outbox) as newest_out,
+              (select count(*) from ordering.outbox where published_at is null) + (select count(*) from payment.outbox where published_at is null) as pending,
+              (select count(*) from ordering.outbox where subject = 'dme.order.placed') as placed,
+              (select count(*) from ordering.orders where created_at >= timestamp '2026-11-22 00:00' at time zone 'Asia/Manila') as week,
+              (select min(processed_at at time zone 'Asia/Manila')::date::text from reporting.inbox) as oldest_in,
+              (select count(*) from reporting.inbox) as inbox`,
+    );
+    expect(e).toMatchObject({ oldest_out: '2026-11-22', newest_out: '2026-11-28', pending: '0', oldest_in: '2026-11-15' });
+    expect(e!.placed).toBe(e!.week);
+    expect(Number(e!.inbox)).toBeGreaterThan(2 * Number(e!.placed));
+    const [pay] = await query<{ n: string }>(a.url, `select count(*) as n from payment.outbox where subject = 'dme.payment.confirmed'`);
+    expect(Number(pay!.n)).toBeGreaterThan(0);
+  });
+
   it('holds the invariants: each order, payment, mirror, read model and stock level agrees', async () => {
     expect(await checkYear(a.url)).toEqual([]);
   });
@@ -96,11 +114,19 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
     await query(b.url, `update catalog.stock_items set status = 'AVAILABLE' where id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code limit 1)`);
+    // A unit out on a rental back in the warehouse's hands without its status saying so; an order the catalog forgot.
+    await query(b.url, `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at)
+      select gen_random_uuid(), id, serial_code, 'RETURNED', now() from catalog.stock_items where status = 'RENTED' order by serial_code desc limit 1`);
+    await query(b.url, `delete from catalog.custody_orders where order_id = (select order_id from catalog.custody_orders order by order_number limit 1)`);
+    // An event a consumer lost, and an event that says another total than its order's.
+    await query(b.url, `delete from catalog.inbox where event_id = (select id from ordering.outbox order by seq limit 1)`);
+    await query(b.url, `update ordering.outbox set payload = jsonb_set(payload, '{data,totalAmount}', '"0.01"') where seq = (select max(seq) from ordering.outbox where subject = 'dme.order.placed')`);
+    await query(b.url, `update payment.outbox set payload = payload #- '{data,amount}' where seq = (select min(seq) from payment.outbox)`);
     await query(b.url, `update reporting.orders set full_asked_at = null where id = (select id from reporting.orders where full_asked_at is not null order by order_number limit 1)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
@@ -113,6 +139,11 @@ describe('a year of a busy shop, on a sample', () => {
         'rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance',
         'stock levels that do not count the units',
         'units RENTED to an order that does not have them out (or out without being RENTED)',
+        'units RENTED whose last hand-over is not of their order (delivered to its customer, or picked up)',
+        "orders the catalog does not remember (for the units' histories), or remembers otherwise",
+        'published events a consumer of their subject has not recorded as handled',
+        'events that do not say what their service holds',
+        "events in payment's outbox that do not read as their contract",
       ]),
     );
   });

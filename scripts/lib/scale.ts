@@ -18,12 +18,20 @@
  * Rentals under way book one unit per line for their days (catalog bookings); the units of
  * those delivered are RENTED to them.
  *
- * Not generated yet: variants, custody history, serials packed into orders (order_line_serials),
- * events in the outboxes (the stream's history), deposits, cycles, refunds.
+ * The events' history as a running shop holds it: the order and payment events of the last week in
+ * their publishers' outboxes (published), and the ids of the last two weeks' in each consumer's
+ * inbox (platform housekeeping purges older ones).
+ *
+ * The units' chains of custody as the catalog writes them: every order remembered (number, type,
+ * customer), every unit STOCKED, and the units of rentals under way RESERVED when placed, then out
+ * for delivery, delivered and picked up as far as their order has gone.
+ *
+ * Not generated yet: variants, the custody of finished rentals (a unit's earlier rentals), serials
+ * packed into orders (order_line_serials), deposits, cycles, refunds.
  */
 import pg from 'pg';
-import { ORDER_STATUSES, PAYMENT_RANK } from '@dme/contracts';
-import { paddedNumberSql } from '@dme/platform';
+import { EVENT_DATA, EventEnvelope, ORDER_STATUSES, PAYMENT_RANK, type EventType } from '@dme/contracts';
+import { paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 
 export interface ScaleOptions {
   /** 1 = the full year (1,000,000 orders); 0.001 = a thousandth of every count. */
@@ -63,6 +71,21 @@ for (const s of [...PURCHASE_FLOW, ...RENTAL_FLOW]) if (!(ORDER_STATUSES as read
 const BOOKED = ['PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
 const OUT = ['DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
 
+/** Days of published events the outboxes keep, and of handled ids the inboxes keep (platform PURGE_DEFAULTS). */
+const OUTBOX_DAYS = PURGE_DEFAULTS.outboxDays;
+const INBOX_DAYS = PURGE_DEFAULTS.inboxDays;
+
+/**
+ * The durable consumers of the order and payment events, by subject prefix, with the schema whose
+ * inbox records what they handled (as the services name them: catalog consumers/orders.ts,
+ * payment consumers/orders.ts, reporting consumers/events.ts, identity messages/notify.ts, order
+ * consumers/payments.ts).
+ */
+const CONSUMERS: Record<string, { publisher: string; consumers: Array<[schema: string, durable: string]> }> = {
+  'dme.order.': { publisher: 'ordering', consumers: [['catalog', 'catalog-orders'], ['payment', 'payment-orders'], ['reporting', 'reporting-orders'], ['identity', 'identity-mail-order']] },
+  'dme.payment.': { publisher: 'payment', consumers: [['ordering', 'order-payment'], ['reporting', 'reporting-payments'], ['identity', 'identity-mail-payment']] },
+};
+
 const sqlList = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
 /** Writes the year into a database whose five schemas are migrated. Answers the sizes written. */
@@ -84,6 +107,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // u(name, n): a version-4 UUID chosen the same way (the API's checks refuse other versions).
     await c.query(`create function pg_temp.u(name text, n bigint) returns uuid language sql immutable parallel safe as
       $$ select overlay(overlay(md5('${opts.seed}:' || name || ':' || n) placing '4' from 13) placing '8' from 17)::uuid $$`);
+    /** The moment `days` days before the year's end, from two parameters (the end day, the days). */
+    const since = (day: string, days: string) => `(${day}::date + 1)::timestamp at time zone 'Asia/Manila' - make_interval(days => ${days}::int)`;
     const P = size.products;
     const C = size.customers;
     const O = size.orders;
@@ -152,7 +177,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // ---- orders: placed evenly over the year, status by age
     await c.query(`create temporary table scale_orders as
       select i, pg_temp.u('order', i) as id, t, type, customer_no, status, pay_status, lines,
-             to_char(t at time zone 'Asia/Manila', 'YYYYMMDD') as day
+             to_char(t at time zone 'Asia/Manila', 'YYYYMMDD') as day,
+             -- when it was (or would be) delivered: two days after it was placed, or half its age if younger
+             t + least(interval '2 days', a.age / 2) as delivered
         from (select i, ($2::date + 1)::timestamp at time zone 'Asia/Manila' - interval '365 days' + (i - 1)::double precision / $1 * interval '365 days' as t,
                      case when pg_temp.h('type', i) % 2 = 0 then 'RENT' else 'BUY' end as type,
                      case when i % 1000 = 0 then 1 else 1 + pg_temp.h('customer', i) % $3 end as customer_no,
@@ -186,7 +213,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at)
        select o.id, 'ORD-' || o.day || '-' || ${paddedNumberSql('o.i')}, pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
               case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
-              o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.t + interval '2 days' end
+              o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.delivered end
          from scale_orders o join scale_totals t on t.order_id = o.id`,
     );
     await step(
@@ -250,7 +277,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // the tenth wait unbooked); a delivered rental's units are RENTED to it.
     await c.query(`create temporary table scale_booked as
       select * from (
-        select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.product_id, l.days, o.status, o.t, o.customer_no,
+        select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.product_id, l.days, o.status, o.t, o.delivered, o.customer_no,
                row_number() over (partition by l.pn order by o.i, l.n) as k
           from scale_lines l join scale_orders o on o.id = l.order_id
          where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
@@ -265,8 +292,46 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'units out on rentals',
-      `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.t + interval '2 days', updated_at = b.t + interval '2 days'
+      `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.delivered, updated_at = b.delivered
          from scale_booked b where su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) and b.status = any(${sqlList(OUT)})`,
+    );
+
+    // ---- the units' chains of custody (issue 26), as the catalog writes them: every order placed is
+    // remembered (its number and customer name the entries); every unit's chain starts STOCKED; a
+    // rental under way has its booked units RESERVED when placed, and those out on it went out for
+    // delivery, were delivered to its customer and, once it is FOR_PICK_UP, picked up by the driver.
+    await step(
+      'custody orders',
+      `insert into catalog.custody_orders (order_id, order_number, order_type, customer_id, customer_name)
+       select o.id, o.order_number, o.type, o.customer_id, cu.first_name || ' ' || cu.last_name
+         from scale_orders s join ordering.orders o on o.id = s.id join ordering.customers cu on cu.id = o.customer_id order by s.i`,
+    );
+    await step(
+      'custody: units stocked',
+      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name)
+       select pg_temp.u('custody-stocked', k), su.id, su.serial_code, 'STOCKED', su.created_at, pg_temp.u('staff', 2), 'Scale Warehouse', 'AVAILABLE', su.warehouse_bin_id, wb.name
+         from generate_series(1, $1::int) k join catalog.stock_items su on su.id = pg_temp.u('unit', k) left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
+        order by k`,
+      [size.units],
+    );
+    await step(
+      'custody: rentals under way',
+      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, bin_id, bin_name, order_id, order_number, party, source_event_id)
+       select pg_temp.u('custody-' || h.kind, b.i * 2 + b.n), su.id, su.serial_code, h.kind, h.at, h.by_user_id, h.by_name, su.warehouse_bin_id, wb.name, b.order_id, co.order_number,
+              case when h.kind in ('OUT_FOR_DELIVERY', 'PICKED_UP') then 'Scale Driver' else co.customer_name end, h.source_event_id
+         from scale_booked b
+         join catalog.stock_items su on su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k)
+         left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
+         join catalog.custody_orders co on co.order_id = b.order_id
+         cross join lateral (values
+           ('RESERVED', b.t, null::uuid, null::text, pg_temp.u('event-placed', b.i), true),
+           ('OUT_FOR_DELIVERY', b.delivered - (b.delivered - b.t) / 4, pg_temp.u('staff', 3), 'Scale Driver', null, b.status = any(${sqlList(OUT)})),
+           ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, b.status = any(${sqlList(OUT)})),
+           ('PICKED_UP', b.delivered + ((${since('$1', '0')}) - b.delivered) / 2, pg_temp.u('staff', 3), 'Scale Driver', null, b.status = 'FOR_PICK_UP')
+         ) h(kind, at, by_user_id, by_name, source_event_id, happened)
+        where h.happened
+        order by h.at, su.serial_code`,
+      [opts.endDay],
     );
 
     // ---- reporting's read model
@@ -298,7 +363,62 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
               r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
-    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
+    // ---- the events' history: what a shop running a year holds of it. The publishers' outboxes keep
+    // their published events for a week and the consumers' inboxes their handled ids for two
+    // (platform housekeeping, PURGE_DEFAULTS); older ones are gone. Each event as its service writes
+    // it: the envelope around data that reads as its contract (checkYear reads them back).
+    await c.query(`create function pg_temp.iso(t timestamptz) returns text language sql immutable as
+      $$ select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$`);
+    await c.query(
+      `create temporary table scale_events as
+       select pg_temp.u('event-placed', s.i) as id, 'ordering' as publisher, 'dme.order.placed' as subject, s.t as at, o.id as aggregate_id, 1 as version,
+              jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'customerId', o.customer_id, 'type', o.type, 'typeOfOrder', null,
+                'totalAmount', o.total_amount::text, 'partialPayment', o.partial_payment::text, 'deposit', '0.00', 'billing', 'UPFRONT',
+                'customer', jsonb_build_object('name', cu.first_name || ' ' || cu.last_name, 'email', cu.email, 'contactNumber', cu.contact_number),
+                'delivery', jsonb_build_object('address', o.delivery_address, 'city', o.delivery_city, 'state', o.delivery_state, 'zipcode', o.delivery_zipcode),
+                'createdAt', pg_temp.iso(o.created_at),
+                'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', null, 'subVariantId', null, 'productName', l.product_name, 'variantName', null,
+                            'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days, 'startDate', null, 'unitPrice', l.unit_price::text,
+                            'lineTotal', l.line_total::text, 'deposit', '0.00', 'rentToOwn', null) order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
+         from scale_orders s join ordering.orders o on o.id = s.id join ordering.customers cu on cu.id = o.customer_id
+        where s.t > ${since('$1', '$2')}
+       union all
+       select pg_temp.u('event-status', s.i), 'ordering', 'dme.order.status_changed', s.t + interval '1 hour', o.id, 2,
+              jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'customerId', o.customer_id, 'type', o.type, 'from', 'PENDING', 'to', o.status, 'by', null,
+                'byName', null, 'driverId', null, 'extraCharge', null, 'fullPaymentDue', null, 'balance', null, 'lateFees', null, 'depositApplied', null, 'depositRefund', null, 'lateFeesWaived', null)
+         from scale_orders s join ordering.orders o on o.id = s.id
+        where s.status <> 'PENDING' and s.t + interval '1 hour' > ${since('$1', '$2')}
+       union all
+       select pg_temp.u('event-paid:' || r.id, 0), 'payment', 'dme.payment.confirmed', r.created_at, p.id, case r.type when 'PARTIAL' then 2 else 2 + (p.type = 'RENT')::int end,
+              jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type, 'type', r.type,
+                'status', case r.type when 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end, 'amount', r.amount::text, 'invoiceNumber', r.invoice_number, 'receiptNumber', r.receipt_number,
+                'note', '', 'accommodatedBy', r.accommodated_by, 'confirmedAt', pg_temp.iso(r.created_at), 'totalPartialPayment', r.total_partial_payment::text, 'extraCharge', null,
+                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', '0.00', 'cycle', null, 'owned', false)
+         from payment.payment_records r join payment.payments p on p.id = r.payment_id
+        where r.created_at > ${since('$1', '$2')} and p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
+      [opts.endDay, INBOX_DAYS],
+    );
+    for (const publisher of ['ordering', 'payment']) {
+      await step(
+        `${publisher} outbox (published, the last ${OUTBOX_DAYS} days)`,
+        `insert into ${publisher}.outbox (id, subject, payload, created_at, published_at)
+         select id, subject, jsonb_build_object('id', id, 'type', subject, 'occurredAt', pg_temp.iso(at), 'source', case publisher when 'ordering' then 'order' else publisher end,
+                  'aggregateId', aggregate_id, 'data', data, 'version', version), at, at + interval '20 milliseconds'
+           from scale_events where publisher = $1 and at > ${since('$2', '$3')} order by at, id`,
+        [publisher, opts.endDay, OUTBOX_DAYS],
+      );
+    }
+    for (const [prefix, { consumers }] of Object.entries(CONSUMERS)) {
+      for (const [schema, durable] of consumers) {
+        await step(
+          `${schema} inbox, ${durable} (the last ${INBOX_DAYS} days)`,
+          `insert into ${schema}.inbox (consumer, event_id, processed_at) select $1, id, at + interval '100 milliseconds' from scale_events where subject like $2 || '%' order by at, id`,
+          [durable, prefix],
+        );
+      }
+    }
+
+    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
       'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'payment.payments', 'payment.payment_records', 'reporting.orders', 'reporting.order_lines',
       'reporting.payments', 'reporting.products']) await c.query(`analyze ${t}`);
     return size;
@@ -312,7 +432,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * each order once with its lines summing to its total; exactly one payment per order, its records
  * summing to what it took and its balance the rest, mirrored in the order service with the same
  * status and balance; reporting's read model holding each order, line and record with the same
- * figures; the stock ledger counting exactly the units stocked. Answers the problems found.
+ * figures; the stock ledger counting exactly the units stocked; every published event handled by
+ * each consumer of its subject, saying what its service holds and reading as its contract; every
+ * order remembered by the catalog, every unit's chain of custody starting with its stocking and a
+ * unit out on a rental last handed over on that rental. Answers the problems found.
  */
 export async function checkYear(databaseUrl: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
@@ -356,6 +479,35 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       left join ordering.orders o on o.id = su.order_id
       left join catalog.bookings b on b.stock_item_id = su.id and b.order_id = su.order_id and b.status = 'ACTIVE'
       where (su.status = 'RENTED') <> (su.order_id is not null) or (su.status = 'RENTED' and (o.status <> all(${sqlList(OUT)}) or b.id is null))`);
+    await none('published events a consumer of their subject has not recorded as handled', Object.entries(CONSUMERS).flatMap(([prefix, { publisher, consumers }]) =>
+      consumers.map(([schema, durable]) => `select e.subject, e.id, '${durable}' as consumer from ${publisher}.outbox e
+        where e.subject like '${prefix}%' and e.published_at is not null and not exists (select 1 from ${schema}.inbox i where i.consumer = '${durable}' and i.event_id = e.id)`)).join(' union all '));
+    await none('events that do not say what their service holds', `select e.subject, e.id from ordering.outbox e left join ordering.orders o on o.id = (e.payload ->> 'aggregateId')::uuid
+      where e.subject in ('dme.order.placed', 'dme.order.status_changed') and (o.id is null or e.payload -> 'data' ->> 'orderNumber' <> o.order_number
+         or (e.subject = 'dme.order.placed' and e.payload -> 'data' ->> 'totalAmount' <> o.total_amount::text))
+      union all
+      select e.subject, e.id from payment.outbox e left join payment.payment_records r on r.id = (e.payload -> 'data' ->> 'recordId')::uuid
+      where e.subject = 'dme.payment.confirmed' and (r.id is null or e.payload -> 'data' ->> 'amount' <> r.amount::text)`);
+    // Each event reads as its contract, as a consumer reads it (a sample of each outbox).
+    for (const publisher of ['ordering', 'payment']) {
+      const rows = (await c.query(`select id, subject, payload from ${publisher}.outbox order by seq limit 2000`)).rows as Array<{ id: string; subject: string; payload: unknown }>;
+      const unread = rows.filter((r) => {
+        const envelope = EventEnvelope.safeParse(r.payload);
+        const schema = EVENT_DATA[r.subject as EventType] as (typeof EVENT_DATA)[EventType] | undefined;
+        return !envelope.success || envelope.data.id !== r.id || envelope.data.type !== r.subject || !schema?.safeParse(envelope.data.data).success;
+      });
+      if (unread.length) problems.push(`${unread.length} events in ${publisher}'s outbox that do not read as their contract: ${unread.slice(0, 3).map((r) => r.id).join('; ')}`);
+    }
+    await none('orders the catalog does not remember (for the units\' histories), or remembers otherwise', `select o.order_number from ordering.orders o left join catalog.custody_orders co on co.order_id = o.id
+      where co.order_id is null or co.order_number <> o.order_number or co.order_type <> o.type or co.customer_id is distinct from o.customer_id`);
+    await none('units whose chain of custody does not start with their stocking', `select su.serial_code from catalog.stock_items su
+      where (select ce.kind from catalog.custody_events ce where ce.stock_item_id = su.id order by ce.at, ce.seq limit 1) is distinct from 'STOCKED'`);
+    await none('custody entries that are not their unit\'s, or name an order the catalog does not know', `select ce.id from catalog.custody_events ce
+      left join catalog.stock_items su on su.id = ce.stock_item_id left join catalog.custody_orders co on co.order_id = ce.order_id
+      where su.serial_code is distinct from ce.serial_code or (ce.order_id is not null and (co.order_id is null or co.order_number is distinct from ce.order_number))`);
+    await none('units RENTED whose last hand-over is not of their order (delivered to its customer, or picked up)', `select su.serial_code, x.kind from catalog.stock_items su
+      cross join lateral (select ce.kind, ce.order_id from catalog.custody_events ce where ce.stock_item_id = su.id order by ce.at desc, ce.seq desc limit 1) x
+      where su.status = 'RENTED' and (x.order_id is distinct from su.order_id or x.kind not in ('DELIVERED', 'PICKED_UP'))`);
     await none('products with units but no stock level', `select s.product_id from catalog.stock_items s left join catalog.stock_levels l on l.product_id = s.product_id where l.product_id is null group by s.product_id`);
   } finally {
     await c.end();
