@@ -49,7 +49,7 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 const fingerprint = (url: string) =>
   query<{ t: string; n: string; d: string }>(
     url,
-    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events']
+    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials']
       .map((t) => `select '${t}' as t, count(*) as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as d from ${t} x`)
       .join(' union all '),
   );
@@ -84,6 +84,14 @@ describe('a year of a busy shop, on a sample', () => {
     );
     expect(Number(held!.bookings)).toBeGreaterThan(Number(held!.rented));
     expect(Number(held!.rented)).toBeGreaterThan(0);
+    // Each unit out was packed for its order: its serial is on one of the order's lines.
+    const [packed] = await query<{ serials: string; lines2: string }>(
+      a.url,
+      `select (select count(*) from ordering.order_line_serials) as serials,
+              (select count(*) from ordering.order_lines l where l.quantity = 2 and exists (select 1 from ordering.order_line_serials s where s.line_id = l.id)) as lines2`,
+    );
+    expect(packed!.serials).toBe(held!.rented);
+    expect(Number(packed!.lines2), 'lines of two units are packed with two').toBeGreaterThan(0);
     expect(statuses.filter((s) => s.type === 'BUY').map((s) => s.status)).toEqual(['CANCELLED', 'DELIVERED', 'FOR_PAYMENT', 'OUT_FOR_DELIVERY', 'PENDING', 'PREPARING', 'TO_SHIP']);
   });
 
@@ -114,15 +122,18 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
-    await query(b.url, `update catalog.stock_items set status = 'AVAILABLE' where id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code limit 1)`);
+    // Three different units out on rentals (the last by serial code, the two before it) are broken below, each its own way.
+    await query(b.url, `update catalog.stock_items set status = 'AVAILABLE' where id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code desc offset 1 limit 1)`);
     // A unit out on a rental back in the warehouse's hands without its status saying so; an order the catalog forgot.
     await query(b.url, `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at)
       select gen_random_uuid(), id, serial_code, 'RETURNED', now() from catalog.stock_items where status = 'RENTED' order by serial_code desc limit 1`);
     await query(b.url, `delete from catalog.custody_orders where order_id = (select order_id from catalog.custody_orders order by order_number limit 1)`);
+    // A packed unit missing from its line.
+    await query(b.url, `delete from ordering.order_line_serials where stock_item_id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code desc offset 1 limit 1)`);
     // An event a consumer lost, and an event that says another total than its order's.
     await query(b.url, `delete from catalog.inbox where event_id = (select id from ordering.outbox order by seq limit 1)`);
     await query(b.url, `update ordering.outbox set payload = jsonb_set(payload, '{data,totalAmount}', '"0.01"') where seq = (select max(seq) from ordering.outbox where subject = 'dme.order.placed')`);
@@ -139,7 +150,9 @@ describe('a year of a busy shop, on a sample', () => {
         'rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance',
         'stock levels that do not count the units',
         'units RENTED to an order that does not have them out (or out without being RENTED)',
-        'units RENTED whose last hand-over is not of their order (delivered to its customer, or picked up)',
+        'units RENTED whose last custody entry is not of their order (packed, out for delivery, delivered, picked up)',
+        'units out on an order that did not pack them',
+        'lines packed with another number of units than their quantity',
         "orders the catalog does not remember (for the units' histories), or remembers otherwise",
         'published events a consumer of their subject has not recorded as handled',
         'events that do not say what their service holds',

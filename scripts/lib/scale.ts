@@ -15,8 +15,8 @@
  * its first day then, and the rest when COMPLETED. One customer (the first) has one order in a
  * thousand besides her share: a long "my orders" list to page through.
  *
- * Rentals under way book one unit per line for their days (catalog bookings); the units of
- * those delivered are RENTED to them.
+ * Rentals under way book `quantity` units per line for their days (catalog bookings); the units
+ * of those packed are RENTED to them and their lines hold the units' serials.
  *
  * The events' history as a running shop holds it: the order and payment events of the last week in
  * their publishers' outboxes (published), and the ids of the last two weeks' in each consumer's
@@ -26,8 +26,8 @@
  * customer), every unit STOCKED, and the units of rentals under way RESERVED when placed, then out
  * for delivery, delivered and picked up as far as their order has gone.
  *
- * Not generated yet: variants, the custody of finished rentals (a unit's earlier rentals), serials
- * packed into orders (order_line_serials), deposits, cycles, refunds.
+ * Not generated yet: variants, the serials and custody of finished rentals (a unit's earlier
+ * rentals) and of purchases (their units SOLD), deposits, cycles, refunds.
  */
 import pg from 'pg';
 import { EVENT_DATA, EventEnvelope, ORDER_STATUSES, PAYMENT_RANK, type EventType } from '@dme/contracts';
@@ -70,6 +70,9 @@ for (const s of [...PURCHASE_FLOW, ...RENTAL_FLOW]) if (!(ORDER_STATUSES as read
 /** Rentals whose units are booked (under way), and of those the ones whose units are out with the customer. */
 const BOOKED = ['PREPARING', 'TO_SHIP', 'OUT_FOR_DELIVERY', 'DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
 const OUT = ['DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP'];
+/** Rentals whose units are packed (PREPARING → TO_SHIP scans them: RENTED to the order), and of those the ones a driver has taken. */
+const PACKED = ['TO_SHIP', 'OUT_FOR_DELIVERY', ...OUT];
+const TAKEN = ['OUT_FOR_DELIVERY', ...OUT];
 
 /** Days of published events the outboxes keep, and of handled ids the inboxes keep (platform PURGE_DEFAULTS). */
 const OUTBOX_DAYS = PURGE_DEFAULTS.outboxDays;
@@ -272,34 +275,44 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
 
-    // ---- dated rentals: each line of a rental under way books one unit of its product for its days
-    // (the product's k-th such line its k-th unit, so a unit has one booking at a time; lines past
-    // the tenth wait unbooked); a delivered rental's units are RENTED to it.
+    // ---- dated rentals: each line of a rental under way books `quantity` units of its product for its
+    // days (the product's lines in turn take its units 1, 2, ... so a unit has one booking at a time;
+    // a line past the tenth unit waits unbooked); a packed rental's units are RENTED to it and its
+    // lines hold their serials (packed halfway between placed and delivered).
     await c.query(`create temporary table scale_booked as
-      select * from (
-        select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.product_id, l.days, o.status, o.t, o.delivered, o.customer_no,
-               row_number() over (partition by l.pn order by o.i, l.n) as k
-          from scale_lines l join scale_orders o on o.id = l.order_id
-         where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
-       where k <= 10`);
+      select x.*, u.k, u.k - (x.cum - x.quantity) - 1 as position, x.t + (x.delivered - x.t) / 2 as packed
+        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.product_id, l.days, l.quantity, o.status, o.t, o.delivered, o.customer_no,
+                     sum(l.quantity) over (partition by l.pn order by o.i, l.n) as cum
+                from scale_lines l join scale_orders o on o.id = l.order_id
+               where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
+       cross join generate_series((x.cum - x.quantity + 1)::int, x.cum::int) u(k)
+       where x.cum <= 10`);
     await step(
       'bookings',
       `insert into catalog.bookings (id, kind, order_id, order_number, customer_name, customer_id, stock_item_id, leaf_id, product_id, period, due_date, status, created_at, updated_at)
-       select pg_temp.u('booking', b.i * 2 + b.n), 'RENTAL', b.order_id, o.order_number, cu.first_name || ' ' || cu.last_name, o.customer_id,
+       select pg_temp.u('booking-' || b.line_id, b.k), 'RENTAL', b.order_id, o.order_number, cu.first_name || ' ' || cu.last_name, o.customer_id,
               pg_temp.u('unit', (b.pn - 1) * 10 + b.k), b.product_id, b.product_id, daterange(d.first, d.first + b.days::int), d.first + b.days::int - 1, 'ACTIVE', b.t, b.t
          from scale_booked b join ordering.orders o on o.id = b.order_id join ordering.customers cu on cu.id = o.customer_id
          cross join lateral (select (b.t at time zone 'Asia/Manila')::date + 1 as first) d`,
     );
     await step(
-      'units out on rentals',
-      `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.delivered, updated_at = b.delivered
-         from scale_booked b where su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) and b.status = any(${sqlList(OUT)})`,
+      'units packed for rentals',
+      `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.packed, updated_at = b.packed
+         from scale_booked b where su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) and b.status = any(${sqlList(PACKED)})`,
+    );
+    await step(
+      'serials packed',
+      `insert into ordering.order_line_serials (id, order_id, line_id, position, serial_code, stock_item_id, warehouse_bin, created_at)
+       select pg_temp.u('serial-' || b.line_id, b.k), b.order_id, b.line_id, b.position, su.serial_code, su.id, wb.name, b.packed
+         from scale_booked b join catalog.stock_items su on su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
+        where b.status = any(${sqlList(PACKED)})
+        order by b.i, b.n, b.position`,
     );
 
     // ---- the units' chains of custody (issue 26), as the catalog writes them: every order placed is
     // remembered (its number and customer name the entries); every unit's chain starts STOCKED; a
-    // rental under way has its booked units RESERVED when placed, and those out on it went out for
-    // delivery, were delivered to its customer and, once it is FOR_PICK_UP, picked up by the driver.
+    // rental under way has its booked units RESERVED when placed, then packed, out for delivery,
+    // delivered to its customer and, once it is FOR_PICK_UP, picked up by the driver, as far as it has gone.
     await step(
       'custody orders',
       `insert into catalog.custody_orders (order_id, order_number, order_type, customer_id, customer_name)
@@ -316,19 +329,20 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'custody: rentals under way',
-      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, bin_id, bin_name, order_id, order_number, party, source_event_id)
-       select pg_temp.u('custody-' || h.kind, b.i * 2 + b.n), su.id, su.serial_code, h.kind, h.at, h.by_user_id, h.by_name, su.warehouse_bin_id, wb.name, b.order_id, co.order_number,
-              case when h.kind in ('OUT_FOR_DELIVERY', 'PICKED_UP') then 'Scale Driver' else co.customer_name end, h.source_event_id
+      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name, order_id, order_number, party, source_event_id)
+       select pg_temp.u('custody-' || h.kind || '-' || b.line_id, b.k), su.id, su.serial_code, h.kind, h.at, h.by_user_id, h.by_name, h.status, su.warehouse_bin_id, wb.name, b.order_id, co.order_number,
+              case when h.kind in ('OUT_FOR_DELIVERY', 'PICKED_UP') then 'Scale Driver' when h.kind = 'PACKED' then null else co.customer_name end, h.source_event_id
          from scale_booked b
          join catalog.stock_items su on su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k)
          left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
          join catalog.custody_orders co on co.order_id = b.order_id
          cross join lateral (values
-           ('RESERVED', b.t, null::uuid, null::text, pg_temp.u('event-placed', b.i), true),
-           ('OUT_FOR_DELIVERY', b.delivered - (b.delivered - b.t) / 4, pg_temp.u('staff', 3), 'Scale Driver', null, b.status = any(${sqlList(OUT)})),
-           ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, b.status = any(${sqlList(OUT)})),
-           ('PICKED_UP', b.delivered + ((${since('$1', '0')}) - b.delivered) / 2, pg_temp.u('staff', 3), 'Scale Driver', null, b.status = 'FOR_PICK_UP')
-         ) h(kind, at, by_user_id, by_name, source_event_id, happened)
+           ('RESERVED', b.t, null::uuid, null::text, null::text, pg_temp.u('event-placed', b.i), true),
+           ('PACKED', b.packed, pg_temp.u('staff', 2), 'Scale Warehouse', 'RENTED', null, b.status = any(${sqlList(PACKED)})),
+           ('OUT_FOR_DELIVERY', b.delivered - (b.delivered - b.t) / 4, pg_temp.u('staff', 3), 'Scale Driver', null, null, b.status = any(${sqlList(TAKEN)})),
+           ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, null, b.status = any(${sqlList(OUT)})),
+           ('PICKED_UP', b.delivered + ((${since('$1', '0')}) - b.delivered) / 2, pg_temp.u('staff', 3), 'Scale Driver', null, null, b.status = 'FOR_PICK_UP')
+         ) h(kind, at, by_user_id, by_name, status, source_event_id, happened)
         where h.happened
         order by h.at, su.serial_code`,
       [opts.endDay],
@@ -418,7 +432,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       }
     }
 
-    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
+    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
       'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'payment.payments', 'payment.payment_records', 'reporting.orders', 'reporting.order_lines',
       'reporting.payments', 'reporting.products']) await c.query(`analyze ${t}`);
     return size;
@@ -435,7 +449,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * figures; the stock ledger counting exactly the units stocked; every published event handled by
  * each consumer of its subject, saying what its service holds and reading as its contract; every
  * order remembered by the catalog, every unit's chain of custody starting with its stocking and a
- * unit out on a rental last handed over on that rental. Answers the problems found.
+ * unit out on a rental last handed over on that rental; packed serials the units out on their
+ * order, as many as each line's quantity. Answers the problems found.
  */
 export async function checkYear(databaseUrl: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
@@ -478,7 +493,17 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('units RENTED to an order that does not have them out (or out without being RENTED)', `select su.serial_code, su.status, o.status from catalog.stock_items su
       left join ordering.orders o on o.id = su.order_id
       left join catalog.bookings b on b.stock_item_id = su.id and b.order_id = su.order_id and b.status = 'ACTIVE'
-      where (su.status = 'RENTED') <> (su.order_id is not null) or (su.status = 'RENTED' and (o.status <> all(${sqlList(OUT)}) or b.id is null))`);
+      where (su.status = 'RENTED') <> (su.order_id is not null) or (su.status = 'RENTED' and (o.status <> all(${sqlList(PACKED)}) or b.id is null))`);
+    await none('packed serials that are not a unit out on their order', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
+      where s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD'))`);
+    await none('units out on an order that did not pack them', `select su.serial_code from catalog.stock_items su
+      where su.status = 'RENTED' and not exists (select 1 from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id and s.return_status is null)`);
+    // (A line of a packed rental whose units are booked is packed whole; one past the product's units waits unbooked and unpacked.)
+    await none('lines packed with another number of units than their quantity', `select l.order_id, l.position, l.quantity, count(s.id) from ordering.order_lines l
+      join ordering.orders o on o.id = l.order_id left join ordering.order_line_serials s on s.line_id = l.id
+      where s.id is not null or (o.type = 'RENT' and o.status = any(${sqlList(PACKED)})
+                                 and exists (select 1 from catalog.bookings b where b.order_id = l.order_id and b.product_id = l.product_id and b.status = 'ACTIVE'))
+      group by l.id having count(s.id) <> l.quantity or array_agg(s.position order by s.position) <> array(select generate_series(0, l.quantity - 1))`);
     await none('published events a consumer of their subject has not recorded as handled', Object.entries(CONSUMERS).flatMap(([prefix, { publisher, consumers }]) =>
       consumers.map(([schema, durable]) => `select e.subject, e.id, '${durable}' as consumer from ${publisher}.outbox e
         where e.subject like '${prefix}%' and e.published_at is not null and not exists (select 1 from ${schema}.inbox i where i.consumer = '${durable}' and i.event_id = e.id)`)).join(' union all '));
@@ -505,9 +530,9 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('custody entries that are not their unit\'s, or name an order the catalog does not know', `select ce.id from catalog.custody_events ce
       left join catalog.stock_items su on su.id = ce.stock_item_id left join catalog.custody_orders co on co.order_id = ce.order_id
       where su.serial_code is distinct from ce.serial_code or (ce.order_id is not null and (co.order_id is null or co.order_number is distinct from ce.order_number))`);
-    await none('units RENTED whose last hand-over is not of their order (delivered to its customer, or picked up)', `select su.serial_code, x.kind from catalog.stock_items su
+    await none('units RENTED whose last custody entry is not of their order (packed, out for delivery, delivered, picked up)', `select su.serial_code, x.kind from catalog.stock_items su
       cross join lateral (select ce.kind, ce.order_id from catalog.custody_events ce where ce.stock_item_id = su.id order by ce.at desc, ce.seq desc limit 1) x
-      where su.status = 'RENTED' and (x.order_id is distinct from su.order_id or x.kind not in ('DELIVERED', 'PICKED_UP'))`);
+      where su.status = 'RENTED' and (x.order_id is distinct from su.order_id or x.kind not in ('PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP'))`);
     await none('products with units but no stock level', `select s.product_id from catalog.stock_items s left join catalog.stock_levels l on l.product_id = s.product_id where l.product_id is null group by s.product_id`);
   } finally {
     await c.end();
