@@ -389,6 +389,20 @@ describe('ended sessions are refused on the very next request, on every gateway'
     await servedFromCache(b, other);
   });
 
+  it('a gateway whose NATS answers slower than it may wait asks identity instead, and still refuses the next request', async () => {
+    const a = await startGateway();
+    const b = await startGateway({ env: { NATS_URL: await lateNatsUrl(700) } });
+    const c = await customer(a);
+    expect(b.sessions.caching).toBe(true);
+    // NATS answers B's pings 700 ms late, past the 500 ms a cached answer may wait: each request is asked of identity.
+    expect((await me(b, c.cookie)).status).toBe(200);
+    const before = resolveCalls;
+    expect((await me(b, c.cookie)).status).toBe(200);
+    expect(resolveCalls - before).toBe(1);
+    expect((await call(a, 'POST', '/api/auth/logout', { cookie: c.cookie })).status).toBe(204);
+    expect((await me(b, c.cookie)).status).toBe(401);
+  });
+
   it('a request does not share a lookup begun before a revocation it arrived after', async () => {
     const a = await startGateway();
     const b = await startGateway({ env: { NATS_URL: await lateNatsUrl(150) } });
