@@ -49,7 +49,7 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 const fingerprint = (url: string) =>
   query<{ t: string; n: string; d: string }>(
     url,
-    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials']
+    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'payment.payment_refunds', 'reporting.refunds']
       .map((t) => `select '${t}' as t, count(*) as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as d from ${t} x`)
       .join(' union all '),
   );
@@ -95,6 +95,21 @@ describe('a year of a busy shop, on a sample', () => {
     expect(statuses.filter((s) => s.type === 'BUY').map((s) => s.status)).toEqual(['CANCELLED', 'DELIVERED', 'FOR_PAYMENT', 'OUT_FOR_DELIVERY', 'PENDING', 'PREPARING', 'TO_SHIP']);
   });
 
+  it('rentals of products that ask a deposit hold it from their first payment and owe it back at the return, refunded once fully paid', async () => {
+    const [d] = await query<{ held: string; refunded: string; due: string; rf: string; report: string }>(
+      a.url,
+      `select (select count(*) from payment.payments where deposit_held > 0) as held,
+              (select count(*) from payment.payment_refunds where status = 'REFUNDED') as refunded,
+              (select count(*) from payment.payment_refunds where status = 'DUE') as due,
+              (select min(number) from payment.payment_refunds) as rf,
+              (select count(*) from reporting.refunds) as report`,
+    );
+    expect(Number(d!.held)).toBeGreaterThan(0);
+    expect(Number(d!.refunded)).toBeGreaterThan(0);
+    expect(d!.report).toBe(d!.refunded);
+    expect(d!.rf).toMatch(/^RF-\d{8}-000001$/);
+  });
+
   it("holds the events' history a running shop keeps: a week in the outboxes, every one published; two weeks in the inboxes", async () => {
     const [e] = await query<{ oldest_out: string; newest_out: string; pending: string; placed: string; week: string; oldest_in: string; inbox: string }>(
       a.url,
@@ -122,7 +137,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -132,6 +147,8 @@ describe('a year of a busy shop, on a sample', () => {
     await query(b.url, `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at)
       select gen_random_uuid(), id, serial_code, 'RETURNED', now() from catalog.stock_items where status = 'RENTED' order by serial_code desc limit 1`);
     await query(b.url, `delete from catalog.custody_orders where order_id = (select order_id from catalog.custody_orders order by order_number limit 1)`);
+    // A refund paid back for less than the deposit it returns.
+    await query(b.url, `update payment.payment_refunds set amount = amount - 1 where id = (select id from payment.payment_refunds where status = 'REFUNDED' order by number limit 1)`);
     // A packed unit missing from its line.
     await query(b.url, `delete from ordering.order_line_serials where stock_item_id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code desc offset 1 limit 1)`);
     // An event a consumer lost, and an event that says another total than its order's.
@@ -154,6 +171,7 @@ describe('a year of a busy shop, on a sample', () => {
         'units out on an order that did not pack them',
         'lines packed with another number of units than their quantity',
         "orders the catalog does not remember (for the units' histories), or remembers otherwise",
+        'deposits to refund without their refund, or refunds not as the payment, the order and reporting hold them',
         'published events a consumer of their subject has not recorded as handled',
         'events that do not say what their service holds',
         "events in payment's outbox that do not read as their contract",

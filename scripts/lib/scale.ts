@@ -26,11 +26,17 @@
  * customer), every unit STOCKED, and the units of rentals under way RESERVED when placed, then out
  * for delivery, delivered and picked up as far as their order has gone.
  *
+ * Deposits (issue 29): one rental product in four asks 500.00 a unit. The deposit is taken with
+ * the rental's first payment and held; at the return nothing is charged from it, so it is owed
+ * back whole: a numbered refund, paid back an hour after the rental's full payment (COMPLETED) or
+ * still due (FOR_FULL_PAYMENT).
+ *
  * Not generated yet: variants, the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases (their units SOLD), deposits, cycles, refunds.
+ * rentals) and of purchases (their units SOLD), late fees charged, damage charges, billing cycles,
+ * rent-to-own, refunds of orders cancelled after payment, the refund events.
  */
 import pg from 'pg';
-import { EVENT_DATA, EventEnvelope, ORDER_STATUSES, PAYMENT_RANK, type EventType } from '@dme/contracts';
+import { EVENT_DATA, EventEnvelope, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
 import { paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 
 export interface ScaleOptions {
@@ -89,6 +95,18 @@ const CONSUMERS: Record<string, { publisher: string; consumers: Array<[schema: s
   'dme.payment.': { publisher: 'payment', consumers: [['ordering', 'order-payment'], ['reporting', 'reporting-payments'], ['identity', 'identity-mail-payment']] },
 };
 
+/** The rental products that ask a deposit (one in four), by their number `i` (SQL). */
+const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
+const DEPOSIT_PER_UNIT = '500.00';
+const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOSIT_PER_UNIT }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
+/**
+ * When a rental back was asked for its full payment (SQL, from its placing time and the year's end
+ * day): 30 days after it was placed, or at four fifths of its age if younger.
+ */
+const ASKED = (t: string, endDay: string) => `${t} + least(interval '30 days', ((${endDay}::date + 1)::timestamp at time zone 'Asia/Manila' - ${t}) * 0.8)`;
+/** A rental back (its full payment asked for): its deposit is settled then, nothing charged from it, all of it to refund. */
+const RETURNED = ['FOR_FULL_PAYMENT', 'COMPLETED'];
+
 const sqlList = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
 /** Writes the year into a database whose five schemas are migrated. Answers the sizes written. */
@@ -127,6 +145,12 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          from generate_series(1, $1::int) i
          cross join lateral (select case when i % 2 = 1 then 10 + pg_temp.h('price', i) % 490 else 100 + pg_temp.h('price', i) % 4900 end::numeric(12,2) as price) x`,
       [P, opts.endDay],
+    );
+    // One rental product in four asks a deposit per unit (issue 29's terms, no late fee).
+    await step(
+      'rental terms (deposits)',
+      `update catalog.products set rental_terms = $2::jsonb where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i where ${DEPOSIT_PRODUCT('i')})`,
+      [P, JSON.stringify(DEPOSIT_TERMS)],
     );
     await step(
       'warehouse bins',
@@ -204,25 +228,29 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await c.query('create temporary table scale_lines as ' +
       `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, pn, pr.id as product_id, pr.name, pr.brand, pr.image, pr.price, pr.damage_charges,
               1 + pg_temp.h('quantity', o.i * 2 + n) % 2 as quantity,
-              case when o.type = 'RENT' then 1 + pg_temp.h('days', o.i * 2 + n) % 30 end as days
+              case when o.type = 'RENT' then 1 + pg_temp.h('days', o.i * 2 + n) % 30 end as days,
+              case when o.type = 'RENT' then pr.rental_terms end as rental_terms,
+              case when o.type = 'RENT' and pr.rental_terms is not null then (1 + pg_temp.h('quantity', o.i * 2 + n) % 2) * $2::numeric else 0 end as deposit
          from scale_orders o cross join generate_series(1, 2) n
          cross join lateral (select case when o.type = 'RENT' then 1 else 2 end + 2 * (pg_temp.h('product', o.i * 2 + n) % ($1::int / 2)) as pn) x
          join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
-        where n <= o.lines`, [P]);
-    await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day from scale_lines group by order_id');
+        where n <= o.lines`, [P, DEPOSIT_PER_UNIT]);
+    await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
     await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
     await step(
       'orders',
-      `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at)
+      `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at,
+              deposit, deposit_applied, deposit_refund)
        select o.id, 'ORD-' || o.day || '-' || ${paddedNumberSql('o.i')}, pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
               case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
-              o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.delivered end
+              o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.delivered end,
+              t.deposit, case when o.status = any(${sqlList(RETURNED)}) and t.deposit > 0 then 0 end, case when o.status = any(${sqlList(RETURNED)}) and t.deposit > 0 then t.deposit end
          from scale_orders o join scale_totals t on t.order_id = o.id`,
     );
     await step(
       'order lines',
-      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, quantity, no_of_rental_days, unit_price, damage_charges, line_total)
-       select id, order_id, n, product_id, name, image, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1) from scale_lines`,
+      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, quantity, no_of_rental_days, unit_price, damage_charges, line_total, rental_terms, deposit)
+       select id, order_id, n, product_id, name, image, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1), rental_terms, deposit from scale_lines`,
     );
     await step(
       'order tracker',
@@ -234,29 +262,33 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
 
     // ---- payments: one per order; records for what was taken; the order service's mirror
     await c.query(`create temporary table scale_paid as
-      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day,
-             case o.pay_status when 'PAID' then t.total when 'INITIAL_PAYMENT' then t.first_day when 'FOR_FULL_PAYMENT' then t.first_day else 0 end as paid
+      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day, t.deposit, o.status = any(${sqlList(RETURNED)}) and t.deposit > 0 as settled,
+             -- a rental's deposit is taken (and held) with its first payment
+             case o.pay_status when 'PAID' then t.total + t.deposit when 'INITIAL_PAYMENT' then t.first_day + t.deposit when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit else 0 end as paid,
+             case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held
         from scale_orders o join scale_totals t on t.order_id = o.id`);
     await step(
       'payments',
       `insert into payment.payments (id, order_id, order_number, order_type, order_status, customer_id, customer_name, lines, status, type, total_order_payment, total_partial_payment,
-              overall_total, balance, amount_paid, version, created_at, updated_at, due_date)
+              overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, deposit_applied, deposit_refund)
        select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
               (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', null, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
                       'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text) order by l.position) from ordering.order_lines l where l.order_id = o.id),
               p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
-              p.total, p.total - p.paid, p.paid, 1, p.t, p.t + interval '1 hour',
-              case when p.pay_status = 'FOR_FULL_PAYMENT' then ((p.t at time zone 'Asia/Manila')::date + 30) end
+              p.total, p.total - (p.paid - p.held), p.paid, 1, p.t, p.t + interval '1 hour',
+              case when p.pay_status = 'FOR_FULL_PAYMENT' then ((p.t at time zone 'Asia/Manila')::date + 30) end,
+              p.deposit, p.held, case when p.settled then 0 end, case when p.settled then p.held end
          from scale_paid p join ordering.orders o on o.id = p.order_id join ordering.customers cu on cu.id = o.customer_id`,
     );
     await step(
       'payment records',
-      `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at)
-       select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, p.total, p.total - p.first_day, p.t + interval '30 minutes'
+      `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at, deposit)
+       select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day + p.held, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, p.total, p.total - p.first_day,
+              p.t + interval '30 minutes', p.held
          from scale_paid p where p.type = 'RENT' and p.paid > 0
        union all
        select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.total - p.first_day else p.total end,
-              pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total, 0, p.t + case when p.type = 'RENT' then interval '35 days' else interval '30 minutes' end
+              pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total, 0, p.t + case when p.type = 'RENT' then interval '35 days' else interval '30 minutes' end, 0
          from scale_paid p where p.pay_status = 'PAID'
        order by 12, 1`,
     );
@@ -273,6 +305,30 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `insert into ordering.order_payment_records (id, order_id, payment_id, type, invoice_number, receipt_number, amount, created_at, payment_record_id)
        select pg_temp.u('mirror', r.seq), p.order_id, p.id, r.type, r.invoice_number, r.receipt_number, r.amount, r.created_at, r.id
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
+    );
+    // A deposit settled at the return is owed back whole (nothing was charged from it): refunded an
+    // hour after the rental's full payment, still due while that is. Numbered as the service numbers them.
+    await c.query(`create temporary table scale_refunds as
+      select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, p.held as amount, r.asked,
+             case when p.pay_status = 'PAID' then p.t + interval '35 days' + interval '1 hour' end as refunded_at,
+             row_number() over (order by r.asked, p.i) as n
+        from scale_paid p join scale_orders s on s.id = p.order_id
+        cross join lateral (select ${ASKED('s.t', '$1')} as asked) r
+       where p.settled`, [opts.endDay]);
+    await step(
+      'deposit refunds',
+      `insert into payment.payment_refunds (id, number, payment_id, kind, amount, status, method, refunded_by, refunded_by_name, refunded_at, created_at)
+       select f.id, 'RF-' || to_char(f.asked at time zone 'Asia/Manila', 'YYYYMMDD') || '-' || ${paddedNumberSql('f.n')}, f.payment_id, 'DEPOSIT', f.amount,
+              case when f.refunded_at is not null then 'REFUNDED' else 'DUE' end, case when f.refunded_at is not null then 'CASH' end,
+              case when f.refunded_at is not null then pg_temp.u('staff', 1) end, case when f.refunded_at is not null then 'Scale Accountant' end, f.refunded_at, f.asked
+         from scale_refunds f order by f.n`,
+    );
+    await c.query(`select setval('payment.refund_number_seq', greatest((select count(*) from scale_refunds), 1), (select count(*) from scale_refunds) > 0)`);
+    await step(
+      'order refunds (paid back)',
+      `insert into ordering.order_refunds (refund_id, order_id, number, kind, amount, method, refunded_at)
+       select f.id, p.order_id, f.number, f.kind, f.amount, f.method, f.refunded_at from payment.payment_refunds f join payment.payments p on p.id = f.payment_id
+        where f.status = 'REFUNDED' and f.id = any(select id from scale_refunds)`,
     );
 
     // ---- dated rentals: each line of a rental under way books `quantity` units of its product for its
@@ -352,17 +408,17 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await step(
       'reporting orders',
       `insert into reporting.orders (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at, status, status_at, payment_status, first_paid_at, full_paid_at,
-              full_asked_at, full_due_date, full_balance, late_fees, late_fees_waived)
+              full_asked_at, full_due_date, full_balance, late_fees, late_fees_waived, deposit, deposit_applied, deposit_refund)
        select o.id, o.order_number, o.customer_id, cu.first_name || ' ' || cu.last_name, o.type, o.total_amount, o.partial_payment, o.created_at, o.status, o.updated_at, p.status,
               (select min(r.created_at) from payment.payment_records r where r.payment_id = p.id),
               (select r.created_at from payment.payment_records r where r.payment_id = p.id and r.type = 'FULL'),
               a.asked, (a.asked at time zone 'Asia/Manila')::date + 7, case when a.asked is not null then o.total_amount - o.partial_payment end,
-              case when a.asked is not null and s.i % 10 = 0 then 0 end, case when a.asked is not null and s.i % 10 = 0 then round(o.total_amount * 0.05, 2) end
+              case when a.asked is not null and s.i % 10 = 0 then 0 end, case when a.asked is not null and s.i % 10 = 0 then round(o.total_amount * 0.05, 2) end,
+              o.deposit, o.deposit_applied, o.deposit_refund
          from ordering.orders o join payment.payments p on p.order_id = o.id join ordering.customers cu on cu.id = o.customer_id join scale_orders s on s.id = o.id
          -- Rentals back (completed, or owing their full payment) were asked for it 30 days after they were placed, or at four
          -- fifths of their age if younger; one in ten with its late fees waived (so every balance is what the payment service holds).
-         cross join lateral (select case when o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT')
-                                         then s.t + least(interval '30 days', (($1::date + 1)::timestamp at time zone 'Asia/Manila' - s.t) * 0.8) end as asked) a`,
+         cross join lateral (select case when o.type = 'RENT' and o.status = any(${sqlList(RETURNED)}) then ${ASKED('s.t', '$1')} end as asked) a`,
       [opts.endDay],
     );
     await step(
@@ -372,10 +428,16 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'reporting payments',
-      `insert into reporting.payments (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after, invoice_number, receipt_number, confirmed_at, accommodated_by, version)
+      `insert into reporting.payments (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after, invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit)
        select p.id, r.type, p.order_id, p.order_number, p.order_type, r.amount, r.balance, case when r.type = 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end,
-              r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1
+              r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1, r.deposit
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
+    );
+    await step(
+      'reporting refunds',
+      `insert into reporting.refunds (refund_id, payment_id, order_id, order_number, number, kind, method, amount, refunded_at)
+       select f.id, p.id, p.order_id, p.order_number, f.number, f.kind, f.method, f.amount, f.refunded_at from payment.payment_refunds f join payment.payments p on p.id = f.payment_id
+        where f.status = 'REFUNDED' and f.id = any(select id from scale_refunds)`,
     );
     // ---- the events' history: what a shop running a year holds of it. The publishers' outboxes keep
     // their published events for a week and the consumers' inboxes their handled ids for two
@@ -387,13 +449,13 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `create temporary table scale_events as
        select pg_temp.u('event-placed', s.i) as id, 'ordering' as publisher, 'dme.order.placed' as subject, s.t as at, o.id as aggregate_id, 1 as version,
               jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'customerId', o.customer_id, 'type', o.type, 'typeOfOrder', null,
-                'totalAmount', o.total_amount::text, 'partialPayment', o.partial_payment::text, 'deposit', '0.00', 'billing', 'UPFRONT',
+                'totalAmount', o.total_amount::text, 'partialPayment', o.partial_payment::text, 'deposit', o.deposit::text, 'billing', 'UPFRONT',
                 'customer', jsonb_build_object('name', cu.first_name || ' ' || cu.last_name, 'email', cu.email, 'contactNumber', cu.contact_number),
                 'delivery', jsonb_build_object('address', o.delivery_address, 'city', o.delivery_city, 'state', o.delivery_state, 'zipcode', o.delivery_zipcode),
                 'createdAt', pg_temp.iso(o.created_at),
                 'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', null, 'subVariantId', null, 'productName', l.product_name, 'variantName', null,
                             'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days, 'startDate', null, 'unitPrice', l.unit_price::text,
-                            'lineTotal', l.line_total::text, 'deposit', '0.00', 'rentToOwn', null) order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
+                            'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', null) order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
          from scale_orders s join ordering.orders o on o.id = s.id join ordering.customers cu on cu.id = o.customer_id
         where s.t > ${since('$1', '$2')}
        union all
@@ -407,7 +469,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
               jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type, 'type', r.type,
                 'status', case r.type when 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end, 'amount', r.amount::text, 'invoiceNumber', r.invoice_number, 'receiptNumber', r.receipt_number,
                 'note', '', 'accommodatedBy', r.accommodated_by, 'confirmedAt', pg_temp.iso(r.created_at), 'totalPartialPayment', r.total_partial_payment::text, 'extraCharge', null,
-                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', '0.00', 'cycle', null, 'owned', false)
+                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', r.deposit::text, 'cycle', null, 'owned', false)
          from payment.payment_records r join payment.payments p on p.id = r.payment_id
         where r.created_at > ${since('$1', '$2')} and p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
       [opts.endDay, INBOX_DAYS],
@@ -433,7 +495,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     }
 
     for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
-      'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'payment.payments', 'payment.payment_records', 'reporting.orders', 'reporting.order_lines',
+      'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'ordering.order_refunds', 'payment.payments', 'payment.payment_records', 'payment.payment_refunds', 'reporting.refunds', 'reporting.orders', 'reporting.order_lines',
       'reporting.payments', 'reporting.products']) await c.query(`analyze ${t}`);
     return size;
   } finally {
@@ -450,7 +512,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * each consumer of its subject, saying what its service holds and reading as its contract; every
  * order remembered by the catalog, every unit's chain of custody starting with its stocking and a
  * unit out on a rental last handed over on that rental; packed serials the units out on their
- * order, as many as each line's quantity. Answers the problems found.
+ * order, as many as each line's quantity; deposits as the lines' terms ask, held from the first
+ * payment and settled at the return, each refund as the payment, the order and reporting hold it.
+ * Answers the problems found.
  */
 export async function checkYear(databaseUrl: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
@@ -464,7 +528,20 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('orders whose lines do not sum to their total', `select o.order_number, o.total_amount, sum(l.line_total) from ordering.orders o left join ordering.order_lines l on l.order_id = o.id group by o.id having o.total_amount is distinct from sum(l.line_total)`);
     await none('orders without exactly one payment', `select o.order_number, count(p.id) from ordering.orders o left join payment.payments p on p.order_id = o.id group by o.id having count(p.id) <> 1`);
     await none('payments whose records do not sum to what they took', `select p.order_number, p.amount_paid, sum(r.amount) from payment.payments p left join payment.payment_records r on r.payment_id = p.id group by p.id having p.amount_paid is distinct from coalesce(sum(r.amount), 0)`);
-    await none('payments whose balance is not the rest', `select order_number from payment.payments where balance <> total_order_payment - amount_paid or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    // What was paid counts against the total less the deposit held (it is the customer's), plus what of it was taken for charges.
+    await none('payments whose balance is not the rest', `select order_number from payment.payments where balance <> total_order_payment - (amount_paid - deposit_held + coalesce(deposit_applied, 0))
+      or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    await none('deposits not as their lines\' terms ask, not held from the first payment, or not settled as the order says', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id
+      where o.deposit <> (select coalesce(sum(l.deposit), 0) from ordering.order_lines l where l.order_id = o.id) or p.deposit <> o.deposit
+         or p.deposit_held <> case when p.amount_paid > 0 then p.deposit else 0 end
+         or p.deposit_refund is distinct from o.deposit_refund or p.deposit_applied is distinct from o.deposit_applied or p.deposit_refund <> p.deposit_held - coalesce(p.deposit_applied, 0)
+         or exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.deposit <> case when l.rental_terms -> 'deposit' ->> 'kind' = 'FIXED' then l.quantity * (l.rental_terms -> 'deposit' ->> 'amount')::numeric else 0 end)`);
+    await none('deposits to refund without their refund, or refunds not as the payment, the order and reporting hold them', `select p.order_number from payment.payments p
+      left join payment.payment_refunds f on f.payment_id = p.id and f.kind = 'DEPOSIT' where (coalesce(p.deposit_refund, 0) > 0) <> (f.id is not null) or f.amount <> p.deposit_refund
+      union all
+      select f.number from payment.payment_refunds f join payment.payments p on p.id = f.payment_id left join ordering.order_refunds o on o.refund_id = f.id left join reporting.refunds r on r.refund_id = f.id
+      where (f.status = 'REFUNDED') <> (o.refund_id is not null) or (f.status = 'REFUNDED') <> (r.refund_id is not null) or o.amount <> f.amount or r.amount <> f.amount
+         or o.order_id <> p.order_id or r.order_id <> p.order_id or r.refunded_at <> f.refunded_at or o.number <> f.number`);
     await none('payments PAID with a balance, or unpaid with money taken', `select order_number, status, balance, amount_paid from payment.payments where (status = 'PAID') <> (balance = 0) or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
     await none('payments that took money not mirrored in the order service (or mirrored without any)', `select p.order_number from payment.payments p left join ordering.order_payments m on m.order_id = p.order_id and m.payment_id = p.id
       where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance`);
@@ -476,14 +553,15 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('lines of products the catalog does not have', `select l.order_id, l.product_id from ordering.order_lines l join ordering.orders o on o.id = l.order_id left join catalog.products p on p.id = l.product_id
       where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end or l.unit_price <> p.price`);
     await none('orders missing from reporting or different there', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id left join reporting.orders r on r.id = o.id
-      where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment`);
+      where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment
+         or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund`);
     await none('rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance', `select o.order_number from reporting.orders o
       where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT')) or o.full_balance <> o.total_amount - o.partial_payment
          or o.full_asked_at < o.placed_at or o.full_asked_at > o.full_paid_at`);
     await none('order lines missing from reporting or different there', `select l.order_id, l.position from ordering.order_lines l left join reporting.order_lines r on r.order_id = l.order_id and r.line_no = l.position
       where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
     await none('payment records missing from reporting or different there', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
-      left join reporting.payments x on x.payment_id = p.id and x.type = r.type and x.cycle = coalesce(r.cycle, 0) where x.payment_id is null or x.amount <> r.amount or x.confirmed_at <> r.created_at`);
+      left join reporting.payments x on x.payment_id = p.id and x.type = r.type and x.cycle = coalesce(r.cycle, 0) where x.payment_id is null or x.amount <> r.amount or x.confirmed_at <> r.created_at or x.deposit <> r.deposit`);
     await none('stock levels that do not count the units', `select l.product_id, l.quantity, l.available, count(s.id) from catalog.stock_levels l left join catalog.stock_items s on s.product_id = l.product_id
       group by l.leaf_id, l.product_id, l.quantity, l.available having l.quantity <> count(s.id) or l.available <> count(s.id) filter (where s.status = 'AVAILABLE')`);
     await none('bookings of orders that are not rentals under way, or of another product\'s unit', `select b.id from catalog.bookings b left join ordering.orders o on o.id = b.order_id
