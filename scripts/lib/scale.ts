@@ -99,11 +99,13 @@ const CONSUMERS: Record<string, { publisher: string; consumers: Array<[schema: s
 const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
 const DEPOSIT_PER_UNIT = '500.00';
 const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOSIT_PER_UNIT }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
+/** The year's end (SQL): the Manila midnight after its end day (`endDay`, a date expression). */
+const yearEnd = (endDay: string) => `(${endDay}::date + 1)::timestamp at time zone 'Asia/Manila'`;
 /**
  * When a rental back was asked for its full payment (SQL, from its placing time and the year's end
  * day): 30 days after it was placed, or at four fifths of its age if younger.
  */
-const ASKED = (t: string, endDay: string) => `${t} + least(interval '30 days', ((${endDay}::date + 1)::timestamp at time zone 'Asia/Manila' - ${t}) * 0.8)`;
+const ASKED = (t: string, endDay: string) => `${t} + least(interval '30 days', (${yearEnd(endDay)} - ${t}) * 0.8)`;
 /** A rental back (its full payment asked for): its deposit is settled then, nothing charged from it, all of it to refund. */
 const RETURNED = ['FOR_FULL_PAYMENT', 'COMPLETED'];
 
@@ -129,7 +131,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await c.query(`create function pg_temp.u(name text, n bigint) returns uuid language sql immutable parallel safe as
       $$ select overlay(overlay(md5('${opts.seed}:' || name || ':' || n) placing '4' from 13) placing '8' from 17)::uuid $$`);
     /** The moment `days` days before the year's end, from two parameters (the end day, the days). */
-    const since = (day: string, days: string) => `(${day}::date + 1)::timestamp at time zone 'Asia/Manila' - make_interval(days => ${days}::int)`;
+    const since = (day: string, days: string) => `${yearEnd(day)} - make_interval(days => ${days}::int)`;
     const P = size.products;
     const C = size.customers;
     const O = size.orders;
@@ -207,12 +209,12 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              to_char(t at time zone 'Asia/Manila', 'YYYYMMDD') as day,
              -- when it was (or would be) delivered: two days after it was placed, or half its age if younger
              t + least(interval '2 days', a.age / 2) as delivered
-        from (select i, ($2::date + 1)::timestamp at time zone 'Asia/Manila' - interval '365 days' + (i - 1)::double precision / $1 * interval '365 days' as t,
+        from (select i, ${yearEnd('$2')} - interval '365 days' + (i - 1)::double precision / $1 * interval '365 days' as t,
                      case when pg_temp.h('type', i) % 2 = 0 then 'RENT' else 'BUY' end as type,
                      case when i % 1000 = 0 then 1 else 1 + pg_temp.h('customer', i) % $3 end as customer_no,
                      1 + pg_temp.h('lines', i) % 2 as lines
                 from generate_series(1, $1::int) i) o
-        cross join lateral (select ((($2::date + 1)::timestamp at time zone 'Asia/Manila') - o.t) as age) a
+        cross join lateral (select (${yearEnd('$2')} - o.t) as age) a
         cross join lateral (select case
              when pg_temp.h('cancel', i) % 50 = 0 and a.age > interval '1 day' then 'CANCELLED'
              when o.type = 'BUY' and a.age > interval '14 days' then 'DELIVERED'
