@@ -55,12 +55,13 @@ export async function signInAs(page: Page, username: string, password = DEMO_PAS
  * Picks an option of an antd Select by its field label and checks that it took (a click during
  * the dropdown's opening animation can miss; then it tries again).
  */
-export async function pickOption(scope: Page | Locator, label: string, option: string, opts: { search?: boolean } = {}): Promise<void> {
+export async function pickOption(scope: Page | Locator, label: string, option: string, opts: { search?: boolean | string } = {}): Promise<void> {
   const page = 'page' in scope ? scope.page() : scope;
   await expect(async () => {
     await scope.getByLabel(label, { exact: true }).click();
-    // A select that searches the server: type the option's name as a person would.
-    if (opts.search) await scope.getByLabel(label, { exact: true }).fill(option);
+    // A select that searches the server: type the option's name (or the text given) as a person
+    // would, so the option is among the few listed whatever else the catalogue holds.
+    if (opts.search) await scope.getByLabel(label, { exact: true }).fill(typeof opts.search === 'string' ? opts.search : option);
     await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click({ timeout: 2000 });
     await expect(scope.locator(`.ant-select-content-has-value[title="${option}"]`).first()).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 15_000 });
