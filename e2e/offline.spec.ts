@@ -7,6 +7,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium';
 import { expect, test } from './fixtures';
 import { registerByApi, signInAs } from './helpers';
 import { apiSignedIn, product, shipRental } from './journey';
+import { cacheRuleFor, lastPageKey, pageKey } from '../mf-driver/src/pwa/rules';
 
 /*
  * Issue 28, part 4a: the driver's screens as an installable app that reads offline. On a phone the
@@ -39,6 +40,34 @@ async function driverChunksNotKept(): Promise<string[]> {
   const missing: string[] = [];
   for (const name of names) if (!(await caches.match(`/remotes/mf-driver/${name}`))) missing.push(name);
   return missing;
+}
+
+/**
+ * What the page in front of the driver loaded that the worker's rules keep (rules.ts: the page
+ * itself, the shell's and the driver app's scripts and styles, the driver's API reads) and no
+ * cache holds yet.
+ * A reload without signal needs every one of them.
+ */
+async function loadedNotKept(page: Page): Promise<string[]> {
+  const { href, origin, loaded } = await page.evaluate(() => ({
+    href: location.href,
+    origin: location.origin,
+    loaded: performance.getEntriesByType('resource').map((e) => e.name),
+  }));
+  const wanted = [
+    ...(cacheRuleFor(href, 'GET', 'navigate', origin) === 'none' ? [] : [[pageKey(href), lastPageKey(origin)]]),
+    // Scripts, styles, JSON and API reads (the web app manifest and its icons the browser fetches itself, past the worker).
+    ...[...new Set(loaded)].filter((url) => /\.(m?js|css|json)$|^\/api\//.test(new URL(url).pathname) && cacheRuleFor(url, 'GET', 'cors', origin) !== 'none').map((url) => [url]),
+  ];
+  return page.evaluate(async (lists) => {
+    const missing: string[] = [];
+    for (const keys of lists) {
+      let held = false;
+      for (const key of keys) if (await caches.match(key, { ignoreVary: true })) held = true;
+      if (!held) missing.push(keys[0]!);
+    }
+    return missing;
+  }, wanted);
 }
 
 test.describe('the driver app offline (issue 28, part 4a)', () => {
@@ -103,6 +132,10 @@ test.describe('the driver app offline (issue 28, part 4a)', () => {
       expect(await phone.evaluate((id) => fetch(`/api/driver/orders/${id}`).then((r) => r.status), order.id)).toBe(200);
       await expect.poll(async () => (await cacheState(phone, `/api/driver/orders/${order.id}`)).holds, { message: "the order's answer kept" }).toBe(true);
       await expect.poll(() => phone.evaluate(driverChunksNotKept), { message: "the driver app's chunks not kept yet" }).toEqual([]);
+      // The page itself and everything it loaded (the shell's files, the session read): the reload
+      // below is a navigation the worker answers from what it holds (on a busy machine it can still
+      // be writing them when the answers above are kept).
+      await expect.poll(() => loadedNotKept(phone), { message: 'the page and what it loaded not kept yet', timeout: 20_000 }).toEqual([]);
 
       // (2) No signal: a reload shows Today with the stop, and its order opens.
       await phoneContext.setOffline(true);
