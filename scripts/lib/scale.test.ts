@@ -49,7 +49,7 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 const fingerprint = (url: string) =>
   query<{ t: string; n: string; d: string }>(
     url,
-    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'payment.payment_refunds', 'reporting.refunds']
+    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'payment.payment_refunds', 'reporting.refunds', 'ordering.order_late_fee_waivers']
       .map((t) => `select '${t}' as t, count(*) as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as d from ${t} x`)
       .join(' union all '),
   );
@@ -110,6 +110,29 @@ describe('a year of a busy shop, on a sample', () => {
     expect(d!.rf).toMatch(/^RF-\d{8}-000001$/);
   });
 
+  it('rentals back late are charged late fees under their lines\' terms, less what staff waived (with the reason), paid from the deposit first and the rest of it refunded', async () => {
+    const [l] = await query<{ late: string; waivers: string; reasons: string; partly: string; refunds: string; report: string; due: string }>(
+      a.url,
+      `select (select count(*) from ordering.orders where late_fees > 0) as late,
+              (select count(*) from ordering.order_late_fee_waivers) as waivers,
+              (select count(*) from ordering.order_late_fee_waivers where reason = '' or by_name = '') as reasons,
+              (select count(*) from payment.payments where deposit_applied > 0 and deposit_refund > 0) as partly,
+              (select count(*) from payment.payment_refunds where amount < (select p.deposit_held from payment.payments p where p.id = payment_id)) as refunds,
+              (select count(*) from reporting.orders where late_fees > 0 or late_fees_waived > 0) as report,
+              (select count(*) from payment.payments p join ordering.orders o on o.id = p.order_id
+                where o.status = 'FOR_FULL_PAYMENT' and p.due_date <> (select (r.full_asked_at at time zone 'Asia/Manila')::date + 1 from reporting.orders r where r.id = o.id)) as due`,
+    );
+    expect(Number(l!.late), 'rentals charged late fees').toBeGreaterThan(0);
+    expect(Number(l!.waivers), 'late fees waived').toBeGreaterThan(0);
+    expect(l!.reasons).toBe('0');
+    expect(Number(l!.partly), 'deposits partly taken for late fees').toBeGreaterThan(0);
+    expect(l!.refunds, 'refunds of what is left of a deposit').toBe(l!.partly);
+    // The late fees report lists each of them.
+    expect(l!.report).toBe(l!.late);
+    // A full payment is due the day after it was asked for (contracts FULL_PAYMENT_DUE_DAYS).
+    expect(l!.due).toBe('0');
+  });
+
   it("holds the events' history a running shop keeps: a week in the outboxes, every one published; two weeks in the inboxes", async () => {
     const [e] = await query<{ oldest_out: string; newest_out: string; pending: string; placed: string; week: string; oldest_in: string; inbox: string }>(
       a.url,
@@ -137,7 +160,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a waiver, late fees, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -156,6 +179,13 @@ describe('a year of a busy shop, on a sample', () => {
     await query(b.url, `update ordering.outbox set payload = jsonb_set(payload, '{data,totalAmount}', '"0.01"') where seq = (select max(seq) from ordering.outbox where subject = 'dme.order.placed')`);
     await query(b.url, `update payment.outbox set payload = payload #- '{data,amount}' where seq = (select min(seq) from payment.outbox)`);
     await query(b.url, `update reporting.orders set full_asked_at = null where id = (select id from reporting.orders where full_asked_at is not null order by order_number limit 1)`);
+    // A waiver the order lost (reporting still says it was waived); late fees on a rental whose lines ask none, alike in its three homes.
+    await query(b.url, `delete from ordering.order_late_fee_waivers where id = (select id from ordering.order_late_fee_waivers order by id limit 1)`);
+    await query(b.url, `create temporary table untermed as select o.id from ordering.orders o where o.type = 'RENT' and o.status = 'COMPLETED'
+        and not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.rental_terms is not null) order by o.order_number limit 1;
+      update ordering.orders set late_fees = 10, extra_charge = 10 where id = (select id from untermed);
+      update payment.payments set late_fees = 10, extra_charge = 10 where order_id = (select id from untermed);
+      update reporting.orders set late_fees = 10, extra_charge = 10 where id = (select id from untermed)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
     const problems = (await checkYear(b.url)).map((p) => p.replace(/^\d+ /, '').replace(/:.*$/s, ''));
@@ -172,6 +202,8 @@ describe('a year of a busy shop, on a sample', () => {
         'lines packed with another number of units than their quantity',
         "orders the catalog does not remember (for the units' histories), or remembers otherwise",
         'deposits to refund without their refund, or refunds not as the payment, the order and reporting hold them',
+        'late fees or charges not as the order, its payment, its waivers and reporting hold them, or a deposit not paying the charges first',
+        "late fees beyond what the lines' terms allow",
         'published events a consumer of their subject has not recorded as handled',
         'events that do not say what their service holds',
         "events in payment's outbox that do not read as their contract",

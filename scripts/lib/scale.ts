@@ -26,17 +26,21 @@
  * customer), every unit STOCKED, and the units of rentals under way RESERVED when placed, then out
  * for delivery, delivered and picked up as far as their order has gone.
  *
- * Deposits (issue 29): one rental product in four asks 500.00 a unit. The deposit is taken with
- * the rental's first payment and held; at the return nothing is charged from it, so it is owed
- * back whole: a numbered refund, paid back an hour after the rental's full payment (COMPLETED) or
- * still due (FOR_FULL_PAYMENT).
+ * Rental money (issue 29): one rental product in four asks a deposit of 500.00 a unit and a late
+ * fee of 50.00 a unit a day after a day's grace, at most 500.00 a unit. The deposit is taken with
+ * the rental's first payment and held. One rental back in five came back some days after it was
+ * due; the late fees counted for its lines under those terms are charged when its full payment is
+ * asked for, less what staff waived (one late rental in ten has half of them waived, with the
+ * waiver's reason, who and when). The deposit pays the charges first; what is left of it is owed
+ * back: a numbered refund, paid back an hour after the rental's full payment (COMPLETED) or still
+ * due (FOR_FULL_PAYMENT); what it does not cover is added to the balance.
  *
  * Not generated yet: variants, the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases (their units SOLD), late fees charged, damage charges, billing cycles,
- * rent-to-own, refunds of orders cancelled after payment, the refund events.
+ * rentals) and of purchases (their units SOLD), damage charges, billing cycles, rent-to-own,
+ * refunds of orders cancelled after payment, the refund events.
  */
 import pg from 'pg';
-import { EVENT_DATA, EventEnvelope, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
+import { EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
 import { paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 
 export interface ScaleOptions {
@@ -95,10 +99,18 @@ const CONSUMERS: Record<string, { publisher: string; consumers: Array<[schema: s
   'dme.payment.': { publisher: 'payment', consumers: [['ordering', 'order-payment'], ['reporting', 'reporting-payments'], ['identity', 'identity-mail-payment']] },
 };
 
-/** The rental products that ask a deposit (one in four), by their number `i` (SQL). */
+/** The rental products that ask a deposit and late fees (one in four), by their number `i` (SQL). */
 const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
 const DEPOSIT_PER_UNIT = '500.00';
-const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOSIT_PER_UNIT }, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null };
+const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOSIT_PER_UNIT }, lateFeePerDay: '50.00', graceDays: 1, lateFeeCap: { kind: 'AMOUNT', amount: '500.00' } };
+/**
+ * A line's late fees (SQL) when its units came back `late` days after its due date, under the terms
+ * it was placed with (`terms`, the wire form): each unit's late days past the grace at the daily fee,
+ * capped per unit (contracts rental-money `unitLateFeeCents`; the generator writes only amount caps).
+ */
+const LINE_LATE_FEES = (terms: string, quantity: string, late: string) =>
+  `coalesce(${quantity} * least(greatest(0, ${late} - (${terms} ->> 'graceDays')::int) * (${terms} ->> 'lateFeePerDay')::numeric,
+                             coalesce((${terms} -> 'lateFeeCap' ->> 'amount')::numeric, 'infinity'::numeric)), 0)`;
 /** The year's end (SQL): the Manila midnight after its end day (`endDay`, a date expression). */
 const yearEnd = (endDay: string) => `(${endDay}::date + 1)::timestamp at time zone 'Asia/Manila'`;
 /**
@@ -238,16 +250,39 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
         where n <= o.lines`, [P, DEPOSIT_PER_UNIT]);
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
-    await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
+    // Rentals back (their full payment asked for): when, the late fees counted for those that came back
+    // late, what staff waived of them, and the deposit settled against the charges (contracts
+    // `fullPaymentTerms`: the deposit pays the charges first, the rest is refunded, what it does not
+    // cover is added to the balance, due FULL_PAYMENT_DUE_DAYS after the request).
+    await c.query(`create temporary table scale_back as
+      select y.*, y.late_fees as extra, least(y.deposit, y.late_fees) as applied, y.deposit - least(y.deposit, y.late_fees) as refund,
+             y.late_fees - least(y.deposit, y.late_fees) as shortfall, y.total - y.first_day + (y.late_fees - least(y.deposit, y.late_fees)) as balance
+        from (select x.*, x.counted - x.waived as late_fees, (x.asked at time zone 'Asia/Manila')::date + $2::int as due
+        from (select o.id as order_id, o.i, o.t, a.asked, t.total::numeric(12,2), t.first_day::numeric(12,2), t.deposit::numeric(12,2), k.late, f.counted::numeric(12,2),
+                     (case when f.counted > 0 and pg_temp.h('waive', o.i) % 10 = 0 then round(f.counted / 2, 2) else 0 end)::numeric(12,2) as waived
+                from scale_orders o join scale_totals t on t.order_id = o.id
+                cross join lateral (select ${ASKED('o.t', '$1')} as asked) a
+                -- one in five came back 1 to 12 days after it was due
+                cross join lateral (select case when pg_temp.h('late', o.i) % 5 = 0 then 1 + pg_temp.h('late-days', o.i) % 12 else 0 end as late) k
+                cross join lateral (select coalesce(sum(${LINE_LATE_FEES('l.rental_terms', 'l.quantity', 'k.late')}), 0) as counted
+                                      from scale_lines l where l.order_id = o.id and l.rental_terms is not null) f
+               where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)})) x) y`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
+    await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals; analyze scale_back');
     await step(
       'orders',
       `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at,
-              deposit, deposit_applied, deposit_refund)
+              deposit, extra_charge, full_payment_due, late_fees, deposit_applied, deposit_refund)
        select o.id, 'ORD-' || o.day || '-' || ${paddedNumberSql('o.i')}, pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
               case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
               o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.delivered end,
-              t.deposit, case when o.status = any(${sqlList(RETURNED)}) and t.deposit > 0 then 0 end, case when o.status = any(${sqlList(RETURNED)}) and t.deposit > 0 then t.deposit end
-         from scale_orders o join scale_totals t on t.order_id = o.id`,
+              t.deposit, b.extra, b.due, b.late_fees, b.applied, b.refund
+         from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id`,
+    );
+    await step(
+      'late fees waived',
+      `insert into ordering.order_late_fee_waivers (id, order_id, amount, reason, by_id, by_name, created_at)
+       select pg_temp.u('waiver', b.i), b.order_id, b.waived, 'Customer was in hospital', pg_temp.u('staff', 1), 'Scale Accountant', b.asked - interval '2 hours'
+         from scale_back b where b.waived > 0 order by b.asked`,
     );
     await step(
       'order lines',
@@ -264,41 +299,44 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
 
     // ---- payments: one per order; records for what was taken; the order service's mirror
     await c.query(`create temporary table scale_paid as
-      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day, t.deposit, o.status = any(${sqlList(RETURNED)}) and t.deposit > 0 as settled,
-             -- a rental's deposit is taken (and held) with its first payment
-             case o.pay_status when 'PAID' then t.total + t.deposit when 'INITIAL_PAYMENT' then t.first_day + t.deposit when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit else 0 end as paid,
-             case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held
-        from scale_orders o join scale_totals t on t.order_id = o.id`);
+      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day, t.deposit, b.order_id is not null as settled, b.extra, b.balance as asked_balance,
+             -- a rental's deposit is taken (and held) with its first payment; in full, what its deposit did not cover of the charges too
+             case o.pay_status when 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when 'INITIAL_PAYMENT' then t.first_day + t.deposit when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit else 0 end as paid,
+             case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held,
+             b.late_fees, b.applied, b.refund, b.due
+        from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id`);
     await step(
       'payments',
       `insert into payment.payments (id, order_id, order_number, order_type, order_status, customer_id, customer_name, lines, status, type, total_order_payment, total_partial_payment,
-              overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, deposit_applied, deposit_refund)
+              overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, extra_charge, late_fees, deposit_applied, deposit_refund)
        select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
               (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', null, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
                       'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text) order by l.position) from ordering.order_lines l where l.order_id = o.id),
               p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
-              p.total, p.total - (p.paid - p.held), p.paid, 1, p.t, p.t + interval '1 hour',
-              case when p.pay_status = 'FOR_FULL_PAYMENT' then ((p.t at time zone 'Asia/Manila')::date + 30) end,
-              p.deposit, p.held, case when p.settled then 0 end, case when p.settled then p.held end
+              -- the balance: the total and the charges less what counts against them (payment.rules creditedCents)
+              p.total + coalesce(p.extra, 0), p.total + coalesce(p.extra, 0) - (p.paid - p.held + coalesce(p.applied, 0)), p.paid, 1, p.t, p.t + interval '1 hour',
+              p.due, p.deposit, p.held, p.extra, p.late_fees, p.applied, p.refund
          from scale_paid p join ordering.orders o on o.id = p.order_id join ordering.customers cu on cu.id = o.customer_id`,
     );
     await step(
       'payment records',
-      `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at, deposit)
+      `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at, deposit,
+              extra_charge, due_date)
        select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day + p.held, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, p.total, p.total - p.first_day,
-              p.t + interval '30 minutes', p.held
+              p.t + interval '30 minutes', p.held, null, null
          from scale_paid p where p.type = 'RENT' and p.paid > 0
        union all
-       select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.total - p.first_day else p.total end,
-              pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total, 0, p.t + case when p.type = 'RENT' then interval '35 days' else interval '30 minutes' end, 0
+       select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.asked_balance else p.total end,
+              pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total + coalesce(p.extra, 0), 0,
+              p.t + case when p.type = 'RENT' then interval '35 days' else interval '30 minutes' end, 0, p.extra, p.due
          from scale_paid p where p.pay_status = 'PAID'
        order by 12, 1`,
     );
     // The mirror is written by the payment's confirmation: only payments that took money have one.
     await step(
       'order payment mirrors',
-      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, overall_total, balance, due_date, updated_at)
-       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, overall_total, balance, due_date, updated_at
+      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at)
+       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at
          from payment.payments where amount_paid > 0 and id = any(select pg_temp.u('payment', i) from scale_orders)`,
       [JSON.stringify(PAYMENT_RANK)],
     );
@@ -308,15 +346,14 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        select pg_temp.u('mirror', r.seq), p.order_id, p.id, r.type, r.invoice_number, r.receipt_number, r.amount, r.created_at, r.id
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
-    // A deposit settled at the return is owed back whole (nothing was charged from it): refunded an
-    // hour after the rental's full payment, still due while that is. Numbered as the service numbers them.
+    // What is left of a deposit settled at the return is owed back: refunded an hour after the
+    // rental's full payment, still due while that is. Numbered as the service numbers them.
     await c.query(`create temporary table scale_refunds as
-      select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, p.held as amount, r.asked,
+      select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, p.refund as amount, b.asked,
              case when p.pay_status = 'PAID' then p.t + interval '35 days' + interval '1 hour' end as refunded_at,
-             row_number() over (order by r.asked, p.i) as n
-        from scale_paid p join scale_orders s on s.id = p.order_id
-        cross join lateral (select ${ASKED('s.t', '$1')} as asked) r
-       where p.settled`, [opts.endDay]);
+             row_number() over (order by b.asked, p.i) as n
+        from scale_paid p join scale_back b on b.order_id = p.order_id
+       where p.refund > 0`);
     await step(
       'deposit refunds',
       `insert into payment.payment_refunds (id, number, payment_id, kind, amount, status, method, refunded_by, refunded_by_name, refunded_at, created_at)
@@ -410,18 +447,13 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await step(
       'reporting orders',
       `insert into reporting.orders (id, order_number, customer_id, customer_name, type, total_amount, partial_payment, placed_at, status, status_at, payment_status, first_paid_at, full_paid_at,
-              full_asked_at, full_due_date, full_balance, late_fees, late_fees_waived, deposit, deposit_applied, deposit_refund)
+              full_asked_at, full_due_date, full_balance, extra_charge, late_fees, late_fees_waived, deposit, deposit_applied, deposit_refund)
        select o.id, o.order_number, o.customer_id, cu.first_name || ' ' || cu.last_name, o.type, o.total_amount, o.partial_payment, o.created_at, o.status, o.updated_at, p.status,
               (select min(r.created_at) from payment.payment_records r where r.payment_id = p.id),
               (select r.created_at from payment.payment_records r where r.payment_id = p.id and r.type = 'FULL'),
-              a.asked, (a.asked at time zone 'Asia/Manila')::date + 7, case when a.asked is not null then o.total_amount - o.partial_payment end,
-              case when a.asked is not null and s.i % 10 = 0 then 0 end, case when a.asked is not null and s.i % 10 = 0 then round(o.total_amount * 0.05, 2) end,
-              o.deposit, o.deposit_applied, o.deposit_refund
-         from ordering.orders o join payment.payments p on p.order_id = o.id join ordering.customers cu on cu.id = o.customer_id join scale_orders s on s.id = o.id
-         -- Rentals back (completed, or owing their full payment) were asked for it 30 days after they were placed, or at four
-         -- fifths of their age if younger; one in ten with its late fees waived (so every balance is what the payment service holds).
-         cross join lateral (select case when o.type = 'RENT' and o.status = any(${sqlList(RETURNED)}) then ${ASKED('s.t', '$1')} end as asked) a`,
-      [opts.endDay],
+              -- rentals back, as their full payment's request said (the status event's figures)
+              b.asked, b.due, b.balance, b.extra, b.late_fees, b.waived, o.deposit, o.deposit_applied, o.deposit_refund
+         from ordering.orders o join payment.payments p on p.order_id = o.id join ordering.customers cu on cu.id = o.customer_id left join scale_back b on b.order_id = o.id`,
     );
     await step(
       'reporting lines',
@@ -463,8 +495,11 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        union all
        select pg_temp.u('event-status', s.i), 'ordering', 'dme.order.status_changed', s.t + interval '1 hour', o.id, 2,
               jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'customerId', o.customer_id, 'type', o.type, 'from', 'PENDING', 'to', o.status, 'by', null,
-                'byName', null, 'driverId', null, 'extraCharge', null, 'fullPaymentDue', null, 'balance', null, 'lateFees', null, 'depositApplied', null, 'depositRefund', null, 'lateFeesWaived', null)
-         from scale_orders s join ordering.orders o on o.id = s.id
+                'byName', null, 'driverId', null,
+                -- a request for the full payment carries its figures (reporting keeps them, not recomputes them)
+                'extraCharge', b.extra::text, 'fullPaymentDue', b.due::text, 'balance', b.balance::text, 'lateFees', b.late_fees::text, 'depositApplied', b.applied::text,
+                'depositRefund', b.refund::text, 'lateFeesWaived', b.waived::text)
+         from scale_orders s join ordering.orders o on o.id = s.id left join scale_back b on b.order_id = o.id and o.status = 'FOR_FULL_PAYMENT'
         where s.status <> 'PENDING' and s.t + interval '1 hour' > ${since('$1', '$2')}
        union all
        select pg_temp.u('event-paid:' || r.id, 0), 'payment', 'dme.payment.confirmed', r.created_at, p.id, case r.type when 'PARTIAL' then 2 else 2 + (p.type = 'RENT')::int end,
@@ -497,7 +532,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     }
 
     for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
-      'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'ordering.order_refunds', 'payment.payments', 'payment.payment_records', 'payment.payment_refunds', 'reporting.refunds', 'reporting.orders', 'reporting.order_lines',
+      'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'ordering.order_refunds', 'ordering.order_late_fee_waivers', 'payment.payments', 'payment.payment_records', 'payment.payment_refunds', 'reporting.refunds', 'reporting.orders', 'reporting.order_lines',
       'reporting.payments', 'reporting.products']) await c.query(`analyze ${t}`);
     return size;
   } finally {
@@ -515,7 +550,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * order remembered by the catalog, every unit's chain of custody starting with its stocking and a
  * unit out on a rental last handed over on that rental; packed serials the units out on their
  * order, as many as each line's quantity; deposits as the lines' terms ask, held from the first
- * payment and settled at the return, each refund as the payment, the order and reporting hold it.
+ * payment and settled at the return, each refund as the payment, the order and reporting hold it;
+ * late fees within what the lines' terms allow, as the order, its payment, its waivers and
+ * reporting hold them, paid from the deposit first.
  * Answers the problems found.
  */
 export async function checkYear(databaseUrl: string): Promise<string[]> {
@@ -530,9 +567,24 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('orders whose lines do not sum to their total', `select o.order_number, o.total_amount, sum(l.line_total) from ordering.orders o left join ordering.order_lines l on l.order_id = o.id group by o.id having o.total_amount is distinct from sum(l.line_total)`);
     await none('orders without exactly one payment', `select o.order_number, count(p.id) from ordering.orders o left join payment.payments p on p.order_id = o.id group by o.id having count(p.id) <> 1`);
     await none('payments whose records do not sum to what they took', `select p.order_number, p.amount_paid, sum(r.amount) from payment.payments p left join payment.payment_records r on r.payment_id = p.id group by p.id having p.amount_paid is distinct from coalesce(sum(r.amount), 0)`);
-    // What was paid counts against the total less the deposit held (it is the customer's), plus what of it was taken for charges.
-    await none('payments whose balance is not the rest', `select order_number from payment.payments where balance <> total_order_payment - (amount_paid - deposit_held + coalesce(deposit_applied, 0))
-      or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    // What was paid counts against the total and the charges less the deposit held (it is the customer's), plus what of it was taken for charges.
+    await none('payments whose balance is not the rest', `select order_number from payment.payments
+      where balance <> total_order_payment + coalesce(extra_charge, 0) - (amount_paid - deposit_held + coalesce(deposit_applied, 0))
+         or overall_total <> total_order_payment + coalesce(extra_charge, 0) or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    // Late fees (issue 29): the order, its payment and reporting hold the same figures; what reporting says was waived is the waivers
+    // the order keeps; the deposit pays the charges first.
+    await none('late fees or charges not as the order, its payment, its waivers and reporting hold them, or a deposit not paying the charges first', `select o.order_number
+        from ordering.orders o join payment.payments p on p.order_id = o.id join reporting.orders r on r.id = o.id
+        left join lateral (select sum(w.amount) as waived from ordering.order_late_fee_waivers w where w.order_id = o.id) w on true
+       where p.late_fees is distinct from o.late_fees or p.extra_charge is distinct from o.extra_charge or r.late_fees is distinct from o.late_fees
+          or r.extra_charge is distinct from o.extra_charge or r.deposit_applied is distinct from o.deposit_applied
+          or r.late_fees_waived is distinct from case when o.late_fees is not null then coalesce(w.waived, 0) end or (o.late_fees is null and w.waived is not null)
+          or o.extra_charge < o.late_fees or o.deposit_applied <> least(o.deposit, o.extra_charge)`);
+    // Counted late fees (charged and waived) are at most what the lines' terms cap them at, and none without a late fee in the terms.
+    await none('late fees beyond what the lines\' terms allow', `select o.order_number from ordering.orders o
+        left join lateral (select sum(w.amount) as waived from ordering.order_late_fee_waivers w where w.order_id = o.id) w on true
+       where coalesce(o.late_fees, 0) + coalesce(w.waived, 0) > (select coalesce(sum(l.quantity * case when (l.rental_terms ->> 'lateFeePerDay')::numeric > 0
+                then coalesce((l.rental_terms -> 'lateFeeCap' ->> 'amount')::numeric, 'infinity'::numeric) else 0 end), 0) from ordering.order_lines l where l.order_id = o.id)`);
     await none('deposits not as their lines\' terms ask, not held from the first payment, or not settled as the order says', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id
       where o.deposit <> (select coalesce(sum(l.deposit), 0) from ordering.order_lines l where l.order_id = o.id) or p.deposit <> o.deposit
          or p.deposit_held <> case when p.amount_paid > 0 then p.deposit else 0 end
@@ -556,9 +608,10 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end or l.unit_price <> p.price`);
     await none('orders missing from reporting or different there', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id left join reporting.orders r on r.id = o.id
       where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment
-         or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund`);
+         or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund or r.full_due_date is distinct from o.full_payment_due`);
     await none('rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance', `select o.order_number from reporting.orders o
-      where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT')) or o.full_balance <> o.total_amount - o.partial_payment
+      where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT'))
+         or o.full_balance <> o.total_amount - o.partial_payment + coalesce(o.extra_charge, 0) - coalesce(o.deposit_applied, 0)
          or o.full_asked_at < o.placed_at or o.full_asked_at > o.full_paid_at`);
     await none('order lines missing from reporting or different there', `select l.order_id, l.position from ordering.order_lines l left join reporting.order_lines r on r.order_id = l.order_id and r.line_no = l.position
       where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
