@@ -147,8 +147,16 @@ describe('a year of a busy shop, on a sample', () => {
     expect(e).toMatchObject({ oldest_out: '2026-11-22', newest_out: '2026-11-28', pending: '0', oldest_in: '2026-11-15' });
     expect(e!.placed).toBe(e!.week);
     expect(Number(e!.inbox)).toBeGreaterThan(2 * Number(e!.placed));
-    const [pay] = await query<{ n: string }>(a.url, `select count(*) as n from payment.outbox where subject = 'dme.payment.confirmed'`);
+    const [pay] = await query<{ n: string; refunds: string; week: string }>(
+      a.url,
+      `select (select count(*) from payment.outbox where subject = 'dme.payment.confirmed') as n,
+              (select count(*) from payment.outbox where subject = 'dme.payment.refund_recorded') as refunds,
+              (select count(*) from payment.payment_refunds where refunded_at >= timestamp '2026-11-22 00:00' at time zone 'Asia/Manila') as week`,
+    );
     expect(Number(pay!.n)).toBeGreaterThan(0);
+    // Each refund paid back in the last week, as its event.
+    expect(Number(pay!.refunds)).toBeGreaterThan(0);
+    expect(pay!.refunds).toBe(pay!.week);
   });
 
   it('holds the invariants: each order, payment, mirror, read model and stock level agrees', async () => {
@@ -160,7 +168,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a waiver, late fees, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a waiver, late fees, a payment after the year's end, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -186,6 +194,9 @@ describe('a year of a busy shop, on a sample', () => {
       update ordering.orders set late_fees = 10, extra_charge = 10 where id = (select id from untermed);
       update payment.payments set late_fees = 10, extra_charge = 10 where order_id = (select id from untermed);
       update reporting.orders set late_fees = 10, extra_charge = 10 where id = (select id from untermed)`);
+    // A payment taken after the year's end; a refund's event that says another amount than the refund.
+    await query(b.url, `update payment.payment_records set created_at = created_at + interval '40 days' where id = (select id from payment.payment_records where type = 'FULL' order by created_at desc limit 1)`);
+    await query(b.url, `update payment.outbox set payload = jsonb_set(payload, '{data,amount}', '"0.01"') where seq = (select min(seq) from payment.outbox where subject = 'dme.payment.refund_recorded')`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
     const problems = (await checkYear(b.url)).map((p) => p.replace(/^\d+ /, '').replace(/:.*$/s, ''));
@@ -204,6 +215,7 @@ describe('a year of a busy shop, on a sample', () => {
         'deposits to refund without their refund, or refunds not as the payment, the order and reporting hold them',
         'late fees or charges not as the order, its payment, its waivers and reporting hold them, or a deposit not paying the charges first',
         "late fees beyond what the lines' terms allow",
+        "payments taken, refunds paid back or orders delivered after the year's end",
         'published events a consumer of their subject has not recorded as handled',
         'events that do not say what their service holds',
         "events in payment's outbox that do not read as their contract",

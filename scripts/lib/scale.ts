@@ -19,8 +19,9 @@
  * of those packed are RENTED to them and their lines hold the units' serials.
  *
  * The events' history as a running shop holds it: the order and payment events of the last week in
- * their publishers' outboxes (published), and the ids of the last two weeks' in each consumer's
- * inbox (platform housekeeping purges older ones).
+ * their publishers' outboxes (published: orders placed and moved on, payments taken, refunds paid
+ * back), and the ids of the last two weeks' in each consumer's inbox (platform housekeeping purges
+ * older ones). Nothing is paid, paid back or delivered after the year's end.
  *
  * The units' chains of custody as the catalog writes them: every order remembered (number, type,
  * customer), every unit STOCKED, and the units of rentals under way RESERVED when placed, then out
@@ -37,7 +38,7 @@
  *
  * Not generated yet: variants, the serials and custody of finished rentals (a unit's earlier
  * rentals) and of purchases (their units SOLD), damage charges, billing cycles, rent-to-own,
- * refunds of orders cancelled after payment, the refund events.
+ * refunds of orders cancelled after payment (a cancellation comes before payment here).
  */
 import pg from 'pg';
 import { EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
@@ -118,7 +119,14 @@ const yearEnd = (endDay: string) => `(${endDay}::date + 1)::timestamp at time zo
  * day): 30 days after it was placed, or at four fifths of its age if younger.
  */
 const ASKED = (t: string, endDay: string) => `${t} + least(interval '30 days', (${yearEnd(endDay)} - ${t}) * 0.8)`;
-/** A rental back (its full payment asked for): its deposit is settled then, nothing charged from it, all of it to refund. */
+/**
+ * When a rental back paid in full (SQL): five days after it was asked, or halfway from then to the
+ * year's end if that is sooner (a young rental COMPLETED never pays in the future).
+ */
+const FULLY_PAID = (t: string, endDay: string) => `${ASKED(t, endDay)} + least(interval '5 days', (${yearEnd(endDay)} - (${ASKED(t, endDay)})) / 2)`;
+/** When the rest of its deposit was paid back (SQL, from when it paid in full): an hour later, or halfway to the year's end. */
+const REFUNDED = (paid: string, endDay: string) => `${paid} + least(interval '1 hour', (${yearEnd(endDay)} - ${paid}) / 2)`;
+/** Rentals back: their full payment asked for, the deposit settled against the charges. */
 const RETURNED = ['FOR_FULL_PAYMENT', 'COMPLETED'];
 
 const sqlList = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
@@ -328,9 +336,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        union all
        select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.asked_balance else p.total end,
               pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total + coalesce(p.extra, 0), 0,
-              p.t + case when p.type = 'RENT' then interval '35 days' else interval '30 minutes' end, 0, p.extra, p.due
+              case when p.type = 'RENT' then ${FULLY_PAID('p.t', '$1')} else p.t + interval '30 minutes' end, 0, p.extra, p.due
          from scale_paid p where p.pay_status = 'PAID'
        order by 12, 1`,
+      [opts.endDay],
     );
     // The mirror is written by the payment's confirmation: only payments that took money have one.
     await step(
@@ -350,10 +359,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // rental's full payment, still due while that is. Numbered as the service numbers them.
     await c.query(`create temporary table scale_refunds as
       select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, p.refund as amount, b.asked,
-             case when p.pay_status = 'PAID' then p.t + interval '35 days' + interval '1 hour' end as refunded_at,
+             case when p.pay_status = 'PAID' then ${REFUNDED(FULLY_PAID('p.t', '$1'), '$1')} end as refunded_at,
              row_number() over (order by b.asked, p.i) as n
         from scale_paid p join scale_back b on b.order_id = p.order_id
-       where p.refund > 0`);
+       where p.refund > 0`, [opts.endDay]);
     await step(
       'deposit refunds',
       `insert into payment.payment_refunds (id, number, payment_id, kind, amount, status, method, refunded_by, refunded_by_name, refunded_at, created_at)
@@ -508,7 +517,13 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                 'note', '', 'accommodatedBy', r.accommodated_by, 'confirmedAt', pg_temp.iso(r.created_at), 'totalPartialPayment', r.total_partial_payment::text, 'extraCharge', null,
                 'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', r.deposit::text, 'cycle', null, 'owned', false)
          from payment.payment_records r join payment.payments p on p.id = r.payment_id
-        where r.created_at > ${since('$1', '$2')} and p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
+        where r.created_at > ${since('$1', '$2')} and p.id = any(select pg_temp.u('payment', i) from scale_orders)
+       union all
+       select pg_temp.u('event-refunded:' || f.id, 0), 'payment', 'dme.payment.refund_recorded', f.refunded_at, p.id, 4,
+              jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type,
+                'refundId', f.id, 'number', f.number, 'kind', f.kind, 'amount', f.amount::text, 'method', f.method, 'status', p.status, 'refundedAt', pg_temp.iso(f.refunded_at))
+         from payment.payment_refunds f join payment.payments p on p.id = f.payment_id
+        where f.status = 'REFUNDED' and f.refunded_at > ${since('$1', '$2')} and f.id = any(select id from scale_refunds)`,
       [opts.endDay, INBOX_DAYS],
     );
     for (const publisher of ['ordering', 'payment']) {
@@ -645,7 +660,16 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
          or (e.subject = 'dme.order.placed' and e.payload -> 'data' ->> 'totalAmount' <> o.total_amount::text))
       union all
       select e.subject, e.id from payment.outbox e left join payment.payment_records r on r.id = (e.payload -> 'data' ->> 'recordId')::uuid
-      where e.subject = 'dme.payment.confirmed' and (r.id is null or e.payload -> 'data' ->> 'amount' <> r.amount::text)`);
+      where e.subject = 'dme.payment.confirmed' and (r.id is null or e.payload -> 'data' ->> 'amount' <> r.amount::text)
+      union all
+      select e.subject, e.id from payment.outbox e left join payment.payment_refunds f on f.id = (e.payload -> 'data' ->> 'refundId')::uuid
+      where e.subject = 'dme.payment.refund_recorded' and (f.id is null or f.status <> 'REFUNDED' or e.payload -> 'data' ->> 'amount' <> f.amount::text
+         or e.payload -> 'data' ->> 'number' <> f.number)`);
+    // Nothing happened after the year's end (its newest order is placed within a day of it).
+    await none('payments taken, refunds paid back or orders delivered after the year\'s end', `select 'record' as what, r.id from payment.payment_records r
+        where r.created_at > (select max(created_at) + interval '1 day' from ordering.orders)
+      union all select 'refund', f.id from payment.payment_refunds f where f.refunded_at > (select max(created_at) + interval '1 day' from ordering.orders)
+      union all select 'delivery', o.id from ordering.orders o where o.delivered_at > (select max(created_at) + interval '1 day' from ordering.orders)`);
     // Each event reads as its contract, as a consumer reads it (a sample of each outbox).
     for (const publisher of ['ordering', 'payment']) {
       const rows = (await c.query(`select id, subject, payload from ${publisher}.outbox order by seq limit 2000`)).rows as Array<{ id: string; subject: string; payload: unknown }>;
