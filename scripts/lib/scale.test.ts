@@ -49,7 +49,7 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 const fingerprint = (url: string) =>
   query<{ t: string; n: string; d: string }>(
     url,
-    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'payment.payment_refunds', 'reporting.refunds', 'ordering.order_late_fee_waivers']
+    ['ordering.orders', 'ordering.order_lines', 'payment.payments', 'catalog.stock_items', 'catalog.bookings', 'identity.users', 'reporting.payments', 'ordering.outbox', 'payment.outbox', 'reporting.inbox', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'payment.payment_refunds', 'reporting.refunds', 'ordering.order_late_fee_waivers', 'catalog.variants', 'catalog.stock_batches', 'catalog.stock_levels', 'ordering.products']
       .map((t) => `select '${t}' as t, count(*) as n, md5(string_agg(md5(x::text), '' order by md5(x::text))) as d from ${t} x`)
       .join(' union all '),
   );
@@ -93,6 +93,30 @@ describe('a year of a busy shop, on a sample', () => {
     expect(packed!.serials).toBe(held!.rented);
     expect(Number(packed!.lines2), 'lines of two units are packed with two').toBeGreaterThan(0);
     expect(statuses.filter((s) => s.type === 'BUY').map((s) => s.status)).toEqual(['CANCELLED', 'DELIVERED', 'FOR_PAYMENT', 'OUT_FOR_DELIVERY', 'PENDING', 'PREPARING', 'TO_SHIP']);
+  });
+
+  it('one product in five comes in variants: each a leaf of the stock ledger with its own units, price range, lines and bookings', async () => {
+    const [v] = await query<{ products: string; variants: string; ranged: string; leaves: string; lines: string; dearer: string; booked: string; packed: string; mirrored: string }>(
+      a.url,
+      `select (select count(distinct product_id) from catalog.variants) as products, (select count(*) from catalog.variants) as variants,
+              (select count(*) from catalog.products where price_max > price_min) as ranged,
+              (select count(*) from catalog.stock_levels where variant_id is not null) as leaves,
+              (select count(*) from ordering.order_lines where variant_id is not null) as lines,
+              (select count(*) from ordering.order_lines l join catalog.products p on p.id = l.product_id where l.unit_price > p.price) as dearer,
+              (select count(*) from catalog.bookings b join catalog.variants cv on cv.id = b.leaf_id) as booked,
+              (select count(*) from ordering.order_line_serials s join catalog.stock_items su on su.id = s.stock_item_id where su.variant_id is not null) as packed,
+              (select count(*) from ordering.products where jsonb_array_length(variants) = 3) as mirrored`,
+    );
+    const products = Number(v!.products);
+    expect(products).toBeGreaterThan(0);
+    expect(Number(v!.variants)).toBe(3 * products);
+    expect(Number(v!.ranged)).toBe(products);
+    expect(Number(v!.leaves)).toBe(3 * products);
+    expect(Number(v!.mirrored)).toBe(products);
+    expect(Number(v!.lines)).toBeGreaterThan(0);
+    expect(Number(v!.dearer), 'lines at a dearer variant\'s price').toBeGreaterThan(0);
+    expect(Number(v!.booked), "rentals booking a variant's units").toBeGreaterThan(0);
+    expect(Number(v!.packed), "rentals packed with a variant's units").toBeGreaterThan(0);
   });
 
   it('rentals of products that ask a deposit hold it from their first payment and owe it back at the return, refunded once fully paid', async () => {
@@ -168,7 +192,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a waiver, late fees, a payment after the year's end, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a payment after the year's end, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -197,6 +221,12 @@ describe('a year of a busy shop, on a sample', () => {
     // A payment taken after the year's end; a refund's event that says another amount than the refund.
     await query(b.url, `update payment.payment_records set created_at = created_at + interval '40 days' where id = (select id from payment.payment_records where type = 'FULL' order by created_at desc limit 1)`);
     await query(b.url, `update payment.outbox set payload = jsonb_set(payload, '{data,amount}', '"0.01"') where seq = (select min(seq) from payment.outbox where subject = 'dme.payment.refund_recorded')`);
+    // A line at another variant's price; a product the order service knows without its variants; a unit moved to another variant's batch.
+    await query(b.url, `update ordering.order_lines set unit_price = unit_price + 1, line_total = line_total + quantity * coalesce(no_of_rental_days, 1)
+      where id = (select id from ordering.order_lines where variant_id is not null order by id limit 1)`);
+    await query(b.url, `update ordering.products set variants = '[]' where id = (select product_id from catalog.variants order by product_id limit 1)`);
+    await query(b.url, `update catalog.stock_items set batch_id = (select b2.id from catalog.stock_batches b2 where b2.variant_id is not null and b2.variant_id <> stock_items.variant_id order by b2.id limit 1)
+      where id = (select id from catalog.stock_items where variant_id is not null and status = 'AVAILABLE' order by serial_code limit 1)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
     const problems = (await checkYear(b.url)).map((p) => p.replace(/^\d+ /, '').replace(/:.*$/s, ''));
@@ -215,6 +245,9 @@ describe('a year of a busy shop, on a sample', () => {
         'deposits to refund without their refund, or refunds not as the payment, the order and reporting hold them',
         'late fees or charges not as the order, its payment, its waivers and reporting hold them, or a deposit not paying the charges first',
         "late fees beyond what the lines' terms allow",
+        "lines of products the catalog does not have, or not at their variant's price",
+        "products the order service knows otherwise than the catalog (price, variants), or whose price range is not their variants'",
+        'stock batches not counting their units, or holding units of another leaf',
         "payments taken, refunds paid back or orders delivered after the year's end",
         'published events a consumer of their subject has not recorded as handled',
         'events that do not say what their service holds',

@@ -3,7 +3,8 @@
  * services' own tables — for `npm run bench -- scale` and, on a small sample, for the test that
  * checks it holds the invariants the replicas suite checks.
  *
- * At scale 1: 10,000 products (half for rent), 100,000 serial-numbered units, 200,000 customers
+ * At scale 1: 10,000 products (half for rent; one in five in three variants, each with its own
+ * price, units and stock level), 100,000 serial-numbered units, 200,000 customers
  * and 1,000,000 orders over the 365 days before `endDay`, each with its lines, tracker, payment
  * (with its records, mirrored in the order service) and the reporting read model. Seeded and
  * reproducible: every choice is an md5 of the seed, a name and the row's number, so the same
@@ -36,7 +37,7 @@
  * back: a numbered refund, paid back an hour after the rental's full payment (COMPLETED) or still
  * due (FOR_FULL_PAYMENT); what it does not cover is added to the balance.
  *
- * Not generated yet: variants, the serials and custody of finished rentals (a unit's earlier
+ * Not generated yet: sub-variants, the serials and custody of finished rentals (a unit's earlier
  * rentals) and of purchases (their units SOLD), damage charges, billing cycles, rent-to-own,
  * refunds of orders cancelled after payment (a cancellation comes before payment here).
  */
@@ -100,6 +101,20 @@ const CONSUMERS: Record<string, { publisher: string; consumers: Array<[schema: s
   'dme.payment.': { publisher: 'payment', consumers: [['ordering', 'order-payment'], ['reporting', 'reporting-payments'], ['identity', 'identity-mail-payment']] },
 };
 
+/**
+ * One product in five comes in three variants (sizes, by its number `i`, SQL: one pair of a
+ * rental product and a product for sale in each five pairs, a different one in each next five, so
+ * both kinds and every category have some): the first at the
+ * product's price and damage fee, the others dearer (their own price, half of it the damage fee).
+ * Its ten units are split among them (units 1, 4, 7, 10 the first; 2, 5, 8 the second; 3, 6, 9
+ * the third), each variant a batch of its own and a leaf of the stock ledger.
+ */
+const VARIANT_PRODUCT = (i: string) => `(${i} + 1) / 2 % 5 = (${i} + 1) / 2 / 5 % 5`;
+const VARIANTS: ReadonlyArray<{ name: string; factor: number | null }> = [
+  { name: 'Standard', factor: null },
+  { name: 'Wide', factor: 1.2 },
+  { name: 'Bariatric', factor: 1.5 },
+];
 /** The rental products that ask a deposit and late fees (one in four), by their number `i` (SQL). */
 const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
 const DEPOSIT_PER_UNIT = '500.00';
@@ -150,6 +165,12 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // u(name, n): a version-4 UUID chosen the same way (the API's checks refuse other versions).
     await c.query(`create function pg_temp.u(name text, n bigint) returns uuid language sql immutable parallel safe as
       $$ select overlay(overlay(md5('${opts.seed}:' || name || ':' || n) placing '4' from 13) placing '8' from 17)::uuid $$`);
+    // The units of a product (its number pn) at a leaf: vi the variant's index (null: no variants); the
+    // leaf's j-th unit is unit number vunit(pn, vi, j); a leaf has leafunits(vi) units.
+    await c.query(`create function pg_temp.vunit(pn bigint, vi int, j int) returns bigint language sql immutable parallel safe as
+      $$ select (pn - 1) * 10 + case when vi is null then j else vi + 1 + ${VARIANTS.length} * (j - 1) end $$`);
+    await c.query(`create function pg_temp.leafunits(vi int) returns int language sql immutable parallel safe as
+      $$ select case when vi is null then 10 else (10 - vi + ${VARIANTS.length} - 1) / ${VARIANTS.length} end $$`);
     /** The moment `days` days before the year's end, from two parameters (the end day, the days). */
     const since = (day: string, days: string) => `${yearEnd(day)} - make_interval(days => ${days}::int)`;
     const P = size.products;
@@ -175,28 +196,59 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       [P, JSON.stringify(DEPOSIT_TERMS)],
     );
     await step(
+      'variants',
+      `insert into catalog.variants (id, product_id, name, position, price, damage_charges, created_at)
+       select pg_temp.u('variant', (i - 1) * ${VARIANTS.length} + v.n - 1), p.id, v.name, v.n - 1, round(p.price * v.factor, 2), round(p.price * v.factor / 2, 2), p.created_at
+         from generate_series(1, $1::int) i join catalog.products p on p.id = pg_temp.u('product', i)
+         cross join unnest($2::text[], $3::numeric[]) with ordinality v(name, factor, n)
+        where ${VARIANT_PRODUCT('i')}
+        order by i, v.n`,
+      [P, VARIANTS.map((v) => v.name), VARIANTS.map((v) => v.factor)],
+    );
+    // The range the shop shows: the variants' prices (catalog 0005_price_range).
+    await step(
+      'variant price ranges',
+      `update catalog.products p set price_min = r.lo, price_max = r.hi
+         from (select v.product_id, min(coalesce(v.price, pp.price)) as lo, max(coalesce(v.price, pp.price)) as hi
+                 from catalog.variants v join catalog.products pp on pp.id = v.product_id
+                where v.product_id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i) group by v.product_id) r
+        where p.id = r.product_id`,
+      [P],
+    );
+    await step(
       'warehouse bins',
       `insert into catalog.warehouse_bins (id, name, description, created_at, updated_at) select pg_temp.u('bin', i), 'Y-' || lpad(i::text, 2, '0'), 'Scale bin ' || i, $1::date - 400, $1::date - 400 from generate_series(1, 20) i`,
       [opts.endDay],
     );
     await step(
       'stock batches',
-      `insert into catalog.stock_batches (id, product_id, warehouse_bin_id, quantity, created_at) select pg_temp.u('batch', i), pg_temp.u('product', i), pg_temp.u('bin', 1 + i % 20), 10, $2::date - 400 from generate_series(1, $1::int) i`,
-      [P, opts.endDay],
+      `insert into catalog.stock_batches (id, product_id, variant_id, warehouse_bin_id, quantity, created_at)
+       select pg_temp.u('batch', i), pg_temp.u('product', i), null, pg_temp.u('bin', 1 + i % 20), 10, $2::date - 400 from generate_series(1, $1::int) i where not (${VARIANT_PRODUCT('i')})
+       union all
+       select pg_temp.u('batch-variant', (i - 1) * $3::int + vi), pg_temp.u('product', i), pg_temp.u('variant', (i - 1) * $3::int + vi), pg_temp.u('bin', 1 + i % 20), pg_temp.leafunits(vi), $2::date - 400
+         from generate_series(1, $1::int) i cross join generate_series(0, $3::int - 1) vi where ${VARIANT_PRODUCT('i')}`,
+      [P, opts.endDay, VARIANTS.length],
     );
     await step(
       'units (serials)',
-      `insert into catalog.stock_items (id, serial_code, product_id, warehouse_bin_id, batch_id, status, inventory_type, created_at, updated_at, status_since, serviced_on)
-       select pg_temp.u('unit', k), 'YR' || lpad(k::text, 8, '0'), pg_temp.u('product', 1 + (k - 1) / 10), pg_temp.u('bin', 1 + ((k - 1) / 10 + 1) % 20), pg_temp.u('batch', 1 + (k - 1) / 10), 'AVAILABLE', 'IN',
+      `insert into catalog.stock_items (id, serial_code, product_id, variant_id, warehouse_bin_id, batch_id, status, inventory_type, created_at, updated_at, status_since, serviced_on)
+       select pg_temp.u('unit', k), 'YR' || lpad(k::text, 8, '0'), pg_temp.u('product', x.pn), pg_temp.u('variant', (x.pn - 1) * $3::int + x.vi), pg_temp.u('bin', 1 + (x.pn + 1) % 20),
+              case when x.vi is null then pg_temp.u('batch', x.pn) else pg_temp.u('batch-variant', (x.pn - 1) * $3::int + x.vi) end, 'AVAILABLE', 'IN',
               $2::date - 400, $2::date - 400, $2::date - 400, $2::date - 400
-         from generate_series(1, $1::int) k`,
-      [size.units, opts.endDay],
+         from generate_series(1, $1::int) k
+         cross join lateral (select 1 + (k - 1) / 10 as pn) p
+         cross join lateral (select p.pn, case when ${VARIANT_PRODUCT('p.pn')} then ((k - 1) % 10 % $3::int)::int end as vi) x`,
+      [size.units, opts.endDay, VARIANTS.length],
     );
 
     // ---- the product read models (order and reporting)
     await step(
       'order products',
-      `insert into ordering.products (id, name, brand, image, type, price, damage_charges, variants, updated_at) select id, name, brand, image, type, price, damage_charges, '[]'::jsonb, updated_at from catalog.products where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i)`,
+      `insert into ordering.products (id, name, brand, image, type, price, damage_charges, variants, updated_at)
+       select p.id, p.name, p.brand, p.image, p.type, p.price, p.damage_charges,
+              coalesce((select jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'price', v.price::text, 'damageCharges', v.damage_charges::text, 'subVariants', '[]'::jsonb) order by v.position)
+                          from catalog.variants v where v.product_id = p.id), '[]'::jsonb), p.updated_at
+         from catalog.products p where p.id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i)`,
       [P],
     );
     await step(
@@ -248,7 +300,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              when s.status = 'FOR_FULL_PAYMENT' then 'FOR_FULL_PAYMENT'
              else 'INITIAL_PAYMENT' end as pay_status) p`, [O, opts.endDay, C]);
     await c.query('create temporary table scale_lines as ' +
-      `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, pn, pr.id as product_id, pr.name, pr.brand, pr.image, pr.price, pr.damage_charges,
+      `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, pn, pr.id as product_id, pr.name, pr.brand, pr.image,
+              -- a product in variants: one of them, at its price and damage fee (contracts levelPrice, levelDamageCharges)
+              v.vi, v.id as variant_id, v.name as variant_name, v.price as variant_price, coalesce(v.price, pr.price) as price, coalesce(v.damage_charges, pr.damage_charges) as damage_charges,
               1 + pg_temp.h('quantity', o.i * 2 + n) % 2 as quantity,
               case when o.type = 'RENT' then 1 + pg_temp.h('days', o.i * 2 + n) % 30 end as days,
               case when o.type = 'RENT' then pr.rental_terms end as rental_terms,
@@ -256,6 +310,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          from scale_orders o cross join generate_series(1, 2) n
          cross join lateral (select case when o.type = 'RENT' then 1 else 2 end + 2 * (pg_temp.h('product', o.i * 2 + n) % ($1::int / 2)) as pn) x
          join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
+         left join lateral (select cv.id, cv.name, cv.price, cv.damage_charges, cv.position as vi from catalog.variants cv
+                             where cv.product_id = pr.id and cv.position = pg_temp.h('variant', o.i * 2 + n) % ${VARIANTS.length}) v on true
         where n <= o.lines`, [P, DEPOSIT_PER_UNIT]);
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
     // Rentals back (their full payment asked for): when, the late fees counted for those that came back
@@ -294,8 +350,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'order lines',
-      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, quantity, no_of_rental_days, unit_price, damage_charges, line_total, rental_terms, deposit)
-       select id, order_id, n, product_id, name, image, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1), rental_terms, deposit from scale_lines`,
+      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name, variant_price, quantity, no_of_rental_days, unit_price, damage_charges,
+              line_total, rental_terms, deposit)
+       select id, order_id, n, product_id, name, image, variant_id, variant_name, variant_price, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1), rental_terms, deposit from scale_lines`,
     );
     await step(
       'order tracker',
@@ -318,7 +375,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `insert into payment.payments (id, order_id, order_number, order_type, order_status, customer_id, customer_name, lines, status, type, total_order_payment, total_partial_payment,
               overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, extra_charge, late_fees, deposit_applied, deposit_refund)
        select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
-              (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', null, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
+              (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', l.variant_name, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
                       'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text) order by l.position) from ordering.order_lines l where l.order_id = o.id),
               p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
               -- the balance: the total and the charges less what counts against them (payment.rules creditedCents)
@@ -379,36 +436,36 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         where f.status = 'REFUNDED' and f.id = any(select id from scale_refunds)`,
     );
 
-    // ---- dated rentals: each line of a rental under way books `quantity` units of its product for its
-    // days (the product's lines in turn take its units 1, 2, ... so a unit has one booking at a time;
-    // a line past the tenth unit waits unbooked); a packed rental's units are RENTED to it and its
-    // lines hold their serials (packed halfway between placed and delivered).
+    // ---- dated rentals: each line of a rental under way books `quantity` units of its leaf (its product,
+    // or its variant) for its days (the leaf's lines in turn take its units 1, 2, ... so a unit has one
+    // booking at a time; a line past the leaf's last unit waits unbooked); a packed rental's units are
+    // RENTED to it and its lines hold their serials (packed halfway between placed and delivered).
     await c.query(`create temporary table scale_booked as
-      select x.*, u.k, u.k - (x.cum - x.quantity) - 1 as position, x.t + (x.delivered - x.t) / 2 as packed
-        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.product_id, l.days, l.quantity, o.status, o.t, o.delivered, o.customer_no,
-                     sum(l.quantity) over (partition by l.pn order by o.i, l.n) as cum
+      select x.*, u.k, pg_temp.vunit(x.pn, x.vi, u.k) as unit, u.k - (x.cum - x.quantity) - 1 as position, x.t + (x.delivered - x.t) / 2 as packed
+        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.product_id, coalesce(l.variant_id, l.product_id) as leaf_id, l.days, l.quantity, o.status, o.t, o.delivered, o.customer_no,
+                     sum(l.quantity) over (partition by l.pn, l.vi order by o.i, l.n) as cum
                 from scale_lines l join scale_orders o on o.id = l.order_id
                where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
        cross join generate_series((x.cum - x.quantity + 1)::int, x.cum::int) u(k)
-       where x.cum <= 10`);
+       where x.cum <= pg_temp.leafunits(x.vi)`);
     await step(
       'bookings',
       `insert into catalog.bookings (id, kind, order_id, order_number, customer_name, customer_id, stock_item_id, leaf_id, product_id, period, due_date, status, created_at, updated_at)
        select pg_temp.u('booking-' || b.line_id, b.k), 'RENTAL', b.order_id, o.order_number, cu.first_name || ' ' || cu.last_name, o.customer_id,
-              pg_temp.u('unit', (b.pn - 1) * 10 + b.k), b.product_id, b.product_id, daterange(d.first, d.first + b.days::int), d.first + b.days::int - 1, 'ACTIVE', b.t, b.t
+              pg_temp.u('unit', b.unit), b.leaf_id, b.product_id, daterange(d.first, d.first + b.days::int), d.first + b.days::int - 1, 'ACTIVE', b.t, b.t
          from scale_booked b join ordering.orders o on o.id = b.order_id join ordering.customers cu on cu.id = o.customer_id
          cross join lateral (select (b.t at time zone 'Asia/Manila')::date + 1 as first) d`,
     );
     await step(
       'units packed for rentals',
       `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.packed, updated_at = b.packed
-         from scale_booked b where su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) and b.status = any(${sqlList(PACKED)})`,
+         from scale_booked b where su.id = pg_temp.u('unit', b.unit) and b.status = any(${sqlList(PACKED)})`,
     );
     await step(
       'serials packed',
       `insert into ordering.order_line_serials (id, order_id, line_id, position, serial_code, stock_item_id, warehouse_bin, created_at)
        select pg_temp.u('serial-' || b.line_id, b.k), b.order_id, b.line_id, b.position, su.serial_code, su.id, wb.name, b.packed
-         from scale_booked b join catalog.stock_items su on su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k) left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
+         from scale_booked b join catalog.stock_items su on su.id = pg_temp.u('unit', b.unit) left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
         where b.status = any(${sqlList(PACKED)})
         order by b.i, b.n, b.position`,
     );
@@ -437,7 +494,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        select pg_temp.u('custody-' || h.kind || '-' || b.line_id, b.k), su.id, su.serial_code, h.kind, h.at, h.by_user_id, h.by_name, h.status, su.warehouse_bin_id, wb.name, b.order_id, co.order_number,
               case when h.kind in ('OUT_FOR_DELIVERY', 'PICKED_UP') then 'Scale Driver' when h.kind = 'PACKED' then null else co.customer_name end, h.source_event_id
          from scale_booked b
-         join catalog.stock_items su on su.id = pg_temp.u('unit', (b.pn - 1) * 10 + b.k)
+         join catalog.stock_items su on su.id = pg_temp.u('unit', b.unit)
          left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
          join catalog.custody_orders co on co.order_id = b.order_id
          cross join lateral (values
@@ -496,7 +553,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                 'customer', jsonb_build_object('name', cu.first_name || ' ' || cu.last_name, 'email', cu.email, 'contactNumber', cu.contact_number),
                 'delivery', jsonb_build_object('address', o.delivery_address, 'city', o.delivery_city, 'state', o.delivery_state, 'zipcode', o.delivery_zipcode),
                 'createdAt', pg_temp.iso(o.created_at),
-                'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', null, 'subVariantId', null, 'productName', l.product_name, 'variantName', null,
+                'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', l.variant_id, 'subVariantId', null, 'productName', l.product_name, 'variantName', l.variant_name,
                             'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days, 'startDate', null, 'unitPrice', l.unit_price::text,
                             'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', null) order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
          from scale_orders s join ordering.orders o on o.id = s.id join ordering.customers cu on cu.id = o.customer_id
@@ -619,8 +676,23 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where (o.status = 'CANCELLED') <> (p.status = 'CANCELLED') or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
          or (o.type = 'BUY' and o.status not in ('PENDING', 'FOR_PAYMENT', 'CANCELLED') and p.status <> 'PAID') or (o.type = 'RENT' and (o.status = 'COMPLETED') <> (p.status = 'PAID'))`);
     await none('orders of customers who do not exist', `select o.order_number from ordering.orders o where not exists (select 1 from identity.users u where u.id = o.customer_id and u.deleted_at is null) or not exists (select 1 from ordering.customers cu where cu.id = o.customer_id)`);
-    await none('lines of products the catalog does not have', `select l.order_id, l.product_id from ordering.order_lines l join ordering.orders o on o.id = l.order_id left join catalog.products p on p.id = l.product_id
-      where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end or l.unit_price <> p.price`);
+    // A line of a product in variants names one of its variants, at the variant's price and fee (contracts levelPrice).
+    await none('lines of products the catalog does not have, or not at their variant\'s price', `select l.order_id, l.product_id from ordering.order_lines l join ordering.orders o on o.id = l.order_id
+      left join catalog.products p on p.id = l.product_id left join catalog.variants v on v.id = l.variant_id
+      where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end
+         or (l.variant_id is not null and (v.id is null or v.product_id <> p.id or v.name <> l.variant_name or v.price is distinct from l.variant_price))
+         or (l.variant_id is null and exists (select 1 from catalog.variants x where x.product_id = p.id))
+         or l.unit_price <> coalesce(v.price, p.price) or l.damage_charges <> coalesce(v.damage_charges, p.damage_charges)`);
+    await none('products the order service knows otherwise than the catalog (price, variants), or whose price range is not their variants\'', `select p.name from catalog.products p
+      left join ordering.products op on op.id = p.id
+      left join lateral (select min(coalesce(v.price, p.price)) as lo, max(coalesce(v.price, p.price)) as hi, count(*) as n,
+                                coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'price', v.price::text, 'damageCharges', v.damage_charges::text, 'subVariants', '[]'::jsonb) order by v.position)
+                                         filter (where v.id is not null), '[]'::jsonb) as variants
+                           from catalog.variants v where v.product_id = p.id) v on true
+      where op.id is null or op.price <> p.price or op.variants <> v.variants
+         or p.price_min <> case when v.n > 0 then v.lo else p.price end or p.price_max <> case when v.n > 0 then v.hi else p.price end`);
+    await none('stock batches not counting their units, or holding units of another leaf', `select b.id from catalog.stock_batches b left join catalog.stock_items su on su.batch_id = b.id
+      group by b.id having count(su.id) <> b.quantity or bool_or(su.product_id <> b.product_id or su.variant_id is distinct from b.variant_id)`);
     await none('orders missing from reporting or different there', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id left join reporting.orders r on r.id = o.id
       where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment
          or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund or r.full_due_date is distinct from o.full_payment_due`);
@@ -632,18 +704,23 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
     await none('payment records missing from reporting or different there', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
       left join reporting.payments x on x.payment_id = p.id and x.type = r.type and x.cycle = coalesce(r.cycle, 0) where x.payment_id is null or x.amount <> r.amount or x.confirmed_at <> r.created_at or x.deposit <> r.deposit`);
-    await none('stock levels that do not count the units', `select l.product_id, l.quantity, l.available, count(s.id) from catalog.stock_levels l left join catalog.stock_items s on s.product_id = l.product_id
-      group by l.leaf_id, l.product_id, l.quantity, l.available having l.quantity <> count(s.id) or l.available <> count(s.id) filter (where s.status = 'AVAILABLE')`);
+    await none('stock levels that do not count the units', `select l.leaf_id, l.quantity, l.available, count(s.id) from catalog.stock_levels l
+      left join catalog.stock_items s on coalesce(s.sub_variant_id, s.variant_id, s.product_id) = l.leaf_id
+      group by l.leaf_id, l.quantity, l.available having l.quantity <> count(s.id) or l.available <> count(s.id) filter (where s.status = 'AVAILABLE')`);
     await none('bookings of orders that are not rentals under way, or of another product\'s unit', `select b.id from catalog.bookings b left join ordering.orders o on o.id = b.order_id
       join catalog.stock_items su on su.id = b.stock_item_id
       where b.status = 'ACTIVE' and (o.id is null or o.type <> 'RENT' or o.status <> all(${sqlList(BOOKED)}) or su.product_id <> b.product_id
-         or not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.product_id = b.product_id and upper(b.period) - lower(b.period) = l.no_of_rental_days))`);
+         or b.leaf_id <> coalesce(su.sub_variant_id, su.variant_id, su.product_id)
+         or not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.product_id = b.product_id and coalesce(l.variant_id, l.product_id) = b.leaf_id
+                        and upper(b.period) - lower(b.period) = l.no_of_rental_days))`);
     await none('units RENTED to an order that does not have them out (or out without being RENTED)', `select su.serial_code, su.status, o.status from catalog.stock_items su
       left join ordering.orders o on o.id = su.order_id
       left join catalog.bookings b on b.stock_item_id = su.id and b.order_id = su.order_id and b.status = 'ACTIVE'
       where (su.status = 'RENTED') <> (su.order_id is not null) or (su.status = 'RENTED' and (o.status <> all(${sqlList(PACKED)}) or b.id is null))`);
-    await none('packed serials that are not a unit out on their order', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
-      where s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD'))`);
+    await none('packed serials that are not a unit out on their order, of their line\'s variant', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
+      join ordering.order_lines l on l.id = s.line_id
+      where (s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD')))
+         or su.product_id <> l.product_id or su.variant_id is distinct from l.variant_id`);
     await none('units out on an order that did not pack them', `select su.serial_code from catalog.stock_items su
       where su.status = 'RENTED' and not exists (select 1 from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id and s.return_status is null)`);
     // (A line of a packed rental whose units are booked is packed whole; one past the product's units waits unbooked and unpacked.)
