@@ -102,12 +102,12 @@ const CONSUMERS: Record<string, { publisher: string; consumers: Array<[schema: s
 };
 
 /**
- * One product in five comes in three variants (sizes, by its number `i`, SQL: one pair of a
+ * One product in five comes in three variants (sizes), by its number `i` (SQL): one pair of a
  * rental product and a product for sale in each five pairs, a different one in each next five, so
- * both kinds and every category have some): the first at the
- * product's price and damage fee, the others dearer (their own price, half of it the damage fee).
- * Its ten units are split among them (units 1, 4, 7, 10 the first; 2, 5, 8 the second; 3, 6, 9
- * the third), each variant a batch of its own and a leaf of the stock ledger.
+ * both kinds and every category have some. The first variant is at the product's price and damage
+ * fee, the others dearer (their own price, half of it the damage fee). The product's ten units are
+ * split among them (units 1, 4, 7, 10 the first; 2, 5, 8 the second; 3, 6, 9 the third), each
+ * variant a batch of its own and a leaf of the stock ledger.
  */
 const VARIANT_PRODUCT = (i: string) => `(${i} + 1) / 2 % 5 = (${i} + 1) / 2 / 5 % 5`;
 const VARIANTS: ReadonlyArray<{ name: string; factor: number | null }> = [
