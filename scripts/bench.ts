@@ -708,7 +708,7 @@ async function main() {
       // Its own stack: the product list's one-second micro-cache off, so the grid is measured, not the cache.
       const year = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });
       try {
-        await scaleBench(year, { log, api, signIn, uploadImage, expectStatus, load, pct });
+        await scaleBench(year, { log, api, signIn, uploadImage, expectStatus, load, pct, post, bare: (spread) => bareReserveAndInsert(pgHandle.serverUrl, spread) });
       } finally {
         await year.stop();
       }
