@@ -127,6 +127,8 @@ const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOS
 const LINE_LATE_FEES = (terms: string, quantity: string, late: string) =>
   `coalesce(${quantity} * least(greatest(0, ${late} - (${terms} ->> 'graceDays')::int) * (${terms} ->> 'lateFeePerDay')::numeric,
                              coalesce((${terms} -> 'lateFeeCap' ->> 'amount')::numeric, 'infinity'::numeric)), 0)`;
+/** How many days after it was due a rental back came back (SQL, by its order's number `i`): one in five 1 to 12 days, the rest on time. */
+const LATE = (i: string) => `case when pg_temp.h('late', ${i}) % 5 = 0 then 1 + pg_temp.h('late-days', ${i}) % 12 else 0 end`;
 /** The year's end (SQL): the Manila midnight after its end day (`endDay`, a date expression). */
 const yearEnd = (endDay: string) => `(${endDay}::date + 1)::timestamp at time zone 'Asia/Manila'`;
 /**
@@ -314,6 +316,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                              where cv.product_id = pr.id and cv.position = pg_temp.h('variant', o.i * 2 + n) % ${VARIANTS.length}) v on true
         where n <= o.lines`, [P, DEPOSIT_PER_UNIT]);
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
+    await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
     // Rentals back (their full payment asked for): when, the late fees counted for those that came back
     // late, what staff waived of them, and the deposit settled against the charges (contracts
     // `fullPaymentTerms`: the deposit pays the charges first, the rest is refunded, what it does not
@@ -322,16 +325,14 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       select y.*, y.late_fees as extra, least(y.deposit, y.late_fees) as applied, y.deposit - least(y.deposit, y.late_fees) as refund,
              y.late_fees - least(y.deposit, y.late_fees) as shortfall, y.total - y.first_day + (y.late_fees - least(y.deposit, y.late_fees)) as balance
         from (select x.*, x.counted - x.waived as late_fees, (x.asked at time zone 'Asia/Manila')::date + $2::int as due
-        from (select o.id as order_id, o.i, o.t, a.asked, t.total::numeric(12,2), t.first_day::numeric(12,2), t.deposit::numeric(12,2), k.late, f.counted::numeric(12,2),
+        from (select o.id as order_id, o.i, o.t, a.asked, t.total::numeric(12,2), t.first_day::numeric(12,2), t.deposit::numeric(12,2), coalesce(f.counted, 0)::numeric(12,2) as counted,
                      (case when f.counted > 0 and pg_temp.h('waive', o.i) % 10 = 0 then round(f.counted / 2, 2) else 0 end)::numeric(12,2) as waived
                 from scale_orders o join scale_totals t on t.order_id = o.id
                 cross join lateral (select ${ASKED('o.t', '$1')} as asked) a
-                -- one in five came back 1 to 12 days after it was due
-                cross join lateral (select case when pg_temp.h('late', o.i) % 5 = 0 then 1 + pg_temp.h('late-days', o.i) % 12 else 0 end as late) k
-                cross join lateral (select coalesce(sum(${LINE_LATE_FEES('l.rental_terms', 'l.quantity', 'k.late')}), 0) as counted
-                                      from scale_lines l where l.order_id = o.id and l.rental_terms is not null) f
+                left join (select l.order_id, sum(${LINE_LATE_FEES('l.rental_terms', 'l.quantity', LATE('l.i'))}) as counted
+                             from scale_lines l where l.rental_terms is not null group by l.order_id) f on f.order_id = o.id
                where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)})) x) y`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
-    await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals; analyze scale_back');
+    await c.query('analyze scale_back');
     await step(
       'orders',
       `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at,
