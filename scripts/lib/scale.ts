@@ -365,7 +365,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
 
     // ---- payments: one per order; records for what was taken; the order service's mirror
     await c.query(`create temporary table scale_paid as
-      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day, t.deposit, b.order_id is not null as settled, b.extra, b.balance as asked_balance,
+      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day, t.deposit, b.extra, b.balance as asked_balance,
              -- a rental's deposit is taken (and held) with its first payment; in full, what its deposit did not cover of the charges too
              case o.pay_status when 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when 'INITIAL_PAYMENT' then t.first_day + t.deposit when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit else 0 end as paid,
              case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held,
