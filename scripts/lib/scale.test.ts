@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { FULL_PAYMENT_DUE_DAYS } from '@dme/contracts';
+import { billingCycles, cycleDue, cycleLines, FULL_PAYMENT_DUE_DAYS, orderBilling, toCents, type RentalTermsWire } from '@dme/contracts';
 import { createOrm, migrate } from '@dme/platform';
 import { createTestDatabase } from '@dme/testing';
 import { migrations as identityMigrations } from '@dme/identity';
@@ -158,6 +158,46 @@ describe('a year of a busy shop, on a sample', () => {
     expect(l!.due).toBe('0');
   });
 
+  it('rentals over 30 days on cycle terms are billed per 30-day cycle from their delivery: each cycle taken once, as contracts cycleDue says, in every home', async () => {
+    // How each rental is billed, as contracts orderBilling decides from its lines.
+    const rentals = await query<{ billing: string; lines: Array<{ terms: RentalTermsWire | null; noOfRentalDays: number | null }> }>(
+      a.url,
+      `select o.billing, jsonb_agg(jsonb_build_object('terms', l.rental_terms, 'noOfRentalDays', l.no_of_rental_days)) as lines
+         from ordering.orders o join ordering.order_lines l on l.order_id = o.id where o.type = 'RENT' group by o.id`,
+    );
+    expect(rentals.filter((r) => r.billing === 'CYCLES').length).toBeGreaterThan(0);
+    expect(rentals.filter((r) => r.billing !== orderBilling(r.lines))).toEqual([]);
+    // Each cycle record is the cycle cycleDue names on the day it was taken, after the rent paid before it (the first day, the cycles before).
+    const paid = await query<{ order_number: string; status: string; delivered_on: string; first_day: string; lines: Array<{ noOfRentalDays: number | null; unitPrice: string; quantity: number }>;
+      records: Array<{ cycle: number; amount: string; day: string }> }>(
+      a.url,
+      `select p.order_number, p.status, p.delivered_on::text, p.total_partial_payment::text as first_day, p.lines,
+              jsonb_agg(jsonb_build_object('cycle', r.cycle, 'amount', r.amount::text, 'day', (r.created_at at time zone 'Asia/Manila')::date::text) order by r.created_at) as records
+         from payment.payments p join payment.payment_records r on r.payment_id = p.id and r.type = 'CYCLE' where p.billing = 'CYCLES' group by p.id`,
+    );
+    expect(paid.filter((p) => p.records.length >= 2).length, 'rentals that paid two cycles or more').toBeGreaterThan(0);
+    expect(paid.filter((p) => p.status === 'INITIAL_PAYMENT').length, 'rentals on cycles still out').toBeGreaterThan(0);
+    for (const p of paid) {
+      const cycles = billingCycles(p.delivered_on, cycleLines(p.lines));
+      let rentPaidCents = toCents(p.first_day);
+      let lastCycle = 0;
+      for (const r of p.records) {
+        const due = cycleDue(cycles, { lastCycle, rentPaidCents, today: r.day });
+        expect({ order: p.order_number, cycle: due?.cycle.n, cents: due?.cents }).toEqual({ order: p.order_number, cycle: r.cycle, cents: toCents(r.amount) });
+        rentPaidCents += toCents(r.amount);
+        lastCycle = r.cycle;
+      }
+    }
+    // The order service and reporting hold each cycle payment by its number.
+    const [homes] = await query<{ payment: string; mirrored: string; reported: string }>(
+      a.url,
+      `select (select count(*) from payment.payment_records where type = 'CYCLE') as payment, (select count(*) from ordering.order_payment_records where type = 'CYCLE' and cycle is not null) as mirrored,
+              (select count(*) from reporting.payments where type = 'CYCLE' and cycle > 0) as reported`,
+    );
+    expect(Number(homes!.payment)).toBe(paid.reduce((n, p) => n + p.records.length, 0));
+    expect(homes).toEqual({ payment: homes!.payment, mirrored: homes!.payment, reported: homes!.payment });
+  });
+
   it("holds the events' history a running shop keeps: a week in the outboxes, every one published; two weeks in the inboxes", async () => {
     const [e] = await query<{ oldest_out: string; newest_out: string; pending: string; placed: string; week: string; oldest_in: string; inbox: string }>(
       a.url,
@@ -193,7 +233,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a payment after the year's end, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a cycle, a billing, a payment after the year's end, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -228,6 +268,12 @@ describe('a year of a busy shop, on a sample', () => {
     await query(b.url, `update ordering.products set variants = '[]' where id = (select product_id from catalog.variants order by product_id limit 1)`);
     await query(b.url, `update catalog.stock_items set batch_id = (select b2.id from catalog.stock_batches b2 where b2.variant_id is not null and b2.variant_id <> stock_items.variant_id order by b2.id limit 1)
       where id = (select id from catalog.stock_items where variant_id is not null and status = 'AVAILABLE' order by serial_code limit 1)`);
+    // A cycle charged a peso more (in every home); a rental on cycles billed up front.
+    await query(b.url, `create temporary table recycled as select id from payment.payment_records where type = 'CYCLE' order by id limit 1;
+      update payment.payment_records set amount = amount + 1, balance = balance - 1 where id = (select id from recycled);
+      update payment.payments set amount_paid = amount_paid + 1, balance = balance - 1 where id = (select payment_id from payment.payment_records where id = (select id from recycled));
+      update ordering.order_payment_records set amount = amount + 1 where payment_record_id = (select id from recycled)`);
+    await query(b.url, `update ordering.orders set billing = 'UPFRONT' where id = (select id from ordering.orders where billing = 'CYCLES' order by order_number limit 1)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
     const problems = (await checkYear(b.url)).map((p) => p.replace(/^\d+ /, '').replace(/:.*$/s, ''));
@@ -235,6 +281,8 @@ describe('a year of a busy shop, on a sample', () => {
       expect.arrayContaining([
         'orders whose lines do not sum to their total',
         'payments that took money not mirrored in the order service (or mirrored without any)',
+        "cycle payments not as the lines' cycles ask",
+        'orders not billed as their lines ask, or their payment otherwise',
         'order lines missing from reporting or different there',
         'rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance',
         'stock levels that do not count the units',

@@ -37,12 +37,20 @@
  * back: a numbered refund, paid back an hour after the rental's full payment (COMPLETED) or still
  * due (FOR_FULL_PAYMENT); what it does not cover is added to the balance.
  *
+ * Billing cycles (issue 29): one rental product in three of the others bills a rental over 30 days
+ * per 30-day cycle. One rental in eight runs 31 to 120 days on those products: the order and its
+ * payment are billed by cycles from the day it was delivered; each cycle due while it was out is
+ * paid on its day (a CYCLE record with its number, in the payment, the order's copy and reporting),
+ * its full payment at the return is what the cycles left (often 0.00), and it is COMPLETED only
+ * some days after its days ran out. Payments carry the overall total as the service keeps it
+ * (none before a payment, 0 while only the first payment and cycles are taken).
+ *
  * Not generated yet: sub-variants, the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases (their units SOLD), damage charges, billing cycles, rent-to-own,
- * refunds of orders cancelled after payment (a cancellation comes before payment here).
+ * rentals) and of purchases (their units SOLD), damage charges, rent-to-own, unpaid cycles past
+ * their day, refunds of orders cancelled after payment (a cancellation comes before payment here).
  */
 import pg from 'pg';
-import { EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
+import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
 import { paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 
 export interface ScaleOptions {
@@ -117,8 +125,7 @@ const VARIANTS: ReadonlyArray<{ name: string; factor: number | null }> = [
 ];
 /** The rental products that ask a deposit and late fees (one in four), by their number `i` (SQL). */
 const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
-const DEPOSIT_PER_UNIT = '500.00';
-const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOSIT_PER_UNIT }, lateFeePerDay: '50.00', graceDays: 1, lateFeeCap: { kind: 'AMOUNT', amount: '500.00' } };
+const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '50.00', graceDays: 1, lateFeeCap: { kind: 'AMOUNT', amount: '500.00' } };
 /**
  * A line's late fees (SQL) when its units came back `late` days after its due date, under the terms
  * it was placed with (`terms`, the wire form): each unit's late days past the grace at the daily fee,
@@ -127,20 +134,35 @@ const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: DEPOS
 const LINE_LATE_FEES = (terms: string, quantity: string, late: string) =>
   `coalesce(${quantity} * least(greatest(0, ${late} - (${terms} ->> 'graceDays')::int) * (${terms} ->> 'lateFeePerDay')::numeric,
                              coalesce((${terms} -> 'lateFeeCap' ->> 'amount')::numeric, 'infinity'::numeric)), 0)`;
+/**
+ * The rental products billed per 30-day cycle (issue 29's terms, billing CYCLES; no deposit), by
+ * their number `i` (SQL): one in three of those that ask no deposit.
+ */
+const CYCLES_PRODUCT = (i: string) => `${i} % 2 = 1 and not (${DEPOSIT_PRODUCT(i)}) and pg_temp.h('cycles', ${i}) % 3 = 0`;
+const CYCLES_TERMS: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES' };
+/**
+ * A long rental's days (SQL, by its order's number `i`): one rental in eight runs 31 to 120 days, on
+ * products billed by cycles (every line the same days), so it is billed per 30-day cycle (contracts
+ * rental-money `orderBilling`); null for the others (1 to 30 days a line).
+ */
+const LONG_DAYS = (i: string) => `case when pg_temp.h('long', ${i}) % 8 = 0 then (31 + pg_temp.h('long-days', ${i}) % 90)::int end`;
 /** How many days after it was due a rental back came back (SQL, by its order's number `i`): one in five 1 to 12 days, the rest on time. */
 const LATE = (i: string) => `case when pg_temp.h('late', ${i}) % 5 = 0 then 1 + pg_temp.h('late-days', ${i}) % 12 else 0 end`;
 /** The year's end (SQL): the Manila midnight after its end day (`endDay`, a date expression). */
 const yearEnd = (endDay: string) => `(${endDay}::date + 1)::timestamp at time zone 'Asia/Manila'`;
 /**
- * When a rental back was asked for its full payment (SQL, from its placing time and the year's end
- * day): 30 days after it was placed, or at four fifths of its age if younger.
+ * When a rental back was asked for its full payment (SQL, from its placing time, a long rental's days
+ * and the year's end day): 30 days after it was placed (a long rental: two days after its days), or
+ * at four fifths of its age if younger.
  */
-const ASKED = (t: string, endDay: string) => `${t} + least(interval '30 days', (${yearEnd(endDay)} - ${t}) * 0.8)`;
+const ASKED = (t: string, longDays: string, endDay: string) =>
+  `${t} + least(make_interval(days => coalesce(${longDays}, 28) + 2), (${yearEnd(endDay)} - ${t}) * 0.8)`;
 /**
  * When a rental back paid in full (SQL): five days after it was asked, or halfway from then to the
  * year's end if that is sooner (a young rental COMPLETED never pays in the future).
  */
-const FULLY_PAID = (t: string, endDay: string) => `${ASKED(t, endDay)} + least(interval '5 days', (${yearEnd(endDay)} - (${ASKED(t, endDay)})) / 2)`;
+const FULLY_PAID = (t: string, longDays: string, endDay: string) =>
+  `${ASKED(t, longDays, endDay)} + least(interval '5 days', (${yearEnd(endDay)} - (${ASKED(t, longDays, endDay)})) / 2)`;
 /** When the rest of its deposit was paid back (SQL, from when it paid in full): an hour later, or halfway to the year's end. */
 const REFUNDED = (paid: string, endDay: string) => `${paid} + least(interval '1 hour', (${yearEnd(endDay)} - ${paid}) / 2)`;
 /** Rentals back: their full payment asked for, the deposit settled against the charges. */
@@ -197,6 +219,16 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `update catalog.products set rental_terms = $2::jsonb where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i where ${DEPOSIT_PRODUCT('i')})`,
       [P, JSON.stringify(DEPOSIT_TERMS)],
     );
+    // One in three of the others bills a rental over 30 days per 30-day cycle (issue 29).
+    await step(
+      'rental terms (billing cycles)',
+      `update catalog.products set rental_terms = $2::jsonb where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i where ${CYCLES_PRODUCT('i')})`,
+      [P, JSON.stringify(CYCLES_TERMS)],
+    );
+    // The products a long rental's lines choose from, numbered from 0.
+    await c.query(`create temporary table scale_cycle_products as
+      select (row_number() over (order by i) - 1)::int as k, i as pn from generate_series(1, $1::int) i where ${CYCLES_PRODUCT('i')}`, [P]);
+    const cycleProducts = Number(((await c.query('select count(*)::int as n from scale_cycle_products')).rows[0] as { n: number }).n);
     await step(
       'variants',
       `insert into catalog.variants (id, product_id, name, position, price, damage_charges, created_at)
@@ -279,20 +311,21 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
 
     // ---- orders: placed evenly over the year, status by age
     await c.query(`create temporary table scale_orders as
-      select i, pg_temp.u('order', i) as id, t, type, customer_no, status, pay_status, lines,
+      select i, pg_temp.u('order', i) as id, t, type, customer_no, status, pay_status, lines, long_days,
              to_char(t at time zone 'Asia/Manila', 'YYYYMMDD') as day,
              -- when it was (or would be) delivered: two days after it was placed, or half its age if younger
              t + least(interval '2 days', a.age / 2) as delivered
         from (select i, ${yearEnd('$2')} - interval '365 days' + (i - 1)::double precision / $1 * interval '365 days' as t,
                      case when pg_temp.h('type', i) % 2 = 0 then 'RENT' else 'BUY' end as type,
                      case when i % 1000 = 0 then 1 else 1 + pg_temp.h('customer', i) % $3 end as customer_no,
-                     1 + pg_temp.h('lines', i) % 2 as lines
+                     1 + pg_temp.h('lines', i) % 2 as lines,
+                     case when pg_temp.h('type', i) % 2 = 0 and $4::int > 0 then ${LONG_DAYS('i')} end as long_days
                 from generate_series(1, $1::int) i) o
         cross join lateral (select (${yearEnd('$2')} - o.t) as age) a
         cross join lateral (select case
              when pg_temp.h('cancel', i) % 50 = 0 and a.age > interval '1 day' then 'CANCELLED'
              when o.type = 'BUY' and a.age > interval '14 days' then 'DELIVERED'
-             when o.type = 'RENT' and a.age > interval '42 days' then 'COMPLETED'
+             when o.type = 'RENT' and a.age > make_interval(days => coalesce(o.long_days, 30) + 12) then 'COMPLETED'
              when o.type = 'BUY' then (${sqlList(PURCHASE_FLOW)})[1 + pg_temp.h('status', i) % ${PURCHASE_FLOW.length}]
              else (${sqlList(RENTAL_FLOW)})[1 + pg_temp.h('status', i) % ${RENTAL_FLOW.length}] end as status) s
         cross join lateral (select case
@@ -300,35 +333,56 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              when s.status in ('PENDING', 'FOR_PAYMENT') then 'PENDING'
              when o.type = 'BUY' or s.status = 'COMPLETED' then 'PAID'
              when s.status = 'FOR_FULL_PAYMENT' then 'FOR_FULL_PAYMENT'
-             else 'INITIAL_PAYMENT' end as pay_status) p`, [O, opts.endDay, C]);
+             else 'INITIAL_PAYMENT' end as pay_status) p`, [O, opts.endDay, C, cycleProducts]);
     await c.query('create temporary table scale_lines as ' +
       `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, pn, pr.id as product_id, pr.name, pr.brand, pr.image,
               -- a product in variants: one of them, at its price and damage fee (contracts levelPrice, levelDamageCharges)
               v.vi, v.id as variant_id, v.name as variant_name, v.price as variant_price, coalesce(v.price, pr.price) as price, coalesce(v.damage_charges, pr.damage_charges) as damage_charges,
               1 + pg_temp.h('quantity', o.i * 2 + n) % 2 as quantity,
-              case when o.type = 'RENT' then 1 + pg_temp.h('days', o.i * 2 + n) % 30 end as days,
+              case when o.type = 'RENT' then coalesce(o.long_days, 1 + pg_temp.h('days', o.i * 2 + n) % 30) end as days,
               case when o.type = 'RENT' then pr.rental_terms end as rental_terms,
-              case when o.type = 'RENT' and pr.rental_terms is not null then (1 + pg_temp.h('quantity', o.i * 2 + n) % 2) * $2::numeric else 0 end as deposit
+              -- a rental's deposit, as its terms ask (the generator writes fixed amounts per unit: contracts rental-money lineDepositCents)
+              case when o.type = 'RENT' and pr.rental_terms -> 'deposit' ->> 'kind' = 'FIXED'
+                   then (1 + pg_temp.h('quantity', o.i * 2 + n) % 2) * (pr.rental_terms -> 'deposit' ->> 'amount')::numeric else 0 end as deposit
          from scale_orders o cross join generate_series(1, 2) n
-         cross join lateral (select case when o.type = 'RENT' then 1 else 2 end + 2 * (pg_temp.h('product', o.i * 2 + n) % ($1::int / 2)) as pn) x
+         cross join lateral (select case when o.long_days is not null then (select cp.pn from scale_cycle_products cp where cp.k = pg_temp.h('product', o.i * 2 + n) % $2::int)
+                                         else case when o.type = 'RENT' then 1 else 2 end + 2 * (pg_temp.h('product', o.i * 2 + n) % ($1::int / 2)) end as pn) x
          join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
          left join lateral (select cv.id, cv.name, cv.price, cv.damage_charges, cv.position as vi from catalog.variants cv
                              where cv.product_id = pr.id and cv.position = pg_temp.h('variant', o.i * 2 + n) % ${VARIANTS.length}) v on true
-        where n <= o.lines`, [P, DEPOSIT_PER_UNIT]);
+        where n <= o.lines`, [P, Math.max(1, cycleProducts)]);
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
     await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
+    // A long rental's billing cycles (contracts rental-money `billingCycles`, `cycleDue`): 30 days each
+    // from its delivery day, each due on its first day; every line runs its days, so a cycle's rent is
+    // its days at the rental's rent of a day (the first payment's), cycle 1 less that first day. The
+    // cycles due while it was out are paid: on the day due (cycle 1 an hour after the delivery), up to
+    // the year's end day, or for a rental back, before the day its full payment was asked for.
+    await c.query(`create temporary table scale_cycles as
+      select o.id as order_id, o.i, n, (t.first_day * case when n = 1 then ${CYCLE_DAYS} - 1 else least(${CYCLE_DAYS}, o.long_days - ${CYCLE_DAYS} * (n - 1)) end)::numeric(12,2) as amount,
+             case when n = 1 then o.delivered + least(interval '1 hour', (coalesce(d.asked, ${yearEnd('$1')}) - o.delivered) / 2)
+                  else (d.delivered_on + ${CYCLE_DAYS} * (n - 1) + time '09:00') at time zone 'Asia/Manila' end as at
+        from scale_orders o join scale_totals t on t.order_id = o.id
+        cross join lateral (select (o.delivered at time zone 'Asia/Manila')::date as delivered_on,
+                                   case when o.status = any(${sqlList(RETURNED)}) then ${ASKED('o.t', 'o.long_days', '$1')} end as asked) d
+        cross join generate_series(1, (o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS}) n
+       where o.long_days is not null and o.status = any(${sqlList([...OUT, ...RETURNED])})
+         and d.delivered_on + ${CYCLE_DAYS} * (n - 1) <= coalesce((d.asked at time zone 'Asia/Manila')::date - 1, $1::date)`, [opts.endDay]);
+    await c.query(`create temporary table scale_cycled as select order_id, count(*)::int as cycles, sum(amount) as paid from scale_cycles group by order_id`);
+    await c.query('analyze scale_cycles; analyze scale_cycled');
     // Rentals back (their full payment asked for): when, the late fees counted for those that came back
     // late, what staff waived of them, and the deposit settled against the charges (contracts
     // `fullPaymentTerms`: the deposit pays the charges first, the rest is refunded, what it does not
     // cover is added to the balance, due FULL_PAYMENT_DUE_DAYS after the request).
     await c.query(`create temporary table scale_back as
       select y.*, y.late_fees as extra, least(y.deposit, y.late_fees) as applied, y.deposit - least(y.deposit, y.late_fees) as refund,
-             y.late_fees - least(y.deposit, y.late_fees) as shortfall, y.total - y.first_day + (y.late_fees - least(y.deposit, y.late_fees)) as balance
+             y.late_fees - least(y.deposit, y.late_fees) as shortfall, y.total - y.first_day - y.cycles_paid + (y.late_fees - least(y.deposit, y.late_fees)) as balance
         from (select x.*, x.counted - x.waived as late_fees, (x.asked at time zone 'Asia/Manila')::date + $2::int as due
         from (select o.id as order_id, o.i, o.t, a.asked, t.total::numeric(12,2), t.first_day::numeric(12,2), t.deposit::numeric(12,2), coalesce(f.counted, 0)::numeric(12,2) as counted,
+                     coalesce(cy.paid, 0)::numeric(12,2) as cycles_paid,
                      (case when f.counted > 0 and pg_temp.h('waive', o.i) % 10 = 0 then round(f.counted / 2, 2) else 0 end)::numeric(12,2) as waived
-                from scale_orders o join scale_totals t on t.order_id = o.id
-                cross join lateral (select ${ASKED('o.t', '$1')} as asked) a
+                from scale_orders o join scale_totals t on t.order_id = o.id left join scale_cycled cy on cy.order_id = o.id
+                cross join lateral (select ${ASKED('o.t', 'o.long_days', '$1')} as asked) a
                 left join (select l.order_id, sum(${LINE_LATE_FEES('l.rental_terms', 'l.quantity', LATE('l.i'))}) as counted
                              from scale_lines l where l.rental_terms is not null group by l.order_id) f on f.order_id = o.id
                where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)})) x) y`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
@@ -336,11 +390,11 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await step(
       'orders',
       `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at,
-              deposit, extra_charge, full_payment_due, late_fees, deposit_applied, deposit_refund)
+              deposit, extra_charge, full_payment_due, late_fees, deposit_applied, deposit_refund, billing)
        select o.id, 'ORD-' || o.day || '-' || ${paddedNumberSql('o.i')}, pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
               case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
               o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.delivered end,
-              t.deposit, b.extra, b.due, b.late_fees, b.applied, b.refund
+              t.deposit, b.extra, b.due, b.late_fees, b.applied, b.refund, case when o.long_days is not null then 'CYCLES' else 'UPFRONT' end
          from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id`,
     );
     await step(
@@ -365,36 +419,47 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
 
     // ---- payments: one per order; records for what was taken; the order service's mirror
     await c.query(`create temporary table scale_paid as
-      select o.id as order_id, o.i, o.t, o.type, o.pay_status, t.total, t.first_day, t.deposit, b.extra, b.balance as asked_balance,
-             -- a rental's deposit is taken (and held) with its first payment; in full, what its deposit did not cover of the charges too
-             case o.pay_status when 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when 'INITIAL_PAYMENT' then t.first_day + t.deposit when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit else 0 end as paid,
+      select o.id as order_id, o.i, o.t, o.type, o.pay_status, o.long_days, t.total, t.first_day, t.deposit, b.extra, b.balance as asked_balance,
+             -- a rental's deposit is taken (and held) with its first payment, then its cycles' rent; in full, what its deposit did not cover of the charges too
+             case o.pay_status when 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when 'INITIAL_PAYMENT' then t.first_day + t.deposit + coalesce(cy.paid, 0)
+                               when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit + coalesce(cy.paid, 0) else 0 end as paid,
              case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held,
+             coalesce(cy.cycles, 0) as cycles, case when o.type = 'RENT' and o.status = any(${sqlList([...OUT, ...RETURNED])}) then (o.delivered at time zone 'Asia/Manila')::date end as delivered_on,
              b.late_fees, b.applied, b.refund, b.due
-        from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id`);
+        from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id left join scale_cycled cy on cy.order_id = o.id`);
     await step(
       'payments',
       `insert into payment.payments (id, order_id, order_number, order_type, order_status, customer_id, customer_name, lines, status, type, total_order_payment, total_partial_payment,
-              overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, extra_charge, late_fees, deposit_applied, deposit_refund)
+              overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, extra_charge, late_fees, deposit_applied, deposit_refund,
+              billing, delivered_on, last_cycle)
        select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
               (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', l.variant_name, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
-                      'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text) order by l.position) from ordering.order_lines l where l.order_id = o.id),
-              p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
+                      'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', null) order by l.position)
+                 from ordering.order_lines l where l.order_id = o.id),
+              p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.cycles > 0 then 'CYCLE' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
+              -- the full payment's amount once it is asked for (none until paid; 0 while a rental's first payment is all: payment.rules)
+              case when p.pay_status in ('PAID', 'FOR_FULL_PAYMENT') then p.total + coalesce(p.extra, 0) when p.pay_status = 'INITIAL_PAYMENT' then 0 end,
               -- the balance: the total and the charges less what counts against them (payment.rules creditedCents)
-              p.total + coalesce(p.extra, 0), p.total + coalesce(p.extra, 0) - (p.paid - p.held + coalesce(p.applied, 0)), p.paid, 1, p.t, p.t + interval '1 hour',
-              p.due, p.deposit, p.held, p.extra, p.late_fees, p.applied, p.refund
+              p.total + coalesce(p.extra, 0) - (p.paid - p.held + coalesce(p.applied, 0)), p.paid, 1, p.t, p.t + interval '1 hour',
+              p.due, p.deposit, p.held, p.extra, p.late_fees, p.applied, p.refund, case when p.long_days is not null then 'CYCLES' else 'UPFRONT' end, p.delivered_on, p.cycles
          from scale_paid p join ordering.orders o on o.id = p.order_id join ordering.customers cu on cu.id = o.customer_id`,
     );
     await step(
       'payment records',
       `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at, deposit,
-              extra_charge, due_date)
-       select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day + p.held, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, p.total, p.total - p.first_day,
-              p.t + interval '30 minutes', p.held, null, null
+              extra_charge, due_date, cycle)
+       select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day + p.held, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, 0, p.total - p.first_day,
+              p.t + interval '30 minutes', p.held, null, null, null
          from scale_paid p where p.type = 'RENT' and p.paid > 0
+       union all
+       -- a long rental's cycles (CYCLE, its number; the balance the rent still owed after it)
+       select pg_temp.u('record-cycle:' || c.n, c.i), pg_temp.u('payment', c.i), 'CYCLE', 'INV-YC-' || c.i || '-' || c.n, 'OR-YC-' || c.i || '-' || c.n, c.amount, pg_temp.u('staff', 1), 'Scale Accountant',
+              p.first_day, 0, p.total - p.first_day - sum(c.amount) over (partition by c.order_id order by c.n), c.at, 0, null::numeric, null::date, c.n
+         from scale_cycles c join scale_paid p on p.order_id = c.order_id
        union all
        select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.asked_balance else p.total end,
               pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total + coalesce(p.extra, 0), 0,
-              case when p.type = 'RENT' then ${FULLY_PAID('p.t', '$1')} else p.t + interval '30 minutes' end, 0, p.extra, p.due
+              case when p.type = 'RENT' then ${FULLY_PAID('p.t', 'p.long_days', '$1')} else p.t + interval '30 minutes' end, 0, p.extra, p.due, null
          from scale_paid p where p.pay_status = 'PAID'
        order by 12, 1`,
       [opts.endDay],
@@ -409,15 +474,15 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'order payment records',
-      `insert into ordering.order_payment_records (id, order_id, payment_id, type, invoice_number, receipt_number, amount, created_at, payment_record_id)
-       select pg_temp.u('mirror', r.seq), p.order_id, p.id, r.type, r.invoice_number, r.receipt_number, r.amount, r.created_at, r.id
+      `insert into ordering.order_payment_records (id, order_id, payment_id, type, invoice_number, receipt_number, amount, created_at, payment_record_id, cycle)
+       select pg_temp.u('mirror', r.seq), p.order_id, p.id, r.type, r.invoice_number, r.receipt_number, r.amount, r.created_at, r.id, r.cycle
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
     // What is left of a deposit settled at the return is owed back: refunded an hour after the
     // rental's full payment, still due while that is. Numbered as the service numbers them.
     await c.query(`create temporary table scale_refunds as
       select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, p.refund as amount, b.asked,
-             case when p.pay_status = 'PAID' then ${REFUNDED(FULLY_PAID('p.t', '$1'), '$1')} end as refunded_at,
+             case when p.pay_status = 'PAID' then ${REFUNDED(FULLY_PAID('p.t', 'p.long_days', '$1'), '$1')} end as refunded_at,
              row_number() over (order by b.asked, p.i) as n
         from scale_paid p join scale_back b on b.order_id = p.order_id
        where p.refund > 0`, [opts.endDay]);
@@ -529,9 +594,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'reporting payments',
-      `insert into reporting.payments (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after, invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit)
+      `insert into reporting.payments (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after, invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit,
+              cycle)
        select p.id, r.type, p.order_id, p.order_number, p.order_type, r.amount, r.balance, case when r.type = 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end,
-              r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1, r.deposit
+              r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1, r.deposit, coalesce(r.cycle, 0)
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
     await step(
@@ -550,7 +616,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `create temporary table scale_events as
        select pg_temp.u('event-placed', s.i) as id, 'ordering' as publisher, 'dme.order.placed' as subject, s.t as at, o.id as aggregate_id, 1 as version,
               jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'customerId', o.customer_id, 'type', o.type, 'typeOfOrder', null,
-                'totalAmount', o.total_amount::text, 'partialPayment', o.partial_payment::text, 'deposit', o.deposit::text, 'billing', 'UPFRONT',
+                'totalAmount', o.total_amount::text, 'partialPayment', o.partial_payment::text, 'deposit', o.deposit::text, 'billing', o.billing,
                 'customer', jsonb_build_object('name', cu.first_name || ' ' || cu.last_name, 'email', cu.email, 'contactNumber', cu.contact_number),
                 'delivery', jsonb_build_object('address', o.delivery_address, 'city', o.delivery_city, 'state', o.delivery_state, 'zipcode', o.delivery_zipcode),
                 'createdAt', pg_temp.iso(o.created_at),
@@ -569,11 +635,12 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          from scale_orders s join ordering.orders o on o.id = s.id left join scale_back b on b.order_id = o.id and o.status = 'FOR_FULL_PAYMENT'
         where s.status <> 'PENDING' and s.t + interval '1 hour' > ${since('$1', '$2')}
        union all
-       select pg_temp.u('event-paid:' || r.id, 0), 'payment', 'dme.payment.confirmed', r.created_at, p.id, case r.type when 'PARTIAL' then 2 else 2 + (p.type = 'RENT')::int end,
+       select pg_temp.u('event-paid:' || r.id, 0), 'payment', 'dme.payment.confirmed', r.created_at, p.id,
+              case r.type when 'PARTIAL' then 2 when 'CYCLE' then 2 + r.cycle else 2 + (p.order_type = 'RENT')::int + p.last_cycle end,
               jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type, 'type', r.type,
                 'status', case r.type when 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end, 'amount', r.amount::text, 'invoiceNumber', r.invoice_number, 'receiptNumber', r.receipt_number,
                 'note', '', 'accommodatedBy', r.accommodated_by, 'confirmedAt', pg_temp.iso(r.created_at), 'totalPartialPayment', r.total_partial_payment::text, 'extraCharge', null,
-                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', r.deposit::text, 'cycle', null, 'owned', false)
+                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', r.deposit::text, 'cycle', r.cycle, 'owned', false)
          from payment.payment_records r join payment.payments p on p.id = r.payment_id
         where r.created_at > ${since('$1', '$2')} and p.id = any(select pg_temp.u('payment', i) from scale_orders)
        union all
@@ -625,7 +692,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * order, as many as each line's quantity; deposits as the lines' terms ask, held from the first
  * payment and settled at the return, each refund as the payment, the order and reporting hold it;
  * late fees within what the lines' terms allow, as the order, its payment, its waivers and
- * reporting hold them, paid from the deposit first.
+ * reporting hold them, paid from the deposit first; billing by cycles as the lines ask, each cycle
+ * paid once for the rent of its days, after its day and before the full payment.
  * Answers the problems found.
  */
 export async function checkYear(databaseUrl: string): Promise<string[]> {
@@ -641,9 +709,27 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('orders without exactly one payment', `select o.order_number, count(p.id) from ordering.orders o left join payment.payments p on p.order_id = o.id group by o.id having count(p.id) <> 1`);
     await none('payments whose records do not sum to what they took', `select p.order_number, p.amount_paid, sum(r.amount) from payment.payments p left join payment.payment_records r on r.payment_id = p.id group by p.id having p.amount_paid is distinct from coalesce(sum(r.amount), 0)`);
     // What was paid counts against the total and the charges less the deposit held (it is the customer's), plus what of it was taken for charges.
+    // The overall total is the full payment's: none before any payment, 0 while a rental's first payment (and cycles) are all, then the total and the charges.
     await none('payments whose balance is not the rest', `select order_number from payment.payments
       where balance <> total_order_payment + coalesce(extra_charge, 0) - (amount_paid - deposit_held + coalesce(deposit_applied, 0))
-         or overall_total <> total_order_payment + coalesce(extra_charge, 0) or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+         or overall_total is distinct from case when status in ('PAID', 'FOR_FULL_PAYMENT') then total_order_payment + coalesce(extra_charge, 0) when status = 'INITIAL_PAYMENT' then 0 end
+         or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    // Billing cycles (issue 29): an order is billed per 30-day cycle when a rental line on cycle terms runs more than 30 days
+    // (rental-money orderBilling), its payment alike; a rental delivered keeps its delivery day (its cycles count from it).
+    await none('orders not billed as their lines ask, or their payment otherwise', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id
+      where o.billing <> case when exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.rental_terms ->> 'billing' = 'CYCLES' and l.no_of_rental_days > ${CYCLE_DAYS})
+                              then 'CYCLES' else 'UPFRONT' end
+         or p.billing <> o.billing or p.delivered_on is distinct from case when o.type = 'RENT' and o.delivered_at is not null then (o.delivered_at at time zone 'Asia/Manila')::date end`);
+    // Each cycle taken once, from the first on (the last one paid the payment's last cycle), for the rent of its days on the lines
+    // (cycle 1 less the first payment's first day), taken on or after the day it was due, while the rental was out (before its full payment).
+    await none('cycle payments not as the lines\' cycles ask', `select p.order_number, r.cycle from payment.payments p join payment.payment_records r on r.payment_id = p.id and r.type = 'CYCLE'
+        cross join lateral (select sum(x.quantity * x."unitPrice" * greatest(0, least(x."noOfRentalDays", ${CYCLE_DAYS} * r.cycle) - ${CYCLE_DAYS} * (r.cycle - 1))) as rent
+                              from jsonb_to_recordset(p.lines) x(quantity int, "noOfRentalDays" int, "unitPrice" numeric)) c
+       where p.billing <> 'CYCLES' or r.cycle > p.last_cycle or r.amount <> c.rent - case when r.cycle = 1 then p.total_partial_payment else 0 end
+          or (r.created_at at time zone 'Asia/Manila')::date < p.delivered_on + ${CYCLE_DAYS} * (r.cycle - 1)
+          or r.created_at > (select f.created_at from payment.payment_records f where f.payment_id = p.id and f.type = 'FULL')
+      union all
+      select p.order_number, p.last_cycle from payment.payments p where p.last_cycle <> (select count(*) from payment.payment_records r where r.payment_id = p.id and r.type = 'CYCLE')`);
     // Late fees (issue 29): the order, its payment and reporting hold the same figures; what reporting says was waived is the waivers
     // the order keeps; the deposit pays the charges first.
     await none('late fees or charges not as the order, its payment, its waivers and reporting hold them, or a deposit not paying the charges first', `select o.order_number
@@ -669,10 +755,14 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       select f.number from payment.payment_refunds f join payment.payments p on p.id = f.payment_id left join ordering.order_refunds o on o.refund_id = f.id left join reporting.refunds r on r.refund_id = f.id
       where (f.status = 'REFUNDED') <> (o.refund_id is not null) or (f.status = 'REFUNDED') <> (r.refund_id is not null) or o.amount <> f.amount or r.amount <> f.amount
          or o.order_id <> p.order_id or r.order_id <> p.order_id or r.refunded_at <> f.refunded_at or o.number <> f.number`);
-    await none('payments PAID with a balance, or unpaid with money taken', `select order_number, status, balance, amount_paid from payment.payments where (status = 'PAID') <> (balance = 0) or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
+    // (A rental on cycles may owe nothing while not PAID: its cycles paid its rent; the full payment at its return is then 0.00.)
+    await none('payments PAID with a balance, or unpaid with money taken', `select order_number, status, balance, amount_paid from payment.payments
+      where (status = 'PAID' and balance <> 0) or (status <> 'PAID' and balance = 0 and not (billing = 'CYCLES' and status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT')))
+         or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
     await none('payments that took money not mirrored in the order service (or mirrored without any)', `select p.order_number from payment.payments p left join ordering.order_payments m on m.order_id = p.order_id and m.payment_id = p.id
       where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance`);
-    await none('payment records not mirrored on the order', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id left join ordering.order_payment_records m on m.payment_record_id = r.id and m.order_id = p.order_id and m.amount = r.amount where m.id is null`);
+    await none('payment records not mirrored on the order', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
+      left join ordering.order_payment_records m on m.payment_record_id = r.id and m.order_id = p.order_id and m.amount = r.amount and m.cycle is not distinct from r.cycle where m.id is null`);
     await none('orders whose payment status does not follow their status', `select o.order_number, o.type, o.status, p.status from ordering.orders o join payment.payments p on p.order_id = o.id
       where (o.status = 'CANCELLED') <> (p.status = 'CANCELLED') or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
          or (o.type = 'BUY' and o.status not in ('PENDING', 'FOR_PAYMENT', 'CANCELLED') and p.status <> 'PAID') or (o.type = 'RENT' and (o.status = 'COMPLETED') <> (p.status = 'PAID'))`);
@@ -699,7 +789,8 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
          or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund or r.full_due_date is distinct from o.full_payment_due`);
     await none('rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance', `select o.order_number from reporting.orders o
       where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT'))
-         or o.full_balance <> o.total_amount - o.partial_payment + coalesce(o.extra_charge, 0) - coalesce(o.deposit_applied, 0)
+         or o.full_balance <> o.total_amount - o.partial_payment - coalesce((select sum(y.amount) from reporting.payments y where y.order_id = o.id and y.type = 'CYCLE'), 0)
+                              + coalesce(o.extra_charge, 0) - coalesce(o.deposit_applied, 0)
          or o.full_asked_at < o.placed_at or o.full_asked_at > o.full_paid_at`);
     await none('order lines missing from reporting or different there', `select l.order_id, l.position from ordering.order_lines l left join reporting.order_lines r on r.order_id = l.order_id and r.line_no = l.position
       where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
