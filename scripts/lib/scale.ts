@@ -40,14 +40,14 @@
  * Billing cycles (issue 29): one rental product in three of the others bills a rental over 30 days
  * per 30-day cycle. One rental in eight runs 31 to 120 days on those products: the order and its
  * payment are billed by cycles from the day it was delivered; each cycle due while it was out is
- * paid on its day (a CYCLE record with its number, in the payment, the order's copy and reporting),
+ * paid on its day (a CYCLE record with its number, in the payment, the order's copy and reporting)
+ * but for one rental in five still out, whose last cycle due is not paid yet,
  * its full payment at the return is what the cycles left (often 0.00), and it is COMPLETED only
  * some days after its days ran out. Payments carry the overall total as the service keeps it
  * (none before a payment, 0 while only the first payment and cycles are taken).
  *
  * Not generated yet: sub-variants, the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases (their units SOLD), damage charges, rent-to-own, unpaid cycles past
- * their day, refunds of orders cancelled after payment (a cancellation comes before payment here).
+ * rentals) and of purchases (their units SOLD), damage charges, rent-to-own, refunds of orders cancelled after payment (a cancellation comes before payment here).
  */
 import pg from 'pg';
 import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
@@ -357,9 +357,11 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // from its delivery day, each due on its first day; every line runs its days, so a cycle's rent is
     // its days at the rental's rent of a day (the first payment's), cycle 1 less that first day. The
     // cycles due while it was out are paid: on the day due (cycle 1 an hour after the delivery), up to
-    // the year's end day, or for a rental back, before the day its full payment was asked for.
+    // the year's end day, or for a rental back, before the day its full payment was asked for; but one
+    // rental in five still out has not paid its last cycle due yet (its cycles show it DUE).
     await c.query(`create temporary table scale_cycles as
-      select o.id as order_id, o.i, n, (t.first_day * case when n = 1 then ${CYCLE_DAYS} - 1 else least(${CYCLE_DAYS}, o.long_days - ${CYCLE_DAYS} * (n - 1)) end)::numeric(12,2) as amount,
+      select x.order_id, x.i, x.n, x.amount, x.at from (
+      select o.id as order_id, o.i, o.status, n, max(n) over (partition by o.id) as last_due, (t.first_day * case when n = 1 then ${CYCLE_DAYS} - 1 else least(${CYCLE_DAYS}, o.long_days - ${CYCLE_DAYS} * (n - 1)) end)::numeric(12,2) as amount,
              case when n = 1 then o.delivered + least(interval '1 hour', (coalesce(d.asked, ${yearEnd('$1')}) - o.delivered) / 2)
                   else (d.delivered_on + ${CYCLE_DAYS} * (n - 1) + time '09:00') at time zone 'Asia/Manila' end as at
         from scale_orders o join scale_totals t on t.order_id = o.id
@@ -367,7 +369,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                                    case when o.status = any(${sqlList(RETURNED)}) then ${ASKED('o.t', 'o.long_days', '$1')} end as asked) d
         cross join generate_series(1, (o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS}) n
        where o.long_days is not null and o.status = any(${sqlList([...OUT, ...RETURNED])})
-         and d.delivered_on + ${CYCLE_DAYS} * (n - 1) <= coalesce((d.asked at time zone 'Asia/Manila')::date - 1, $1::date)`, [opts.endDay]);
+         and d.delivered_on + ${CYCLE_DAYS} * (n - 1) <= coalesce((d.asked at time zone 'Asia/Manila')::date - 1, $1::date)) x
+       where not (x.status = any(${sqlList(OUT)}) and x.n = x.last_due and pg_temp.h('cycle-unpaid', x.i) % 5 = 0)`, [opts.endDay]);
     await c.query(`create temporary table scale_cycled as select order_id, count(*)::int as cycles, sum(amount) as paid from scale_cycles group by order_id`);
     await c.query('analyze scale_cycles; analyze scale_cycled');
     // Rentals back (their full payment asked for): when, the late fees counted for those that came back
