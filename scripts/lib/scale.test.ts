@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { billingCycles, cycleDue, cycleLines, FULL_PAYMENT_DUE_DAYS, orderBilling, rentalCycles, toCents, type RentalTermsWire } from '@dme/contracts';
+import { billingCycles, cycleDue, cycleLines, FULL_PAYMENT_DUE_DAYS, orderBilling, orderBuyOut, rentalCycles, toCents, type RentalTermsWire, type RentToOwnTerms } from '@dme/contracts';
 import { createOrm, migrate } from '@dme/platform';
 import { createTestDatabase } from '@dme/testing';
 import { migrations as identityMigrations } from '@dme/identity';
@@ -209,6 +209,34 @@ describe('a year of a busy shop, on a sample', () => {
     expect(homes).toEqual({ payment: homes!.payment, mirrored: homes!.payment, reported: homes!.payment });
   });
 
+  it('rentals on rent-to-own lines only are priced a buy-out, and some were bought out: for what contracts orderBuyOut prices it, the rental then the customer\'s, in every home', async () => {
+    type Line = { rentToOwn: RentToOwnTerms | null; noOfRentalDays: number | null; unitPrice: string; quantity: number };
+    const owning = await query<{ order_number: string; status: string; order_status: string; owned: boolean; last_cycle: number; lines: Line[]; bought: string | null; full: string }>(
+      a.url,
+      `select p.order_number, p.status, p.order_status, p.owned, p.last_cycle, p.lines,
+              (select r.amount::text from payment.payment_records r where r.payment_id = p.id and r.type = 'BUYOUT') as bought,
+              (select count(*) from payment.payment_records r where r.payment_id = p.id and r.type = 'FULL') as full
+         from payment.payments p where p.billing = 'CYCLES' and exists (select 1 from jsonb_array_elements(p.lines) l where jsonb_typeof(l -> 'rentToOwn') = 'object')`,
+    );
+    const bought = owning.filter((p) => p.bought !== null);
+    expect(bought.length, 'rentals bought out').toBeGreaterThan(0);
+    // Others on rent-to-own lines only were returned, or are still out, their buy-out priced as the payment page offers it.
+    expect(owning.filter((p) => p.bought === null && orderBuyOut(p.lines, p.last_cycle) !== null).length, 'rent-to-own rentals not bought out').toBeGreaterThan(0);
+    for (const p of bought) {
+      expect({ order: p.order_number, cents: toCents(p.bought!), owned: p.owned, status: p.status, orderStatus: p.order_status, full: p.full }).toEqual({
+        order: p.order_number, cents: orderBuyOut(p.lines, p.last_cycle)!.cents, owned: true, status: 'PAID', orderStatus: 'COMPLETED', full: '0',
+      });
+    }
+    const [homes] = await query<{ mirrored: string; reported: string; unasked: string }>(
+      a.url,
+      `select (select count(*) from ordering.order_payment_records where type = 'BUYOUT') as mirrored,
+              (select count(*) from reporting.payments where type = 'BUYOUT' and status_after = 'PAID') as reported,
+              (select count(*) from reporting.orders o where o.status = 'COMPLETED' and o.payment_status = 'PAID' and o.full_asked_at is null and o.full_paid_at is null
+                  and exists (select 1 from reporting.payments y where y.order_id = o.id and y.type = 'BUYOUT')) as unasked`,
+    );
+    expect(homes).toEqual({ mirrored: String(bought.length), reported: String(bought.length), unasked: String(bought.length) });
+  });
+
   it("holds the events' history a running shop keeps: a week in the outboxes, every one published; two weeks in the inboxes", async () => {
     const [e] = await query<{ oldest_out: string; newest_out: string; pending: string; placed: string; week: string; oldest_in: string; inbox: string }>(
       a.url,
@@ -244,7 +272,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a cycle, a billing, a payment after the year's end, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a cycle, a billing, a buy-out, a payment after the year's end, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -285,6 +313,8 @@ describe('a year of a busy shop, on a sample', () => {
       update payment.payments set amount_paid = amount_paid + 1, balance = balance - 1 where id = (select payment_id from payment.payment_records where id = (select id from recycled));
       update ordering.order_payment_records set amount = amount + 1 where payment_record_id = (select id from recycled)`);
     await query(b.url, `update ordering.orders set billing = 'UPFRONT' where id = (select id from ordering.orders where billing = 'CYCLES' order by order_number limit 1)`);
+    // A buy-out for a peso less than the terms price it.
+    await query(b.url, `update payment.payment_records set amount = amount - 1 where id = (select id from payment.payment_records where type = 'BUYOUT' order by id limit 1)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
     await query(b.url, `set session_replication_role = replica; delete from catalog.stock_items where id = (select id from catalog.stock_items order by serial_code limit 1)`);
     const problems = (await checkYear(b.url)).map((p) => p.replace(/^\d+ /, '').replace(/:.*$/s, ''));
@@ -294,6 +324,7 @@ describe('a year of a busy shop, on a sample', () => {
         'payments that took money not mirrored in the order service (or mirrored without any)',
         "cycle payments not as the lines' cycles ask",
         'orders not billed as their lines ask, or their payment otherwise',
+        "buy-outs not as the lines' rent-to-own terms price them",
         'order lines missing from reporting or different there',
         'rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance',
         'stock levels that do not count the units',

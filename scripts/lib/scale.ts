@@ -46,8 +46,14 @@
  * some days after its days ran out. Payments carry the overall total as the service keeps it
  * (none before a payment, 0 while only the first payment and cycles are taken).
  *
+ * Rent-to-own (issue 29): half the products billed by cycles are rent-to-own (a unit's sale price
+ * 60 days of its rent, half the rent paid credited). One rental in three COMPLETED on such lines
+ * only was bought out instead of coming back: while DELIVERED, after half its cycles, for what
+ * contracts `orderBuyOut` prices it (a BUYOUT record; the payment PAID and the customer's, its
+ * overall total what it paid; no return, no full payment).
+ *
  * Not generated yet: sub-variants, the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases (their units SOLD), damage charges, rent-to-own, refunds of orders cancelled after payment (a cancellation comes before payment here).
+ * rentals) and of purchases and buy-outs (their units SOLD), damage charges, refunds of orders cancelled after payment (a cancellation comes before payment here).
  */
 import pg from 'pg';
 import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
@@ -141,6 +147,15 @@ const LINE_LATE_FEES = (terms: string, quantity: string, late: string) =>
 const CYCLES_PRODUCT = (i: string) => `${i} % 2 = 1 and not (${DEPOSIT_PRODUCT(i)}) and pg_temp.h('cycles', ${i}) % 3 = 0`;
 const CYCLES_TERMS: RentalTermsWire = { deposit: null, lateFeePerDay: '0.00', graceDays: 0, lateFeeCap: null, billing: 'CYCLES' };
 /**
+ * Half the products billed by cycles are rent-to-own (by their number `i`, SQL): a unit's sale price
+ * 60 days of its rent, half the rent paid credited, the customer's after 12 paid cycles (more than a
+ * generated rental runs: none becomes the customer's by its cycles).
+ */
+const OWNABLE_PRODUCT = (i: string) => `pg_temp.h('own', ${i}) % 2 = 0`;
+const RENT_TO_OWN = { saleDays: 60, creditPercent: 50, afterCycles: 12 };
+/** The rentals on rent-to-own lines only (every line) bought out (SQL, by the order's number `i`): one in three of those COMPLETED. */
+const BOUGHT_OUT = (i: string) => `pg_temp.h('buy-out', ${i}) % 3 = 0`;
+/**
  * A long rental's days (SQL, by its order's number `i`): one rental in eight runs 31 to 120 days, on
  * products billed by cycles (every line the same days), so it is billed per 30-day cycle (contracts
  * rental-money `orderBilling`); null for the others (1 to 30 days a line).
@@ -219,11 +234,14 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `update catalog.products set rental_terms = $2::jsonb where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i where ${DEPOSIT_PRODUCT('i')})`,
       [P, JSON.stringify(DEPOSIT_TERMS)],
     );
-    // One in three of the others bills a rental over 30 days per 30-day cycle (issue 29).
+    // One in three of the others bills a rental over 30 days per 30-day cycle (issue 29), half of those rent-to-own.
     await step(
       'rental terms (billing cycles)',
-      `update catalog.products set rental_terms = $2::jsonb where id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i where ${CYCLES_PRODUCT('i')})`,
-      [P, JSON.stringify(CYCLES_TERMS)],
+      `update catalog.products p set rental_terms = case when ${OWNABLE_PRODUCT('x.i')}
+              then $2::jsonb || jsonb_build_object('rentToOwn', jsonb_build_object('salePrice', (p.price * $3::int)::numeric(12,2)::text, 'creditPercent', $4::int, 'afterCycles', $5::int))
+              else $2::jsonb end
+         from generate_series(1, $1::int) x(i) where p.id = pg_temp.u('product', x.i) and ${CYCLES_PRODUCT('x.i')}`,
+      [P, JSON.stringify(CYCLES_TERMS), RENT_TO_OWN.saleDays, RENT_TO_OWN.creditPercent, RENT_TO_OWN.afterCycles],
     );
     // The products a long rental's lines choose from, numbered from 0.
     await c.query(`create temporary table scale_cycle_products as
@@ -353,6 +371,20 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         where n <= o.lines`, [P, Math.max(1, cycleProducts)]);
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
     await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
+    // Rent-to-own rentals bought out (issue 29, contracts rental-money `orderBuyOut`): while DELIVERED,
+    // three days after it paid cycle m (half its cycles, rounded up), for each line its sale price
+    // less the share of its rent paid (its days the m cycles cover) credited, rounded half up to the
+    // cent (`shareCents`). Its rent ends there: no later cycle, no return, no full payment.
+    await c.query(`create temporary table scale_bought as
+      select o.id as order_id, o.i, d.m, (d.delivered_on + ${CYCLE_DAYS} * (d.m - 1) + 3 + time '10:00') at time zone 'Asia/Manila' as at,
+             (select sum(greatest(0, (l.rental_terms -> 'rentToOwn' ->> 'salePrice')::numeric * l.quantity * 100
+                                     - floor((least(l.days, ${CYCLE_DAYS} * d.m) * l.price * l.quantity * 100 * (l.rental_terms -> 'rentToOwn' ->> 'creditPercent')::int * 100 + 5000) / 10000)))
+                from scale_lines l where l.order_id = o.id)::numeric / 100 as amount
+        from scale_orders o
+        cross join lateral (select ((o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS} + 1) / 2 as m, (o.delivered at time zone 'Asia/Manila')::date as delivered_on) d
+       where o.long_days is not null and o.status = 'COMPLETED' and ${BOUGHT_OUT('o.i')}
+         and not exists (select 1 from scale_lines l where l.order_id = o.id and jsonb_typeof(l.rental_terms -> 'rentToOwn') is distinct from 'object')`);
+    await c.query('analyze scale_bought');
     // A long rental's billing cycles (contracts rental-money `billingCycles`, `cycleDue`): 30 days each
     // from its delivery day, each due on its first day; every line runs its days, so a cycle's rent is
     // its days at the rental's rent of a day (the first payment's), cycle 1 less that first day. The
@@ -364,11 +396,11 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       select o.id as order_id, o.i, o.status, n, max(n) over (partition by o.id) as last_due, (t.first_day * case when n = 1 then ${CYCLE_DAYS} - 1 else least(${CYCLE_DAYS}, o.long_days - ${CYCLE_DAYS} * (n - 1)) end)::numeric(12,2) as amount,
              case when n = 1 then o.delivered + least(interval '1 hour', (coalesce(d.asked, ${yearEnd('$1')}) - o.delivered) / 2)
                   else (d.delivered_on + ${CYCLE_DAYS} * (n - 1) + time '09:00') at time zone 'Asia/Manila' end as at
-        from scale_orders o join scale_totals t on t.order_id = o.id
+        from scale_orders o join scale_totals t on t.order_id = o.id left join scale_bought bo on bo.order_id = o.id
         cross join lateral (select (o.delivered at time zone 'Asia/Manila')::date as delivered_on,
                                    case when o.status = any(${sqlList(RETURNED)}) then ${ASKED('o.t', 'o.long_days', '$1')} end as asked) d
         cross join generate_series(1, (o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS}) n
-       where o.long_days is not null and o.status = any(${sqlList([...OUT, ...RETURNED])})
+       where o.long_days is not null and o.status = any(${sqlList([...OUT, ...RETURNED])}) and n <= coalesce(bo.m, n)
          and d.delivered_on + ${CYCLE_DAYS} * (n - 1) <= coalesce((d.asked at time zone 'Asia/Manila')::date - 1, $1::date)) x
        where not (x.status = any(${sqlList(OUT)}) and x.n = x.last_due and pg_temp.h('cycle-unpaid', x.i) % 5 = 0)`, [opts.endDay]);
     await c.query(`create temporary table scale_cycled as select order_id, count(*)::int as cycles, sum(amount) as paid from scale_cycles group by order_id`);
@@ -388,7 +420,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                 cross join lateral (select ${ASKED('o.t', 'o.long_days', '$1')} as asked) a
                 left join (select l.order_id, sum(${LINE_LATE_FEES('l.rental_terms', 'l.quantity', LATE('l.i'))}) as counted
                              from scale_lines l where l.rental_terms is not null group by l.order_id) f on f.order_id = o.id
-               where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)})) x) y`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
+               where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)}) and not exists (select 1 from scale_bought bo where bo.order_id = o.id)) x) y`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
     await c.query('analyze scale_back');
     await step(
       'orders',
@@ -424,27 +456,33 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await c.query(`create temporary table scale_paid as
       select o.id as order_id, o.i, o.t, o.type, o.pay_status, o.long_days, t.total, t.first_day, t.deposit, b.extra, b.balance as asked_balance,
              -- a rental's deposit is taken (and held) with its first payment, then its cycles' rent; in full, what its deposit did not cover of the charges too
-             case o.pay_status when 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when 'INITIAL_PAYMENT' then t.first_day + t.deposit + coalesce(cy.paid, 0)
-                               when 'FOR_FULL_PAYMENT' then t.first_day + t.deposit + coalesce(cy.paid, 0) else 0 end as paid,
+             -- (bought out: its first payment, the cycles it paid and the buy-out)
+             case when bo.order_id is not null then t.first_day + t.deposit + coalesce(cy.paid, 0) + bo.amount
+                  when o.pay_status = 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when o.pay_status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.first_day + t.deposit + coalesce(cy.paid, 0)
+                  else 0 end as paid,
              case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held,
              coalesce(cy.cycles, 0) as cycles, case when o.type = 'RENT' and o.status = any(${sqlList([...OUT, ...RETURNED])}) then (o.delivered at time zone 'Asia/Manila')::date end as delivered_on,
-             b.late_fees, b.applied, b.refund, b.due
-        from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id left join scale_cycled cy on cy.order_id = o.id`);
+             b.late_fees, b.applied, b.refund, b.due, bo.amount as bought, bo.at as bought_at
+        from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id left join scale_cycled cy on cy.order_id = o.id
+        left join scale_bought bo on bo.order_id = o.id`);
     await step(
       'payments',
       `insert into payment.payments (id, order_id, order_number, order_type, order_status, customer_id, customer_name, lines, status, type, total_order_payment, total_partial_payment,
               overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, extra_charge, late_fees, deposit_applied, deposit_refund,
-              billing, delivered_on, last_cycle)
+              billing, delivered_on, last_cycle, owned)
        select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
               (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', l.variant_name, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
-                      'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', null) order by l.position)
+                      'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', l.rental_terms -> 'rentToOwn') order by l.position)
                  from ordering.order_lines l where l.order_id = o.id),
-              p.pay_status, case when p.pay_status = 'PAID' then 'FULL' when p.cycles > 0 then 'CYCLE' when p.paid > 0 then 'PARTIAL' end, p.total, case when p.type = 'RENT' then p.first_day end,
-              -- the full payment's amount once it is asked for (none until paid; 0 while a rental's first payment is all: payment.rules)
-              case when p.pay_status in ('PAID', 'FOR_FULL_PAYMENT') then p.total + coalesce(p.extra, 0) when p.pay_status = 'INITIAL_PAYMENT' then 0 end,
-              -- the balance: the total and the charges less what counts against them (payment.rules creditedCents)
-              p.total + coalesce(p.extra, 0) - (p.paid - p.held + coalesce(p.applied, 0)), p.paid, 1, p.t, p.t + interval '1 hour',
-              p.due, p.deposit, p.held, p.extra, p.late_fees, p.applied, p.refund, case when p.long_days is not null then 'CYCLES' else 'UPFRONT' end, p.delivered_on, p.cycles
+              p.pay_status, case when p.bought is not null then 'BUYOUT' when p.pay_status = 'PAID' then 'FULL' when p.cycles > 0 then 'CYCLE' when p.paid > 0 then 'PARTIAL' end,
+              p.total, case when p.type = 'RENT' then p.first_day end,
+              -- the full payment's amount once it is asked for (none until paid; 0 while a rental's first payment is all: payment.rules);
+              -- bought out, what was paid (the rent ends there)
+              case when p.bought is not null then p.paid - p.held when p.pay_status in ('PAID', 'FOR_FULL_PAYMENT') then p.total + coalesce(p.extra, 0) when p.pay_status = 'INITIAL_PAYMENT' then 0 end,
+              -- the balance: the total and the charges less what counts against them (payment.rules creditedCents); nothing once bought out
+              case when p.bought is not null then 0 else p.total + coalesce(p.extra, 0) - (p.paid - p.held + coalesce(p.applied, 0)) end, p.paid, 1, p.t, p.t + interval '1 hour',
+              p.due, p.deposit, p.held, p.extra, p.late_fees, p.applied, p.refund, case when p.long_days is not null then 'CYCLES' else 'UPFRONT' end, p.delivered_on, p.cycles,
+              p.bought is not null
          from scale_paid p join ordering.orders o on o.id = p.order_id join ordering.customers cu on cu.id = o.customer_id`,
     );
     await step(
@@ -463,7 +501,12 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.asked_balance else p.total end,
               pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total + coalesce(p.extra, 0), 0,
               case when p.type = 'RENT' then ${FULLY_PAID('p.t', 'p.long_days', '$1')} else p.t + interval '30 minutes' end, 0, p.extra, p.due, null
-         from scale_paid p where p.pay_status = 'PAID'
+         from scale_paid p where p.pay_status = 'PAID' and p.bought is null
+       union all
+       -- a rent-to-own rental bought out (BUYOUT: what it has paid is the overall total, nothing owed after it)
+       select pg_temp.u('record-buyout', p.i), pg_temp.u('payment', p.i), 'BUYOUT', 'INV-YB-' || p.i, 'OR-YB-' || p.i, p.bought, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day,
+              p.paid - p.held, 0, p.bought_at, 0, null, null, null
+         from scale_paid p where p.bought is not null
        order by 12, 1`,
       [opts.endDay],
     );
@@ -599,7 +642,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       'reporting payments',
       `insert into reporting.payments (payment_id, type, order_id, order_number, order_type, amount, balance_after, status_after, invoice_number, receipt_number, confirmed_at, accommodated_by, version, deposit,
               cycle)
-       select p.id, r.type, p.order_id, p.order_number, p.order_type, r.amount, r.balance, case when r.type = 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end,
+       select p.id, r.type, p.order_id, p.order_number, p.order_type, r.amount, r.balance, case when r.type in ('FULL', 'BUYOUT') then 'PAID' else 'INITIAL_PAYMENT' end,
               r.invoice_number, r.receipt_number, r.created_at, r.accommodated_by, 1, r.deposit, coalesce(r.cycle, 0)
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
@@ -625,7 +668,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                 'createdAt', pg_temp.iso(o.created_at),
                 'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', l.variant_id, 'subVariantId', null, 'productName', l.product_name, 'variantName', l.variant_name,
                             'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days, 'startDate', null, 'unitPrice', l.unit_price::text,
-                            'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', null) order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
+                            'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', l.rental_terms -> 'rentToOwn') order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
          from scale_orders s join ordering.orders o on o.id = s.id join ordering.customers cu on cu.id = o.customer_id
         where s.t > ${since('$1', '$2')}
        union all
@@ -641,9 +684,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        select pg_temp.u('event-paid:' || r.id, 0), 'payment', 'dme.payment.confirmed', r.created_at, p.id,
               case r.type when 'PARTIAL' then 2 when 'CYCLE' then 2 + r.cycle else 2 + (p.order_type = 'RENT')::int + p.last_cycle end,
               jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type, 'type', r.type,
-                'status', case r.type when 'FULL' then 'PAID' else 'INITIAL_PAYMENT' end, 'amount', r.amount::text, 'invoiceNumber', r.invoice_number, 'receiptNumber', r.receipt_number,
+                'status', case when r.type in ('FULL', 'BUYOUT') then 'PAID' else 'INITIAL_PAYMENT' end, 'amount', r.amount::text, 'invoiceNumber', r.invoice_number, 'receiptNumber', r.receipt_number,
                 'note', '', 'accommodatedBy', r.accommodated_by, 'confirmedAt', pg_temp.iso(r.created_at), 'totalPartialPayment', r.total_partial_payment::text, 'extraCharge', null,
-                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', r.deposit::text, 'cycle', r.cycle, 'owned', false)
+                'overallTotal', r.overall_total::text, 'balance', r.balance::text, 'dueDate', null, 'recordId', r.id, 'deposit', r.deposit::text, 'cycle', r.cycle, 'owned', r.type = 'BUYOUT')
          from payment.payment_records r join payment.payments p on p.id = r.payment_id
         where r.created_at > ${since('$1', '$2')} and p.id = any(select pg_temp.u('payment', i) from scale_orders)
        union all
@@ -713,10 +756,25 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('payments whose records do not sum to what they took', `select p.order_number, p.amount_paid, sum(r.amount) from payment.payments p left join payment.payment_records r on r.payment_id = p.id group by p.id having p.amount_paid is distinct from coalesce(sum(r.amount), 0)`);
     // What was paid counts against the total and the charges less the deposit held (it is the customer's), plus what of it was taken for charges.
     // The overall total is the full payment's: none before any payment, 0 while a rental's first payment (and cycles) are all, then the total and the charges.
+    // A rental bought out (owned) owes nothing more: its overall total is what it paid.
     await none('payments whose balance is not the rest', `select order_number from payment.payments
-      where balance <> total_order_payment + coalesce(extra_charge, 0) - (amount_paid - deposit_held + coalesce(deposit_applied, 0))
-         or overall_total is distinct from case when status in ('PAID', 'FOR_FULL_PAYMENT') then total_order_payment + coalesce(extra_charge, 0) when status = 'INITIAL_PAYMENT' then 0 end
+      where (not owned and balance <> total_order_payment + coalesce(extra_charge, 0) - (amount_paid - deposit_held + coalesce(deposit_applied, 0)))
+         or (not owned and overall_total is distinct from case when status in ('PAID', 'FOR_FULL_PAYMENT') then total_order_payment + coalesce(extra_charge, 0) when status = 'INITIAL_PAYMENT' then 0 end)
+         or (owned and (balance <> 0 or status <> 'PAID' or overall_total <> amount_paid - deposit_held))
          or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
+    // Rent-to-own (issue 29): a buy-out only of a rental whose every line is rent-to-own, after its last cycle paid and instead of its full payment,
+    // for each line's sale price less the share its terms credit of the rent its paid cycles cover (rounded half up to the cent).
+    await none('buy-outs not as the lines\' rent-to-own terms price them', `select p.order_number from payment.payments p
+        join payment.payment_records r on r.payment_id = p.id and r.type = 'BUYOUT'
+        cross join lateral (select sum(greatest(0, (x."rentToOwn" ->> 'salePrice')::numeric * x.quantity * 100
+                                   - floor((least(x."noOfRentalDays", greatest(1, ${CYCLE_DAYS} * p.last_cycle)) * x."unitPrice" * x.quantity * 100 * (x."rentToOwn" ->> 'creditPercent')::int * 100 + 5000) / 10000))) / 100 as price,
+                                   bool_and(jsonb_typeof(x."rentToOwn") = 'object') as every
+                              from jsonb_to_recordset(p.lines) x(quantity int, "noOfRentalDays" int, "unitPrice" numeric, "rentToOwn" jsonb) where x."noOfRentalDays" is not null) b
+       where not p.owned or not b.every or r.amount <> b.price or p.order_status <> 'COMPLETED'
+          or exists (select 1 from payment.payment_records f where f.payment_id = p.id and (f.type = 'FULL' or (f.type = 'CYCLE' and f.created_at > r.created_at)))
+      union all
+      select p.order_number from payment.payments p where p.owned and not exists (select 1 from payment.payment_records r where r.payment_id = p.id and r.type = 'BUYOUT')
+        and p.last_cycle < (select min((x."rentToOwn" ->> 'afterCycles')::int) from jsonb_to_recordset(p.lines) x("rentToOwn" jsonb))`);
     // Billing cycles (issue 29): an order is billed per 30-day cycle when a rental line on cycle terms runs more than 30 days
     // (rental-money orderBilling), its payment alike; a rental delivered keeps its delivery day (its cycles count from it).
     await none('orders not billed as their lines ask, or their payment otherwise', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id
@@ -791,7 +849,8 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment
          or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund or r.full_due_date is distinct from o.full_payment_due`);
     await none('rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance', `select o.order_number from reporting.orders o
-      where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT'))
+      where (o.full_asked_at is not null) <> (o.type = 'RENT' and o.status in ('COMPLETED', 'FOR_FULL_PAYMENT')
+                                              and not exists (select 1 from reporting.payments y where y.order_id = o.id and y.type = 'BUYOUT'))
          or o.full_balance <> o.total_amount - o.partial_payment - coalesce((select sum(y.amount) from reporting.payments y where y.order_id = o.id and y.type = 'CYCLE'), 0)
                               + coalesce(o.extra_charge, 0) - coalesce(o.deposit_applied, 0)
          or o.full_asked_at < o.placed_at or o.full_asked_at > o.full_paid_at`);
