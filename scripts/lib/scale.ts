@@ -246,6 +246,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // The products a long rental's lines choose from, numbered from 0.
     await c.query(`create temporary table scale_cycle_products as
       select (row_number() over (order by i) - 1)::int as k, i as pn from generate_series(1, $1::int) i where ${CYCLES_PRODUCT('i')}`, [P]);
+    await c.query('alter table scale_cycle_products add primary key (k); analyze scale_cycle_products');
     const cycleProducts = Number(((await c.query('select count(*)::int as n from scale_cycle_products')).rows[0] as { n: number }).n);
     await step(
       'variants',
@@ -353,7 +354,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              when s.status = 'FOR_FULL_PAYMENT' then 'FOR_FULL_PAYMENT'
              else 'INITIAL_PAYMENT' end as pay_status) p`, [O, opts.endDay, C, cycleProducts]);
     await c.query('create temporary table scale_lines as ' +
-      `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, pn, pr.id as product_id, pr.name, pr.brand, pr.image,
+      `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, x.pn, pr.id as product_id, pr.name, pr.brand, pr.image,
               -- a product in variants: one of them, at its price and damage fee (contracts levelPrice, levelDamageCharges)
               v.vi, v.id as variant_id, v.name as variant_name, v.price as variant_price, coalesce(v.price, pr.price) as price, coalesce(v.damage_charges, pr.damage_charges) as damage_charges,
               1 + pg_temp.h('quantity', o.i * 2 + n) % 2 as quantity,
@@ -363,8 +364,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
               case when o.type = 'RENT' and pr.rental_terms -> 'deposit' ->> 'kind' = 'FIXED'
                    then (1 + pg_temp.h('quantity', o.i * 2 + n) % 2) * (pr.rental_terms -> 'deposit' ->> 'amount')::numeric else 0 end as deposit
          from scale_orders o cross join generate_series(1, 2) n
-         cross join lateral (select case when o.long_days is not null then (select cp.pn from scale_cycle_products cp where cp.k = pg_temp.h('product', o.i * 2 + n) % $2::int)
-                                         else case when o.type = 'RENT' then 1 else 2 end + 2 * (pg_temp.h('product', o.i * 2 + n) % ($1::int / 2)) end as pn) x
+         -- (the product's choice computed once a line, then joined: a filter on it would compute it for each candidate row)
+         cross join lateral (select pg_temp.h('product', o.i * 2 + n) as hp) hh
+         left join scale_cycle_products cp on o.long_days is not null and cp.k = hh.hp % $2::int
+         cross join lateral (select case when o.long_days is not null then cp.pn else case when o.type = 'RENT' then 1 else 2 end + 2 * (hh.hp % ($1::int / 2)) end as pn) x
          join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
          left join lateral (select cv.id, cv.name, cv.price, cv.damage_charges, cv.position as vi from catalog.variants cv
                              where cv.product_id = pr.id and cv.position = pg_temp.h('variant', o.i * 2 + n) % ${VARIANTS.length}) v on true
@@ -375,15 +378,18 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // three days after it paid cycle m (half its cycles, rounded up), for each line its sale price
     // less the share of its rent paid (its days the m cycles cover) credited, rounded half up to the
     // cent (`shareCents`). Its rent ends there: no later cycle, no return, no full payment.
+    // (One grouped pass over the lines: a sum per order would read them all for each.)
     await c.query(`create temporary table scale_bought as
       select o.id as order_id, o.i, d.m, (d.delivered_on + ${CYCLE_DAYS} * (d.m - 1) + 3 + time '10:00') at time zone 'Asia/Manila' as at,
-             (select sum(greatest(0, (l.rental_terms -> 'rentToOwn' ->> 'salePrice')::numeric * l.quantity * 100
-                                     - floor((least(l.days, ${CYCLE_DAYS} * d.m) * l.price * l.quantity * 100 * (l.rental_terms -> 'rentToOwn' ->> 'creditPercent')::int * 100 + 5000) / 10000)))
-                from scale_lines l where l.order_id = o.id)::numeric / 100 as amount
+             sum(greatest(0, (l.rental_terms -> 'rentToOwn' ->> 'salePrice')::numeric * l.quantity * 100
+                             - floor((least(l.days, ${CYCLE_DAYS} * d.m) * l.price * l.quantity * 100 * (l.rental_terms -> 'rentToOwn' ->> 'creditPercent')::int * 100 + 5000) / 10000)))
+               / 100 as amount
         from scale_orders o
         cross join lateral (select ((o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS} + 1) / 2 as m, (o.delivered at time zone 'Asia/Manila')::date as delivered_on) d
+        join scale_lines l on l.order_id = o.id
        where o.long_days is not null and o.status = 'COMPLETED' and ${BOUGHT_OUT('o.i')}
-         and not exists (select 1 from scale_lines l where l.order_id = o.id and jsonb_typeof(l.rental_terms -> 'rentToOwn') is distinct from 'object')`);
+       group by o.id, o.i, d.m, d.delivered_on
+      having bool_and(jsonb_typeof(l.rental_terms -> 'rentToOwn') is not distinct from 'object')`);
     await c.query('analyze scale_bought');
     // A long rental's billing cycles (contracts rental-money `billingCycles`, `cycleDue`): 30 days each
     // from its delivery day, each due on its first day; every line runs its days, so a cycle's rent is
