@@ -39,7 +39,11 @@ export function toHttpProblem(err: unknown): HttpProblem {
   return new HttpProblem(500, 'Something went wrong on our side. Please try again.');
 }
 
-function isTransientDbConflict(err: unknown, depth = 0): boolean {
+/**
+ * PostgreSQL rolled the transaction back whole because it collided with another (deadlock 40P01,
+ * serialization failure 40001), here or in a cause: nothing was changed and it may be run again.
+ */
+export function isTransientDbConflict(err: unknown, depth = 0): boolean {
   const e = err as { code?: unknown; cause?: unknown } | undefined;
   if (!e || depth > 5) return false;
   if (e.code === '40P01' || e.code === '40001') return true;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createOrm, migrate, sql, type Orm } from '@dme/platform';
+import { createOrm, isTransientDbConflict, migrate, sql, type Orm } from '@dme/platform';
 import { createTestDatabase } from '@dme/testing';
 import { entities, migrations } from '../../app';
 import { dayRuns, foldReportDays, KEPT_PER_DAY } from './days';
@@ -181,7 +181,7 @@ describe('reports kept per day', () => {
             });
             break;
           } catch (err) {
-            if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+            if (!isTransientDbConflict(err) || attempt === 5) throw err;
           }
         }
       }
