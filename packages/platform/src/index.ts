@@ -27,3 +27,4 @@ export * from './mail-outbox';
 export * from './polling';
 export * from './rehearsal';
 export * from './rate-limit';
+export * from './kept-counts';

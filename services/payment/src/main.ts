@@ -1,8 +1,9 @@
-import { runService } from '@dme/platform';
+import { runService, startKeptCountFold } from '@dme/platform';
 import { PaymentEnv } from './config';
 import { createApp, entities, migrations, serveInvoices } from './app';
 import { startOrderConsumer } from './consumers/orders';
 import { purgePaymentHousekeeping } from './housekeeping';
+import { PAYMENT_COUNTS } from './modules/payments/counts';
 import { startReconciliationSchedule } from './modules/reconciliation/reconciliation.service';
 
 await runService({
@@ -16,8 +17,9 @@ await runService({
     serveInvoices({ nc, orm, logger });
     return createApp({ orm, config, logger, afterCommit: () => relay.kick() });
   },
-  // Issue 29: the day's reconciliation, once per Manila day whichever replica (a round at start, then every 10 minutes).
-  workers: ({ orm, logger }) => [startReconciliationSchedule({ em: orm.em, logger })],
+  // Issue 29: the day's reconciliation, once per Manila day whichever replica (a round at start, then every 10 minutes);
+  // issue 30: the payment tabs' kept counts folded every few seconds.
+  workers: ({ orm, logger }) => [startReconciliationSchedule({ em: orm.em, logger }), startKeptCountFold({ em: orm.em, counts: PAYMENT_COUNTS, logger })],
   // Order events open and move payments; batches use the background connections, apart from requests.
   consumers: async ({ nc, orm, logger, background, relay }) => [
     await startOrderConsumer({ nc, em: orm.em, logger, connections: background, afterCommit: () => relay.kick() }),

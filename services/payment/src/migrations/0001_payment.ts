@@ -77,6 +77,7 @@ import { PaymentReconciliation } from './0006_reconciliation';
 import { PaymentCycles } from './0007_cycles';
 import { PaymentBuyOut } from './0008_buy_out';
 import { PaymentIdempotencyLease } from './0009_idempotency_lease';
+import { PaymentCounts } from './0010_payment_counts';
 
 export const migrations = [
   { name: '0001_payment', class: PaymentInitial },
@@ -88,4 +89,5 @@ export const migrations = [
   { name: '0007_cycles', class: PaymentCycles },
   { name: '0008_buy_out', class: PaymentBuyOut },
   { name: '0009_idempotency_lease', class: PaymentIdempotencyLease },
+  { name: '0010_payment_counts', class: PaymentCounts },
 ];

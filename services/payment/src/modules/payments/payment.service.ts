@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { centsToString, EVENTS, PAYMENT_MESSAGES, PAYMENT_STATUSES, type ConfirmPaymentRequest, type Payment, type PaymentListResponse, type PaymentStatus } from '@dme/contracts';
 import {
   conflict,
@@ -10,6 +10,7 @@ import {
   outboxInsert,
   personName,
   qualified,
+  readKeptCounts,
   requestHash,
   requireKey,
   sql,
@@ -17,6 +18,7 @@ import {
   type Principal,
   type StoredAnswer,
 } from '@dme/platform';
+import { PAYMENT_COUNTS } from './counts';
 import { confirm, confirmBuyOut, notPayableReason } from './payment.rules';
 import { openRefund, refundsOf } from './refunds';
 import { figuresOf, findPayment, money, PAYMENT_COLUMNS, paymentOf, recordsOf, saveFigures, summaryOf, type PaymentRow, type RecordRow } from './payment.store';
@@ -43,24 +45,40 @@ export interface ListFilter {
 
 /**
  * Payments, newest order first, by status and/or an order number or customer name containing
- * `search`, with the number of payments of each status for the same search (the tabs' counts:
- * one grouped count on the status index, in the same statement).
+ * `search`, with the number of payments of each status for the same search (the tabs' counts).
+ * Unsearched, the counts are those the payments table's triggers keep (migration 0010), read with
+ * the page in one snapshot, so the total is the page's; a search counts its matches (trigram
+ * indexes on the order number and the customer's name), in the same statement as its page.
  */
-export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListResponse> {
+export async function listPayments(db: EntityManager, f: ListFilter): Promise<PaymentListResponse> {
   const search = f.search ? containsPattern(f.search) : null;
+  if (!search && !f.refundsDue) {
+    return db.transactional(
+      async (tem) => {
+        const rows = await sql<PaymentRow>(
+          tem,
+          `select ${PAYMENT_COLUMNS}, (select sum(r.amount)::text from ${qualified(tem, 'payment_refunds')} r where r.payment_id = p.id and r.status = 'DUE') as refunds_due
+             from ${qualified(tem, 'payments')} p where ($1::text is null or p.status = $1) order by p.created_at desc, p.id limit $2 offset $3`,
+          [f.status ?? null, f.limit, f.offset],
+        );
+        const kept = await readKeptCounts(tem, PAYMENT_COUNTS);
+        const counts = Object.fromEntries(PAYMENT_STATUSES.map((st) => [st, kept[st] ?? 0])) as Record<PaymentStatus, number>;
+        const total = f.status ? counts[f.status] : Object.values(counts).reduce((a, b) => a + b, 0);
+        return { items: rows.map(summaryOf), total, counts, refundsDue: await refundsDueCount(tem, null) };
+      },
+      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+    );
+  }
   // Issue 29: the list of payments with a refund still to pay back (the tabs' counts stay those of the search: the Refunds tab's is refundsDue).
   const dueOnly = f.refundsDue ? `exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = x.id and r.status = 'DUE')` : 'true';
-  const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null; refunds_due_count: number }>(
+  const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null }>(
     db,
     `with f as (
        select * from ${qualified(db, 'payments')} x
         where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly}
      )
-     select t.total, c.counts, d.n as refunds_due_count, ${PAYMENT_COLUMNS}, p.refunds_due
+     select t.total, c.counts, ${PAYMENT_COLUMNS}, p.refunds_due
        from (select count(*)::int as total from f) t
-       cross join (select count(*)::int as n from ${qualified(db, 'payments')} z
-                    where ($2::text is null or order_number ilike $2 or customer_name ilike $2)
-                      and exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = z.id and r.status = 'DUE')) d
        cross join (select json_object_agg(g.status, g.n) as counts
                      from (select status, count(*)::int as n from ${qualified(db, 'payments')}
                             where ($2::text is null or order_number ilike $2 or customer_name ilike $2) group by status) g) c
@@ -71,7 +89,21 @@ export async function listPayments(db: Db, f: ListFilter): Promise<PaymentListRe
   );
   const found = rows[0]?.counts ?? {};
   const counts = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PaymentStatus, number>;
-  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0, counts, refundsDue: rows[0]?.refunds_due_count ?? 0 };
+  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0, counts, refundsDue: await refundsDueCount(db, search) };
+}
+
+/** How many payments (of those whose order number or customer name contains `search`, or all) have a refund still to pay back (issue 29). */
+async function refundsDueCount(db: Db, search: string | null): Promise<number> {
+  const [row] = search
+    ? await sql<{ n: number }>(
+        db,
+        `select count(*)::int as n from ${qualified(db, 'payments')} z
+          where (order_number ilike $1 or customer_name ilike $1)
+            and exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = z.id and r.status = 'DUE')`,
+        [search],
+      )
+    : await sql<{ n: number }>(db, `select count(distinct payment_id)::int as n from ${qualified(db, 'payment_refunds')} where status = 'DUE'`);
+  return row?.n ?? 0;
 }
 
 /** One payment with its records; 404 when there is none. */
