@@ -3,6 +3,7 @@ import { IdentityUserVersions } from './0002_user_versions';
 import { IdentityLoginThrottle } from './0003_login_throttle';
 import { IdentityMessages } from './0004_messages';
 import { IdentityRateLimits } from './0005_rate_limits';
+import { IdentityUserSearch } from './0006_user_search';
 
 export class IdentityInitial extends Migration {
   override async up(): Promise<void> {
@@ -57,4 +58,5 @@ export const migrations = [
   { name: '0003_login_throttle', class: IdentityLoginThrottle },
   { name: '0004_messages', class: IdentityMessages },
   { name: '0005_rate_limits', class: IdentityRateLimits },
+  { name: '0006_user_search', class: IdentityUserSearch },
 ];
