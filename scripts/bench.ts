@@ -17,7 +17,7 @@ import { chromiumPath, freePort, startTestStack, testNats, testPostgres, type Te
 import { dropDatabase, ensureDatabase, listenHttp } from '@dme/platform';
 import { withDatabase } from './lib/infra';
 import { lighthouse, staffFirstScreens } from './lib/lighthouse';
-import { bookingsBench } from './lib/bench-bookings';
+import { benchOrderBody, bookingsBench } from './lib/bench-bookings';
 import { scaleBench } from './lib/bench-scale';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
 
@@ -501,10 +501,7 @@ async function checkout(stack: TestStack, serverUrl: string, coldOnly = false): 
   const gateway = new URL(stack.url.replace('localhost', '127.0.0.1'));
   const cpuNotes0: string[] = [];
   const order = (item: { id: string; variantId: string }, customer: Session, key: string, agent: http.Agent) =>
-    post(gateway, '/api/orders', {
-      type: 'BUY', typeOfOrder: 'BULK', lines: [{ productID: item.id, productVariantID: item.variantId, quantity: 1 }],
-      deliveryAddress: '1 Bench St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '120000', note: '',
-    }, { cookie: customer.cookie, 'idempotency-key': key }, agent);
+    post(gateway, '/api/orders', benchOrderBody('BUY', [{ productID: item.id, productVariantID: item.variantId, quantity: 1 }]), { cookie: customer.cookie, 'idempotency-key': key }, agent);
   // From cold (issue 30, item 3): every process restarted (SIGTERM; the launcher starts each again
   // at once), then at once a 10-second burst of 50 customers on one hot variant, with no warm-up:
   // what the first customers after a deploy or a crash see.

@@ -35,6 +35,18 @@ interface LoadResult {
 }
 
 /** What scripts/bench.ts lends this section. */
+/** An order as the shop's checkout sends it, for the benches: its type and lines, delivered to the bench's address. */
+export const benchOrderBody = (type: 'BUY' | 'RENT', lines: Array<Record<string, unknown>>) => ({
+  type,
+  typeOfOrder: 'BULK',
+  lines,
+  deliveryAddress: '1 Bench St',
+  deliveryCity: 'Makati',
+  deliveryState: 'Metro Manila',
+  deliveryZipcode: '120000',
+  note: '',
+});
+
 export interface BenchKit {
   log: (m: string) => void;
   api: (stack: TestStack, method: string, path: string, body?: unknown, cookie?: string) => Promise<{ status: number; body: Json; cookie?: string }>;
@@ -379,10 +391,7 @@ async function datedCheckout(stack: TestStack, kit: BenchKit, serverUrl: string,
   const gateway = new URL(stack.url.replace('localhost', '127.0.0.1'));
   const samples = new Map<number, string>();
   const order = (productID: string, i: number, customer: Session, key: string, agent: http.Agent) =>
-    postKeeping(gateway, '/api/orders', {
-      type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID, quantity: 1, noOfRentalDays: RENTAL_DAYS, startDate: startOf(today, i) }],
-      deliveryAddress: '1 Bench St', deliveryCity: 'Makati', deliveryState: 'Metro Manila', deliveryZipcode: '120000', note: '',
-    }, { cookie: customer.cookie, 'idempotency-key': key }, agent, samples);
+    postKeeping(gateway, '/api/orders', benchOrderBody('RENT', [{ productID, quantity: 1, noOfRentalDays: RENTAL_DAYS, startDate: startOf(today, i) }]), { cookie: customer.cookie, 'idempotency-key': key }, agent, samples);
   // Warm-up, not measured (the processes compile their hot code): 600 orders on the spread
   // products, at other periods than the measured orders ask for (offset by 90).
   const warmAll = new http.Agent({ keepAlive: true, maxSockets: 50 });
