@@ -298,9 +298,10 @@ export async function scaleBench(stack: TestStack, kit: ScaleKit): Promise<void>
       await baseline(db, N, `select * from identity.users where deleted_at is null and last_name ilike $1 order by created_at desc, id limit 20`, (i) => [`%${names[i % names.length]}%`]),
       LIST,
     );
-    // The warehouse's ongoing rentals, each tab's first page (with every tab's count).
+    // The warehouse's ongoing rentals, each tab's first page (with every tab's count): 10 requests each
+    // (a tab's page sorts every rental of the tab by its due date, and every tab is counted over all rentals).
     for (const tab of ONGOING_RENTAL_TABS) {
-      row(`ongoing rentals, ${tab}, page 1`, await measure(base, N, () => `/api/ongoing-rentals?tab=${tab}&limit=20`, admin), undefined, '≤ 100 ms');
+      row(`ongoing rentals, ${tab}, page 1 (10 requests)`, await measure(base, 10, () => `/api/ongoing-rentals?tab=${tab}&limit=20`, admin), undefined, '≤ 100 ms');
     }
     // Availability of a rental product over a month (the busiest booked ones).
     const to = addDays(today, 29);
