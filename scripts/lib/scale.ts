@@ -519,8 +519,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // The mirror is written by the payment's confirmation: only payments that took money have one.
     await step(
       'order payment mirrors',
-      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at)
-       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at
+      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type)
+       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type
          from payment.payments where amount_paid > 0 and id = any(select pg_temp.u('payment', i) from scale_orders)`,
       [JSON.stringify(PAYMENT_RANK)],
     );
@@ -829,7 +829,7 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where (status = 'PAID' and balance <> 0) or (status <> 'PAID' and balance = 0 and not (billing = 'CYCLES' and status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT')))
          or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
     await none('payments that took money not mirrored in the order service (or mirrored without any)', `select p.order_number from payment.payments p left join ordering.order_payments m on m.order_id = p.order_id and m.payment_id = p.id
-      where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance`);
+      where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance or m.order_type <> p.order_type`);
     await none('payment records not mirrored on the order', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
       left join ordering.order_payment_records m on m.payment_record_id = r.id and m.order_id = p.order_id and m.amount = r.amount and m.cycle is not distinct from r.cycle where m.id is null`);
     await none('orders whose payment status does not follow their status', `select o.order_number, o.type, o.status, p.status from ordering.orders o join payment.payments p on p.order_id = o.id

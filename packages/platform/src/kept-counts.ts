@@ -27,6 +27,8 @@ export interface KeptCounts {
   types: readonly string[];
   /** The triggers' names: `<triggers>_insert`, `_update`, `_delete`. */
   triggers: string;
+  /** The table's primary key column, which pairs a row before and after an update (default "id"). */
+  id?: string;
 }
 
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}"${c}"`).join(', ');
@@ -50,9 +52,9 @@ export function keptCountsSql(schema: string, k: KeptCounts): string[] {
         else
           insert into ${s}."${k.changes}" (${keys}, "n")
           select ${keys}, sum("n") from (
-              select ${list(k.keys, 'r.')}, -1 as "n" from removed r join added a using ("id") where ${changed}
+              select ${list(k.keys, 'r.')}, -1 as "n" from removed r join added a using ("${k.id ?? 'id'}") where ${changed}
               union all
-              select ${list(k.keys, 'a.')}, 1 from removed r join added a using ("id") where ${changed}) x
+              select ${list(k.keys, 'a.')}, 1 from removed r join added a using ("${k.id ?? 'id'}") where ${changed}) x
            group by ${by};
         end if;
         return null;

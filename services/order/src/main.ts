@@ -5,7 +5,7 @@ import { startReadModelConsumers } from './consumers/readmodels';
 import { startPaymentConsumer } from './consumers/payments';
 import { purgeIdempotencyKeys } from './housekeeping';
 import { startReminderSchedule } from './modules/rentals/reminders';
-import { startOrderCountFold } from './modules/orders/counts';
+import { startOrderCountFolds } from './modules/orders/counts';
 
 await runService({
   name: 'order',
@@ -17,7 +17,7 @@ await runService({
   workers: ({ orm, logger, relay, config }) => [
     startReminderSchedule({ em: orm.em, logger, afterWrite: () => relay.kick(), everyMs: config.REMINDER_EVERY_MS, from: config.REMINDER_TIME }),
     // The staff's tab counts (issue 30): their changes folded into their rows.
-    startOrderCountFold({ em: orm.em, logger }),
+    ...startOrderCountFolds({ em: orm.em, logger }),
   ],
   createApp: ({ orm, config, logger, relay, nc }) => createApp({ orm, config, logger, nc, afterCommit: () => relay.kick() }),
   consumers: async ({ nc, orm, logger, relay }) => [

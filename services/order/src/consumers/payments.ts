@@ -33,13 +33,13 @@ export async function applyPaymentEvent(em: EntityManager, event: EventEnvelope,
     return;
   }
   await em.execute(
-    `insert into ${qualified(em, 'order_payments')} as p (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?::date, now())
+    `insert into ${qualified(em, 'order_payments')} as p (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::date, now(), (select o.type from ${qualified(em, 'orders')} o where o.id = ?))
      on conflict (order_id) do update set payment_id = excluded.payment_id, status = excluded.status, status_rank = excluded.status_rank,
        total_partial_payment = excluded.total_partial_payment, extra_charge = excluded.extra_charge, overall_total = excluded.overall_total,
        balance = excluded.balance, due_date = excluded.due_date, updated_at = now()
      where p.status_rank <= excluded.status_rank`,
-    [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.totalPartialPayment, d.extraCharge, d.overallTotal, d.balance, d.dueDate],
+    [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.totalPartialPayment, d.extraCharge, d.overallTotal, d.balance, d.dueDate, d.orderId],
   );
   await em.execute(
     `insert into ${qualified(em, 'order_payment_records')} (id, order_id, payment_id, type, invoice_number, receipt_number, amount, note, created_at, payment_record_id, cycle)
@@ -87,12 +87,12 @@ async function applyRefundDue(em: EntityManager, event: EventEnvelope, logger: L
     return;
   }
   await em.execute(
-    `insert into ${qualified(em, 'order_payments')} as p (order_id, payment_id, status, status_rank, refund_due, updated_at)
-     values (?, ?, ?, ?, ?, now())
+    `insert into ${qualified(em, 'order_payments')} as p (order_id, payment_id, status, status_rank, refund_due, updated_at, order_type)
+     values (?, ?, ?, ?, ?, now(), (select o.type from ${qualified(em, 'orders')} o where o.id = ?))
      on conflict (order_id) do update set payment_id = excluded.payment_id, status = excluded.status, status_rank = excluded.status_rank,
        refund_due = excluded.refund_due, updated_at = now()
      where p.status_rank <= excluded.status_rank`,
-    [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.amount],
+    [d.orderId, d.paymentId, d.status, PAYMENT_RANK[d.status], d.amount, d.orderId],
   );
   logger.warn({ eventId: event.id, orderId: d.orderId, paymentId: d.paymentId, amount: d.amount }, 'refund due on a cancelled order: shown on the order');
 }

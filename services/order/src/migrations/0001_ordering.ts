@@ -143,6 +143,7 @@ import { OrderingIdempotencyLease } from './0019_idempotency_lease';
 import { OrderingOrderCounts } from './0020_order_counts';
 import { OrderingOrderSearch } from './0021_order_search';
 import { OrderingOrderNumberPrefix } from './0022_order_number_prefix';
+import { OrderingRentalPaymentCounts } from './0023_rental_payment_counts';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -167,4 +168,5 @@ export const migrations = [
   { name: '0020_order_counts', class: OrderingOrderCounts },
   { name: '0021_order_search', class: OrderingOrderSearch },
   { name: '0022_order_number_prefix', class: OrderingOrderNumberPrefix },
+  { name: '0023_rental_payment_counts', class: OrderingRentalPaymentCounts },
 ];

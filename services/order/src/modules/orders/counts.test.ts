@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from '@dme/platform';
+import { manilaDate, PAYMENT_RANK } from '@dme/contracts';
+import { foldKeptCounts, sql } from '@dme/platform';
 import type { Caller, Json } from '@dme/testing';
 import { place, startOrdering, type OrderHarness } from '../../test/harness';
-import { foldOrderCounts, statusCounts } from './counts';
+import { LINE_DUE } from '../rentals/ongoing';
+import { foldOrderCounts, ORDER_PAYMENT_COUNTS, statusCounts } from './counts';
 
 // Issue 30: the staff's tabs count from counts kept by the orders table's triggers (migration
 // 0020), folded now and then; they must equal counting the rows, whatever happened in between.
@@ -71,5 +73,53 @@ describe('the order tabs\' kept counts', () => {
     await expectExact();
     const [left] = await sql<{ n: number }>(em(), 'select count(*)::int as n from ordering.order_count_changes');
     expect(left!.n).toBe(0);
+  });
+
+  it("the ongoing rentals' tabs, unsearched, count what each tab's condition holds (the kept counts of the rentals and of their payments)", async () => {
+    const bed = await h.product({ brand: 'Invacare', name: `Counted bed ${randomUUID().slice(0, 6)}`, type: 'FOR_RENT', price: '50.00', damageCharges: '0.00' });
+    await h.addStock({ productID: bed.id, quantity: 20 });
+    const rent = async () => {
+      const res = await place(h, customer, { type: 'RENT', typeOfOrder: 'BULK', lines: [{ productID: bed.id, quantity: 1, noOfRentalDays: 3 }] });
+      expect(res.status).toBe(201);
+      return (res.body.order as { id: string }).id;
+    };
+    const [overdue, out, back, paid] = [await rent(), await rent(), await rent(), await rent()];
+    // Set straight in SQL, as any writer might: the counts are kept by the tables' triggers.
+    await sql(em(), `update ordering.orders set status = 'DELIVERED', delivered_at = now() - interval '10 days' where id = $1`, [overdue]);
+    await sql(em(), `update ordering.orders set status = 'DELIVERED', delivered_at = now() where id = $1`, [out]);
+    await sql(em(), `update ordering.orders set status = 'FOR_RETURN', delivered_at = now() where id = $1`, [back]);
+    await sql(em(), `update ordering.orders set status = 'COMPLETED' where id = $1`, [paid]);
+    await sql(em(), `insert into ordering.order_payments (order_id, payment_id, status, status_rank, order_type) values ($1, gen_random_uuid(), 'PAID', $2, 'RENT')`, [paid, PAYMENT_RANK.PAID]);
+    // What each tab's condition holds, counted over the rows.
+    const counted = async () =>
+      (
+        await sql<Record<string, number>>(
+          em(),
+          `select count(*) filter (where o.status = 'DELIVERED')::int as "ONGOING",
+                  count(*) filter (where o.status = 'DELIVERED' and exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.no_of_rental_days is not null and ${LINE_DUE} <= $1::date))::int as "DUE_DATE",
+                  count(*) filter (where o.status = 'FOR_RETURN')::int as "FOR_RETURN", count(*) filter (where p.status = 'PAID')::int as "PICKED_UP"
+             from ordering.orders o left join ordering.order_payments p on p.order_id = o.id where o.type = 'RENT'`,
+          [manilaDate()],
+        )
+      )[0]!;
+    const expectTabs = async () => {
+      const exact = await counted();
+      for (const tab of ['ONGOING', 'DUE_DATE', 'FOR_RETURN', 'PICKED_UP'] as const) {
+        const res = await h.order.get(`/api/ongoing-rentals?tab=${tab}&limit=1`, { as: h.staff });
+        expect(res.status).toBe(200);
+        expect({ tab, counts: res.body.counts, total: res.body.total, items: res.body.items.length }).toEqual({ tab, counts: exact, total: exact[tab], items: Math.min(1, exact[tab]!) });
+      }
+      return exact;
+    };
+    const exact = await expectTabs();
+    expect(exact).toMatchObject({ ONGOING: expect.any(Number), DUE_DATE: expect.any(Number) });
+    expect(Math.min(exact.ONGOING!, exact.DUE_DATE!, exact.FOR_RETURN!, exact.PICKED_UP!)).toBeGreaterThan(0);
+    // The mirror's status moved on and back (updates, as the payment consumer's upsert makes), folded in between.
+    await sql(em(), `update ordering.order_payments set status = 'FOR_FULL_PAYMENT' where order_id = $1`, [paid]);
+    expect((await expectTabs()).PICKED_UP).toBe(exact.PICKED_UP! - 1);
+    await foldOrderCounts(em());
+    await foldKeptCounts(em(), ORDER_PAYMENT_COUNTS);
+    await sql(em(), `update ordering.order_payments set status = 'PAID' where order_id = $1`, [paid]);
+    expect(await expectTabs()).toEqual(exact);
   });
 });

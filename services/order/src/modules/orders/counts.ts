@@ -13,6 +13,20 @@ export const ORDER_COUNTS: KeptCounts = {
 };
 
 /**
+ * The ongoing rentals' Picked up tab (rentals whose payment is PAID): the payment mirrors per order
+ * type and status, kept by the order_payments table's triggers (migration 0023).
+ */
+export const ORDER_PAYMENT_COUNTS: KeptCounts = {
+  table: 'order_payments',
+  counts: 'order_payment_counts',
+  changes: 'order_payment_count_changes',
+  keys: ['order_type', 'status'],
+  types: ['varchar(4)', 'varchar(20)'],
+  triggers: 'order_payments_counted',
+  id: 'order_id',
+};
+
+/**
  * How many orders each status holds (of one type, or of all), from the kept counts: exact at the
  * moment of the read. Statuses holding none are left out.
  */
@@ -25,7 +39,7 @@ export function foldOrderCounts(em: EntityManager): Promise<number> {
   return foldKeptCounts(em, ORDER_COUNTS);
 }
 
-/** Folds the counts' changes every few seconds (every replica runs it; one folds at a time). */
-export function startOrderCountFold(opts: { em: EntityManager; logger: Logger; everyMs?: number }): PollingLoop {
-  return startKeptCountFold({ ...opts, counts: ORDER_COUNTS });
+/** Folds the counts' changes every few seconds (every replica runs it; one folds at a time): the orders' and the payment mirrors'. */
+export function startOrderCountFolds(opts: { em: EntityManager; logger: Logger; everyMs?: number }): PollingLoop[] {
+  return [startKeptCountFold({ ...opts, counts: ORDER_COUNTS }), startKeptCountFold({ ...opts, counts: ORDER_PAYMENT_COUNTS })];
 }

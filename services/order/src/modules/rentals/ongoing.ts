@@ -1,6 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { cycleCounts, manilaDate, ONGOING_RENTAL_TABS, type Billing, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
-import { containsPattern, qualified } from '@dme/platform';
+import { containsPattern, qualified, readKeptCounts } from '@dme/platform';
+import { ORDER_PAYMENT_COUNTS, statusCounts } from '../orders/counts';
 import { money } from '../orders/rows';
 import { cyclesOfOrder, cyclesPaidColumns } from '../orders/read';
 
@@ -33,12 +34,35 @@ function tabCondition(em: EntityManager, tab: OngoingRentalTab, today: string): 
  * The ongoing-rentals tabs (SPEC §2), computed here: Ongoing, DELIVERED rentals; Due Date,
  * DELIVERED rentals with a line due today or overdue (Manila); For Return; Picked up, rentals
  * whose payment is PAID. Searched by order number or customer name; the earliest due first.
- * Each tab's count for the same search comes with the page (issue 27).
+ * Each tab's count for the same search comes with the page (issue 27), in the page's snapshot.
  */
 export async function listOngoingRentals(
-  em: EntityManager,
+  db: EntityManager,
   q: { tab: OngoingRentalTab; search?: string | undefined; limit: number; offset: number },
   now = new Date(),
+): Promise<{ items: OngoingRental[]; total: number; counts: Record<OngoingRentalTab, number> }> {
+  return db.transactional((em) => ongoingRentals(em, q, now), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
+}
+
+/**
+ * Every tab's count, unsearched (issue 30: counting every rental with its customer and payment on
+ * each request took 0.5 s at 100,000 rentals): Ongoing and For Return are the rentals of their
+ * status in the kept order counts, Picked up the rentals' payment mirrors PAID in theirs (their
+ * tabs' conditions are a status alone: `tabCondition`), Due Date counted over the DELIVERED
+ * rentals alone (an index of the rentals by status).
+ */
+async function keptTabCounts(em: EntityManager, today: string): Promise<Record<OngoingRentalTab, number>> {
+  const byStatus = await statusCounts(em, 'RENT');
+  const payments = await readKeptCounts(em, ORDER_PAYMENT_COUNTS, { order_type: 'RENT' });
+  const due = tabCondition(em, 'DUE_DATE', today);
+  const [d] = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${qualified(em, 'orders')} o where o.type = 'RENT' and ${due.sql}`, due.params);
+  return { ONGOING: byStatus.DELIVERED ?? 0, DUE_DATE: d?.n ?? 0, FOR_RETURN: byStatus.FOR_RETURN ?? 0, PICKED_UP: payments.PAID ?? 0 };
+}
+
+async function ongoingRentals(
+  em: EntityManager,
+  q: { tab: OngoingRentalTab; search?: string | undefined; limit: number; offset: number },
+  now: Date,
 ): Promise<{ items: OngoingRental[]; total: number; counts: Record<OngoingRentalTab, number> }> {
   const t = (n: string) => qualified(em, n);
   const today = manilaDate(now);
@@ -54,13 +78,18 @@ export async function listOngoingRentals(
   const tab = tabCondition(em, q.tab, today);
   const conds = [...shared, tab.sql];
   const params = [...sharedParams, ...tab.params];
-  // Every tab's count for the same search, in one pass (issue 27: the tabs show them).
-  const each = ONGOING_RENTAL_TABS.map((k) => tabCondition(em, k, today));
-  const [counted] = await em.execute<Array<Record<string, number>>>(
-    `select ${each.map((c, i) => `count(*) filter (where ${c.sql})::int as c${i}`).join(', ')} from ${from} where ${shared.join(' and ')}`,
-    [...each.flatMap((c) => c.params), ...sharedParams],
-  );
-  const counts = Object.fromEntries(ONGOING_RENTAL_TABS.map((k, i) => [k, counted?.[`c${i}`] ?? 0])) as Record<OngoingRentalTab, number>;
+  let counts: Record<OngoingRentalTab, number>;
+  if (search) {
+    // Every tab's count for the same search, in one pass (issue 27: the tabs show them).
+    const each = ONGOING_RENTAL_TABS.map((k) => tabCondition(em, k, today));
+    const [counted] = await em.execute<Array<Record<string, number>>>(
+      `select ${each.map((c, i) => `count(*) filter (where ${c.sql})::int as c${i}`).join(', ')} from ${from} where ${shared.join(' and ')}`,
+      [...each.flatMap((c) => c.params), ...sharedParams],
+    );
+    counts = Object.fromEntries(ONGOING_RENTAL_TABS.map((k, i) => [k, counted?.[`c${i}`] ?? 0])) as Record<OngoingRentalTab, number>;
+  } else {
+    counts = await keptTabCounts(em, today);
+  }
   const rows = await em.execute<
     Array<{
       id: string;
@@ -73,7 +102,6 @@ export async function listOngoingRentals(
       created_at: string;
       customer_name: string | null;
       due_date: string | null;
-      total: number;
       billing: Billing;
       delivered_at: string | null;
       cycle_rent_paid: string;
@@ -86,8 +114,7 @@ export async function listOngoingRentals(
             -- Issue 29: a rental billed by cycles counts its cycles from its lines.
             case when o.billing = 'CYCLES' then (select json_agg(json_build_object('no_of_rental_days', l.no_of_rental_days, 'unit_price', l.unit_price::text, 'quantity', l.quantity))
                                                    from ${t('order_lines')} l where l.order_id = o.id) end as cycle_lines,
-            (select min(${LINE_DUE}) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null)::text as due_date,
-            count(*) over ()::int as total
+            (select min(${LINE_DUE}) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null)::text as due_date
        from ${from}
       where ${conds.join(' and ')}
       order by due_date asc nulls last, o.created_at desc, o.id
@@ -95,8 +122,8 @@ export async function listOngoingRentals(
     [...params, q.limit, q.offset],
   );
   return {
-    // A page past the end has no rows to carry the total: the tab's count is the same number.
-    total: rows[0]?.total ?? counts[q.tab],
+    // The tab's count for the same search, in the page's snapshot.
+    total: counts[q.tab],
     counts,
     items: rows.map((r) => ({
       id: r.id,
