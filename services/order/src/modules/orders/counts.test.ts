@@ -121,5 +121,11 @@ describe('the order tabs\' kept counts', () => {
     await foldKeptCounts(em(), ORDER_PAYMENT_COUNTS);
     await sql(em(), `update ordering.order_payments set status = 'PAID' where order_id = $1`, [paid]);
     expect(await expectTabs()).toEqual(exact);
+    // Picked up lists the newest first (the one just done with on the first page).
+    const newer = await rent();
+    await sql(em(), `update ordering.orders set status = 'COMPLETED', created_at = now() + interval '1 second' where id = $1`, [newer]);
+    await sql(em(), `insert into ordering.order_payments (order_id, payment_id, status, status_rank, order_type) values ($1, gen_random_uuid(), 'PAID', $2, 'RENT')`, [newer, PAYMENT_RANK.PAID]);
+    const picked = (await h.order.get('/api/ongoing-rentals?tab=PICKED_UP&limit=2', { as: h.staff })).body;
+    expect(picked.items.map((o: { id: string }) => o.id)).toEqual([newer, paid]);
   });
 });

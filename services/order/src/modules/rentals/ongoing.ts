@@ -33,8 +33,11 @@ function tabCondition(em: EntityManager, tab: OngoingRentalTab, today: string): 
 /**
  * The ongoing-rentals tabs (SPEC §2), computed here: Ongoing, DELIVERED rentals; Due Date,
  * DELIVERED rentals with a line due today or overdue (Manila); For Return; Picked up, rentals
- * whose payment is PAID. Searched by order number or customer name; the earliest due first.
- * Each tab's count for the same search comes with the page (issue 27), in the page's snapshot.
+ * whose payment is PAID. Searched by order number or customer name; the earliest due first, but
+ * the Picked up tab (the rentals done with: a year's worth at a busy shop) the newest first — its
+ * latest on its first page, read down the orders' index of their placing time instead of sorting
+ * every paid rental by a due date computed for each (issue 30). Each tab's count for the same
+ * search comes with the page (issue 27), in the page's snapshot.
  */
 export async function listOngoingRentals(
   db: EntityManager,
@@ -117,7 +120,7 @@ async function ongoingRentals(
             (select min(${LINE_DUE}) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null)::text as due_date
        from ${from}
       where ${conds.join(' and ')}
-      order by due_date asc nulls last, o.created_at desc, o.id
+      order by ${q.tab === 'PICKED_UP' ? 'o.created_at desc, o.id' : 'due_date asc nulls last, o.created_at desc, o.id'}
       limit ? offset ?`,
     [...params, q.limit, q.offset],
   );
