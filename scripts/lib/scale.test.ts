@@ -272,7 +272,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a cycle, a billing, a buy-out, a payment after the year's end, a lost or wrong event)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a cycle, a billing, a due date, a buy-out, a payment after the year's end, a lost or wrong event)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -313,6 +313,8 @@ describe('a year of a busy shop, on a sample', () => {
       update payment.payments set amount_paid = amount_paid + 1, balance = balance - 1 where id = (select payment_id from payment.payment_records where id = (select id from recycled));
       update ordering.order_payment_records set amount = amount + 1 where payment_record_id = (select id from recycled)`);
     await query(b.url, `update ordering.orders set billing = 'UPFRONT' where id = (select id from ordering.orders where billing = 'CYCLES' order by order_number limit 1)`);
+    // A rental whose kept due date is a day later than its lines say.
+    await query(b.url, `update ordering.orders set due_on = due_on + 1 where id = (select id from ordering.orders where due_on is not null order by order_number limit 1)`);
     // A buy-out for a peso less than the terms price it.
     await query(b.url, `update payment.payment_records set amount = amount - 1 where id = (select id from payment.payment_records where type = 'BUYOUT' order by id limit 1)`);
     // A unit gone without its ledger knowing (the ledger's triggers off for it).
@@ -324,6 +326,7 @@ describe('a year of a busy shop, on a sample', () => {
         'payments that took money not mirrored in the order service (or mirrored without any)',
         "cycle payments not as the lines' cycles ask",
         'orders not billed as their lines ask, or their payment otherwise',
+        "orders whose kept due date is not their earliest line's",
         "buy-outs not as the lines' rent-to-own terms price them",
         'order lines missing from reporting or different there',
         'rentals asked for their full payment in reporting that are not back (or back and not asked), or owing another balance',

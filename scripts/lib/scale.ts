@@ -431,12 +431,15 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await step(
       'orders',
       `insert into ordering.orders (id, order_number, customer_id, type, status, total_amount, partial_payment, delivery_address, delivery_city, delivery_state, delivery_zipcode, created_at, updated_at, delivered_at,
-              deposit, extra_charge, full_payment_due, late_fees, deposit_applied, deposit_refund, billing)
+              deposit, extra_charge, full_payment_due, late_fees, deposit_applied, deposit_refund, billing, due_on)
        select o.id, 'ORD-' || o.day || '-' || ${paddedNumberSql('o.i')}, pg_temp.u('customer', o.customer_no), o.type, o.status, t.total,
               case when o.type = 'RENT' then t.first_day end, 'B' || (o.customer_no % 900 + 1), 'Manila', 'Metro Manila', '1000',
               o.t, o.t + interval '1 hour', case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then o.delivered end,
-              t.deposit, b.extra, b.due, b.late_fees, b.applied, b.refund, case when o.long_days is not null then 'CYCLES' else 'UPFRONT' end
-         from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id`,
+              t.deposit, b.extra, b.due, b.late_fees, b.applied, b.refund, case when o.long_days is not null then 'CYCLES' else 'UPFRONT' end,
+              -- the rental's due date kept on it (ordering 0024): its earliest line's, once delivered
+              case when o.status in ('DELIVERED', 'FOR_RETURN', 'FOR_PICK_UP', 'FOR_FULL_PAYMENT', 'COMPLETED') then (o.delivered at time zone 'Asia/Manila')::date + ld.days::int end
+         from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id
+         left join (select order_id, min(days) as days from scale_lines where days is not null group by order_id) ld on ld.order_id = o.id`,
     );
     await step(
       'late fees waived',
@@ -789,6 +792,10 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where o.billing <> case when exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.rental_terms ->> 'billing' = 'CYCLES' and l.no_of_rental_days > ${CYCLE_DAYS})
                               then 'CYCLES' else 'UPFRONT' end
          or p.billing <> o.billing or p.delivered_on is distinct from case when o.type = 'RENT' and o.delivered_at is not null then (o.delivered_at at time zone 'Asia/Manila')::date end`);
+    // A rental's due date kept on it (ordering 0024): its earliest line's (contracts lineDueDate), once delivered.
+    await none("orders whose kept due date is not their earliest line's", `select o.order_number, o.due_on from ordering.orders o
+      where o.due_on is distinct from (select min((o.delivered_at at time zone 'Asia/Manila')::date + l.no_of_rental_days)
+                                         from ordering.order_lines l where l.order_id = o.id and l.no_of_rental_days is not null)`);
     // Each cycle taken once, from the first on (the last one paid the payment's last cycle), for the rent of its days on the lines
     // (cycle 1 less the first payment's first day), taken on or after the day it was due, while the rental was out (before its full payment).
     await none('cycle payments not as the lines\' cycles ask', `select p.order_number, r.cycle from payment.payments p join payment.payment_records r on r.payment_id = p.id and r.type = 'CYCLE'

@@ -144,6 +144,7 @@ import { OrderingOrderCounts } from './0020_order_counts';
 import { OrderingOrderSearch } from './0021_order_search';
 import { OrderingOrderNumberPrefix } from './0022_order_number_prefix';
 import { OrderingRentalPaymentCounts } from './0023_rental_payment_counts';
+import { OrderingRentalDueOn } from './0024_rental_due_on';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -169,4 +170,5 @@ export const migrations = [
   { name: '0021_order_search', class: OrderingOrderSearch },
   { name: '0022_order_number_prefix', class: OrderingOrderNumberPrefix },
   { name: '0023_rental_payment_counts', class: OrderingRentalPaymentCounts },
+  { name: '0024_rental_due_on', class: OrderingRentalDueOn },
 ];

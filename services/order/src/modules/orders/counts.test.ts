@@ -4,7 +4,7 @@ import { manilaDate, PAYMENT_RANK } from '@dme/contracts';
 import { foldKeptCounts, sql } from '@dme/platform';
 import type { Caller, Json } from '@dme/testing';
 import { place, startOrdering, type OrderHarness } from '../../test/harness';
-import { LINE_DUE } from '../rentals/ongoing';
+import { LINE_DUE } from '../rentals/due';
 import { foldOrderCounts, ORDER_PAYMENT_COUNTS, statusCounts } from './counts';
 
 // Issue 30: the staff's tabs count from counts kept by the orders table's triggers (migration

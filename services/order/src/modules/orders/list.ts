@@ -80,7 +80,6 @@ type OrderFilter = { customerId?: string; driverId?: string; type?: OrderType; s
 
 /** Who, what type and what search: the conditions a list and its tabs' counts share (the status is the tab's). */
 function conditions(em: EntityManager, f: OrderFilter): { conds: string[]; params: unknown[] } {
-  const t = (table: string) => qualified(em, table);
   const { conds, params } = equalsFilters([
     ['o.customer_id', f.customerId],
     ['o.driver_id', f.driverId],
@@ -88,25 +87,33 @@ function conditions(em: EntityManager, f: OrderFilter): { conds: string[]; param
   ]);
   const search = f.search?.trim();
   if (search) {
-    const like = containsPattern(search);
-    // The orders of customers whose name contains it (trigram indexes on the names, migration 0021).
-    const byName = `select m.id from ${t('orders')} m where m.customer_id in (
-        select n.id from ${t('customers')} n where (n.first_name || ' ' || n.last_name) ilike ? or (n.first_name || ' ' || n.middle_name || ' ' || n.last_name) ilike ?)`;
-    if (ORDER_NUMBER_START.test(search)) {
-      // An order number, whole or its start: "ORD-" begins every number, so the numbers that contain
-      // it are those that begin with it, a range of the bytewise index (migration 0022). The few
-      // matches are found first (an array, computed once) and the page read by their ids: as an
-      // `in (...)` the planner could not tell they are few and walked every order newest first
-      // looking for them (p99 227-587 ms at 0.3-1 million orders, docs/benchmarks.md).
-      const start = search.toUpperCase();
-      conds.push(`o.id = any(array(select m.id from ${t('orders')} m where m.order_number collate "C" >= ? and m.order_number collate "C" < ? union ${byName}))`);
-      params.push(start, `${start}~`, like, like);
-    } else {
-      // Two index lookups (trigram indexes on the order number and on the names, migration 0021)
-      // whose matches are joined, rather than one condition that reads every order.
-      conds.push(`o.id in (select m.id from ${t('orders')} m where m.order_number ilike ? union ${byName})`);
-      params.push(like, like, like);
-    }
+    const found = searchCondition(em, search);
+    conds.push(found.sql);
+    params.push(...found.params);
   }
   return { conds, params };
+}
+
+/**
+ * The orders a staff search finds (`o` the orders): part of an order number, or of a customer's
+ * name. The staff's order list and the ongoing rentals (rentals/ongoing.ts) both search by it.
+ */
+export function searchCondition(em: EntityManager, search: string): { sql: string; params: unknown[] } {
+  const t = (table: string) => qualified(em, table);
+  const like = containsPattern(search);
+  // The orders of customers whose name contains it (trigram indexes on the names, migration 0021).
+  const byName = `select m.id from ${t('orders')} m where m.customer_id in (
+      select n.id from ${t('customers')} n where (n.first_name || ' ' || n.last_name) ilike ? or (n.first_name || ' ' || n.middle_name || ' ' || n.last_name) ilike ?)`;
+  if (ORDER_NUMBER_START.test(search)) {
+    // An order number, whole or its start: "ORD-" begins every number, so the numbers that contain
+    // it are those that begin with it, a range of the bytewise index (migration 0022). The few
+    // matches are found first (an array, computed once) and the page read by their ids: as an
+    // `in (...)` the planner could not tell they are few and walked every order newest first
+    // looking for them (p99 227-587 ms at 0.3-1 million orders, docs/benchmarks.md).
+    const start = search.toUpperCase();
+    return { sql: `o.id = any(array(select m.id from ${t('orders')} m where m.order_number collate "C" >= ? and m.order_number collate "C" < ? union ${byName}))`, params: [start, `${start}~`, like, like] };
+  }
+  // Two index lookups (trigram indexes on the order number and on the names, migration 0021)
+  // whose matches are joined, rather than one condition that reads every order.
+  return { sql: `o.id in (select m.id from ${t('orders')} m where m.order_number ilike ? union ${byName})`, params: [like, like, like] };
 }

@@ -22,6 +22,14 @@ const extendStaff = (order: Json, days: unknown) => h.order.post(`/api/orders/${
 const bookings = (orderId: string) =>
   exec<{ due: string; end: string }>('catalog', `select to_char(due_date, 'YYYY-MM-DD') as due, to_char(upper(period), 'YYYY-MM-DD') as end from catalog.bookings where order_id = ? and status = 'ACTIVE' order by due_date`, [orderId]);
 
+/** The rental's due date on the staff's ongoing rentals (their kept due date: the earliest line's). */
+async function listedDue(order: Json): Promise<string | null> {
+  const res = await h.order.get(`/api/ongoing-rentals?tab=ONGOING&search=${encodeURIComponent(order.orderNumber)}`, { as: h.staff });
+  expect(res.status).toBe(200);
+  expect(res.body.items.map((o: Json) => o.id)).toEqual([order.id]);
+  return res.body.items[0].dueDate;
+}
+
 /** A rental of 2 walkers (3 days) and 1 bed (30 days), placed and packed (TO_SHIP); delivered unless asked not to. */
 async function rental(customer: Caller, opts: { deliver: boolean } = { deliver: true }) {
   const walkers = await h.addStock({ productID: walker.id, productVariantID: walker.variants[0].id, quantity: 2 });
@@ -87,6 +95,7 @@ describe('extensions of a rental (issue 25)', () => {
       [32, '1600.00', addDays(today, 32)],
     ]);
     expect(after.totalAmount).toBe('1700.00');
+    expect(await listedDue(order)).toBe(addDays(today, 5));
     expect(after.partialPayment).toBe(order.partialPayment); // the first day's payment is what it was
     expect(after.extensions).toEqual([{ kind: 'EXTEND', days: 2, amount: '140.00', returnOn: null, by: 'CUSTOMER', createdAt: expect.any(String) }]);
     expect(await bookings(order.id)).toEqual([
@@ -102,6 +111,7 @@ describe('extensions of a rental (issue 25)', () => {
     expect(staff.status).toBe(200);
     expect(staff.body.order.extensions.map((x: Json) => [x.days, x.amount, x.by])).toEqual([[2, '140.00', 'CUSTOMER'], [1, '70.00', 'STAFF']]);
     expect(staff.body.order.totalAmount).toBe('1770.00');
+    expect(await listedDue(order)).toBe(addDays(today, 6));
   });
 
   it("another customer's rental answers 404; a customer cannot extend before delivery, staff can; bad days are 400 and change nothing", async () => {
@@ -199,6 +209,19 @@ describe('ending a rental early (issue 25)', () => {
     expect(more.status).toBe(200);
     expect(more.body.order.products.map((l: Json) => l.dueDate)).toEqual([addDays(today, 4), addDays(today, 6)]);
     expect(more.body.order.extensions.map((x: Json) => [x.kind, x.days])).toEqual([['END_EARLY', -25], ['EXTEND', 1]]);
+    expect(await listedDue(order)).toBe(addDays(today, 4));
+  });
+
+  it("the rental's due date on the staff's lists follows its delivery and an early end (kept on the order, issue 30)", async () => {
+    const order = await deliveredBed(30);
+    const today = manilaDate();
+    expect(await listedDue(order)).toBe(addDays(today, 30));
+    const ended = await endEarly(order, addDays(today, 5));
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(await listedDue(order)).toBe(addDays(today, 5));
+    // Due in five days: not on the Due Date tab until then.
+    const dueTab = await h.order.get(`/api/ongoing-rentals?tab=DUE_DATE&search=${encodeURIComponent(order.orderNumber)}`, { as: h.staff });
+    expect(dueTab.body.counts).toMatchObject({ ONGOING: 1, DUE_DATE: 0 });
   });
 
   it('only staff, only a delivered rental, only a day of its window; a refusal changes nothing', async () => {

@@ -1,26 +1,19 @@
 import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { cycleCounts, manilaDate, ONGOING_RENTAL_TABS, type Billing, rentalDisplayStatus, type OngoingRental, type OngoingRentalTab, type OrderStatus } from '@dme/contracts';
-import { containsPattern, qualified, readKeptCounts } from '@dme/platform';
+import { qualified, readKeptCounts } from '@dme/platform';
 import { ORDER_PAYMENT_COUNTS, statusCounts } from '../orders/counts';
 import { money } from '../orders/rows';
 import { cyclesOfOrder, cyclesPaidColumns } from '../orders/read';
-
-/**
- * A rental line's due date in SQL, for the one place that filters and sorts many orders by it in
- * the database (the Due Date tab, earliest due first). It is the terms rule `lineDueDate` (the
- * delivered date on the Manila calendar plus the rental days); rentals.test.ts checks the two
- * agree at the Manila-midnight edges. Everywhere else calls `lineDueDate`.
- */
-export const LINE_DUE = `((o.delivered_at at time zone 'Asia/Manila')::date + l.no_of_rental_days)`;
+import { searchCondition } from '../orders/list';
 
 /** A tab's condition (SPEC §2 ongoing rentals): which rentals it lists, and its parameters. */
-function tabCondition(em: EntityManager, tab: OngoingRentalTab, today: string): { sql: string; params: unknown[] } {
+function tabCondition(tab: OngoingRentalTab, today: string): { sql: string; params: unknown[] } {
   switch (tab) {
     case 'ONGOING':
       return { sql: `o.status = 'DELIVERED'`, params: [] };
     case 'DUE_DATE':
       return {
-        sql: `o.status = 'DELIVERED' and exists (select 1 from ${qualified(em, 'order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null and ${LINE_DUE} <= ?::date)`,
+        sql: `o.status = 'DELIVERED' and o.due_on <= ?::date`,
         params: [today],
       };
     case 'FOR_RETURN':
@@ -51,13 +44,13 @@ export async function listOngoingRentals(
  * Every tab's count, unsearched (issue 30: counting every rental with its customer and payment on
  * each request took 0.5 s at 100,000 rentals): Ongoing and For Return are the rentals of their
  * status in the kept order counts, Picked up the rentals' payment mirrors PAID in theirs (their
- * tabs' conditions are a status alone: `tabCondition`), Due Date counted over the DELIVERED
- * rentals alone (an index of the rentals by status).
+ * tabs' conditions are a status alone: `tabCondition`), Due Date counted down the rentals' due
+ * index (the DELIVERED rentals due today or before: their kept due date, migration 0024).
  */
 async function keptTabCounts(em: EntityManager, today: string): Promise<Record<OngoingRentalTab, number>> {
   const byStatus = await statusCounts(em, 'RENT');
   const payments = await readKeptCounts(em, ORDER_PAYMENT_COUNTS, { order_type: 'RENT' });
-  const due = tabCondition(em, 'DUE_DATE', today);
+  const due = tabCondition('DUE_DATE', today);
   const [d] = await em.execute<Array<{ n: number }>>(`select count(*)::int as n from ${qualified(em, 'orders')} o where o.type = 'RENT' and ${due.sql}`, due.params);
   return { ONGOING: byStatus.DELIVERED ?? 0, DUE_DATE: d?.n ?? 0, FOR_RETURN: byStatus.FOR_RETURN ?? 0, PICKED_UP: payments.PAID ?? 0 };
 }
@@ -73,20 +66,21 @@ async function ongoingRentals(
   const sharedParams: unknown[] = [];
   const search = q.search?.trim();
   if (search) {
-    const like = containsPattern(search);
-    shared.push(`(o.order_number ilike ? or (c.first_name || ' ' || c.last_name) ilike ?)`);
-    sharedParams.push(like, like);
+    // The staff's order search (part of an order number or of a customer's name: index lookups).
+    const found = searchCondition(em, search);
+    shared.push(found.sql);
+    sharedParams.push(...found.params);
   }
-  const from = `${t('orders')} o left join ${t('customers')} c on c.id = o.customer_id left join ${t('order_payments')} p on p.order_id = o.id`;
-  const tab = tabCondition(em, q.tab, today);
+  const withPayment = `${t('orders')} o left join ${t('order_payments')} p on p.order_id = o.id`;
+  const tab = tabCondition(q.tab, today);
   const conds = [...shared, tab.sql];
   const params = [...sharedParams, ...tab.params];
   let counts: Record<OngoingRentalTab, number>;
   if (search) {
     // Every tab's count for the same search, in one pass (issue 27: the tabs show them).
-    const each = ONGOING_RENTAL_TABS.map((k) => tabCondition(em, k, today));
+    const each = ONGOING_RENTAL_TABS.map((k) => tabCondition(k, today));
     const [counted] = await em.execute<Array<Record<string, number>>>(
-      `select ${each.map((c, i) => `count(*) filter (where ${c.sql})::int as c${i}`).join(', ')} from ${from} where ${shared.join(' and ')}`,
+      `select ${each.map((c, i) => `count(*) filter (where ${c.sql})::int as c${i}`).join(', ')} from ${withPayment} where ${shared.join(' and ')}`,
       [...each.flatMap((c) => c.params), ...sharedParams],
     );
     counts = Object.fromEntries(ONGOING_RENTAL_TABS.map((k, i) => [k, counted?.[`c${i}`] ?? 0])) as Record<OngoingRentalTab, number>;
@@ -117,10 +111,11 @@ async function ongoingRentals(
             -- Issue 29: a rental billed by cycles counts its cycles from its lines.
             case when o.billing = 'CYCLES' then (select json_agg(json_build_object('no_of_rental_days', l.no_of_rental_days, 'unit_price', l.unit_price::text, 'quantity', l.quantity))
                                                    from ${t('order_lines')} l where l.order_id = o.id) end as cycle_lines,
-            (select min(${LINE_DUE}) from ${t('order_lines')} l where l.order_id = o.id and l.no_of_rental_days is not null)::text as due_date
-       from ${from}
+            o.due_on::text as due_date
+       from ${withPayment} left join ${t('customers')} c on c.id = o.customer_id
       where ${conds.join(' and ')}
-      order by ${q.tab === 'PICKED_UP' ? 'o.created_at desc, o.id' : 'due_date asc nulls last, o.created_at desc, o.id'}
+      -- the kept due date (migration 0024): the status tabs walk the rentals' due index in this order
+      order by ${q.tab === 'PICKED_UP' ? 'o.created_at desc, o.id' : 'o.due_on asc nulls last, o.created_at desc, o.id'}
       limit ? offset ?`,
     [...params, q.limit, q.offset],
   );

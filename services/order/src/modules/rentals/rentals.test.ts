@@ -5,7 +5,7 @@ import { createLogger } from '@dme/platform';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { handOver, ledgerAndRecount, paymentConfirmed, place, startOrdering, toPreparing, type OrderHarness } from '../../test/harness';
 import { GUARD_MESSAGES } from '../../process/guards';
-import { LINE_DUE } from './ongoing';
+import { LINE_DUE } from './due';
 import { startReminderSchedule, writeDueReminders } from './reminders';
 
 let h: OrderHarness;
@@ -521,6 +521,14 @@ describe('reminders on a durable schedule (issue 24)', () => {
     expect(await reminders(order.id)).toEqual([['DUE_TOMORROW', today, addDays(today, 1)]]);
     const [event] = await exec<{ payload: Json }>(`select payload from ordering.outbox where subject = ? and payload->>'aggregateId' = ?`, [EVENTS.rental.reminderDue, order.id]);
     expect(event!.payload.data).toMatchObject({ orderNumber: order.orderNumber, customerId: order.customerID });
+  });
+
+  it('due in two days: nothing today; the next day, due tomorrow (the round reads the rentals due by the day after its own)', async () => {
+    const { order } = await deliveredDueIn(2);
+    await writeDueReminders(h.orderOrm.em.fork(), at(today, '09:00'));
+    expect(await reminders(order.id)).toEqual([]);
+    await writeDueReminders(h.orderOrm.em.fork(), at(addDays(today, 1), '09:00'));
+    expect(await reminders(order.id)).toEqual([['DUE_TOMORROW', addDays(today, 1), addDays(today, 2)]]);
   });
 
   it('two replicas running the round at the same moment write one reminder', async () => {
