@@ -53,6 +53,28 @@ describe("the payment tabs' kept counts", () => {
     // A search counts its own matches (here: the one payment renamed).
     const found = (await h.api.get('/api/payments?search=Checked&limit=5', { as: h.accounting })).body;
     expect({ total: found.total, paid: found.counts.PAID, items: found.items.length }).toEqual({ total: 1, paid: 1, items: 1 });
+    // The Refunds tab, unsearched: the payments with a refund still due (each once, however many it has), the status tabs' kept counts.
+    const withRefund = await opened();
+    await sql(
+      em(),
+      `insert into payment.payment_refunds (id, number, payment_id, kind, amount) values (gen_random_uuid(), 'RF-T-' || left($1, 8), $1::uuid, 'DEPOSIT', 10), (gen_random_uuid(), 'RF-T2-' || left($1, 8), $1::uuid, 'CANCELLED', 5)`,
+      [withRefund],
+    );
+    const [due] = await sql<{ n: number }>(em(), `select count(distinct payment_id)::int as n from payment.payment_refunds where status = 'DUE'`);
+    const refunds = (await h.api.get('/api/payments?refunds=DUE&limit=100', { as: h.accounting })).body;
+    expect({ total: refunds.total, refundsDue: refunds.refundsDue, counts: refunds.counts }).toEqual({
+      total: due!.n,
+      refundsDue: due!.n,
+      counts: { PENDING: 0, INITIAL_PAYMENT: 0, FOR_FULL_PAYMENT: 0, PAID: 0, CANCELLED: 0, REFUND_DUE: 0, REFUNDED: 0, ...(await counted()) },
+    });
+    expect(refunds.items.filter((p: { id: string }) => p.id === withRefund)).toEqual([expect.objectContaining({ refundsDue: '15.00' })]);
+    expect(refunds.items.every((p: { refundsDue: string | null }) => p.refundsDue !== null)).toBe(true);
+    // With a status: those of the status among them.
+    const [its] = await sql<{ status: string }>(em(), 'select status from payment.payments where id = $1', [withRefund]);
+    const ofStatus = (await h.api.get(`/api/payments?refunds=DUE&status=${its!.status}&limit=100`, { as: h.accounting })).body;
+    expect(ofStatus.items.map((p: { id: string }) => p.id)).toContain(withRefund);
+    expect(ofStatus.total).toBe(ofStatus.items.length);
+    expect((await h.api.get('/api/payments?refunds=DUE&status=REFUNDED&limit=100', { as: h.accounting })).body.items.map((p: { id: string }) => p.id)).not.toContain(withRefund);
   });
 
   it('stay exact while payments are opened and folds from two replicas run at once', async () => {

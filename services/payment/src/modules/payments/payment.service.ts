@@ -45,61 +45,69 @@ export interface ListFilter {
 
 /**
  * Payments, newest order first, by status and/or an order number or customer name containing
- * `search`, with the number of payments of each status for the same search (the tabs' counts).
- * Unsearched, the counts are those the payments table's triggers keep (migration 0010), read with
- * the page in one snapshot, so the total is the page's; a search counts its matches (trigram
- * indexes on the order number and the customer's name), in the same statement as its page.
+ * `search`, and/or only those with a refund still due (the Refunds tab, issue 29), with the number
+ * of payments of each status for the same search (the tabs' counts; the Refunds tab's is
+ * `refundsDue`). Page and counts are read in one snapshot. Unsearched, the counts are those the
+ * payments table's triggers keep (migration 0010), so no request counts every payment; a search
+ * counts its matches (trigram indexes on the order number and the customer's name), the Refunds
+ * tab its payments (a partial index of the refunds due).
  */
-export async function listPayments(db: EntityManager, f: ListFilter): Promise<PaymentListResponse> {
+export function listPayments(db: EntityManager, f: ListFilter): Promise<PaymentListResponse> {
   const search = f.search ? containsPattern(f.search) : null;
-  if (!search && !f.refundsDue) {
-    return db.transactional(
-      async (tem) => {
-        const rows = await sql<PaymentRow>(
-          tem,
-          `select ${PAYMENT_COLUMNS}, (select sum(r.amount)::text from ${qualified(tem, 'payment_refunds')} r where r.payment_id = p.id and r.status = 'DUE') as refunds_due
-             from ${qualified(tem, 'payments')} p where ($1::text is null or p.status = $1) order by p.created_at desc, p.id limit $2 offset $3`,
-          [f.status ?? null, f.limit, f.offset],
-        );
+  return db.transactional(
+    async (tem) => {
+      const t = (n: string) => qualified(tem, n);
+      const found: string[] = [];
+      const params: unknown[] = [];
+      if (search) {
+        params.push(search);
+        found.push(searchMatches(`$${params.length}`));
+      }
+      const conds = [...found];
+      if (f.status) {
+        params.push(f.status);
+        conds.push(`p.status = $${params.length}`);
+      }
+      if (f.refundsDue) conds.push(hasRefundDue(tem));
+      const where = (c: string[]) => (c.length ? `where ${c.join(' and ')}` : '');
+      const rows = await sql<PaymentRow>(
+        tem,
+        `select ${PAYMENT_COLUMNS}, (select sum(r.amount)::text from ${t('payment_refunds')} r where r.payment_id = p.id and r.status = 'DUE') as refunds_due
+           from ${t('payments')} p ${where(conds)} order by p.created_at desc, p.id limit $${params.length + 1} offset $${params.length + 2}`,
+        [...params, f.limit, f.offset],
+      );
+      let counts: Record<PaymentStatus, number>;
+      if (search) {
+        const grouped = await sql<{ status: PaymentStatus; n: number }>(tem, `select p.status, count(*)::int as n from ${t('payments')} p ${where(found)} group by p.status`, [search]);
+        counts = Object.fromEntries(PAYMENT_STATUSES.map((st) => [st, grouped.find((g) => g.status === st)?.n ?? 0])) as Record<PaymentStatus, number>;
+      } else {
         const kept = await readKeptCounts(tem, PAYMENT_COUNTS);
-        const counts = Object.fromEntries(PAYMENT_STATUSES.map((st) => [st, kept[st] ?? 0])) as Record<PaymentStatus, number>;
-        const total = f.status ? counts[f.status] : Object.values(counts).reduce((a, b) => a + b, 0);
-        return { items: rows.map(summaryOf), total, counts, refundsDue: await refundsDueCount(tem, null) };
-      },
-      { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
-    );
-  }
-  // Issue 29: the list of payments with a refund still to pay back (the tabs' counts stay those of the search: the Refunds tab's is refundsDue).
-  const dueOnly = f.refundsDue ? `exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = x.id and r.status = 'DUE')` : 'true';
-  const rows = await sql<PaymentRow & { total: number; counts: Partial<Record<PaymentStatus, number>> | null }>(
-    db,
-    `with f as (
-       select * from ${qualified(db, 'payments')} x
-        where ($1::text is null or status = $1) and ($2::text is null or order_number ilike $2 or customer_name ilike $2) and ${dueOnly}
-     )
-     select t.total, c.counts, ${PAYMENT_COLUMNS}, p.refunds_due
-       from (select count(*)::int as total from f) t
-       cross join (select json_object_agg(g.status, g.n) as counts
-                     from (select status, count(*)::int as n from ${qualified(db, 'payments')}
-                            where ($2::text is null or order_number ilike $2 or customer_name ilike $2) group by status) g) c
-       left join lateral (select f.*, (select sum(r.amount)::text from ${qualified(db, 'payment_refunds')} r where r.payment_id = f.id and r.status = 'DUE') as refunds_due
-                            from f order by f.created_at desc, f.id limit $3 offset $4) p on true
-      order by p.created_at desc, p.id`,
-    [f.status ?? null, search, f.limit, f.offset],
+        counts = Object.fromEntries(PAYMENT_STATUSES.map((st) => [st, kept[st] ?? 0])) as Record<PaymentStatus, number>;
+      }
+      const refundsDue = await refundsDueCount(tem, search);
+      // The list's own count: a status tab's is its count; the Refunds tab's counted (with a status, among those).
+      let total: number;
+      if (!f.refundsDue) total = f.status ? counts[f.status] : Object.values(counts).reduce((a, b) => a + b, 0);
+      else if (!f.status) total = refundsDue;
+      else total = (await sql<{ n: number }>(tem, `select count(*)::int as n from ${t('payments')} p ${where(conds)}`, params))[0]!.n;
+      return { items: rows.map(summaryOf), total, counts, refundsDue };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
   );
-  const found = rows[0]?.counts ?? {};
-  const counts = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, found[s] ?? 0])) as Record<PaymentStatus, number>;
-  return { items: rows.filter((r) => r.id !== null).map(summaryOf), total: rows[0]?.total ?? 0, counts, refundsDue: await refundsDueCount(db, search) };
 }
+
+/** Whether the payment `p`'s order number or customer name contains the pattern `param` (trigram indexes, migration 0010). */
+const searchMatches = (param: string) => `(p.order_number ilike ${param} or p.customer_name ilike ${param})`;
+
+/** Whether the payment `p` has a refund still to pay back (issue 29; a partial index of the refunds due, migration 0010). */
+const hasRefundDue = (db: Db) => `exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = p.id and r.status = 'DUE')`;
 
 /** How many payments (of those whose order number or customer name contains `search`, or all) have a refund still to pay back (issue 29). */
 async function refundsDueCount(db: Db, search: string | null): Promise<number> {
   const [row] = search
     ? await sql<{ n: number }>(
         db,
-        `select count(*)::int as n from ${qualified(db, 'payments')} z
-          where (order_number ilike $1 or customer_name ilike $1)
-            and exists (select 1 from ${qualified(db, 'payment_refunds')} r where r.payment_id = z.id and r.status = 'DUE')`,
+        `select count(*)::int as n from ${qualified(db, 'payments')} p where ${searchMatches('$1')} and ${hasRefundDue(db)}`,
         [search],
       )
     : await sql<{ n: number }>(db, `select count(distinct payment_id)::int as n from ${qualified(db, 'payment_refunds')} where status = 'DUE'`);
