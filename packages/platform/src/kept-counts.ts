@@ -31,6 +31,16 @@ export interface KeptCounts {
   id?: string;
 }
 
+/**
+ * A kept count declared by its table, a name and the columns counted by (each with its SQL type in
+ * the counts tables), its tables and triggers named after them: `<name>_counts`,
+ * `<name>_count_changes`, triggers `<table>_counted`.
+ */
+export function keptCounts(d: { table: string; name: string; keys: Readonly<Record<string, string>>; id?: string }): KeptCounts {
+  const k: KeptCounts = { table: d.table, counts: `${d.name}_counts`, changes: `${d.name}_count_changes`, keys: Object.keys(d.keys), types: Object.values(d.keys), triggers: `${d.table}_counted` };
+  return d.id ? { ...k, id: d.id } : k;
+}
+
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}"${c}"`).join(', ');
 
 /** The migration statements that create the counts, their changes and the triggers, and count the rows already there. */

@@ -1,30 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderStatus, OrderType } from '@dme/contracts';
-import { foldKeptCounts, readKeptCounts, startKeptCountFold, type KeptCounts, type Logger, type PollingLoop } from '@dme/platform';
+import { foldKeptCounts, keptCounts, readKeptCounts, startKeptCountFold, type KeptCounts, type Logger, type PollingLoop } from '@dme/platform';
 
 /** The staff's order tabs: orders per type and status, kept by the orders table's triggers (migration 0020, platform kept-counts). */
-export const ORDER_COUNTS: KeptCounts = {
-  table: 'orders',
-  counts: 'order_counts',
-  changes: 'order_count_changes',
-  keys: ['type', 'status'],
-  types: ['varchar(4)', 'varchar(20)'],
-  triggers: 'orders_counted',
-};
+export const ORDER_COUNTS: KeptCounts = keptCounts({ table: 'orders', name: 'order', keys: { type: 'varchar(4)', status: 'varchar(20)' } });
 
 /**
  * The ongoing rentals' Picked up tab (rentals whose payment is PAID): the payment mirrors per order
  * type and status, kept by the order_payments table's triggers (migration 0023).
  */
-export const ORDER_PAYMENT_COUNTS: KeptCounts = {
-  table: 'order_payments',
-  counts: 'order_payment_counts',
-  changes: 'order_payment_count_changes',
-  keys: ['order_type', 'status'],
-  types: ['varchar(4)', 'varchar(20)'],
-  triggers: 'order_payments_counted',
-  id: 'order_id',
-};
+export const ORDER_PAYMENT_COUNTS: KeptCounts = keptCounts({ table: 'order_payments', name: 'order_payment', keys: { order_type: 'varchar(4)', status: 'varchar(20)' }, id: 'order_id' });
 
 /**
  * How many orders each status holds (of one type, or of all), from the kept counts: exact at the
