@@ -278,6 +278,12 @@ export async function scaleBench(stack: TestStack, kit: ScaleKit): Promise<void>
       await baseline(db, N, `select * from payment.payments where status = 'PAID' order by created_at desc, id limit 20 offset $1`, (i) => [20 * (100 + (i % 50))]),
       LIST,
     );
+    row(
+      'payments, refunds to pay back, page 1',
+      await measure(base, N, () => `/api/payments?refunds=DUE&limit=20`, admin),
+      await baseline(db, N, `select * from payment.payments p where exists (select 1 from payment.payment_refunds r where r.payment_id = p.id and r.status = 'DUE') order by created_at desc, id limit 20`, () => []),
+      LIST,
+    );
     const names = ((await db.query(`select last_name from identity.users where user_type = 'CUSTOMER' and id_number like 'YR-%' order by md5(id::text) limit 20`)).rows as Array<{ last_name: string }>).map((r) => r.last_name);
     row(
       'payments, search by a customer\'s name (20 rotated)',
@@ -298,11 +304,28 @@ export async function scaleBench(stack: TestStack, kit: ScaleKit): Promise<void>
       await baseline(db, N, `select * from identity.users where deleted_at is null and last_name ilike $1 order by created_at desc, id limit 20`, (i) => [`%${names[i % names.length]}%`]),
       LIST,
     );
-    // The warehouse's ongoing rentals, each tab's first page (with every tab's count): 10 requests each
-    // (a tab's page sorts every rental of the tab by its due date, and every tab is counted over all rentals).
+    // The warehouse's ongoing rentals, each tab's first page (with every tab's count), and a search by
+    // a customer's name; the baseline reads the tab's page down the rentals' kept due date.
+    const tabPage: Record<(typeof ONGOING_RENTAL_TABS)[number], string> = {
+      ONGOING: `select * from ordering.orders where type = 'RENT' and status = 'DELIVERED' order by due_on nulls last, created_at desc, id limit 20`,
+      DUE_DATE: `select * from ordering.orders where type = 'RENT' and status = 'DELIVERED' and due_on <= '${today}' order by due_on nulls last, created_at desc, id limit 20`,
+      FOR_RETURN: `select * from ordering.orders where type = 'RENT' and status = 'FOR_RETURN' order by due_on nulls last, created_at desc, id limit 20`,
+      PICKED_UP: `select o.* from ordering.orders o join ordering.order_payments p on p.order_id = o.id where o.type = 'RENT' and p.status = 'PAID' order by o.created_at desc, o.id limit 20`,
+    };
     for (const tab of ONGOING_RENTAL_TABS) {
-      row(`ongoing rentals, ${tab}, page 1 (10 requests)`, await measure(base, 10, () => `/api/ongoing-rentals?tab=${tab}&limit=20`, admin), undefined, '≤ 100 ms');
+      row(`ongoing rentals, ${tab}, page 1`, await measure(base, N, () => `/api/ongoing-rentals?tab=${tab}&limit=20`, admin), await baseline(db, N, tabPage[tab], () => []), LIST);
     }
+    row(
+      "ongoing rentals, search by a customer's name (20 rotated)",
+      await measure(base, N, (i) => `/api/ongoing-rentals?tab=ONGOING&search=${encodeURIComponent(names[i % names.length]!)}&limit=20`, admin),
+      await baseline(
+        db,
+        N,
+        `select o.* from ordering.orders o join ordering.customers c on c.id = o.customer_id where o.type = 'RENT' and o.status = 'DELIVERED' and c.last_name ilike $1 order by o.due_on nulls last, o.created_at desc, o.id limit 20`,
+        (i) => [`%${names[i % names.length]}%`],
+      ),
+      LIST,
+    );
     // Availability of a rental product over a month (the busiest booked ones).
     const to = addDays(today, 29);
     row(
