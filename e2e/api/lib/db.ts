@@ -8,17 +8,37 @@ export type RowCounts = Record<string, number | string>;
 
 /**
  * Tables whose rows are bookkeeping folded in the background (their row counts move while nothing
- * happens), read as the figures they keep: the order tabs' counts (ordering 0020) are the counts
- * plus the changes not folded yet, per type and status.
+ * happens), read as the figures they keep: a table's kept counts (platform kept-counts: the order
+ * tabs', ordering 0020; the rentals' payment mirrors', ordering 0023; the payment tabs', payment
+ * 0010; any declared later) are `<name>_counts` plus the changes not folded yet,
+ * `<name>_count_changes`, per key. Found by those names, read in one statement (one snapshot: a
+ * fold moves rows between the two).
  */
-const KEPT: Record<string, { tables: string[]; value: string }> = {
-  'ordering.order tab counts (kept)': {
-    tables: ['ordering.order_counts', 'ordering.order_count_changes'],
-    value: `select coalesce(string_agg(type || ' ' || status || ' ' || n, ', ' order by type, status), '') as v
-              from (select type, status, sum(n) as n from (select type, status, n from ordering.order_counts
-                    union all select type, status, n from ordering.order_count_changes) x group by 1, 2 having sum(n) <> 0) y`,
-  },
-};
+async function keptFigures(client: pg.Client, tables: ReadonlyArray<{ table_schema: string; table_name: string }>): Promise<Array<{ name: string; tables: string[]; value: string }>> {
+  const names = new Set(tables.map((t) => `${t.table_schema}.${t.table_name}`));
+  const kept: Array<{ name: string; tables: string[]; value: string }> = [];
+  for (const t of tables) {
+    if (!t.table_name.endsWith('_count_changes')) continue;
+    const base = t.table_name.slice(0, -'_count_changes'.length);
+    const counts = `${t.table_schema}.${base}_counts`;
+    if (!names.has(counts)) continue;
+    const columns = await client.query<{ column_name: string }>(
+      `select column_name from information_schema.columns where table_schema = $1 and table_name = $2 and column_name <> 'n' order by ordinal_position`,
+      [t.table_schema, `${base}_counts`],
+    );
+    const keys = columns.rows.map((c) => `"${c.column_name.replace(/"/g, '""')}"`).join(', ');
+    const q = (n: string) => `"${t.table_schema.replace(/"/g, '""')}"."${n.replace(/"/g, '""')}"`;
+    kept.push({
+      name: `${t.table_schema}.${base} counts (kept)`,
+      tables: [counts, `${t.table_schema}.${t.table_name}`],
+      value: `select coalesce(string_agg(k || ' ' || n, ', ' order by k), '') as v
+                from (select concat_ws(' ', ${keys}) as k, sum(n) as n
+                        from (select ${keys}, n from ${q(`${base}_counts`)} union all select ${keys}, n from ${q(t.table_name)}) x
+                       group by 1 having sum(n) <> 0) y`,
+    });
+  }
+  return kept;
+}
 
 /**
  * Tables that are only a cache of tables counted here, recomputed in the background and by reads:
@@ -38,7 +58,8 @@ export async function rowCounts(databaseUrl: string): Promise<RowCounts> {
       [PRODUCT_SCHEMAS],
     );
     const counts: RowCounts = {};
-    const kept = new Set(Object.values(KEPT).flatMap((k) => k.tables));
+    const figures = await keptFigures(client, tables.rows);
+    const kept = new Set(figures.flatMap((k) => k.tables));
     for (const t of tables.rows) {
       if (kept.has(`${t.table_schema}.${t.table_name}`) || DERIVED.has(`${t.table_schema}.${t.table_name}`)) continue;
       const ident = `"${t.table_schema.replace(/"/g, '""')}"."${t.table_name.replace(/"/g, '""')}"`;
@@ -46,7 +67,7 @@ export async function rowCounts(databaseUrl: string): Promise<RowCounts> {
       counts[`${t.table_schema}.${t.table_name}`] = Number(r.rows[0]?.n ?? 0);
     }
     // One statement for the tables a kept figure reads together: one snapshot (a fold moves rows between them).
-    for (const [name, k] of Object.entries(KEPT)) counts[name] = (await client.query<{ v: string }>(k.value)).rows[0]!.v;
+    for (const k of figures) counts[k.name] = (await client.query<{ v: string }>(k.value)).rows[0]!.v;
     return counts;
   } finally {
     await client.end();
