@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { renderHook } from '@testing-library/react';
-import { baseApi, errorMessage, fieldErrors, LIVE_START_DELAY_MS, liveEventOf, loaded, newIdempotencyKey, UNAUTHORIZED_EVENT, useLiveUpdates, useResetApiOnLeave } from './index';
+import { baseApi, errorMessage, fieldErrors, LIVE_START_DELAY_MS, liveEventOf, listBusy, loaded, newIdempotencyKey, UNAUTHORIZED_EVENT, useLiveUpdates, useResetApiOnLeave } from './index';
 
 const api = baseApi.injectEndpoints({
   endpoints: (b) => ({
@@ -198,5 +198,20 @@ describe('loaded (what a page shows of a query)', () => {
   });
   it('is true while another argument loads (the previous one shows until its answer)', () => {
     expect(loaded({ data: order, currentData: undefined, error: undefined })).toBe(true);
+  });
+});
+
+describe('listBusy (when a list masks its rows)', () => {
+  const rows = { items: [] };
+  it('while it loads rows it does not have for its argument: the first load, another tab, search or page', () => {
+    expect(listBusy({ isFetching: true, currentData: undefined })).toBe(true);
+  });
+  it('not while it refreshes the rows it shows (a live event), nor once loaded', () => {
+    expect(listBusy({ isFetching: true, currentData: rows })).toBe(false);
+    expect(listBusy({ isFetching: false, currentData: rows })).toBe(false);
+    expect(listBusy({ isFetching: false, currentData: undefined })).toBe(false);
+  });
+  it('not while an endless list loads its next page (its button says so)', () => {
+    expect(listBusy({ isFetching: true, currentData: undefined, isFetchingNextPage: true })).toBe(false);
   });
 });

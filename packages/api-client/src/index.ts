@@ -51,6 +51,16 @@ export function loaded<Q extends { data?: unknown; currentData?: unknown; error?
   return q.data !== undefined && q.data !== null && (q.error === undefined || q.currentData !== undefined);
 }
 
+/**
+ * Whether a list shows itself busy (its rows masked, clicks on them held): while it loads rows it
+ * does not have for its argument yet (the first load, another tab, search or page), not while it
+ * refreshes the rows it shows (a live event's refetch: at a busy shop one every few seconds) — a
+ * click on a row is never lost to a refresh. Loading more of an endless list is its button's.
+ */
+export function listBusy(q: { isFetching: boolean; currentData?: unknown; isFetchingNextPage?: boolean }): boolean {
+  return q.isFetching && q.currentData === undefined && !q.isFetchingNextPage;
+}
+
 /** Field errors of a 400 answer, shaped for antd's form.setFields. */
 export function fieldErrors(error: unknown): Array<{ name: string; errors: string[] }> {
   const data = (error as { data?: { errors?: Array<{ field: string; message: string }> } } | undefined)?.data;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { PaymentStatus, PaymentSummary } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
 import { usePaymentsQuery } from './api';
 import { nextStepText, orderTypeLabel, PAYMENT_TABS, REFUNDS_TAB } from './labels';
@@ -21,12 +21,13 @@ export function PaymentsPage() {
   const tab = TABS.find((t) => t.key === address.tab)!;
   const [text, setText] = useState(search);
   useEffect(() => setText(search), [search]);
-  const { data, isLoading, isFetching, error, refetch } = usePaymentsQuery({
+  const list = usePaymentsQuery({
     ...(tab.status ? { status: tab.status } : { refunds: 'DUE' as const }),
     limit: PAGE,
     offset: (page - 1) * PAGE,
     ...(search ? { search } : {}),
   });
+  const { data, error, refetch } = list;
   // The counts of the last answer stay on the tabs while the next one loads.
   const [counts, setCounts] = useState<Partial<Record<TabKey, number>>>();
   useEffect(() => {
@@ -52,7 +53,7 @@ export function PaymentsPage() {
       ) : (
         <ResponsiveTable<PaymentSummary>
           rowKey="id"
-          loading={isLoading || isFetching}
+          loading={listBusy(list)}
           dataSource={data?.items ?? []}
           locale={{ emptyText: <EmptyState description={search ? 'No payments match your search.' : tab.empty} /> }}
           pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: (p) => address.go({ page: p }), showSizeChanger: false, hideOnSinglePage: true }}

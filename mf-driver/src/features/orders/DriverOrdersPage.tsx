@@ -2,7 +2,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from 'antd';
 import type { DriverScanPurpose, OrderSummary } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, StatusTag, uniqueRows, ResponsiveTable } from '@dme/ui';
 import { useDriverOrdersInfiniteQuery } from './api';
 import { PURPOSE } from './purpose';
@@ -43,7 +43,7 @@ export function DriverOrdersPage({ purpose }: { purpose: DriverScanPurpose }) {
           <ResponsiveTable<OrderSummary>
             rowKey="id"
             aria-label={texts.listLabel}
-            loading={q.isLoading || (q.isFetching && !q.isFetchingNextPage)}
+            loading={listBusy(q)}
             dataSource={rows}
             pagination={false}
             scroll={{ x: true }}

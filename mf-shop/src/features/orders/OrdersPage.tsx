@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Alert, Button } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { OrderStatus, OrderSummary } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { FilterTabs, EmptyState, LazyErrorState, money, PageHeader, ResponsiveTable, StatusTag, uniqueRows, useListAddress } from '@dme/ui';
 import { useMyOrdersInfiniteQuery } from './api';
 
@@ -41,7 +41,7 @@ export default function OrdersPage({ type }: { type: 'BUY' | 'RENT' }) {
         <>
           <ResponsiveTable<OrderSummary>
             rowKey="id"
-            loading={q.isFetching && !q.isFetchingNextPage}
+            loading={listBusy(q)}
             dataSource={rows}
             pagination={false}
             locale={{ emptyText: <EmptyState description={`No ${label(status).toLowerCase()} orders.`} /> }}

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Button } from 'antd';
 import { formatManilaDateTime, PURCHASE_ORDER_STATUSES, RENTAL_ORDER_STATUSES } from '@dme/contracts/browser';
 import type { OrderStatus, OrderSummary, OrderType } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { FilterTabs, EmptyState, LazyErrorState, PageHeader, SearchBox, StatusTag, uniqueRows, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useStaffOrdersInfiniteQuery } from './api';
 import { ordersBase, statusLabel } from './format';
@@ -50,7 +50,7 @@ export default function OrdersPage({ type }: { type: OrderType }) {
         <>
           <ResponsiveTable<OrderSummary>
             rowKey="id"
-            loading={q.isLoading || (q.isFetching && !q.isFetchingNextPage)}
+            loading={listBusy(q)}
             dataSource={rows}
             pagination={false}
             scroll={{ x: true }}

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { formatManilaDateTime, ONGOING_RENTAL_TAB_LABELS, ONGOING_RENTAL_TABS } from '@dme/contracts/browser';
 import type { OngoingRental } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { CycleCounts, FilterTabs, EmptyState, LazyErrorState, money, PageHeader, SearchBox, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useOngoingRentalsQuery } from './api';
 import { dateText, DisplayStatusTag, ONGOING_BASE } from '../../lib/rentalStatus';
@@ -42,7 +42,7 @@ export default function OngoingRentalsPage() {
       ) : (
         <ResponsiveTable<OngoingRental>
           rowKey="id"
-          loading={q.isFetching}
+          loading={listBusy(q)}
           dataSource={rows}
           scroll={{ x: true }}
           pagination={{
