@@ -125,8 +125,15 @@ describe('superadmin: employees', () => {
     await openDelete();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    // The cancelled confirm stays in the page (its closing animation does not end in jsdom): the new
+    // confirm's Delete is the one after it, once drawn (on a busy machine, a moment later).
+    const before = screen.queryAllByRole('button', { name: 'Delete' }).length;
     await openDelete();
-    const ok = (await screen.findAllByRole('button', { name: 'Delete' })).at(-1)!;
+    const ok = await waitFor(() => {
+      const buttons = screen.getAllByRole('button', { name: 'Delete' });
+      expect(buttons.length).toBeGreaterThan(before);
+      return buttons.at(-1)!;
+    });
     expect(ok).toHaveClass('ant-btn-dangerous');
     fireEvent.click(ok);
     await waitFor(() => expect(screen.queryByText('juan')).toBeNull());
