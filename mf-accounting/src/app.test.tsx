@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { LIVE_EVENTS_PATH, type User } from '@dme/contracts';
+import { LIVE_EVENTS_PATH, type LiveEvent, type User } from '@dme/contracts';
+import { fakeLiveStream } from '@dme/ui/testing';
 import App from './app';
 
 const user = { id: 'u-1', username: 'demo', firstName: 'Demo', lastName: 'User', userType: 'ACCOUNTING_ADMIN' } as User;
@@ -36,21 +37,21 @@ describe('mf-accounting ./app', () => {
   });
 
   it('refetches the payments on screen when the live event stream reports a change', async () => {
-    const sources = liveSources();
+    const live = fakeLiveStream();
     open('/admin/payments');
     expect(await screen.findByText('No pending payments.')).toBeInTheDocument();
     const fetchMock = globalThis.fetch as unknown as ReturnType<typeof vi.fn>;
     const paymentLists = () => fetchMock.mock.calls.filter(([input]) => new URL(input instanceof Request ? input.url : String(input), 'http://x').pathname === '/api/payments').length;
     const before = paymentLists();
     expect(before).toBeGreaterThanOrEqual(1);
-    const source = await openSource(sources);
+    const source = await live.opened();
     expect(source.url).toBe(LIVE_EVENTS_PATH);
-    act(() => source.listeners.forEach((l) => l(new MessageEvent('change', { data: JSON.stringify(LIVE_CHANGE) }))));
+    act(() => source.send(LIVE_CHANGE));
     await waitFor(() => expect(paymentLists()).toBeGreaterThan(before));
   });
 
   it("a live refresh keeps the rows as they are and clickable: a click on a row's View is not lost to it", async () => {
-    const sources = liveSources();
+    const live = fakeLiveStream();
     let held: (() => void) | undefined;
     let lists = 0;
     const row = { id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', orderID: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', orderNumber: 'ORD-20261130-000042', orderType: 'BUY', orderStatus: 'FOR_PAYMENT', customerID: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', customerName: 'Maria Santos', status: 'PENDING', type: null, totalOrderPayment: '100.00', totalPartialPayment: null, balance: '100.00', nextAction: 'MARK_AS_PAID', refundDue: null, dueNow: null, refundsDue: null, createdAt: '2026-11-30T02:00:00.000Z', updatedAt: '2026-11-30T02:00:00.000Z' };
@@ -75,8 +76,8 @@ describe('mf-accounting ./app', () => {
       </MemoryRouter>,
     );
     expect(await screen.findByText('ORD-20261130-000042')).toBeInTheDocument();
-    const source = await openSource(sources);
-    act(() => source.listeners.forEach((l) => l(new MessageEvent('change', { data: JSON.stringify(LIVE_CHANGE) }))));
+    const source = await live.opened();
+    act(() => source.send(LIVE_CHANGE));
     await waitFor(() => expect(held).toBeDefined());
     // Refreshing: no mask over the rows, and View opens the payment.
     expect(screen.queryByRole('status', { name: 'Loading' })).toBeNull();
@@ -87,47 +88,8 @@ describe('mf-accounting ./app', () => {
   });
 });
 
-const LIVE_CHANGE = { kind: 'payment', orderId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', orderType: 'BUY', status: null, at: '2026-11-24T01:00:00.000Z' };
+const LIVE_CHANGE: LiveEvent = { kind: 'payment', orderId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', orderType: 'BUY', status: null, at: '2026-11-24T01:00:00.000Z' };
 
 function Where() {
   return <output data-testid="location">{useLocation().pathname}</output>;
-}
-
-type FakeSource = { url: string; listeners: Array<(m: MessageEvent<string>) => void>; closed: boolean };
-
-/** The browser's EventSource, replaced: the test sends the gateway's events itself. */
-function liveSources(): FakeSource[] {
-  const sources: FakeSource[] = [];
-  vi.stubGlobal(
-    'EventSource',
-    class {
-      listeners: Array<(m: MessageEvent<string>) => void> = [];
-      closed = false;
-      constructor(public url: string) {
-        sources.push(this);
-      }
-      addEventListener(type: string, l: (m: MessageEvent<string>) => void) {
-        if (type === 'change') this.listeners.push(l);
-      }
-      removeEventListener(_type: string, l: (m: MessageEvent<string>) => void) {
-        this.listeners = this.listeners.filter((x) => x !== l);
-      }
-      close() {
-        this.closed = true;
-      }
-    },
-  );
-  return sources;
-}
-
-/** The stream, once open (a moment after the page has loaded: api-client afterPageLoad). */
-function openSource(sources: FakeSource[]): Promise<FakeSource> {
-  return vi.waitFor(
-    () => {
-      const open = sources.find((s) => !s.closed);
-      if (!open) throw new Error('the live stream is not open yet');
-      return open;
-    },
-    { timeout: 3000 },
-  );
 }

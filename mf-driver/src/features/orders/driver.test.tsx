@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { HANDOVER_ACKNOWLEDGEMENT, HANDOVER_MESSAGES, LIVE_EVENTS_PATH, RENTAL_MESSAGES, type LiveEvent, type OrderSummary } from '@dme/contracts';
-import { mockApi, on, problem, query } from '@dme/ui/testing';
+import { HANDOVER_ACKNOWLEDGEMENT, HANDOVER_MESSAGES, LIVE_EVENTS_PATH, RENTAL_MESSAGES, type OrderSummary } from '@dme/contracts';
+import { fakeLiveStream, mockApi, on, problem, query } from '@dme/ui/testing';
 import { REPEAT_SCAN_MS } from './purpose';
 import { answer, CUSTOMER, list, lists, ORDER, open, openScanner, order, scans, summary, typeCode } from '../../test/fixtures';
 
@@ -222,41 +222,13 @@ describe('order detail', () => {
 });
 
 describe('live updates', () => {
-  /** The browser's EventSource, replaced: the test sends the gateway's events itself. */
-  class FakeEventSource {
-    static instances: FakeEventSource[] = [];
-    listeners: Array<(m: MessageEvent<string>) => void> = [];
-    closed = false;
-    constructor(public url: string) {
-      FakeEventSource.instances.push(this);
-    }
-    addEventListener(type: string, l: (m: MessageEvent<string>) => void) {
-      if (type === 'change') this.listeners.push(l);
-    }
-    removeEventListener(_type: string, l: (m: MessageEvent<string>) => void) {
-      this.listeners = this.listeners.filter((x) => x !== l);
-    }
-    close() {
-      this.closed = true;
-    }
-    send(event: LiveEvent) {
-      for (const l of this.listeners) l(new MessageEvent('change', { data: JSON.stringify(event) }));
-    }
-  }
-
   it('refreshes the list without a reload when an order changes', async () => {
-    FakeEventSource.instances = [];
-    vi.stubGlobal('EventSource', FakeEventSource);
+    const live = fakeLiveStream();
     let listed: OrderSummary[] = [];
     mockApi(on('GET', '/api/driver/orders', () => list(listed)));
     open('/admin/for-delivery');
     expect(await screen.findByText('No orders out for delivery.')).toBeInTheDocument();
-    // The stream opens a moment after the page has loaded (api-client: afterPageLoad).
-    const source = await vi.waitFor(() => {
-      const open = FakeEventSource.instances.find((s) => !s.closed);
-      if (!open) throw new Error('the live stream is not open yet');
-      return open;
-    }, { timeout: 3000 });
+    const source = await live.opened();
     expect(source.url).toBe(LIVE_EVENTS_PATH);
 
     listed = [summary(5)];

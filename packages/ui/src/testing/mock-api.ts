@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { OrderLine } from '@dme/contracts';
+import type { LiveEvent, OrderLine } from '@dme/contracts';
 
 /** A fetch stand-in for the remotes' UI tests (vitest + jsdom): `import { mockApi, on } from '@dme/ui/testing'`. */
 
@@ -100,3 +100,52 @@ export const serialEntry = (serialCode: string, over: Partial<OrderLine['serialC
   createdAt: '2026-11-23T05:00:00.000Z',
   ...over,
 });
+
+/** A live event stream the test feeds itself: the gateway's events, without a gateway. */
+export interface FakeLiveStream {
+  url: string;
+  closed: boolean;
+  /** Sends one event to the page's listeners, as the gateway's `change` message. */
+  send(event: LiveEvent): void;
+}
+
+/**
+ * Replaces the browser's EventSource (`vi.stubGlobal`); `opened()` answers the stream the page
+ * opened, once it has (a moment after the page has loaded: api-client afterPageLoad).
+ */
+export function fakeLiveStream(): { opened(): Promise<FakeLiveStream> } {
+  const sources: FakeLiveStream[] = [];
+  vi.stubGlobal(
+    'EventSource',
+    class implements FakeLiveStream {
+      listeners: Array<(m: MessageEvent<string>) => void> = [];
+      closed = false;
+      constructor(public url: string) {
+        sources.push(this);
+      }
+      addEventListener(type: string, l: (m: MessageEvent<string>) => void) {
+        if (type === 'change') this.listeners.push(l);
+      }
+      removeEventListener(_type: string, l: (m: MessageEvent<string>) => void) {
+        this.listeners = this.listeners.filter((x) => x !== l);
+      }
+      close() {
+        this.closed = true;
+      }
+      send(event: LiveEvent) {
+        for (const l of this.listeners) l(new MessageEvent('change', { data: JSON.stringify(event) }));
+      }
+    },
+  );
+  return {
+    opened: () =>
+      vi.waitFor(
+        () => {
+          const open = sources.find((s) => !s.closed);
+          if (!open) throw new Error('the live stream is not open yet');
+          return open;
+        },
+        { timeout: 3000 },
+      ),
+  };
+}
