@@ -53,7 +53,7 @@ const opArb = fc.oneof(bookArb, bookArb, downArb);
 describe('bookings under concurrency (fast-check)', () => {
   it('random concurrent bookings, downtime, cancellations, extensions, early ends and early returns: no overlap per unit, and every answer agrees with the final state', async () => {
     const seed = Number(process.env.BOOKING_SEED ?? Math.floor(Math.random() * 2 ** 31));
-    console.log(`bookings property: seed ${seed} (replay with BOOKING_SEED=${seed})`);
+    console.log(`bookings property: seed ${seed} (replay with BOOKING_SEED=${seed}, and BOOKING_PATH=<path> for fast-check's counterexample)`);
     const seen = new Map<string, number>();
     const saw = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
     await fc.assert(
@@ -92,11 +92,15 @@ describe('bookings under concurrency (fast-check)', () => {
             let extended = false;
             if (op.then === 'extend') {
               const first = await extendBookings(em(), { orderId, seq: 1, days: op.extra });
-              // A retry of the same extension answers the same and never adds the days twice.
+              // A retry of an accepted extension is accepted and never adds the days twice (the
+              // final state below holds them once). A refused one records nothing: the order
+              // service asks again with the same change number, so its retry is accepted when a
+              // concurrent cancellation, early end or return freed the days in between; the final
+              // state then holds them, once.
               const again = await extendBookings(em(), { orderId, seq: 1, days: op.extra });
-              expect(again.ok, 'a retried extension answers as the first did').toBe(first.ok);
-              extended = first.ok;
-              saw(first.ok ? 'extension accepted' : 'extension refused');
+              if (first.ok) expect(again.ok, 'a retried accepted extension is accepted again').toBe(true);
+              extended = first.ok || again.ok;
+              saw(first.ok ? 'extension accepted' : again.ok ? 'extension refused, then accepted once freed' : 'extension refused');
             }
             if (op.then === 'end-early') {
               const returnOn = addDays(start, op.extra);
@@ -161,7 +165,7 @@ describe('bookings under concurrency (fast-check)', () => {
         }
         expect(nonZero(await ledger(em(), [product.id]))).toEqual(nonZero(await recount(em(), [product.id])));
       }),
-      { seed, numRuns: 15 },
+      { seed, numRuns: 15, ...(process.env.BOOKING_PATH ? { path: process.env.BOOKING_PATH } : {}) },
     );
     console.log(`bookings property: effects seen ${JSON.stringify(Object.fromEntries([...seen].sort()))}`);
   }, 300_000);
