@@ -180,6 +180,7 @@ describe('consumer retries and dead letters', () => {
     expect(h.get(DEAD_LETTER_HEADERS.eventId)).toBe(event.id);
     expect(h.get(DEAD_LETTER_HEADERS.eventType)).toBe(event.type);
     expect(h.get(DEAD_LETTER_HEADERS.deliveries)).toBe('3');
+    expect(h.get(DEAD_LETTER_HEADERS.failures)).toBe('3');
     expect(h.get(DEAD_LETTER_HEADERS.error)).toBe('Error: cannot handle this event');
     // The body is the original message, so it can be published again once fixed.
     expect(JSON.parse(new TextDecoder().decode(letter!.data))).toEqual(event);
@@ -215,6 +216,66 @@ describe('consumer retries and dead letters', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await effects(event.aggregateId)).toBe(1);
     expect(await deadLetters(durable)).toHaveLength(0);
+    await running.stop();
+  });
+
+  it('deliveries that did not fail (handed back by stopping replicas, a dead one\'s redelivery) do not count toward the dead letter: a handler failing fewer than N times still succeeds', async () => {
+    const durable = `bounced_${RUN}`;
+    await jsm.consumers.add(EVENTS_STREAM, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(CONSUMER_ACK_WAIT_MS),
+      max_deliver: -1,
+      filter_subject: `${EVENTS_PREFIX}.bounced`,
+    });
+    const event = envelope();
+    await publish('bounced', JSON.stringify(event));
+    // Three replicas stopping in turn each received it and handed it back unhandled (a nak).
+    const raw = await jetstream(nc).consumers.get(EVENTS_STREAM, durable);
+    for (let i = 1; i <= 3; i++) {
+      const m = await raw.next({ expires: 2000 });
+      expect(m?.info.deliveryCount).toBe(i);
+      m!.nak();
+    }
+    let calls = 0;
+    // Now it fails twice, with N = 3: its deliveries reach 5, its failures only 2.
+    const running = await consumer(durable, 'bounced', () => {
+      calls++;
+      if (calls <= 2) throw new Error('not yet');
+    });
+    await eventually(async () => (await effects(event.aggregateId)) === 1, 10_000);
+    expect(calls).toBe(3);
+    expect(await deadLetters(durable)).toHaveLength(0);
+    // Its failures are counted once each, in the service's database.
+    const [row] = await orm.em.fork().execute<Array<{ failures: number }>>(`select failures from "${SCHEMA}"."consumer_failures" where consumer = ? and event_id = ?`, [durable, event.id]);
+    expect(row?.failures).toBe(2);
+    await running.stop();
+  });
+
+  it('a failure that cannot be counted (the database does not answer) is retried, never dead-lettered; counted again once it answers', async () => {
+    const durable = `outage_${RUN}`;
+    const failures = `"${SCHEMA}"."consumer_failures"`;
+    await orm.em.fork().execute(`alter table ${failures} rename to consumer_failures_away`);
+    let calls = 0;
+    const running = await consumer(durable, 'outage', () => {
+      calls++;
+      throw new Error('down');
+    }, 2);
+    try {
+      const event = envelope();
+      await publish('outage', JSON.stringify(event));
+      await eventually(() => calls >= 4, 10_000);
+      expect(await deadLetters(durable)).toHaveLength(0);
+    } finally {
+      await orm.em.fork().execute(`alter table "${SCHEMA}".consumer_failures_away rename to consumer_failures`);
+    }
+    const [letter] = await eventually(async () => {
+      const found = await deadLetters(durable);
+      return found.length ? found : undefined;
+    }, 10_000);
+    expect(letter!.header.get(DEAD_LETTER_HEADERS.failures)).toBe('2');
+    expect(Number(letter!.header.get(DEAD_LETTER_HEADERS.deliveries))).toBeGreaterThanOrEqual(6);
     await running.stop();
   });
 

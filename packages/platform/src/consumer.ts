@@ -43,13 +43,15 @@ export interface ConsumerOptions {
   afterCommit?: () => void;
   /** The stream (default: the connection's event stream, DME_EVENTS unprefixed). */
   stream?: string;
-  /** Delay before the first retry of a failed message (ms, default 2000); doubles on each delivery. */
+  /** Delay before the first retry of a failed message (ms, default 2000); doubles on each failure. */
   retryDelayMs?: number;
   /** Upper bound of the retry delay (ms, default 60 000). */
   maxRetryDelayMs?: number;
   /**
-   * Deliveries (as JetStream counts them) after which a message whose handler still fails is
-   * moved to the dead-letter stream and terminated (default 5).
+   * Failures of the handler on an event after which it is moved to the dead-letter stream and
+   * terminated (default 5). Counted by the consumer in its service's `consumer_failures`, not by
+   * JetStream's delivery count: a message handed back by a stopping replica, or delivered again
+   * after a dead process's ack wait, did not fail.
    */
   maxDeliveries?: number;
   /** Where dead letters go (default stream DME_DEAD_LETTERS, subjects `dlq.>`, both prefixed). Tests use their own. */
@@ -79,6 +81,8 @@ export const DEAD_LETTER_HEADERS = {
   eventId: 'Dme-Event-Id',
   eventType: 'Dme-Event-Type',
   deliveries: 'Dme-Deliveries',
+  /** How many times the handler failed on it (a handler-failed letter). */
+  failures: 'Dme-Failures',
   error: 'Dme-Error',
 } as const;
 
@@ -105,7 +109,7 @@ export const CONSUMER_HEARTBEAT_MS = 1_000;
  */
 const PULL_EXPIRES_MS = 2_000;
 
-/** The delay before delivery n + 1 of a message that failed on delivery n. */
+/** The delay before a message is delivered again after its handler's n-th failure (n deliveries while the database is out). */
 export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number): number {
   const n = Math.max(1, deliveryCount);
   return Math.min(maxMs, baseMs * 2 ** Math.min(n - 1, 30));
@@ -116,10 +120,11 @@ export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number)
  * is recorded in the service's inbox table in the same transaction as the effect, and an event
  * already recorded is acknowledged without running the effect again (DESIGN §7).
  *
- * A failed message is retried with a growing delay; once it has been delivered `maxDeliveries`
- * times and still fails (and the database answers, so the failure is the event's, not an outage),
- * it is published to the dead-letter stream with the reason in headers and terminated. A
- * malformed message goes there at once.
+ * A failed message is retried with a growing delay; once its handler has failed `maxDeliveries`
+ * times on it (counted in the service's database, so a hand-back or a dead replica's redelivery
+ * is not a failure), it is published to the dead-letter stream with the reason in headers and
+ * terminated. A failure while the database does not answer is an outage, retried, never counted.
+ * A malformed message goes there at once.
  */
 export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsumer> {
   if (!opts.handle === !opts.handleBatch) throw new Error(`consumer ${opts.durable}: give either handle or handleBatch`);
@@ -133,9 +138,10 @@ export async function startConsumer(opts: ConsumerOptions): Promise<RunningConsu
   const stopping = stopSignal();
   const messages = new Receiver(consumer, opts.handleBatch ? 2 * maxBatch : Math.max(50, 2 * concurrency), stopping, opts);
   const inbox = qualified(opts.em, 'inbox');
+  const failures = qualified(opts.em, 'consumer_failures');
 
   const handleEvent = opts.handle ?? ((em: EntityManager, event: EventEnvelope) => opts.handleBatch!(em, [event]));
-  const run: ConsumerRun = { ...settings, opts, js, messages, inbox, handleEvent, stopping };
+  const run: ConsumerRun = { ...settings, opts, js, messages, inbox, failures, handleEvent, stopping };
   const loop = opts.handleBatch ? batchLoop(run, opts.handleBatch) : concurrentLoop(run);
 
   let stopped: Promise<void> | undefined;
@@ -397,6 +403,8 @@ interface ConsumerRun extends ConsumerSettings {
   messages: Receiver;
   /** The inbox table, qualified by the service's schema. */
   inbox: string;
+  /** The handler failures per event (outbox-tables ConsumerFailuresMigration), qualified. */
+  failures: string;
   /** The effect of one event: `handle`, or `handleBatch` with a batch of one. */
   handleEvent: (em: EntityManager, event: EventEnvelope) => Promise<void>;
   stopping: StopSignal;
@@ -526,24 +534,44 @@ async function handleOneNow(run: ConsumerRun, m: JsMsg, event: EventEnvelope): P
 }
 
 /**
- * After a handler failed: a retry with a growing delay; once `maxDeliveries` is reached, a dead
- * letter, unless the database does not answer (then the failure is an outage, retried).
+ * After a handler failed: the failure is counted (once per failure, in the service's database);
+ * a retry with a delay growing with the failures; once `maxDeliveries` failures are reached, a
+ * dead letter. When the database does not answer, the failure is an outage, not the event's: it
+ * is not counted and the message is retried (its delay growing with its deliveries), never
+ * dead-lettered.
  */
 async function retryOrDeadLetter(run: ConsumerRun, m: JsMsg, event: EventEnvelope, err: unknown): Promise<void> {
   const { opts, maxDelay } = run;
   const deliveries = m.info.deliveryCount;
-  if (deliveries >= run.maxDeliveries) {
-    if (await databaseAnswers(opts.em)) {
-      await deadLetter(run, m, 'handler-failed', err, { id: event.id, type: event.type });
-      return;
-    }
-    opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries }, 'consumer: handler failed while the database is unavailable, will retry');
-    m.nak(maxDelay);
+  const failures = await countFailure(run, event.id);
+  if (failures === null) {
+    const delay = retryDelay(deliveries, run.baseDelay, maxDelay);
+    opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, retryInMs: delay }, 'consumer: handler failed while the database is unavailable, will retry');
+    m.nak(delay);
     return;
   }
-  const delay = retryDelay(deliveries, run.baseDelay, maxDelay);
-  opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, retryInMs: delay }, 'consumer: handler failed, will retry');
+  if (failures >= run.maxDeliveries) {
+    await deadLetter(run, m, 'handler-failed', err, { id: event.id, type: event.type }, failures);
+    return;
+  }
+  const delay = retryDelay(failures, run.baseDelay, maxDelay);
+  opts.logger.warn({ err, consumer: opts.durable, eventId: event.id, type: event.type, deliveries, failures, retryInMs: delay }, 'consumer: handler failed, will retry');
   m.nak(delay);
+}
+
+/** Counts one more failure of the handler on an event; answers the count, or null when the database does not answer. */
+async function countFailure(run: ConsumerRun, eventId: string): Promise<number | null> {
+  try {
+    const rows = await run.opts.em.fork().execute<Array<{ failures: number }>>(
+      `insert into ${run.failures} (consumer, event_id, failures, failed_at) values (?, ?, 1, now())
+       on conflict (consumer, event_id) do update set failures = ${run.failures}.failures + 1, failed_at = now()
+       returning failures`,
+      [run.opts.durable, eventId],
+    );
+    return rows[0]!.failures;
+  } catch {
+    return null;
+  }
 }
 
 /** A batch in one transaction; if it fails, each of its events alone (with retries and dead letters). */
@@ -581,17 +609,8 @@ async function handleMany(run: ConsumerRun, batch: JsMsg[], handleBatch: HandleB
   for (const { m } of good) m.ack();
 }
 
-async function databaseAnswers(em: EntityManager): Promise<boolean> {
-  try {
-    await em.fork().execute('select 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Moves a message to the dead-letter stream, then terminates it; on failure it is retried. */
-async function deadLetter(run: ConsumerRun, m: JsMsg, reason: 'malformed' | 'handler-failed', err: unknown, ids: { id?: string; type?: string }): Promise<void> {
+async function deadLetter(run: ConsumerRun, m: JsMsg, reason: 'malformed' | 'handler-failed', err: unknown, ids: { id?: string; type?: string }, failures?: number): Promise<void> {
   const { opts } = run;
   const deliveries = m.info.deliveryCount;
   const error = headerValue(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
@@ -604,6 +623,7 @@ async function deadLetter(run: ConsumerRun, m: JsMsg, reason: 'malformed' | 'han
   if (ids.id) h.set(DEAD_LETTER_HEADERS.eventId, headerValue(ids.id));
   if (ids.type) h.set(DEAD_LETTER_HEADERS.eventType, headerValue(ids.type));
   h.set(DEAD_LETTER_HEADERS.deliveries, String(deliveries));
+  if (failures !== undefined) h.set(DEAD_LETTER_HEADERS.failures, String(failures));
   h.set(DEAD_LETTER_HEADERS.error, error);
   try {
     await run.js.publish(`${run.dlqPrefix}.${opts.durable}.${m.subject}`, m.data, {
@@ -617,7 +637,7 @@ async function deadLetter(run: ConsumerRun, m: JsMsg, reason: 'malformed' | 'han
     return;
   }
   opts.logger.error(
-    { consumer: opts.durable, eventId: ids.id ?? null, type: ids.type ?? null, subject: m.subject, seq: m.info.streamSequence, deliveries, reason, error },
+    { consumer: opts.durable, eventId: ids.id ?? null, type: ids.type ?? null, subject: m.subject, seq: m.info.streamSequence, deliveries, failures: failures ?? null, reason, error },
     `consumer ${opts.durable}: event ${ids.id ?? '(unreadable)'} of type ${ids.type ?? '(unknown)'} dead-lettered (${reason})`,
   );
   // No reason text: nats-server 2.9 only knows a bare +TERM.

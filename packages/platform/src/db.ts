@@ -2,7 +2,7 @@ import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/postgresql
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
 import type { Logger } from './logger';
-import { InboxEntity, OutboxEntity, PlatformTablesMigration } from './outbox-tables';
+import { ConsumerFailuresMigration, InboxEntity, OutboxEntity, PlatformTablesMigration } from './outbox-tables';
 
 export { MikroORM, Migration };
 export type Orm = MikroORM;
@@ -51,7 +51,13 @@ export async function createOrm(opts: DbOptions): Promise<MikroORM> {
       allOrNothing: true,
       snapshot: false,
       silent: true,
-      migrationsList: [{ name: '0000_platform_tables', class: PlatformTablesMigration }, ...opts.migrations],
+      // The platform's tables first; a platform table added later runs after the service's own
+      // (the list's order is the order of pending ones; a database migrated before has the rest).
+      migrationsList: [
+        { name: '0000_platform_tables', class: PlatformTablesMigration },
+        ...opts.migrations,
+        { name: 'platform_0001_consumer_failures', class: ConsumerFailuresMigration },
+      ],
     },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     // No JIT compilation on our connections (CONNECTION_OPTIONS).

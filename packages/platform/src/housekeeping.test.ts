@@ -44,21 +44,30 @@ async function inboxRow(daysAgo: number): Promise<string> {
   return id;
 }
 
+async function failureRow(daysAgo: number): Promise<string> {
+  const id = randomUUID();
+  await sql(`insert into "${SCHEMA}"."consumer_failures" (consumer, event_id, failures, failed_at) values ('c', ?, 2, now() - make_interval(days => ?))`, [id, daysAgo]);
+  return id;
+}
+
+const failureIds = async () => new Set((await sql<{ event_id: string }>(`select event_id from "${SCHEMA}"."consumer_failures"`)).map((r) => r.event_id));
 const outboxIds = async () => new Set((await sql<{ id: string }>(`select id from "${SCHEMA}"."outbox"`)).map((r) => r.id));
 const inboxIds = async () => new Set((await sql<{ event_id: string }>(`select event_id from "${SCHEMA}"."inbox"`)).map((r) => r.event_id));
 
-describe('purge of the outbox and inbox', () => {
-  it('removes old published outbox rows and old inbox rows, keeps pending and recent ones (in small batches)', async () => {
+describe('purge of the outbox, inbox and handler failures', () => {
+  it('removes old published outbox rows, old inbox rows and old handler failures, keeps pending and recent ones (in small batches)', async () => {
     const oldPublished = await Promise.all(Array.from({ length: 5 }, () => outboxRow(10, 8)));
     const recentPublished = await outboxRow(10, 2); // created long ago, published recently
     const oldPending = await outboxRow(30, null); // never published: kept whatever its age
     const recentPending = await outboxRow(0, null);
     const oldInbox = await Promise.all(Array.from({ length: 5 }, () => inboxRow(15)));
     const recentInbox = await inboxRow(13);
+    const oldFailures = await Promise.all(Array.from({ length: 3 }, () => failureRow(15)));
+    const recentFailure = await failureRow(13);
 
     // Batches of 2: 5 old rows of each table take 3 statements.
     const purged = await purgePlatformTables(orm.em, { batchSize: 2 });
-    expect(purged).toEqual({ outbox: 5, inbox: 5 });
+    expect(purged).toEqual({ outbox: 5, inbox: 5, failures: 3 });
 
     const outbox = await outboxIds();
     for (const id of oldPublished) expect(outbox.has(id)).toBe(false);
@@ -66,10 +75,13 @@ describe('purge of the outbox and inbox', () => {
     const inbox = await inboxIds();
     for (const id of oldInbox) expect(inbox.has(id)).toBe(false);
     expect(inbox.has(recentInbox)).toBe(true);
+    const failures = await failureIds();
+    for (const id of oldFailures) expect(failures.has(id)).toBe(false);
+    expect(failures.has(recentFailure)).toBe(true);
 
     // Nothing more to do; the age limits can be set.
-    expect(await purgePlatformTables(orm.em)).toEqual({ outbox: 0, inbox: 0 });
-    expect(await purgePlatformTables(orm.em, { outboxDays: 1, inboxDays: 10 })).toEqual({ outbox: 1, inbox: 1 });
+    expect(await purgePlatformTables(orm.em)).toEqual({ outbox: 0, inbox: 0, failures: 0 });
+    expect(await purgePlatformTables(orm.em, { outboxDays: 1, inboxDays: 10 })).toEqual({ outbox: 1, inbox: 1, failures: 1 });
     expect((await outboxIds()).has(oldPending)).toBe(true);
   });
 

@@ -62,12 +62,29 @@ export function purgeInbox(em: EntityManager, opts: { days?: number; batchSize?:
   );
 }
 
-/** The platform's own housekeeping: old published outbox rows and old inbox rows. */
-export async function purgePlatformTables(em: EntityManager, opts: PurgeOptions = {}): Promise<{ outbox: number; inbox: number }> {
+/**
+ * Deletes the handler failures counted (consumer.ts) on events that last failed more than `days`
+ * ago, with the inbox's window: by then such an event was handled, dead-lettered or is retried
+ * with its count starting again.
+ */
+export function purgeConsumerFailures(em: EntityManager, opts: { days?: number; batchSize?: number; maxBatches?: number } = {}): Promise<number> {
+  return deleteInBatches(
+    em,
+    qualified(em, 'consumer_failures'),
+    `failed_at < now() - make_interval(days => ?)`,
+    [opts.days ?? PURGE_DEFAULTS.inboxDays],
+    opts.batchSize ?? PURGE_DEFAULTS.batchSize,
+    opts.maxBatches ?? PURGE_DEFAULTS.maxBatches,
+  );
+}
+
+/** The platform's own housekeeping: old published outbox rows, old inbox rows and old handler failures. */
+export async function purgePlatformTables(em: EntityManager, opts: PurgeOptions = {}): Promise<{ outbox: number; inbox: number; failures: number }> {
   const batch = { batchSize: opts.batchSize, maxBatches: opts.maxBatches };
   const outbox = await purgePublishedOutbox(em, { days: opts.outboxDays, ...batch });
   const inbox = await purgeInbox(em, { days: opts.inboxDays, ...batch });
-  return { outbox, inbox };
+  const failures = await purgeConsumerFailures(em, { days: opts.inboxDays, ...batch });
+  return { outbox, inbox, failures };
 }
 
 export type LockedRun<T> = { ran: true; result: T } | { ran: false };

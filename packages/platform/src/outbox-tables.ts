@@ -47,3 +47,22 @@ export class PlatformTablesMigration extends Migration {
     )`);
   }
 }
+
+/**
+ * How many times a consumer's handler failed on an event (one row per consumer and event, only
+ * for events that failed). A message's JetStream delivery count also grows when a stopping
+ * consumer hands it back or a dead process's ack wait runs out; neither is a failure, so the
+ * dead-letter decision counts here instead (consumer.ts). Purged with the inbox (housekeeping).
+ */
+export class ConsumerFailuresMigration extends Migration {
+  override async up(): Promise<void> {
+    const s = this.config.get('schema');
+    this.addSql(`create table if not exists "${s}"."consumer_failures" (
+      "consumer" varchar(100) not null,
+      "event_id" uuid not null,
+      "failures" int not null,
+      "failed_at" timestamptz not null default now(),
+      primary key ("consumer", "event_id")
+    )`);
+  }
+}

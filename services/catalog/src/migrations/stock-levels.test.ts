@@ -71,7 +71,7 @@ describe('migration 0004_stock_levels', () => {
     await held(gone, cane, null, null, 1, 'EXPIRED');
     const before = await recount(em(), [chair, cane]);
 
-    expect(await migrate(orm, 'catalog', db.url)).toEqual(['0004_stock_levels', '0005_price_range', '0006_packing', '0007_uploads', '0008_bookings', '0009_booking_extensions', '0010_unit_lifecycle', '0011_maintenance', '0012_recalls', '0013_bin_audits', '0014_product_search', '0015_search_index_direct', '0016_rental_terms', '0017_bought_out', '0018_rate_limits']);
+    expect(await migrate(orm, 'catalog', db.url)).toEqual(['0004_stock_levels', '0005_price_range', '0006_packing', '0007_uploads', '0008_bookings', '0009_booking_extensions', '0010_unit_lifecycle', '0011_maintenance', '0012_recalls', '0013_bin_audits', '0014_product_search', '0015_search_index_direct', '0016_rental_terms', '0017_bought_out', '0018_rate_limits', 'platform_0001_consumer_failures']);
 
     // 0005: the list's price range on each product row, over what a customer can pick.
     const ranges = await em().execute<Array<{ id: string; price_min: string; price_max: string }>>(`select id, price_min, price_max from catalog.products order by name`);
