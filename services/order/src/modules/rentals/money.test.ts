@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, EVENTS, LATE_FEE_MESSAGES, manilaDate, manilaInstant } from '@dme/contracts';
-import { writeDueReminders } from './reminders';
+import { candidates, writeDueReminders } from './reminders';
 import { eventually, type Caller, type Json } from '@dme/testing';
 import { handOver, paymentConfirmed, place, toPreparing, type OrderHarness, startOrdering } from '../../test/harness';
 
@@ -186,12 +186,19 @@ describe('rental money at the order (issue 29)', () => {
       return res.body.items[0].cycles;
     };
     expect(await listed()).toEqual({ paid: 0, due: 1, count: 2 });
+    // The reminders' round reads a rental billed by cycles while a cycle after the last one paid is due (issue 30).
+    const readByRound = async (day: string) => (await candidates(h.orderOrm.em.fork(), day)).some((c) => c.id === order.id);
+    expect(await readByRound(addDays(today, 1))).toBe(true);
     // Accounting takes cycle 1 (its 30 days less the first day paid).
     const cycle = paymentConfirmed(order, 'first', { type: 'CYCLE', status: 'INITIAL_PAYMENT', cycle: 1, amount: '2900.00', recordId: randomUUID() });
     await h.publish(cycle);
     await eventually(async () => (await exec('select 1 from ordering.inbox where event_id = ?', [cycle.id])).length > 0, 10_000);
     expect((await staffRead(order)).cycles.map((c: Json) => c.state)).toEqual(['PAID', 'UPCOMING']);
     expect(await listed()).toEqual({ paid: 1, due: 0, count: 2 });
+    // Paid up to cycle 2's day (today + 30, its first day): not read until then.
+    expect(await readByRound(addDays(today, 1))).toBe(false);
+    expect(await readByRound(addDays(today, 29))).toBe(false);
+    expect(await readByRound(addDays(today, 30))).toBe(true);
     // Thirty days later cycle 2 is due: the 09:00 round reminds the customer that day, and each week after while it is not paid.
     await exec(`update ordering.orders set delivered_at = delivered_at - interval '30 days' where id = ?`, [order.id]);
     expect((await staffRead(order)).cycles.map((c: Json) => c.state)).toEqual(['PAID', 'DUE']);

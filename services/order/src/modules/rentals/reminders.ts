@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billingCycles, centsToString, cycleDue, cycleLines, EVENTS, lineDueDate, manilaDate, reminderDayAt, rentalReminder, toCents, type Billing, type OrderStatus, type RentalReminder } from '@dme/contracts';
+import { billingCycles, centsToString, CYCLE_DAYS, cycleDue, cycleLines, EVENTS, lineDueDate, manilaDate, reminderDayAt, rentalReminder, toCents, type Billing, type OrderStatus, type RentalReminder } from '@dme/contracts';
 import { eventEnvelope, outboxInsertFrom, PollingLoop, qualified, sql, type Logger } from '@dme/platform';
 import { SOURCE } from '../../events';
-import { cyclesPaidColumns } from '../orders/read';
+import { cyclesPaidColumns, lastCyclePaidSql } from '../orders/read';
 
 /**
  * Rental reminders on a durable schedule (issue 24). Every replica runs the same round every
@@ -35,10 +35,13 @@ interface Candidate {
  * Rentals that may need a reminder today and have had none yet today. Which do is `rentalReminder`'s
  * to say; this only leaves out those it cannot pick, read by the rentals' due index (issue 30: the
  * round read every rental out, each minute — 19,000 at a busy shop's year end): one out gets a
- * reminder only if a line is due by tomorrow (its kept due date, the earliest line's, by then) or
- * it is billed by cycles; one asked for its full payment only from its due date.
+ * reminder only if a line is due by tomorrow (its kept due date, the earliest line's, by then) or,
+ * billed by cycles, the cycle after the last one paid is due by then (a cycle is due on its first
+ * day, contracts `billingCycles`: the delivered day plus 30 days per cycle before it; the oldest
+ * unpaid cycle `cycleDue` picks is that one or a later one); one asked for its full payment only
+ * from its due date.
  */
-function candidates(em: EntityManager, day: string): Promise<Candidate[]> {
+export function candidates(em: EntityManager, day: string): Promise<Candidate[]> {
   const t = (n: string) => qualified(em, n);
   return em.execute<Candidate[]>(
     `select o.id, o.order_number, o.customer_id, o.status, o.delivered_at, o.full_payment_due::text as full_payment_due,
@@ -48,10 +51,12 @@ function candidates(em: EntityManager, day: string): Promise<Candidate[]> {
                                                    from ${t('order_lines')} l where l.order_id = o.id) end as cycle_lines
        from ${t('orders')} o
       where o.type = 'RENT'
-        and ((o.status in ('DELIVERED', 'FOR_RETURN') and o.delivered_at is not null and (o.due_on <= ?::date + 1 or o.billing = 'CYCLES'))
+        and ((o.status in ('DELIVERED', 'FOR_RETURN') and o.delivered_at is not null
+              and (o.due_on <= ?::date + 1
+                   or (o.billing = 'CYCLES' and (o.delivered_at at time zone 'Asia/Manila')::date + ${CYCLE_DAYS} * ${lastCyclePaidSql(em)} <= ?::date)))
              or (o.status = 'FOR_FULL_PAYMENT' and o.full_payment_due <= ?::date))
         and not exists (select 1 from ${t('reminders')} r where r.order_id = o.id and r.day = ?::date)`,
-    [day, day, day],
+    [day, day, day, day],
   );
 }
 
