@@ -350,3 +350,18 @@ describe('a year of a busy shop, on a sample', () => {
     );
   });
 });
+
+describe("the services' schemas, migrated", () => {
+  it('hold no index twice: the same table, columns, expressions, condition and operator classes (each is written on every insert)', async () => {
+    const twice = await query<{ schema: string; indexes: string[] }>(
+      a.url,
+      `select n.nspname as schema, array_agg(c.relname::text order by c.relname) as indexes
+         from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = any(array[${SCHEMAS.map(([s]) => `'${s}'`).join(', ')}])
+        group by n.nspname, i.indrelid, i.indkey::text, i.indclass::text, i.indcollation::text, i.indoption::text,
+                 coalesce(pg_get_expr(i.indexprs, i.indrelid), ''), coalesce(pg_get_expr(i.indpred, i.indrelid), '')
+       having count(*) > 1`,
+    );
+    expect(twice).toEqual([]);
+  });
+});

@@ -145,6 +145,7 @@ import { OrderingOrderSearch } from './0021_order_search';
 import { OrderingOrderNumberPrefix } from './0022_order_number_prefix';
 import { OrderingRentalPaymentCounts } from './0023_rental_payment_counts';
 import { OrderingRentalDueOn } from './0024_rental_due_on';
+import { OrderingOneDriverIndex } from './0025_one_driver_index';
 
 export const migrations = [
   { name: '0001_ordering', class: OrderingInitial },
@@ -171,4 +172,5 @@ export const migrations = [
   { name: '0022_order_number_prefix', class: OrderingOrderNumberPrefix },
   { name: '0023_rental_payment_counts', class: OrderingRentalPaymentCounts },
   { name: '0024_rental_due_on', class: OrderingRentalDueOn },
+  { name: '0025_one_driver_index', class: OrderingOneDriverIndex },
 ];
