@@ -105,11 +105,11 @@ function recordEffects(db: Db, events: readonly EventEnvelope[]): Promise<unknow
   return sql(db, `insert into "${SCHEMA}"."effects" (event_id, aggregate) select unnest($1::uuid[]), unnest($2::text[])`, [events.map((e) => e.id), events.map((e) => e.aggregateId)]);
 }
 
-function consumer(durable: string, subject: string, handle: (id: string) => Promise<void> | void, maxDeliveries = 3): Promise<RunningConsumer> {
+function consumer(durable: string, subject: string, handle: (id: string) => Promise<void> | void, maxFailures = 3): Promise<RunningConsumer> {
   return testConsumer(durable, subject, {
     retryDelayMs: 50,
     maxRetryDelayMs: 200,
-    maxDeliveries,
+    maxFailures,
     handle: async (em, event) => {
       await recordEffects(em, [event]);
       await handle(event.aggregateId);
@@ -156,7 +156,7 @@ describe('consumer retries and dead letters', () => {
     await running.stop();
   });
 
-  it('a handler that always throws: the event is dead-lettered after N deliveries, terminated, and logged once', async () => {
+  it('a handler that always throws: the event is dead-lettered after N failures, terminated, and logged once', async () => {
     const durable = `poison_${RUN}`;
     let calls = 0;
     const running = await consumer(durable, 'poison', () => {
@@ -316,7 +316,7 @@ describe('batch consumer (handleBatch)', () => {
     return testConsumer(durable, subject, {
       retryDelayMs: 50,
       maxRetryDelayMs: 200,
-      maxDeliveries: 3,
+      maxFailures: 3,
       handleBatch: async (db, events) => {
         await recordEffects(db, events);
         if (events.some((e) => fail(e.aggregateId))) throw new Error('this batch holds a poison event');
@@ -384,7 +384,7 @@ describe('batch consumer (handleBatch)', () => {
   it('calls afterCommit once an effect is committed (batches and single events), not when a handler failed', async () => {
     const kicks = { single: 0, batch: 0 };
     const single = await testConsumer(`kick1_${RUN}`, 'kick1', {
-      retryDelayMs: 50, maxRetryDelayMs: 100, maxDeliveries: 2,
+      retryDelayMs: 50, maxRetryDelayMs: 100, maxFailures: 2,
       afterCommit: () => kicks.single++,
       handle: async (em, event) => {
         await recordEffects(em, [event]);

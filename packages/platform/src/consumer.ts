@@ -53,7 +53,7 @@ export interface ConsumerOptions {
    * JetStream's delivery count: a message handed back by a stopping replica, or delivered again
    * after a dead process's ack wait, did not fail.
    */
-  maxDeliveries?: number;
+  maxFailures?: number;
   /** Where dead letters go (default stream DME_DEAD_LETTERS, subjects `dlq.>`, both prefixed). Tests use their own. */
   deadLetter?: { stream?: string; prefix?: string };
   /**
@@ -86,7 +86,7 @@ export const DEAD_LETTER_HEADERS = {
   error: 'Dme-Error',
 } as const;
 
-export const DEFAULT_MAX_DELIVERIES = 5;
+export const DEFAULT_MAX_FAILURES = 5;
 
 /**
  * How long JetStream waits for the ack of a delivered message before it delivers it again (to
@@ -120,7 +120,7 @@ export function retryDelay(deliveryCount: number, baseMs: number, maxMs: number)
  * is recorded in the service's inbox table in the same transaction as the effect, and an event
  * already recorded is acknowledged without running the effect again (DESIGN §7).
  *
- * A failed message is retried with a growing delay; once its handler has failed `maxDeliveries`
+ * A failed message is retried with a growing delay; once its handler has failed `maxFailures`
  * times on it (counted in the service's database, so a hand-back or a dead replica's redelivery
  * is not a failure), it is published to the dead-letter stream with the reason in headers and
  * terminated. A failure while the database does not answer is an outage, retried, never counted.
@@ -339,7 +339,7 @@ interface ConsumerSettings {
   filterSubject: string;
   maxBatch: number;
   concurrency: number;
-  maxDeliveries: number;
+  maxFailures: number;
   baseDelay: number;
   maxDelay: number;
   dlqStream: string;
@@ -355,7 +355,7 @@ function consumerSettings(opts: ConsumerOptions): ConsumerSettings {
     filterSubject: names.eventSubject(opts.subjects[0]),
     maxBatch: Math.max(1, opts.maxBatch ?? 100),
     concurrency: Math.max(1, opts.concurrency ?? 16),
-    maxDeliveries: opts.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
+    maxFailures: opts.maxFailures ?? DEFAULT_MAX_FAILURES,
     baseDelay,
     maxDelay: Math.max(baseDelay, opts.maxRetryDelayMs ?? 60_000),
     dlqStream: opts.deadLetter?.stream ?? names.deadLetterStream,
@@ -535,7 +535,7 @@ async function handleOneNow(run: ConsumerRun, m: JsMsg, event: EventEnvelope): P
 
 /**
  * After a handler failed: the failure is counted (once per failure, in the service's database);
- * a retry with a delay growing with the failures; once `maxDeliveries` failures are reached, a
+ * a retry with a delay growing with the failures; once `maxFailures` failures are reached, a
  * dead letter. When the database does not answer, the failure is an outage, not the event's: it
  * is not counted and the message is retried (its delay growing with its deliveries), never
  * dead-lettered.
@@ -550,7 +550,7 @@ async function retryOrDeadLetter(run: ConsumerRun, m: JsMsg, event: EventEnvelop
     m.nak(delay);
     return;
   }
-  if (failures >= run.maxDeliveries) {
+  if (failures >= run.maxFailures) {
     await deadLetter(run, m, 'handler-failed', err, { id: event.id, type: event.type }, failures);
     return;
   }
