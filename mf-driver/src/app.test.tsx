@@ -31,6 +31,7 @@ describe('mf-driver ./app', () => {
   it('has the For Pickup screen of its menu', async () => {
     open('/admin/for-pickup');
     expect(await screen.findByRole('heading', { name: 'For Pickup' })).toBeInTheDocument();
-    expect(screen.getByText('No orders for pickup.')).toBeInTheDocument();
+    // The heading is drawn before the list's answer: the empty state is waited for.
+    expect(await screen.findByText('No orders for pickup.')).toBeInTheDocument();
   });
 });

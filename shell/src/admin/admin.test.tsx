@@ -76,7 +76,8 @@ describe('superadmin: users', () => {
     mockApi(me, on('GET', `/api/users/${customer.id}`, { status: 200, body: { user: customer } }));
     openAs(`/admin/users/${customer.id}`);
     expect(await screen.findByRole('heading', { name: 'User Information' })).toBeInTheDocument();
-    expect(screen.getByText('CUS-000001')).toBeInTheDocument();
+    // The heading is the page's own, drawn before the user's answer: the user is waited for.
+    expect(await screen.findByText('CUS-000001')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Maria Santos' })).toHaveAttribute('src', customer.image);
     // Nothing to edit on the page (the top bar's "Find unit" box is not the page's).
     expect(within(screen.getByRole('main')).queryAllByRole('textbox')).toHaveLength(0);
