@@ -7,6 +7,7 @@ import { fullPaymentTermsOf, lateFeesOf, type OrderFacts } from '../../process/f
 import { requestOf, requestsJson, type RequestRow } from '../rentals/request-rows';
 import { paymentOf, type OrderPaymentRow } from './payment';
 import { customerOf, money, moneyOrNull, summary, type OrderRow } from './rows';
+import { cyclesPaidColumns } from './cycles-paid';
 
 /**
  * The one reader of an order and its facts (the process's view: the order, its lines and their
@@ -79,18 +80,6 @@ interface OrderDetailRow extends OrderFactsRow, OrderPaymentRow {
 
 /** An order as the API shows it, before the caller's allowed steps are decided. */
 export type OrderDetail = Omit<Order, 'allowedTransitions' | 'extendable' | 'earlyEnd'>;
-
-/** The last billing cycle paid of order `o` (issue 29): the highest cycle of its CYCLE payment records, 0 before any. */
-export function lastCyclePaidSql(em: EntityManager): string {
-  return `coalesce((select max(r.cycle) from ${qualified(em, 'order_payment_records')} r where r.order_id = o.id and r.type = 'CYCLE'), 0)`;
-}
-
-/** The rent the cycle payments of order `o` took and the last cycle paid (issue 29), as `cycle_rent_paid` and `last_cycle_paid`. */
-export function cyclesPaidColumns(em: EntityManager): string {
-  const records = qualified(em, 'order_payment_records');
-  return `coalesce((select sum(r.amount) from ${records} r where r.order_id = o.id and r.type = 'CYCLE'), 0)::text as cycle_rent_paid,
-            ${lastCyclePaidSql(em)}::int as last_cycle_paid`;
-}
 
 /** The statement that reads one order (`o`, matched by `where`): its facts, and with `detail` everything its detail shows. */
 function orderStatement(em: EntityManager, where: string, detail: boolean): string {

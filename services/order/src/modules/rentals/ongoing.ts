@@ -3,7 +3,8 @@ import { cycleCounts, manilaDate, ONGOING_RENTAL_TABS, type Billing, rentalDispl
 import { qualified, readKeptCounts } from '@dme/platform';
 import { ORDER_PAYMENT_COUNTS, statusCounts } from '../orders/counts';
 import { money } from '../orders/rows';
-import { cyclesOfOrder, cyclesPaidColumns } from '../orders/read';
+import { cyclesOfOrder } from '../orders/read';
+import { cyclesPaidColumns } from '../orders/cycles-paid';
 import { searchCondition } from '../orders/list';
 
 /** A tab's condition (SPEC §2 ongoing rentals): which rentals it lists, and its parameters. */

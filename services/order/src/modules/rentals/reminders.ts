@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { billingCycles, centsToString, CYCLE_DAYS, cycleDue, cycleLines, EVENTS, lineDueDate, manilaDate, reminderDayAt, rentalReminder, toCents, type Billing, type OrderStatus, type RentalReminder } from '@dme/contracts';
 import { eventEnvelope, outboxInsertFrom, PollingLoop, qualified, sql, type Logger } from '@dme/platform';
 import { SOURCE } from '../../events';
-import { cyclesPaidColumns, lastCyclePaidSql } from '../orders/read';
+import { cyclesPaidColumns, lastCyclePaidSql } from '../orders/cycles-paid';
 
 /**
  * Rental reminders on a durable schedule (issue 24). Every replica runs the same round every
