@@ -57,7 +57,10 @@
  */
 import pg from 'pg';
 import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
-import { paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
+import { keptCountsDriftSql, paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
+import { USER_COUNTS } from '@dme/identity';
+import { ORDER_COUNTS, ORDER_PAYMENT_COUNTS } from '@dme/order';
+import { PAYMENT_COUNTS } from '@dme/payment';
 
 export interface ScaleOptions {
   /** 1 = the full year (1,000,000 orders); 0.001 = a thousandth of every count. */
@@ -750,7 +753,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * payment and settled at the return, each refund as the payment, the order and reporting hold it;
  * late fees within what the lines' terms allow, as the order, its payment, its waivers and
  * reporting hold them, paid from the deposit first; billing by cycles as the lines ask, each cycle
- * paid once for the rent of its days, after its day and before the full payment.
+ * paid once for the rent of its days, after its day and before the full payment; the staff lists'
+ * kept counts counting the rows.
  * Answers the problems found.
  */
 export async function checkYear(databaseUrl: string): Promise<string[]> {
@@ -762,6 +766,10 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     if (rows.length) problems.push(`${rows.length} ${label}: ${rows.slice(0, 3).map((r) => JSON.stringify(r)).join('; ')}`);
   };
   try {
+    // The staff lists' totals (kept by each table's triggers, platform kept-counts) count the rows written.
+    for (const [schema, counts] of [['identity', USER_COUNTS], ['ordering', ORDER_COUNTS], ['ordering', ORDER_PAYMENT_COUNTS], ['payment', PAYMENT_COUNTS]] as const) {
+      await none(`${counts.counts} not the count of their rows`, keptCountsDriftSql(schema, counts));
+    }
     await none('orders whose lines do not sum to their total', `select o.order_number, o.total_amount, sum(l.line_total) from ordering.orders o left join ordering.order_lines l on l.order_id = o.id group by o.id having o.total_amount is distinct from sum(l.line_total)`);
     await none('orders without exactly one payment', `select o.order_number, count(p.id) from ordering.orders o left join payment.payments p on p.order_id = o.id group by o.id having count(p.id) <> 1`);
     await none('payments whose records do not sum to what they took', `select p.order_number, p.amount_paid, sum(r.amount) from payment.payments p left join payment.payment_records r on r.payment_id = p.id group by p.id having p.amount_paid is distinct from coalesce(sum(r.amount), 0)`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptCounts } from './kept-counts';
+import { keptCounts, keptCountsSql } from './kept-counts';
 
 // The names are those of tables and triggers migrations already created (ordering 0020 and 0023,
 // payment 0010): a declaration must keep finding them.
@@ -22,4 +22,12 @@ describe('keptCounts: a declaration named after its table and name', () => {
       id: 'order_id',
     });
   });
+  it('keeps the column whose rows count only while it is null, and writes no condition without one', () => {
+    const users = keptCounts({ table: 'users', name: 'user', keys: { user_type: 'varchar(30)' }, whileNull: 'deleted_at' });
+    expect(users).toMatchObject({ counts: 'user_counts', whileNull: 'deleted_at' });
+    expect(keptCountsSql('identity', users).at(-1)).toBe('insert into "identity"."user_counts" ("user_type", "n") select "user_type", count(*) from "identity"."users" where "deleted_at" is null group by 1');
+    const orders = keptCounts({ table: 'orders', name: 'order', keys: { type: 'varchar(4)', status: 'varchar(20)' } });
+    expect(keptCountsSql('ordering', orders).join('\n')).not.toMatch(/is null/);
+  });
 });
+

@@ -29,6 +29,8 @@ export interface KeptCounts {
   triggers: string;
   /** The table's primary key column, which pairs a row before and after an update (default "id"). */
   id?: string;
+  /** A column whose rows are counted only while it is null (a closed account's `deleted_at`); default: every row. */
+  whileNull?: string;
 }
 
 /**
@@ -36,12 +38,14 @@ export interface KeptCounts {
  * the counts tables), its tables and triggers named after them: `<name>_counts`,
  * `<name>_count_changes`, triggers `<table>_counted`.
  */
-export function keptCounts(d: { table: string; name: string; keys: Readonly<Record<string, string>>; id?: string }): KeptCounts {
+export function keptCounts(d: { table: string; name: string; keys: Readonly<Record<string, string>>; id?: string; whileNull?: string }): KeptCounts {
   const k: KeptCounts = { table: d.table, counts: `${d.name}_counts`, changes: `${d.name}_count_changes`, keys: Object.keys(d.keys), types: Object.values(d.keys), triggers: `${d.table}_counted` };
-  return d.id ? { ...k, id: d.id } : k;
+  return { ...k, ...(d.id ? { id: d.id } : {}), ...(d.whileNull ? { whileNull: d.whileNull } : {}) };
 }
 
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}"${c}"`).join(', ');
+/** The condition of the rows counted (` where …`), none when every row counts. */
+const onlyCounted = (k: KeptCounts) => (k.whileNull ? ` where "${k.whileNull}" is null` : '');
 
 /** The migration statements that create the counts, their changes and the triggers, and count the rows already there. */
 export function keptCountsSql(schema: string, k: KeptCounts): string[] {
@@ -49,22 +53,25 @@ export function keptCountsSql(schema: string, k: KeptCounts): string[] {
   const keys = list(k.keys);
   const columns = k.keys.map((c, i) => `"${c}" ${k.types[i]} not null`).join(', ');
   const by = k.keys.map((_, i) => i + 1).join(', ');
-  const changed = `(${list(k.keys, 'r.')}) is distinct from (${list(k.keys, 'a.')})`;
+  // Without `whileNull` every row counts, and the statements are those the first kept counts were made by.
+  const counted = (alias: string) => (k.whileNull ? ` and ${alias}"${k.whileNull}" is null` : '');
+  const state = (alias: string) => (k.whileNull ? `, ${alias}"${k.whileNull}" is null` : '');
+  const changed = `(${list(k.keys, 'r.')}${state('r.')}) is distinct from (${list(k.keys, 'a.')}${state('a.')})`;
   return [
     `create table ${s}."${k.counts}" (${columns}, "n" bigint not null, primary key (${keys}))`,
     `create table ${s}."${k.changes}" ("id" bigserial primary key, ${columns}, "n" bigint not null)`,
     `create function ${s}."${k.counts}_changed"() returns trigger language plpgsql as $$
       begin
         if tg_op = 'INSERT' then
-          insert into ${s}."${k.changes}" (${keys}, "n") select ${keys}, count(*) from added group by ${by};
+          insert into ${s}."${k.changes}" (${keys}, "n") select ${keys}, count(*) from added${onlyCounted(k)} group by ${by};
         elsif tg_op = 'DELETE' then
-          insert into ${s}."${k.changes}" (${keys}, "n") select ${keys}, -count(*) from removed group by ${by};
+          insert into ${s}."${k.changes}" (${keys}, "n") select ${keys}, -count(*) from removed${onlyCounted(k)} group by ${by};
         else
           insert into ${s}."${k.changes}" (${keys}, "n")
           select ${keys}, sum("n") from (
-              select ${list(k.keys, 'r.')}, -1 as "n" from removed r join added a using ("${k.id ?? 'id'}") where ${changed}
+              select ${list(k.keys, 'r.')}, -1 as "n" from removed r join added a using ("${k.id ?? 'id'}") where ${changed}${counted('r.')}
               union all
-              select ${list(k.keys, 'a.')}, 1 from removed r join added a using ("${k.id ?? 'id'}") where ${changed}) x
+              select ${list(k.keys, 'a.')}, 1 from removed r join added a using ("${k.id ?? 'id'}") where ${changed}${counted('a.')}) x
            group by ${by};
         end if;
         return null;
@@ -72,7 +79,7 @@ export function keptCountsSql(schema: string, k: KeptCounts): string[] {
     `create trigger "${k.triggers}_insert" after insert on ${s}."${k.table}" referencing new table as added for each statement execute function ${s}."${k.counts}_changed"()`,
     `create trigger "${k.triggers}_update" after update on ${s}."${k.table}" referencing old table as removed new table as added for each statement execute function ${s}."${k.counts}_changed"()`,
     `create trigger "${k.triggers}_delete" after delete on ${s}."${k.table}" referencing old table as removed for each statement execute function ${s}."${k.counts}_changed"()`,
-    `insert into ${s}."${k.counts}" (${keys}, "n") select ${keys}, count(*) from ${s}."${k.table}" group by ${by}`,
+    `insert into ${s}."${k.counts}" (${keys}, "n") select ${keys}, count(*) from ${s}."${k.table}"${onlyCounted(k)} group by ${by}`,
   ];
 }
 
@@ -122,4 +129,17 @@ export function startKeptCountFold(opts: { em: EntityManager; counts: KeptCounts
     everyMs: opts.everyMs,
     failure: `${opts.counts.counts}: folding their changes failed, will retry`,
   });
+}
+
+/**
+ * A query answering each key whose kept count (folded plus changes) is not the count of its rows:
+ * none when the counts are exact. For checks of data written in bulk (the year's generator).
+ */
+export function keptCountsDriftSql(schema: string, k: KeptCounts): string {
+  const s = `"${schema}"`;
+  const keys = list(k.keys);
+  const by = k.keys.map((_, i) => i + 1).join(', ');
+  return `with kept as (select ${keys}, sum(n) as n from (select ${keys}, n from ${s}."${k.counts}" union all select ${keys}, n from ${s}."${k.changes}") x group by ${by} having sum(n) <> 0),
+               counted as (select ${keys}, count(*) as n from ${s}."${k.table}"${onlyCounted(k)} group by ${by})
+          select ${keys}, kept.n as kept, counted.n as counted from kept full join counted using (${keys}) where kept.n is distinct from counted.n`;
 }

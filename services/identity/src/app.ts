@@ -60,3 +60,4 @@ export { createEmployee } from './modules/users/user.service';
 export { purgeExpiredThrottle } from './modules/auth/throttle';
 export { startNotificationConsumers, notificationHandler } from './modules/messages/notify';
 export { identityMailRelay, type RunningMailRelay } from './modules/messages/relay';
+export { USER_COUNTS } from './modules/users/counts';

@@ -1,4 +1,4 @@
-import { runService } from '@dme/platform';
+import { runService, startKeptCountFold } from '@dme/platform';
 import { IdentityEnv } from './config';
 import { createApp, migrations, SessionEntity, UserEntity } from './app';
 import { purgeExpiredSessions } from './modules/sessions/session.service';
@@ -7,6 +7,7 @@ import { purgeExpiredThrottle } from './modules/auth/throttle';
 import { purgeOldTokens } from './modules/accounts/tokens';
 import { startNotificationConsumers } from './modules/messages/notify';
 import { identityMailRelay, type RunningMailRelay } from './modules/messages/relay';
+import { USER_COUNTS } from './modules/users/counts';
 
 /** The mail relay (issue 24), when SMTP_URL names one; every replica runs one (claims are SKIP LOCKED). */
 let mail: RunningMailRelay | undefined;
@@ -20,7 +21,8 @@ await runService({
   migrations,
   workers: ({ orm, config, logger }) => {
     mail = identityMailRelay({ orm, config, logger });
-    return mail ? [mail] : [];
+    const counts = startKeptCountFold({ em: orm.em, counts: USER_COUNTS, logger });
+    return mail ? [mail, counts] : [counts];
   },
   // Order, payment and request events become messages to their customers.
   consumers: ({ nc, orm, logger, config }) => startNotificationConsumers({ nc, em: orm.em, logger, config, afterCommit: kickMail }),

@@ -48,3 +48,4 @@ export { migrations } from './migrations/0001_ordering';
 export { OrderEnv } from './config';
 export { startReadModelConsumers } from './consumers/readmodels';
 export { startPaymentConsumer } from './consumers/payments';
+export { ORDER_COUNTS, ORDER_PAYMENT_COUNTS } from './modules/orders/counts';

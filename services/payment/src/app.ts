@@ -54,3 +54,4 @@ export { migrations } from './migrations/0001_payment';
 export { PaymentEnv } from './config';
 export { startOrderConsumer, orderEventHandler, ORDER_CONSUMER } from './consumers/orders';
 export { purgePaymentHousekeeping } from './housekeeping';
+export { PAYMENT_COUNTS } from './modules/payments/counts';

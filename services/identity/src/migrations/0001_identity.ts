@@ -4,6 +4,7 @@ import { IdentityLoginThrottle } from './0003_login_throttle';
 import { IdentityMessages } from './0004_messages';
 import { IdentityRateLimits } from './0005_rate_limits';
 import { IdentityUserSearch } from './0006_user_search';
+import { IdentityUserCounts } from './0007_user_counts';
 
 export class IdentityInitial extends Migration {
   override async up(): Promise<void> {
@@ -59,4 +60,5 @@ export const migrations = [
   { name: '0004_messages', class: IdentityMessages },
   { name: '0005_rate_limits', class: IdentityRateLimits },
   { name: '0006_user_search', class: IdentityUserSearch },
+  { name: '0007_user_counts', class: IdentityUserCounts },
 ];

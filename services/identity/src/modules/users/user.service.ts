@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import {
   ageOn,
   EmployeeCreateRequest,
@@ -13,11 +13,12 @@ import {
   type UserStatus,
   type UserType,
 } from '@dme/contracts';
-import { bumpAggregateVersion, conflict, HttpProblem, isUniqueViolation, notFound, qualified, recordEvent, containsPattern } from '@dme/platform';
+import { bumpAggregateVersion, conflict, HttpProblem, isUniqueViolation, notFound, qualified, recordEvent, containsPattern, readKeptCounts } from '@dme/platform';
 import type { z } from 'zod';
 import { UserEntity, type UserRow } from './user.entity';
 import { hashPassword } from './password';
 import { SessionEntity } from '../sessions/session.entity';
+import { USER_COUNTS } from './counts';
 
 export const SOURCE = 'identity';
 
@@ -217,9 +218,15 @@ export interface ListFilter {
   offset: number;
 }
 
+/**
+ * A page of the open accounts (of the given types, matching the search), newest first, with their
+ * total. Unsearched, the total is the kept counts' (USER_COUNTS), read in the page's snapshot, so
+ * it is the page's; a search counts its matches (trigram indexes, migration 0006).
+ */
 export async function listUsers(em: EntityManager, f: ListFilter): Promise<{ items: UserRow[]; total: number }> {
   const where: Record<string, unknown> = { deletedAt: null };
   if (f.userTypes) where.userType = { $in: [...f.userTypes] };
+  const options = { orderBy: { createdAt: 'desc', id: 'asc' }, limit: f.limit, offset: f.offset } as const;
   if (f.search) {
     const like = containsPattern(f.search);
     where.$or = [
@@ -228,13 +235,18 @@ export async function listUsers(em: EntityManager, f: ListFilter): Promise<{ ite
       { lastName: { $ilike: like } },
       { idNumber: { $ilike: like } },
     ];
+    const [items, total] = await em.findAndCount(UserEntity, where, options);
+    return { items, total };
   }
-  const [items, total] = await em.findAndCount(UserEntity, where, {
-    orderBy: { createdAt: 'desc', id: 'asc' },
-    limit: f.limit,
-    offset: f.offset,
-  });
-  return { items, total };
+  return em.transactional(
+    async (tem) => {
+      const items = await tem.find(UserEntity, where, options);
+      const counts = await readKeptCounts(tem, USER_COUNTS);
+      const total = Object.entries(counts).reduce((sum, [type, n]) => (!f.userTypes || f.userTypes.includes(type) ? sum + n : sum), 0);
+      return { items, total };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
 }
 
 /**
