@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Space } from 'antd';
 import type { Bin } from '@dme/contracts';
 import { CATALOG_MESSAGES } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, RowActions, deleteAction, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useBinsQuery } from '../../lib/api';
 import { useDeleteBinMutation } from './api';
@@ -14,7 +14,8 @@ export function BinsPage() {
   const navigate = useNavigate();
   const { notify } = useFeedback();
   const [page, setPage] = useState(1);
-  const { data, isLoading, isFetching, error, refetch } = useBinsQuery({ limit: PAGE, offset: (page - 1) * PAGE });
+  const list = useBinsQuery({ limit: PAGE, offset: (page - 1) * PAGE });
+  const { data, error, refetch } = list;
   const [remove, removing] = useDeleteBinMutation();
 
   const onDelete = async (bin: Bin) => {
@@ -34,7 +35,7 @@ export function BinsPage() {
       ) : (
         <ResponsiveTable<Bin>
           rowKey="id"
-          loading={isLoading || isFetching}
+          loading={listBusy(list)}
           dataSource={data?.items ?? []}
           locale={{ emptyText: <EmptyState description="No warehouse bins yet." /> }}
           pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Image, Select, Space, Tag } from 'antd';
 import { formatMoneyString, formatPriceRange } from '@dme/contracts/browser';
 import type { Product, SubVariant, Variant } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, RowActions, SearchBox, deleteAction, useCurrentUser, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useDeleteProductMutation, useProductsQuery } from './api';
 import { Truncated } from '../../lib/Truncated';
@@ -63,12 +63,13 @@ export default function ProductsPage() {
   const [page, setPage] = useState(1);
   const [type, setType] = useState<string>('');
   const [search, setSearch] = useState('');
-  const { data, isLoading, isFetching, error, refetch } = useProductsQuery({
+  const list = useProductsQuery({
     limit: PAGE,
     offset: (page - 1) * PAGE,
     ...(type ? { type } : {}),
     ...(search ? { search } : {}),
   });
+  const { data, error, refetch } = list;
   const [remove, removing] = useDeleteProductMutation();
 
   const onDelete = async (p: Product) => {
@@ -120,7 +121,7 @@ export default function ProductsPage() {
       ) : (
         <ResponsiveTable<Product>
           rowKey="id"
-          loading={isLoading || isFetching}
+          loading={listBusy(list)}
           dataSource={data?.items ?? []}
           locale={{ emptyText: <EmptyState description={search || type ? 'No products match.' : 'No products yet.'} /> }}
           pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}

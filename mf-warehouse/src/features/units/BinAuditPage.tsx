@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Input, Space, Tag } from 'antd';
 import type { BinAudit, BinAuditUnit } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan } from '@dme/contracts/browser';
-import { errorMessage, loaded } from '@dme/api-client';
+import { errorMessage, listBusy, loaded } from '@dme/api-client';
 import { EmptyState, LazyErrorState, Loading, PageHeader, SectionTitle, StatusTag, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useBinAuditsQuery, useBinQuery, useMoveUnitMutation, useRecordBinAuditMutation } from './api';
 
@@ -157,7 +157,7 @@ export default function BinAuditPage() {
         <ResponsiveTable<BinAudit>
           rowKey="id"
           size="small"
-          loading={audits.isFetching}
+          loading={listBusy(audits)}
           pagination={false}
           scroll={{ x: true }}
           dataSource={audits.data?.items ?? []}

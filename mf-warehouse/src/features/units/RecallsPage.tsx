@@ -4,7 +4,7 @@ import { Alert, Button, DatePicker, Form, Input, Modal, Progress, Select, Tag } 
 import dayjs from 'dayjs';
 import type { RecallCreateRequest, RecallSummary } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, useFeedback, ResponsiveTable } from '@dme/ui';
 import { useProductQuery } from '../../lib/api';
 import { useOpenRecallMutation, useRecallProductsQuery, useRecallsQuery } from './api';
@@ -141,7 +141,7 @@ export default function RecallsPage() {
       ) : (
         <ResponsiveTable<RecallSummary>
           rowKey="id"
-          loading={q.isFetching}
+          loading={listBusy(q)}
           dataSource={q.data?.items ?? []}
           scroll={{ x: true }}
           locale={{ emptyText: <EmptyState description="No recall yet." /> }}

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Input } from 'antd';
 import type { UnitBoardColumn, UnitResponse, UnitStep, UnitSummary } from '@dme/contracts';
 import { formatManilaDateTime, serialCodeFromScan, UNIT_BOARD } from '@dme/contracts/browser';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, FilterTabs, LazyErrorState, PageHeader, StatusTag, useListAddress, ResponsiveTable } from '@dme/ui';
 import { useLazyUnitNowQuery, useUnitBoardQuery } from './api';
 import { StepDialog, stepLabel } from './StepDialog';
@@ -121,7 +121,7 @@ export default function UnitsBoardPage() {
           <ResponsiveTable<UnitSummary>
             rowKey="id"
             size="middle"
-            loading={board.isFetching}
+            loading={listBusy(board)}
             dataSource={board.data?.items ?? []}
             scroll={{ x: true }}
             locale={{ emptyText: <EmptyState description={BOARD_TEXTS.empty(title)} /> }}

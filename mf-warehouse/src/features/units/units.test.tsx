@@ -121,6 +121,47 @@ describe('the units board (issue 26)', () => {
   });
 });
 
+describe('the board refreshing after a step', () => {
+  it("keeps its rows as they are and clickable: the next unit's step opens while the refresh is on its way", async () => {
+    const units: Record<string, UnitResponse> = { 'OXY-0000011': unit('OXY-0000011', 'RETURNED'), 'OXY-0000012': unit('OXY-0000012', 'RETURNED') };
+    let boards = 0;
+    let held: (() => void) | undefined;
+    mockApi(
+      on('GET', '/api/units', async () => {
+        boards += 1;
+        // The refresh after the step: its answer is held while the next click comes.
+        if (boards > 1) await new Promise<void>((r) => (held = r));
+        const items = Object.values(units).filter((u) => u.unit.status === 'RETURNED').map((u) => summary(u.unit.serialCode, u.unit.status));
+        return { status: 200, body: { counts: { TO_CLEAN: items.length, TO_INSPECT: 0, TO_PUT_AWAY: 0, DAMAGED: 0, IN_REPAIR: 0, ON_HOLD: 0 }, items, total: items.length } };
+      }),
+      (c) => {
+        const m = /^\/api\/units\/([A-Z0-9-]+)$/.exec(c.url);
+        return m && c.method === 'GET' ? { status: 200, body: units[m[1]!] } : undefined;
+      },
+      (c) => {
+        const m = /^\/api\/units\/([A-Z0-9-]+)\/steps$/.exec(c.url);
+        if (!m || c.method !== 'POST') return undefined;
+        units[m[1]!] = unit(m[1]!, 'CLEANED');
+        return { status: 200, body: { ...units[m[1]!], message: UNIT_MESSAGES.done(m[1]!, 'cleaned') } };
+      },
+    );
+    open('/admin/units');
+    const first = (await screen.findByRole('cell', { name: 'OXY-0000011' })).closest('tr')!;
+    fireEvent.click(within(first).getByRole('button', { name: 'Cleaned OXY-0000011' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clean OXY-0000011' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cleaned' }));
+    expect(await screen.findByText(UNIT_MESSAGES.done('OXY-0000011', 'cleaned'))).toBeInTheDocument();
+    await waitFor(() => expect(held).toBeDefined());
+    // Refreshing: no mask over the rows, and the next unit's step opens.
+    const second = screen.getByRole('cell', { name: 'OXY-0000012' });
+    expect(second.closest('[aria-busy="true"]')).toBeNull();
+    fireEvent.click(within(second.closest('tr')!).getByRole('button', { name: 'Cleaned OXY-0000012' }));
+    expect(await screen.findByRole('dialog', { name: 'Clean OXY-0000012' })).toBeInTheDocument();
+    held!();
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'OXY-0000011' })).toBeNull());
+  });
+});
+
 describe('a scan right after a step (found by CI)', () => {
   it('is not swallowed while the unit refreshes after the step, and opens the next step, not the one just done', async () => {
     let status: StockStatus = 'RETURNED';
