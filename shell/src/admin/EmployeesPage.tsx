@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Space } from 'antd';
 import { USER_TYPE_LABELS, type User } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
 import { useDeleteEmployeeMutation, useEmployeesQuery, useSetEmployeeStatusMutation } from '../api';
 import { UserActions } from './UserActions';
@@ -12,7 +12,8 @@ const PAGE = 20;
 export function EmployeesPage() {
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
-  const { data, isLoading, isFetching, error, refetch } = useEmployeesQuery({ limit: PAGE, offset: (page - 1) * PAGE });
+  const list = useEmployeesQuery({ limit: PAGE, offset: (page - 1) * PAGE });
+  const { data, error, refetch } = list;
   const [setStatus, statusState] = useSetEmployeeStatusMutation();
   const [remove, removeState] = useDeleteEmployeeMutation();
 
@@ -31,7 +32,7 @@ export function EmployeesPage() {
       ) : (
         <ResponsiveTable<User>
           rowKey="id"
-          loading={isLoading || isFetching}
+          loading={listBusy(list)}
           dataSource={data?.items ?? []}
           locale={{ emptyText: <EmptyState description="No employees yet." /> }}
           pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Select, Space } from 'antd';
 import { formatManilaDateTime, MESSAGE_STATUSES, MESSAGE_TEMPLATES, OUTBOX_MESSAGES, type MessageStatus, type MessageSummary } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, ErrorState, PageHeader, ResponsiveTable, SearchBox } from '@dme/ui';
 import { useMessagesQuery } from '../api';
 import { MessageDrawer, MessageStatusTag } from './MessageDrawer';
@@ -33,7 +33,8 @@ export function MessagesPage() {
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string>();
   const args = { limit: PAGE, offset: (page - 1) * PAGE, ...(status ? { status } : {}), ...(template ? { template } : {}), ...(search ? { search } : {}) };
-  const { data, isLoading, isFetching, error, refetch } = useMessagesQuery(args);
+  const list = useMessagesQuery(args);
+  const { data, error, refetch } = list;
   const inFlight = (data?.items ?? []).some((m) => m.status === 'QUEUED' || m.status === 'SENDING');
   useMessagesQuery(args, { skip: !inFlight, pollingInterval: IN_FLIGHT_POLL_MS });
   const filtered = Boolean(status || template || search);
@@ -78,7 +79,7 @@ export function MessagesPage() {
       ) : (
         <ResponsiveTable<MessageSummary>
           rowKey="id"
-          loading={isLoading || isFetching}
+          loading={listBusy(list)}
           dataSource={data?.items ?? []}
           locale={{ emptyText: <EmptyState description={filtered ? 'No messages match these filters.' : OUTBOX_MESSAGES.empty} /> }}
           pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}

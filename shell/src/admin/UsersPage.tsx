@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Space } from 'antd';
 import { USER_TYPE_FILTER_VALUES, USER_TYPE_LABELS, type User } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, PageHeader, StatusTag, ResponsiveTable } from '@dme/ui';
 import { useDeleteUserMutation, useSetUserStatusMutation, useUsersQuery } from '../api';
 import { UserActions } from './UserActions';
@@ -12,7 +12,8 @@ const PAGE = 20;
 export function UsersPage() {
   const [userType, setUserType] = useState<string>('CUSTOMER');
   const [page, setPage] = useState(1);
-  const { data, isLoading, isFetching, error, refetch } = useUsersQuery({ userType, limit: PAGE, offset: (page - 1) * PAGE });
+  const list = useUsersQuery({ userType, limit: PAGE, offset: (page - 1) * PAGE });
+  const { data, error, refetch } = list;
   const [setStatus, statusState] = useSetUserStatusMutation();
   const [remove, removeState] = useDeleteUserMutation();
 
@@ -45,7 +46,7 @@ export function UsersPage() {
       ) : (
         <ResponsiveTable<User>
           rowKey="id"
-          loading={isLoading || isFetching}
+          loading={listBusy(list)}
           dataSource={data?.items ?? []}
           locale={{ emptyText: <EmptyState description="No users of this type yet." /> }}
           pagination={{ current: page, pageSize: PAGE, total: data?.total ?? 0, onChange: setPage, showSizeChanger: false }}

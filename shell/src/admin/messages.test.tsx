@@ -115,6 +115,29 @@ describe('superadmin: messages', () => {
     expect(within(drawer).queryByRole('button', { name: 'Send again' })).toBeNull();
   });
 
+  it("keeps the rows clickable while it polls for a message in flight: a click during the poll opens the message", async () => {
+    const queued: MessageDetail = { ...sent, status: 'QUEUED', sentAt: null, attempts: 0 };
+    let lists = 0;
+    let held: (() => void) | undefined;
+    mockApi(
+      me,
+      on('GET', '/api/messages', async () => {
+        lists += 1;
+        // The poll's answer is held while the click comes.
+        if (lists > 1) await new Promise<void>((r) => (held = r));
+        return { status: 200, body: { items: [summary(queued)], total: 1 } };
+      }),
+      on('GET', `/api/messages/${sent.id}`, { status: 200, body: { message: queued } }),
+    );
+    openMessages();
+    expect(await screen.findByText('maria@example.com')).toBeInTheDocument();
+    await waitFor(() => expect(held).toBeDefined(), { timeout: 8000 });
+    expect(row('maria@example.com').closest('[aria-busy="true"]')).toBeNull();
+    fireEvent.click(screen.getByText('maria@example.com'));
+    expect(await screen.findByText('Message-ID')).toBeInTheDocument();
+    held!();
+  }, 20_000);
+
   it('sends a failed message again after a confirm, with a toast; Cancel sends nothing', async () => {
     let current: MessageDetail = failed;
     const { calls } = mockApi(

@@ -2,7 +2,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Alert, Button } from 'antd';
 import { formatBusinessDate, formatManilaDateTime, hasPermission, RECONCILIATION_CHECK_LABELS } from '@dme/contracts/browser';
 import type { ReconciliationMismatch, ReconciliationRun } from '@dme/contracts';
-import { errorMessage } from '@dme/api-client';
+import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, LazyErrorState, LazyNotAvailable, PageHeader, ResponsiveTable, SectionTitle, useCurrentUser, useFeedback } from '@dme/ui';
 import { useReconciliationRunQuery, useReconciliationRunsQuery, useStartReconciliationMutation } from './api';
 
@@ -78,7 +78,7 @@ function Reconciliation() {
             <ResponsiveTable<ReconciliationMismatch & { key: number }>
               rowKey="key"
               size="small"
-              loading={runs.isLoading || run.isFetching}
+              loading={runs.isLoading || listBusy(run)}
               dataSource={(run.data?.mismatches ?? []).map((m, key) => ({ ...m, key }))}
               pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
               locale={{ emptyText: <EmptyState description={runId ? RECONCILIATION_TEXTS.clean : RECONCILIATION_TEXTS.none} /> }}
@@ -97,7 +97,7 @@ function Reconciliation() {
             <ResponsiveTable<ReconciliationRun>
               rowKey="id"
               size="small"
-              loading={runs.isFetching}
+              loading={listBusy(runs)}
               dataSource={items}
               pagination={false}
               locale={{ emptyText: <EmptyState description={RECONCILIATION_TEXTS.none} /> }}
