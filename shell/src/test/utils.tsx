@@ -109,7 +109,7 @@ export function mockApi(...handlers: Handler[]) {
 
 /** A handler for one method + path (query ignored). */
 export const on =
-  (method: string, path: string, reply: Reply | ((call: Call) => Reply)): Handler =>
+  (method: string, path: string, reply: Reply | ((call: Call) => Reply | Promise<Reply>)): Handler =>
   (call) =>
     call.method === method && call.url.split('?')[0] === path ? (typeof reply === 'function' ? reply(call) : reply) : undefined;
 
