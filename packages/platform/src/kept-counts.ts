@@ -44,6 +44,11 @@ export function keptCounts(d: { table: string; name: string; keys: Readonly<Reco
 }
 
 const list = (cols: readonly string[], prefix = '') => cols.map((c) => `${prefix}"${c}"`).join(', ');
+/**
+ * The rows a kept count is read from: its folded counts and the changes not folded in yet
+ * (`counts` and `changes` are the tables' qualified names); their sum per key is the count.
+ */
+const keptRows = (k: KeptCounts, counts: string, changes: string) => `(select ${list(k.keys)}, n from ${counts} union all select ${list(k.keys)}, n from ${changes}) x`;
 /** The condition of the rows counted (` where …`), none when every row counts. */
 const onlyCounted = (k: KeptCounts) => (k.whileNull ? ` where "${k.whileNull}" is null` : '');
 
@@ -94,7 +99,7 @@ export async function readKeptCounts(em: EntityManager, k: KeptCounts, where: Re
   for (const [key] of filters) if (!k.keys.includes(key)) throw new Error(`${k.counts} is not counted by ${key}`);
   const rows = await em.execute<Array<{ key: string; n: number }>>(
     `select "${by}" as key, sum(n)::int as n
-       from (select ${list(k.keys)}, n from ${qualified(em, k.counts)} union all select ${list(k.keys)}, n from ${qualified(em, k.changes)}) x
+       from ${keptRows(k, qualified(em, k.counts), qualified(em, k.changes))}
       ${filters.length ? `where ${filters.map(([c]) => `"${c}" = ?`).join(' and ')}` : ''}
       group by "${by}" having sum(n) <> 0`,
     filters.map(([, v]) => v),
@@ -139,7 +144,7 @@ export function keptCountsDriftSql(schema: string, k: KeptCounts): string {
   const s = `"${schema}"`;
   const keys = list(k.keys);
   const by = k.keys.map((_, i) => i + 1).join(', ');
-  return `with kept as (select ${keys}, sum(n) as n from (select ${keys}, n from ${s}."${k.counts}" union all select ${keys}, n from ${s}."${k.changes}") x group by ${by} having sum(n) <> 0),
+  return `with kept as (select ${keys}, sum(n) as n from ${keptRows(k, `${s}."${k.counts}"`, `${s}."${k.changes}"`)} group by ${by} having sum(n) <> 0),
                counted as (select ${keys}, count(*) as n from ${s}."${k.table}"${onlyCounted(k)} group by ${by})
           select ${keys}, kept.n as kept, counted.n as counted from kept full join counted using (${keys}) where kept.n is distinct from counted.n`;
 }
