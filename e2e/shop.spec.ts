@@ -115,8 +115,10 @@ test.describe('shop: browse, cart, checkout and my orders (issue #4)', () => {
     await signInAs(page, c.username, c.password, '/dashboard');
     await page.getByRole('menuitem', { name: 'Create Bulk Rental Order' }).click();
     await expect(page.getByRole('heading', { name: 'Create Bulk Rental Order' })).toBeVisible();
-    // The product select searches the server: type the product's name (other tests add products meanwhile).
-    const pick = (line: number, product: string) => pickOption(page, `Product of line ${line}`, product, { search: product.split(' (')[0] });
+    // The product select searches the server: type the product's name and brand, as every word must
+    // be found (other tests add many "Walker …" products meanwhile; by name alone the seeded one could
+    // be scrolled out of the dropdown's window, as a clean-clone CI run found).
+    const pick = (line: number, product: string) => pickOption(page, `Product of line ${line}`, product, { search: product.replace(/[()]/g, '') });
     await pick(1, 'Walker (Medline)');
     await pickOption(page, 'Variant', 'Rollator');
     await page.getByLabel('Rental days').first().fill('2');
