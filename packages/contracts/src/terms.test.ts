@@ -171,13 +171,15 @@ describe('dueNotice: while a rental is out', () => {
 describe('paymentStatusOf: the status an order’s money facts imply', () => {
   const t = '2026-11-25T04:00:00.000Z';
   it.each<[string, PaymentFacts, PaymentStatus]>([
-    ['nothing yet', { firstPaidAt: null, fullAskedAt: null, fullPaidAt: null, cancelled: false }, 'PENDING'],
-    ['cancelled before any payment', { firstPaidAt: null, fullAskedAt: null, fullPaidAt: null, cancelled: true }, 'CANCELLED'],
-    ['the first day paid', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: false }, 'INITIAL_PAYMENT'],
-    ['the full payment asked for', { firstPaidAt: t, fullAskedAt: t, fullPaidAt: null, cancelled: false }, 'FOR_FULL_PAYMENT'],
-    ['paid in full (a rental)', { firstPaidAt: t, fullAskedAt: t, fullPaidAt: t, cancelled: false }, 'PAID'],
-    ['paid in full (a purchase: one payment)', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: t, cancelled: false }, 'PAID'],
-    ['paid, then cancelled: the payment facts win', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: true }, 'INITIAL_PAYMENT'],
+    ['nothing yet', { firstPaidAt: null, fullAskedAt: null, fullPaidAt: null, cancelled: false, cancelRefunded: false }, 'PENDING'],
+    ['cancelled before any payment', { firstPaidAt: null, fullAskedAt: null, fullPaidAt: null, cancelled: true, cancelRefunded: false }, 'CANCELLED'],
+    ['the first day paid', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: false, cancelRefunded: false }, 'INITIAL_PAYMENT'],
+    ['the full payment asked for', { firstPaidAt: t, fullAskedAt: t, fullPaidAt: null, cancelled: false, cancelRefunded: false }, 'FOR_FULL_PAYMENT'],
+    ['paid in full (a rental)', { firstPaidAt: t, fullAskedAt: t, fullPaidAt: t, cancelled: false, cancelRefunded: false }, 'PAID'],
+    ['paid in full (a purchase: one payment)', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: t, cancelled: false, cancelRefunded: false }, 'PAID'],
+    ['the first payment taken while the order was being cancelled: owed back', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: null, cancelled: true, cancelRefunded: false }, 'REFUND_DUE'],
+    ['a purchase paid while it was being cancelled: owed back, not PAID', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: t, cancelled: true, cancelRefunded: false }, 'REFUND_DUE'],
+    ['owed back, then paid back', { firstPaidAt: t, fullAskedAt: null, fullPaidAt: t, cancelled: true, cancelRefunded: true }, 'REFUNDED'],
   ])('%s', (_what, facts, status) => {
     expect(paymentStatusOf(facts)).toBe(status);
   });

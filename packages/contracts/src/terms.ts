@@ -147,15 +147,20 @@ export interface PaymentFacts {
   fullAskedAt: Date | string | null;
   fullPaidAt: Date | string | null;
   cancelled: boolean;
+  /** A refund of kind CANCELLED was paid back (what a cancelled order's payment took). */
+  cancelRefunded: boolean;
 }
 
 /**
- * The payment status (SPEC §4) those facts imply, for read models built from events: paid in
- * full → PAID; full payment asked → FOR_FULL_PAYMENT; first payment taken → INITIAL_PAYMENT;
- * cancelled before any payment → CANCELLED; else PENDING. (The payment service's own record moves
- * through its table, `PAYMENT_PROCESS` in payments.ts.)
+ * The payment status (SPEC §4) those facts imply, for read models built from events: cancelled
+ * after a payment was taken → REFUND_DUE, REFUNDED once that refund is paid back (as the payment
+ * service's table moves it: a cancellation owes back all that was paid); paid in full → PAID;
+ * full payment asked → FOR_FULL_PAYMENT; first payment taken → INITIAL_PAYMENT; cancelled before
+ * any payment → CANCELLED; else PENDING. (The payment service's own record moves through its
+ * table, `PAYMENT_PROCESS` in payment-process.ts.)
  */
 export function paymentStatusOf(f: PaymentFacts): PaymentStatus {
+  if (f.cancelled && f.firstPaidAt !== null) return f.cancelRefunded ? 'REFUNDED' : 'REFUND_DUE';
   if (f.fullPaidAt !== null) return 'PAID';
   if (f.fullAskedAt !== null) return 'FOR_FULL_PAYMENT';
   if (f.firstPaidAt !== null) return 'INITIAL_PAYMENT';

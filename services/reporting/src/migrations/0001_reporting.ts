@@ -6,6 +6,7 @@ import { ReportingCyclePayments } from './0005_cycle_payments';
 import { ReportingBuyOutPayments } from './0006_buy_out_payments';
 import { ReportingReportDays } from './0007_report_days';
 import { ReportingExportParts } from './0008_export_parts';
+import { ReportingCancelledPaid } from './0009_cancelled_paid';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -138,4 +139,5 @@ export const migrations = [
   { name: '0006_buy_out_payments', class: ReportingBuyOutPayments },
   { name: '0007_report_days', class: ReportingReportDays },
   { name: '0008_export_parts', class: ReportingExportParts },
+  { name: '0009_cancelled_paid', class: ReportingCancelledPaid },
 ];

@@ -70,9 +70,13 @@ export async function applyReportingEvents(db: Db, events: readonly EventEnvelop
         touched.add(data.orderId);
         break;
       }
-      case EVENTS.payment.refundRecorded:
-        facts.refunds.push(refundRow(EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data)));
+      case EVENTS.payment.refundRecorded: {
+        const data = EVENT_DATA[EVENTS.payment.refundRecorded].parse(event.data);
+        facts.refunds.push(refundRow(data));
+        // A cancelled order's payment paid back moves its payment status (REFUND_DUE → REFUNDED).
+        if (data.kind === 'CANCELLED') touched.add(data.orderId);
         break;
+      }
       default:
         break;
     }
@@ -88,7 +92,7 @@ export async function applyReportingEvents(db: Db, events: readonly EventEnvelop
  * status change). Taken in one sorted pass, so two batches never wait on each other in a cycle.
  */
 function lockOrders(db: Db, events: readonly EventEnvelope[]): Promise<void> {
-  return lockEventOrders(db, 'reporting-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged, EVENTS.payment.confirmed]);
+  return lockEventOrders(db, 'reporting-order', events, [EVENTS.order.placed, EVENTS.order.statusChanged, EVENTS.payment.confirmed, EVENTS.payment.refundRecorded]);
 }
 
 /** A product's brand and name: a snapshot applies only when newer than the one held. */
@@ -270,6 +274,7 @@ interface OrderFactsRow {
   late_fees_waived: string | null;
   deposit_applied: string | null;
   deposit_refund: string | null;
+  cancel_refunded: boolean;
 }
 
 /**
@@ -284,7 +289,8 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
     db,
     `select o.id, st.to_status, st.occurred_at as status_at, ff.occurred_at as full_asked_at, ff.extra_charge::text, ff.due_date::text,
             ff.balance::text, o.total_amount::text, o.partial_payment::text, pay.first_paid_at, pay.full_paid_at, pay.deposit::text,
-            ff.late_fees::text, ff.late_fees_waived::text, ff.deposit_applied::text, ff.deposit_refund::text
+            ff.late_fees::text, ff.late_fees_waived::text, ff.deposit_applied::text, ff.deposit_refund::text,
+            exists (select 1 from ${qualified(db, 'refunds')} rf where rf.order_id = ids.id and rf.kind = 'CANCELLED') as cancel_refunded
      from unnest($1::uuid[]) as ids(id)
      join ${qualified(db, 'orders')} o on o.id = ids.id
      left join lateral (
@@ -340,7 +346,7 @@ function derivedColumns(f: OrderFactsRow) {
     full_balance: balance,
     first_paid_at: f.first_paid_at,
     full_paid_at: f.full_paid_at,
-    payment_status: paymentStatusOf({ firstPaidAt: f.first_paid_at, fullAskedAt: f.full_asked_at, fullPaidAt: f.full_paid_at, cancelled: f.to_status === 'CANCELLED' }),
+    payment_status: paymentStatusOf({ firstPaidAt: f.first_paid_at, fullAskedAt: f.full_asked_at, fullPaidAt: f.full_paid_at, cancelled: f.to_status === 'CANCELLED', cancelRefunded: f.cancel_refunded }),
     deposit: f.deposit,
     late_fees: f.late_fees,
     late_fees_waived: f.late_fees_waived,

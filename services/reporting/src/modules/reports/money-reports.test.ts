@@ -163,6 +163,23 @@ describe('rental money reports (issue 29)', () => {
     expect(early.sum).toBe('1390.00');
   });
 
+  it('a rental cancelled after its first payment was taken is owed it back (REFUND_DUE), then REFUNDED; its balance is never counted as owed', async () => {
+    const status = (body: Json, o: PlacedData) => body.rows.find((r: Json) => r.orderNumber === o.orderNumber)?.paymentStatus;
+    // D7, refunded May 22: REFUNDED, as the payment service has it. Only D2's balance (₱900) waits for a full payment.
+    const may = await report('rental-partial-invoice', '2026-05-01', '2026-05-31');
+    expect(status(may, D7)).toBe('REFUNDED');
+    expect(status(may, D2)).toBe('INITIAL_PAYMENT');
+    expect(may.totals.rentalPartialBalance).toBe('900.00');
+    // D8: its first payment (₱100) taken while it was being cancelled in July; not paid back yet.
+    const D8 = rental('Hana Sy', '2026-07-01');
+    await h.feed(placedEvent(D8), firstPaid(D8, '2026-07-01', '0.00'), statusEvent(D8, 'FOR_PAYMENT', 'CANCELLED', '2026-07-01T05:00:00Z'));
+    const july = await report('rental-partial-invoice', '2026-07-01', '2026-07-31');
+    expect(july.rows.map((r: Json) => [r.orderNumber, r.partialPayment, r.balance, r.paymentStatus])).toEqual([[D8.orderNumber, '100.00', '900.00', 'REFUND_DUE']]);
+    expect(july.totals).toMatchObject({ rentalPartialBalance: '0.00', overallInvoice: '0.00' });
+    await h.feed(refund(D8, 'RF-20260702-000003', 'CANCELLED', 'CASH', '100.00', '2026-07-02T01:00:00Z'));
+    expect(status(await report('rental-partial-invoice', '2026-07-01', '2026-07-31'), D8)).toBe('REFUNDED');
+  });
+
   it('a refund recorded again (a redelivered event) is counted once', async () => {
     await h.feed(history.at(-1)!);
     expect((await report('refunds', '2026-05-01', '2026-05-31')).sum).toBe('1300.00');
