@@ -237,6 +237,27 @@ describe('a year of a busy shop, on a sample', () => {
     expect(homes).toEqual({ mirrored: String(bought.length), reported: String(bought.length), unasked: String(bought.length) });
   });
 
+  it('orders cancelled while their first payment was taken owe it back whole: REFUND_DUE, one refund of all it took, paid back a day later (REFUNDED) or still due, as the order and reporting hold it', async () => {
+    const rows = await query<{ type: string; status: string; refund: string; paid: string; reported: string; mirrored: string; refunded_at: string | null; cancelled_at: string }>(
+      a.url,
+      `select p.order_type as type, p.status, f.status as refund, f.amount::text = p.amount_paid::text as paid, r.payment_status as reported, m.status as mirrored,
+              f.refunded_at::text, o.updated_at::text as cancelled_at
+         from payment.payments p join ordering.orders o on o.id = p.order_id join payment.payment_refunds f on f.payment_id = p.id and f.kind = 'CANCELLED'
+         join reporting.orders r on r.id = o.id join ordering.order_payments m on m.order_id = o.id
+        where o.status = 'CANCELLED' order by o.order_number`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const x of rows) {
+      expect(x).toMatchObject({ paid: true, status: x.refund === 'REFUNDED' ? 'REFUNDED' : 'REFUND_DUE', reported: x.status, mirrored: x.status });
+      if (x.refunded_at) expect(new Date(x.refunded_at).getTime()).toBeGreaterThan(new Date(x.cancelled_at).getTime());
+    }
+    expect(new Set(rows.map((x) => x.status))).toEqual(new Set(['REFUND_DUE', 'REFUNDED']));
+    expect(new Set(rows.map((x) => x.type))).toEqual(new Set(['BUY', 'RENT']));
+    // Most cancellations came before any payment: nothing owed back.
+    const [n] = await query<{ cancelled: string }>(a.url, `select count(*) as cancelled from payment.payments where status = 'CANCELLED' and amount_paid = 0`);
+    expect(Number(n!.cancelled)).toBeGreaterThan(rows.length);
+  });
+
   it("holds the events' history a running shop keeps: a week in the outboxes, every one published; two weeks in the inboxes", async () => {
     const [e] = await query<{ oldest_out: string; newest_out: string; pending: string; placed: string; week: string; oldest_in: string; inbox: string }>(
       a.url,
@@ -272,7 +293,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a variant, a waiver, late fees, a cycle, a billing, a due date, a buy-out, a payment after the year's end, a lost or wrong event, a kept count)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a packed serial, a refund, a cancellation's refund, a variant, a waiver, late fees, a cycle, a billing, a due date, a buy-out, a payment after the year's end, a lost or wrong event, a kept count)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -282,8 +303,9 @@ describe('a year of a busy shop, on a sample', () => {
     await query(b.url, `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at)
       select gen_random_uuid(), id, serial_code, 'RETURNED', now() from catalog.stock_items where status = 'RENTED' order by serial_code desc limit 1`);
     await query(b.url, `delete from catalog.custody_orders where order_id = (select order_id from catalog.custody_orders order by order_number limit 1)`);
-    // A refund paid back for less than the deposit it returns.
-    await query(b.url, `update payment.payment_refunds set amount = amount - 1 where id = (select id from payment.payment_refunds where status = 'REFUNDED' order by number limit 1)`);
+    // A refund paid back for less than the deposit it returns; a cancelled order's payment owed back without its refund.
+    await query(b.url, `update payment.payment_refunds set amount = amount - 1 where id = (select id from payment.payment_refunds where status = 'REFUNDED' and kind = 'DEPOSIT' order by number limit 1)`);
+    await query(b.url, `delete from payment.payment_refunds where id = (select id from payment.payment_refunds where status = 'DUE' and kind = 'CANCELLED' order by number limit 1)`);
     // A packed unit missing from its line.
     await query(b.url, `delete from ordering.order_line_serials where stock_item_id = (select id from catalog.stock_items where status = 'RENTED' order by serial_code desc offset 1 limit 1)`);
     // An event a consumer lost, and an event that says another total than its order's.
@@ -340,6 +362,7 @@ describe('a year of a busy shop, on a sample', () => {
         'lines packed with another number of units than their quantity',
         "orders the catalog does not remember (for the units' histories), or remembers otherwise",
         'deposits to refund without their refund, or refunds not as the payment, the order and reporting hold them',
+        'payments owed back without one refund of all they took, or refunds of cancellations otherwise',
         'late fees or charges not as the order, its payment, its waivers and reporting hold them, or a deposit not paying the charges first',
         "late fees beyond what the lines' terms allow",
         "lines of products the catalog does not have, or not at their variant's price",

@@ -11,8 +11,10 @@
  * seed and end day write the same rows.
  *
  * Orders older than two weeks (purchases) or six weeks (rentals) are finished (DELIVERED,
- * COMPLETED); newer ones spread over every status of their process; one in fifty is CANCELLED
- * (before payment). A purchase is paid in full when it leaves PENDING/FOR_PAYMENT; a rental pays
+ * COMPLETED); newer ones spread over every status of their process; one in fifty is CANCELLED,
+ * most before any payment, one in three while its first payment was being taken (issue 22's race:
+ * the payment owed back whole, REFUND_DUE, a numbered refund of kind CANCELLED paid back a day
+ * later, REFUNDED, but for one in four still due). A purchase is paid in full when it leaves PENDING/FOR_PAYMENT; a rental pays
  * its first day then, and the rest when COMPLETED. One customer (the first) has one order in a
  * thousand besides her share: a long "my orders" list to page through.
  *
@@ -53,7 +55,7 @@
  * overall total what it paid; no return, no full payment).
  *
  * Not generated yet: sub-variants, the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases and buy-outs (their units SOLD), damage charges, refunds of orders cancelled after payment (a cancellation comes before payment here).
+ * rentals) and of purchases and buy-outs (their units SOLD), damage charges.
  */
 import pg from 'pg';
 import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
@@ -185,6 +187,24 @@ const FULLY_PAID = (t: string, longDays: string, endDay: string) =>
 const REFUNDED = (paid: string, endDay: string) => `${paid} + least(interval '1 hour', (${yearEnd(endDay)} - ${paid}) / 2)`;
 /** Rentals back: their full payment asked for, the deposit settled against the charges. */
 const RETURNED = ['FOR_FULL_PAYMENT', 'COMPLETED'];
+/**
+ * The orders cancelled while their first payment was being taken (issue 22's race), by their
+ * number `i` (SQL): one cancellation in three. The payment is owed back whole (REFUND_DUE), and
+ * paid back a day after (REFUNDED) but for one in four, still due (the customer's bank details
+ * awaited).
+ */
+const CANCELLED_PAID = (i: string) => `pg_temp.h('cancel-paid', ${i}) % 3 = 0`;
+const REFUND_WAITS = (i: string) => `pg_temp.h('refund-waits', ${i}) % 4 = 0`;
+/** Payments owed back or paid back: their order was cancelled after they were taken. */
+const OWED_BACK = ['REFUND_DUE', 'REFUNDED'];
+/**
+ * When a cancelled order's payment was taken (SQL, from its placing time): a minute before the
+ * cancellation (an hour after it was placed), the race; any other first payment half an hour
+ * after it was placed.
+ */
+const FIRST_PAID = (t: string, payStatus: string) => `${t} + case when ${payStatus} = any(${sqlList(OWED_BACK)}) then interval '59 minutes' else interval '30 minutes' end`;
+/** When it was paid back (SQL, from its placing time): a day after the cancellation, or halfway to the year's end. */
+const CANCEL_REFUNDED = (t: string, endDay: string) => `${t} + interval '1 hour' + least(interval '1 day', (${yearEnd(endDay)} - (${t} + interval '1 hour')) / 2)`;
 
 const sqlList = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
@@ -351,6 +371,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              when o.type = 'BUY' then (${sqlList(PURCHASE_FLOW)})[1 + pg_temp.h('status', i) % ${PURCHASE_FLOW.length}]
              else (${sqlList(RENTAL_FLOW)})[1 + pg_temp.h('status', i) % ${RENTAL_FLOW.length}] end as status) s
         cross join lateral (select case
+             when s.status = 'CANCELLED' and ${CANCELLED_PAID('i')} then case when ${REFUND_WAITS('i')} then 'REFUND_DUE' else 'REFUNDED' end
              when s.status = 'CANCELLED' then 'CANCELLED'
              when s.status in ('PENDING', 'FOR_PAYMENT') then 'PENDING'
              when o.type = 'BUY' or s.status = 'COMPLETED' then 'PAID'
@@ -470,9 +491,12 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              -- a rental's deposit is taken (and held) with its first payment, then its cycles' rent; in full, what its deposit did not cover of the charges too
              -- (bought out: its first payment, the cycles it paid and the buy-out)
              case when bo.order_id is not null then t.first_day + t.deposit + coalesce(cy.paid, 0) + bo.amount
+                  -- cancelled while its first payment was taken: that payment (a purchase's whole, a rental's first day and deposit)
+                  when o.pay_status = any(${sqlList(OWED_BACK)}) then case when o.type = 'BUY' then t.total else t.first_day + t.deposit end
                   when o.pay_status = 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when o.pay_status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.first_day + t.deposit + coalesce(cy.paid, 0)
                   else 0 end as paid,
-             case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.deposit else 0 end as held,
+             case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', ${OWED_BACK.map((x) => `'${x}'`).join(', ')}) then t.deposit else 0 end as held,
+             ${FIRST_PAID('o.t', 'o.pay_status')} as first_at,
              coalesce(cy.cycles, 0) as cycles, case when o.type = 'RENT' and o.status = any(${sqlList([...OUT, ...RETURNED])}) then (o.delivered at time zone 'Asia/Manila')::date end as delivered_on,
              b.late_fees, b.applied, b.refund, b.due, bo.amount as bought, bo.at as bought_at
         from scale_orders o join scale_totals t on t.order_id = o.id left join scale_back b on b.order_id = o.id left join scale_cycled cy on cy.order_id = o.id
@@ -486,11 +510,13 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
               (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', l.variant_name, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
                       'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', l.rental_terms -> 'rentToOwn') order by l.position)
                  from ordering.order_lines l where l.order_id = o.id),
-              p.pay_status, case when p.bought is not null then 'BUYOUT' when p.pay_status = 'PAID' then 'FULL' when p.cycles > 0 then 'CYCLE' when p.paid > 0 then 'PARTIAL' end,
+              p.pay_status, case when p.bought is not null then 'BUYOUT' when p.pay_status = 'PAID' or (p.type = 'BUY' and p.paid > 0) then 'FULL' when p.cycles > 0 then 'CYCLE' when p.paid > 0 then 'PARTIAL' end,
               p.total, case when p.type = 'RENT' then p.first_day end,
               -- the full payment's amount once it is asked for (none until paid; 0 while a rental's first payment is all: payment.rules);
               -- bought out, what was paid (the rent ends there)
-              case when p.bought is not null then p.paid - p.held when p.pay_status in ('PAID', 'FOR_FULL_PAYMENT') then p.total + coalesce(p.extra, 0) when p.pay_status = 'INITIAL_PAYMENT' then 0 end,
+              -- owed back, as it was when taken (a purchase's full payment: its total; a rental's first: 0)
+              case when p.bought is not null then p.paid - p.held when p.pay_status in ('PAID', 'FOR_FULL_PAYMENT') then p.total + coalesce(p.extra, 0) when p.pay_status = 'INITIAL_PAYMENT' then 0
+                   when p.pay_status = any(${sqlList(OWED_BACK)}) then case when p.type = 'BUY' then p.total else 0 end end,
               -- the balance: the total and the charges less what counts against them (payment.rules creditedCents); nothing once bought out
               case when p.bought is not null then 0 else p.total + coalesce(p.extra, 0) - (p.paid - p.held + coalesce(p.applied, 0)) end, p.paid, 1, p.t, p.t + interval '1 hour',
               p.due, p.deposit, p.held, p.extra, p.late_fees, p.applied, p.refund, case when p.long_days is not null then 'CYCLES' else 'UPFRONT' end, p.delivered_on, p.cycles,
@@ -502,7 +528,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `insert into payment.payment_records (id, payment_id, type, invoice_number, receipt_number, amount, accommodated_by, accommodated_by_name, total_partial_payment, overall_total, balance, created_at, deposit,
               extra_charge, due_date, cycle)
        select pg_temp.u('record-partial', p.i), pg_temp.u('payment', p.i), 'PARTIAL', 'INV-Y-' || p.i, 'OR-Y-' || p.i, p.first_day + p.held, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day, 0, p.total - p.first_day,
-              p.t + interval '30 minutes', p.held, null, null, null
+              p.first_at, p.held, null, null, null
          from scale_paid p where p.type = 'RENT' and p.paid > 0
        union all
        -- a long rental's cycles (CYCLE, its number; the balance the rent still owed after it)
@@ -512,8 +538,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        union all
        select pg_temp.u('record-full', p.i), pg_temp.u('payment', p.i), 'FULL', 'INV-YF-' || p.i, 'OR-YF-' || p.i, case when p.type = 'RENT' then p.asked_balance else p.total end,
               pg_temp.u('staff', 1), 'Scale Accountant', case when p.type = 'RENT' then p.first_day end, p.total + coalesce(p.extra, 0), 0,
-              case when p.type = 'RENT' then ${FULLY_PAID('p.t', 'p.long_days', '$1')} else p.t + interval '30 minutes' end, 0, p.extra, p.due, null
-         from scale_paid p where p.pay_status = 'PAID' and p.bought is null
+              case when p.type = 'RENT' then ${FULLY_PAID('p.t', 'p.long_days', '$1')} else p.first_at end, 0, p.extra, p.due, null
+         from scale_paid p where (p.pay_status = 'PAID' and p.bought is null) or (p.type = 'BUY' and p.paid > 0)
        union all
        -- a rent-to-own rental bought out (BUYOUT: what it has paid is the overall total, nothing owed after it)
        select pg_temp.u('record-buyout', p.i), pg_temp.u('payment', p.i), 'BUYOUT', 'INV-YB-' || p.i, 'OR-YB-' || p.i, p.bought, pg_temp.u('staff', 1), 'Scale Accountant', p.first_day,
@@ -525,8 +551,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // The mirror is written by the payment's confirmation: only payments that took money have one.
     await step(
       'order payment mirrors',
-      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type)
-       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type
+      `insert into ordering.order_payments (order_id, payment_id, status, status_rank, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type, refund_due)
+       select order_id, id, status, ($1::jsonb ->> status::text)::int, total_partial_payment, extra_charge, overall_total, balance, due_date, updated_at, order_type,
+              -- what dme.payment.refund_due said is owed back (kept once paid back)
+              case when status = any(${sqlList(OWED_BACK)}) then amount_paid end
          from payment.payments where amount_paid > 0 and id = any(select pg_temp.u('payment', i) from scale_orders)`,
       [JSON.stringify(PAYMENT_RANK)],
     );
@@ -537,17 +565,22 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          from payment.payment_records r join payment.payments p on p.id = r.payment_id where p.id = any(select pg_temp.u('payment', i) from scale_orders)`,
     );
     // What is left of a deposit settled at the return is owed back: refunded an hour after the
-    // rental's full payment, still due while that is. Numbered as the service numbers them.
+    // rental's full payment, still due while that is. What a cancelled order's payment took is owed
+    // back from the cancellation (payment order-feed). Numbered as the service numbers them.
     await c.query(`create temporary table scale_refunds as
-      select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, p.refund as amount, b.asked,
-             case when p.pay_status = 'PAID' then ${REFUNDED(FULLY_PAID('p.t', 'p.long_days', '$1'), '$1')} end as refunded_at,
-             row_number() over (order by b.asked, p.i) as n
+      select x.*, row_number() over (order by x.asked, x.i) as n from (
+      select pg_temp.u('refund', p.i) as id, pg_temp.u('payment', p.i) as payment_id, p.order_id, p.i, 'DEPOSIT' as kind, p.refund as amount, b.asked,
+             case when p.pay_status = 'PAID' then ${REFUNDED(FULLY_PAID('p.t', 'p.long_days', '$1'), '$1')} end as refunded_at
         from scale_paid p join scale_back b on b.order_id = p.order_id
-       where p.refund > 0`, [opts.endDay]);
+       where p.refund > 0
+      union all
+      select pg_temp.u('refund', p.i), pg_temp.u('payment', p.i), p.order_id, p.i, 'CANCELLED', p.paid, p.t + interval '1 hour',
+             case when p.pay_status = 'REFUNDED' then ${CANCEL_REFUNDED('p.t', '$1')} end
+        from scale_paid p where p.pay_status = any(${sqlList(OWED_BACK)})) x`, [opts.endDay]);
     await step(
-      'deposit refunds',
+      'refunds (deposits, cancellations)',
       `insert into payment.payment_refunds (id, number, payment_id, kind, amount, status, method, refunded_by, refunded_by_name, refunded_at, created_at)
-       select f.id, 'RF-' || to_char(f.asked at time zone 'Asia/Manila', 'YYYYMMDD') || '-' || ${paddedNumberSql('f.n')}, f.payment_id, 'DEPOSIT', f.amount,
+       select f.id, 'RF-' || to_char(f.asked at time zone 'Asia/Manila', 'YYYYMMDD') || '-' || ${paddedNumberSql('f.n')}, f.payment_id, f.kind, f.amount,
               case when f.refunded_at is not null then 'REFUNDED' else 'DUE' end, case when f.refunded_at is not null then 'CASH' end,
               case when f.refunded_at is not null then pg_temp.u('staff', 1) end, case when f.refunded_at is not null then 'Scale Accountant' end, f.refunded_at, f.asked
          from scale_refunds f order by f.n`,
@@ -706,7 +739,14 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
               jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type,
                 'refundId', f.id, 'number', f.number, 'kind', f.kind, 'amount', f.amount::text, 'method', f.method, 'status', p.status, 'refundedAt', pg_temp.iso(f.refunded_at))
          from payment.payment_refunds f join payment.payments p on p.id = f.payment_id
-        where f.status = 'REFUNDED' and f.refunded_at > ${since('$1', '$2')} and f.id = any(select id from scale_refunds)`,
+        where f.status = 'REFUNDED' and f.refunded_at > ${since('$1', '$2')} and f.id = any(select id from scale_refunds)
+       union all
+       -- a payment taken while its order was being cancelled, owed back from the cancellation
+       select pg_temp.u('event-refund-due', s.i), 'payment', 'dme.payment.refund_due', s.t + interval '1 hour', p.id, 3,
+              jsonb_build_object('paymentId', p.id, 'orderId', p.order_id, 'orderNumber', p.order_number, 'customerId', p.customer_id, 'orderType', p.order_type,
+                'status', 'REFUND_DUE', 'amount', p.amount_paid::text)
+         from scale_orders s join payment.payments p on p.order_id = s.id
+        where s.pay_status = any(${sqlList(OWED_BACK)}) and s.t + interval '1 hour' > ${since('$1', '$2')}`,
       [opts.endDay, INBOX_DAYS],
     );
     for (const publisher of ['ordering', 'payment']) {
@@ -751,6 +791,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
  * unit out on a rental last handed over on that rental; packed serials the units out on their
  * order, as many as each line's quantity; deposits as the lines' terms ask, held from the first
  * payment and settled at the return, each refund as the payment, the order and reporting hold it;
+ * a payment taken for an order cancelled meanwhile owed back whole, by one refund of its kind;
  * late fees within what the lines' terms allow, as the order, its payment, its waivers and
  * reporting hold them, paid from the deposit first; billing by cycles as the lines ask, each cycle
  * paid once for the rent of its days, after its day and before the full payment; the staff lists'
@@ -778,7 +819,8 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     // A rental bought out (owned) owes nothing more: its overall total is what it paid.
     await none('payments whose balance is not the rest', `select order_number from payment.payments
       where (not owned and balance <> total_order_payment + coalesce(extra_charge, 0) - (amount_paid - deposit_held + coalesce(deposit_applied, 0)))
-         or (not owned and overall_total is distinct from case when status in ('PAID', 'FOR_FULL_PAYMENT') then total_order_payment + coalesce(extra_charge, 0) when status = 'INITIAL_PAYMENT' then 0 end)
+         or (not owned and overall_total is distinct from case when status in ('PAID', 'FOR_FULL_PAYMENT') then total_order_payment + coalesce(extra_charge, 0) when status = 'INITIAL_PAYMENT' then 0
+                                                               when status = any(${sqlList(OWED_BACK)}) then case when order_type = 'BUY' then total_order_payment else 0 end end)
          or (owned and (balance <> 0 or status <> 'PAID' or overall_total <> amount_paid - deposit_held))
          or total_order_payment <> (select total_amount from ordering.orders o where o.id = order_id)`);
     // Rent-to-own (issue 29): a buy-out only of a rental whose every line is rent-to-own, after its last cycle paid and instead of its full payment,
@@ -839,16 +881,22 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       select f.number from payment.payment_refunds f join payment.payments p on p.id = f.payment_id left join ordering.order_refunds o on o.refund_id = f.id left join reporting.refunds r on r.refund_id = f.id
       where (f.status = 'REFUNDED') <> (o.refund_id is not null) or (f.status = 'REFUNDED') <> (r.refund_id is not null) or o.amount <> f.amount or r.amount <> f.amount
          or o.order_id <> p.order_id or r.order_id <> p.order_id or r.refunded_at <> f.refunded_at or o.number <> f.number`);
+    // A payment taken while its order was being cancelled is owed back whole: one refund of kind CANCELLED of all it took, paid back
+    // when the payment is REFUNDED; the order's mirror shows what is owed back (dme.payment.refund_due).
+    await none('payments owed back without one refund of all they took, or refunds of cancellations otherwise', `select p.order_number, p.status from payment.payments p
+      left join payment.payment_refunds f on f.payment_id = p.id and f.kind = 'CANCELLED' left join ordering.order_payments m on m.order_id = p.order_id
+      where (p.status = any(${sqlList(OWED_BACK)})) <> (f.id is not null) or f.amount <> p.amount_paid or (f.status = 'REFUNDED') <> (p.status = 'REFUNDED')
+         or m.refund_due is distinct from case when p.status = any(${sqlList(OWED_BACK)}) then p.amount_paid end`);
     // (A rental on cycles may owe nothing while not PAID: its cycles paid its rent; the full payment at its return is then 0.00.)
     await none('payments PAID with a balance, or unpaid with money taken', `select order_number, status, balance, amount_paid from payment.payments
-      where (status = 'PAID' and balance <> 0) or (status <> 'PAID' and balance = 0 and not (billing = 'CYCLES' and status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT')))
+      where (status = 'PAID' and balance <> 0) or (status <> 'PAID' and balance = 0 and not (billing = 'CYCLES' and status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT')) and status <> all(${sqlList(OWED_BACK)}))
          or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
     await none('payments that took money not mirrored in the order service (or mirrored without any)', `select p.order_number from payment.payments p left join ordering.order_payments m on m.order_id = p.order_id and m.payment_id = p.id
       where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance or m.order_type <> p.order_type`);
     await none('payment records not mirrored on the order', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
       left join ordering.order_payment_records m on m.payment_record_id = r.id and m.order_id = p.order_id and m.amount = r.amount and m.cycle is not distinct from r.cycle where m.id is null`);
     await none('orders whose payment status does not follow their status', `select o.order_number, o.type, o.status, p.status from ordering.orders o join payment.payments p on p.order_id = o.id
-      where (o.status = 'CANCELLED') <> (p.status = 'CANCELLED') or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
+      where (o.status = 'CANCELLED') <> (p.status in ('CANCELLED', ${OWED_BACK.map((x) => `'${x}'`).join(', ')})) or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
          or (o.type = 'BUY' and o.status not in ('PENDING', 'FOR_PAYMENT', 'CANCELLED') and p.status <> 'PAID') or (o.type = 'RENT' and (o.status = 'COMPLETED') <> (p.status = 'PAID'))`);
     await none('orders of customers who do not exist', `select o.order_number from ordering.orders o where not exists (select 1 from identity.users u where u.id = o.customer_id and u.deleted_at is null) or not exists (select 1 from ordering.customers cu where cu.id = o.customer_id)`);
     // A line of a product in variants names one of its variants, at the variant's price and fee (contracts levelPrice).
@@ -918,7 +966,10 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       union all
       select e.subject, e.id from payment.outbox e left join payment.payment_refunds f on f.id = (e.payload -> 'data' ->> 'refundId')::uuid
       where e.subject = 'dme.payment.refund_recorded' and (f.id is null or f.status <> 'REFUNDED' or e.payload -> 'data' ->> 'amount' <> f.amount::text
-         or e.payload -> 'data' ->> 'number' <> f.number)`);
+         or e.payload -> 'data' ->> 'number' <> f.number)
+      union all
+      select e.subject, e.id from payment.outbox e left join payment.payments p on p.id = (e.payload ->> 'aggregateId')::uuid
+      where e.subject = 'dme.payment.refund_due' and (p.id is null or p.status <> all(${sqlList(OWED_BACK)}) or e.payload -> 'data' ->> 'amount' <> p.amount_paid::text)`);
     // Nothing happened after the year's end (its newest order is placed within a day of it).
     await none('payments taken, refunds paid back or orders delivered after the year\'s end', `select 'record' as what, r.id from payment.payment_records r
         where r.created_at > (select max(created_at) + interval '1 day' from ordering.orders)
