@@ -55,6 +55,11 @@ const MESSAGE_STATUS_COLORS: Record<MessageStatus, TagColor> = {
   FAILED: 'red',
 };
 
+/** A message the relay still has (queued, or being sent): a screen showing it asks again until it is SENT or FAILED. */
+export function messageInFlight(status: string): boolean {
+  return status === 'QUEUED' || status === 'SENDING';
+}
+
 export function messageStatusColor(status: string): TagColor {
   return (MESSAGE_STATUS_COLORS as Partial<Record<string, TagColor>>)[status] ?? 'blue';
 }

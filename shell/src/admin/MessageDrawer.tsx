@@ -1,12 +1,15 @@
 import { Descriptions, Drawer, Space, Spin, Tag, Typography } from 'antd';
-import { formatManilaDateTime, messageStatusColor, type MessageDetail } from '@dme/contracts';
+import { formatManilaDateTime, messageInFlight, messageStatusColor, type MessageDetail } from '@dme/contracts';
 import { errorMessage } from '@dme/api-client';
 import { ErrorState } from '@dme/ui';
 import { useMessageQuery } from '../api';
 import { ResendMessageButton } from './ResendMessageButton';
 
-/** While the relay still has a message, the drawer asks again, so "Send again" ends in SENT or FAILED on screen. */
-const IN_FLIGHT_POLL_MS = 2000;
+/**
+ * While the relay still has a message, the screens showing it (the drawer, the Messages list) ask
+ * again this often, so "Send again" and a queued row end in SENT or FAILED on screen.
+ */
+export const IN_FLIGHT_POLL_MS = 2000;
 
 export function MessageStatusTag({ status }: { status: string }) {
   return <Tag color={messageStatusColor(status)}>{status}</Tag>;
@@ -56,7 +59,7 @@ function MessageBody({ m }: { m: MessageDetail }) {
 export function MessageDrawer({ id, onClose }: { id: string | undefined; onClose: () => void }) {
   const { data, error, isLoading, refetch } = useMessageQuery(id ?? '', { skip: !id });
   const m = data?.message;
-  const inFlight = m?.status === 'QUEUED' || m?.status === 'SENDING';
+  const inFlight = m !== undefined && messageInFlight(m.status);
   useMessageQuery(id ?? '', { skip: !id || !inFlight, pollingInterval: IN_FLIGHT_POLL_MS });
   return (
     <Drawer

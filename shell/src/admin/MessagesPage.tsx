@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { Button, Select, Space } from 'antd';
-import { formatManilaDateTime, MESSAGE_STATUSES, MESSAGE_TEMPLATES, OUTBOX_MESSAGES, type MessageStatus, type MessageSummary } from '@dme/contracts';
+import { formatManilaDateTime, MESSAGE_STATUSES, messageInFlight, MESSAGE_TEMPLATES, OUTBOX_MESSAGES, type MessageStatus, type MessageSummary } from '@dme/contracts';
 import { errorMessage, listBusy } from '@dme/api-client';
 import { EmptyState, ErrorState, PageHeader, ResponsiveTable, SearchBox } from '@dme/ui';
 import { useMessagesQuery } from '../api';
-import { MessageDrawer, MessageStatusTag } from './MessageDrawer';
+import { IN_FLIGHT_POLL_MS, MessageDrawer, MessageStatusTag } from './MessageDrawer';
 import { ResendMessageButton } from './ResendMessageButton';
 
 const PAGE = 20;
-/** While a listed message is still with the relay, the list asks again, so its row ends SENT or FAILED. */
-const IN_FLIGHT_POLL_MS = 3000;
 
 const when = (iso: string | null) => (iso ? formatManilaDateTime(iso) : '—');
 
@@ -35,7 +33,8 @@ export function MessagesPage() {
   const args = { limit: PAGE, offset: (page - 1) * PAGE, ...(status ? { status } : {}), ...(template ? { template } : {}), ...(search ? { search } : {}) };
   const list = useMessagesQuery(args);
   const { data, error, refetch } = list;
-  const inFlight = (data?.items ?? []).some((m) => m.status === 'QUEUED' || m.status === 'SENDING');
+  // While a listed message is still with the relay, the list asks again, so its row ends SENT or FAILED.
+  const inFlight = (data?.items ?? []).some((m) => messageInFlight(m.status));
   useMessagesQuery(args, { skip: !inFlight, pollingInterval: IN_FLIGHT_POLL_MS });
   const filtered = Boolean(status || template || search);
   const filter = <T,>(set: (v: T) => void) => (v: T) => {
