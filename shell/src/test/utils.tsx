@@ -2,7 +2,6 @@ import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import { vi } from 'vitest';
 import type { User, UserType } from '@dme/contracts';
 import { makeStore } from '../store';
 import { SessionProvider } from '../session/session';
@@ -63,66 +62,14 @@ export function renderWithShell(ui: ReactElement, path = '/') {
   };
 }
 
-export interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-type Reply = { status: number; body?: unknown } | undefined;
-type Handler = (call: Call) => Reply | Promise<Reply>;
-
-/**
- * Replaces fetch: each call is recorded and answered by the first handler that replies
- * (status + JSON body; problem+json for errors). Unanswered calls get 404.
- */
-export function mockApi(...handlers: Handler[]) {
-  const calls: Call[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = input instanceof Request ? input : undefined;
-    const url = new URL(req ? req.url : String(input), window.location.href);
-    const method = (req?.method ?? init?.method ?? 'GET').toUpperCase();
-    let body: unknown;
-    if (req) {
-      const text = await req.clone().text();
-      body = text ? JSON.parse(text) : undefined;
-    } else if (init?.body instanceof FormData) {
-      body = init.body;
-    } else if (typeof init?.body === 'string') {
-      body = JSON.parse(init.body);
-    }
-    const call = { method, url: url.pathname + url.search, body };
-    calls.push(call);
-    let reply: Reply;
-    for (const h of handlers) {
-      reply = await h(call);
-      if (reply) break;
-    }
-    const { status, body: out } = reply ?? { status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404 } };
-    if (status === 204) return new Response(null, { status });
-    const type = status >= 400 ? 'application/problem+json' : 'application/json';
-    return new Response(JSON.stringify(out ?? {}), { status, headers: { 'content-type': type } });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, fetchMock };
-}
-
-/** A handler for one method + path (query ignored). */
-export const on =
-  (method: string, path: string, reply: Reply | ((call: Call) => Reply | Promise<Reply>)): Handler =>
-  (call) =>
-    call.method === method && call.url.split('?')[0] === path ? (typeof reply === 'function' ? reply(call) : reply) : undefined;
+/** The fetch stand-in every UI test uses (@dme/ui/testing). */
+export { mockApi, on, problem, type Call } from '@dme/ui/testing';
 
 /**
  * Whether an antd notification has closed: removed, or started its leave motion (happy-dom runs no
  * CSS transitions, so a closing notice stays in the page with its leave class).
  */
 export const leaving = (notice: Element) => !notice.isConnected || notice.classList.contains('ant-notification-fade-leave');
-
-export const problem = (status: number, detail: string, errors?: Array<{ field: string; message: string }>) => ({
-  status,
-  body: { type: 'about:blank', title: 'Error', status, detail, ...(errors ? { errors } : {}) },
-});
 
 /** Picks an option of an antd Select by its label. */
 export async function chooseOption(selectLabel: string, optionLabel: string) {

@@ -8,6 +8,7 @@ export interface Call {
   /** Path and query, e.g. "/api/orders?type=BUY&status=PENDING". */
   url: string;
   headers: Headers;
+  /** The JSON body read back, or the FormData an upload sent. */
   body: unknown;
 }
 
@@ -17,16 +18,17 @@ type Handler = (call: Call) => Reply | Promise<Reply>;
 
 /**
  * Replaces fetch: each call is recorded (with its headers) and answered by the first handler that
- * replies (status + JSON body, problem+json for errors, or bytes; 'network-error' throws like a
- * lost connection). Unanswered calls get a 404 problem.
+ * replies (status + JSON body, problem+json for errors, no body for 204, or bytes; 'network-error'
+ * throws like a lost connection). Unanswered calls get a 404 problem.
  */
 export function mockApi(...handlers: Handler[]) {
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = input instanceof Request ? input : new Request(new URL(String(input), window.location.href), init);
     const url = new URL(req.url, window.location.href);
-    const text = req.method === 'GET' ? '' : await req.clone().text();
-    const call: Call = { method: req.method.toUpperCase(), url: url.pathname + url.search, headers: req.headers, body: text ? JSON.parse(text) : undefined };
+    const form = init?.body instanceof FormData ? init.body : undefined;
+    const text = form || req.method === 'GET' ? '' : await req.clone().text();
+    const call: Call = { method: req.method.toUpperCase(), url: url.pathname + url.search, headers: req.headers, body: form ?? (text ? JSON.parse(text) : undefined) };
     calls.push(call);
     let reply: Reply;
     for (const h of handlers) {
@@ -35,6 +37,7 @@ export function mockApi(...handlers: Handler[]) {
     }
     if (reply === 'network-error') throw new TypeError('Failed to fetch');
     const r: Answer = reply ?? problem(404, 'Not found.');
+    if (r.status === 204) return new Response(null, { status: 204 });
     if (r.bytes) return new Response(r.bytes, { status: r.status, headers: { 'content-type': r.contentType ?? 'application/octet-stream' } });
     const type = r.status >= 400 ? 'application/problem+json' : 'application/json';
     return new Response(JSON.stringify(r.body ?? {}), { status: r.status, headers: { 'content-type': type } });
