@@ -12,6 +12,7 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { CONNECTION_OPTIONS } from '@dme/platform';
 import { addDays, manilaDate, ONGOING_RENTAL_TABS, REPORT_NAMES } from '@dme/contracts';
 import { benchOrderBody, type BenchKit } from './bench-bookings';
 import { DEFAULT_DEMO_PASSWORD } from './seed';
@@ -151,7 +152,8 @@ async function checkoutAtSize(stack: TestStack, db: pg.Client, kit: ScaleKit, ad
 export async function scaleBench(stack: TestStack, kit: ScaleKit): Promise<void> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
   const today = manilaDate();
-  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  // The baselines run with the services' own session settings (no JIT, no parallel workers), so a ratio compares the same plans.
+  const db = new pg.Client({ connectionString: stack.databaseUrl, options: CONNECTION_OPTIONS });
   await db.connect();
   try {
     // Every generated customer signs in with the demo password (the demo customer's stored hash).

@@ -35,8 +35,11 @@ export interface DbOptions {
  * Session settings of every service connection. `jit=off`: these are short OLTP statements, and a
  * statement whose cost estimate crosses `jit_above_cost` (PostgreSQL guesses 100 rows for each
  * jsonb_to_recordset, so a batch statement can) spent 100-200 ms compiling itself to run in 1 ms.
+ * `max_parallel_workers_per_gather=0`: starting parallel workers cost 35-55 ms here, and the
+ * planner chose them for a 3 ms page (the payments' Refunds tab at a year's size: 55 ms with two
+ * workers, 2.8 ms without; docs/benchmarks.md).
  */
-export const CONNECTION_OPTIONS = '-c jit=off';
+export const CONNECTION_OPTIONS = '-c jit=off -c max_parallel_workers_per_gather=0';
 
 /** Opens MikroORM on one schema (no glob discovery: entities are passed in, STACK P1). */
 export async function createOrm(opts: DbOptions): Promise<MikroORM> {

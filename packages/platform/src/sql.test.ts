@@ -76,11 +76,12 @@ describe('held connections and scripts', () => {
     }
   });
 
-  it('service connections, the ORM pool and a background pool, never JIT-compile a statement', async () => {
-    expect(await sql(orm.em.fork(), 'select current_setting($1) as jit', ['jit'])).toEqual([{ jit: 'off' }]);
+  it('service connections, the ORM pool and a background pool, never JIT-compile a statement nor start parallel workers for one', async () => {
+    const settings = `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`;
+    expect(await sql(orm.em.fork(), settings)).toEqual([{ jit: 'off', workers: '0' }]);
     const pool = backgroundPool(db.url, SCHEMA, 1);
     try {
-      expect(await pool.withConnection((c) => sql(c, 'select current_setting($1) as jit', ['jit']))).toEqual([{ jit: 'off' }]);
+      expect(await pool.withConnection((c) => sql(c, settings))).toEqual([{ jit: 'off', workers: '0' }]);
     } finally {
       await pool.end();
     }
