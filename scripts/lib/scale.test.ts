@@ -112,12 +112,46 @@ describe('a year of a busy shop, on a sample', () => {
     expect(products).toBeGreaterThan(0);
     expect(Number(v!.variants)).toBe(3 * products);
     expect(Number(v!.ranged)).toBe(products);
-    expect(Number(v!.leaves)).toBe(3 * products);
+    // A variant with two sub-variants is two leaves, not one.
+    const [sub] = await query<{ n: string }>(a.url, `select count(distinct variant_id) as n from catalog.sub_variants`);
+    expect(Number(v!.leaves)).toBe(3 * products + Number(sub!.n));
     expect(Number(v!.mirrored)).toBe(products);
     expect(Number(v!.lines)).toBeGreaterThan(0);
     expect(Number(v!.dearer), 'lines at a dearer variant\'s price').toBeGreaterThan(0);
     expect(Number(v!.booked), "rentals booking a variant's units").toBeGreaterThan(0);
     expect(Number(v!.packed), "rentals packed with a variant's units").toBeGreaterThan(0);
+  });
+
+  it('half the products in variants have two sub-variants under their last variant: each its own price, leaf, units and batch, chosen by lines, booked and packed', async () => {
+    const [s] = await query<{ products: string; subs: string; unpriced: string; leaves: string; batches: string; units: string; lines: string; booked: string; packed: string; mirrored: string; reported: string; ranged: string }>(
+      a.url,
+      `select (select count(distinct v.product_id) from catalog.sub_variants sv join catalog.variants v on v.id = sv.variant_id) as products,
+              (select count(*) from catalog.sub_variants) as subs,
+              (select count(*) from catalog.variants v where v.price is null and exists (select 1 from catalog.sub_variants sv where sv.variant_id = v.id)) as unpriced,
+              (select count(*) from catalog.stock_levels where sub_variant_id is not null) as leaves,
+              (select count(*) from catalog.stock_batches where sub_variant_id is not null) as batches,
+              (select count(*) from catalog.stock_items where sub_variant_id is not null) as units,
+              (select count(*) from ordering.order_lines l join catalog.sub_variants sv on sv.id = l.sub_variant_id where l.unit_price = sv.price and l.sub_variant_name = sv.name) as lines,
+              (select count(*) from catalog.bookings b join catalog.sub_variants sv on sv.id = b.leaf_id) as booked,
+              (select count(*) from ordering.order_line_serials x join catalog.stock_items su on su.id = x.stock_item_id where su.sub_variant_id is not null) as packed,
+              (select count(*) from ordering.products where jsonb_path_exists(variants, '$[*].subVariants[1]')) as mirrored,
+              (select count(*) from reporting.order_lines where sub_variant_id is not null) as reported,
+              (select count(*) from catalog.products p where p.price_max = (select max(sv.price) from catalog.sub_variants sv join catalog.variants v on v.id = sv.variant_id where v.product_id = p.id)) as ranged`,
+    );
+    const products = Number(s!.products);
+    expect(products).toBeGreaterThan(0);
+    expect(Number(s!.subs)).toBe(2 * products);
+    expect(Number(s!.unpriced), 'the variant with sub-variants is priced by them').toBe(products);
+    expect(Number(s!.leaves)).toBe(2 * products);
+    expect(Number(s!.batches)).toBe(2 * products);
+    // The last variant's three units: two the first sub-variant's, one the second's.
+    expect(Number(s!.units)).toBe(3 * products);
+    expect(Number(s!.mirrored)).toBe(products);
+    expect(Number(s!.ranged), "the dearest sub-variant tops the shop's price range").toBe(products);
+    expect(Number(s!.lines), "lines at a sub-variant's price").toBeGreaterThan(0);
+    expect(s!.reported).toBe(String((await query<{ n: string }>(a.url, `select count(*) as n from ordering.order_lines where sub_variant_id is not null`))[0]!.n));
+    expect(Number(s!.booked), "rentals booking a sub-variant's units").toBeGreaterThan(0);
+    expect(Number(s!.packed), "rentals packed with a sub-variant's units").toBeGreaterThan(0);
   });
 
   it('rentals of products that ask a deposit hold it from their first payment and owe it back at the return, refunded once fully paid', async () => {
@@ -327,6 +361,8 @@ describe('a year of a busy shop, on a sample', () => {
     await query(b.url, `update ordering.order_lines set unit_price = unit_price + 1, line_total = line_total + quantity * coalesce(no_of_rental_days, 1)
       where id = (select id from ordering.order_lines where variant_id is not null order by id limit 1)`);
     await query(b.url, `update ordering.products set variants = '[]' where id = (select product_id from catalog.variants order by product_id limit 1)`);
+    // A line that names its sub-variant by another's name.
+    await query(b.url, `update ordering.order_lines set sub_variant_name = 'Other' where id = (select id from ordering.order_lines where sub_variant_id is not null order by id limit 1)`);
     await query(b.url, `update catalog.stock_items set batch_id = (select b2.id from catalog.stock_batches b2 where b2.variant_id is not null and b2.variant_id <> stock_items.variant_id order by b2.id limit 1)
       where id = (select id from catalog.stock_items where variant_id is not null and status = 'AVAILABLE' order by serial_code limit 1)`);
     // A cycle charged a peso more (in every home); a rental on cycles billed up front.

@@ -4,7 +4,8 @@
  * checks it holds the invariants the replicas suite checks.
  *
  * At scale 1: 10,000 products (half for rent; one in five in three variants, each with its own
- * price, units and stock level), 100,000 serial-numbered units, 200,000 customers
+ * price, units and stock level, half of those with two sub-variants under the last variant),
+ * 100,000 serial-numbered units, 200,000 customers
  * and 1,000,000 orders over the 365 days before `endDay`, each with its lines, tracker, payment
  * (with its records, mirrored in the order service) and the reporting read model. Seeded and
  * reproducible: every choice is an md5 of the seed, a name and the row's number, so the same
@@ -54,7 +55,7 @@
  * contracts `orderBuyOut` prices it (a BUYOUT record; the payment PAID and the customer's, its
  * overall total what it paid; no return, no full payment).
  *
- * Not generated yet: sub-variants, the serials and custody of finished rentals (a unit's earlier
+ * Not generated yet: the serials and custody of finished rentals (a unit's earlier
  * rentals) and of purchases and buy-outs (their units SOLD), damage charges.
  */
 import pg from 'pg';
@@ -134,6 +135,26 @@ const VARIANTS: ReadonlyArray<{ name: string; factor: number | null }> = [
   { name: 'Wide', factor: 1.2 },
   { name: 'Bariatric', factor: 1.5 },
 ];
+/**
+ * One pair of products in variants in two (by a product's number `i`, SQL: the pair's number even, so
+ * rentals and sales alike) has sub-variants under its last variant
+ * (Bariatric): Manual and Electric, each with its own price and damage fee (the product's price
+ * times the factor, half of it the fee); that variant is then priced by them (no price of its own,
+ * as the catalog keeps it). Its three units are split between them: its first and third unit the
+ * first sub-variant, its second the other, each a batch of its own and a leaf of the stock ledger.
+ */
+const SUB_VARIANT_PRODUCT = (i: string) => `${VARIANT_PRODUCT(i)} and (${i} + 1) / 2 % 2 = 0`;
+const SUB_VARIANTS: ReadonlyArray<{ name: string; factor: number }> = [
+  { name: 'Manual', factor: 1.5 },
+  { name: 'Electric', factor: 2 },
+];
+/** The position of the variant that has the sub-variants (the last). */
+const SUB_OF = VARIANTS.length - 1;
+/** A product's variants (SQL, product id `p`) as the order service's read model keeps them (order readmodels/products.ts). */
+const ORDER_VARIANTS = (p: string) => `coalesce((select jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'price', v.price::text, 'damageCharges', v.damage_charges::text,
+      'subVariants', coalesce((select jsonb_agg(jsonb_build_object('id', sv.id, 'name', sv.name, 'price', sv.price::text, 'damageCharges', sv.damage_charges::text) order by sv.position)
+                                 from catalog.sub_variants sv where sv.variant_id = v.id), '[]'::jsonb)) order by v.position)
+    from catalog.variants v where v.product_id = ${p}), '[]'::jsonb)`;
 /** The rental products that ask a deposit and late fees (one in four), by their number `i` (SQL). */
 const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
 const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '50.00', graceDays: 1, lateFeeCap: { kind: 'AMOUNT', amount: '500.00' } };
@@ -227,12 +248,18 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // u(name, n): a version-4 UUID chosen the same way (the API's checks refuse other versions).
     await c.query(`create function pg_temp.u(name text, n bigint) returns uuid language sql immutable parallel safe as
       $$ select overlay(overlay(md5('${opts.seed}:' || name || ':' || n) placing '4' from 13) placing '8' from 17)::uuid $$`);
-    // The units of a product (its number pn) at a leaf: vi the variant's index (null: no variants); the
-    // leaf's j-th unit is unit number vunit(pn, vi, j); a leaf has leafunits(vi) units.
-    await c.query(`create function pg_temp.vunit(pn bigint, vi int, j int) returns bigint language sql immutable parallel safe as
-      $$ select (pn - 1) * 10 + case when vi is null then j else vi + 1 + ${VARIANTS.length} * (j - 1) end $$`);
-    await c.query(`create function pg_temp.leafunits(vi int) returns int language sql immutable parallel safe as
-      $$ select case when vi is null then 10 else (10 - vi + ${VARIANTS.length} - 1) / ${VARIANTS.length} end $$`);
+    // The units of a product (its number pn) at a leaf: vi the variant's index (null: no variants), si the
+    // sub-variant's (null: none); the leaf's j-th unit is unit number vunit(pn, vi, si, j); a leaf has
+    // leafunits(vi, si) units. A variant's units are its product's every third; a sub-variant's its variant's every other.
+    await c.query(`create function pg_temp.vunit(pn bigint, vi int, si int, j int) returns bigint language sql immutable parallel safe as
+      $$ select (pn - 1) * 10 + case when vi is null then j
+                                     else vi + 1 + ${VARIANTS.length} * (case when si is null then j else si + 1 + ${SUB_VARIANTS.length} * (j - 1) end - 1) end $$`);
+    await c.query(`create function pg_temp.leafunits(vi int, si int) returns int language sql immutable parallel safe as
+      $$ select case when vi is null then 10 when si is null then (10 - vi + ${VARIANTS.length} - 1) / ${VARIANTS.length}
+                     else ((10 - vi + ${VARIANTS.length} - 1) / ${VARIANTS.length} - si + ${SUB_VARIANTS.length} - 1) / ${SUB_VARIANTS.length} end $$`);
+    // The sub-variant (its index, or null) of a product's unit k (its number among all units) at variant vi.
+    await c.query(`create function pg_temp.unitsub(pn bigint, vi int, k bigint) returns int language sql immutable parallel safe as
+      $$ select case when vi = ${SUB_OF} and ${SUB_VARIANT_PRODUCT('pn')} then (((k - 1) % 10 / ${VARIANTS.length}) % ${SUB_VARIANTS.length})::int end $$`);
     /** The moment `days` days before the year's end, from two parameters (the end day, the days). */
     const since = (day: string, days: string) => `${yearEnd(day)} - make_interval(days => ${days}::int)`;
     const P = size.products;
@@ -274,20 +301,36 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await step(
       'variants',
       `insert into catalog.variants (id, product_id, name, position, price, damage_charges, created_at)
-       select pg_temp.u('variant', (i - 1) * ${VARIANTS.length} + v.n - 1), p.id, v.name, v.n - 1, round(p.price * v.factor, 2), round(p.price * v.factor / 2, 2), p.created_at
+       select pg_temp.u('variant', (i - 1) * ${VARIANTS.length} + v.n - 1), p.id, v.name, v.n - 1,
+              case when not (v.n - 1 = ${SUB_OF} and ${SUB_VARIANT_PRODUCT('i')}) then round(p.price * v.factor, 2) end,
+              case when not (v.n - 1 = ${SUB_OF} and ${SUB_VARIANT_PRODUCT('i')}) then round(p.price * v.factor / 2, 2) end, p.created_at
          from generate_series(1, $1::int) i join catalog.products p on p.id = pg_temp.u('product', i)
          cross join unnest($2::text[], $3::numeric[]) with ordinality v(name, factor, n)
         where ${VARIANT_PRODUCT('i')}
         order by i, v.n`,
       [P, VARIANTS.map((v) => v.name), VARIANTS.map((v) => v.factor)],
     );
-    // The range the shop shows: the variants' prices (catalog 0005_price_range).
+    await step(
+      'sub-variants',
+      `insert into catalog.sub_variants (id, variant_id, name, position, price, damage_charges, created_at)
+       select pg_temp.u('sub-variant', (i - 1) * ${SUB_VARIANTS.length} + s.n - 1), pg_temp.u('variant', (i - 1) * ${VARIANTS.length} + ${SUB_OF}), s.name, s.n - 1,
+              round(p.price * s.factor, 2), round(p.price * s.factor / 2, 2), p.created_at
+         from generate_series(1, $1::int) i join catalog.products p on p.id = pg_temp.u('product', i)
+         cross join unnest($2::text[], $3::numeric[]) with ordinality s(name, factor, n)
+        where ${SUB_VARIANT_PRODUCT('i')}
+        order by i, s.n`,
+      [P, SUB_VARIANTS.map((v) => v.name), SUB_VARIANTS.map((v) => v.factor)],
+    );
+    // The range the shop shows: what a customer can pick, sub-variants or variants without them (catalog 0005_price_range).
     await step(
       'variant price ranges',
       `update catalog.products p set price_min = r.lo, price_max = r.hi
-         from (select v.product_id, min(coalesce(v.price, pp.price)) as lo, max(coalesce(v.price, pp.price)) as hi
-                 from catalog.variants v join catalog.products pp on pp.id = v.product_id
-                where v.product_id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i) group by v.product_id) r
+         from (select x.product_id, min(x.price) as lo, max(x.price) as hi from (
+                 select v.product_id, sv.price from catalog.variants v join catalog.sub_variants sv on sv.variant_id = v.id
+                 union all
+                 select v.product_id, coalesce(v.price, pp.price) from catalog.variants v join catalog.products pp on pp.id = v.product_id
+                  where not exists (select 1 from catalog.sub_variants sv where sv.variant_id = v.id)) x
+                where x.product_id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i) group by x.product_id) r
         where p.id = r.product_id`,
       [P],
     );
@@ -298,32 +341,37 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'stock batches',
-      `insert into catalog.stock_batches (id, product_id, variant_id, warehouse_bin_id, quantity, created_at)
-       select pg_temp.u('batch', i), pg_temp.u('product', i), null, pg_temp.u('bin', 1 + i % 20), 10, $2::date - 400 from generate_series(1, $1::int) i where not (${VARIANT_PRODUCT('i')})
+      `insert into catalog.stock_batches (id, product_id, variant_id, sub_variant_id, warehouse_bin_id, quantity, created_at)
+       select pg_temp.u('batch', i), pg_temp.u('product', i), null::uuid, null::uuid, pg_temp.u('bin', 1 + i % 20), 10, $2::date - 400 from generate_series(1, $1::int) i where not (${VARIANT_PRODUCT('i')})
        union all
-       select pg_temp.u('batch-variant', (i - 1) * $3::int + vi), pg_temp.u('product', i), pg_temp.u('variant', (i - 1) * $3::int + vi), pg_temp.u('bin', 1 + i % 20), pg_temp.leafunits(vi), $2::date - 400
-         from generate_series(1, $1::int) i cross join generate_series(0, $3::int - 1) vi where ${VARIANT_PRODUCT('i')}`,
-      [P, opts.endDay, VARIANTS.length],
+       select pg_temp.u('batch-variant', (i - 1) * $3::int + vi), pg_temp.u('product', i), pg_temp.u('variant', (i - 1) * $3::int + vi), null::uuid, pg_temp.u('bin', 1 + i % 20), pg_temp.leafunits(vi, null), $2::date - 400
+         from generate_series(1, $1::int) i cross join generate_series(0, $3::int - 1) vi where ${VARIANT_PRODUCT('i')} and not (vi = ${SUB_OF} and ${SUB_VARIANT_PRODUCT('i')})
+       union all
+       select pg_temp.u('batch-sub-variant', (i - 1) * $4::int + si), pg_temp.u('product', i), pg_temp.u('variant', (i - 1) * $3::int + ${SUB_OF}), pg_temp.u('sub-variant', (i - 1) * $4::int + si),
+              pg_temp.u('bin', 1 + i % 20), pg_temp.leafunits(${SUB_OF}, si), $2::date - 400
+         from generate_series(1, $1::int) i cross join generate_series(0, $4::int - 1) si where ${SUB_VARIANT_PRODUCT('i')}`,
+      [P, opts.endDay, VARIANTS.length, SUB_VARIANTS.length],
     );
     await step(
       'units (serials)',
-      `insert into catalog.stock_items (id, serial_code, product_id, variant_id, warehouse_bin_id, batch_id, status, inventory_type, created_at, updated_at, status_since, serviced_on)
-       select pg_temp.u('unit', k), 'YR' || lpad(k::text, 8, '0'), pg_temp.u('product', x.pn), pg_temp.u('variant', (x.pn - 1) * $3::int + x.vi), pg_temp.u('bin', 1 + (x.pn + 1) % 20),
-              case when x.vi is null then pg_temp.u('batch', x.pn) else pg_temp.u('batch-variant', (x.pn - 1) * $3::int + x.vi) end, 'AVAILABLE', 'IN',
+      `insert into catalog.stock_items (id, serial_code, product_id, variant_id, sub_variant_id, warehouse_bin_id, batch_id, status, inventory_type, created_at, updated_at, status_since, serviced_on)
+       select pg_temp.u('unit', k), 'YR' || lpad(k::text, 8, '0'), pg_temp.u('product', x.pn), pg_temp.u('variant', (x.pn - 1) * $3::int + x.vi),
+              pg_temp.u('sub-variant', (x.pn - 1) * $4::int + x.si), pg_temp.u('bin', 1 + (x.pn + 1) % 20),
+              case when x.vi is null then pg_temp.u('batch', x.pn) when x.si is not null then pg_temp.u('batch-sub-variant', (x.pn - 1) * $4::int + x.si)
+                   else pg_temp.u('batch-variant', (x.pn - 1) * $3::int + x.vi) end, 'AVAILABLE', 'IN',
               $2::date - 400, $2::date - 400, $2::date - 400, $2::date - 400
          from generate_series(1, $1::int) k
          cross join lateral (select 1 + (k - 1) / 10 as pn) p
-         cross join lateral (select p.pn, case when ${VARIANT_PRODUCT('p.pn')} then ((k - 1) % 10 % $3::int)::int end as vi) x`,
-      [size.units, opts.endDay, VARIANTS.length],
+         cross join lateral (select p.pn, case when ${VARIANT_PRODUCT('p.pn')} then ((k - 1) % 10 % $3::int)::int end as vi) v
+         cross join lateral (select v.pn, v.vi, pg_temp.unitsub(v.pn, v.vi, k) as si) x`,
+      [size.units, opts.endDay, VARIANTS.length, SUB_VARIANTS.length],
     );
 
     // ---- the product read models (order and reporting)
     await step(
       'order products',
       `insert into ordering.products (id, name, brand, image, type, price, damage_charges, variants, updated_at)
-       select p.id, p.name, p.brand, p.image, p.type, p.price, p.damage_charges,
-              coalesce((select jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'price', v.price::text, 'damageCharges', v.damage_charges::text, 'subVariants', '[]'::jsonb) order by v.position)
-                          from catalog.variants v where v.product_id = p.id), '[]'::jsonb), p.updated_at
+       select p.id, p.name, p.brand, p.image, p.type, p.price, p.damage_charges, ${ORDER_VARIANTS('p.id')}, p.updated_at
          from catalog.products p where p.id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i)`,
       [P],
     );
@@ -379,8 +427,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
              else 'INITIAL_PAYMENT' end as pay_status) p`, [O, opts.endDay, C, cycleProducts]);
     await c.query('create temporary table scale_lines as ' +
       `select o.id as order_id, o.i, n, pg_temp.u('line', o.i * 2 + n) as id, x.pn, pr.id as product_id, pr.name, pr.brand, pr.image,
-              -- a product in variants: one of them, at its price and damage fee (contracts levelPrice, levelDamageCharges)
-              v.vi, v.id as variant_id, v.name as variant_name, v.price as variant_price, coalesce(v.price, pr.price) as price, coalesce(v.damage_charges, pr.damage_charges) as damage_charges,
+              -- a product in variants: one of them (and of its sub-variants, if it has them), at its price and damage fee (contracts levelPrice, levelDamageCharges)
+              v.vi, v.id as variant_id, v.name as variant_name, v.price as variant_price, sv.si, sv.id as sub_variant_id, sv.name as sub_variant_name, sv.price as sub_variant_price,
+              coalesce(sv.price, v.price, pr.price) as price, coalesce(sv.damage_charges, v.damage_charges, pr.damage_charges) as damage_charges,
               1 + pg_temp.h('quantity', o.i * 2 + n) % 2 as quantity,
               case when o.type = 'RENT' then coalesce(o.long_days, 1 + pg_temp.h('days', o.i * 2 + n) % 30) end as days,
               case when o.type = 'RENT' then pr.rental_terms end as rental_terms,
@@ -395,6 +444,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          join catalog.products pr on pr.id = pg_temp.u('product', x.pn)
          left join lateral (select cv.id, cv.name, cv.price, cv.damage_charges, cv.position as vi from catalog.variants cv
                              where cv.product_id = pr.id and cv.position = pg_temp.h('variant', o.i * 2 + n) % ${VARIANTS.length}) v on true
+         left join lateral (select csv.id, csv.name, csv.price, csv.damage_charges, csv.position as si from catalog.sub_variants csv
+                             where csv.variant_id = v.id and csv.position = pg_temp.h('sub-variant', o.i * 2 + n) % ${SUB_VARIANTS.length}) sv on true
         where n <= o.lines`, [P, Math.max(1, cycleProducts)]);
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
     await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
@@ -473,9 +524,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'order lines',
-      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name, variant_price, quantity, no_of_rental_days, unit_price, damage_charges,
+      `insert into ordering.order_lines (id, order_id, position, product_id, product_name, product_image, variant_id, variant_name, variant_price, sub_variant_id, sub_variant_name, sub_variant_price,
+              quantity, no_of_rental_days, unit_price, damage_charges,
               line_total, rental_terms, deposit)
-       select id, order_id, n, product_id, name, image, variant_id, variant_name, variant_price, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1), rental_terms, deposit from scale_lines`,
+       select id, order_id, n, product_id, name, image, variant_id, variant_name, variant_price, sub_variant_id, sub_variant_name, sub_variant_price, quantity, days, price, damage_charges, quantity * price * coalesce(days, 1), rental_terms, deposit from scale_lines`,
     );
     await step(
       'order tracker',
@@ -507,7 +559,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
               overall_total, balance, amount_paid, version, created_at, updated_at, due_date, deposit, deposit_held, extra_charge, late_fees, deposit_applied, deposit_refund,
               billing, delivered_on, last_cycle, owned)
        select pg_temp.u('payment', p.i), p.order_id, o.order_number, p.type, o.status, o.customer_id, cu.first_name || ' ' || cu.last_name,
-              (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', l.variant_name, 'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
+              (select jsonb_agg(jsonb_build_object('productName', l.product_name, 'variantName', l.variant_name, 'subVariantName', l.sub_variant_name, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days,
                       'unitPrice', l.unit_price::text, 'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', l.rental_terms -> 'rentToOwn') order by l.position)
                  from ordering.order_lines l where l.order_id = o.id),
               p.pay_status, case when p.bought is not null then 'BUYOUT' when p.pay_status = 'PAID' or (p.type = 'BUY' and p.paid > 0) then 'FULL' when p.cycles > 0 then 'CYCLE' when p.paid > 0 then 'PARTIAL' end,
@@ -598,13 +650,13 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // booking at a time; a line past the leaf's last unit waits unbooked); a packed rental's units are
     // RENTED to it and its lines hold their serials (packed halfway between placed and delivered).
     await c.query(`create temporary table scale_booked as
-      select x.*, u.k, pg_temp.vunit(x.pn, x.vi, u.k) as unit, u.k - (x.cum - x.quantity) - 1 as position, x.t + (x.delivered - x.t) / 2 as packed
-        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.product_id, coalesce(l.variant_id, l.product_id) as leaf_id, l.days, l.quantity, o.status, o.t, o.delivered, o.customer_no,
-                     sum(l.quantity) over (partition by l.pn, l.vi order by o.i, l.n) as cum
+      select x.*, u.k, pg_temp.vunit(x.pn, x.vi, x.si, u.k) as unit, u.k - (x.cum - x.quantity) - 1 as position, x.t + (x.delivered - x.t) / 2 as packed
+        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.si, l.product_id, coalesce(l.sub_variant_id, l.variant_id, l.product_id) as leaf_id, l.days, l.quantity, o.status, o.t, o.delivered,
+                     o.customer_no, sum(l.quantity) over (partition by l.pn, l.vi, l.si order by o.i, l.n) as cum
                 from scale_lines l join scale_orders o on o.id = l.order_id
                where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
        cross join generate_series((x.cum - x.quantity + 1)::int, x.cum::int) u(k)
-       where x.cum <= pg_temp.leafunits(x.vi)`);
+       where x.cum <= pg_temp.leafunits(x.vi, x.si)`);
     await step(
       'bookings',
       `insert into catalog.bookings (id, kind, order_id, order_number, customer_name, customer_id, stock_item_id, leaf_id, product_id, period, due_date, status, created_at, updated_at)
@@ -680,8 +732,9 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     );
     await step(
       'reporting lines',
-      `insert into reporting.order_lines (order_id, line_no, product_id, product_name, quantity, no_of_rental_days, unit_price, line_total, first_day)
-       select order_id, n, product_id, name, quantity, days, price, quantity * price * coalesce(days, 1), case when days is not null then quantity * price end from scale_lines`,
+      `insert into reporting.order_lines (order_id, line_no, product_id, variant_id, sub_variant_id, product_name, variant_name, sub_variant_name, quantity, no_of_rental_days, unit_price, line_total, first_day)
+       select order_id, n, product_id, variant_id, sub_variant_id, name, variant_name, sub_variant_name, quantity, days, price, quantity * price * coalesce(days, 1),
+              case when days is not null then quantity * price end from scale_lines`,
     );
     await step(
       'reporting payments',
@@ -711,8 +764,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                 'customer', jsonb_build_object('name', cu.first_name || ' ' || cu.last_name, 'email', cu.email, 'contactNumber', cu.contact_number),
                 'delivery', jsonb_build_object('address', o.delivery_address, 'city', o.delivery_city, 'state', o.delivery_state, 'zipcode', o.delivery_zipcode),
                 'createdAt', pg_temp.iso(o.created_at),
-                'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', l.variant_id, 'subVariantId', null, 'productName', l.product_name, 'variantName', l.variant_name,
-                            'subVariantName', null, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days, 'startDate', null, 'unitPrice', l.unit_price::text,
+                'lines', (select jsonb_agg(jsonb_build_object('productId', l.product_id, 'variantId', l.variant_id, 'subVariantId', l.sub_variant_id, 'productName', l.product_name, 'variantName', l.variant_name,
+                            'subVariantName', l.sub_variant_name, 'quantity', l.quantity, 'noOfRentalDays', l.no_of_rental_days, 'startDate', null, 'unitPrice', l.unit_price::text,
                             'lineTotal', l.line_total::text, 'deposit', l.deposit::text, 'rentToOwn', l.rental_terms -> 'rentToOwn') order by l.position) from ordering.order_lines l where l.order_id = o.id)) as data
          from scale_orders s join ordering.orders o on o.id = s.id join ordering.customers cu on cu.id = o.customer_id
         where s.t > ${since('$1', '$2')}
@@ -901,21 +954,25 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('orders of customers who do not exist', `select o.order_number from ordering.orders o where not exists (select 1 from identity.users u where u.id = o.customer_id and u.deleted_at is null) or not exists (select 1 from ordering.customers cu where cu.id = o.customer_id)`);
     // A line of a product in variants names one of its variants, at the variant's price and fee (contracts levelPrice).
     await none('lines of products the catalog does not have, or not at their variant\'s price', `select l.order_id, l.product_id from ordering.order_lines l join ordering.orders o on o.id = l.order_id
-      left join catalog.products p on p.id = l.product_id left join catalog.variants v on v.id = l.variant_id
+      left join catalog.products p on p.id = l.product_id left join catalog.variants v on v.id = l.variant_id left join catalog.sub_variants sv on sv.id = l.sub_variant_id
       where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end
          or (l.variant_id is not null and (v.id is null or v.product_id <> p.id or v.name <> l.variant_name or v.price is distinct from l.variant_price))
          or (l.variant_id is null and exists (select 1 from catalog.variants x where x.product_id = p.id))
-         or l.unit_price <> coalesce(v.price, p.price) or l.damage_charges <> coalesce(v.damage_charges, p.damage_charges)`);
+         or (l.sub_variant_id is not null and (sv.id is null or sv.variant_id is distinct from v.id or sv.name <> l.sub_variant_name or sv.price is distinct from l.sub_variant_price))
+         or (l.sub_variant_id is null and exists (select 1 from catalog.sub_variants x where x.variant_id = v.id))
+         or l.unit_price <> coalesce(sv.price, v.price, p.price) or l.damage_charges <> coalesce(sv.damage_charges, v.damage_charges, p.damage_charges)`);
     await none('products the order service knows otherwise than the catalog (price, variants), or whose price range is not their variants\'', `select p.name from catalog.products p
       left join ordering.products op on op.id = p.id
-      left join lateral (select min(coalesce(v.price, p.price)) as lo, max(coalesce(v.price, p.price)) as hi, count(*) as n,
-                                coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'name', v.name, 'price', v.price::text, 'damageCharges', v.damage_charges::text, 'subVariants', '[]'::jsonb) order by v.position)
-                                         filter (where v.id is not null), '[]'::jsonb) as variants
-                           from catalog.variants v where v.product_id = p.id) v on true
-      where op.id is null or op.price <> p.price or op.variants <> v.variants
+      -- what a customer can pick: the sub-variants, and the variants without them at their price or the product's
+      left join lateral (select min(x.price) as lo, max(x.price) as hi, count(*) as n from (
+                           select sv.price from catalog.variants v join catalog.sub_variants sv on sv.variant_id = v.id where v.product_id = p.id
+                           union all
+                           select coalesce(v.price, p.price) from catalog.variants v where v.product_id = p.id and not exists (select 1 from catalog.sub_variants sv where sv.variant_id = v.id)) x) v on true
+      where op.id is null or op.price <> p.price or op.variants <> ${ORDER_VARIANTS('p.id')}
          or p.price_min <> case when v.n > 0 then v.lo else p.price end or p.price_max <> case when v.n > 0 then v.hi else p.price end`);
     await none('stock batches not counting their units, or holding units of another leaf', `select b.id from catalog.stock_batches b left join catalog.stock_items su on su.batch_id = b.id
-      group by b.id having count(su.id) <> b.quantity or bool_or(su.product_id <> b.product_id or su.variant_id is distinct from b.variant_id)`);
+      group by b.id having count(su.id) <> b.quantity
+         or bool_or(su.product_id <> b.product_id or su.variant_id is distinct from b.variant_id or su.sub_variant_id is distinct from b.sub_variant_id)`);
     await none('orders missing from reporting or different there', `select o.order_number from ordering.orders o join payment.payments p on p.order_id = o.id left join reporting.orders r on r.id = o.id
       where r.id is null or r.total_amount <> o.total_amount or r.status <> o.status or r.payment_status <> p.status or r.partial_payment is distinct from o.partial_payment
          or r.deposit <> o.deposit or r.deposit_refund is distinct from o.deposit_refund or r.full_due_date is distinct from o.full_payment_due`);
@@ -926,7 +983,7 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
                               + coalesce(o.extra_charge, 0) - coalesce(o.deposit_applied, 0)
          or o.full_asked_at < o.placed_at or o.full_asked_at > o.full_paid_at`);
     await none('order lines missing from reporting or different there', `select l.order_id, l.position from ordering.order_lines l left join reporting.order_lines r on r.order_id = l.order_id and r.line_no = l.position
-      where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity`);
+      where r.order_id is null or r.line_total <> l.line_total or r.quantity <> l.quantity or r.variant_id is distinct from l.variant_id or r.sub_variant_id is distinct from l.sub_variant_id`);
     await none('payment records missing from reporting or different there', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
       left join reporting.payments x on x.payment_id = p.id and x.type = r.type and x.cycle = coalesce(r.cycle, 0) where x.payment_id is null or x.amount <> r.amount or x.confirmed_at <> r.created_at or x.deposit <> r.deposit`);
     await none('stock levels that do not count the units', `select l.leaf_id, l.quantity, l.available, count(s.id) from catalog.stock_levels l
@@ -936,7 +993,7 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       join catalog.stock_items su on su.id = b.stock_item_id
       where b.status = 'ACTIVE' and (o.id is null or o.type <> 'RENT' or o.status <> all(${sqlList(BOOKED)}) or su.product_id <> b.product_id
          or b.leaf_id <> coalesce(su.sub_variant_id, su.variant_id, su.product_id)
-         or not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.product_id = b.product_id and coalesce(l.variant_id, l.product_id) = b.leaf_id
+         or not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.product_id = b.product_id and coalesce(l.sub_variant_id, l.variant_id, l.product_id) = b.leaf_id
                         and upper(b.period) - lower(b.period) = l.no_of_rental_days))`);
     await none('units RENTED to an order that does not have them out (or out without being RENTED)', `select su.serial_code, su.status, o.status from catalog.stock_items su
       left join ordering.orders o on o.id = su.order_id
@@ -945,7 +1002,7 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('packed serials that are not a unit out on their order, of their line\'s variant', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
       join ordering.order_lines l on l.id = s.line_id
       where (s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD')))
-         or su.product_id <> l.product_id or su.variant_id is distinct from l.variant_id`);
+         or su.product_id <> l.product_id or su.variant_id is distinct from l.variant_id or su.sub_variant_id is distinct from l.sub_variant_id`);
     await none('units out on an order that did not pack them', `select su.serial_code from catalog.stock_items su
       where su.status = 'RENTED' and not exists (select 1 from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id and s.return_status is null)`);
     // (A line of a packed rental whose units are booked is packed whole; one past the product's units waits unbooked and unpacked.)
