@@ -155,6 +155,13 @@ const ORDER_VARIANTS = (p: string) => `coalesce((select jsonb_agg(jsonb_build_ob
       'subVariants', coalesce((select jsonb_agg(jsonb_build_object('id', sv.id, 'name', sv.name, 'price', sv.price::text, 'damageCharges', sv.damage_charges::text) order by sv.position)
                                  from catalog.sub_variants sv where sv.variant_id = v.id), '[]'::jsonb)) order by v.position)
     from catalog.variants v where v.product_id = ${p}), '[]'::jsonb)`;
+/**
+ * Every price a customer can pick of product `p` (SQL alias) that has variants: each sub-variant, and
+ * each variant without them, at its level's price (catalog leafPrices and contracts levelPrice: the
+ * sub-variant's own, else the variant's, else the product's).
+ */
+const PICKABLE_PRICES = (p: string) => `select coalesce(sv.price, v.price, ${p}.price) as price
+    from catalog.variants v left join catalog.sub_variants sv on sv.variant_id = v.id where v.product_id = ${p}.id`;
 /** The rental products that ask a deposit and late fees (one in four), by their number `i` (SQL). */
 const DEPOSIT_PRODUCT = (i: string) => `${i} % 2 = 1 and pg_temp.h('deposit', ${i}) % 4 = 0`;
 const DEPOSIT_TERMS: RentalTermsWire = { deposit: { kind: 'FIXED', amount: '500.00' }, lateFeePerDay: '50.00', graceDays: 1, lateFeeCap: { kind: 'AMOUNT', amount: '500.00' } };
@@ -321,17 +328,11 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         order by i, s.n`,
       [P, SUB_VARIANTS.map((v) => v.name), SUB_VARIANTS.map((v) => v.factor)],
     );
-    // The range the shop shows: what a customer can pick, sub-variants or variants without them (catalog 0005_price_range).
+    // The range the shop shows: what a customer can pick (catalog writePriceRange).
     await step(
       'variant price ranges',
-      `update catalog.products p set price_min = r.lo, price_max = r.hi
-         from (select x.product_id, min(x.price) as lo, max(x.price) as hi from (
-                 select v.product_id, sv.price from catalog.variants v join catalog.sub_variants sv on sv.variant_id = v.id
-                 union all
-                 select v.product_id, coalesce(v.price, pp.price) from catalog.variants v join catalog.products pp on pp.id = v.product_id
-                  where not exists (select 1 from catalog.sub_variants sv where sv.variant_id = v.id)) x
-                where x.product_id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i) group by x.product_id) r
-        where p.id = r.product_id`,
+      `update catalog.products p set (price_min, price_max) = (select min(x.price), max(x.price) from (${PICKABLE_PRICES('p')}) x)
+        where p.id = any(select pg_temp.u('product', i) from generate_series(1, $1::int) i) and exists (select 1 from catalog.variants v where v.product_id = p.id)`,
       [P],
     );
     await step(
@@ -547,7 +548,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                   when o.pay_status = any(${sqlList(OWED_BACK)}) then case when o.type = 'BUY' then t.total else t.first_day + t.deposit end
                   when o.pay_status = 'PAID' then t.total + t.deposit + coalesce(b.shortfall, 0) when o.pay_status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') then t.first_day + t.deposit + coalesce(cy.paid, 0)
                   else 0 end as paid,
-             case when o.pay_status in ('PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', ${OWED_BACK.map((x) => `'${x}'`).join(', ')}) then t.deposit else 0 end as held,
+             case when o.pay_status = any(${sqlList(['PAID', 'INITIAL_PAYMENT', 'FOR_FULL_PAYMENT', ...OWED_BACK])}) then t.deposit else 0 end as held,
              ${FIRST_PAID('o.t', 'o.pay_status')} as first_at,
              coalesce(cy.cycles, 0) as cycles, case when o.type = 'RENT' and o.status = any(${sqlList([...OUT, ...RETURNED])}) then (o.delivered at time zone 'Asia/Manila')::date end as delivered_on,
              b.late_fees, b.applied, b.refund, b.due, bo.amount as bought, bo.at as bought_at
@@ -949,7 +950,7 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('payment records not mirrored on the order', `select r.id from payment.payment_records r join payment.payments p on p.id = r.payment_id
       left join ordering.order_payment_records m on m.payment_record_id = r.id and m.order_id = p.order_id and m.amount = r.amount and m.cycle is not distinct from r.cycle where m.id is null`);
     await none('orders whose payment status does not follow their status', `select o.order_number, o.type, o.status, p.status from ordering.orders o join payment.payments p on p.order_id = o.id
-      where (o.status = 'CANCELLED') <> (p.status in ('CANCELLED', ${OWED_BACK.map((x) => `'${x}'`).join(', ')})) or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
+      where (o.status = 'CANCELLED') <> (p.status = any(${sqlList(['CANCELLED', ...OWED_BACK])})) or (o.status in ('PENDING', 'FOR_PAYMENT')) <> (p.status in ('PENDING', 'CANCELLED') and o.status <> 'CANCELLED')
          or (o.type = 'BUY' and o.status not in ('PENDING', 'FOR_PAYMENT', 'CANCELLED') and p.status <> 'PAID') or (o.type = 'RENT' and (o.status = 'COMPLETED') <> (p.status = 'PAID'))`);
     await none('orders of customers who do not exist', `select o.order_number from ordering.orders o where not exists (select 1 from identity.users u where u.id = o.customer_id and u.deleted_at is null) or not exists (select 1 from ordering.customers cu where cu.id = o.customer_id)`);
     // A line of a product in variants names one of its variants, at the variant's price and fee (contracts levelPrice).
@@ -958,18 +959,17 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where p.id is null or p.type <> case o.type when 'RENT' then 'FOR_RENT' else 'FOR_SALE' end
          or (l.variant_id is not null and (v.id is null or v.product_id <> p.id or v.name <> l.variant_name or v.price is distinct from l.variant_price))
          or (l.variant_id is null and exists (select 1 from catalog.variants x where x.product_id = p.id))
-         or (l.sub_variant_id is not null and (sv.id is null or sv.variant_id is distinct from v.id or sv.name <> l.sub_variant_name or sv.price is distinct from l.sub_variant_price))
-         or (l.sub_variant_id is null and exists (select 1 from catalog.sub_variants x where x.variant_id = v.id))
          or l.unit_price <> coalesce(sv.price, v.price, p.price) or l.damage_charges <> coalesce(sv.damage_charges, v.damage_charges, p.damage_charges)`);
+    // A line of a variant with sub-variants names one of them, by its name and price.
+    await none('lines that name a sub-variant their variant does not have, or none where it has some', `select l.order_id, l.product_id from ordering.order_lines l
+      left join catalog.sub_variants sv on sv.id = l.sub_variant_id
+      where (l.sub_variant_id is not null and (sv.id is null or sv.variant_id is distinct from l.variant_id or sv.name <> l.sub_variant_name or sv.price is distinct from l.sub_variant_price))
+         or (l.sub_variant_id is null and exists (select 1 from catalog.sub_variants x where x.variant_id = l.variant_id))`);
     await none('products the order service knows otherwise than the catalog (price, variants), or whose price range is not their variants\'', `select p.name from catalog.products p
       left join ordering.products op on op.id = p.id
-      -- what a customer can pick: the sub-variants, and the variants without them at their price or the product's
-      left join lateral (select min(x.price) as lo, max(x.price) as hi, count(*) as n from (
-                           select sv.price from catalog.variants v join catalog.sub_variants sv on sv.variant_id = v.id where v.product_id = p.id
-                           union all
-                           select coalesce(v.price, p.price) from catalog.variants v where v.product_id = p.id and not exists (select 1 from catalog.sub_variants sv where sv.variant_id = v.id)) x) v on true
+      left join lateral (select min(x.price) as lo, max(x.price) as hi, count(*) as n from (${PICKABLE_PRICES('p')}) x) r on true
       where op.id is null or op.price <> p.price or op.variants <> ${ORDER_VARIANTS('p.id')}
-         or p.price_min <> case when v.n > 0 then v.lo else p.price end or p.price_max <> case when v.n > 0 then v.hi else p.price end`);
+         or p.price_min <> case when r.n > 0 then r.lo else p.price end or p.price_max <> case when r.n > 0 then r.hi else p.price end`);
     await none('stock batches not counting their units, or holding units of another leaf', `select b.id from catalog.stock_batches b left join catalog.stock_items su on su.batch_id = b.id
       group by b.id having count(su.id) <> b.quantity
          or bool_or(su.product_id <> b.product_id or su.variant_id is distinct from b.variant_id or su.sub_variant_id is distinct from b.sub_variant_id)`);
