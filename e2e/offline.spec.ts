@@ -157,7 +157,9 @@ test.describe('the driver app offline (issue 28, part 4a)', () => {
       await phone.getByRole('button', { name: 'Yes' }).click();
       await phone.waitForURL('**/login');
       await expect.poll(async () => (await cacheState(phone)).names, { message: 'caches left after sign-out' }).toEqual([]);
-      await expect.poll(() => phone.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), { message: 'workers left after sign-out' }).toBe(0);
+      await expect
+        .poll(() => phone.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((r) => `${r.scope} ${(r.active ?? r.waiting ?? r.installing)?.scriptURL ?? 'no worker'}`)), { message: 'workers left after sign-out' })
+        .toEqual([]);
       // Offline, the driver's screen no longer opens from anything kept.
       await phoneContext.setOffline(true);
       const offlineAfterSignOut = await phone.goto('/admin/today').then(

@@ -73,6 +73,9 @@ sw.addEventListener('message', (event) => {
   if (data?.type === 'dme:sign-out') {
     retired = true;
     event.waitUntil(dropCaches());
+  } else if (data?.type === 'dme:claim' && !retired) {
+    // A page whose document was made while this worker was activating missed its claim.
+    event.waitUntil(sw.clients.claim());
   } else if (data?.type === 'dme:keep' && Array.isArray(data.urls) && !retired) {
     // What the page loaded before this worker controlled it (its first visit).
     event.waitUntil(keep(data.urls.filter((u): u is string => typeof u === 'string').slice(0, 200)));

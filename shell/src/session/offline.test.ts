@@ -20,6 +20,23 @@ describe('signing out forgets what was kept for offline use (forgetOfflineCopies
     expect(registration.unregister).toHaveBeenCalled();
   });
 
+  it('a worker registered again just after (a register() queued behind the sign-out) is unregistered too', async () => {
+    vi.stubGlobal('caches', { keys: async () => [], delete: vi.fn() });
+    let registered = true;
+    let comesBack = 1;
+    const registration = {
+      active: { postMessage: vi.fn() },
+      unregister: vi.fn(async () => {
+        registered = comesBack-- > 0;
+        return true;
+      }),
+    };
+    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: { controller: null, getRegistrations: async () => (registered ? [registration] : []) } });
+    await forgetOfflineCopies();
+    expect(registration.unregister).toHaveBeenCalledTimes(2);
+    expect(registered).toBe(false);
+  });
+
   it('never fails the sign-out, with no worker support or when the browser refuses', async () => {
     vi.stubGlobal('caches', { keys: async () => Promise.reject(new Error('SecurityError')), delete: vi.fn() });
     await expect(forgetOfflineCopies()).resolves.toBeUndefined();
