@@ -107,6 +107,11 @@ export interface GridViewProps {
   /** A filter narrows the list (issue 27): the empty state says so and offers to clear them. */
   filtered?: boolean;
   onClear?: () => void;
+  /**
+   * The cards shown are the last search's while the new one's are on their way: dimmed, and not
+   * clickable (inert), so a tap meant for a card never lands on the one that takes its place.
+   */
+  stale?: boolean;
 }
 
 /** What an empty section says: nothing in the shop yet, or nothing matching the search and filters. */
@@ -121,7 +126,7 @@ export function emptyText(type: ShopType, search: string, filtered: boolean): st
  * page renders it from its queries, the gateway's server-rendered first screen from the same
  * answers (first-screen.tsx), so both draw the same markup.
  */
-export function GridView({ title, type, search, eagerCards = 0, loading, error, items, total, hasNextPage, fetching = false, fetchingMore = false, onRetry, onMore, dated, dayPicker, filtered = false, onClear }: GridViewProps) {
+export function GridView({ title, type, search, eagerCards = 0, loading, error, items, total, hasNextPage, fetching = false, fetchingMore = false, onRetry, onMore, dated, dayPicker, filtered = false, onClear, stale = false }: GridViewProps) {
   return (
     <section aria-labelledby={`${type}-title`} style={{ marginBottom: 32, scrollMarginTop: 56 }} id={`${type}-section`}>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', justifyContent: 'space-between', margin: '8px 0 12px' }}>
@@ -143,7 +148,7 @@ export function GridView({ title, type, search, eagerCards = 0, loading, error, 
           )}
         </PlainEmpty>
       ) : (
-        <>
+        <div inert={stale} aria-busy={stale || undefined} style={stale ? { opacity: 0.5 } : undefined}>
           <div style={grid}>
             {items.map((p, i) => (
               <Card key={p.id} p={p} eager={i < eagerCards} first={i === 0 && eagerCards > 0} dated={dated ? { date: dated.date, availability: dated.byId.get(p.id) } : undefined} />
@@ -168,7 +173,7 @@ export function GridView({ title, type, search, eagerCards = 0, loading, error, 
               </div>
             )
           )}
-        </>
+        </div>
       )}
     </section>
   );
@@ -241,6 +246,8 @@ function Grid({ title, type, filters, eagerCards = 0, onPages, onClear }: GridPr
   // A failed "Load more" retries that page; a failed reload of the pages shown reloads them all.
   const retry = () => void (q.isFetchNextPageError ? q.fetchNextPage() : q.refetch());
   const shown = q.error && !q.currentData ? [] : items;
+  // Cards of other filters, shown while this search's first page loads (not a reload of the same).
+  const stale = q.isFetching && !q.isFetchingNextPage && !q.currentData && shown.length > 0;
   return (
     <GridView
       title={title}
@@ -256,6 +263,7 @@ function Grid({ title, type, filters, eagerCards = 0, onPages, onClear }: GridPr
       hasNextPage={q.hasNextPage}
       fetching={q.isFetching}
       fetchingMore={q.isFetchingNextPage}
+      stale={stale}
       onRetry={retry}
       onMore={() => {
         onPages(loaded + 1);

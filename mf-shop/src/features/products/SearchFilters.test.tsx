@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { ProductCard } from '@dme/contracts';
 import { CATALOG_MESSAGES } from '@dme/contracts';
@@ -24,6 +24,8 @@ const card = (n: number, type: ProductCard['type'], name: string, inStock: boole
 const all = [card(1, 'FOR_RENT', 'Wheelchair', true), card(2, 'FOR_RENT', 'Hospital Bed', false), card(3, 'FOR_SALE', 'Thermometer', true)];
 
 let location = '';
+/** A search's answer waits for this (a slow network). */
+let held: Promise<void> | undefined;
 function Where() {
   const l = useLocation();
   location = `${l.pathname}${l.search}`;
@@ -34,8 +36,9 @@ function open(url = '/dashboard') {
   const api = mockApi(
     on('GET', '/api/my/notices', { status: 200, body: { items: [] } }),
     on('GET', '/api/my/booking-notices', { status: 200, body: { items: [] } }),
-    on('GET', '/api/products', (c) => {
+    on('GET', '/api/products', async (c) => {
       const q = query(c);
+      if (q.search) await held;
       const items = all.filter((p) => p.type === q.type && (!q.search || p.name.toLowerCase().startsWith(q.search.slice(0, 2))) && (q.available !== 'true' || p.inStock));
       return { status: 200, body: { items, total: items.length } };
     }),
@@ -97,6 +100,26 @@ describe('shop search and filters on the dashboard', () => {
     expect(await screen.findByText(CATALOG_MESSAGES.search.priceOrder)).toBeInTheDocument();
     expect(productCalls(calls)).toHaveLength(before);
     expect(location).toBe('/dashboard');
+  });
+
+  it("while a new search loads, the last cards stay dimmed and cannot be clicked (a tap never lands on the card that replaces one), until the answer shows", async () => {
+    open();
+    await screen.findByText('Thermometer');
+    let release!: () => void;
+    held = new Promise((r) => (release = r));
+    try {
+      fireEvent.change(screen.getByRole('searchbox', { name: 'Search products' }), { target: { value: 'th' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+      await waitFor(() => expect(section('For Rental Items').getByText('Wheelchair').closest('[inert]')).not.toBeNull());
+      expect(section('For Rental Items').getByText('Wheelchair').closest('[aria-busy="true"]')).not.toBeNull();
+      expect(section('For Sale Items').getByText('Thermometer').closest('[inert]')).not.toBeNull();
+    } finally {
+      release();
+      held = undefined;
+    }
+    expect(await section('For Rental Items').findByText('No rental items match “th”.')).toBeInTheDocument();
+    await waitFor(() => expect(section('For Sale Items').getByText('Thermometer').closest('[inert]')).toBeNull());
+    expect(section('For Sale Items').getByText('Thermometer').closest('[aria-busy]')).toBeNull();
   });
 
   it('on a phone a bar jumps to For Rent or For Sale in one tap', async () => {
