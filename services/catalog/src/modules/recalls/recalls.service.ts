@@ -5,6 +5,7 @@ import {
   EVENTS,
   RECALL_MESSAGES,
   recallUnitState,
+  stockMoveSources,
   type RecallCreateRequest,
   type RecallListQuery,
   type RecallListResponse,
@@ -23,7 +24,7 @@ type CreateInput = z.output<typeof RecallCreateRequest>;
 type ListInput = z.output<typeof RecallListQuery>;
 
 /** The statuses a recall holds a unit from at once (in the warehouse, not held already): the `held` rows of the stock-item table. */
-const HOLD_NOW: readonly StockStatus[] = ['AVAILABLE', 'RETURNED', 'CLEANED', 'INSPECTED', 'DAMAGED', 'IN_REPAIR', 'FOUND'];
+const HOLD_NOW: readonly StockStatus[] = stockMoveSources('held');
 /** Units gone for good are not recalled. */
 const GONE: readonly StockStatus[] = ['SCRAPPED', 'WRITTEN_OFF'];
 
@@ -180,7 +181,7 @@ export async function openRecall(em: EntityManager, input: CreateInput, who: Pri
     const note = RECALL_MESSAGES.holdNote(number, input.title);
     const toHold = units.filter((u) => HOLD_NOW.includes(u.status)).map((u) => u.id);
     if (toHold.length) await moveStockItems(tem, 'held', toHold, { custody: { by, note } });
-    const out = units.filter((u) => u.status === 'RENTED' || u.status === 'SOLD');
+    const out = units.filter((u) => recallUnitState(null, u.status) === 'WITH_CUSTOMER');
     for (const u of out) await appendCustody(tem, [u.id], { kind: 'RECALLED', by, note, orderId: u.order_id, party: { customerOf: 'order' } });
     const holders = await sql<{ order_id: string; order_number: string; order_type: 'BUY' | 'RENT'; customer_id: string; serial_codes: string[] }>(
       tem,
