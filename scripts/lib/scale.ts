@@ -19,8 +19,13 @@
  * its first day then, and the rest when COMPLETED. One customer (the first) has one order in a
  * thousand besides her share: a long "my orders" list to page through.
  *
- * Rentals under way book `quantity` units per line for their days (catalog bookings); the units
- * of those packed are RENTED to them and their lines hold the units' serials.
+ * Rentals book `quantity` units per line (catalog bookings) as the catalog books them at checkout:
+ * units free from the day the rental was placed, the leaf's first by serial code first; a unit is
+ * free again once back and through its product's turnaround, so units go out many times a year (a
+ * line that finds too few free waits unbooked). The units of a rental packed are RENTED to it and
+ * its lines hold the units' serials; a rental back has its bookings cut at the return, its serials
+ * returned OK and its units back on the shelf (AVAILABLE, still naming it); a rental bought out has
+ * its bookings ended that day and its units SOLD to its customer.
  *
  * The events' history as a running shop holds it: the order and payment events of the last week in
  * their publishers' outboxes (published: orders placed and moved on, payments taken, refunds paid
@@ -28,8 +33,10 @@
  * older ones). Nothing is paid, paid back or delivered after the year's end.
  *
  * The units' chains of custody as the catalog writes them: every order remembered (number, type,
- * customer), every unit STOCKED, and the units of rentals under way RESERVED when placed, then out
- * for delivery, delivered and picked up as far as their order has gone.
+ * customer), every unit STOCKED, and the units of rentals RESERVED when placed, then packed, out
+ * for delivery, delivered and picked up as far as their order has gone; a rental back's units
+ * RETURNED, cleaned, inspected (its checklist passed) and put away; a rental bought out's units
+ * BOUGHT_OUT by its customer.
  *
  * Rental money (issue 29): one rental product in four asks a deposit of 500.00 a unit and a late
  * fee of 50.00 a unit a day after a day's grace, at most 500.00 a unit. The deposit is taken with
@@ -55,11 +62,11 @@
  * contracts `orderBuyOut` prices it (a BUYOUT record; the payment PAID and the customer's, its
  * overall total what it paid; no return, no full payment).
  *
- * Not generated yet: the serials and custody of finished rentals (a unit's earlier
- * rentals) and of purchases and buy-outs (their units SOLD), damage charges.
+ * Not generated yet: the units of purchases (SOLD, with their serials and custody), damaged
+ * returns and their charges.
  */
 import pg from 'pg';
-import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, type EventType, type RentalTermsWire } from '@dme/contracts';
+import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, STOCK_STATUS_INVENTORY, type EventType, type RentalTermsWire } from '@dme/contracts';
 import { keptCountsDriftSql, paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 import { USER_COUNTS } from '@dme/identity';
 import { ORDER_COUNTS, ORDER_PAYMENT_COUNTS } from '@dme/order';
@@ -646,44 +653,113 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         where f.status = 'REFUNDED' and f.id = any(select id from scale_refunds)`,
     );
 
-    // ---- dated rentals: each line of a rental under way books `quantity` units of its leaf (its product,
-    // or its variant) for its days (the leaf's lines in turn take its units 1, 2, ... so a unit has one
-    // booking at a time; a line past the leaf's last unit waits unbooked); a packed rental's units are
-    // RENTED to it and its lines hold their serials (packed halfway between placed and delivered).
+    // ---- dated rentals (issue 25): each line of a rental under way or back books `quantity` units of its leaf
+    // (its product, variant or sub-variant), as the catalog books them at checkout: units free from the day it
+    // was placed, the leaf's first (by serial code) first. A unit is free again once back and through its
+    // turnaround (the product's turnaround days after its return day: cleaned, inspected and put away that day);
+    // a unit on a rental under way, or bought out, is not free again within the year. The leaf's lines take
+    // units in the order they were placed, and a line that finds fewer free than its quantity waits unbooked,
+    // as a line past the leaf's units did (all leaves at once: a recursive query walks each leaf's lines,
+    // carrying each unit's first free day).
+    //
+    // A rental back (FOR_FULL_PAYMENT, COMPLETED) was picked up at nine on the day its earliest line fell due
+    // (its kept due date), or as many days later as it came back late (LATE), but before its full payment was
+    // asked for; its units were back (RETURNED, OK) two hours later, then cleaned, inspected against their
+    // product's checklist and put away, each an hour later (or sooner, within the day and the year). A rental
+    // bought out (rent-to-own) has its units SOLD to its customer at the buy-out, and its bookings end that day.
+    await c.query(`create temporary table scale_rentals as
+      select x.*, dense_rank() over (order by x.pn, x.vi, x.si) as leaf_no, row_number() over (partition by x.pn, x.vi, x.si order by x.i, x.n) as seq,
+             pg_temp.leafunits(x.vi, x.si) as units,
+             case when x.kind = 'BACK' then x.back_on + x.turnaround else 'infinity'::date end as free_from,
+             least(interval '1 hour', (least(((x.back_on + 1)::timestamp at time zone 'Asia/Manila'), ${yearEnd('$1')}) - x.returned) / 4) as gap
+        from (select y.*, (y.returned at time zone 'Asia/Manila')::date as back_on
+        from (select z.*, z.picked + least(interval '2 hours', (z.asked - z.picked) / 2) as returned
+        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.si, l.product_id, coalesce(l.sub_variant_id, l.variant_id, l.product_id) as leaf_id, l.days, l.quantity,
+                     o.status, o.t, o.delivered, o.t + (o.delivered - o.t) / 2 as packed, pr.turnaround_days as turnaround, pr.inspection_checklist as checklist,
+                     case when o.status = any(${sqlList(BOOKED)}) then 'UNDER_WAY' when bo.order_id is not null then 'OWNED' else 'BACK' end as kind,
+                     (o.t at time zone 'Asia/Manila')::date as placed_on, (o.delivered at time zone 'Asia/Manila')::date as delivered_on, bo.at as owned_at, b.asked,
+                     case when b.order_id is not null
+                          then least((((o.delivered at time zone 'Asia/Manila')::date + (min(l.days) over (partition by l.order_id))::int + (${LATE('o.i')})::int) + time '09:00') at time zone 'Asia/Manila',
+                                     b.asked - least(interval '4 hours', (b.asked - o.delivered) / 4)) end as picked
+                from scale_lines l join scale_orders o on o.id = l.order_id join catalog.products pr on pr.id = l.product_id
+                left join scale_bought bo on bo.order_id = o.id left join scale_back b on b.order_id = o.id
+               where o.type = 'RENT' and o.status = any(${sqlList([...BOOKED, ...RETURNED])})) z) y) x`, [opts.endDay]);
+    await c.query('alter table scale_rentals add primary key (leaf_no, seq); analyze scale_rentals');
+    // (Each step of the walk looks up each leaf's next line by its key: a hash of all the lines for each step would read them all each time.)
+    await c.query('set enable_hashjoin = off; set enable_mergejoin = off');
+    await step(
+      'units chosen for rentals',
+      `create temporary table scale_got as
+       with recursive walk(leaf_no, seq, free, got) as (
+         select leaf_no, 0::bigint, array_fill('-infinity'::date, array[units]), null::int[] from scale_rentals where seq = 1
+         union all
+         select w.leaf_no, r.seq,
+                case when g.n = r.quantity then (select array_agg(case when j = any(g.js) then r.free_from else w.free[j] end order by j) from generate_subscripts(w.free, 1) j) else w.free end,
+                case when g.n = r.quantity then g.js end
+           from walk w join scale_rentals r on r.leaf_no = w.leaf_no and r.seq = w.seq + 1
+          cross join lateral (select count(*)::int as n, array_agg(f.j order by f.j) as js
+                                from (select j from generate_subscripts(w.free, 1) j where w.free[j] <= r.placed_on order by j limit r.quantity) f) g)
+       select leaf_no, seq, got from walk where got is not null`,
+    );
+    await c.query('reset enable_hashjoin; reset enable_mergejoin');
     await c.query(`create temporary table scale_booked as
-      select x.*, u.k, pg_temp.vunit(x.pn, x.vi, x.si, u.k) as unit, u.k - (x.cum - x.quantity) - 1 as position, x.t + (x.delivered - x.t) / 2 as packed
-        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.si, l.product_id, coalesce(l.sub_variant_id, l.variant_id, l.product_id) as leaf_id, l.days, l.quantity, o.status, o.t, o.delivered,
-                     o.customer_no, sum(l.quantity) over (partition by l.pn, l.vi, l.si order by o.i, l.n) as cum
-                from scale_lines l join scale_orders o on o.id = l.order_id
-               where o.type = 'RENT' and o.status = any(${sqlList(BOOKED)})) x
-       cross join generate_series((x.cum - x.quantity + 1)::int, x.cum::int) u(k)
-       where x.cum <= pg_temp.leafunits(x.vi, x.si)`);
+      select r.*, u.j, (u.pos - 1)::int as position, pg_temp.vunit(r.pn, r.vi, r.si, u.j) as unit,
+             -- packed: a rental under way from TO_SHIP on, every rental back or bought out
+             r.kind <> 'UNDER_WAY' or r.status = any(${sqlList(PACKED)}) as out
+        from scale_got g join scale_rentals r on r.leaf_no = g.leaf_no and r.seq = g.seq
+       cross join unnest(g.got) with ordinality u(j, pos)`);
+    await c.query('analyze scale_booked');
+    {
+      const [share] = (await c.query(`select count(*) filter (where r.kind <> 'UNDER_WAY')::int as back, count(g.seq) filter (where r.kind <> 'UNDER_WAY')::int as booked
+        from scale_rentals r left join scale_got g on g.leaf_no = r.leaf_no and g.seq = r.seq`)).rows as Array<{ back: number; booked: number }>;
+      log(`  scale: finished rentals' lines with units: ${share!.booked} of ${share!.back} (${((100 * share!.booked) / Math.max(1, share!.back)).toFixed(1)} %)`);
+    }
+    // A rental under way's bookings run from the day after it was placed for its days; a rental back's as the
+    // catalog leaves them: moved to its delivery day when delivered, due its days later, then cut at the return
+    // to the return day plus the turnaround if that is sooner (catalog cutBookingAtReturn); a rental bought out's
+    // end on the buy-out's day, no turnaround after it (endBookingsOwned). Each stays ACTIVE, as the catalog keeps it.
     await step(
       'bookings',
       `insert into catalog.bookings (id, kind, order_id, order_number, customer_name, customer_id, stock_item_id, leaf_id, product_id, period, due_date, status, created_at, updated_at)
-       select pg_temp.u('booking-' || b.line_id, b.k), 'RENTAL', b.order_id, o.order_number, cu.first_name || ' ' || cu.last_name, o.customer_id,
-              pg_temp.u('unit', b.unit), b.leaf_id, b.product_id, daterange(d.first, d.first + b.days::int), d.first + b.days::int - 1, 'ACTIVE', b.t, b.t
+       select pg_temp.u('booking-' || b.line_id, b.position), 'RENTAL', b.order_id, o.order_number, cu.first_name || ' ' || cu.last_name, o.customer_id,
+              pg_temp.u('unit', b.unit), b.leaf_id, b.product_id, p.period, p.due, 'ACTIVE', b.t, p.updated
          from scale_booked b join ordering.orders o on o.id = b.order_id join ordering.customers cu on cu.id = o.customer_id
-         cross join lateral (select (b.t at time zone 'Asia/Manila')::date + 1 as first) d`,
-    );
-    await step(
-      'units packed for rentals',
-      `update catalog.stock_items su set status = 'RENTED', order_id = b.order_id, status_since = b.packed, updated_at = b.packed
-         from scale_booked b where su.id = pg_temp.u('unit', b.unit) and b.status = any(${sqlList(PACKED)})`,
+         cross join lateral (select b.delivered_on + b.days::int as due, (b.owned_at at time zone 'Asia/Manila')::date as owned_on) d
+         cross join lateral (select case b.kind when 'UNDER_WAY' then daterange(b.placed_on + 1, b.placed_on + 1 + b.days::int)
+                                                when 'BACK' then daterange(b.delivered_on, least(d.due, b.back_on) + b.turnaround)
+                                                else daterange(b.delivered_on, least(d.due + b.turnaround, d.owned_on + 1)) end as period,
+                                    case b.kind when 'UNDER_WAY' then b.placed_on + b.days::int when 'BACK' then least(d.due, b.back_on) else least(d.due, d.owned_on) end as due,
+                                    case b.kind when 'UNDER_WAY' then b.t when 'BACK' then b.returned else b.owned_at end as updated) p
+        order by b.t, b.line_id, b.position`,
     );
     await step(
       'serials packed',
-      `insert into ordering.order_line_serials (id, order_id, line_id, position, serial_code, stock_item_id, warehouse_bin, created_at)
-       select pg_temp.u('serial-' || b.line_id, b.k), b.order_id, b.line_id, b.position, su.serial_code, su.id, wb.name, b.packed
+      `insert into ordering.order_line_serials (id, order_id, line_id, position, serial_code, stock_item_id, warehouse_bin, created_at, return_status, returned_at)
+       select pg_temp.u('serial-' || b.line_id, b.position), b.order_id, b.line_id, b.position, su.serial_code, su.id, wb.name, b.packed,
+              case when b.kind = 'BACK' then 'OK' end, case when b.kind = 'BACK' then b.returned end
          from scale_booked b join catalog.stock_items su on su.id = pg_temp.u('unit', b.unit) left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
-        where b.status = any(${sqlList(PACKED)})
+        where b.out
         order by b.i, b.n, b.position`,
+    );
+    // Each unit as its last rental packed left it: RENTED to a rental under way, back on the shelf (AVAILABLE,
+    // since put away) after a rental back, SOLD to a rental bought out; it keeps the order it was last packed for.
+    await step(
+      'units as their last rental left them',
+      `update catalog.stock_items su set status = f.status, inventory_type = $1::jsonb ->> f.status, order_id = f.order_id, status_since = f.since, updated_at = f.since
+         from (select distinct on (b.unit) b.unit, b.order_id,
+                      case b.kind when 'UNDER_WAY' then 'RENTED' when 'BACK' then 'AVAILABLE' else 'SOLD' end as status,
+                      case b.kind when 'UNDER_WAY' then b.packed when 'BACK' then b.returned + 3 * b.gap else b.owned_at end as since
+                 from scale_booked b where b.out order by b.unit, b.i desc, b.n desc) f
+        where su.id = pg_temp.u('unit', f.unit)`,
+      [JSON.stringify(STOCK_STATUS_INVENTORY)],
     );
 
     // ---- the units' chains of custody (issue 26), as the catalog writes them: every order placed is
     // remembered (its number and customer name the entries); every unit's chain starts STOCKED; a
-    // rental under way has its booked units RESERVED when placed, then packed, out for delivery,
-    // delivered to its customer and, once it is FOR_PICK_UP, picked up by the driver, as far as it has gone.
+    // rental's booked units are RESERVED when it was placed, then packed, out for delivery, delivered to its
+    // customer and, once it is FOR_PICK_UP, picked up by the driver, as far as it has gone; a rental back's
+    // units then RETURNED (OK) from its customer, cleaned, inspected (every point of the checklist passed) and
+    // put away; a rental bought out's units BOUGHT_OUT by its customer.
     await step(
       'custody orders',
       `insert into catalog.custody_orders (order_id, order_number, order_type, customer_id, customer_name)
@@ -699,21 +775,31 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       [size.units],
     );
     await step(
-      'custody: rentals under way',
-      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name, order_id, order_number, party, source_event_id)
-       select pg_temp.u('custody-' || h.kind || '-' || b.line_id, b.k), su.id, su.serial_code, h.kind, h.at, h.by_user_id, h.by_name, h.status, su.warehouse_bin_id, wb.name, b.order_id, co.order_number,
-              case when h.kind in ('OUT_FOR_DELIVERY', 'PICKED_UP') then 'Scale Driver' when h.kind = 'PACKED' then null else co.customer_name end, h.source_event_id
+      'custody: rentals',
+      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name, order_id, order_number, party, condition, checklist, source_event_id)
+       select pg_temp.u('custody-' || h.kind || '-' || b.line_id, b.position), su.id, su.serial_code, h.kind, h.at, h.by_user_id, h.by_name, h.status, su.warehouse_bin_id, wb.name,
+              case when h.of_order then b.order_id end, case when h.of_order then co.order_number end,
+              case h.party when 'driver' then 'Scale Driver' when 'customer' then co.customer_name end, h.condition,
+              case when h.kind = 'INSPECTED' then (select coalesce(jsonb_agg(jsonb_build_object('point', p.point, 'ok', true) order by p.n), '[]'::jsonb)
+                                                     from jsonb_array_elements_text(b.checklist) with ordinality p(point, n)) end,
+              h.source_event_id
          from scale_booked b
          join catalog.stock_items su on su.id = pg_temp.u('unit', b.unit)
          left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
          join catalog.custody_orders co on co.order_id = b.order_id
          cross join lateral (values
-           ('RESERVED', b.t, null::uuid, null::text, null::text, pg_temp.u('event-placed', b.i), true),
-           ('PACKED', b.packed, pg_temp.u('staff', 2), 'Scale Warehouse', 'RENTED', null, b.status = any(${sqlList(PACKED)})),
-           ('OUT_FOR_DELIVERY', b.delivered - (b.delivered - b.t) / 4, pg_temp.u('staff', 3), 'Scale Driver', null, null, b.status = any(${sqlList(TAKEN)})),
-           ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, null, b.status = any(${sqlList(OUT)})),
-           ('PICKED_UP', b.delivered + ((${since('$1', '0')}) - b.delivered) / 2, pg_temp.u('staff', 3), 'Scale Driver', null, null, b.status = 'FOR_PICK_UP')
-         ) h(kind, at, by_user_id, by_name, status, source_event_id, happened)
+           ('RESERVED', b.t, null::uuid, null::text, null::text, 'customer', true, null::text, pg_temp.u('event-placed', b.i), true),
+           ('PACKED', b.packed, pg_temp.u('staff', 2), 'Scale Warehouse', 'RENTED', null, true, null, null, b.out),
+           ('OUT_FOR_DELIVERY', b.delivered - (b.delivered - b.t) / 4, pg_temp.u('staff', 3), 'Scale Driver', null, 'driver', true, null, null, b.kind <> 'UNDER_WAY' or b.status = any(${sqlList(TAKEN)})),
+           ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, 'customer', true, null, null, b.kind <> 'UNDER_WAY' or b.status = any(${sqlList(OUT)})),
+           ('PICKED_UP', coalesce(b.picked, b.delivered + ((${since('$1', '0')}) - b.delivered) / 2), pg_temp.u('staff', 3), 'Scale Driver', null, 'driver', true, null, null,
+            b.kind = 'BACK' or b.status = 'FOR_PICK_UP'),
+           ('RETURNED', b.returned, pg_temp.u('staff', 2), 'Scale Warehouse', 'RETURNED', 'customer', true, 'OK', null, b.kind = 'BACK'),
+           ('CLEANED', b.returned + b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'CLEANED', null, false, null, null, b.kind = 'BACK'),
+           ('INSPECTED', b.returned + 2 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'INSPECTED', null, false, 'PASSED', null, b.kind = 'BACK'),
+           ('PUT_AWAY', b.returned + 3 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'AVAILABLE', null, false, null, null, b.kind = 'BACK'),
+           ('BOUGHT_OUT', b.owned_at, null, null, 'SOLD', 'customer', true, null, null, b.kind = 'OWNED')
+         ) h(kind, at, by_user_id, by_name, status, party, of_order, condition, source_event_id, happened)
         where h.happened
         order by h.at, su.serial_code`,
       [opts.endDay],
@@ -989,28 +1075,42 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('stock levels that do not count the units', `select l.leaf_id, l.quantity, l.available, count(s.id) from catalog.stock_levels l
       left join catalog.stock_items s on coalesce(s.sub_variant_id, s.variant_id, s.product_id) = l.leaf_id
       group by l.leaf_id, l.quantity, l.available having l.quantity <> count(s.id) or l.available <> count(s.id) filter (where s.status = 'AVAILABLE')`);
-    await none('bookings of orders that are not rentals under way, or of another product\'s unit', `select b.id from catalog.bookings b left join ordering.orders o on o.id = b.order_id
-      join catalog.stock_items su on su.id = b.stock_item_id
-      where b.status = 'ACTIVE' and (o.id is null or o.type <> 'RENT' or o.status <> all(${sqlList(BOOKED)}) or su.product_id <> b.product_id
+    // A rental under way's booking runs its line's days; a rental back's (or bought out's) runs from its delivery day, due
+    // within its line's days of it, then its turnaround (one day after its due day when bought out or cut short).
+    await none('bookings of orders that are not rentals under way or back, or of another product\'s unit, or not for their line\'s days', `select b.id from catalog.bookings b left join ordering.orders o on o.id = b.order_id
+      join catalog.stock_items su on su.id = b.stock_item_id join catalog.products p on p.id = b.product_id
+      where b.status = 'ACTIVE' and (o.id is null or o.type <> 'RENT' or o.status <> all(${sqlList([...BOOKED, ...RETURNED])}) or su.product_id <> b.product_id
          or b.leaf_id <> coalesce(su.sub_variant_id, su.variant_id, su.product_id)
          or not exists (select 1 from ordering.order_lines l where l.order_id = o.id and l.product_id = b.product_id and coalesce(l.sub_variant_id, l.variant_id, l.product_id) = b.leaf_id
-                        and upper(b.period) - lower(b.period) = l.no_of_rental_days))`);
+                        and case when o.status = any(${sqlList(BOOKED)}) then upper(b.period) - lower(b.period) = l.no_of_rental_days
+                                 else lower(b.period) = (o.delivered_at at time zone 'Asia/Manila')::date and b.due_date between lower(b.period) and lower(b.period) + l.no_of_rental_days
+                                      and upper(b.period) - b.due_date between 1 and greatest(1, p.turnaround_days) end))`);
+    // A unit keeps the order it was last packed for: RENTED while that rental is out, back on the shelf (AVAILABLE) once it is
+    // back, SOLD when it was bought out.
     await none('units RENTED to an order that does not have them out (or out without being RENTED)', `select su.serial_code, su.status, o.status from catalog.stock_items su
       left join ordering.orders o on o.id = su.order_id
       left join catalog.bookings b on b.stock_item_id = su.id and b.order_id = su.order_id and b.status = 'ACTIVE'
-      where (su.status = 'RENTED') <> (su.order_id is not null) or (su.status = 'RENTED' and (o.status <> all(${sqlList(PACKED)}) or b.id is null))`);
+      where (su.status = 'RENTED' and (su.order_id is null or o.status <> all(${sqlList(PACKED)}) or b.id is null))
+         or (su.status <> 'RENTED' and su.order_id is not null
+             and (o.type is distinct from 'RENT' or o.status <> all(${sqlList(RETURNED)}) or b.id is null
+                  or su.status <> case when exists (select 1 from payment.payment_records r join payment.payments y on y.id = r.payment_id where y.order_id = o.id and r.type = 'BUYOUT')
+                                       then 'SOLD' else 'AVAILABLE' end))`);
     await none('packed serials that are not a unit out on their order, of their line\'s variant', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
       join ordering.order_lines l on l.id = s.line_id
       where (s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD')))
          or su.product_id <> l.product_id or su.variant_id is distinct from l.variant_id or su.sub_variant_id is distinct from l.sub_variant_id`);
     await none('units out on an order that did not pack them', `select su.serial_code from catalog.stock_items su
       where su.status = 'RENTED' and not exists (select 1 from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id and s.return_status is null)`);
-    // (A line of a packed rental whose units are booked is packed whole; one past the product's units waits unbooked and unpacked.)
+    // A line is packed whole or not at all; a rental packed (or back) has as many units packed of each leaf as it has booked
+    // (a line past the leaf's free units waits unbooked and unpacked).
     await none('lines packed with another number of units than their quantity', `select l.order_id, l.position, l.quantity, count(s.id) from ordering.order_lines l
-      join ordering.orders o on o.id = l.order_id left join ordering.order_line_serials s on s.line_id = l.id
-      where s.id is not null or (o.type = 'RENT' and o.status = any(${sqlList(PACKED)})
-                                 and exists (select 1 from catalog.bookings b where b.order_id = l.order_id and b.product_id = l.product_id and b.status = 'ACTIVE'))
-      group by l.id having count(s.id) <> l.quantity or array_agg(s.position order by s.position) <> array(select generate_series(0, l.quantity - 1))`);
+      join ordering.order_line_serials s on s.line_id = l.id
+      group by l.id having count(s.id) <> l.quantity or array_agg(s.position order by s.position) <> array(select generate_series(0, l.quantity - 1))
+      union all
+      select o.id, null, x.booked, x.packed from ordering.orders o
+       cross join lateral (select (select count(*) from catalog.bookings b where b.order_id = o.id and b.status = 'ACTIVE') as booked,
+                                  (select count(*) from ordering.order_line_serials s where s.order_id = o.id) as packed) x
+      where o.type = 'RENT' and o.status = any(${sqlList([...PACKED, ...RETURNED])}) and x.booked <> x.packed`);
     await none('published events a consumer of their subject has not recorded as handled', Object.entries(CONSUMERS).flatMap(([prefix, { publisher, consumers }]) =>
       consumers.map(([schema, durable]) => `select e.subject, e.id, '${durable}' as consumer from ${publisher}.outbox e
         where e.subject like '${prefix}%' and e.published_at is not null and not exists (select 1 from ${schema}.inbox i where i.consumer = '${durable}' and i.event_id = e.id)`)).join(' union all '));
@@ -1052,6 +1152,9 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('units RENTED whose last custody entry is not of their order (packed, out for delivery, delivered, picked up)', `select su.serial_code, x.kind from catalog.stock_items su
       cross join lateral (select ce.kind, ce.order_id from catalog.custody_events ce where ce.stock_item_id = su.id order by ce.at desc, ce.seq desc limit 1) x
       where su.status = 'RENTED' and (x.order_id is distinct from su.order_id or x.kind not in ('PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP'))`);
+    await none('units back from their rental whose chain does not end with their put-away (or their buy-out), reservations since aside', `select su.serial_code, x.kind from catalog.stock_items su
+      cross join lateral (select ce.kind from catalog.custody_events ce where ce.stock_item_id = su.id and ce.kind <> 'RESERVED' order by ce.at desc, ce.seq desc limit 1) x
+      where su.order_id is not null and su.status <> 'RENTED' and x.kind is distinct from case su.status when 'SOLD' then 'BOUGHT_OUT' else 'PUT_AWAY' end`);
     await none('products with units but no stock level', `select s.product_id from catalog.stock_items s left join catalog.stock_levels l on l.product_id = s.product_id where l.product_id is null group by s.product_id`);
   } finally {
     await c.end();
