@@ -458,7 +458,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     await c.query('create temporary table scale_totals as select order_id, sum(quantity * price * coalesce(days, 1)) as total, sum(quantity * price) as first_day, sum(deposit) as deposit from scale_lines group by order_id');
     await c.query('analyze scale_orders; analyze scale_lines; analyze scale_totals');
     // Rent-to-own rentals bought out (issue 29, contracts rental-money `orderBuyOut`): while DELIVERED,
-    // three days after it paid cycle m (half its cycles, rounded up), for each line its sale price
+    // three days after it paid cycle m (half its cycles, rounded up; within the year), for each line its sale price
     // less the share of its rent paid (its days the m cycles cover) credited, rounded half up to the
     // cent (`shareCents`). Its rent ends there: no later cycle, no return, no full payment.
     // (One grouped pass over the lines: a sum per order would read them all for each.)
@@ -470,16 +470,17 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         from scale_orders o
         cross join lateral (select ((o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS} + 1) / 2 as m, (o.delivered at time zone 'Asia/Manila')::date as delivered_on) d
         join scale_lines l on l.order_id = o.id
-       where o.long_days is not null and o.status = 'COMPLETED' and ${BOUGHT_OUT('o.i')}
+       where o.long_days is not null and o.status = 'COMPLETED' and ${BOUGHT_OUT('o.i')} and d.delivered_on + ${CYCLE_DAYS} * (d.m - 1) + 3 <= $1::date
        group by o.id, o.i, d.m, d.delivered_on
-      having bool_and(jsonb_typeof(l.rental_terms -> 'rentToOwn') is not distinct from 'object')`);
+      having bool_and(jsonb_typeof(l.rental_terms -> 'rentToOwn') is not distinct from 'object')`, [opts.endDay]);
     await c.query('analyze scale_bought');
     // A long rental's billing cycles (contracts rental-money `billingCycles`, `cycleDue`): 30 days each
     // from its delivery day, each due on its first day; every line runs its days, so a cycle's rent is
     // its days at the rental's rent of a day (the first payment's), cycle 1 less that first day. The
     // cycles due while it was out are paid: on the day due (cycle 1 an hour after the delivery), up to
-    // the year's end day, or for a rental back, before the day its full payment was asked for; but one
-    // rental in five still out has not paid its last cycle due yet (its cycles show it DUE).
+    // the year's end day, or for a rental back, before the day its full payment was asked for (a rental
+    // bought out, up to its cycle m); but one rental in five still out has not paid its last cycle due
+    // yet (its cycles show it DUE).
     await c.query(`create temporary table scale_cycles as
       select x.order_id, x.i, x.n, x.amount, x.at from (
       select o.id as order_id, o.i, o.status, n, max(n) over (partition by o.id) as last_due, (t.first_day * case when n = 1 then ${CYCLE_DAYS} - 1 else least(${CYCLE_DAYS}, o.long_days - ${CYCLE_DAYS} * (n - 1)) end)::numeric(12,2) as amount,
@@ -490,7 +491,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                                    case when o.status = any(${sqlList(RETURNED)}) then ${ASKED('o.t', 'o.long_days', '$1')} end as asked) d
         cross join generate_series(1, (o.long_days + ${CYCLE_DAYS} - 1) / ${CYCLE_DAYS}) n
        where o.long_days is not null and o.status = any(${sqlList([...OUT, ...RETURNED])}) and n <= coalesce(bo.m, n)
-         and d.delivered_on + ${CYCLE_DAYS} * (n - 1) <= coalesce((d.asked at time zone 'Asia/Manila')::date - 1, $1::date)) x
+         and d.delivered_on + ${CYCLE_DAYS} * (n - 1) <= coalesce(case when bo.order_id is null then (d.asked at time zone 'Asia/Manila')::date - 1 end, $1::date)) x
        where not (x.status = any(${sqlList(OUT)}) and x.n = x.last_due and pg_temp.h('cycle-unpaid', x.i) % 5 = 0)`, [opts.endDay]);
     await c.query(`create temporary table scale_cycled as select order_id, count(*)::int as cycles, sum(amount) as paid from scale_cycles group by order_id`);
     await c.query('analyze scale_cycles; analyze scale_cycled');
@@ -1028,8 +1029,11 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
       where (p.status = any(${sqlList(OWED_BACK)})) <> (f.id is not null) or f.amount <> p.amount_paid or (f.status = 'REFUNDED') <> (p.status = 'REFUNDED')
          or m.refund_due is distinct from case when p.status = any(${sqlList(OWED_BACK)}) then p.amount_paid end`);
     // (A rental on cycles may owe nothing while not PAID: its cycles paid its rent; the full payment at its return is then 0.00.)
+    // (A rental owes nothing more before its return when its cycles paid it, or its first day was all of it: a day's rental.)
     await none('payments PAID with a balance, or unpaid with money taken', `select order_number, status, balance, amount_paid from payment.payments
-      where (status = 'PAID' and balance <> 0) or (status <> 'PAID' and balance = 0 and not (billing = 'CYCLES' and status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT')) and status <> all(${sqlList(OWED_BACK)}))
+      where (status = 'PAID' and balance <> 0)
+         or (status <> 'PAID' and balance = 0 and status <> all(${sqlList(OWED_BACK)})
+             and not (order_type = 'RENT' and status in ('INITIAL_PAYMENT', 'FOR_FULL_PAYMENT') and (billing = 'CYCLES' or total_partial_payment = total_order_payment)))
          or (status in ('PENDING', 'CANCELLED') and amount_paid <> 0)`);
     await none('payments that took money not mirrored in the order service (or mirrored without any)', `select p.order_number from payment.payments p left join ordering.order_payments m on m.order_id = p.order_id and m.payment_id = p.id
       where (p.amount_paid > 0) <> (m.order_id is not null) or m.status <> p.status or m.balance <> p.balance or m.order_type <> p.order_type`);
