@@ -87,12 +87,15 @@ describe('a year of a busy shop, on a sample', () => {
     expect(Number(held!.rented)).toBeGreaterThan(0);
     // Each unit out was packed for its order: its serial is on one of the order's lines; so was each unit of a rental back
     // (returned OK, then back on the shelf) or bought out (SOLD to its customer), and units go out again after their turnaround.
-    const [packed] = await query<{ out: string; back: string; shelved: string; sold: string; reused: string; lines2: string }>(
+    const [packed] = await query<{ out: string; back: string; shelved: string; sold: string; marked: string; charged: string; reused: string; lines2: string }>(
       a.url,
       `select (select count(*) from ordering.order_line_serials where return_status is null) as out,
               (select count(*) from ordering.order_line_serials where return_status = 'OK') as back,
               (select count(*) from catalog.stock_items where status = 'AVAILABLE' and order_id is not null) as shelved,
               (select count(*) from catalog.stock_items where status = 'SOLD') as sold,
+              (select count(*) from ordering.order_line_serials s join catalog.stock_items su on su.id = s.stock_item_id
+                where s.return_status in ('DAMAGED', 'LOST') and su.status = s.return_status) as marked,
+              (select count(*) from ordering.orders where extra_charge > late_fees) as charged,
               (select count(*) from (select stock_item_id from ordering.order_line_serials group by 1 having count(*) > 1) x) as reused,
               (select count(*) from ordering.order_lines l where l.quantity = 2 and exists (select 1 from ordering.order_line_serials s where s.line_id = l.id)) as lines2`,
     );
@@ -100,6 +103,9 @@ describe('a year of a busy shop, on a sample', () => {
     expect(Number(packed!.sold), 'units bought out').toBeGreaterThan(0);
     expect(Number(packed!.back), 'units back from rentals').toBeGreaterThan(Number(held!.rented));
     expect(Number(packed!.shelved), 'units back on the shelf').toBeGreaterThan(0);
+    // Some came back DAMAGED or LOST, stay so, and their rentals are charged their fees.
+    expect(Number(packed!.marked), 'units marked DAMAGED or LOST at the return').toBeGreaterThan(0);
+    expect(Number(packed!.charged), 'rentals charged more than their late fees').toBeGreaterThan(0);
     expect(Number(packed!.reused), 'units rented more than once').toBeGreaterThan(0);
     expect(Number(packed!.lines2), 'lines of two units are packed with two').toBeGreaterThan(0);
     expect(statuses.filter((s) => s.type === 'BUY').map((s) => s.status)).toEqual(['CANCELLED', 'DELIVERED', 'FOR_PAYMENT', 'OUT_FOR_DELIVERY', 'PENDING', 'PREPARING', 'TO_SHIP']);
@@ -336,7 +342,7 @@ describe('a year of a busy shop, on a sample', () => {
     expect(await fingerprint(b.url)).toEqual(await fingerprint(a.url));
   });
 
-  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a unit back, a rental back's booking, a packed serial, a refund, a cancellation's refund, a variant, a sub-variant, a waiver, late fees, a cycle, a billing, a due date, a buy-out, a payment after the year's end, a lost or wrong event, a kept count)", async () => {
+  it("the check finds what breaks them (a total, a mirror, a read model, a unit, a rental's unit, a unit's custody, a unit back, a rental back's booking, a damaged unit's mark, a packed serial, a refund, a cancellation's refund, a variant, a sub-variant, a waiver, late fees, a cycle, a billing, a due date, a buy-out, a payment after the year's end, a lost or wrong event, a kept count)", async () => {
     await query(b.url, `update ordering.orders set total_amount = total_amount + 1 where id = (select id from ordering.orders order by order_number limit 1)`);
     await query(b.url, `update ordering.order_payments set status = 'PENDING' where order_id = (select order_id from ordering.order_payments order by order_id limit 1)`);
     await query(b.url, `delete from reporting.order_lines where (order_id, line_no) = (select order_id, line_no from reporting.order_lines order by 1, 2 limit 1)`);
@@ -351,6 +357,8 @@ describe('a year of a busy shop, on a sample', () => {
       select gen_random_uuid(), id, serial_code, 'CLEANED', now() from catalog.stock_items where status = 'AVAILABLE' and order_id is not null order by serial_code desc limit 1`);
     await query(b.url, `update catalog.bookings set due_date = due_date - 1 where id = (select b.id from catalog.bookings b join ordering.orders o on o.id = b.order_id
       where b.status = 'ACTIVE' and o.status = 'COMPLETED' order by b.id limit 1)`);
+    // A unit marked DAMAGED at its return whose mark its line lost (its rental still charged the fee).
+    await query(b.url, `update ordering.order_line_serials set return_status = 'OK' where id = (select id from ordering.order_line_serials where return_status = 'DAMAGED' order by id limit 1)`);
     // A refund paid back for less than the deposit it returns; a cancelled order's payment owed back without its refund.
     await query(b.url, `update payment.payment_refunds set amount = amount - 1 where id = (select id from payment.payment_refunds where status = 'REFUNDED' and kind = 'DEPOSIT' order by number limit 1)`);
     await query(b.url, `delete from payment.payment_refunds where id = (select id from payment.payment_refunds where status = 'DUE' and kind = 'CANCELLED' order by number limit 1)`);
@@ -408,7 +416,8 @@ describe('a year of a busy shop, on a sample', () => {
         'user_counts not the count of their rows',
         'units RENTED to an order that does not have them out (or out without being RENTED)',
         'units RENTED whose last custody entry is not of their order (packed, out for delivery, delivered, picked up)',
-        'units back from their rental whose chain does not end with their put-away (or their buy-out), reservations since aside',
+        'units back from their rental whose chain does not end with their put-away, their mark at the return or their buy-out, reservations since aside',
+        'rentals back charged otherwise than their late fees and the fees of their units marked DAMAGED or LOST',
         "bookings of orders that are not rentals under way or back, or of another product's unit, or not for their line's days",
         'units out on an order that did not pack them',
         'lines packed with another number of units than their quantity',

@@ -24,8 +24,10 @@
  * free again once back and through its product's turnaround, so units go out many times a year (a
  * line that finds too few free waits unbooked). The units of a rental packed are RENTED to it and
  * its lines hold the units' serials; a rental back has its bookings cut at the return, its serials
- * returned OK and its units back on the shelf (AVAILABLE, still naming it); a rental bought out has
- * its bookings ended that day and its units SOLD to its customer.
+ * returned OK and its units back on the shelf (AVAILABLE, still naming it); but one line in twenty
+ * of a rental back has its first unit come back DAMAGED (one in four of those LOST), which stays so
+ * and is charged the line's damage or lost fee. A rental bought out has its bookings ended that day
+ * and its units SOLD to its customer.
  *
  * The events' history as a running shop holds it: the order and payment events of the last week in
  * their publishers' outboxes (published: orders placed and moved on, payments taken, refunds paid
@@ -43,7 +45,8 @@
  * the rental's first payment and held. One rental back in five came back some days after it was
  * due; the late fees counted for its lines under those terms are charged when its full payment is
  * asked for, less what staff waived (one late rental in ten has half of them waived, with the
- * waiver's reason, who and when). The deposit pays the charges first; what is left of it is owed
+ * waiver's reason, who and when). With the fees of its units marked DAMAGED or LOST, they make the
+ * rental's charges. The deposit pays the charges first; what is left of it is owed
  * back: a numbered refund, paid back an hour after the rental's full payment (COMPLETED) or still
  * due (FOR_FULL_PAYMENT); what it does not cover is added to the balance.
  *
@@ -62,8 +65,8 @@
  * contracts `orderBuyOut` prices it (a BUYOUT record; the payment PAID and the customer's, its
  * overall total what it paid; no return, no full payment).
  *
- * Not generated yet: the units of purchases (SOLD, with their serials and custody), damaged
- * returns and their charges.
+ * Not generated yet: the units of purchases (SOLD, with their serials and custody), and repairs of
+ * the damaged units.
  */
 import pg from 'pg';
 import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, STOCK_STATUS_INVENTORY, type EventType, type RentalTermsWire } from '@dme/contracts';
@@ -495,22 +498,94 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
        where not (x.status = any(${sqlList(OUT)}) and x.n = x.last_due and pg_temp.h('cycle-unpaid', x.i) % 5 = 0)`, [opts.endDay]);
     await c.query(`create temporary table scale_cycled as select order_id, count(*)::int as cycles, sum(amount) as paid from scale_cycles group by order_id`);
     await c.query('analyze scale_cycles; analyze scale_cycled');
+    // ---- dated rentals (issue 25): each line of a rental under way or back books `quantity` units of its leaf
+    // (its product, variant or sub-variant), as the catalog books them at checkout: units free from the day it
+    // was placed, the leaf's first (by serial code) first. A unit is free again once back and through its
+    // turnaround (the product's turnaround days after its return day: cleaned, inspected and put away that day);
+    // a unit on a rental under way, or bought out, is not free again within the year. The leaf's lines take
+    // units in the order they were placed, and a line that finds fewer free than its quantity waits unbooked,
+    // as a line past the leaf's units did (all leaves at once: a recursive query walks each leaf's lines,
+    // carrying each unit's first free day).
+    //
+    // A rental back (FOR_FULL_PAYMENT, COMPLETED) was picked up at nine on the day its earliest line fell due
+    // (its kept due date), or as many days later as it came back late (LATE), but before its full payment was
+    // asked for; its units were back (RETURNED, OK) two hours later, then cleaned, inspected against their
+    // product's checklist and put away, each an hour later (or sooner, within the day and the year) — but for a
+    // unit marked DAMAGED or LOST at the return, which stays so (not free again within the year) and is charged
+    // its line's damage or lost fee at the full payment (scale_back). A rental bought out (rent-to-own) has its
+    // units SOLD to its customer at the buy-out, and its bookings end that day.
+    await c.query(`create temporary table scale_rentals as
+      select x.*, dense_rank() over (order by x.pn, x.vi, x.si) as leaf_no, row_number() over (partition by x.pn, x.vi, x.si order by x.i, x.n) as seq,
+             pg_temp.leafunits(x.vi, x.si) as units,
+             case when x.kind = 'BACK' then x.back_on + x.turnaround else 'infinity'::date end as free_from,
+             least(interval '1 hour', (least(((x.back_on + 1)::timestamp at time zone 'Asia/Manila'), ${yearEnd('$1')}) - x.returned) / 4) as gap
+        from (select y.*, (y.returned at time zone 'Asia/Manila')::date as back_on
+        from (select z.*, z.picked + least(interval '2 hours', (z.asked - z.picked) / 2) as returned
+        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.si, l.product_id, coalesce(l.sub_variant_id, l.variant_id, l.product_id) as leaf_id, l.days, l.quantity,
+                     o.status, o.t, o.delivered, o.t + (o.delivered - o.t) / 2 as packed, pr.turnaround_days as turnaround, pr.inspection_checklist as checklist,
+                     case when o.status = any(${sqlList(BOOKED)}) then 'UNDER_WAY' when bo.order_id is not null then 'OWNED' else 'BACK' end as kind,
+                     (o.t at time zone 'Asia/Manila')::date as placed_on, (o.delivered at time zone 'Asia/Manila')::date as delivered_on, bo.at as owned_at, a.asked,
+                     case when a.asked is not null
+                          then least((((o.delivered at time zone 'Asia/Manila')::date + (min(l.days) over (partition by l.order_id))::int + (${LATE('o.i')})::int) + time '09:00') at time zone 'Asia/Manila',
+                                     a.asked - least(interval '4 hours', (a.asked - o.delivered) / 4)) end as picked,
+                     -- one line in twenty of a rental back has its first unit come back DAMAGED (one of those in four LOST), charged the line's fee
+                     case when a.asked is not null and pg_temp.h('damaged', o.i * 2 + l.n) % 20 = 0 then case when pg_temp.h('lost', o.i * 2 + l.n) % 4 = 0 then 'LOST' else 'DAMAGED' end end as mark,
+                     l.damage_charges as fee
+                from scale_lines l join scale_orders o on o.id = l.order_id join catalog.products pr on pr.id = l.product_id
+                left join scale_bought bo on bo.order_id = o.id
+                -- a rental back (not bought out): when its full payment was asked for, as scale_back has it
+                cross join lateral (select case when o.status = any(${sqlList(RETURNED)}) and bo.order_id is null then ${ASKED('o.t', 'o.long_days', '$1')} end as asked) a
+               where o.type = 'RENT' and o.status = any(${sqlList([...BOOKED, ...RETURNED])})) z) y) x`, [opts.endDay]);
+    await c.query('alter table scale_rentals add primary key (leaf_no, seq); analyze scale_rentals');
+    // (Each step of the walk looks up each leaf's next line by its key: a hash of all the lines for each step would read them all each time.)
+    await c.query('set enable_hashjoin = off; set enable_mergejoin = off');
+    await step(
+      'units chosen for rentals',
+      `create temporary table scale_got as
+       with recursive walk(leaf_no, seq, free, got) as (
+         select leaf_no, 0::bigint, array_fill('-infinity'::date, array[units]), null::int[] from scale_rentals where seq = 1
+         union all
+         select w.leaf_no, r.seq,
+                case when g.n = r.quantity then (select array_agg(case when j = any(g.js) then case when r.mark is not null and j = g.js[1] then 'infinity'::date else r.free_from end else w.free[j] end order by j)
+                                                   from generate_subscripts(w.free, 1) j) else w.free end,
+                case when g.n = r.quantity then g.js end
+           from walk w join scale_rentals r on r.leaf_no = w.leaf_no and r.seq = w.seq + 1
+          cross join lateral (select count(*)::int as n, array_agg(f.j order by f.j) as js
+                                from (select j from generate_subscripts(w.free, 1) j where w.free[j] <= r.placed_on order by j limit r.quantity) f) g)
+       select leaf_no, seq, got from walk where got is not null`,
+    );
+    await c.query('reset enable_hashjoin; reset enable_mergejoin');
+    await c.query(`create temporary table scale_booked as
+      select r.*, u.j, (u.pos - 1)::int as position, pg_temp.vunit(r.pn, r.vi, r.si, u.j) as unit, case when u.pos = 1 then r.mark end as unit_mark,
+             -- packed: a rental under way from TO_SHIP on, every rental back or bought out
+             r.kind <> 'UNDER_WAY' or r.status = any(${sqlList(PACKED)}) as out
+        from scale_got g join scale_rentals r on r.leaf_no = g.leaf_no and r.seq = g.seq
+       cross join unnest(g.got) with ordinality u(j, pos)`);
+    await c.query('analyze scale_booked');
+    {
+      const [share] = (await c.query(`select count(*) filter (where r.kind <> 'UNDER_WAY')::int as back, count(g.seq) filter (where r.kind <> 'UNDER_WAY')::int as booked
+        from scale_rentals r left join scale_got g on g.leaf_no = r.leaf_no and g.seq = r.seq`)).rows as Array<{ back: number; booked: number }>;
+      log(`  scale: finished rentals' lines with units: ${share!.booked} of ${share!.back} (${((100 * share!.booked) / Math.max(1, share!.back)).toFixed(1)} %)`);
+    }
     // Rentals back (their full payment asked for): when, the late fees counted for those that came back
-    // late, what staff waived of them, and the deposit settled against the charges (contracts
-    // `fullPaymentTerms`: the deposit pays the charges first, the rest is refunded, what it does not
+    // late, what staff waived of them, the damage or lost fees of their units marked so at the return
+    // (contracts `returnChargeCents`), and the deposit settled against the charges (contracts
+    // `returnSettlement`: the deposit pays the charges first, the rest is refunded, what it does not
     // cover is added to the balance, due FULL_PAYMENT_DUE_DAYS after the request).
     await c.query(`create temporary table scale_back as
-      select y.*, y.late_fees as extra, least(y.deposit, y.late_fees) as applied, y.deposit - least(y.deposit, y.late_fees) as refund,
-             y.late_fees - least(y.deposit, y.late_fees) as shortfall, y.total - y.first_day - y.cycles_paid + (y.late_fees - least(y.deposit, y.late_fees)) as balance
+      select z.*, z.charges - z.applied as shortfall, z.total - z.first_day - z.cycles_paid + (z.charges - z.applied) as balance
+        from (select y.*, y.late_fees + y.damage as extra, y.late_fees + y.damage as charges, least(y.deposit, y.late_fees + y.damage) as applied,
+                     y.deposit - least(y.deposit, y.late_fees + y.damage) as refund
         from (select x.*, x.counted - x.waived as late_fees, (x.asked at time zone 'Asia/Manila')::date + $2::int as due
         from (select o.id as order_id, o.i, o.t, a.asked, t.total::numeric(12,2), t.first_day::numeric(12,2), t.deposit::numeric(12,2), coalesce(f.counted, 0)::numeric(12,2) as counted,
-                     coalesce(cy.paid, 0)::numeric(12,2) as cycles_paid,
+                     coalesce(cy.paid, 0)::numeric(12,2) as cycles_paid, coalesce(dm.damage, 0)::numeric(12,2) as damage,
                      (case when f.counted > 0 and pg_temp.h('waive', o.i) % 10 = 0 then round(f.counted / 2, 2) else 0 end)::numeric(12,2) as waived
                 from scale_orders o join scale_totals t on t.order_id = o.id left join scale_cycled cy on cy.order_id = o.id
                 cross join lateral (select ${ASKED('o.t', 'o.long_days', '$1')} as asked) a
                 left join (select l.order_id, sum(${LINE_LATE_FEES('l.rental_terms', 'l.quantity', LATE('l.i'))}) as counted
                              from scale_lines l where l.rental_terms is not null group by l.order_id) f on f.order_id = o.id
-               where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)}) and not exists (select 1 from scale_bought bo where bo.order_id = o.id)) x) y`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
+                left join (select b.order_id, sum(b.fee) as damage from scale_booked b where b.unit_mark is not null group by b.order_id) dm on dm.order_id = o.id
+               where o.type = 'RENT' and o.status = any(${sqlList(RETURNED)}) and not exists (select 1 from scale_bought bo where bo.order_id = o.id)) x) y) z`, [opts.endDay, FULL_PAYMENT_DUE_DAYS]);
     await c.query('analyze scale_back');
     await step(
       'orders',
@@ -654,67 +729,6 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         where f.status = 'REFUNDED' and f.id = any(select id from scale_refunds)`,
     );
 
-    // ---- dated rentals (issue 25): each line of a rental under way or back books `quantity` units of its leaf
-    // (its product, variant or sub-variant), as the catalog books them at checkout: units free from the day it
-    // was placed, the leaf's first (by serial code) first. A unit is free again once back and through its
-    // turnaround (the product's turnaround days after its return day: cleaned, inspected and put away that day);
-    // a unit on a rental under way, or bought out, is not free again within the year. The leaf's lines take
-    // units in the order they were placed, and a line that finds fewer free than its quantity waits unbooked,
-    // as a line past the leaf's units did (all leaves at once: a recursive query walks each leaf's lines,
-    // carrying each unit's first free day).
-    //
-    // A rental back (FOR_FULL_PAYMENT, COMPLETED) was picked up at nine on the day its earliest line fell due
-    // (its kept due date), or as many days later as it came back late (LATE), but before its full payment was
-    // asked for; its units were back (RETURNED, OK) two hours later, then cleaned, inspected against their
-    // product's checklist and put away, each an hour later (or sooner, within the day and the year). A rental
-    // bought out (rent-to-own) has its units SOLD to its customer at the buy-out, and its bookings end that day.
-    await c.query(`create temporary table scale_rentals as
-      select x.*, dense_rank() over (order by x.pn, x.vi, x.si) as leaf_no, row_number() over (partition by x.pn, x.vi, x.si order by x.i, x.n) as seq,
-             pg_temp.leafunits(x.vi, x.si) as units,
-             case when x.kind = 'BACK' then x.back_on + x.turnaround else 'infinity'::date end as free_from,
-             least(interval '1 hour', (least(((x.back_on + 1)::timestamp at time zone 'Asia/Manila'), ${yearEnd('$1')}) - x.returned) / 4) as gap
-        from (select y.*, (y.returned at time zone 'Asia/Manila')::date as back_on
-        from (select z.*, z.picked + least(interval '2 hours', (z.asked - z.picked) / 2) as returned
-        from (select l.id as line_id, l.order_id, l.n, o.i, l.pn, l.vi, l.si, l.product_id, coalesce(l.sub_variant_id, l.variant_id, l.product_id) as leaf_id, l.days, l.quantity,
-                     o.status, o.t, o.delivered, o.t + (o.delivered - o.t) / 2 as packed, pr.turnaround_days as turnaround, pr.inspection_checklist as checklist,
-                     case when o.status = any(${sqlList(BOOKED)}) then 'UNDER_WAY' when bo.order_id is not null then 'OWNED' else 'BACK' end as kind,
-                     (o.t at time zone 'Asia/Manila')::date as placed_on, (o.delivered at time zone 'Asia/Manila')::date as delivered_on, bo.at as owned_at, b.asked,
-                     case when b.order_id is not null
-                          then least((((o.delivered at time zone 'Asia/Manila')::date + (min(l.days) over (partition by l.order_id))::int + (${LATE('o.i')})::int) + time '09:00') at time zone 'Asia/Manila',
-                                     b.asked - least(interval '4 hours', (b.asked - o.delivered) / 4)) end as picked
-                from scale_lines l join scale_orders o on o.id = l.order_id join catalog.products pr on pr.id = l.product_id
-                left join scale_bought bo on bo.order_id = o.id left join scale_back b on b.order_id = o.id
-               where o.type = 'RENT' and o.status = any(${sqlList([...BOOKED, ...RETURNED])})) z) y) x`, [opts.endDay]);
-    await c.query('alter table scale_rentals add primary key (leaf_no, seq); analyze scale_rentals');
-    // (Each step of the walk looks up each leaf's next line by its key: a hash of all the lines for each step would read them all each time.)
-    await c.query('set enable_hashjoin = off; set enable_mergejoin = off');
-    await step(
-      'units chosen for rentals',
-      `create temporary table scale_got as
-       with recursive walk(leaf_no, seq, free, got) as (
-         select leaf_no, 0::bigint, array_fill('-infinity'::date, array[units]), null::int[] from scale_rentals where seq = 1
-         union all
-         select w.leaf_no, r.seq,
-                case when g.n = r.quantity then (select array_agg(case when j = any(g.js) then r.free_from else w.free[j] end order by j) from generate_subscripts(w.free, 1) j) else w.free end,
-                case when g.n = r.quantity then g.js end
-           from walk w join scale_rentals r on r.leaf_no = w.leaf_no and r.seq = w.seq + 1
-          cross join lateral (select count(*)::int as n, array_agg(f.j order by f.j) as js
-                                from (select j from generate_subscripts(w.free, 1) j where w.free[j] <= r.placed_on order by j limit r.quantity) f) g)
-       select leaf_no, seq, got from walk where got is not null`,
-    );
-    await c.query('reset enable_hashjoin; reset enable_mergejoin');
-    await c.query(`create temporary table scale_booked as
-      select r.*, u.j, (u.pos - 1)::int as position, pg_temp.vunit(r.pn, r.vi, r.si, u.j) as unit,
-             -- packed: a rental under way from TO_SHIP on, every rental back or bought out
-             r.kind <> 'UNDER_WAY' or r.status = any(${sqlList(PACKED)}) as out
-        from scale_got g join scale_rentals r on r.leaf_no = g.leaf_no and r.seq = g.seq
-       cross join unnest(g.got) with ordinality u(j, pos)`);
-    await c.query('analyze scale_booked');
-    {
-      const [share] = (await c.query(`select count(*) filter (where r.kind <> 'UNDER_WAY')::int as back, count(g.seq) filter (where r.kind <> 'UNDER_WAY')::int as booked
-        from scale_rentals r left join scale_got g on g.leaf_no = r.leaf_no and g.seq = r.seq`)).rows as Array<{ back: number; booked: number }>;
-      log(`  scale: finished rentals' lines with units: ${share!.booked} of ${share!.back} (${((100 * share!.booked) / Math.max(1, share!.back)).toFixed(1)} %)`);
-    }
     // A rental under way's bookings run from the day after it was placed for its days; a rental back's as the
     // catalog leaves them: moved to its delivery day when delivered, due its days later, then cut at the return
     // to the return day plus the turnaround if that is sooner (catalog cutBookingAtReturn); a rental bought out's
@@ -737,19 +751,20 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       'serials packed',
       `insert into ordering.order_line_serials (id, order_id, line_id, position, serial_code, stock_item_id, warehouse_bin, created_at, return_status, returned_at)
        select pg_temp.u('serial-' || b.line_id, b.position), b.order_id, b.line_id, b.position, su.serial_code, su.id, wb.name, b.packed,
-              case when b.kind = 'BACK' then 'OK' end, case when b.kind = 'BACK' then b.returned end
+              case when b.kind = 'BACK' then coalesce(b.unit_mark, 'OK') end, case when b.kind = 'BACK' then b.returned end
          from scale_booked b join catalog.stock_items su on su.id = pg_temp.u('unit', b.unit) left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
         where b.out
         order by b.i, b.n, b.position`,
     );
     // Each unit as its last rental packed left it: RENTED to a rental under way, back on the shelf (AVAILABLE,
-    // since put away) after a rental back, SOLD to a rental bought out; it keeps the order it was last packed for.
+    // since put away) after a rental back, or DAMAGED or LOST as it was marked at the return, SOLD to a rental
+    // bought out; it keeps the order it was last packed for.
     await step(
       'units as their last rental left them',
       `update catalog.stock_items su set status = f.status, inventory_type = $1::jsonb ->> f.status, order_id = f.order_id, status_since = f.since, updated_at = f.since
          from (select distinct on (b.unit) b.unit, b.order_id,
-                      case b.kind when 'UNDER_WAY' then 'RENTED' when 'BACK' then 'AVAILABLE' else 'SOLD' end as status,
-                      case b.kind when 'UNDER_WAY' then b.packed when 'BACK' then b.returned + 3 * b.gap else b.owned_at end as since
+                      case b.kind when 'UNDER_WAY' then 'RENTED' when 'BACK' then coalesce(b.unit_mark, 'AVAILABLE') else 'SOLD' end as status,
+                      case b.kind when 'UNDER_WAY' then b.packed when 'BACK' then case when b.unit_mark is null then b.returned + 3 * b.gap else b.returned end else b.owned_at end as since
                  from scale_booked b where b.out order by b.unit, b.i desc, b.n desc) f
         where su.id = pg_temp.u('unit', f.unit)`,
       [JSON.stringify(STOCK_STATUS_INVENTORY)],
@@ -760,7 +775,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // rental's booked units are RESERVED when it was placed, then packed, out for delivery, delivered to its
     // customer and, once it is FOR_PICK_UP, picked up by the driver, as far as it has gone; a rental back's
     // units then RETURNED (OK) from its customer, cleaned, inspected (every point of the checklist passed) and
-    // put away; a rental bought out's units BOUGHT_OUT by its customer.
+    // put away, or RETURNED marked DAMAGED or LOST (and no further); a rental bought out's units BOUGHT_OUT by
+    // its customer.
     await step(
       'custody orders',
       `insert into catalog.custody_orders (order_id, order_number, order_type, customer_id, customer_name)
@@ -795,10 +811,10 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
            ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, 'customer', true, null, null, b.kind <> 'UNDER_WAY' or b.status = any(${sqlList(OUT)})),
            ('PICKED_UP', coalesce(b.picked, b.delivered + ((${since('$1', '0')}) - b.delivered) / 2), pg_temp.u('staff', 3), 'Scale Driver', null, 'driver', true, null, null,
             b.kind = 'BACK' or b.status = 'FOR_PICK_UP'),
-           ('RETURNED', b.returned, pg_temp.u('staff', 2), 'Scale Warehouse', 'RETURNED', 'customer', true, 'OK', null, b.kind = 'BACK'),
-           ('CLEANED', b.returned + b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'CLEANED', null, false, null, null, b.kind = 'BACK'),
-           ('INSPECTED', b.returned + 2 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'INSPECTED', null, false, 'PASSED', null, b.kind = 'BACK'),
-           ('PUT_AWAY', b.returned + 3 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'AVAILABLE', null, false, null, null, b.kind = 'BACK'),
+           ('RETURNED', b.returned, pg_temp.u('staff', 2), 'Scale Warehouse', coalesce(b.unit_mark, 'RETURNED'), 'customer', true, coalesce(b.unit_mark, 'OK'), null, b.kind = 'BACK'),
+           ('CLEANED', b.returned + b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'CLEANED', null, false, null, null, b.kind = 'BACK' and b.unit_mark is null),
+           ('INSPECTED', b.returned + 2 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'INSPECTED', null, false, 'PASSED', null, b.kind = 'BACK' and b.unit_mark is null),
+           ('PUT_AWAY', b.returned + 3 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'AVAILABLE', null, false, null, null, b.kind = 'BACK' and b.unit_mark is null),
            ('BOUGHT_OUT', b.owned_at, null, null, 'SOLD', 'customer', true, null, null, b.kind = 'OWNED')
          ) h(kind, at, by_user_id, by_name, status, party, of_order, condition, source_event_id, happened)
         where h.happened
@@ -1090,7 +1106,7 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
                                  else lower(b.period) = (o.delivered_at at time zone 'Asia/Manila')::date and b.due_date between lower(b.period) and lower(b.period) + l.no_of_rental_days
                                       and upper(b.period) - b.due_date between 1 and greatest(1, p.turnaround_days) end))`);
     // A unit keeps the order it was last packed for: RENTED while that rental is out, back on the shelf (AVAILABLE) once it is
-    // back, SOLD when it was bought out.
+    // back, or DAMAGED or LOST as it was marked at the return, SOLD when it was bought out.
     await none('units RENTED to an order that does not have them out (or out without being RENTED)', `select su.serial_code, su.status, o.status from catalog.stock_items su
       left join ordering.orders o on o.id = su.order_id
       left join catalog.bookings b on b.stock_item_id = su.id and b.order_id = su.order_id and b.status = 'ACTIVE'
@@ -1098,7 +1114,13 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
          or (su.status <> 'RENTED' and su.order_id is not null
              and (o.type is distinct from 'RENT' or o.status <> all(${sqlList(RETURNED)}) or b.id is null
                   or su.status <> case when exists (select 1 from payment.payment_records r join payment.payments y on y.id = r.payment_id where y.order_id = o.id and r.type = 'BUYOUT')
-                                       then 'SOLD' else 'AVAILABLE' end))`);
+                                       then 'SOLD'
+                                       else coalesce((select s.return_status from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id
+                                                        and s.return_status in ('DAMAGED', 'LOST')), 'AVAILABLE') end))`);
+    // A rental back is charged its late fees and the damage or lost fee of each of its units marked so at the return.
+    await none('rentals back charged otherwise than their late fees and the fees of their units marked DAMAGED or LOST', `select o.order_number, o.extra_charge, o.late_fees from ordering.orders o
+      where o.extra_charge is distinct from o.late_fees + coalesce((select sum(l.damage_charges) from ordering.order_line_serials s join ordering.order_lines l on l.id = s.line_id
+                                                                      where s.order_id = o.id and s.return_status in ('DAMAGED', 'LOST')), 0)`);
     await none('packed serials that are not a unit out on their order, of their line\'s variant', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
       join ordering.order_lines l on l.id = s.line_id
       where (s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD')))
@@ -1156,9 +1178,10 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('units RENTED whose last custody entry is not of their order (packed, out for delivery, delivered, picked up)', `select su.serial_code, x.kind from catalog.stock_items su
       cross join lateral (select ce.kind, ce.order_id from catalog.custody_events ce where ce.stock_item_id = su.id order by ce.at desc, ce.seq desc limit 1) x
       where su.status = 'RENTED' and (x.order_id is distinct from su.order_id or x.kind not in ('PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP'))`);
-    await none('units back from their rental whose chain does not end with their put-away (or their buy-out), reservations since aside', `select su.serial_code, x.kind from catalog.stock_items su
-      cross join lateral (select ce.kind from catalog.custody_events ce where ce.stock_item_id = su.id and ce.kind <> 'RESERVED' order by ce.at desc, ce.seq desc limit 1) x
-      where su.order_id is not null and su.status <> 'RENTED' and x.kind is distinct from case su.status when 'SOLD' then 'BOUGHT_OUT' else 'PUT_AWAY' end`);
+    await none('units back from their rental whose chain does not end with their put-away, their mark at the return or their buy-out, reservations since aside', `select su.serial_code, x.kind from catalog.stock_items su
+      cross join lateral (select ce.kind, ce.status from catalog.custody_events ce where ce.stock_item_id = su.id and ce.kind <> 'RESERVED' order by ce.at desc, ce.seq desc limit 1) x
+      where su.order_id is not null and su.status <> 'RENTED'
+        and (x.kind, x.status) is distinct from (case su.status when 'SOLD' then 'BOUGHT_OUT' when 'AVAILABLE' then 'PUT_AWAY' else 'RETURNED' end, su.status)`);
     await none('products with units but no stock level', `select s.product_id from catalog.stock_items s left join catalog.stock_levels l on l.product_id = s.product_id where l.product_id is null group by s.product_id`);
   } finally {
     await c.end();
