@@ -69,7 +69,7 @@
  * the damaged units.
  */
 import pg from 'pg';
-import { CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, STOCK_STATUS_INVENTORY, type EventType, type RentalTermsWire } from '@dme/contracts';
+import { chargedAtReturn, CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, RETURN_STATUSES, RETURN_TRIGGER, STOCK_STATUS_INVENTORY, stockMoveTarget, type EventType, type RentalTermsWire } from '@dme/contracts';
 import { keptCountsDriftSql, paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 import { USER_COUNTS } from '@dme/identity';
 import { ORDER_COUNTS, ORDER_PAYMENT_COUNTS } from '@dme/order';
@@ -245,6 +245,15 @@ const FIRST_PAID = (t: string, payStatus: string) => `${t} + case when ${payStat
 const CANCEL_REFUNDED = (t: string, endDay: string) => `${t} + interval '1 hour' + least(interval '1 day', (${yearEnd(endDay)} - (${t} + interval '1 hour')) / 2)`;
 
 const sqlList = (xs: readonly string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
+/** The marks a unit comes back with that charge its line's damage or lost fee (contracts `chargedAtReturn`). */
+const CHARGED_MARKS = RETURN_STATUSES.filter(chargedAtReturn);
+/** The status a unit comes back in with its mark (SQL, from a return mark; contracts `RETURN_TRIGGER`): RETURNED when OK, else as marked. */
+const RETURNED_STATUS = (mark: string) => `case ${mark} ${RETURN_STATUSES.map((m) => `when '${m}' then '${stockMoveTarget(RETURN_TRIGGER[m])}'`).join(' ')} end`;
+/** The generator's two marks, each one the rule charges (the choice between them is the data's, not a rule). */
+const [LOST_MARK, DAMAGED_MARK] = (['LOST', 'DAMAGED'] as const).map((m) => {
+  if (!chargedAtReturn(m)) throw new Error(`the scale generator marks units ${m}, which is not charged at the return`);
+  return m;
+});
 
 /** Writes the year into a database whose five schemas are migrated. Answers the sizes written. */
 export async function generateYear(databaseUrl: string, opts: ScaleOptions): Promise<ScaleSizes> {
@@ -529,7 +538,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                           then least((((o.delivered at time zone 'Asia/Manila')::date + (min(l.days) over (partition by l.order_id))::int + (${LATE('o.i')})::int) + time '09:00') at time zone 'Asia/Manila',
                                      a.asked - least(interval '4 hours', (a.asked - o.delivered) / 4)) end as picked,
                      -- one line in twenty of a rental back has its first unit come back DAMAGED (one of those in four LOST), charged the line's fee
-                     case when a.asked is not null and pg_temp.h('damaged', o.i * 2 + l.n) % 20 = 0 then case when pg_temp.h('lost', o.i * 2 + l.n) % 4 = 0 then 'LOST' else 'DAMAGED' end end as mark,
+                     case when a.asked is not null and pg_temp.h('damaged', o.i * 2 + l.n) % 20 = 0 then case when pg_temp.h('lost', o.i * 2 + l.n) % 4 = 0 then '${LOST_MARK}' else '${DAMAGED_MARK}' end end as mark,
                      l.damage_charges as fee
                 from scale_lines l join scale_orders o on o.id = l.order_id join catalog.products pr on pr.id = l.product_id
                 left join scale_bought bo on bo.order_id = o.id
@@ -763,7 +772,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       'units as their last rental left them',
       `update catalog.stock_items su set status = f.status, inventory_type = $1::jsonb ->> f.status, order_id = f.order_id, status_since = f.since, updated_at = f.since
          from (select distinct on (b.unit) b.unit, b.order_id,
-                      case b.kind when 'UNDER_WAY' then 'RENTED' when 'BACK' then coalesce(b.unit_mark, 'AVAILABLE') else 'SOLD' end as status,
+                      case b.kind when 'UNDER_WAY' then 'RENTED' when 'BACK' then coalesce(${RETURNED_STATUS('b.unit_mark')}, 'AVAILABLE') else 'SOLD' end as status,
                       case b.kind when 'UNDER_WAY' then b.packed when 'BACK' then case when b.unit_mark is null then b.returned + 3 * b.gap else b.returned end else b.owned_at end as since
                  from scale_booked b where b.out order by b.unit, b.i desc, b.n desc) f
         where su.id = pg_temp.u('unit', f.unit)`,
@@ -811,7 +820,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
            ('DELIVERED', b.delivered, pg_temp.u('staff', 3), 'Scale Driver', null, 'customer', true, null, null, b.kind <> 'UNDER_WAY' or b.status = any(${sqlList(OUT)})),
            ('PICKED_UP', coalesce(b.picked, b.delivered + ((${since('$1', '0')}) - b.delivered) / 2), pg_temp.u('staff', 3), 'Scale Driver', null, 'driver', true, null, null,
             b.kind = 'BACK' or b.status = 'FOR_PICK_UP'),
-           ('RETURNED', b.returned, pg_temp.u('staff', 2), 'Scale Warehouse', coalesce(b.unit_mark, 'RETURNED'), 'customer', true, coalesce(b.unit_mark, 'OK'), null, b.kind = 'BACK'),
+           ('RETURNED', b.returned, pg_temp.u('staff', 2), 'Scale Warehouse', ${RETURNED_STATUS("coalesce(b.unit_mark, 'OK')")}, 'customer', true, coalesce(b.unit_mark, 'OK'), null, b.kind = 'BACK'),
            ('CLEANED', b.returned + b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'CLEANED', null, false, null, null, b.kind = 'BACK' and b.unit_mark is null),
            ('INSPECTED', b.returned + 2 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'INSPECTED', null, false, 'PASSED', null, b.kind = 'BACK' and b.unit_mark is null),
            ('PUT_AWAY', b.returned + 3 * b.gap, pg_temp.u('staff', 2), 'Scale Warehouse', 'AVAILABLE', null, false, null, null, b.kind = 'BACK' and b.unit_mark is null),
@@ -1115,12 +1124,12 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
              and (o.type is distinct from 'RENT' or o.status <> all(${sqlList(RETURNED)}) or b.id is null
                   or su.status <> case when exists (select 1 from payment.payment_records r join payment.payments y on y.id = r.payment_id where y.order_id = o.id and r.type = 'BUYOUT')
                                        then 'SOLD'
-                                       else coalesce((select s.return_status from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id
-                                                        and s.return_status in ('DAMAGED', 'LOST')), 'AVAILABLE') end))`);
+                                       else coalesce((select ${RETURNED_STATUS('s.return_status')} from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id
+                                                        and s.return_status = any(${sqlList(CHARGED_MARKS)})), 'AVAILABLE') end))`);
     // A rental back is charged its late fees and the damage or lost fee of each of its units marked so at the return.
     await none('rentals back charged otherwise than their late fees and the fees of their units marked DAMAGED or LOST', `select o.order_number, o.extra_charge, o.late_fees from ordering.orders o
       where o.extra_charge is distinct from o.late_fees + coalesce((select sum(l.damage_charges) from ordering.order_line_serials s join ordering.order_lines l on l.id = s.line_id
-                                                                      where s.order_id = o.id and s.return_status in ('DAMAGED', 'LOST')), 0)`);
+                                                                      where s.order_id = o.id and s.return_status = any(${sqlList(CHARGED_MARKS)})), 0)`);
     await none('packed serials that are not a unit out on their order, of their line\'s variant', `select s.serial_code from ordering.order_line_serials s left join catalog.stock_items su on su.id = s.stock_item_id
       join ordering.order_lines l on l.id = s.line_id
       where (s.return_status is null and (su.id is null or su.serial_code <> s.serial_code or su.order_id is distinct from s.order_id or su.status not in ('RENTED', 'SOLD')))
