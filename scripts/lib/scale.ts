@@ -25,8 +25,10 @@
  * line that finds too few free waits unbooked). The units of a rental packed are RENTED to it and
  * its lines hold the units' serials; a rental back has its bookings cut at the return, its serials
  * returned OK and its units back on the shelf (AVAILABLE, still naming it); but one line in twenty
- * of a rental back has its first unit come back DAMAGED (one in four of those LOST), which stays so
- * and is charged the line's damage or lost fee. A rental bought out has its bookings ended that day
+ * of a rental back has its first unit come back DAMAGED (one in four of those LOST), charged the
+ * line's damage or lost fee, then mended as staff would (MEND): a damaged unit's repair opened the
+ * next day (a work order) and closed repaired, back in service, or scrapped; a lost one found
+ * (cleaned, inspected, put away) or written off; a unit back in service goes out again. A rental bought out has its bookings ended that day
  * and its units SOLD to its customer.
  *
  * The events' history as a running shop holds it: the order and payment events of the last week in
@@ -69,7 +71,7 @@
  * the damaged units.
  */
 import pg from 'pg';
-import { chargedAtReturn, CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, RETURN_STATUSES, RETURN_TRIGGER, STOCK_STATUS_INVENTORY, stockMoveTarget, type EventType, type RentalTermsWire } from '@dme/contracts';
+import { chargedAtReturn, CUSTODY_OF_TRIGGER, CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, RETURN_STATUSES, RETURN_TRIGGER, STOCK_ITEM_MOVES, STOCK_STATUS_INVENTORY, stockMoveTarget, type EventType, type StockTrigger, type RentalTermsWire } from '@dme/contracts';
 import { keptCountsDriftSql, paddedNumberSql, PURGE_DEFAULTS } from '@dme/platform';
 import { USER_COUNTS } from '@dme/identity';
 import { ORDER_COUNTS, ORDER_PAYMENT_COUNTS } from '@dme/order';
@@ -254,6 +256,26 @@ const [LOST_MARK, DAMAGED_MARK] = (['LOST', 'DAMAGED'] as const).map((m) => {
   if (!chargedAtReturn(m)) throw new Error(`the scale generator marks units ${m}, which is not charged at the return`);
   return m;
 });
+/**
+ * What becomes of a unit marked at the return (SQL, from a scale_rentals row `x`): a DAMAGED one has a repair
+ * opened the next day and closed 3-10 days after its return, one in five scrapped (else repaired, back in
+ * service); a LOST one in three is found 5-14 days after its return (then cleaned, inspected and put away, an
+ * hour each), the rest written off 30 days after it. Answers the trigger that ends it and when.
+ */
+const MEND = (x: string) => ({
+  trigger: `case ${x}.mark when '${DAMAGED_MARK}' then case when pg_temp.h('scrap', ${x}.i * 2 + ${x}.n) % 5 = 0 then 'scrapped' else 'repaired' end
+                          when '${LOST_MARK}' then case when pg_temp.h('found', ${x}.i * 2 + ${x}.n) % 3 = 0 then 'found' else 'writtenOff' end end`,
+  at: `${x}.returned + case ${x}.mark when '${DAMAGED_MARK}' then 3 + pg_temp.h('repair', ${x}.i * 2 + ${x}.n) % 8
+                                      when '${LOST_MARK}' then case when pg_temp.h('found', ${x}.i * 2 + ${x}.n) % 3 = 0 then 5 + pg_temp.h('repair', ${x}.i * 2 + ${x}.n) % 10 else 30 end end * interval '1 day'`,
+});
+/** The steps of a mend, in order: the trigger, how long after the mend's own time (a repair's opening is the day after the return), and whether the mend takes it. */
+const MEND_STEPS: Array<{ k: number; trigger: StockTrigger; at: (b: string) => string; when: (b: string) => string }> = [
+  { k: 1, trigger: 'repairOpened', at: (b) => `${b}.returned + interval '1 day'`, when: (b) => `${b}.unit_mark = '${DAMAGED_MARK}'` },
+  ...(['repaired', 'scrapped', 'found', 'writtenOff'] as const).map((t) => ({ k: 2, trigger: t, at: (b: string) => `${b}.mend_at`, when: (b: string) => `${b}.mend = '${t}'` })),
+  ...(['cleaned', 'inspectedOk', 'putAway'] as const).map((t, n) => ({ k: 3 + n, trigger: t, at: (b: string) => `${b}.mend_at + interval '${n + 1} hours'`, when: (b: string) => `${b}.mend = 'found'` })),
+];
+/** Each stock-item move as SQL rows (from status, to status, the custody entry it writes): contracts STOCK_ITEM_MOVES, CUSTODY_OF_TRIGGER. */
+const MOVES_SQL = `(values ${STOCK_ITEM_MOVES.map((m) => `('${m.from}', '${m.to}', '${CUSTODY_OF_TRIGGER[m.trigger]}', '${m.trigger}')`).join(', ')}) as mv(from_status, to_status, kind, trigger)`;
 
 /** Writes the year into a database whose five schemas are migrated. Answers the sizes written. */
 export async function generateYear(databaseUrl: string, opts: ScaleOptions): Promise<ScaleSizes> {
@@ -520,11 +542,15 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // (its kept due date), or as many days later as it came back late (LATE), but before its full payment was
     // asked for; its units were back (RETURNED, OK) two hours later, then cleaned, inspected against their
     // product's checklist and put away, each an hour later (or sooner, within the day and the year) — but for a
-    // unit marked DAMAGED or LOST at the return, which stays so (not free again within the year) and is charged
-    // its line's damage or lost fee at the full payment (scale_back). A rental bought out (rent-to-own) has its
+    // unit marked DAMAGED or LOST at the return, charged its line's damage or lost fee at the full payment
+    // (scale_back), and free again only the day after its mend put it back in service (MEND: repaired, or found
+    // and put away; never when scrapped or written off). A rental bought out (rent-to-own) has its
     // units SOLD to its customer at the buy-out, and its bookings end that day.
     await c.query(`create temporary table scale_rentals as
-      select x.*, dense_rank() over (order by x.pn, x.vi, x.si) as leaf_no, row_number() over (partition by x.pn, x.vi, x.si order by x.i, x.n) as seq,
+      select w.*, case w.mend when 'repaired' then greatest(w.free_from, (w.mend_at at time zone 'Asia/Manila')::date + 1)
+                              when 'found' then greatest(w.free_from, ((w.mend_at + interval '3 hours') at time zone 'Asia/Manila')::date + 1)
+                              else 'infinity'::date end as mark_free
+        from (select x.*, ${MEND('x').trigger} as mend, ${MEND('x').at} as mend_at, dense_rank() over (order by x.pn, x.vi, x.si) as leaf_no, row_number() over (partition by x.pn, x.vi, x.si order by x.i, x.n) as seq,
              pg_temp.leafunits(x.vi, x.si) as units,
              case when x.kind = 'BACK' then x.back_on + x.turnaround else 'infinity'::date end as free_from,
              least(interval '1 hour', (least(((x.back_on + 1)::timestamp at time zone 'Asia/Manila'), ${yearEnd('$1')}) - x.returned) / 4) as gap
@@ -544,7 +570,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
                 left join scale_bought bo on bo.order_id = o.id
                 -- a rental back (not bought out): when its full payment was asked for, as scale_back has it
                 cross join lateral (select case when o.status = any(${sqlList(RETURNED)}) and bo.order_id is null then ${ASKED('o.t', 'o.long_days', '$1')} end as asked) a
-               where o.type = 'RENT' and o.status = any(${sqlList([...BOOKED, ...RETURNED])})) z) y) x`, [opts.endDay]);
+               where o.type = 'RENT' and o.status = any(${sqlList([...BOOKED, ...RETURNED])})) z) y) x) w`, [opts.endDay]);
     await c.query('alter table scale_rentals add primary key (leaf_no, seq); analyze scale_rentals');
     // (Each step of the walk looks up each leaf's next line by its key: a hash of all the lines for each step would read them all each time.)
     await c.query('set enable_hashjoin = off; set enable_mergejoin = off');
@@ -555,7 +581,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
          select leaf_no, 0::bigint, array_fill('-infinity'::date, array[units]), null::int[] from scale_rentals where seq = 1
          union all
          select w.leaf_no, r.seq,
-                case when g.n = r.quantity then (select array_agg(case when j = any(g.js) then case when r.mark is not null and j = g.js[1] then 'infinity'::date else r.free_from end else w.free[j] end order by j)
+                case when g.n = r.quantity then (select array_agg(case when j = any(g.js) then case when r.mark is not null and j = g.js[1] then r.mark_free else r.free_from end else w.free[j] end order by j)
                                                    from generate_subscripts(w.free, 1) j) else w.free end,
                 case when g.n = r.quantity then g.js end
            from walk w join scale_rentals r on r.leaf_no = w.leaf_no and r.seq = w.seq + 1
@@ -571,6 +597,15 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         from scale_got g join scale_rentals r on r.leaf_no = g.leaf_no and r.seq = g.seq
        cross join unnest(g.got) with ordinality u(j, pos)`);
     await c.query('analyze scale_booked');
+    // What became of each unit marked at the return, step by step within the year (MEND, MEND_STEPS): each
+    // step a move of the stock-item table, its custody entry and the status it leaves the unit in.
+    await c.query(`create temporary table scale_mends as
+      select b.line_id, b.position, b.unit, b.i, h.k, h.trigger, h.at, mv.kind, mv.to_status as status
+        from scale_booked b
+       cross join lateral (values ${MEND_STEPS.map((m) => `(${m.k}, '${m.trigger}', ${m.at('b')}, ${m.when('b')})`).join(', ')}) h(k, trigger, at, happened)
+        join (select distinct trigger, kind, to_status from ${MOVES_SQL}) mv on mv.trigger = h.trigger
+       where b.unit_mark is not null and h.happened and h.at < ${yearEnd('$1')}`, [opts.endDay]);
+    await c.query('create index on scale_mends (line_id, position, k); analyze scale_mends');
     {
       const [share] = (await c.query(`select count(*) filter (where r.kind <> 'UNDER_WAY')::int as back, count(g.seq) filter (where r.kind <> 'UNDER_WAY')::int as booked
         from scale_rentals r left join scale_got g on g.leaf_no = r.leaf_no and g.seq = r.seq`)).rows as Array<{ back: number; booked: number }>;
@@ -766,15 +801,18 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         order by b.i, b.n, b.position`,
     );
     // Each unit as its last rental packed left it: RENTED to a rental under way, back on the shelf (AVAILABLE,
-    // since put away) after a rental back, or DAMAGED or LOST as it was marked at the return, SOLD to a rental
-    // bought out; it keeps the order it was last packed for.
+    // since put away) after a rental back, or as the last step of its mend left it when marked DAMAGED or LOST
+    // at the return (scale_mends: in repair, repaired, scrapped, found and put away, written off, or still as
+    // marked), SOLD to a rental bought out; it keeps the order it was last packed for.
     await step(
       'units as their last rental left them',
-      `update catalog.stock_items su set status = f.status, inventory_type = $1::jsonb ->> f.status, order_id = f.order_id, status_since = f.since, updated_at = f.since
-         from (select distinct on (b.unit) b.unit, b.order_id,
+      `update catalog.stock_items su set status = coalesce(lm.status, f.status), inventory_type = $1::jsonb ->> coalesce(lm.status, f.status), order_id = f.order_id,
+              status_since = coalesce(lm.at, f.since), updated_at = coalesce(lm.at, f.since)
+         from (select distinct on (b.unit) b.unit, b.order_id, b.line_id, b.position,
                       case b.kind when 'UNDER_WAY' then 'RENTED' when 'BACK' then coalesce(${RETURNED_STATUS('b.unit_mark')}, 'AVAILABLE') else 'SOLD' end as status,
                       case b.kind when 'UNDER_WAY' then b.packed when 'BACK' then case when b.unit_mark is null then b.returned + 3 * b.gap else b.returned end else b.owned_at end as since
                  from scale_booked b where b.out order by b.unit, b.i desc, b.n desc) f
+         left join lateral (select m.status, m.at from scale_mends m where m.line_id = f.line_id and m.position = f.position order by m.k desc limit 1) lm on true
         where su.id = pg_temp.u('unit', f.unit)`,
       [JSON.stringify(STOCK_STATUS_INVENTORY)],
     );
@@ -784,7 +822,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // rental's booked units are RESERVED when it was placed, then packed, out for delivery, delivered to its
     // customer and, once it is FOR_PICK_UP, picked up by the driver, as far as it has gone; a rental back's
     // units then RETURNED (OK) from its customer, cleaned, inspected (every point of the checklist passed) and
-    // put away, or RETURNED marked DAMAGED or LOST (and no further); a rental bought out's units BOUGHT_OUT by
+    // put away, or RETURNED marked DAMAGED or LOST (then mended: custody: mends); a rental bought out's units BOUGHT_OUT by
     // its customer.
     await step(
       'custody orders',
@@ -829,6 +867,32 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
         where h.happened
         order by h.at, su.serial_code`,
       [opts.endDay],
+    );
+    // A unit marked at the return, mended within the year as scale_mends has it: staff's steps on the unit's page
+    // (units.service takeStep), not of the order: the repair's fault, outcome and cost on its work order, a note
+    // where the step asks one, the inspection's checklist all passed.
+    await step(
+      'custody: mends',
+      `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name, condition, note, checklist)
+       select pg_temp.u('custody-mend-' || m.trigger || '-' || m.line_id, m.position), su.id, su.serial_code, m.kind, m.at, pg_temp.u('staff', 2), 'Scale Warehouse', m.status,
+              su.warehouse_bin_id, wb.name,
+              case m.trigger when 'repaired' then 'REPAIRED' when 'scrapped' then 'SCRAPPED' when 'inspectedOk' then 'PASSED' end,
+              case m.trigger when 'repairOpened' then 'Came back damaged from a rental' when 'scrapped' then 'Beyond repair' when 'writtenOff' then 'Not found within 30 days' else '' end,
+              case when m.trigger = 'inspectedOk' then (select coalesce(jsonb_agg(jsonb_build_object('point', p.point, 'ok', true) order by p.n), '[]'::jsonb)
+                                                        from jsonb_array_elements_text(pr.inspection_checklist) with ordinality p(point, n)) end
+         from scale_mends m join catalog.stock_items su on su.id = pg_temp.u('unit', m.unit) join catalog.products pr on pr.id = su.product_id
+         left join catalog.warehouse_bins wb on wb.id = su.warehouse_bin_id
+        order by m.at, su.serial_code`,
+    );
+    await step(
+      'repair work orders',
+      `insert into catalog.repair_orders (id, stock_item_id, fault, parts, cost, technician, outcome, opened_at, opened_by, closed_at, closed_by)
+       select pg_temp.u('repair-' || o.line_id, o.position), pg_temp.u('unit', o.unit), 'Came back damaged from a rental',
+              case when c.trigger = 'repaired' then 'Wheel assembly' else '' end, case when c.trigger = 'repaired' then (200 + pg_temp.h('repair-cost', o.i) % 1800)::numeric(12,2) end,
+              'Scale Technician', case c.trigger when 'repaired' then 'REPAIRED' when 'scrapped' then 'SCRAPPED' end, o.at, 'Scale Warehouse', c.at, case when c.at is not null then 'Scale Warehouse' end
+         from scale_mends o left join scale_mends c on c.line_id = o.line_id and c.position = o.position and c.k = 2
+        where o.trigger = 'repairOpened'
+        order by o.at`,
     );
 
     // ---- reporting's read model
@@ -937,7 +1001,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
 
     // Vacuumed and analysed, as autovacuum leaves a year-old database: the visibility map set (index-only
     // scans answer from the index), the planner's statistics current.
-    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'ordering.order_line_serials', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
+    for (const t of ['catalog.products', 'catalog.stock_items', 'catalog.stock_levels', 'catalog.bookings', 'catalog.custody_orders', 'catalog.custody_events', 'catalog.repair_orders', 'ordering.order_line_serials', 'identity.users', 'ordering.customers', 'ordering.products', 'ordering.orders', 'ordering.order_lines',
       'ordering.order_tracker', 'ordering.order_payments', 'ordering.order_payment_records', 'ordering.order_refunds', 'ordering.order_late_fee_waivers', 'payment.payments', 'payment.payment_records', 'payment.payment_refunds', 'reporting.refunds', 'reporting.orders', 'reporting.order_lines',
       'reporting.payments', 'reporting.products', 'ordering.outbox', 'payment.outbox']) await step(`vacuum ${t}`, `vacuum (analyze) ${t}`);
     return size;
@@ -1124,8 +1188,10 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
              and (o.type is distinct from 'RENT' or o.status <> all(${sqlList(RETURNED)}) or b.id is null
                   or su.status <> case when exists (select 1 from payment.payment_records r join payment.payments y on y.id = r.payment_id where y.order_id = o.id and r.type = 'BUYOUT')
                                        then 'SOLD'
-                                       else coalesce((select ${RETURNED_STATUS('s.return_status')} from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id
-                                                        and s.return_status = any(${sqlList(CHARGED_MARKS)})), 'AVAILABLE') end))`);
+                                       -- marked at the return: where its mend has it (the chain's rules below hold it to the stock-item table)
+                                       when exists (select 1 from ordering.order_line_serials s where s.stock_item_id = su.id and s.order_id = su.order_id
+                                                      and s.return_status = any(${sqlList(CHARGED_MARKS)})) then su.status
+                                       else 'AVAILABLE' end))`);
     // A rental back is charged its late fees and the damage or lost fee of each of its units marked so at the return.
     await none('rentals back charged otherwise than their late fees and the fees of their units marked DAMAGED or LOST', `select o.order_number, o.extra_charge, o.late_fees from ordering.orders o
       where o.extra_charge is distinct from o.late_fees + coalesce((select sum(l.damage_charges) from ordering.order_line_serials s join ordering.order_lines l on l.id = s.line_id
@@ -1187,10 +1253,28 @@ export async function checkYear(databaseUrl: string): Promise<string[]> {
     await none('units RENTED whose last custody entry is not of their order (packed, out for delivery, delivered, picked up)', `select su.serial_code, x.kind from catalog.stock_items su
       cross join lateral (select ce.kind, ce.order_id from catalog.custody_events ce where ce.stock_item_id = su.id order by ce.at desc, ce.seq desc limit 1) x
       where su.status = 'RENTED' and (x.order_id is distinct from su.order_id or x.kind not in ('PACKED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'PICKED_UP'))`);
-    await none('units back from their rental whose chain does not end with their put-away, their mark at the return or their buy-out, reservations since aside', `select su.serial_code, x.kind from catalog.stock_items su
+    // A unit back from its rental (or bought out) was last moved into the status it is in: its put-away, its mark at the return, its buy-out,
+    // or the last step of its mend (a repair opened or closed, found and put away, written off).
+    await none('units back from their rental whose chain does not end with a move into their status, reservations since aside', `select su.serial_code, su.status, x.kind from catalog.stock_items su
       cross join lateral (select ce.kind, ce.status from catalog.custody_events ce where ce.stock_item_id = su.id and ce.kind <> 'RESERVED' order by ce.at desc, ce.seq desc limit 1) x
       where su.order_id is not null and su.status <> 'RENTED'
-        and (x.kind, x.status) is distinct from (case su.status when 'SOLD' then 'BOUGHT_OUT' when 'AVAILABLE' then 'PUT_AWAY' else 'RETURNED' end, su.status)`);
+        and (x.status is distinct from su.status or not exists (select 1 from ${MOVES_SQL} where mv.to_status = su.status and mv.kind = x.kind))`);
+    // Every move in a unit's chain is a row of the stock-item table (contracts STOCK_ITEM_MOVES): from the status before it, with its custody entry.
+    await none('units whose chain of custody makes a move the stock-item table does not have', `select x.serial_code, x.before, x.kind, x.status from
+      (select ce.serial_code, ce.kind, ce.status, lag(ce.status) over (partition by ce.stock_item_id order by ce.at, ce.seq) as before
+         from catalog.custody_events ce where ce.status is not null) x
+      where x.before is not null and not exists (select 1 from ${MOVES_SQL} where mv.from_status = x.before and mv.to_status = x.status and mv.kind = x.kind)`);
+    // The mark a serial came back with is its unit's return entry's, for that order.
+    await none('serials back whose mark is not their return entry\'s', `select s.serial_code, s.return_status from ordering.order_line_serials s
+      where s.return_status is not null and not exists (select 1 from catalog.custody_events ce where ce.stock_item_id = s.stock_item_id and ce.order_id = s.order_id
+                                                          and ce.kind = 'RETURNED' and ce.condition = s.return_status)`);
+    // A unit in repair has one open work order; a closed one closed with its unit's chain (repaired or scrapped then), opened with it.
+    await none('repair work orders not as their unit\'s chain has them', `select su.serial_code, su.status from catalog.stock_items su
+      where (su.status = '${stockMoveTarget('repairOpened')}') <> exists (select 1 from catalog.repair_orders r where r.stock_item_id = su.id and r.closed_at is null)
+      union all
+      select su.serial_code, r.outcome from catalog.repair_orders r join catalog.stock_items su on su.id = r.stock_item_id
+      where not exists (select 1 from catalog.custody_events ce where ce.stock_item_id = r.stock_item_id and ce.kind = '${CUSTODY_OF_TRIGGER.repairOpened}' and ce.at = r.opened_at)
+         or (r.closed_at is not null and not exists (select 1 from catalog.custody_events ce where ce.stock_item_id = r.stock_item_id and ce.kind = r.outcome and ce.condition = r.outcome and ce.at = r.closed_at))`);
     await none('products with units but no stock level', `select s.product_id from catalog.stock_items s left join catalog.stock_levels l on l.product_id = s.product_id where l.product_id is null group by s.product_id`);
   } finally {
     await c.end();
