@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { registerByApi } from './helpers';
 import { handOverApi, product, signedIn, type Made } from './journey';
@@ -65,9 +65,7 @@ async function audit(page: Page, screen: string, found: Found): Promise<void> {
 }
 
 async function axe(page: Page, screen: string, found: Found): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  for (const v of violations) {
-    if (v.impact !== 'critical' && v.impact !== 'serious') continue;
+  for (const v of await seriousViolations(page)) {
     const where = v.nodes
       .slice(0, 4)
       .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1, 2).join('').trim()})` : ''}`)
@@ -86,9 +84,8 @@ async function auditDialog(page: Page, name: string, found: Found): Promise<void
   const dialog = page.getByRole('dialog', { name });
   await expect(dialog).toBeVisible();
   await page.waitForTimeout(400); // the opening animation
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  for (const v of violations) {
-    if (v.impact === 'critical' || v.impact === 'serious') found.push(`dialog ${name}: [${v.impact}] ${v.id} × ${v.nodes.length}: ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join('; ')}`);
+  for (const v of await seriousViolations(page)) {
+    found.push(`dialog ${name}: [${v.impact}] ${v.id} × ${v.nodes.length}: ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join('; ')}`);
   }
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);

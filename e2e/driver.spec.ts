@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations } from './axe';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { registerByApi, signInAs } from './helpers';
@@ -30,8 +30,7 @@ async function actionsWithinWidth(page: Page, scope: Locator, where: string): Pr
 /** axe finds nothing serious or critical on the page as it is (a11y.spec audits the other screens). */
 async function accessible(page: Page, where: string): Promise<void> {
   await page.waitForTimeout(400); // an opening animation
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+  const serious = (await seriousViolations(page)).map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
   expect(serious, `${where}: accessibility`).toEqual([]);
 }
 
