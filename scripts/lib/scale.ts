@@ -262,12 +262,14 @@ const [LOST_MARK, DAMAGED_MARK] = (['LOST', 'DAMAGED'] as const).map((m) => {
  * service); a LOST one in three is found 5-14 days after its return (then cleaned, inspected and put away, an
  * hour each), the rest written off 30 days after it. Answers the trigger that ends it and when.
  */
-const MEND = (x: string) => ({
-  trigger: `case ${x}.mark when '${DAMAGED_MARK}' then case when pg_temp.h('scrap', ${x}.i * 2 + ${x}.n) % 5 = 0 then 'scrapped' else 'repaired' end
-                          when '${LOST_MARK}' then case when pg_temp.h('found', ${x}.i * 2 + ${x}.n) % 3 = 0 then 'found' else 'writtenOff' end end`,
-  at: `${x}.returned + case ${x}.mark when '${DAMAGED_MARK}' then 3 + pg_temp.h('repair', ${x}.i * 2 + ${x}.n) % 8
-                                      when '${LOST_MARK}' then case when pg_temp.h('found', ${x}.i * 2 + ${x}.n) % 3 = 0 then 5 + pg_temp.h('repair', ${x}.i * 2 + ${x}.n) % 10 else 30 end end * interval '1 day'`,
-});
+const MEND = (x: string) => {
+  const trigger = `case ${x}.mark when '${DAMAGED_MARK}' then case when pg_temp.h('scrap', ${x}.i * 2 + ${x}.n) % 5 = 0 then 'scrapped' else 'repaired' end
+                          when '${LOST_MARK}' then case when pg_temp.h('found', ${x}.i * 2 + ${x}.n) % 3 = 0 then 'found' else 'writtenOff' end end`;
+  const days = `case ${trigger} when 'found' then 5 + pg_temp.h('repair', ${x}.i * 2 + ${x}.n) % 10 when 'writtenOff' then 30 else 3 + pg_temp.h('repair', ${x}.i * 2 + ${x}.n) % 8 end`;
+  return { trigger, at: `${x}.returned + (${days}) * interval '1 day'` };
+};
+/** A repair work order's outcome, by the trigger that closed it (contracts units `outcome`; the custody entry's condition too). */
+const REPAIR_OUTCOME: Partial<Record<StockTrigger, 'REPAIRED' | 'SCRAPPED'>> = { repaired: 'REPAIRED', scrapped: 'SCRAPPED' };
 /** The steps of a mend, in order: the trigger, how long after the mend's own time (a repair's opening is the day after the return), and whether the mend takes it. */
 const MEND_STEPS: Array<{ k: number; trigger: StockTrigger; at: (b: string) => string; when: (b: string) => string }> = [
   { k: 1, trigger: 'repairOpened', at: (b) => `${b}.returned + interval '1 day'`, when: (b) => `${b}.unit_mark = '${DAMAGED_MARK}'` },
@@ -600,7 +602,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
     // What became of each unit marked at the return, step by step within the year (MEND, MEND_STEPS): each
     // step a move of the stock-item table, its custody entry and the status it leaves the unit in.
     await c.query(`create temporary table scale_mends as
-      select b.line_id, b.position, b.unit, b.i, h.k, h.trigger, h.at, mv.kind, mv.to_status as status
+      select b.line_id, b.position, b.unit, b.i, h.k, h.trigger, h.at, mv.kind, mv.to_status as status,
+             case h.trigger ${Object.entries(REPAIR_OUTCOME).map(([t, o]) => `when '${t}' then '${o}'`).join(' ')} end as outcome
         from scale_booked b
        cross join lateral (values ${MEND_STEPS.map((m) => `(${m.k}, '${m.trigger}', ${m.at('b')}, ${m.when('b')})`).join(', ')}) h(k, trigger, at, happened)
         join (select distinct trigger, kind, to_status from ${MOVES_SQL}) mv on mv.trigger = h.trigger
@@ -876,7 +879,7 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       `insert into catalog.custody_events (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name, condition, note, checklist)
        select pg_temp.u('custody-mend-' || m.trigger || '-' || m.line_id, m.position), su.id, su.serial_code, m.kind, m.at, pg_temp.u('staff', 2), 'Scale Warehouse', m.status,
               su.warehouse_bin_id, wb.name,
-              case m.trigger when 'repaired' then 'REPAIRED' when 'scrapped' then 'SCRAPPED' when 'inspectedOk' then 'PASSED' end,
+              coalesce(m.outcome, case when m.trigger = 'inspectedOk' then 'PASSED' end),
               case m.trigger when 'repairOpened' then 'Came back damaged from a rental' when 'scrapped' then 'Beyond repair' when 'writtenOff' then 'Not found within 30 days' else '' end,
               case when m.trigger = 'inspectedOk' then (select coalesce(jsonb_agg(jsonb_build_object('point', p.point, 'ok', true) order by p.n), '[]'::jsonb)
                                                         from jsonb_array_elements_text(pr.inspection_checklist) with ordinality p(point, n)) end
@@ -888,8 +891,8 @@ export async function generateYear(databaseUrl: string, opts: ScaleOptions): Pro
       'repair work orders',
       `insert into catalog.repair_orders (id, stock_item_id, fault, parts, cost, technician, outcome, opened_at, opened_by, closed_at, closed_by)
        select pg_temp.u('repair-' || o.line_id, o.position), pg_temp.u('unit', o.unit), 'Came back damaged from a rental',
-              case when c.trigger = 'repaired' then 'Wheel assembly' else '' end, case when c.trigger = 'repaired' then (200 + pg_temp.h('repair-cost', o.i) % 1800)::numeric(12,2) end,
-              'Scale Technician', case c.trigger when 'repaired' then 'REPAIRED' when 'scrapped' then 'SCRAPPED' end, o.at, 'Scale Warehouse', c.at, case when c.at is not null then 'Scale Warehouse' end
+              case when c.outcome = 'REPAIRED' then 'Wheel assembly' else '' end, case when c.outcome = 'REPAIRED' then (200 + pg_temp.h('repair-cost', o.i) % 1800)::numeric(12,2) end,
+              'Scale Technician', c.outcome, o.at, 'Scale Warehouse', c.at, case when c.at is not null then 'Scale Warehouse' end
          from scale_mends o left join scale_mends c on c.line_id = o.line_id and c.position = o.position and c.k = 2
         where o.trigger = 'repairOpened'
         order by o.at`,
