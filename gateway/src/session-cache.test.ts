@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectNats, createLogger, createOrm, migrate, type NatsConnection, type Orm } from '@dme/platform';
-import { createTestDatabase, freePort, listen, TEST_INTERNAL_TOKEN, testNatsUrl, TINY_PNG, validPerson, type Json, type TestServer } from '@dme/testing';
+import { closePrefixedNats, createTestDatabase, freePort, listen, TEST_INTERNAL_TOKEN, testNatsPrefix, testNatsUrl, TINY_PNG, validPerson, type Json, type TestServer } from '@dme/testing';
 import { startUploads, type UploadsFixture } from '@dme/testing/uploads';
 import { createApp as createIdentity, createEmployee, IdentityEnv, migrations as identityMigrations, SessionEntity, UserEntity } from '@dme/identity';
 import { GatewayEnv } from './config';
@@ -27,6 +27,11 @@ let staticRoot: string;
 let image: string;
 let unused: string;
 /** Calls identity's internal resolve route has answered (counted in front of the real app). */
+/**
+ * This file's own NATS names: the counts of identity calls below hold only if no other file's
+ * revocation (a logout in a test running beside this one) reaches these gateways.
+ */
+const natsPrefix = testNatsPrefix('gwsessions');
 let resolveCalls = 0;
 /** Calls to identity's resolve-many. */
 let resolveManyCalls = 0;
@@ -59,7 +64,7 @@ async function startGateway(opts: { nats?: boolean; env?: Record<string, string>
     ...opts.env,
   });
   const sessions = sessionResolver(config, logger);
-  const nc = opts.nats === false ? undefined : await connectNats(config.NATS_URL, 'gateway-session-test');
+  const nc = opts.nats === false ? undefined : await connectNats(config.NATS_URL, 'gateway-session-test', { prefix: natsPrefix });
   if (nc) sessions.follow(nc);
   const server = await listen(createApp({ config, logger, sessions }));
   const gw: Gateway = {
@@ -123,7 +128,7 @@ beforeAll(async () => {
   db = await createTestDatabase('gateway_sessions');
   staticRoot = await mkdtemp(join(tmpdir(), 'static-'));
   unused = `http://127.0.0.1:${await freePort()}`;
-  identityNc = await connectNats(testNatsUrl(), 'identity-for-gateway-session-test');
+  identityNc = await connectNats(testNatsUrl(), 'identity-for-gateway-session-test', { prefix: natsPrefix });
   uploads = await startUploads(identityNc);
   image = await uploads.store(TINY_PNG);
   orm = await createOrm({ url: db.url, schema: 'identity', entities: [UserEntity, SessionEntity], migrations: identityMigrations });
@@ -175,7 +180,7 @@ afterAll(async () => {
   await identity?.close();
   await orm?.close();
   await uploads?.close();
-  await identityNc?.drain();
+  await closePrefixedNats(identityNc);
   await db?.drop();
   await rm(staticRoot, { recursive: true, force: true });
 });
@@ -474,7 +479,7 @@ describe('without NATS the gateway caches nothing', () => {
   it('SESSION_CACHE_SECONDS=0 caches nothing even with NATS', async () => {
     const gw = await startGateway({ nats: false });
     const off = sessionResolver(GatewayEnv.parse({ INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, IDENTITY_URL: identity.url, SESSION_CACHE_SECONDS: '0' }), logger);
-    const nc = await connectNats(testNatsUrl(), 'gateway-session-test-off');
+    const nc = await connectNats(testNatsUrl(), 'gateway-session-test-off', { prefix: natsPrefix });
     try {
       off.follow(nc);
       await nc.flush();

@@ -22,6 +22,15 @@ export function testNatsUrl(): string {
 }
 
 /**
+ * A NATS prefix (NATS_PREFIX) of a test file's own: connections made with it see none of the
+ * core subjects other files use at the same time (the unit stage runs several files at once), e.g.
+ * another file's logouts on the session-revocation subject. Close them with closePrefixedNats.
+ */
+export function testNatsPrefix(name: string): string {
+  return `t${name.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 16)}${randomBytes(4).toString('hex')}`;
+}
+
+/**
  * Closes a test's NATS connection made with a prefix of its own (NATS_PREFIX), deleting that
  * prefix's event and dead-letter streams first: nothing of the test is left on the server.
  */
