@@ -67,8 +67,9 @@
  * contracts `orderBuyOut` prices it (a BUYOUT record; the payment PAID and the customer's, its
  * overall total what it paid; no return, no full payment).
  *
- * Not generated yet: the units of purchases (SOLD, with their serials and custody), and repairs of
- * the damaged units.
+ * Not generated yet: the units of purchases (SOLD, with their serials and custody). A year of
+ * purchases sells far more units than the 100,000 stocked, so it needs restocking through the year
+ * (Add Stock as units sell), which the sizes above do not yet count.
  */
 import pg from 'pg';
 import { chargedAtReturn, CUSTODY_OF_TRIGGER, CYCLE_DAYS, EVENT_DATA, EventEnvelope, FULL_PAYMENT_DUE_DAYS, ORDER_STATUSES, PAYMENT_RANK, RETURN_STATUSES, RETURN_TRIGGER, STOCK_ITEM_MOVES, STOCK_STATUS_INVENTORY, stockMoveTarget, type EventType, type StockTrigger, type RentalTermsWire } from '@dme/contracts';
