@@ -319,6 +319,9 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
        full_due_date date, full_balance numeric, first_paid_at timestamptz, full_paid_at timestamptz, payment_status text, deposit numeric,
        late_fees numeric, late_fees_waived numeric, deposit_applied numeric, deposit_refund numeric)
      where o.id = d.id
+       -- The ids again as an array: the planner knows how many there are (it guesses 100 rows of
+       -- any jsonb_to_recordset), so it reads them by the key rather than scanning every order.
+       and o.id = any($2::uuid[])
        -- An order whose columns are already these is not written again (a batch of placed orders
        -- refreshes the rows it just inserted): no new row version, and no report day marked to fold.
        and (o.status, o.status_at, o.full_asked_at, o.extra_charge, o.full_due_date, o.full_balance, o.first_paid_at, o.full_paid_at,
@@ -326,7 +329,7 @@ export async function refreshOrders(db: Db, orderIds: string[]): Promise<void> {
            is distinct from
            (d.status, d.status_at, d.full_asked_at, d.extra_charge, d.full_due_date, d.full_balance, d.first_paid_at, d.full_paid_at,
             d.payment_status, d.deposit, d.late_fees, d.late_fees_waived, d.deposit_applied, d.deposit_refund)`,
-    [JSON.stringify(facts.map(derivedColumns))],
+    [JSON.stringify(facts.map(derivedColumns)), facts.map((f) => f.id)],
   );
 }
 
