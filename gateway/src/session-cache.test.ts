@@ -26,12 +26,12 @@ let identity: TestServer;
 let staticRoot: string;
 let image: string;
 let unused: string;
-/** Calls identity's internal resolve route has answered (counted in front of the real app). */
 /**
  * This file's own NATS names: the counts of identity calls below hold only if no other file's
  * revocation (a logout in a test running beside this one) reaches these gateways.
  */
 const natsPrefix = testNatsPrefix('gwsessions');
+/** Calls identity's internal resolve route has answered (counted in front of the real app). */
 let resolveCalls = 0;
 /** Calls to identity's resolve-many. */
 let resolveManyCalls = 0;
