@@ -27,7 +27,12 @@ export function testNatsUrl(): string {
  * another file's logouts on the session-revocation subject. Close them with closePrefixedNats.
  */
 export function testNatsPrefix(name: string): string {
-  return `t${name.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 16)}${randomBytes(4).toString('hex')}`;
+  return runName(name, 16);
+}
+
+/** A name of this run's own: `t_<name's letters and digits, lower case, at most keep>_<8 random hex>`. */
+function runName(name: string, keep?: number): string {
+  return `t_${name.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, keep)}_${randomBytes(4).toString('hex')}`;
 }
 
 /**
@@ -46,7 +51,7 @@ export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef';
 
 /** A fresh database for one test file; drop() removes it. */
 export async function createTestDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `t_${prefix.replace(/[^a-z0-9]/gi, '').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+  const name = runName(prefix);
   const url = new URL(testServerUrl());
   url.pathname = `/${name}`;
   await ensureDatabase(url.toString());
