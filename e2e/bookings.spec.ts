@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { pickOption, registerByApi, signInAs } from './helpers';
+import { openedDialog, pickOption, registerByApi, signInAs } from './helpers';
 import { apiSignedIn, product, shipRental } from './journey';
 import { waitForMail } from './mail';
 import { bookingsDaysAgo, bookingsOf } from './db';
@@ -53,7 +53,7 @@ test.describe('rentals booked for dates ahead (issue 25)', () => {
     const row = page.getByRole('region', { name: 'To Rent Products' }).getByRole('row', { name: new RegExp(chair.name) });
     await expect(row).toContainText('3 days');
     await page.getByRole('region', { name: 'To Rent Products' }).getByRole('button', { name: 'Rent Now' }).click();
-    await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+    await (await openedDialog(page, 'Review Address')).getByRole('button', { name: 'Confirm Order' }).click();
     await expect(page.getByText('Order submitted successfully!')).toBeVisible();
     const orders = (await (await page.request.get('/api/my/orders?type=RENT')).json()) as { items: Array<{ id: string }> };
     const placed = (await (await page.request.get(`/api/my/orders/${orders.items[0]!.id}`)).json()) as { order: { products: Array<{ startDate: string; noOfRentalDays: number }> } };

@@ -67,6 +67,22 @@ export async function pickOption(scope: Page | Locator, label: string, option: s
   }).toPass({ timeout: 15_000 });
 }
 
+/** Resolves once every finite animation of the page has ended (an opening modal's zoom, a drawer's slide); spinners never end. */
+export async function animationsEnded(page: Page): Promise<void> {
+  await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)));
+}
+
+/**
+ * A dialog once it has opened: a click while antd's modal still zooms in can miss its button (a
+ * 24×6 px "Confirm Order" mid-zoom took the click, and no order was sent).
+ */
+export async function openedDialog(page: Page, name: string): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  await animationsEnded(page);
+  return dialog;
+}
+
 /**
  * Answers an open antd Popconfirm with one of its buttons and checks that it took (the popover
  * closes). A click during the popover's opening animation can miss; then, while the popover is

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DEMO_PASSWORD, expect } from './fixtures';
-import { makePng, signInAs, uniqueName } from './helpers';
+import { makePng, openedDialog, signInAs, uniqueName } from './helpers';
 import { handoverBody } from '@dme/testing/handover';
 
 /** Steps the back-office journeys share (fulfilment.spec.ts, rental.spec.ts, money.spec.ts). */
@@ -83,7 +83,7 @@ export async function rentFromCart(shopper: Page, productName: string, total: st
   const toRent = shopper.getByRole('region', { name: 'To Rent Products' });
   await expect(toRent.getByRole('row', { name: new RegExp(productName) })).toContainText(total);
   await toRent.getByRole('button', { name: 'Rent Now' }).click();
-  await shopper.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+  await (await openedDialog(shopper, 'Review Address')).getByRole('button', { name: 'Confirm Order' }).click();
   await expect(shopper.getByText('Order submitted successfully!')).toBeVisible();
   await shopper.waitForURL('**/orders/rentals');
   await shopper.getByRole('row').filter({ hasText: /ORD-\d{8}-\d{6}/ }).getByRole('link', { name: 'View' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { registerByApi, signInAs } from './helpers';
+import { animationsEnded, openedDialog, registerByApi, signInAs } from './helpers';
 
 /*
  * Issue #13, a real mobile layout: on a phone the side menu is a drawer behind the top bar's menu
@@ -14,7 +14,7 @@ const SHOTS = process.env.MOBILE_SHOTS;
 async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   // Let the drawer's slide (and any other finite animation) end first; spinners never do.
-  await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)));
+  await animationsEnded(page);
   await page.screenshot({ path: `${SHOTS}/mobile-${name}.png` });
 }
 
@@ -269,7 +269,7 @@ test.describe('mobile layout at 390×844 (issue #13)', () => {
     await viaMenu(page, 'Cart');
     await expect(page.getByRole('region', { name: 'To Rent Products' }).getByRole('row', { name: /Patient Lift/ })).toBeVisible();
     await page.getByRole('region', { name: 'To Rent Products' }).getByRole('button', { name: 'Rent Now' }).click();
-    await page.getByRole('dialog', { name: 'Review Address' }).getByRole('button', { name: 'Confirm Order' }).click();
+    await (await openedDialog(page, 'Review Address')).getByRole('button', { name: 'Confirm Order' }).click();
     await expect(page.getByText('Order submitted successfully!').last()).toBeVisible();
     await page.waitForURL('**/orders/rentals');
     await viaMenu(page, 'Purchased', 'Orders');
