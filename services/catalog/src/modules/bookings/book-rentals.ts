@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_RENTAL_DAYS, DEFAULT_TURNAROUND_DAYS, manilaDate } from '@dme/contracts';
 import { qualified, sql, type HttpProblem } from '@dme/platform';
 import { bookNeed, firstStartDate, needOf, notFreeProblem, unbookOrder, type Need } from './booking.service';
-import { HOLD_MINUTES, nameOf, outcomeOf, replyOf, requestsSql, resolvedLinesSql, type LineRow, type Reserve, type ReserveOutcome } from '../reservations/lines';
+import { batchKeys, batchLeavesSql, HOLD_MINUTES, nameOf, outcomeOf, replyOf, requestsSql, resolvedLinesSql, type LineRow, type Reserve, type ReserveOutcome } from '../reservations/lines';
 
 /** A line of a rental as bookRentalOrders reads it: the resolved line, its order's state and its leaf's undated holds. */
 interface RentalRow extends LineRow {
@@ -37,17 +37,17 @@ export async function bookRentalOrders(em: EntityManager, inputs: Reserve[]): Pr
     const t = (name: string) => qualified(tem, name);
     const rows = await sql<RentalRow>(
       tem,
-      `with ${resolvedLinesSql(t)}
-       ), ${requestsSql(t)}
+      `with ${resolvedLinesSql(t, 2)}
+       ), ${requestsSql(t, 2)}
        ), locked as materialized (
          select l.leaf_id, l.reserved from ${t('stock_levels')} l
-          where l.leaf_id in (select x.leaf_id from resolved x join requests r on r.req = x.req and not r.bad and not r.retry)
+          where l.leaf_id in (select x.leaf_id from resolved x join requests r on r.req = x.req and not r.bad and not r.retry) and l.leaf_id = any(${batchLeavesSql(2)})
           order by l.leaf_id for update
        )
        select x.*, r.bad, r.retry, coalesce(k.reserved, 0)::int as legacy
          from resolved x join requests r on r.req = x.req left join locked k on k.leaf_id = x.leaf_id
         order by x.req, x.ord`,
-      [JSON.stringify(requests)],
+      [JSON.stringify(requests), ...batchKeys(inputs)],
     );
     const byReq = new Map<number, RentalRow[]>();
     for (const r of rows) byReq.set(r.req, [...(byReq.get(r.req) ?? []), r]);

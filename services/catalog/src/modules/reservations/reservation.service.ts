@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { productTypeFor, type ReserveLineReply } from '@dme/contracts';
 import { MicroBatcher, qualified, sql, type Db } from '@dme/platform';
 import { bookRentalOrders } from '../bookings/book-rentals';
-import { HOLD_MINUTES, outcomeOf, requestsSql, resolvedLinesSql, type BatchRow, type Reserve, type ReserveOutcome } from './lines';
+import { batchKeys, batchLeavesSql, HOLD_MINUTES, outcomeOf, requestsSql, resolvedLinesSql, type BatchRow, type Reserve, type ReserveOutcome } from './lines';
 
 export { HOLD_MINUTES, type ReserveOutcome };
 
@@ -54,7 +54,7 @@ async function reservePurchases(db: Db, inputs: Reserve[]): Promise<ReserveOutco
     })),
   }));
   const expires = new Date(Date.now() + HOLD_MINUTES * 60_000);
-  const rows = await sql<BatchRow>(db, reserveOrdersSql(db), [JSON.stringify(requests), expires]);
+  const rows = await sql<BatchRow>(db, reserveOrdersSql(db), [JSON.stringify(requests), expires, ...batchKeys(inputs)]);
   const byReq = new Map<number, BatchRow[]>();
   for (const r of rows) {
     const list = byReq.get(r.req);
@@ -95,7 +95,8 @@ function allocSql(freeOf: (free: string, leaf: string) => string): string {
 
 /**
  * The statement of reserveOrders(). $1: the requests, numbered 0, 1, ... in the order they came,
- * each with its order id, the product type it may hold and its lines; $2: when held units lapse.
+ * each with its order id, the product type it may hold and its lines; $2: when held units lapse;
+ * $3-$6: the keys the batch names (batchKeys), so its rows are read by key.
  *
  * `alloc` walks the requests in that order (a recursive step per request), carrying what each
  * locked leaf still has free and which orders already hold: a request with a bad line is an
@@ -106,8 +107,8 @@ function allocSql(freeOf: (free: string, leaf: string) => string): string {
 function reserveOrdersSql(db: Db): string {
   const t = (name: string) => qualified(db, name);
   const freeOf = (free: string, leaf: string) => `coalesce((${free} ->> ${leaf}::text)::int, 0)`;
-  return `with recursive ${resolvedLinesSql(t)}
-     ), ${requestsSql(t)}
+  return `with recursive ${resolvedLinesSql(t, 3)}
+     ), ${requestsSql(t, 3)}
      ), needs as materialized (
        select x.req, x.leaf_id, x.product_id, x.variant_id, x.sub_variant_id, sum(x.quantity)::int as q
          from resolved x join requests r on r.req = x.req and not r.bad
@@ -115,7 +116,7 @@ function reserveOrdersSql(db: Db): string {
      ), locked as materialized (
        select l.leaf_id, l.available - l.reserved as free
          from ${t('stock_levels')} l
-        where l.leaf_id in (select n.leaf_id from needs n join requests r on r.req = n.req and not r.retry)
+        where l.leaf_id in (select n.leaf_id from needs n join requests r on r.req = n.req and not r.retry) and l.leaf_id = any(${batchLeavesSql(3)})
         order by l.leaf_id for update
      ), ${allocSql(freeOf)}
      ), decided as (
