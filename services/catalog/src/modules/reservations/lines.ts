@@ -92,15 +92,11 @@ export interface BatchRow extends LineRow {
 export type ReserveOutcome = { lines: ReserveLineReply[] } | { problem: HttpProblem };
 
 /**
- * The lines asked ($1) resolved to their leaf against the product tree: names, the prices of each
- * level (as stored; replyOf picks the level's price by levelPrice), and why a line cannot be.
- */
-/**
  * The keys a batch names, each kind as an array: products, variants, sub-variants, orders. They
  * go beside the batch's JSON as parameters ($k..$k+3, `keys` in resolvedLinesSql and requestsSql)
  * so the tables are read by key: PostgreSQL guesses every `jsonb_to_recordset` at 100 rows (the
  * lines of the orders at 100 × 100), and for that many it hashed every product, variant, sub-variant
- * and stock level of the catalogue on each call, a cost that grew with the catalogue (18 ms a call
+ * and stock level of the catalogue on each call, a cost that grew with the catalogue (24 ms a call
  * at 3,000 products, 29 ms at 10,000). An array's length is known, or guessed small.
  */
 export function batchKeys(inputs: Reserve[]): [string[], string[], string[], string[]] {
@@ -114,6 +110,11 @@ export function batchLeavesSql(keys: number): string {
   return `($${keys}::uuid[] || $${keys + 1}::uuid[] || $${keys + 2}::uuid[])`;
 }
 
+/**
+ * The lines asked ($1) resolved to their leaf against the product tree: names, the prices of each
+ * level (as stored; replyOf picks the level's price by levelPrice), and why a line cannot be.
+ * `keys`: the number of the first of batchKeys' parameters.
+ */
 export function resolvedLinesSql(t: (name: string) => string, keys: number): string {
   return `asked as materialized (
        select r.req, r.wanted, l.ord, l.ref, l.product_id, l.variant_id, l.sub_variant_id, l.quantity
