@@ -64,7 +64,10 @@ function readVitest(file: string, suite: string): SuiteResult {
 function brief(message: string): string {
   // eslint-disable-next-line no-control-regex
   const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
-  const lines = plain.split('\n').filter((l) => l.trim() && !l.includes('node_modules') && !l.includes('(<anonymous>)'));
+  // vitest gives a test or hook past its timeout the stack it captured when it was declared,
+  // whose first line is "Error: STACK_TRACE_ERROR": say what it means.
+  const named = plain.replace(/^Error: STACK_TRACE_ERROR/, 'timed out (the test or hook ran past its timeout)');
+  const lines = named.split('\n').filter((l) => l.trim() && !l.includes('node_modules') && !l.includes('(<anonymous>)'));
   return lines.slice(0, 6).join('\n    ');
 }
 

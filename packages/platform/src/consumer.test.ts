@@ -538,8 +538,11 @@ describe('fast, clean restarts (a stopping or dead replica\'s messages go to ano
       await new Promise((r) => setTimeout(r, 200));
     }
     // The room of a one-at-a-time consumer is 50 messages; the rest stay on the server for any replica.
+    // The server's count may be one over: the consumer acks without waiting for the server and pulls
+    // into the room that ack made, so the server can deliver the next message before it has counted
+    // the ack (seen once in CI as 51). One handler at a time has at most one such ack in flight.
     expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(50);
+    expect(most).toBeLessThanOrEqual(50 + 1);
     const info = await eventually(async () => {
       const i = await jsm.consumers.info(EVENTS_STREAM, durable);
       return i.num_ack_pending === 0 ? i : undefined;
