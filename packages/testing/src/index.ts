@@ -210,3 +210,4 @@ export function validPerson(overrides: Record<string, unknown> = {}) {
 }
 export * from './raw';
 export * from './limits';
+export * from './plans';

@@ -40,6 +40,18 @@ export async function reserveOrders(db: EntityManager, inputs: Reserve[]): Promi
 
 /** reserveOrders for purchases: one statement (see reserveOrdersSql). */
 async function reservePurchases(db: Db, inputs: Reserve[]): Promise<ReserveOutcome[]> {
+  const rows = await sql<BatchRow>(db, ...reservePurchasesStatement(db, inputs));
+  const byReq = new Map<number, BatchRow[]>();
+  for (const r of rows) {
+    const list = byReq.get(r.req);
+    if (list) list.push(r);
+    else byReq.set(r.req, [r]);
+  }
+  return inputs.map((_, req) => outcomeOf(byReq.get(req) ?? []));
+}
+
+/** The statement that reserves a batch of purchases, with its parameters (its plan is tested: plans.test.ts). */
+export function reservePurchasesStatement(db: Db, inputs: Reserve[]): [string, unknown[]] {
   const requests = inputs.map((input, req) => ({
     req,
     order_id: input.orderId,
@@ -54,14 +66,7 @@ async function reservePurchases(db: Db, inputs: Reserve[]): Promise<ReserveOutco
     })),
   }));
   const expires = new Date(Date.now() + HOLD_MINUTES * 60_000);
-  const rows = await sql<BatchRow>(db, reserveOrdersSql(db), [JSON.stringify(requests), expires, ...batchKeys(inputs)]);
-  const byReq = new Map<number, BatchRow[]>();
-  for (const r of rows) {
-    const list = byReq.get(r.req);
-    if (list) list.push(r);
-    else byReq.set(r.req, [r]);
-  }
-  return inputs.map((_, req) => outcomeOf(byReq.get(req) ?? []));
+  return [reserveOrdersSql(db), [JSON.stringify(requests), expires, ...batchKeys(inputs)]];
 }
 
 /** The recursive step of reserveOrdersSql: the requests taken one after another (see there). */

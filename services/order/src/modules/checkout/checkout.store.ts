@@ -120,8 +120,21 @@ export async function claimMany(em: EntityManager, items: Claim[]): Promise<Arra
  * order number filled in. Only orders whose key is still claimed with their token are written
  * (the claim's row locked for the statement): one whose lease ran out and was taken over by a
  * retry is not, and fails alone.
+ * $3: the batch's customers, so the keys and cart lines are read by key: PostgreSQL guesses the
+ * batch's JSON at 100 rows and for that many hashed every idempotency key (a sequential scan on
+ * each write, as the catalog's reservation did: batchKeys there).
  */
 export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise<Array<Settled<string>>> {
+  const written = await sql<{ id: string; order_number: string }>(em, ...writeOrdersStatement(em, items));
+  const numbers = new Map(written.map((w) => [w.id, w.order_number]));
+  return items.map((w) => {
+    const n = numbers.get(w.id);
+    return n ? { ok: true, value: n } : { ok: false, error: new ClaimLostError(w.key) };
+  });
+}
+
+/** writeMany's statement with its parameters (its plan is tested: plans.test.ts). */
+export function writeOrdersStatement(em: EntityManager, items: OrderWrite[]): [string, unknown[]] {
   const t = (name: string) => qualified(em, name);
   const orders = items.map((w, i) => ({
     i,
@@ -151,8 +164,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
     token: w.token,
   }));
   const lines = items.flatMap((w) => w.lines.map((l) => ({ ...l, order_id: w.id })));
-  const written = await sql<{ id: string; order_number: string }>(
-    em,
+  return [
     `with req as materialized (
        select * from jsonb_to_recordset($1::jsonb) as r(i int, id uuid, day text, customer_id uuid, type text, type_of_order text,
          total_amount numeric, partial_payment numeric, deposit numeric, billing text, delivery_address text, delivery_city text, delivery_state text, delivery_zipcode text,
@@ -161,6 +173,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
      ), owned as materialized (
        select r.* from req r join ${t(IDEMPOTENCY_TABLE)} k
            on k.owner_id = r.customer_id and k.key = r.key and k.state = 'IN_PROGRESS' and k.created_at = r.token
+        where k.owner_id = any($3::uuid[])
           for update of k
      ), numbered as materialized (
        select r.*, nextval('${t('order_number_seq')}') as seq from (select * from owned order by i) r
@@ -185,7 +198,7 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
      ), t as (
        insert into ${t('order_tracker')} (id, order_id, title, status, created_at) select r.tracker_id, r.id, r.title, 'PENDING', r.created_at from owned r
      ), c as (
-       delete from ${t('cart_items')} ci using owned r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids)
+       delete from ${t('cart_items')} ci using owned r where ci.customer_id = r.customer_id and ci.id = any(r.cart_ids) and ci.customer_id = any($3::uuid[])
      ), e as (
        ${outboxInsertFrom(em, `select r.event_id, r.subject, jsonb_set(r.event, '{data,orderNumber}', to_jsonb(o.order_number)) from owned r join o on o.id = r.id order by r.i`)}
      ), spent as (
@@ -196,14 +209,9 @@ export async function writeMany(em: EntityManager, items: OrderWrite[]): Promise
        update ${t(IDEMPOTENCY_TABLE)} k set state = 'DONE', response_status = 201,
               response_body = jsonb_set(r.answer, '{order,orderNumber}', to_jsonb(o.order_number))
          from owned r join o on o.id = r.id
-        where k.owner_id = r.customer_id and k.key = r.key
+        where k.owner_id = r.customer_id and k.key = r.key and k.owner_id = any($3::uuid[])
      )
      select id, order_number from o`,
-    [JSON.stringify(orders), JSON.stringify(lines)],
-  );
-  const numbers = new Map(written.map((w) => [w.id, w.order_number]));
-  return items.map((w) => {
-    const n = numbers.get(w.id);
-    return n ? { ok: true, value: n } : { ok: false, error: new ClaimLostError(w.key) };
-  });
+    [JSON.stringify(orders), JSON.stringify(lines), [...new Set(items.map((w) => w.customerId))]],
+  ];
 }
