@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openedDialog, pickOption, registerByApi, signInAs } from './helpers';
+import { animationsEnded, openedDialog, pickOption, registerByApi, signInAs } from './helpers';
 import { apiSignedIn, product, shipRental } from './journey';
 import { waitForMail } from './mail';
 import { bookingsDaysAgo, bookingsOf } from './db';
@@ -17,6 +17,8 @@ async function dayCell(page: Page, date: string) {
   await page.getByLabel('Start date').click();
   const dropdown = page.locator('.ant-picker-dropdown:visible');
   await expect(dropdown.locator('.ant-picker-header-view')).toBeVisible();
+  // A click while the dropdown still slides open can miss its cell (the day stayed unchosen once).
+  await animationsEnded(page);
   // The picker opens on the chosen day's month: move on, a month at a time, to the day's month.
   const month = new Date(`${date}T00:00:00Z`).toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
   const year = date.slice(0, 4);
