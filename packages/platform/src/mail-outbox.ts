@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import type { Logger } from './logger';
 import { messageIdFor, type MailAttachment, type Mailer } from './mail';
 import { qualified } from './outbox';
@@ -19,7 +19,8 @@ import { sql, type Db } from './sql';
  * took a message, so a worker that dies after the relay accepted and before it marked the row
  * SENT leaves the row SENDING; its lease runs out and the message is sent again, under the same
  * Message-ID (chosen when the row was written), which mail clients and archives use to recognise
- * the copy. The window is the time between the relay's 250 and the mark (one statement).
+ * the copy. The window is the time between the relay's 250 and the mark, which comes once the
+ * relay's batch (at most `batchSize` messages) has been through the SMTP server.
  */
 // The statuses are contracts' MESSAGE_STATUSES (the Messages screen shows them).
 
@@ -65,7 +66,7 @@ export interface QueuedMail {
 
 /** A queued message as its outbox row has it (a new id, and the Message-ID chosen now). */
 function mailRow(from: string, m: QueuedMail) {
-  const id = randomUUID();
+  const id = newId();
   return {
     id,
     recipient: m.to,
@@ -190,10 +191,21 @@ export class MailRelay {
     this.loop.kick();
   }
 
-  /** Claims and sends one batch; answers how many messages were handled. */
+  /**
+   * Claims and sends one batch; answers how many messages were handled. The messages the SMTP
+   * server took are marked SENT together once the batch is through (one statement and one commit a
+   * batch, not one a message: at a busy hour each order's e-mail cost a commit of its own).
+   */
   async runOnce(): Promise<number> {
     const claimed = await this.claim();
-    for (const row of claimed) await this.deliver(row);
+    const sent: string[] = [];
+    try {
+      for (const row of claimed) if (await this.deliver(row)) sent.push(row.id);
+    } finally {
+      if (sent.length > 0) {
+        await sql(this.opts.db(), `update ${this.table} set status = 'SENT', sent_at = now(), lease_until = null, last_error = null where id = any($1::uuid[]) and status = 'SENDING'`, [sent]);
+      }
+    }
     return claimed.length;
   }
 
@@ -214,7 +226,8 @@ export class MailRelay {
     );
   }
 
-  private async deliver(row: ClaimedRow): Promise<void> {
+  /** Sends one claimed message: true once the SMTP server took it (runOnce marks it SENT); a refusal is recorded here. */
+  private async deliver(row: ClaimedRow): Promise<boolean> {
     const t = this.table;
     try {
       await this.opts.mailer.send({
@@ -225,7 +238,7 @@ export class MailRelay {
         messageId: row.message_id,
         attachments: row.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
       });
-      await sql(this.opts.db(), `update ${t} set status = 'SENT', sent_at = now(), lease_until = null, last_error = null where id = $1 and status = 'SENDING'`, [row.id]);
+      return true;
     } catch (err) {
       const answer = err instanceof Error ? err.message : String(err);
       const permanent = isPermanentMailFailure(err) || row.attempts >= (this.opts.maxAttempts ?? 8);
@@ -237,6 +250,7 @@ export class MailRelay {
         [row.id, permanent ? 'FAILED' : 'QUEUED', answer.slice(0, 1000), delay],
       );
       this.opts.logger.warn({ messageId: row.message_id, attempts: row.attempts, permanent, err: answer }, 'mail relay: a message was not sent');
+      return false;
     }
   }
 }
