@@ -6,6 +6,7 @@ export * from './http';
 export * from './routes';
 export * from './db';
 export * from './sql';
+export * from './ids';
 export * from './batch';
 export * from './idempotency';
 export * from './pdf';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
@@ -36,7 +36,7 @@ export function eventEnvelope<T extends EventType>(source: string, event: NewEve
   // Recorded while handling a request (or an event of one): the event carries its id on.
   const correlationId = currentRequestId();
   return {
-    id: randomUUID(),
+    id: newId(),
     type: event.type,
     occurredAt: new Date().toISOString(),
     source,

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AssignSerialsReply, centsToString, type AssignSerialsRequest, type FieldError } from '@dme/contracts';
-import { callRpc, HttpProblem, qualified, type NatsConnection } from '@dme/platform';
+import { callRpc, HttpProblem, qualified, type NatsConnection, newId } from '@dme/platform';
 import { fullPaymentTermsOf, lineLabel, normalizeSerial, type Caller, type Effect, type OrderFacts, type TransitionInput } from './facts';
 
 /** What the effects need from outside the order service: the catalog's packing command. */
@@ -99,7 +98,7 @@ export const EFFECTS: { [E in Effect]: EffectFn } = {
     const reply = AssignSerialsReply.parse(answer);
     const rows = reply.lines.flatMap((l) =>
       l.serialCodes.map((s, position) => ({
-        id: randomUUID(),
+        id: newId(),
         line_id: l.lineId,
         position,
         serial_code: s.serialCode,

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CheckSerialReply, PACKING_MESSAGES, type CheckSerialRequest, type PackingProgress, type PackedLine } from '@dme/contracts';
-import { callRpc, HttpProblem, notFound, qualified, type NatsConnection, type Principal } from '@dme/platform';
+import { callRpc, HttpProblem, notFound, qualified, type NatsConnection, type Principal, newId } from '@dme/platform';
 import type { z } from 'zod';
 import { decide } from './can-perform';
 import { lockOrder } from '../modules/orders/read';
@@ -108,7 +107,7 @@ export async function scanSerial(em: EntityManager, orderId: string, lineId: str
     const inserted = await tem.execute<Array<{ id: string }>>(
       `insert into ${qualified(tem, 'packing_scans')} (id, order_id, line_id, serial_code, stock_item_id, warehouse_bin, scanned_by)
        values (?, ?, ?, ?, ?, ?, ?) on conflict (serial_code) do nothing returning id`,
-      [randomUUID(), orderId, lineId, unit.serialCode, unit.stockItemId, unit.warehouseBin, who.userId],
+      [newId(), orderId, lineId, unit.serialCode, unit.stockItemId, unit.warehouseBin, who.userId],
     );
     if (inserted.length === 0) {
       // Another order's packer saved it while the catalog answered (their transaction has committed).

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EVENTS, ORDER_TRANSITIONS, orderScopeOf, type Order, type OrderStatus } from '@dme/contracts';
-import { badRequest, forbidden, HttpProblem, qualified, recordEvent, type Principal } from '@dme/platform';
+import { badRequest, forbidden, HttpProblem, qualified, recordEvent, type Principal, newId } from '@dme/platform';
 import { SOURCE } from '../events';
 import { getOrder, lockOrder } from '../modules/orders/read';
 import { decide } from './can-perform';
@@ -73,7 +72,7 @@ export async function transition(
 /** Appends an entry to the order's tracker (a step taken, or an attempt that moved nothing). */
 export async function addTrackerEntry(tem: EntityManager, orderId: string, title: string, status: OrderStatus, at: Date): Promise<void> {
   await tem.execute(`insert into ${qualified(tem, 'order_tracker')} (id, order_id, title, status, created_at) values (?, ?, ?, ?, ?)`, [
-    randomUUID(),
+    newId(),
     orderId,
     title,
     status,

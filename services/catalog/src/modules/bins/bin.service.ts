@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, type Bin } from '@dme/contracts';
-import { conflict, containsPattern, isForeignKeyViolation, isUniqueViolation, notFound, qualified } from '@dme/platform';
+import { conflict, containsPattern, isForeignKeyViolation, isUniqueViolation, notFound, qualified, newId } from '@dme/platform';
 import type { z } from 'zod';
 import type { BinRequest as BinRequestSchema } from '@dme/contracts';
 import { BinEntity, type BinRow } from './bin.entity';
@@ -41,7 +40,7 @@ async function save(em: EntityManager): Promise<void> {
 
 export async function createBin(em: EntityManager, input: BinInput): Promise<Bin> {
   const now = new Date();
-  const bin = em.create(BinEntity, { id: randomUUID(), name: input.name, description: input.description, createdAt: now, updatedAt: now });
+  const bin = em.create(BinEntity, { id: newId(), name: input.name, description: input.description, createdAt: now, updatedAt: now });
   em.persist(bin);
   await save(em);
   return toBin(bin, 0);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_RENTAL_DAYS, DEFAULT_TURNAROUND_DAYS, manilaDate } from '@dme/contracts';
-import { qualified, sql, type HttpProblem } from '@dme/platform';
+import { NEW_ID_SQL, qualified, sql, type HttpProblem } from '@dme/platform';
 import { bookNeed, firstStartDate, needOf, notFreeProblem, unbookOrder, type Need } from './booking.service';
 import { batchKeys, batchLeavesSql, HOLD_MINUTES, nameOf, outcomeOf, replyOf, requestsSql, resolvedLinesSql, type LineRow, type Reserve, type ReserveOutcome } from '../reservations/lines';
 
@@ -100,7 +100,7 @@ export async function bookRentalOrders(em: EntityManager, inputs: Reserve[]): Pr
       await sql(
         tem,
         `insert into ${t('reservations')} (id, order_id, product_id, variant_id, sub_variant_id, leaf_id, quantity, status, expires_at, dated)
-         select gen_random_uuid(), h.order_id, h.product_id, h.variant_id, h.sub_variant_id, h.leaf_id, h.quantity, 'HELD', $2::timestamptz, true
+         select ${NEW_ID_SQL}, h.order_id, h.product_id, h.variant_id, h.sub_variant_id, h.leaf_id, h.quantity, 'HELD', $2::timestamptz, true
            from jsonb_to_recordset($1::jsonb) as h(order_id uuid, product_id uuid, variant_id uuid, sub_variant_id uuid, leaf_id uuid, quantity int)`,
         [JSON.stringify(held), new Date(Date.now() + HOLD_MINUTES * 60_000)],
       );

@@ -1,5 +1,5 @@
 import { addDays, BOOKING_MESSAGES, lastBookableStart, manilaDate, ORDER_MESSAGES, rentalPeriod, type FieldError } from '@dme/contracts';
-import { HttpProblem, qualified, sql, type Db } from '@dme/platform';
+import { HttpProblem, NEW_ID_SQL, qualified, sql, type Db } from '@dme/platform';
 import { LEAF_SQL, RENTABLE_SQL, unitFreeSql } from './busy';
 
 /** A product level: the product, a variant of it, or a sub-variant (null: not narrowed). */
@@ -51,7 +51,7 @@ export async function bookNeed(db: Db, orderId: string, need: Need, legacy: numb
        select count(*) >= $4::int + $5::int as fits from picked
      ), written as (
        insert into ${t('bookings')} (id, kind, order_id, stock_item_id, leaf_id, product_id, period, due_date, status)
-       select gen_random_uuid(), 'RENTAL', $6::uuid, p.id, $1::uuid, $8::uuid, daterange($2::date, $3::date), $9::date, 'ACTIVE'
+       select ${NEW_ID_SQL}, 'RENTAL', $6::uuid, p.id, $1::uuid, $8::uuid, daterange($2::date, $3::date), $9::date, 'ACTIVE'
          from picked p, enough e
         where e.fits and p.n <= $4::int
        returning 1

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { addDays, BOOKING_MESSAGES, manilaDate, type DowntimeCreateRequest as DowntimeSchema, type UnitBooking } from '@dme/contracts';
-import { badRequest, HttpProblem, notFound, qualified, sql } from '@dme/platform';
+import { badRequest, HttpProblem, NEW_ID_SQL, notFound, qualified, sql } from '@dme/platform';
 import { LEAF_SQL, RENTABLE_SQL, unitFreeSql } from './busy';
 import { levelItemsSql } from './booking.service';
 import { bookingRowsSql, toBooking, withToday, type BookingRow } from './calendar.service';
@@ -52,7 +52,7 @@ export async function createDowntime(em: EntityManager, input: Downtime): Promis
     const written = await sql<{ id: string }>(
       tem,
       `insert into ${t('bookings')} (id, kind, stock_item_id, leaf_id, product_id, period, due_date, reason, note, status)
-       select gen_random_uuid(), 'DOWNTIME', u.id, u.leaf_id, u.product_id, daterange($2::date, $3::date), $3::date, $4, $5, 'ACTIVE'
+       select ${NEW_ID_SQL}, 'DOWNTIME', u.id, u.leaf_id, u.product_id, daterange($2::date, $3::date), $3::date, $4, $5, 'ACTIVE'
          from jsonb_to_recordset($1::jsonb) as u(id uuid, leaf_id uuid, product_id uuid)
        returning id`,
       [JSON.stringify(units.map((u) => ({ id: u.id, leaf_id: u.leaf_id, product_id: u.product_id }))), input.from, end, input.reason, input.note],

@@ -1,5 +1,5 @@
 import type { CustodyKind, StockStatus } from '@dme/contracts';
-import { qualified, sql, type Db } from '@dme/platform';
+import { NEW_ID_SQL, qualified, sql, type Db } from '@dme/platform';
 
 /** Who did a step: their user id and username (null: an event of another service that did not say). */
 export interface Actor {
@@ -39,7 +39,7 @@ export async function appendCustody(db: Db, ids: readonly string[], w: CustodyWr
   const rows = await sql<{ id: string }>(
     db,
     `insert into ${t('custody_events')} (id, stock_item_id, serial_code, kind, at, by_user_id, by_name, status, bin_id, bin_name, order_id, order_number, party, condition, note, checklist, source_event_id)
-     select gen_random_uuid(), i.id, i.serial_code, $2, coalesce($3::timestamptz, now()), $4::uuid, $5, $6, i.warehouse_bin_id, b.name, $7::uuid, co.order_number,
+     select ${NEW_ID_SQL}, i.id, i.serial_code, $2, coalesce($3::timestamptz, now()), $4::uuid, $5, $6, i.warehouse_bin_id, b.name, $7::uuid, co.order_number,
             coalesce($8, case when $9::boolean then co.customer_name end), $10, $11, $12::jsonb, $13::uuid
        from ${t('stock_items')} i
        left join ${t('warehouse_bins')} b on b.id = i.warehouse_bin_id

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, EVENTS, type Product, type ProductInput } from '@dme/contracts';
-import { badRequest, bumpAggregateVersion, conflict, notFound, qualified, recordEvent } from '@dme/platform';
+import { badRequest, bumpAggregateVersion, conflict, notFound, qualified, recordEvent, newId } from '@dme/platform';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './product.entity';
 import { loadTrees, money, snapshot, toProduct, writePriceRange, type ProductTree } from './product-tree';
 import { productFields, SOURCE, variantLevel } from './product.service';
@@ -91,12 +90,12 @@ function writeVariants(tem: EntityManager, id: string, input: ProductInput, curr
   return input.variants.map((v, i) => {
     const variant =
       (v.id ? existing.get(v.id) : undefined) ??
-      tem.create(VariantEntity, { id: randomUUID(), productId: id, name: v.name, position: i, price: null, damageCharges: null, createdAt: now });
+      tem.create(VariantEntity, { id: newId(), productId: id, name: v.name, position: i, price: null, damageCharges: null, createdAt: now });
     tem.persist(variant);
     Object.assign(variant, { name: v.name, position: i, ...variantLevel(v) });
     const subVariants = v.subVariants.map((s, j) => {
       const level = { name: s.name, position: j, price: money(s.price), damageCharges: money(s.damageCharges) };
-      const sub = (s.id ? subsById.get(s.id) : undefined) ?? tem.create(SubVariantEntity, { id: randomUUID(), variantId: variant.id, ...level, createdAt: now });
+      const sub = (s.id ? subsById.get(s.id) : undefined) ?? tem.create(SubVariantEntity, { id: newId(), variantId: variant.id, ...level, createdAt: now });
       tem.persist(sub);
       Object.assign(sub, level);
       return sub;

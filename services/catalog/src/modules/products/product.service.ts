@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EVENTS, type Product, type ProductInput } from '@dme/contracts';
-import { bumpAggregateVersion, notFound, qualified, recordEvent } from '@dme/platform';
+import { bumpAggregateVersion, notFound, qualified, recordEvent, newId } from '@dme/platform';
 import { ProductEntity, SubVariantEntity, VariantEntity } from './product.entity';
 import { loadTrees, money, snapshot, toProduct, writePriceRange, type ProductTree } from './product-tree';
 import { countsFor } from '../stock/counts';
@@ -51,14 +50,14 @@ export async function getProduct(em: EntityManager, id: string, opts: { includeA
 export async function createProduct(em: EntityManager, input: ProductInput): Promise<Product> {
   const tree = await em.transactional(async (tem) => {
     const now = new Date();
-    const product = tem.create(ProductEntity, { id: randomUUID(), rentalTerms: null, ...productFields(input), archivedAt: null, createdAt: now, updatedAt: now });
+    const product = tem.create(ProductEntity, { id: newId(), rentalTerms: null, ...productFields(input), archivedAt: null, createdAt: now, updatedAt: now });
     tem.persist(product);
     const variants = input.variants.map((v, i) => {
-      const variant = tem.create(VariantEntity, { id: randomUUID(), productId: product.id, name: v.name, position: i, ...variantLevel(v), createdAt: now });
+      const variant = tem.create(VariantEntity, { id: newId(), productId: product.id, name: v.name, position: i, ...variantLevel(v), createdAt: now });
       tem.persist(variant);
       const subVariants = v.subVariants.map((s, j) => {
         const sub = tem.create(SubVariantEntity, {
-          id: randomUUID(),
+          id: newId(),
           variantId: variant.id,
           name: s.name,
           position: j,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import {
@@ -14,7 +13,7 @@ import {
   type RecallSummary,
   type StockStatus,
 } from '@dme/contracts';
-import { badRequest, HttpProblem, notFound, qualified, recordEvent, sql, type Db, type Principal } from '@dme/platform';
+import { badRequest, HttpProblem, notFound, qualified, recordEvent, sql, type Db, type Principal, newId } from '@dme/platform';
 import { appendCustody, type Actor } from '../custody/custody';
 import { moveStockItems } from '../stock/stock-moves';
 import { SOURCE } from '../products/product.service';
@@ -145,7 +144,7 @@ export async function listRecalls(db: Db, q: ListInput): Promise<RecallListRespo
  */
 export async function openRecall(em: EntityManager, input: CreateInput, who: Principal): Promise<RecallResponse> {
   const by: Actor = { userId: who.userId, name: who.username };
-  const id = randomUUID();
+  const id = newId();
   let message = '';
   await em.transactional(async (tem) => {
     const t = (n: string) => qualified(tem, n);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { productTypeFor, type ReserveLineReply } from '@dme/contracts';
-import { MicroBatcher, qualified, sql, type Db } from '@dme/platform';
+import { MicroBatcher, NEW_ID_SQL, qualified, sql, type Db } from '@dme/platform';
 import { bookRentalOrders } from '../bookings/book-rentals';
 import { batchKeys, batchLeavesSql, HOLD_MINUTES, outcomeOf, requestsSql, resolvedLinesSql, type BatchRow, type Reserve, type ReserveOutcome } from './lines';
 
@@ -128,7 +128,7 @@ function reserveOrdersSql(db: Db): string {
        select a.req, r.order_id, a.outcome, a.short from alloc a join requests r on r.req = a.req
      ), written as (
        insert into ${t('reservations')} (id, order_id, product_id, variant_id, sub_variant_id, leaf_id, quantity, status, expires_at)
-       select gen_random_uuid(), d.order_id, n.product_id, n.variant_id, n.sub_variant_id, n.leaf_id, n.q, 'HELD', $2::timestamptz
+       select ${NEW_ID_SQL}, d.order_id, n.product_id, n.variant_id, n.sub_variant_id, n.leaf_id, n.q, 'HELD', $2::timestamptz
          from needs n join decided d on d.req = n.req and d.outcome = 'held'
         order by n.leaf_id
        on conflict (order_id, leaf_id) where status in ('HELD','CONFIRMED') do nothing

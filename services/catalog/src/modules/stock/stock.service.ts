@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CATALOG_MESSAGES, EVENTS, manilaDate, STOCK_ITEM_START, STOCK_STATUS_INVENTORY, type AddStockRequest as AddStockSchema, type StockItem } from '@dme/contracts';
-import { badRequest, conflict, equalsFilters, notFound, qualified, recordEvent } from '@dme/platform';
+import { badRequest, conflict, equalsFilters, notFound, qualified, recordEvent, newId } from '@dme/platform';
 import type { z } from 'zod';
 import { ProductEntity, SubVariantEntity, VariantEntity, type ProductRow } from '../products/product.entity';
 import { BinEntity } from '../bins/bin.entity';
@@ -103,7 +102,7 @@ export async function addStock(em: EntityManager, input: AddStock, actor: string
     const prefix = serialPrefix(product.name);
     const now = new Date();
     const batch = tem.create(StockBatchEntity, {
-      id: randomUUID(),
+      id: newId(),
       productId: product.id,
       variantId,
       subVariantId,
@@ -115,7 +114,7 @@ export async function addStock(em: EntityManager, input: AddStock, actor: string
     tem.persist(batch);
     const items = numbers.map((r) => {
       const item = tem.create(StockItemEntity, {
-        id: randomUUID(),
+        id: newId(),
         serialCode: `${prefix}-${String(r.n).padStart(7, '0')}`,
         productId: product.id,
         variantId,

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { STOCK_STATUS_INVENTORY, UNIT_MESSAGES, type BinAudit, type BinAuditListResponse, type StockStatus } from '@dme/contracts';
-import { badRequest, HttpProblem, notFound, qualified, sql, type Principal } from '@dme/platform';
+import { badRequest, HttpProblem, notFound, qualified, sql, type Principal, newId } from '@dme/platform';
 import { appendCustody } from '../custody/custody';
 
 /** The statuses of a unit that is in the warehouse: one a bin is expected to hold. */
@@ -53,7 +52,7 @@ export async function auditBin(em: EntityManager, binId: string, codes: readonly
     missing: expected.filter((u) => !seenCodes.has(u.serial_code)).map(unit),
     unknown: scanned.filter((c) => !seenCodes.has(c)).sort(),
   };
-  const id = randomUUID();
+  const id = newId();
   await sql(em, `insert into ${t('bin_audits')} (id, bin_id, by_user_id, by_name, scanned, result) values ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`, [
     id,
     binId,

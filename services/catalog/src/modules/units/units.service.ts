@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   canTakeStep,
@@ -20,7 +19,7 @@ import {
   type UnitStep,
   type UnitSummary,
 } from '@dme/contracts';
-import { HttpProblem, notFound, qualified, sql, type Db, type Principal } from '@dme/platform';
+import { HttpProblem, notFound, qualified, sql, type Db, type Principal, newId } from '@dme/platform';
 import type { z } from 'zod';
 import type { UnitStepRequest as UnitStepSchema, UnitBoardQuery as BoardSchema } from '@dme/contracts';
 import { moveStockItems } from '../stock/stock-moves';
@@ -282,7 +281,7 @@ async function planOf(db: Db, step: UnitStep, unit: UnitRow, body: StepInput): P
         trigger: 'repairOpened',
         note: fault,
         before: async (tx, u, by) => {
-          await sql(tx, `insert into ${t('repair_orders')} (id, stock_item_id, fault, opened_by) values ($1, $2, $3, $4)`, [randomUUID(), u.id, fault, by.name]);
+          await sql(tx, `insert into ${t('repair_orders')} (id, stock_item_id, fault, opened_by) values ($1, $2, $3, $4)`, [newId(), u.id, fault, by.name]);
         },
       };
     }

@@ -1,7 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SessionPrincipal } from '@dme/contracts';
-import { qualified, sql } from '@dme/platform';
+import { qualified, sql, newId } from '@dme/platform';
 import { SessionEntity } from './session.entity';
 
 export const SESSION_COOKIE = 'dme_session';
@@ -24,7 +24,7 @@ export async function openSession(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + policy.absoluteHours * 3600_000);
   const session = em.create(SessionEntity, {
-    id: randomUUID(),
+    id: newId(),
     tokenHash: hashToken(token),
     userId,
     createdAt: now,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import {
   ageOn,
@@ -13,7 +12,7 @@ import {
   type UserStatus,
   type UserType,
 } from '@dme/contracts';
-import { bumpAggregateVersion, conflict, HttpProblem, isUniqueViolation, notFound, qualified, recordEvent, containsPattern, readKeptCounts } from '@dme/platform';
+import { bumpAggregateVersion, conflict, HttpProblem, isUniqueViolation, notFound, qualified, recordEvent, containsPattern, readKeptCounts, newId } from '@dme/platform';
 import type { z } from 'zod';
 import { UserEntity, type UserRow } from './user.entity';
 import { hashPassword } from './password';
@@ -127,7 +126,7 @@ async function createUser(
     const kind = userType === 'CUSTOMER' ? 'customer' : 'employee';
     const now = new Date();
     const user = tem.create(UserEntity, {
-      id: randomUUID(),
+      id: newId(),
       idNumber: await nextAccountNumber(tem, kind),
       username: input.username,
       passwordHash,

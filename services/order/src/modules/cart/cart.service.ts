@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { centsToString, manilaDate, MAX_QUANTITY, ORDER_MESSAGES, productTypeFor, rentalDaysOf, rentalStartOf, StockAvailabilityReply, sumCents, toCents, type CartItem, type CartType, type OrderQuoteInput, type QuoteLine, type StockAvailabilityRequest } from '@dme/contracts';
-import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection } from '@dme/platform';
+import { badRequest, callRpc, HttpProblem, notFound, qualified, type NatsConnection, newId } from '@dme/platform';
 import { leafOf, lineAmount, productsById, type ProductModel } from '../readmodels/products';
 import { linesOf, type Line } from '../checkout/lines';
 
@@ -150,7 +149,7 @@ export async function addToCart(em: EntityManager, customerId: string, input: Ca
      do update set quantity = least(${t}.quantity + excluded.quantity, ${MAX_QUANTITY}), no_of_rental_days = excluded.no_of_rental_days, start_date = excluded.start_date, updated_at = now()
        where ${t}.quantity + excluded.quantity <= ?
      returning *`,
-    [randomUUID(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days, start, available],
+    [newId(), customerId, input.type, input.productID, input.productVariantID, input.productSubVariantID, input.quantity, days, start, available],
   );
   // No row: the line was there and the sum is more than is available.
   if (!row) throw overStock();

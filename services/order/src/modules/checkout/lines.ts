@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { centsToString, firstDayCents, lineDepositCents, lineTotalCents, manilaDate, ORDER_MESSAGES, rentalDaysOf, rentalStartOf, sumCents, toCents, type OrderType, type PlaceOrderInput, type ReserveLineReply } from '@dme/contracts';
-import { badRequest, notFound } from '@dme/platform';
+import { badRequest, notFound, newId } from '@dme/platform';
 import type { CartLineRow } from './checkout.store';
 
 /** A line of the order being placed, as the reservation asks for it (`ref`: its position). */
@@ -64,7 +63,7 @@ export function priceLines(lines: Line[], reply: ReserveLineReply[], type: Order
     const terms = { unitCents: toCents(r.unitPrice), quantity: l.quantity, noOfRentalDays: l.noOfRentalDays };
     const total = lineTotalCents(terms);
     const deposit = type === 'RENT' ? lineDepositCents(r.rentalTerms, { quantity: l.quantity, lineCents: total }) : 0;
-    return { ...l, r, id: randomUUID(), total, firstDay: firstDayCents(terms), deposit };
+    return { ...l, r, id: newId(), total, firstDay: firstDayCents(terms), deposit };
   });
   const totalAmount = centsToString(sumCents(priced.map((p) => p.total)));
   const partial = type === 'RENT' ? centsToString(sumCents(priced.map((p) => p.firstDay))) : null;

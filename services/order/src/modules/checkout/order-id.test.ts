@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlaceOrderRequest } from '@dme/contracts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, manilaDate, manilaInstant, PlaceOrderRequest } from '@dme/contracts';
 import { callRpc, claimKeys, IDEMPOTENCY_LEASE_SECONDS, requestHash } from '@dme/platform';
 import { eventually } from '@dme/testing';
 import { ADDRESS, ledgerAndRecount, place, startOrdering, type OrderHarness } from '../../test/harness';
 import { linesOf } from './lines';
-import { checkoutOrderId, derivedOrderId, uuidV5 } from './order-id';
+import { checkoutOrderId, dayOrderedNameId, derivedOrderId } from './order-id';
 import { abandonCheckout } from './place-order';
 
 /**
@@ -14,27 +14,53 @@ import { abandonCheckout } from './place-order';
  * the catalog holds its units once.
  */
 
-const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The first 48 bits of a day-ordered id, as an instant. */
+const dayOf = (id: string) => new Date(parseInt(id.replace(/-/g, '').slice(0, 12), 16));
+
+/**
+ * A test that compares the id its checkout was given with one it derives waits out a coming Manila
+ * midnight (the id's day would change between the two).
+ */
+async function awayFromMidnight(): Promise<void> {
+  const left = manilaInstant(addDays(manilaDate(), 1), '00:00').getTime() - Date.now();
+  if (left < 20_000) await new Promise((r) => setTimeout(r, left + 100));
+}
 
 describe('the derived order id', () => {
-  it('is an RFC 9562 version 5 UUID (the RFC test vector), the same for the same customer, key and lines', () => {
-    expect(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+  it('is a version 8 UUID beginning with its Manila day, the same for the same customer, key, lines and day', () => {
     const customer = randomUUID();
     const key = randomUUID();
     const lines = [{ ref: 0, productID: randomUUID(), productVariantID: null, productSubVariantID: null, quantity: 2, noOfRentalDays: null, startDate: null }];
-    const id = derivedOrderId(customer, key, lines);
-    expect(id).toMatch(UUID_V5);
-    expect(derivedOrderId(customer, key, structuredClone(lines))).toBe(id);
-    expect(derivedOrderId(customer.toUpperCase(), key, lines)).toBe(id);
+    // 23:59 and 00:00 in Manila (15:59 and 16:00 UTC) are two days.
+    const late = new Date('2026-12-03T15:59:59.999Z');
+    const next = new Date('2026-12-03T16:00:00.000Z');
+    const id = derivedOrderId(customer, key, lines, 0, late);
+    expect(id).toMatch(UUID_V8);
+    expect(dayOf(id)).toEqual(new Date('2026-12-03T00:00:00+08:00'));
+    expect(derivedOrderId(customer, key, structuredClone(lines), 0, new Date('2026-12-02T16:00:00.000Z'))).toBe(id);
+    expect(derivedOrderId(customer.toUpperCase(), key, lines, 0, late)).toBe(id);
+    // The next day: another id, sorting after.
+    const tomorrow = derivedOrderId(customer, key, lines, 0, next);
+    expect(dayOf(tomorrow)).toEqual(new Date('2026-12-04T00:00:00+08:00'));
+    expect(tomorrow > id).toBe(true);
+    expect(tomorrow.slice(13)).toBe(id.slice(13));
     // Another customer, key, line, attempt: another id.
-    expect(derivedOrderId(randomUUID(), key, lines)).not.toBe(id);
-    expect(derivedOrderId(customer, randomUUID(), lines)).not.toBe(id);
-    expect(derivedOrderId(customer, key, [{ ...lines[0]!, quantity: 3 }])).not.toBe(id);
-    expect(derivedOrderId(customer, key, lines, 1)).not.toBe(id);
+    expect(derivedOrderId(randomUUID(), key, lines, 0, late)).not.toBe(id);
+    expect(derivedOrderId(customer, randomUUID(), lines, 0, late)).not.toBe(id);
+    expect(derivedOrderId(customer, key, [{ ...lines[0]!, quantity: 3 }], 0, late)).not.toBe(id);
+    expect(derivedOrderId(customer, key, lines, 1, late)).not.toBe(id);
     // The ids the key was spent on are skipped, in order.
-    expect(checkoutOrderId(customer, key, lines, [])).toBe(id);
-    expect(checkoutOrderId(customer, key, lines, [id.toUpperCase()])).toBe(derivedOrderId(customer, key, lines, 1));
-    expect(checkoutOrderId(customer, key, lines, [derivedOrderId(customer, key, lines, 1), id])).toBe(derivedOrderId(customer, key, lines, 2));
+    expect(checkoutOrderId(customer, key, lines, [], late)).toBe(id);
+    expect(checkoutOrderId(customer, key, lines, [id.toUpperCase()], late)).toBe(derivedOrderId(customer, key, lines, 1, late));
+    expect(checkoutOrderId(customer, key, lines, [derivedOrderId(customer, key, lines, 1, late), id], late)).toBe(derivedOrderId(customer, key, lines, 2, late));
+  });
+
+  it('keeps the hash of a version 5 UUID after its day (the RFC 9562 test vector)', () => {
+    // uuid5(DNS, "www.example.com") = 2ed6657d-e927-568b-95e1-2665a8aea6a2: the same SHA-1 after the 48 bits of the day.
+    const id = dayOrderedNameId('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'www.example.com', new Date(0));
+    expect(id).toBe('00000000-0000-868b-95e1-2665a8aea6a2');
   });
 });
 
@@ -58,6 +84,8 @@ async function reservationsOf(orderId: string) {
 }
 
 describe('checkout order ids (issue 30)', () => {
+  beforeEach(awayFromMidnight);
+
   it('the same customer and key give the same order id; another customer with the same key another one', async () => {
     const p = await sale();
     await h.addStock({ productID: p.id, quantity: 5 });

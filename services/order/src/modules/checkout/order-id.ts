@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { manilaDate, manilaInstant } from '@dme/contracts';
 import type { Line } from './lines';
 
 /**
@@ -7,12 +8,18 @@ import type { Line } from './lines';
  */
 export const CHECKOUT_ORDER_NAMESPACE = '3f0d6c1e-8a52-4b8e-9d57-2c4a61f0b7a9';
 
-/** A name-based UUID (RFC 9562 version 5: SHA-1 over the namespace's 16 bytes and the name). */
-export function uuidV5(namespace: string, name: string): string {
+/**
+ * A name-based UUID that sorts by day (RFC 9562 version 8, "custom"): the first 48 bits are the
+ * milliseconds of `dayStart`, the rest SHA-1 over the namespace's 16 bytes and the name (as a
+ * version 5 UUID's). The same name on the same day gives the same id; ids of a later day sort
+ * after.
+ */
+export function dayOrderedNameId(namespace: string, name: string, dayStart: Date): string {
   const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
-  if (ns.length !== 16) throw new Error(`uuidV5: not a UUID namespace: ${namespace}`);
+  if (ns.length !== 16) throw new Error(`dayOrderedNameId: not a UUID namespace: ${namespace}`);
   const b = createHash('sha1').update(ns).update(name, 'utf8').digest().subarray(0, 16);
-  b[6] = (b[6]! & 0x0f) | 0x50;
+  b.writeUIntBE(dayStart.getTime(), 0, 6);
+  b[6] = (b[6]! & 0x0f) | 0x80;
   b[8] = (b[8]! & 0x3f) | 0x80;
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
@@ -35,20 +42,28 @@ export function uuidV5(namespace: string, name: string): string {
  *   key before its stored answer expired): see checkoutOrderId.
  *
  * The name is a JSON array, so no two (customer, key, lines, attempt) give the same name.
+ *
+ * The id begins with the Manila day it is derived on (dayOrderedNameId), so a day's orders sort
+ * together: their inserts land on the few pages of each index keyed by order id that hold that
+ * day (the orders', lines', tracker's, payments', reports'...), not on random pages of a year's
+ * index. A retry on the next Manila day (a checkout killed a moment before midnight and retried
+ * after it) derives another id: its units are held twice until the first hold expires, as a retry
+ * with a random id would be (docs/decisions.md, "Order ids by day").
  */
-export function derivedOrderId(customerId: string, key: string, lines: Line[], attempt = 0): string {
+export function derivedOrderId(customerId: string, key: string, lines: Line[], attempt = 0, now: Date = new Date()): string {
   const fingerprint = lines.map((l) => [l.ref, l.productID, l.productVariantID, l.productSubVariantID, l.quantity, l.noOfRentalDays, l.startDate]);
-  return uuidV5(CHECKOUT_ORDER_NAMESPACE, JSON.stringify(['dme.checkout.order', customerId.toLowerCase(), key, fingerprint, attempt]));
+  const name = JSON.stringify(['dme.checkout.order', customerId.toLowerCase(), key, fingerprint, attempt]);
+  return dayOrderedNameId(CHECKOUT_ORDER_NAMESPACE, name, manilaInstant(manilaDate(now), '00:00'));
 }
 
 /**
  * The order id of a checkout: the first derived id (attempt 0, 1, ...) this key has not used yet.
  * `used`: the order ids the key has been spent on (checkout_attempts, read with the claim).
  */
-export function checkoutOrderId(customerId: string, key: string, lines: Line[], used: readonly string[]): string {
+export function checkoutOrderId(customerId: string, key: string, lines: Line[], used: readonly string[], now: Date = new Date()): string {
   const taken = new Set(used.map((u) => u.toLowerCase()));
   for (let attempt = 0; ; attempt++) {
-    const id = derivedOrderId(customerId, key, lines, attempt);
+    const id = derivedOrderId(customerId, key, lines, attempt, now);
     if (!taken.has(id)) return id;
   }
 }

@@ -1,6 +1,6 @@
 import { centsToString, EVENTS, manilaDate, ORDER_PLACED_TITLE, orderBilling, type Billing, type Order, type PlaceOrderInput } from '@dme/contracts';
-import { eventEnvelope, type Principal } from '@dme/platform';
-import { randomUUID } from 'node:crypto';
+import { eventEnvelope, type Principal, newId } from '@dme/platform';
+
 import { SOURCE } from '../../events';
 import { allowedTransitions } from '../../process/can-perform';
 import { customerOf } from '../orders/rows';
@@ -194,7 +194,7 @@ export function orderWrite(p: Placed, order: Order, claim: { cartIds: string[]; 
     note: body.note,
     createdAt: p.now,
     lines: lineRows(p.priced),
-    trackerId: randomUUID(),
+    trackerId: newId(),
     trackerTitle: ORDER_PLACED_TITLE,
     cartIds: claim.cartIds,
     event: { id: event.id, type: event.type, payload: event },

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import {
@@ -16,7 +15,7 @@ import {
   type HandoverRequest,
   type HandoverResponse,
 } from '@dme/contracts';
-import { badRequest, HttpProblem, notFound, qualified, unprocessable, type BlobStore, type Principal } from '@dme/platform';
+import { badRequest, HttpProblem, notFound, qualified, unprocessable, type BlobStore, type Principal, newId } from '@dme/platform';
 import type { OrderFacts } from '../../process/facts';
 import { GUARDS } from '../../process/guards';
 import { addTrackerEntry, perform, visibility, type ProcessDeps } from '../../process/transitions';
@@ -186,7 +185,7 @@ export async function recordHandover(
         `select count(*)::int as n from ${qualified(tem, 'order_handovers')} where order_id = ? and leg = ?`,
         [order.id, body.leg],
       );
-      const id = randomUUID();
+      const id = newId();
       const names = {
         signature: signature ? `handover/${id}-signature.${signature.type === 'image/png' ? 'png' : 'jpg'}` : null,
         photo: photo ? `handover/${id}-photo.${photo.type === 'image/png' ? 'png' : 'jpg'}` : null,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   BOOKING_MESSAGES,
@@ -24,7 +23,7 @@ import {
   type ExtendRentalResponse,
   type Extender,
 } from '@dme/contracts';
-import { callRpc, HttpProblem, qualified, recordEvent, type NatsConnection, type Principal } from '@dme/platform';
+import { callRpc, HttpProblem, qualified, recordEvent, type NatsConnection, type Principal, newId } from '@dme/platform';
 import type { OrderFacts } from '../../process/facts';
 import { SOURCE } from '../../events';
 import { getOrder, lockOrder } from '../orders/read';
@@ -109,7 +108,7 @@ async function writeDaysChange(tem: EntityManager, order: OrderFacts, lines: Lin
   await tem.execute(`update ${t('orders')} set total_amount = ?, updated_at = now() where id = ?`, [centsToString(total), order.id]);
   await tem.execute(
     `insert into ${t('order_extensions')} (id, order_id, seq, kind, days, amount, return_on, by_kind, by_user_id) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [randomUUID(), order.id, change.seq, change.kind, change.days, centsToString(amount), change.returnOn, change.by, change.who.userId],
+    [newId(), order.id, change.seq, change.kind, change.days, centsToString(amount), change.returnOn, change.by, change.who.userId],
   );
   const data = {
     orderId: order.id,

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, HttpProblem, notFound, qualified, recordEvent, type Principal } from '@dme/platform';
+import { badRequest, HttpProblem, notFound, qualified, recordEvent, type Principal, newId } from '@dme/platform';
 import { acceptsRequests, EVENTS, RENTAL_MESSAGES, REQUEST_NEXT, type CreateRequestBody, type OrderRequest, type StaffRequestBody } from '@dme/contracts';
 import type { z } from 'zod';
 import { SOURCE } from '../../events';
@@ -46,7 +45,7 @@ async function fileRequest(
   note: string,
   linesOf: (tem: EntityManager) => Promise<string[]>,
 ): Promise<OrderRequest> {
-  const id = randomUUID();
+  const id = newId();
   await em.transactional(async (tem) => {
     const order = await lockOrder(tem, { id: orderId }, scope);
     if (!acceptsRequests(order)) throw new HttpProblem(409, RENTAL_MESSAGES.requestNotOngoing);

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LATE_FEE_MESSAGES, manilaDate, toCents, type LateFeeWaiverRequest, type Order } from '@dme/contracts';
-import { HttpProblem, personName, qualified, type Principal } from '@dme/platform';
+import { HttpProblem, personName, qualified, type Principal, newId } from '@dme/platform';
 import { lateFeesOf } from '../../process/facts';
 import { getOrder, lateFeesWaivable, lockOrder } from '../orders/read';
 
@@ -19,7 +18,7 @@ export async function waiveLateFees(em: EntityManager, orderId: string, body: La
     const amount = toCents(String(body.amount));
     if (amount > left) throw new HttpProblem(400, LATE_FEE_MESSAGES.tooMuch, [{ field: 'amount', message: LATE_FEE_MESSAGES.tooMuch }]);
     await tem.execute(`insert into ${qualified(tem, 'order_late_fee_waivers')} (id, order_id, amount, reason, by_id, by_name) values (?, ?, ?, ?, ?, ?)`, [
-      randomUUID(),
+      newId(),
       orderId,
       String(body.amount),
       body.reason,

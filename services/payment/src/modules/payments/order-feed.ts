@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { centsToString, EVENT_DATA, EVENTS, rentalPartialCents, toCents, type DaysChangeKind, type EventData, type EventEnvelope, type PaymentDaysChange } from '@dme/contracts';
-import { lockEventOrders, qualified, sql, writeEvent, type Db } from '@dme/platform';
+import { lockEventOrders, qualified, sql, writeEvent, type Db, newId } from '@dme/platform';
 import { onExtended, onOrderStatus, opening, refundDue } from './payment.rules';
 import { SOURCE } from './payment.service';
 import { cents, figuresOf, findPayment, money, saveFigures } from './payment.store';
@@ -33,7 +32,7 @@ export async function openPayments(db: Db, placed: ReadonlyArray<{ data: Placed;
     const f = opening(data.type, total, partial, toCents(data.deposit));
     return {
       n,
-      id: randomUUID(),
+      id: newId(),
       order_id: data.orderId,
       order_number: data.orderNumber,
       order_type: data.type,
@@ -97,7 +96,7 @@ export async function openPayments(db: Db, placed: ReadonlyArray<{ data: Placed;
  * payment taken makes it REFUND_DUE and records `dme.payment.refund_due` in the outbox, in the
  * consumer's transaction.
  */
-export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: string, eventId: string = randomUUID()): Promise<FeedOutcome> {
+export async function applyOrderStatus(db: Db, data: StatusChanged, occurredAt: string, eventId: string = newId()): Promise<FeedOutcome> {
   const row = await findPayment(db, 'order_id', data.orderId, { lock: true });
   if (!row) {
     await sql(db, `insert into ${qualified(db, 'early_order_events')} (order_id, event_id, occurred_at, data) values ($1, $2, $3, $4::jsonb)`, [

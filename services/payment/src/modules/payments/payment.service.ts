@@ -1,23 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { IsolationLevel, type EntityManager } from '@mikro-orm/postgresql';
 import { centsToString, EVENTS, PAYMENT_MESSAGES, PAYMENT_STATUSES, type ConfirmPaymentRequest, type Payment, type PaymentListResponse, type PaymentStatus } from '@dme/contracts';
-import {
-  conflict,
-  containsPattern,
-  eventEnvelope,
-  idempotent,
-  notFound,
-  outboxInsert,
-  personName,
-  qualified,
-  readKeptCounts,
-  requestHash,
-  requireKey,
-  sql,
-  type Db,
-  type Principal,
-  type StoredAnswer,
-} from '@dme/platform';
+import { conflict, containsPattern, eventEnvelope, idempotent, notFound, outboxInsert, personName, qualified, readKeptCounts, requestHash, requireKey, sql, type Db, type Principal, type StoredAnswer, newId } from '@dme/platform';
 import { PAYMENT_COUNTS } from './counts';
 import { confirm, confirmBuyOut, notPayableReason } from './payment.rules';
 import { openRefund, refundsOf } from './refunds';
@@ -151,7 +134,7 @@ export function confirmPayment(em: EntityManager, paymentId: string, who: Princi
     const { after, amount, deposit, cycle } = taken;
     const note = body.note ?? '';
     const confirmedAt = new Date();
-    const recordId = randomUUID();
+    const recordId = newId();
     const event = eventEnvelope(SOURCE, {
       type: EVENTS.payment.confirmed,
       aggregateId: paymentId,

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { centsToString, EVENTS, PAYMENT_MESSAGES, toCents, type Cents, type PaymentRefund, type RecordRefundRequest, type RefundKind } from '@dme/contracts';
-import { conflict, idempotent, notFound, paddedNumberSql, personName, qualified, requestHash, requireKey, sql, writeEvent, type Db, type Principal, type StoredAnswer } from '@dme/platform';
+import { conflict, idempotent, notFound, paddedNumberSql, personName, qualified, requestHash, requireKey, sql, writeEvent, type Db, type Principal, type StoredAnswer, newId } from '@dme/platform';
 import { onRefundRecorded } from './payment.rules';
 import { figuresOf, findPayment, saveFigures, type PaymentRow } from './payment.store';
 
@@ -72,7 +71,7 @@ export async function openRefund(db: Db, paymentId: string, kind: RefundKind, am
      select $1, 'RF-' || to_char(now() at time zone 'Asia/Manila', 'YYYYMMDD') || '-' || ${paddedNumberSql('s.n')}, $2, $3, $4
        from (select nextval('${t('refund_number_seq')}') as n) s
      on conflict (payment_id, kind) do nothing`,
-    [randomUUID(), paymentId, kind, centsToString(amount)],
+    [newId(), paymentId, kind, centsToString(amount)],
   );
 }
 

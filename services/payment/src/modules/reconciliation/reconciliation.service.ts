@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   manilaDate,
   PAYMENT_MESSAGES,
@@ -11,7 +10,7 @@ import {
   type RefundStatus,
 } from '@dme/contracts';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound, PollingLoop, qualified, runExclusive, sql, type Db, type Logger } from '@dme/platform';
+import { notFound, PollingLoop, qualified, runExclusive, sql, type Db, type Logger, newId } from '@dme/platform';
 import { figuresOf, PAYMENT_COLUMNS, type PaymentRow } from '../payments/payment.store';
 import { reconcile, type Finding } from './checks';
 
@@ -119,7 +118,7 @@ async function complete(db: Db, runId: string): Promise<void> {
 
 /** A run asked for by accounting now: checked at once; its result and mismatches. */
 export async function startManualRun(db: Db, byName: string, now: Date = new Date()): Promise<ReconciliationRunResponse> {
-  const id = randomUUID();
+  const id = newId();
   await sql(db, `insert into ${qualified(db, 'reconciliation_runs')} (id, day, kind, status, started_by_name) values ($1, $2::date, 'MANUAL', 'RUNNING', $3)`, [
     id,
     manilaDate(now),
@@ -140,7 +139,7 @@ export async function runDailyReconciliation(db: Db, logger: Logger, now: Date =
   const [fresh] = await sql<{ id: string }>(
     db,
     `insert into ${runs} (id, day, kind, status) values ($1, $2::date, 'DAILY', 'RUNNING') on conflict (day) where kind = 'DAILY' do nothing returning id`,
-    [randomUUID(), day],
+    [newId(), day],
   );
   const [stale] = fresh
     ? []
