@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { v7 } from 'uuid';
 
 /**
@@ -14,7 +15,24 @@ import { v7 } from 'uuid';
  * (randomUUID): a time-ordered id tells when it was made and has fewer random bits.
  */
 export function newId(): string {
-  return v7();
+  return v7({ random: randomBytes16() });
+}
+
+/**
+ * 16 random bytes from a pool filled 4 KB at a time (as Node's randomUUID keeps one): the uuid
+ * package asks the system for 16 bytes on each id, which was 2.5% of the order service's CPU
+ * through a burst of checkouts. Ids made in the same millisecond sort by these bytes, not by
+ * when they were made.
+ */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function randomBytes16(): Uint8Array {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += 16;
+  return pool.subarray(used - 16, used);
 }
 
 /**
