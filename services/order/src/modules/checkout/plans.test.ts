@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimKeys, createOrm, migrate, sql, type Orm } from '@dme/platform';
-import { createTestDatabase, tablesReadWhole } from '@dme/testing';
+import { createTestDatabase, rowsVisited, tablesReadWhole } from '@dme/testing';
 import { migrations } from '../../app';
 import { writeOrdersStatement, type OrderWrite } from './checkout.store';
 
@@ -42,43 +42,64 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** A batch as the checkout sends under load: `n` orders, each under its claimed key, of the customers given (new ones by default). */
+async function batchOf(n: number, customers: string[] = Array.from({ length: n }, () => randomUUID())): Promise<OrderWrite[]> {
+  const batch: OrderWrite[] = [];
+  for (let i = 0; i < n; i++) {
+    const customerId = customers[i % customers.length]!;
+    const key = randomUUID();
+    const [token] = await claimKeys(em(), [{ owner: customerId, key, hash: 'f'.repeat(64) }]);
+    expect(token).toBeTruthy();
+    batch.push({
+      id: randomUUID(),
+      day: '20261203',
+      customerId,
+      type: 'BUY',
+      typeOfOrder: null,
+      totalAmount: '12.50',
+      partialPayment: null,
+      deposit: '0.00',
+      billing: 'UPFRONT',
+      deliveryAddress: '1 Street',
+      deliveryCity: 'Manila',
+      deliveryState: 'NCR',
+      deliveryZipcode: '1000',
+      note: '',
+      createdAt: new Date(),
+      lines: [],
+      trackerId: randomUUID(),
+      trackerTitle: 'Order placed',
+      cartIds: [randomUUID()],
+      event: { id: randomUUID(), type: 'dme.order.placed', payload: { data: {} } },
+      answer: { order: {} },
+      key,
+      token: token!,
+    });
+  }
+  return batch;
+}
+
 describe('the order write in a busy shop', () => {
   it("reads its customers' idempotency keys and cart lines by key, not the whole tables", async () => {
-    // A batch as the checkout sends under load: a dozen orders, each under its claimed key.
-    const batch: OrderWrite[] = [];
-    for (let i = 0; i < 12; i++) {
-      const customerId = randomUUID();
-      const key = randomUUID();
-      const [token] = await claimKeys(em(), [{ owner: customerId, key, hash: 'f'.repeat(64) }]);
-      expect(token).toBeTruthy();
-      const id = randomUUID();
-      batch.push({
-        id,
-        day: '20261203',
-        customerId,
-        type: 'BUY',
-        typeOfOrder: 'DELIVERY',
-        totalAmount: '12.50',
-        partialPayment: null,
-        deposit: '0.00',
-        billing: 'UPFRONT',
-        deliveryAddress: '1 Street',
-        deliveryCity: 'Manila',
-        deliveryState: 'NCR',
-        deliveryZipcode: '1000',
-        note: '',
-        createdAt: new Date(),
-        lines: [],
-        trackerId: randomUUID(),
-        trackerTitle: 'Order placed',
-        cartIds: [randomUUID()],
-        event: { id: randomUUID(), type: 'dme.order.placed', payload: { data: {} } },
-        answer: { order: {} },
-        key,
-        token: token!,
-      });
-    }
-    const whole = await tablesReadWhole(em(), ...writeOrdersStatement(em(), batch));
+    const whole = await tablesReadWhole(em(), ...writeOrdersStatement(em(), await batchOf(12)));
     expect(whole.filter((t) => ['idempotency_keys', 'cart_items'].includes(t))).toEqual([]);
+  });
+
+  it('reads the keys its orders claimed, not every key their customers sent that day', async () => {
+    // Twelve busy customers (a clinic's buyers, the bench's 50), each with 400 answered requests today.
+    const customers = Array.from({ length: 12 }, () => randomUUID());
+    await sql(
+      em(),
+      `insert into ordering.idempotency_keys (owner_id, key, request_hash, state, response_status, response_body, created_at)
+       select c, 'busy-' || g, repeat('0', 64), 'DONE', 201, '{}'::jsonb, now() from unnest($1::uuid[]) c, generate_series(1, 400) g`,
+      [customers],
+    );
+    await sql(em(), 'analyze ordering.idempotency_keys');
+    const batch = await batchOf(12, customers);
+    const [text, values] = writeOrdersStatement(em(), batch);
+    // Each claimed key is read to lock it and again to store its answer: twice the batch, give or take.
+    expect(await rowsVisited(em(), text, values, 'idempotency_keys')).toBeLessThanOrEqual(4 * batch.length);
+    // And the write writes them all (the plan asked for is the one that runs).
+    expect(await sql(em(), text, values)).toHaveLength(12);
   });
 });
