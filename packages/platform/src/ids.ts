@@ -11,8 +11,8 @@ import { v7 } from 'uuid';
  * at a year's size each order's write read and logged several index pages (docs/benchmarks.md,
  * twenty-seventh session).
  *
- * Ids that are secrets or capabilities (sessions, tokens, download links) stay random
- * (randomUUID): a time-ordered id tells when it was made and has fewer random bits.
+ * Ids that are secrets or capabilities (sign-in and reset tokens, a report export's file name)
+ * stay random (randomUUID): a time-ordered id tells when it was made and has fewer random bits.
  */
 export function newId(): string {
   return v7({ random: randomBytes16() });

@@ -48,7 +48,7 @@ export function dayOrderedNameId(namespace: string, name: string, dayStart: Date
  * day (the orders', lines', tracker's, payments', reports'...), not on random pages of a year's
  * index. A retry on the next Manila day (a checkout killed a moment before midnight and retried
  * after it) derives another id: its units are held twice until the first hold expires, as a retry
- * with a random id would be (docs/decisions.md, "Order ids by day").
+ * with a random id would be (docs/decisions.md, "Time-ordered row ids, and order ids by day").
  */
 export function derivedOrderId(customerId: string, key: string, lines: Line[], attempt = 0, now: Date = new Date()): string {
   const fingerprint = lines.map((l) => [l.ref, l.productID, l.productVariantID, l.productSubVariantID, l.quantity, l.noOfRentalDays, l.startDate]);
