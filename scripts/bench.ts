@@ -20,6 +20,7 @@ import { lighthouse, staffFirstScreens } from './lib/lighthouse';
 import { benchOrderBody, bookingsBench } from './lib/bench-bookings';
 import { scaleBench } from './lib/bench-scale';
 import { DEFAULT_DEMO_PASSWORD } from './lib/seed';
+import { startSmtpSink } from './lib/smtp-sink';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const log = (m: string) => console.log(m);
@@ -408,9 +409,44 @@ async function eventLag(stack: TestStack, windows: Array<[Date, Date]>): Promise
   }
 }
 
+/** The benchmarks' mail providers (smtp-sink.ts) now running, by pid. */
+const sinkPids = new Set<number>();
+
+/**
+ * The product on a fresh database (startTestStack) sending its e-mail to a stand-in for a mail
+ * provider in a process of its own (smtp-sink.ts), not to the catcher in this process: the
+ * catcher parses every message back, which the bench counted as its own client's CPU. On stop,
+ * logs how many messages the stand-in received.
+ */
+async function benchStack(pgServerUrl: string, natsUrl: string, env: Record<string, string> = {}): Promise<TestStack> {
+  const sink = await startSmtpSink();
+  sinkPids.add(sink.pid);
+  const stopSink = async () => {
+    const got = await sink.stop();
+    sinkPids.delete(sink.pid);
+    return got;
+  };
+  let stack: TestStack;
+  try {
+    stack = await startTestStack(root, pgServerUrl, natsUrl, log, { ...env, SMTP_URL: sink.url });
+  } catch (err) {
+    await stopSink().catch(() => undefined);
+    throw err;
+  }
+  return {
+    ...stack,
+    stop: async () => {
+      await stack.stop();
+      const got = await stopSink();
+      log(`\nThe mail provider's stand-in received ${got.messages} messages (${(got.bytes / 1e6).toFixed(1)} MB) from this stack.`);
+    },
+  };
+}
+
 /**
  * CPU seconds used so far by each process of this machine that takes part, by name: PostgreSQL,
- * nats-server, each service and the gateway (by working directory), and this bench's own client.
+ * nats-server, each service and the gateway (by working directory), the mail provider's stand-in,
+ * and this bench's own client.
  */
 function cpuSeconds(): Map<string, number> {
   const hz = 100;
@@ -423,6 +459,7 @@ function cpuSeconds(): Map<string, number> {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       let name: string | undefined;
       if (Number(pid) === process.pid) name = 'bench client';
+      else if (sinkPids.has(Number(pid))) name = 'mail provider (stand-in)';
       else if (comm.startsWith('postgres')) name = 'postgres';
       else if (comm.startsWith('nats-server')) name = 'nats-server';
       else if (comm === 'node' || comm.startsWith('MainThread')) {
@@ -684,8 +721,12 @@ async function main() {
   const nats = await testNats(log);
   try {
     log(`\nMeasured ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${join(root)}`);
-    const stack = await startTestStack(root, pgHandle.serverUrl, nats.url, log, {
-      ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--import ${join(root, 'scripts', 'lib', 'cpu-profile.mjs')}`, BENCH_PROFILE_DIR: join(root, '.data', 'profiles') } : {}),
+    const stack = await benchStack(pgHandle.serverUrl, nats.url, {
+      // BENCH_NODE_OPTIONS='--max-semi-space-size=32': Node flags for every process of the stack (to compare).
+      ...(process.env.BENCH_PROFILE || process.env.BENCH_NODE_OPTIONS
+        ? { NODE_OPTIONS: [process.env.BENCH_NODE_OPTIONS, process.env.BENCH_PROFILE ? `--import ${join(root, 'scripts', 'lib', 'cpu-profile.mjs')}` : ''].filter(Boolean).join(' ') }
+        : {}),
+      ...(process.env.BENCH_PROFILE ? { BENCH_PROFILE_DIR: join(root, '.data', 'profiles') } : {}),
       // REHEARSAL_MS=0: the gateway and identity start without their rehearsal (to compare).
       ...(process.env.REHEARSAL_MS ? { REHEARSAL_MS: process.env.REHEARSAL_MS } : {}),
     });
@@ -705,7 +746,7 @@ async function main() {
       // Its own stack: the product list's one-second micro-cache off, so the grid is measured, not the cache; the
       // reminder round every minute, as a shop runs it (the tests' stack runs it every 2 s, which at the year's size
       // is a scan of the year's rentals every 2 s beside what is measured).
-      const year = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0', REMINDER_EVERY_MS: '60000' });
+      const year = await benchStack(pgHandle.serverUrl, nats.url, { PRODUCT_LIST_CACHE_MS: '0', REMINDER_EVERY_MS: '60000' });
       try {
         await scaleBench(year, { log, api, signIn, uploadImage, expectStatus, load, pct, post, bare: (spread) => bareReserveAndInsert(pgHandle.serverUrl, spread), cpuSeconds, cpuPer });
       } finally {
@@ -717,7 +758,7 @@ async function main() {
     if (want('search')) search(pgHandle.serverUrl);
     if (want('products')) {
       // The list uncached: the same product with its one-second micro-cache turned off.
-      const uncached = await startTestStack(root, pgHandle.serverUrl, nats.url, log, { PRODUCT_LIST_CACHE_MS: '0' });
+      const uncached = await benchStack(pgHandle.serverUrl, nats.url, { PRODUCT_LIST_CACHE_MS: '0' });
       try {
         await productList(uncached, pgHandle.serverUrl, 'off');
       } finally {
