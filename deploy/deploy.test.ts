@@ -24,6 +24,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { SERVICES } from '@dme/contracts';
 import { createTestDatabase, type Json } from '@dme/testing';
+import { nodeArgs } from '../scripts/lib/stack';
 import { IdentityEnv } from '../services/identity/src/config';
 import { CatalogEnv } from '../services/catalog/src/config';
 import { OrderEnv } from '../services/order/src/config';
@@ -382,6 +383,8 @@ describe('Docker (deploy/Dockerfile, deploy/compose.yaml)', () => {
       const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(stage!.join('\n'))![1]!) as string[];
       expect(cmd[0]).toBe('node');
       expect(cmd).toContain('--enable-source-maps');
+      // An image runs its process with the launcher's Node flags (`npm start`: scripts/lib/stack.ts).
+      if (name !== 'seed') expect(cmd, `${name}: the launcher's flags`).toEqual(['node', ...nodeArgs(name)]);
       // The file run is one the build stage writes from a source that exists.
       const [source, built] = builtFrom(name, build);
       expect(join(workdir, cmd.at(-1)!), `${name} runs what its build writes`).toBe(built);

@@ -13,6 +13,8 @@ describe('the launcher (scripts/lib/stack.ts)', () => {
     }
     // The report export's memory budget needs the small young generation.
     expect(nodeArgs('reporting')).toContain('--max-semi-space-size=4');
+    // The request-serving processes: a larger one (fewer scavenges).
+    for (const name of ['identity', 'catalog', 'order', 'payment', 'gateway']) expect(nodeArgs(name)).toContain('--max-semi-space-size=32');
   });
 
   it('restarts a process killed once at once, and backs off while it keeps crashing', () => {
