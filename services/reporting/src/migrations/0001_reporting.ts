@@ -7,6 +7,7 @@ import { ReportingBuyOutPayments } from './0006_buy_out_payments';
 import { ReportingReportDays } from './0007_report_days';
 import { ReportingExportParts } from './0008_export_parts';
 import { ReportingCancelledPaid } from './0009_cancelled_paid';
+import { ReportingLinesDaysByKey } from './0010_lines_days_by_key';
 
 /**
  * The reporting service's read models (DESIGN §2: schema `reporting`, never another service's),
@@ -140,4 +141,5 @@ export const migrations = [
   { name: '0007_report_days', class: ReportingReportDays },
   { name: '0008_export_parts', class: ReportingExportParts },
   { name: '0009_cancelled_paid', class: ReportingCancelledPaid },
+  { name: '0010_lines_days_by_key', class: ReportingLinesDaysByKey },
 ];

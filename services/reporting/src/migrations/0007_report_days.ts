@@ -2,7 +2,7 @@ import { Migration } from '@dme/platform';
 import { manilaDay } from '../modules/reports/definitions';
 
 /** An order's own instants a report may date it by, as a lateral `x(t)` over the row `alias`. */
-const orderInstants = (alias: string) => `cross join lateral (values (${alias}."full_paid_at"), (${alias}."first_paid_at"), (${alias}."full_asked_at")) x(t)`;
+export const orderInstants = (alias: string) => `cross join lateral (values (${alias}."full_paid_at"), (${alias}."first_paid_at"), (${alias}."full_asked_at")) x(t)`;
 
 /**
  * The instants of each read-model table whose Manila day a report may count a fact of it on.
@@ -19,6 +19,23 @@ const DATED: Record<'orders' | 'order_lines' | 'payments' | 'refunds', (rows: st
   payments: (rows) => `select ${manilaDay('r."confirmed_at"')} from ${rows} r`,
   refunds: (rows) => `select ${manilaDay('r."refunded_at"')} from ${rows} r`,
 };
+
+/**
+ * A read-model table's statement trigger function, `function <fn>() ...` (after `create` or
+ * `create or replace`): the days of the rows a statement added (inserted, or updated to), and of
+ * those an update changed from, go to `report_dirty_days`.
+ */
+export function reportDaysFunctionSql(fn: string, s: string, daysOf: (rows: string, s: string) => string): string {
+  return `function ${fn}() returns trigger language plpgsql as $$
+        begin
+          insert into ${s}."report_dirty_days" ("day") select distinct d from (${daysOf('added', s)}) x(d) where d is not null;
+          if tg_op = 'UPDATE' then
+            insert into ${s}."report_dirty_days" ("day") select d from (${daysOf('removed', s)}) x(d) where d is not null
+              except select d from (${daysOf('added', s)}) y(d);
+          end if;
+          return null;
+        end $$`;
+}
 
 /**
  * Issue 30 (a year of a busy shop): the reports over a range read sums kept per Manila day
@@ -76,15 +93,7 @@ export class ReportingReportDays extends Migration {
     for (const [table, daysOf] of Object.entries(DATED)) {
       const fn = `${s}."${table}_report_days"`;
       // Insert and delete name their one transition table `added`; an update has both.
-      this.addSql(`create function ${fn}() returns trigger language plpgsql as $$
-        begin
-          insert into ${s}."report_dirty_days" ("day") select distinct d from (${daysOf('added', s)}) x(d) where d is not null;
-          if tg_op = 'UPDATE' then
-            insert into ${s}."report_dirty_days" ("day") select d from (${daysOf('removed', s)}) x(d) where d is not null
-              except select d from (${daysOf('added', s)}) y(d);
-          end if;
-          return null;
-        end $$`);
+      this.addSql(`create ${reportDaysFunctionSql(fn, s, daysOf)}`);
       this.addSql(`create trigger "${table}_report_days_insert" after insert on ${s}."${table}" referencing new table as added for each statement execute function ${fn}()`);
       this.addSql(`create trigger "${table}_report_days_update" after update on ${s}."${table}" referencing old table as removed new table as added for each statement execute function ${fn}()`);
       this.addSql(`create trigger "${table}_report_days_delete" after delete on ${s}."${table}" referencing old table as added for each statement execute function ${fn}()`);
